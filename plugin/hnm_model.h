@@ -1,0 +1,165 @@
+/* hnm_model.h -- network models for SMPI, as plain data (no SimGrid here).
+ *
+ * A model describes how SMPI should time one point-to-point message of k
+ * bytes (k = the user's payload; SMPI adds a 16-byte envelope before it asks
+ * for latency/bandwidth factors, see hnm_segment_lat_factor()):
+ *
+ *   - protocol thresholds: k <= async_max is sent eagerly (the data starts to
+ *     flow at once, the sender returns after its overhead); k <= detached_max
+ *     is detached (the sender returns after its overhead, the data flows once
+ *     the receive is posted); larger messages use a rendez-vous (both sides
+ *     complete together when the data has arrived). -1 means "never".
+ *   - an ordered table of message-size segments, per route class; segment i
+ *     covers upto[i-1] < k <= upto[i] (the first starts at 0, the last has
+ *     upto = INFINITY). Each segment gives the latency (a factor applied to
+ *     the route's latency, or an absolute value), the bandwidth (a factor
+ *     applied to the flow's rate, or an absolute rate) and three affine
+ *     software overheads o + k*O (MPI_Send, MPI_Isend, MPI_Recv).
+ *   - the node limiter: keep the platform's limiter links as they are, remove
+ *     them, or size them at factor x B (B: the node's own link bandwidth).
+ *   - contention: max-min sharing over the route's links (SimGrid's fluid
+ *     model) or none (every link becomes a FATPIPE: LogGPS-style).
+ *   - cross-traffic (SimGrid's modelling of TCP acknowledgements): as SimGrid
+ *     configures it, forced on, or forced off.
+ *
+ * Lifecycle: hnm_model_load() / hnm_model_parse_spec() -> use -> hnm_model_free().
+ * The model is immutable once loaded and may be shared by readers.
+ */
+#ifndef HNM_MODEL_H
+#define HNM_MODEL_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The route classes a table can be given for. A message's class is decided
+ * from its two end hosts only (so that the overhead callbacks, which see the
+ * hosts and not the route, agree with the factor callbacks):
+ *   same-host: source and destination are the same host;
+ *   same-zone: different hosts of the same innermost netzone (e.g. one cabinet);
+ *   remote:    anything else (the route crosses netzones).
+ * A model with a single table (route="any") uses it for all three. */
+enum hnm_route_class {
+  HNM_ROUTE_SAME_HOST = 0,
+  HNM_ROUTE_SAME_ZONE = 1,
+  HNM_ROUTE_REMOTE    = 2,
+  HNM_ROUTE_CLASSES   = 3
+};
+
+enum hnm_limiter_mode {
+  HNM_LIMITER_KEEP   = 0, /* leave the platform's limiter links as declared */
+  HNM_LIMITER_OFF    = 1, /* limiter links no longer constrain anything */
+  HNM_LIMITER_FACTOR = 2  /* limiter bandwidth = factor x B */
+};
+
+enum hnm_contention { HNM_CONTENTION_MAXMIN = 0, HNM_CONTENTION_NONE = 1 };
+
+enum hnm_crosstraffic {
+  HNM_CROSSTRAFFIC_SIMGRID = 0, /* leave SimGrid's network/crosstraffic as configured */
+  HNM_CROSSTRAFFIC_ON      = 1,
+  HNM_CROSSTRAFFIC_OFF     = 2
+};
+
+/* One message-size segment. Plain data, read-only for users of the model. */
+struct hnm_segment {
+  double upto;            /* bytes, inclusive upper bound of k; INFINITY for the last */
+  int latency_absolute;   /* 0: latency = lat_factor x route latency; 1: latency = latency_s */
+  double lat_factor;      /* dimensionless, used when latency_absolute == 0 */
+  double latency_s;       /* seconds, used when latency_absolute == 1 */
+  int bandwidth_absolute; /* 0: rate = bw_factor x max-min share; 1: rate = bandwidth_Bps */
+  double bw_factor;       /* dimensionless, used when bandwidth_absolute == 0 */
+  double bandwidth_Bps;   /* bytes/s, used when bandwidth_absolute == 1 */
+  double send_o, send_O;  /* MPI_Send overhead: send_o [s] + k x send_O [s/byte] */
+  double isend_o, isend_O;/* MPI_Isend overhead, same units */
+  double recv_o, recv_O;  /* MPI_Recv overhead, same units */
+};
+
+/* Bytes/s standing for "no bandwidth limit" in absolute segments (a LogGPS
+ * gap of 0 s/byte): SimGrid needs a finite rate. */
+#define HNM_MAX_BANDWIDTH 1e20
+
+typedef struct hnm_model hnm_model;
+
+/* Error report: file, line and field are named inside msg. */
+typedef struct hnm_error {
+  char msg[1024];
+} hnm_error;
+
+/* Load a model from an XML file (validated against hnm-model.dtd, see
+ * hnm_model_dtd_path()). Returns a new model (free with hnm_model_free()), or
+ * NULL with err filled as "FILE:LINE: field 'X': reason". */
+hnm_model *hnm_model_load(const char *path, hnm_error *err);
+
+/* Resolve a --model specification:
+ *   NAME            a bundled model: graphene, smpi-default, fluid, loggps
+ *                   (looked up as NAME.xml in hnm_model_dir());
+ *   FILE            a path containing '/' or ending in ".xml";
+ *   NAME:k=v,k=v    either of the above followed by inline overrides.
+ * Inline keys for every model: async, detached (sizes or "none"), limiter
+ * (a factor, "off" or "keep"). For loggps only: L, o, g, G, s, S, Os, Or
+ * (L, o: times; g, G, Os, Or: times per byte; s, S: sizes). Returns a new model
+ * or NULL with err filled ("--model: key 'X': reason"). */
+hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err);
+
+void hnm_model_free(hnm_model *m);
+
+/* Where bundled models and the DTD live: $HNM_MODEL_DIR if set, else the
+ * directory compiled in (the source tree's plugin/models). Never NULL. */
+const char *hnm_model_dir(void);
+const char *hnm_model_dtd_path(void); /* $HNM_MODEL_DIR/hnm-model.dtd or built-in */
+
+const char *hnm_model_name(const hnm_model *m);
+long hnm_model_async_max(const hnm_model *m);    /* bytes, -1 = never */
+long hnm_model_detached_max(const hnm_model *m); /* bytes, -1 = never */
+enum hnm_limiter_mode hnm_model_limiter_mode(const hnm_model *m);
+double hnm_model_limiter_factor(const hnm_model *m); /* meaningful for HNM_LIMITER_FACTOR */
+enum hnm_contention hnm_model_contention(const hnm_model *m);
+enum hnm_crosstraffic hnm_model_crosstraffic(const hnm_model *m);
+
+/* Segment table of a route class (falls back to the model's "any" table).
+ * *count receives the number of segments (>= 1). The array is owned by m. */
+const struct hnm_segment *hnm_model_segments(const hnm_model *m, enum hnm_route_class c, size_t *count);
+
+/* The segment holding a message of k bytes (user payload) for route class c:
+ * the first segment with k <= upto. Binary search, O(log segments), no
+ * allocation: this runs once per simulated message. Never NULL. */
+const struct hnm_segment *hnm_model_segment(const hnm_model *m, enum hnm_route_class c, double k);
+
+/* SMPI hands its factor callbacks the payload plus a 16-byte envelope. */
+#define HNM_SMPI_ENVELOPE_BYTES 16.0
+
+/* Latency factor for SimGrid's callback, for a message whose SimGrid size is
+ * payload_bytes (= k + 16) on a route whose latencies add up to route_lat_s.
+ * Relative segments return lat_factor. Absolute segments return the factor
+ * that makes latency + payload/rate equal latency_s + k/bandwidth_Bps, i.e.
+ * (latency_s - 16/bandwidth_Bps) / route_lat_s; if route_lat_s <= 0 they
+ * return 1 and *lost is set to 1 (SimGrid multiplies a zero latency).
+ * lost may be NULL. */
+double hnm_segment_lat_factor(const struct hnm_segment *s, double payload_bytes, double route_lat_s, int *lost);
+
+/* Bandwidth factor for SimGrid's callback: relative segments return
+ * bw_factor; absolute ones bandwidth_Bps / route_min_bw_Bps (SimGrid bounds a
+ * flow by the smallest link bandwidth on its route and multiplies the
+ * resulting rate by this factor). */
+double hnm_segment_bw_factor(const struct hnm_segment *s, double route_min_bw_Bps);
+
+/* Overheads in seconds for a message of k bytes. */
+double hnm_segment_send_overhead(const struct hnm_segment *s, double k);
+double hnm_segment_isend_overhead(const struct hnm_segment *s, double k);
+double hnm_segment_recv_overhead(const struct hnm_segment *s, double k);
+
+/* SimGrid's thresholds are strict ("size < thresh"): async_max + 1, or 0 for
+ * "never" (SMPI's value meaning "off"). */
+long hnm_model_smpi_async_thresh(const hnm_model *m);
+long hnm_model_smpi_detached_thresh(const hnm_model *m);
+
+/* Print the effective parameters, human-readable, one segment per line. */
+void hnm_model_explain(const hnm_model *m, void *file /* FILE* */);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HNM_MODEL_H */

@@ -1,0 +1,710 @@
+/* test_model.c -- hnm_model: bundled models, lookups, LogGPS expansion,
+ * --model specifications and error reports, checked against values derived
+ * independently of the loader:
+ *   - smpi-default against SimGrid's own smpi/bw-factor and smpi/lat-factor
+ *     strings and SimGrid's rule, re-implemented here;
+ *   - LogGPS segments against seed 002's Figure 1 formulas worked by hand;
+ *   - bad files against the line and attribute known to be at fault.
+ * Prints "N passed, M failed"; exits non-zero if anything failed. */
+#include "hnm_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef HNM_TEST_DATA_DIR
+#error "compile with -DHNM_TEST_DATA_DIR=\"<source tree>/tests/data\""
+#endif
+
+static int passed, failed;
+
+static void check(int ok, int line, const char *what)
+{
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, line, what);
+  }
+}
+
+#define CHECK(cond) check((cond) != 0, __LINE__, #cond)
+
+/* |got - want| <= rel x |want| (or == when want is 0). */
+static void check_near(double got, double want, double rel, int line, const char *what)
+{
+  int ok = want == 0 ? got == 0 : fabs(got - want) <= rel * fabs(want);
+
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    fprintf(stderr, "%s:%d: %s: got %.17g, want %.17g\n", __FILE__, line, what, got, want);
+  }
+}
+
+#define NEAR(got, want) check_near((got), (want), 1e-12, __LINE__, #got)
+
+static hnm_model *load_bundled(const char *name)
+{
+  char path[4096];
+  hnm_error err;
+  hnm_model *m;
+
+  snprintf(path, sizeof path, "%s/%s.xml", hnm_model_dir(), name);
+  m = hnm_model_load(path, &err);
+  if (m == NULL)
+    fprintf(stderr, "loading %s: %s\n", path, err.msg);
+  return m;
+}
+
+/* ------------------------------------------------------------------ */
+/* Every bundled model loads, by path and by name, and agrees.          */
+
+static void test_bundled_all(void)
+{
+  static const char *const names[] = {"graphene", "smpi-default", "fluid", "loggps"};
+  size_t i;
+
+  for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+    hnm_error err;
+    hnm_model *a = load_bundled(names[i]);
+    hnm_model *b = hnm_model_parse_spec(names[i], &err);
+    size_t na = 0, nb = 0;
+
+    CHECK(a != NULL);
+    CHECK(b != NULL);
+    if (a == NULL || b == NULL) {
+      hnm_model_free(a);
+      hnm_model_free(b);
+      continue;
+    }
+    CHECK(strcmp(hnm_model_name(a), names[i]) == 0);
+    hnm_model_segments(a, HNM_ROUTE_REMOTE, &na);
+    hnm_model_segments(b, HNM_ROUTE_REMOTE, &nb);
+    CHECK(na >= 1 && na == nb);
+    CHECK(isinf(hnm_model_segments(a, HNM_ROUTE_SAME_HOST, &na)[na - 1].upto));
+    hnm_model_free(a);
+    hnm_model_free(b);
+  }
+  CHECK(strstr(hnm_model_dtd_path(), "hnm-model.dtd") != NULL);
+  CHECK(strncmp(hnm_model_dtd_path(), hnm_model_dir(), strlen(hnm_model_dir())) == 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* smpi-default against SimGrid's own tables and rule.                  */
+
+/* SimGrid 3.32 src/simgrid/sg_config.cpp defaults, verbatim. */
+static const char sg_bw[] = "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;"
+                            "1426:0.608902;732:0.341987;257:0.338112;0:0.812084";
+static const char sg_lat[] = "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;"
+                             "1426:1.61075;732:1.9503;257:1.95341;0:2.01467";
+
+struct sg_entry {
+  double threshold; /* bytes of SimGrid's size P */
+  double value;
+};
+
+static size_t sg_parse(const char *s, struct sg_entry *out, size_t max)
+{
+  size_t n = 0;
+  char *end;
+
+  while (*s != '\0' && n < max) {
+    out[n].threshold = strtod(s, &end);
+    s = end + 1; /* ':' */
+    out[n].value = strtod(s, &end);
+    s = *end == ';' ? end + 1 : end;
+    n++;
+  }
+  return n;
+}
+
+/* SimGrid's rule: the entry of the largest threshold t with t < P. */
+static double sg_value(const struct sg_entry *e, size_t n, double P)
+{
+  double best = -1, v = NAN;
+  size_t i;
+
+  for (i = 0; i < n; i++) {
+    if (e[i].threshold < P && e[i].threshold > best) {
+      best = e[i].threshold;
+      v = e[i].value;
+    }
+  }
+  return v;
+}
+
+static int sg_compare(const hnm_model *m, const struct sg_entry *bw, size_t nbw, const struct sg_entry *lat,
+                      size_t nlat, double k)
+{
+  const double P = k + 16; /* SMPI's envelope */
+  int c, ok = 1;
+
+  for (c = 0; c < HNM_ROUTE_CLASSES; c++) {
+    const struct hnm_segment *s = hnm_model_segment(m, (enum hnm_route_class)c, k);
+    if (s->latency_absolute || s->bandwidth_absolute || s->bw_factor != sg_value(bw, nbw, P) ||
+        s->lat_factor != sg_value(lat, nlat, P) || hnm_segment_lat_factor(s, P, 1e-5, NULL) != s->lat_factor ||
+        hnm_segment_bw_factor(s, 1.25e8) != s->bw_factor || hnm_segment_send_overhead(s, k) != 0 ||
+        hnm_segment_isend_overhead(s, k) != 0 || hnm_segment_recv_overhead(s, k) != 0) {
+      fprintf(stderr, "smpi-default k=%.17g class %d: bw %.17g (SimGrid %.17g), lat %.17g (SimGrid %.17g)\n", k, c,
+              s->bw_factor, sg_value(bw, nbw, P), s->lat_factor, sg_value(lat, nlat, P));
+      ok = 0;
+    }
+  }
+  return ok;
+}
+
+static void test_smpi_default(void)
+{
+  struct sg_entry bw[16], lat[16];
+  size_t nbw = sg_parse(sg_bw, bw, 16), nlat = sg_parse(sg_lat, lat, 16);
+  hnm_model *m = load_bundled("smpi-default");
+  int all = 1, tested = 0;
+  size_t i;
+  double k;
+  int d;
+
+  CHECK(nbw == 9 && nlat == 9);
+  CHECK(m != NULL);
+  if (m == NULL)
+    return;
+
+  /* +-2 bytes around every boundary of both tables: P = t + d, k = P - 16. */
+  for (i = 0; i < nbw; i++) {
+    for (d = -2; d <= 2; d++) {
+      k = bw[i].threshold - 16 + d;
+      if (k < 0)
+        continue;
+      all &= sg_compare(m, bw, nbw, lat, nlat, k);
+      tested++;
+    }
+  }
+  for (i = 0; i < nlat; i++) {
+    for (d = -2; d <= 2; d++) {
+      k = lat[i].threshold - 16 + d;
+      if (k >= 0)
+        all &= sg_compare(m, bw, nbw, lat, nlat, k);
+    }
+  }
+  /* Every size up to 70000 bytes, then a spread up to 1e9. */
+  for (k = 0; k <= 70000; k++)
+    all &= sg_compare(m, bw, nbw, lat, nlat, k);
+  for (k = 70001; k <= 1e9; k = floor(k * 1.37) + 3)
+    all &= sg_compare(m, bw, nbw, lat, nlat, k);
+  all &= sg_compare(m, bw, nbw, lat, nlat, 1e9);
+  CHECK(tested >= 40);
+  CHECK(all);
+
+  /* The protocol as SMPI's defaults: async-small-thresh 0 (never), detached
+   * below 65536 bytes; limiter and cross-traffic left alone. */
+  CHECK(hnm_model_async_max(m) == -1);
+  CHECK(hnm_model_detached_max(m) == 65535);
+  CHECK(hnm_model_smpi_async_thresh(m) == 0);
+  CHECK(hnm_model_smpi_detached_thresh(m) == 65536);
+  CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_KEEP);
+  CHECK(hnm_model_contention(m) == HNM_CONTENTION_MAXMIN);
+  CHECK(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_SIMGRID);
+  hnm_model_free(m);
+}
+
+/* ------------------------------------------------------------------ */
+/* graphene: the paper's breakpoints.                                   */
+
+static void test_graphene(void)
+{
+  static const struct {
+    double k, bw, lat;
+  } probes[] = {
+    {0, 0.55, 1.0},          {1420, 0.55, 1.0},       {1421, 0.80, 1.6},      {32768, 0.80, 1.6},
+    {32769, 0.85, 1.6},      {65536, 0.85, 1.6},      {65537, 0.90, 2.5},     {327680, 0.90, 2.5},
+    {327681, 0.94, 4.0},     {1e9, 0.94, 4.0},
+  };
+  hnm_model *m = load_bundled("graphene");
+  const struct hnm_segment *s;
+  size_t i, n;
+
+  CHECK(m != NULL);
+  if (m == NULL)
+    return;
+  for (i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+    s = hnm_model_segment(m, HNM_ROUTE_SAME_ZONE, probes[i].k);
+    CHECK(s->bw_factor == probes[i].bw);
+    CHECK(s->lat_factor == probes[i].lat);
+    CHECK(s == hnm_model_segment(m, HNM_ROUTE_REMOTE, probes[i].k));
+  }
+  hnm_model_segments(m, HNM_ROUTE_REMOTE, &n);
+  CHECK(n == 5);
+  CHECK(hnm_model_async_max(m) == 65536);
+  CHECK(hnm_model_detached_max(m) == 327680);
+  CHECK(hnm_model_smpi_async_thresh(m) == 65537);
+  CHECK(hnm_model_smpi_detached_thresh(m) == 327681);
+  CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_FACTOR);
+  CHECK(hnm_model_limiter_factor(m) == 1.5);
+  CHECK(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_OFF);
+  /* Overheads of the first segment: 1.5us + k 0.25ns (send), 1.2us + k 0.2ns
+   * (isend), 2us + k 0.3ns (recv); k = 1000 bytes. */
+  s = hnm_model_segment(m, HNM_ROUTE_SAME_HOST, 1000);
+  NEAR(hnm_segment_send_overhead(s, 1000), 1.75e-6);
+  NEAR(hnm_segment_isend_overhead(s, 1000), 1.4e-6);
+  NEAR(hnm_segment_recv_overhead(s, 1000), 2.3e-6);
+  /* Relative segments pass their factors through. */
+  CHECK(hnm_segment_lat_factor(s, 1016, 0, NULL) == 1.0);
+  CHECK(hnm_segment_bw_factor(s, 1.25e9) == 0.55);
+  hnm_model_free(m);
+}
+
+static void test_fluid(void)
+{
+  hnm_model *m = load_bundled("fluid");
+  const struct hnm_segment *s;
+  size_t n;
+
+  CHECK(m != NULL);
+  if (m == NULL)
+    return;
+  s = hnm_model_segments(m, HNM_ROUTE_REMOTE, &n);
+  CHECK(n == 1 && isinf(s[0].upto));
+  CHECK(s[0].lat_factor == 1 && s[0].bw_factor == 1);
+  CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 0) == s);
+  CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1e15) == s);
+  CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_OFF);
+  CHECK(hnm_model_smpi_async_thresh(m) == 0);
+  CHECK(hnm_model_smpi_detached_thresh(m) == 65536);
+  hnm_model_free(m);
+}
+
+/* ------------------------------------------------------------------ */
+/* LogGPS expansion, by hand from seed 002 Figure 1.                    */
+
+struct want_seg {
+  double upto, latency_s, bandwidth_Bps;
+  double send_o, send_O, isend_o, isend_O, recv_o, recv_O;
+};
+
+static void check_segments(const hnm_model *m, const struct want_seg *w, size_t nw, int line)
+{
+  size_t n, i, c;
+  const struct hnm_segment *s = hnm_model_segments(m, HNM_ROUTE_REMOTE, &n);
+  char what[64];
+
+  snprintf(what, sizeof what, "segment count (line %d)", line);
+  check(n == nw, line, what);
+  if (n != nw)
+    return;
+  for (i = 0; i < n; i++) {
+    snprintf(what, sizeof what, "segment %zu absolute (line %d)", i, line);
+    check(s[i].latency_absolute && s[i].bandwidth_absolute, line, what);
+    check(s[i].upto == w[i].upto || (isinf(s[i].upto) && isinf(w[i].upto)), line, "upto");
+    check_near(s[i].latency_s, w[i].latency_s, 1e-12, line, "latency_s");
+    check_near(s[i].bandwidth_Bps, w[i].bandwidth_Bps, 1e-12, line, "bandwidth_Bps");
+    check_near(s[i].send_o, w[i].send_o, 1e-12, line, "send_o");
+    check_near(s[i].send_O, w[i].send_O, 1e-12, line, "send_O");
+    check_near(s[i].isend_o, w[i].isend_o, 1e-12, line, "isend_o");
+    check_near(s[i].isend_O, w[i].isend_O, 1e-12, line, "isend_O");
+    check_near(s[i].recv_o, w[i].recv_o, 1e-12, line, "recv_o");
+    check_near(s[i].recv_O, w[i].recv_O, 1e-12, line, "recv_O");
+  }
+  /* LogGPS has no route classes: one table for all. */
+  for (c = 0; c < HNM_ROUTE_CLASSES; c++)
+    check(hnm_model_segments(m, (enum hnm_route_class)c, &n) == s, line, "same table for every class");
+  check(hnm_model_contention(m) == HNM_CONTENTION_NONE, line, "contention none");
+  check(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_OFF, line, "crosstraffic off");
+  check(hnm_model_limiter_mode(m) == HNM_LIMITER_OFF, line, "limiter off");
+}
+
+static hnm_model *spec_ok(const char *spec, int line)
+{
+  hnm_error err;
+  hnm_model *m = hnm_model_parse_spec(spec, &err);
+
+  if (m == NULL)
+    fprintf(stderr, "%s:%d: spec \"%s\" failed: %s\n", __FILE__, line, spec, err.msg);
+  check(m != NULL, line, spec);
+  return m;
+}
+
+static void test_loggps(void)
+{
+  hnm_model *m;
+  const struct hnm_segment *s;
+  int lost;
+
+  /* Bundled: L=30us o=2us g=G=8ns s=0 S=64KiB Os=Or=0.3ns.
+   *   k <= 65536: latency L = 30us, rate 1/8ns = 1.25e8 B/s, send o + k Os,
+   *               isend o, recv o + k Or;
+   *   k >  65536: latency 6o + 3L = 12us + 90us = 102us, per byte
+   *               G + Os + Or = 8.6ns, isend o, no send/recv overhead. */
+  {
+    static const struct want_seg w[] = {
+      {65536, 30e-6, 1.25e8, 2e-6, 0.3e-9, 2e-6, 0, 2e-6, 0.3e-9},
+      {INFINITY, 102e-6, 1 / 8.6e-9, 0, 0, 2e-6, 0, 0, 0},
+    };
+    m = load_bundled("loggps");
+    CHECK(m != NULL);
+    if (m != NULL) {
+      check_segments(m, w, 2, __LINE__);
+      CHECK(hnm_model_async_max(m) == 65536 && hnm_model_detached_max(m) == 65536);
+      CHECK(hnm_model_smpi_async_thresh(m) == 65537 && hnm_model_smpi_detached_thresh(m) == 65537);
+      /* The 16-byte envelope: SimGrid charges lat x f + (k + 16)/rate, hnm
+       * wants 30us + k/rate, so f x route = 30us - 16 x 8ns = 29.872us. */
+      s = hnm_model_segment(m, HNM_ROUTE_REMOTE, 1000);
+      NEAR(hnm_segment_lat_factor(s, 1016, 10e-6, NULL), 2.9872);
+      NEAR(hnm_segment_lat_factor(s, 1016, 30e-6, NULL), 29.872 / 30);
+      NEAR(hnm_segment_bw_factor(s, 1.25e8), 1.0);
+      NEAR(hnm_segment_bw_factor(s, 1.25e9), 0.1);
+      NEAR(hnm_segment_send_overhead(s, 1000), 2.3e-6);
+      NEAR(hnm_segment_isend_overhead(s, 1000), 2e-6);
+      NEAR(hnm_segment_recv_overhead(s, 1000), 2.3e-6);
+      lost = 0;
+      CHECK(hnm_segment_lat_factor(s, 1016, 0, &lost) == 1 && lost == 1);
+      /* Rendez-vous: (102us - 16 x 8.6ns) / 10us = 10.18624. */
+      s = hnm_model_segment(m, HNM_ROUTE_REMOTE, 65537);
+      NEAR(hnm_segment_lat_factor(s, 65553, 10e-6, NULL), 10.18624);
+      CHECK(hnm_segment_send_overhead(s, 1e6) == 0 && hnm_segment_recv_overhead(s, 1e6) == 0);
+      NEAR(hnm_segment_isend_overhead(s, 1e6), 2e-6);
+      CHECK(hnm_model_segment(m, HNM_ROUTE_SAME_HOST, 65536)->upto == 65536);
+    }
+    hnm_model_free(m);
+  }
+
+  /* s > 0: L=10us o=1us g=4ns G=1ns s=1KiB S=8KiB Os=0.5ns Or=0.25ns.
+   * Breakpoints s - 1 = 1023, S = 8192, inf.
+   *   k <= 1023: eager, k < s: latency 10us, rate 1/4ns = 2.5e8;
+   *   k <= 8192: eager, latency L + s(g - G) = 10us + 1024 x 3ns = 13.072us,
+   *              rate 1/1ns = 1e9 (T2(1024) = 14.096us both ways);
+   *   k >  8192: 6o + 3L + s(g - G) = 6 + 30 + 3.072 = 39.072us, per byte
+   *              1 + 0.5 + 0.25 = 1.75ns. */
+  {
+    static const struct want_seg w[] = {
+      {1023, 10e-6, 2.5e8, 1e-6, 0.5e-9, 1e-6, 0, 1e-6, 0.25e-9},
+      {8192, 13.072e-6, 1e9, 1e-6, 0.5e-9, 1e-6, 0, 1e-6, 0.25e-9},
+      {INFINITY, 39.072e-6, 1 / 1.75e-9, 0, 0, 1e-6, 0, 0, 0},
+    };
+    m = spec_ok("loggps:L=10us,o=1us,g=4ns,G=1ns,s=1KiB,S=8KiB,Os=0.5ns,Or=0.25ns", __LINE__);
+    if (m != NULL) {
+      check_segments(m, w, 3, __LINE__);
+      CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1023)->upto == 1023);
+      CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1024)->upto == 8192);
+      CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 8193)->upto > 8192);
+      CHECK(hnm_model_async_max(m) == 8192 && hnm_model_smpi_detached_thresh(m) == 8193);
+      /* T2 is continuous at k = s: latency + k / rate on both sides. */
+      s = hnm_model_segment(m, HNM_ROUTE_REMOTE, 1023);
+      NEAR(s->latency_s + 1024 / s->bandwidth_Bps, 14.096e-6);
+      s = hnm_model_segment(m, HNM_ROUTE_REMOTE, 1024);
+      NEAR(s->latency_s + 1024 / s->bandwidth_Bps, 14.096e-6);
+      /* Envelope: (13.072us - 16 x 1ns) / 2us = 6.528. */
+      NEAR(hnm_segment_lat_factor(s, 2000, 2e-6, NULL), 6.528);
+    }
+    hnm_model_free(m);
+  }
+
+  /* S < s - 1: s=100 S=10 g=2ns G=1ns (L=30us o=2us Os=Or=0.3ns bundled).
+   * Breakpoints 10, 99, inf:
+   *   k <= 10: eager, k < s: 30us, 1/2ns = 5e8;
+   *   k <= 99: rendez-vous, k < s: 102us, per byte 2 + 0.6 = 2.6ns;
+   *   k >  99: rendez-vous, k >= s: 102us + 100 x 1ns = 102.1us, 1.6ns. */
+  {
+    static const struct want_seg w[] = {
+      {10, 30e-6, 5e8, 2e-6, 0.3e-9, 2e-6, 0, 2e-6, 0.3e-9},
+      {99, 102e-6, 1 / 2.6e-9, 0, 0, 2e-6, 0, 0, 0},
+      {INFINITY, 102.1e-6, 1 / 1.6e-9, 0, 0, 2e-6, 0, 0, 0},
+    };
+    m = spec_ok("loggps:s=100,S=10,g=2ns,G=1ns", __LINE__);
+    if (m != NULL)
+      check_segments(m, w, 3, __LINE__);
+    hnm_model_free(m);
+  }
+
+  /* s - 1 == S: one eager segment below s, no second eager segment.
+   * s=65537 S=65536 (g=G=8ns): breakpoints 65536, inf. */
+  {
+    static const struct want_seg w[] = {
+      {65536, 30e-6, 1.25e8, 2e-6, 0.3e-9, 2e-6, 0, 2e-6, 0.3e-9},
+      {INFINITY, 102e-6, 1 / 8.6e-9, 0, 0, 2e-6, 0, 0, 0},
+    };
+    m = spec_ok("loggps:s=65537", __LINE__);
+    if (m != NULL)
+      check_segments(m, w, 2, __LINE__);
+    hnm_model_free(m);
+  }
+
+  /* The spec of the brief: L=5us o=1.5us g=0 G=0.1ns S=64KiB (s=0,
+   * Os=Or=0.3ns bundled): eager latency 5us, rate 1/0.1ns = 1e10;
+   * rendez-vous 6 x 1.5 + 3 x 5 = 24us, per byte 0.1 + 0.6 = 0.7ns. */
+  {
+    static const struct want_seg w[] = {
+      {65536, 5e-6, 1e10, 1.5e-6, 0.3e-9, 1.5e-6, 0, 1.5e-6, 0.3e-9},
+      {INFINITY, 24e-6, 1 / 0.7e-9, 0, 0, 1.5e-6, 0, 0, 0},
+    };
+    m = spec_ok("loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB", __LINE__);
+    if (m != NULL) {
+      check_segments(m, w, 2, __LINE__);
+      CHECK(strcmp(hnm_model_name(m), "loggps") == 0);
+      CHECK(hnm_model_async_max(m) == 65536);
+    }
+    hnm_model_free(m);
+  }
+
+  /* Zero gaps: no bandwidth limit, HNM_MAX_BANDWIDTH = 1e20 B/s. */
+  {
+    static const struct want_seg w[] = {
+      {9, 30e-6, 1e20, 2e-6, 0, 2e-6, 0, 2e-6, 0},
+      {100, 30e-6, 1e20, 2e-6, 0, 2e-6, 0, 2e-6, 0},
+      {INFINITY, 102e-6, 1e20, 0, 0, 2e-6, 0, 0, 0},
+    };
+    m = spec_ok("loggps:g=0,G=0,Os=0,Or=0,s=10,S=100", __LINE__);
+    if (m != NULL) {
+      check_segments(m, w, 3, __LINE__);
+      CHECK(HNM_MAX_BANDWIDTH == 1e20);
+      NEAR(hnm_segment_lat_factor(hnm_model_segment(m, HNM_ROUTE_REMOTE, 5), 21, 10e-6, NULL), 3.0);
+    }
+    hnm_model_free(m);
+  }
+
+  /* Overrides apply after the expansion: protocol and limiter stay as given. */
+  m = spec_ok("loggps:async=none,S=1MiB,limiter=2", __LINE__);
+  if (m != NULL) {
+    CHECK(hnm_model_async_max(m) == -1);
+    CHECK(hnm_model_detached_max(m) == 1048576);
+    CHECK(hnm_model_smpi_async_thresh(m) == 0);
+    CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_FACTOR && hnm_model_limiter_factor(m) == 2);
+    NEAR(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1048576)->latency_s, 30e-6);
+    CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1048577)->send_o == 0); /* rendez-vous */
+  }
+  hnm_model_free(m);
+}
+
+/* ------------------------------------------------------------------ */
+/* Other valid files and specs.                                         */
+
+static void test_good_files(void)
+{
+  char path[4096], spec[4200];
+  const struct hnm_segment *s;
+  hnm_error err;
+  hnm_model *m;
+  size_t n;
+
+  /* DOCTYPE naming a DTD that does not exist: ignored. Per-route tables. */
+  snprintf(path, sizeof path, "%s/models/good-routes.xml", HNM_TEST_DATA_DIR);
+  m = hnm_model_load(path, &err);
+  CHECK(m != NULL);
+  if (m != NULL) {
+    CHECK(strcmp(hnm_model_name(m), "routes") == 0);
+    CHECK(hnm_model_async_max(m) == 4096 && hnm_model_detached_max(m) == 65536);
+    CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_FACTOR && hnm_model_limiter_factor(m) == 2);
+    CHECK(hnm_model_contention(m) == HNM_CONTENTION_NONE);
+    CHECK(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_ON);
+    /* same-host and same-zone fall back to "any". */
+    s = hnm_model_segments(m, HNM_ROUTE_SAME_HOST, &n);
+    CHECK(n == 1 && s[0].lat_factor == 1.5 && s[0].bw_factor == 0.5);
+    CHECK(hnm_model_segments(m, HNM_ROUTE_SAME_ZONE, &n) == s);
+    /* remote: 1.5us, 10Gbps = 1.25e9 B/s, overheads; then relative latency
+     * with an absolute bandwidth. */
+    s = hnm_model_segments(m, HNM_ROUTE_REMOTE, &n);
+    CHECK(n == 2 && s[0].upto == 1024);
+    CHECK(s[0].latency_absolute && s[0].bandwidth_absolute);
+    NEAR(s[0].latency_s, 1.5e-6);
+    CHECK(s[0].bandwidth_Bps == 1.25e9);
+    NEAR(hnm_segment_send_overhead(&s[0], 1000), 1.5e-6);
+    NEAR(hnm_segment_isend_overhead(&s[0], 1000), 2.25e-6);
+    NEAR(hnm_segment_recv_overhead(&s[0], 1000), 4e-6);
+    /* (1.5us - 16 / 1.25e9) / 1us = 1.4872; bandwidth 1.25e9 / 1e9. */
+    NEAR(hnm_segment_lat_factor(&s[0], 1016, 1e-6, NULL), 1.4872);
+    NEAR(hnm_segment_bw_factor(&s[0], 1e9), 1.25);
+    CHECK(!s[1].latency_absolute && s[1].lat_factor == 2 && s[1].bandwidth_absolute);
+    CHECK(s[1].bandwidth_Bps == 1.25e9);
+    CHECK(hnm_segment_lat_factor(&s[1], 2000, 1e-6, NULL) == 2);
+    CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1024) == &s[0]);
+    CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1025) == &s[1]);
+  } else {
+    fprintf(stderr, "%s\n", err.msg);
+  }
+  hnm_model_free(m);
+
+  /* A file spec with overrides. */
+  snprintf(spec, sizeof spec, "%s:limiter=keep,async=none", path);
+  m = spec_ok(spec, __LINE__);
+  if (m != NULL) {
+    CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_KEEP);
+    CHECK(hnm_model_async_max(m) == -1 && hnm_model_detached_max(m) == 65536);
+  }
+  hnm_model_free(m);
+
+  /* No DOCTYPE, three route classes, no "any". */
+  snprintf(path, sizeof path, "%s/models/good-no-doctype.xml", HNM_TEST_DATA_DIR);
+  m = hnm_model_load(path, &err);
+  CHECK(m != NULL);
+  if (m != NULL) {
+    CHECK(hnm_model_async_max(m) == -1 && hnm_model_detached_max(m) == -1);
+    CHECK(hnm_model_smpi_async_thresh(m) == 0 && hnm_model_smpi_detached_thresh(m) == 0);
+    CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_KEEP); /* no <limiter>: keep */
+    CHECK(hnm_model_contention(m) == HNM_CONTENTION_MAXMIN);
+    CHECK(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_SIMGRID);
+    s = hnm_model_segment(m, HNM_ROUTE_SAME_HOST, 5);
+    CHECK(s->latency_absolute && s->bandwidth_Bps == 8589934592.0);
+    /* A zero route latency cannot be scaled: factor 1, loss reported. */
+    {
+      int lost = 0;
+      CHECK(hnm_segment_lat_factor(s, 21, 0, &lost) == 1 && lost == 1);
+      CHECK(hnm_segment_lat_factor(s, 21, -1, NULL) == 1);
+    }
+    CHECK(hnm_model_segment(m, HNM_ROUTE_SAME_ZONE, 100)->bw_factor == 1);
+    CHECK(hnm_model_segment(m, HNM_ROUTE_SAME_ZONE, 101)->bw_factor == 0.9);
+    CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 0)->lat_factor == 3);
+  } else {
+    fprintf(stderr, "%s\n", err.msg);
+  }
+  hnm_model_free(m);
+
+  /* Overrides on hybrid models. */
+  m = spec_ok("graphene:limiter=off,async=none,detached=1MiB", __LINE__);
+  if (m != NULL) {
+    CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_OFF);
+    CHECK(hnm_model_async_max(m) == -1 && hnm_model_detached_max(m) == 1048576);
+    CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1421)->bw_factor == 0.80); /* table untouched */
+  }
+  hnm_model_free(m);
+  m = spec_ok("smpi-default:async=1KiB", __LINE__);
+  if (m != NULL)
+    CHECK(hnm_model_smpi_async_thresh(m) == 1025 && hnm_model_smpi_detached_thresh(m) == 65536);
+  hnm_model_free(m);
+  m = spec_ok("fluid:detached=none", __LINE__);
+  if (m != NULL)
+    CHECK(hnm_model_smpi_detached_thresh(m) == 0);
+  hnm_model_free(m);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bad files: the message names the file, the line and the attribute.  */
+
+static void expect_load_error(const char *file, int line, const char *needle1, const char *needle2, int src_line)
+{
+  char path[4096], prefix[4200];
+  hnm_error err;
+  hnm_model *m;
+  int ok;
+
+  snprintf(path, sizeof path, "%s/models/%s", HNM_TEST_DATA_DIR, file);
+  snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
+  strcpy(err.msg, "(no message)");
+  m = hnm_model_load(path, &err);
+  ok = m == NULL && strncmp(err.msg, prefix, strlen(prefix)) == 0 && strstr(err.msg, needle1) != NULL &&
+       (needle2 == NULL || strstr(err.msg, needle2) != NULL) && strchr(err.msg, '\n') == NULL;
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    fprintf(stderr, "%s:%d: loading %s: wanted \"%s...\" with \"%s\"%s%s%s, got: %s\n", __FILE__, src_line, file,
+            prefix, needle1, needle2 != NULL ? " and \"" : "", needle2 != NULL ? needle2 : "",
+            needle2 != NULL ? "\"" : "", m != NULL ? "(loaded!)" : err.msg);
+  }
+  hnm_model_free(m);
+}
+
+#define LOAD_ERR(file, line, n1, n2) expect_load_error(file, line, n1, n2, __LINE__)
+
+static void test_bad_files(void)
+{
+  LOAD_ERR("malformed.xml", 6, "malformed XML", NULL);
+  LOAD_ERR("unknown-element.xml", 7, "bogus-element", NULL);
+  LOAD_ERR("unknown-attribute.xml", 7, "colour", NULL);
+  LOAD_ERR("missing-upto.xml", 6, "upto", NULL);
+  LOAD_ERR("bad-version.xml", 3, "version", NULL);
+  LOAD_ERR("non-increasing.xml", 8, "segment attribute 'upto'", "not greater");
+  LOAD_ERR("upto-last-not-inf.xml", 7, "segment attribute 'upto'", "inf");
+  LOAD_ERR("upto-inf-not-last.xml", 6, "segment attribute 'upto'", "last");
+  LOAD_ERR("negative-latency.xml", 7, "segment attribute 'latency'", "negative");
+  LOAD_ERR("negative-overhead.xml", 7, "segment attribute 'recv-per-byte'", "negative");
+  LOAD_ERR("nan-factor.xml", 6, "segment attribute 'bw-factor'", "finite");
+  LOAD_ERR("async-gt-detached.xml", 4, "protocol attribute 'async'", "async > detached");
+  LOAD_ERR("async-detached-none.xml", 4, "protocol attribute 'detached'", "none");
+  LOAD_ERR("both-latencies.xml", 6, "lat-factor", "latency");
+  LOAD_ERR("no-bandwidth.xml", 7, "bw-factor", "bandwidth");
+  LOAD_ERR("bandwidth-no-unit.xml", 6, "segment attribute 'bandwidth'", "Bps");
+  LOAD_ERR("duplicate-route.xml", 11, "segments attribute 'route'", "remote");
+  LOAD_ERR("missing-route.xml", 8, "segments attribute 'route'", "remote");
+  LOAD_ERR("bad-limiter.xml", 5, "limiter attribute 'factor'", "> 0");
+  LOAD_ERR("loggps-negative-latency.xml", 4, "loggps attribute 'G'", "L + s*(g-G)");
+  LOAD_ERR("loggps-bad-size.xml", 6, "loggps attribute 'S'", "whole number");
+
+  /* A file that does not exist. */
+  {
+    hnm_error err;
+    hnm_model *m = hnm_model_load(HNM_TEST_DATA_DIR "/models/does-not-exist.xml", &err);
+    CHECK(m == NULL);
+    CHECK(strstr(err.msg, "does-not-exist.xml") != NULL);
+    hnm_model_free(m);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Bad specifications.                                                  */
+
+static void expect_spec_error(const char *spec, const char *needle1, const char *needle2, int src_line)
+{
+  hnm_error err;
+  hnm_model *m;
+  int ok;
+
+  strcpy(err.msg, "(no message)");
+  m = hnm_model_parse_spec(spec, &err);
+  ok = m == NULL && strstr(err.msg, needle1) != NULL && (needle2 == NULL || strstr(err.msg, needle2) != NULL);
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    fprintf(stderr, "%s:%d: spec \"%s\": wanted \"%s\"%s%s, got: %s\n", __FILE__, src_line, spec, needle1,
+            needle2 != NULL ? " and " : "", needle2 != NULL ? needle2 : "", m != NULL ? "(accepted!)" : err.msg);
+  }
+  hnm_model_free(m);
+}
+
+#define SPEC_ERR(spec, n1, n2) expect_spec_error(spec, n1, n2, __LINE__)
+
+static void test_bad_specs(void)
+{
+  SPEC_ERR("hyrbid", "unknown model 'hyrbid'", "graphene, smpi-default, fluid, loggps");
+  SPEC_ERR("", "--model", "empty");
+  SPEC_ERR(":async=1", "--model", "missing model name");
+  SPEC_ERR("graphene:latency=5us", "--model: key 'latency'", "unknown key");
+  SPEC_ERR("loggps:L=abc", "--model: key 'L'", "not a number");
+  SPEC_ERR("loggps:L=fast", "--model: key 'L'", NULL);
+  SPEC_ERR("loggps:L=-1us", "--model: key 'L'", "negative");
+  SPEC_ERR("loggps:S=1.5", "--model: key 'S'", "whole number");
+  SPEC_ERR("loggps:g=nan", "--model: key 'g'", "finite");
+  SPEC_ERR("graphene:L=5us", "--model: key 'L'", "loggps");
+  SPEC_ERR("graphene:async=1MiB", "--model: key 'async'", "async > detached");
+  SPEC_ERR("graphene:detached=none", "--model: key 'detached'", "none");
+  SPEC_ERR("graphene:detached=1KiB", "--model: key 'detached'", "async > detached");
+  SPEC_ERR("loggps:S=1MiB,async=2MiB", "--model: key 'async'", "async > detached");
+  SPEC_ERR("loggps:G=1us,s=1000", "--model: key 'G'", "L + s*(g-G)");
+  SPEC_ERR("graphene:async", "--model: key 'async'", "missing '='");
+  SPEC_ERR("graphene:async=", "--model: key 'async'", "empty value");
+  SPEC_ERR("graphene:async=1KiB,async=2KiB", "--model: key 'async'", "twice");
+  SPEC_ERR("graphene:async=1KiB,", "--model", "empty");
+  SPEC_ERR("graphene:", "--model", "empty");
+  SPEC_ERR("graphene:limiter=0", "--model: key 'limiter'", "> 0");
+  SPEC_ERR("graphene:limiter=fast", "--model: key 'limiter'", NULL);
+  SPEC_ERR("graphene:async=-1", "--model: key 'async'", "negative");
+  SPEC_ERR("graphene:async=1b", "--model: key 'async'", "whole number");
+  SPEC_ERR("graphene:=5", "--model", "empty key");
+  SPEC_ERR("/nonexistent/nope.xml", "nope.xml", NULL);
+  SPEC_ERR(HNM_TEST_DATA_DIR "/models/negative-latency.xml:async=none", "negative-latency.xml:7:", "latency");
+}
+
+int main(void)
+{
+  test_bundled_all();
+  test_smpi_default();
+  test_graphene();
+  test_fluid();
+  test_loggps();
+  test_good_files();
+  test_bad_files();
+  test_bad_specs();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
