@@ -1,0 +1,240 @@
+/* hnm-run -- smpirun with an hnm network model.
+ *
+ *   hnm-run [--model NAME|FILE[:k=v,...]] [--explain] [--dry-run] [--] SMPIRUN-ARGS...
+ *
+ * Everything after hnm-run's own options goes to smpirun unchanged. hnm-run
+ * validates the model, the platform and the hostfile before anything is
+ * simulated (exit 2 with a one-line message on bad input), then execs smpirun
+ * with libhnm.so preloaded into the simulator only (through smpirun's
+ * -wrapper, combined with the user's own -wrapper if any) and the model in
+ * $HNM_MODEL. Without -platform / -hostfile the bundled default cluster is
+ * used.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HNM_VERSION "0.1.0"
+#define HNM_DEFAULT_MODEL "graphene"
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "Usage: hnm-run [OPTIONS] [--] [SMPIRUN-OPTIONS] PROGRAM [ARGS...]\n"
+          "Run an MPI program under SimGrid's smpirun with an hnm network model.\n"
+          "\n"
+          "Options (before any smpirun argument):\n"
+          "  --model SPEC    model: a bundled name (graphene, smpi-default, fluid, loggps),\n"
+          "                  a model file (path with '/' or ending in .xml), optionally\n"
+          "                  followed by inline overrides, e.g.\n"
+          "                  loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB  or  graphene:limiter=1.2\n"
+          "                  (default: %s)\n"
+          "  --explain       print the effective model parameters and exit\n"
+          "  --dry-run       validate everything and print the smpirun command, run nothing\n"
+          "  -h, --help      this help\n"
+          "  --version       print the version\n"
+          "\n"
+          "Without -platform/-hostfile, the bundled default platform is used:\n"
+          "  %s\n"
+          "Bundled models live in %s (override with $HNM_MODEL_DIR);\n"
+          "the plugin is %s (override with $HNM_PLUGIN).\n"
+          "Exit status: 2 on bad input (nothing simulated), else smpirun's.\n",
+          HNM_DEFAULT_MODEL, HNM_DEFAULT_PLATFORM, hnm_model_dir(), HNM_PLUGIN_PATH);
+}
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+  fprintf(stderr, "hnm-run: ");
+  fprintf(stderr, fmt, a, b);
+  fputc('\n', stderr);
+  return 2;
+}
+
+static int readable(const char *path)
+{
+  FILE *f = fopen(path, "r");
+  if (f == NULL)
+    return 0;
+  fclose(f);
+  return 1;
+}
+
+/* smpirun options that take a value (so that their value is not mistaken for
+ * the program name while scanning). */
+static int smpirun_takes_value(const char *opt)
+{
+  static const char *const with_value[] = {"-platform", "-hostfile", "-machinefile", "-np", "-n", "-bandwidth",
+                                           "-latency", "-tmpdir", "-wrapper", "-trace-file", "-trace-comment",
+                                           "-trace-comment-file", "-replay", NULL};
+  for (int i = 0; with_value[i] != NULL; i++)
+    if (strcmp(opt, with_value[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* Options that hnm owns through the model: setting them too is a conflict. */
+static const char *conflicting_cfg(const char *arg)
+{
+  static const char *const owned[] = {"smpi/bw-factor", "smpi/lat-factor", "smpi/os", "smpi/or", "smpi/ois",
+                                      "smpi/async-small-thresh", "smpi/send-is-detached-thresh", NULL};
+  if (strncmp(arg, "--cfg=", 6) != 0)
+    return NULL;
+  for (int i = 0; owned[i] != NULL; i++) {
+    size_t n = strlen(owned[i]);
+    if (strncmp(arg + 6, owned[i], n) == 0 && arg[6 + n] == ':')
+      return owned[i];
+  }
+  return NULL;
+}
+
+int main(int argc, char **argv)
+{
+  const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
+  int explain = 0, dry_run = 0;
+  int i = 1;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) {
+      i++;
+      break;
+    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(a, "--version") == 0) {
+      printf("hnm-run %s\n", HNM_VERSION);
+      return 0;
+    } else if (strcmp(a, "--explain") == 0) {
+      explain = 1;
+    } else if (strcmp(a, "--dry-run") == 0) {
+      dry_run = 1;
+    } else if (strcmp(a, "--model") == 0) {
+      if (i + 1 >= argc)
+        return fail("--model needs a value (a model name or file)%s%s", "", "");
+      spec = argv[++i];
+    } else if (strncmp(a, "--model=", 8) == 0) {
+      spec = a + 8;
+    } else if (strncmp(a, "--", 2) == 0 && strncmp(a, "--cfg=", 6) != 0 && strncmp(a, "--log=", 6) != 0) {
+      return fail("unknown option '%s'%s (see hnm-run --help)", a, "");
+    } else {
+      break;
+    }
+  }
+
+  hnm_error err;
+  hnm_model *model = hnm_model_parse_spec(spec, &err);
+  if (model == NULL) {
+    fprintf(stderr, "hnm-run: %s\n", err.msg);
+    return 2;
+  }
+  if (explain) {
+    hnm_model_explain(model, stdout);
+    hnm_model_free(model);
+    return 0;
+  }
+  hnm_model_free(model);
+
+  /* Scan smpirun's arguments: platform, hostfile, wrapper, program. */
+  const char *platform = NULL, *hostfile = NULL, *wrapper = NULL;
+  int program = -1;
+  for (int j = i; j < argc; j++) {
+    const char *a = argv[j];
+    const char *owned = conflicting_cfg(a);
+    if (owned != NULL)
+      return fail("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
+    if (a[0] != '-') {
+      program = j;
+      break;
+    }
+    if (smpirun_takes_value(a)) {
+      if (j + 1 >= argc)
+        return fail("smpirun option %s needs a value%s", a, "");
+      if (strcmp(a, "-platform") == 0)
+        platform = argv[j + 1];
+      else if (strcmp(a, "-hostfile") == 0 || strcmp(a, "-machinefile") == 0)
+        hostfile = argv[j + 1];
+      else if (strcmp(a, "-wrapper") == 0)
+        wrapper = argv[j + 1];
+      j++;
+    }
+  }
+  if (program < 0)
+    return fail("no program to run%s%s (see hnm-run --help)", "", "");
+  /* Options after the program belong to the program: still refuse owned cfgs,
+   * since smpirun steals --cfg= wherever it finds them. */
+  for (int j = program + 1; j < argc; j++) {
+    const char *owned = conflicting_cfg(argv[j]);
+    if (owned != NULL)
+      return fail("'%s' conflicts with --model (hnm sets %s from the model)", argv[j], owned);
+  }
+  if (platform != NULL && !readable(platform))
+    return fail("cannot read platform file '%s': %s", platform, strerror(errno));
+  if (hostfile != NULL && !readable(hostfile))
+    return fail("cannot read hostfile '%s': %s", hostfile, strerror(errno));
+  if (access(argv[program], X_OK) != 0)
+    return fail("cannot execute program '%s': %s", argv[program], strerror(errno));
+
+  const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : HNM_PLUGIN_PATH;
+  if (!readable(plugin))
+    return fail("cannot read the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, strerror(errno));
+  if (strchr(plugin, ' ') != NULL)
+    return fail("the plugin path '%s' contains a space, which smpirun's -wrapper cannot carry%s", plugin, "");
+
+  /* Build: smpirun -wrapper "env LD_PRELOAD=plugin [user wrapper]" [-platform P -hostfile H] args... */
+  size_t wlen = strlen(plugin) + (wrapper ? strlen(wrapper) : 0) + 32;
+  char *wrap = malloc(wlen);
+  if (wrap == NULL)
+    return fail("out of memory%s%s", "", "");
+  snprintf(wrap, wlen, "env LD_PRELOAD=%s%s%s", plugin, wrapper ? " " : "", wrapper ? wrapper : "");
+
+  char **args = calloc((size_t)argc + 8, sizeof(char *));
+  if (args == NULL) {
+    free(wrap);
+    return fail("out of memory%s%s", "", "");
+  }
+  int n = 0;
+  args[n++] = "smpirun";
+  args[n++] = "-wrapper";
+  args[n++] = wrap;
+  if (platform == NULL) {
+    args[n++] = "-platform";
+    args[n++] = HNM_DEFAULT_PLATFORM;
+  }
+  if (hostfile == NULL) {
+    args[n++] = "-hostfile";
+    args[n++] = HNM_DEFAULT_HOSTFILE;
+  }
+  for (int j = i; j < argc; j++) {
+    if (strcmp(argv[j], "-wrapper") == 0) {
+      j++; /* folded into ours */
+      continue;
+    }
+    args[n++] = argv[j];
+  }
+  args[n] = NULL;
+
+  if (setenv("HNM_MODEL", spec, 1) != 0) {
+    free(args);
+    free(wrap);
+    return fail("cannot set HNM_MODEL: %s%s", strerror(errno), "");
+  }
+  if (dry_run) {
+    printf("HNM_MODEL=%s", spec);
+    for (int j = 0; j < n; j++)
+      printf(strchr(args[j], ' ') ? " '%s'" : " %s", args[j]);
+    printf("\n");
+    free(args);
+    free(wrap);
+    return 0;
+  }
+  fflush(stdout);
+  execvp("smpirun", args);
+  fprintf(stderr, "hnm-run: cannot run smpirun: %s (install simgrid)\n", strerror(errno));
+  free(args);
+  free(wrap);
+  return 127;
+}

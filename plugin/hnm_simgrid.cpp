@@ -1,0 +1,241 @@
+/* hnm_simgrid.cpp -- the only file of hnm that talks to SimGrid's C++ API.
+ *
+ * libhnm.so is preloaded into SMPI's smpimain (hnm-run does it through
+ * smpirun's -wrapper). Its constructor reads the model named by $HNM_MODEL
+ * with the C core, then installs it through SimGrid 3.32's extension points:
+ *   - smpi_register_op_cost_callback(): MPI_Send / MPI_Isend / MPI_Recv
+ *     overheads (replaces smpi/os, smpi/ois, smpi/or);
+ *   - once the platform exists (Engine::on_platform_created_cb):
+ *     NetworkModelIntf::set_lat_factor_cb / set_bw_factor_cb (replace
+ *     smpi/lat-factor and smpi/bw-factor), the protocol thresholds
+ *     (smpi/async-small-thresh, smpi/send-is-detached-thresh), cross-traffic,
+ *     node limiter links, and FATPIPE links for contention-free models.
+ *
+ * Invariants: the model is loaded once and never changes; the factor and cost
+ * callbacks run once per simulated message, so they do a binary search over
+ * a handful of segments and (for absolute segments only) one walk over the
+ * route, and never allocate. No C++ exception crosses into C or out of the
+ * callbacks registered with SimGrid: errors end the simulation with exit 2
+ * and a message naming the option at fault, before any simulated time runs.
+ */
+#include "hnm_model.h"
+
+#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/NetZone.hpp>
+#include <smpi/smpi.h>
+#include <xbt/config.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+hnm_model* model = nullptr;
+bool verbose     = false;
+bool warned_lost_latency = false;
+
+[[noreturn]] void die(const std::string& msg)
+{
+  std::fprintf(stderr, "hnm: %s\n", msg.c_str());
+  std::fflush(stderr);
+  std::_Exit(2);
+}
+
+/* SMPI may hand the receive-cost callback a null source host (a receive
+ * whose sender it did not record, as in its non-blocking collectives); such
+ * messages are classed as remote, the most conservative class. */
+hnm_route_class route_class(const sg4::Host* src, const sg4::Host* dst)
+{
+  if (src == nullptr || dst == nullptr)
+    return HNM_ROUTE_REMOTE;
+  if (src == dst)
+    return HNM_ROUTE_SAME_HOST;
+  if (src->get_englobing_zone() == dst->get_englobing_zone())
+    return HNM_ROUTE_SAME_ZONE;
+  return HNM_ROUTE_REMOTE;
+}
+
+/* SimGrid passes size = k + 16 (SMPI's envelope); segments are keyed by k. */
+double payload_to_k(double size)
+{
+  return size > HNM_SMPI_ENVELOPE_BYTES ? size - HNM_SMPI_ENVELOPE_BYTES : 0.0;
+}
+
+double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+                     const std::unordered_set<sg4::NetZone*>& /*netzones*/)
+{
+  const hnm_segment* seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
+  if (not seg->latency_absolute)
+    return seg->lat_factor;
+  double route_lat = 0.0;
+  for (const sg4::Link* l : links)
+    route_lat += l->get_latency();
+  int lost       = 0;
+  double factor  = hnm_segment_lat_factor(seg, size, route_lat, &lost);
+  if (lost && not warned_lost_latency) {
+    warned_lost_latency = true;
+    std::fprintf(stderr,
+                 "hnm: warning: route %s -> %s has zero latency, so model '%s' cannot give it its absolute "
+                 "latency; give the platform's (loopback) links a non-zero latency\n",
+                 src->get_cname(), dst->get_cname(), hnm_model_name(model));
+  }
+  return factor;
+}
+
+double bw_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+                    const std::unordered_set<sg4::NetZone*>& /*netzones*/)
+{
+  const hnm_segment* seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
+  if (not seg->bandwidth_absolute)
+    return seg->bw_factor;
+  /* Same bound as SimGrid's NetworkCm02Model::comm_action_set_bounds(). */
+  double min_bw = -1.0;
+  for (const sg4::Link* l : links) {
+    if (l->get_sharing_policy() == sg4::Link::SharingPolicy::WIFI)
+      continue;
+    if (min_bw < 0 || l->get_bandwidth() < min_bw)
+      min_bw = l->get_bandwidth();
+  }
+  return min_bw > 0 ? hnm_segment_bw_factor(seg, min_bw) : 1.0;
+}
+
+/* A node limiter is a link NAME_limiter next to the node's own link, NAME_UP
+ * (SPLITDUPLEX) or NAME (SHARED): the naming of SimGrid's <cluster
+ * limiter_link=...> and of hnm's platforms. B is that companion's bandwidth.
+ * Other links (a cabinet's limiter, say) are topology and left alone. */
+double node_limiter_base_bandwidth(const sg4::Link* link)
+{
+  static const std::string suffix = "_limiter";
+  const std::string& name          = link->get_name();
+  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return -1.0;
+  std::string base = name.substr(0, name.size() - suffix.size());
+  if (const sg4::Link* up = sg4::Link::by_name_or_null(base + "_UP"))
+    return up->get_bandwidth();
+  if (const sg4::Link* shared = sg4::Link::by_name_or_null(base))
+    return shared->get_bandwidth();
+  return -1.0;
+}
+
+/* Large enough never to bind, small enough to keep max-min arithmetic sane. */
+constexpr double UNLIMITED_BANDWIDTH = 1e20; /* bytes/s */
+
+/* Set a SimGrid option the model owns. An explicit user setting that
+ * disagrees with the model is an error, as SimGrid itself refuses to mix
+ * smpi/lat-factor with a factor callback. */
+template <class T> void set_config_or_die(const char* key, T value, const char* shown)
+{
+  if (not simgrid::config::is_default(key) && simgrid::config::get_value<T>(key) != value)
+    die(std::string("--cfg=") + key + " conflicts with model '" + hnm_model_name(model) + "' (which sets " + shown +
+        "); remove the option or change the model");
+  sg4::Engine::set_config(key, value);
+}
+
+void install_on_platform()
+{
+  auto* engine = sg4::Engine::get_instance();
+
+  int async    = (int)hnm_model_smpi_async_thresh(model);
+  int detached = (int)hnm_model_smpi_detached_thresh(model);
+  set_config_or_die("smpi/async-small-thresh", async, std::to_string(async).c_str());
+  set_config_or_die("smpi/send-is-detached-thresh", detached, std::to_string(detached).c_str());
+  switch (hnm_model_crosstraffic(model)) {
+    case HNM_CROSSTRAFFIC_ON:
+      set_config_or_die("network/crosstraffic", true, "yes");
+      break;
+    case HNM_CROSSTRAFFIC_OFF:
+      set_config_or_die("network/crosstraffic", false, "no");
+      break;
+    default:
+      break;
+  }
+
+  auto* net = engine->get_netzone_root()->get_network_model();
+  try {
+    net->set_lat_factor_cb(lat_factor_cb);
+    net->set_bw_factor_cb(bw_factor_cb);
+  } catch (const std::exception& e) {
+    die(std::string(e.what()) + " (hnm installs these factors; remove --cfg=smpi/lat-factor and smpi/bw-factor)");
+  }
+
+  int limiters = 0;
+  bool fatpipe = hnm_model_contention(model) == HNM_CONTENTION_NONE;
+  for (sg4::Link* link : engine->get_all_links()) {
+    double base = node_limiter_base_bandwidth(link);
+    if (base > 0) {
+      limiters++;
+      switch (hnm_model_limiter_mode(model)) {
+        case HNM_LIMITER_OFF:
+          link->set_bandwidth(UNLIMITED_BANDWIDTH);
+          break;
+        case HNM_LIMITER_FACTOR:
+          link->set_bandwidth(hnm_model_limiter_factor(model) * base);
+          break;
+        default:
+          break;
+      }
+    }
+    if (fatpipe && link->get_sharing_policy() != sg4::Link::SharingPolicy::WIFI)
+      link->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
+  }
+  if (fatpipe) {
+    /* SimGrid bounds each flow by TCP-gamma / (2 x route latency), a window
+     * limit that a contention-free delay model does not have. */
+    sg4::Engine::set_config("network/TCP-gamma:1e300");
+  }
+  if (verbose)
+    std::fprintf(stderr, "hnm: model '%s' installed (%d node limiter links%s)\n", hnm_model_name(model), limiters,
+                 fatpipe ? ", all links FATPIPE" : "");
+}
+
+double send_cost(size_t size, sg4::Host* src, sg4::Host* dst)
+{
+  return hnm_segment_send_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
+}
+double isend_cost(size_t size, sg4::Host* src, sg4::Host* dst)
+{
+  return hnm_segment_isend_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
+}
+double recv_cost(size_t size, sg4::Host* src, sg4::Host* dst)
+{
+  return hnm_segment_recv_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
+}
+
+} // namespace
+
+__attribute__((constructor)) static void hnm_plugin_init()
+{
+  const char* spec = std::getenv("HNM_MODEL");
+  if (spec == nullptr || *spec == '\0')
+    die("libhnm is loaded but HNM_MODEL is not set; run through hnm-run --model NAME|FILE, or set HNM_MODEL");
+  const char* v = std::getenv("HNM_VERBOSE");
+  verbose       = v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+
+  hnm_error err;
+  model = hnm_model_parse_spec(spec, &err);
+  if (model == nullptr)
+    die(err.msg);
+  try {
+    smpi_register_op_cost_callback(SmpiOperation::SEND, send_cost);
+    smpi_register_op_cost_callback(SmpiOperation::ISEND, isend_cost);
+    smpi_register_op_cost_callback(SmpiOperation::RECV, recv_cost);
+    sg4::Engine::on_platform_created_cb([] {
+      try {
+        install_on_platform();
+      } catch (const std::exception& e) {
+        die(std::string("cannot install the model: ") + e.what());
+      }
+    });
+  } catch (const std::exception& e) {
+    die(std::string("cannot register with SimGrid: ") + e.what());
+  }
+}
