@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Cost of hnm's callbacks: wall time of the same 1024-rank workload under
+# SimGrid's built-in SMPI model (plain smpirun) and under
+# hnm-run --model smpi-default (same simulated results), measured side by
+# side, alternating, REPS times each; prints the medians and their ratio.
+#   bench/overhead.sh [BUILD-DIR] [RANKS] [REPS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+RANKS=${2:-1024}
+REPS=${3:-3}
+PROG=$BUILD/apps/pingpong_alltoall
+RUN=$BUILD/plugin/hnm-run
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# One cluster of RANKS nodes (as many hosts as ranks, the fast case).
+cat >"$tmp/p.xml" <<XML
+<?xml version="1.0"?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="n-" suffix="" radical="0-$((RANKS - 1))" speed="1Gf" bw="1Gbps" lat="10us"
+           sharing_policy="SPLITDUPLEX" bb_bw="1000Gbps" bb_lat="1us"/>
+</platform>
+XML
+for i in $(seq 0 $((RANKS - 1))); do echo "n-$i"; done >"$tmp/h"
+ARGS=(-platform "$tmp/p.xml" -hostfile "$tmp/h" -np "$RANKS" --cfg=smpi/privatization:no
+      --cfg=smpi/simulate-computation:no --log=root.thres:warning
+      "$PROG" --pingpong-sizes 1,65536 --alltoall-sizes 64,4096)
+
+now() { date +%s.%N; }
+for r in $(seq 1 "$REPS"); do
+  t0=$(now); smpirun "${ARGS[@]}" >"$tmp/plain.out"; t1=$(now)
+  "$RUN" --model smpi-default "${ARGS[@]}" >"$tmp/hnm.out"; t2=$(now)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$tmp/plain.t"
+  awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }' >>"$tmp/hnm.t"
+  echo "rep $r/$REPS: plain $(tail -1 "$tmp/plain.t") s, hnm $(tail -1 "$tmp/hnm.t") s" >&2
+done
+if ! cmp -s "$tmp/plain.out" "$tmp/hnm.out"; then
+  echo "overhead.sh: simulated results differ between plain smpirun and smpi-default!" >&2
+  diff "$tmp/plain.out" "$tmp/hnm.out" >&2 || true
+  exit 1
+fi
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+p=$(median "$tmp/plain.t")
+h=$(median "$tmp/hnm.t")
+echo "ranks=$RANKS reps=$REPS plain_smpirun_s=$p hnm_smpi_default_s=$h ratio=$(awk -v a="$h" -v b="$p" 'BEGIN { printf "%.3f", a / b }')"

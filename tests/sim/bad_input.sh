@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# hnm-run refuses bad input before anything is simulated: exit status 2, one
+# line on stderr naming the file, line and field (or the option), and the
+# program never runs (it would print "send ..." lines).
+source "$(dirname "$0")/lib.sh"
+set +e
+
+BAD=$DATA/models
+TWO=("-platform" "$DATA/platforms/two.xml" "-hostfile" "$DATA/platforms/two.hosts" "-np" "2")
+
+# expect_refusal WHAT PATTERN HNM-RUN-ARGS...: exit 2, stderr matches PATTERN, no output.
+expect_refusal() {
+  local what=$1 pattern=$2
+  shift 2
+  local out err status
+  err=$(mktemp)
+  out=$("$HNM_RUN" "$@" 2>"$err")
+  status=$?
+  check "$what: exit status 2 (got $status)" [ "$status" -eq 2 ]
+  check "$what: message matches '$pattern' (got: $(head -c 300 "$err"))" grep -qE -- "$pattern" "$err"
+  check "$what: one line" [ "$(wc -l <"$err")" -eq 1 ]
+  check "$what: nothing simulated" [ -z "$out" ]
+  rm -f "$err"
+}
+
+P=("$SIM_BIN/p2p_timing" 1000:0:0)
+expect_refusal "missing model file" "nope\.xml" --model /nonexistent/nope.xml "${TWO[@]}" "${P[@]}"
+expect_refusal "unknown model" "unknown model 'hyrbid'" --model hyrbid "${TWO[@]}" "${P[@]}"
+expect_refusal "malformed XML" "malformed\.xml:[0-9]+" --model "$BAD/malformed.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "negative latency" "negative-latency\.xml:[0-9]+.*latency" \
+  --model "$BAD/negative-latency.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "NaN factor" "nan-factor\.xml:[0-9]+.*bw-factor" --model "$BAD/nan-factor.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "segments not increasing" "non-increasing\.xml:[0-9]+.*upto" \
+  --model "$BAD/non-increasing.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "async > detached" "async-gt-detached\.xml:[0-9]+.*async > detached" \
+  --model "$BAD/async-gt-detached.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "unknown attribute" "unknown-attribute\.xml:[0-9]+.*colour" \
+  --model "$BAD/unknown-attribute.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "inline value that does not parse" "key 'L'" --model "loggps:L=fast" "${TWO[@]}" "${P[@]}"
+expect_refusal "inline key unknown" "key 'latency'" --model "graphene:latency=5us" "${TWO[@]}" "${P[@]}"
+expect_refusal "inline async > detached" "async > detached" --model "graphene:async=1MiB" "${TWO[@]}" "${P[@]}"
+expect_refusal "missing platform" "cannot read platform file" --model fluid -platform /nonexistent.xml \
+  -hostfile "$DATA/platforms/two.hosts" -np 2 "${P[@]}"
+expect_refusal "owned SimGrid option" "conflicts with --model" --model fluid "${TWO[@]}" \
+  --cfg=smpi/bw-factor:0:1 "${P[@]}"
+expect_refusal "no program" "no program" --model fluid "${TWO[@]}"
+expect_refusal "unknown hnm-run option" "unknown option '--modle'" --modle fluid "${TWO[@]}" "${P[@]}"
+
+# And the same model, when good, does run (the refusals above are not a broken setup).
+out=$("$HNM_RUN" --model fluid "${TWO[@]}" "${SIMOPTS[@]}" "${P[@]}" 2>/dev/null)
+check "a good model runs the program" grep -q '^send 1000' <<<"$out"
+finish

@@ -1,0 +1,54 @@
+# lib.sh -- shared helpers for the simulation tests (sourced by bash).
+# Environment (set by ctest, see tests/sim/CMakeLists.txt):
+#   HNM_RUN  path of hnm-run;  SIM_BIN  directory of the test programs;
+#   DATA     tests/data of the source tree.
+set -euo pipefail
+
+# Options that make the simulated clock move only through the network model:
+# no benchmarked computation, no time injected by MPI_Wtime.
+SIMOPTS=(--cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no
+         --log=root.thres:warning)
+
+FAILED=0
+PASSED=0
+
+# hnm MODEL PLATFORM HOSTFILE NP PROGRAM ARGS... : stdout of the simulation.
+hnm() {
+  local model=$1 plat=$2 hosts=$3 np=$4
+  shift 4
+  "$HNM_RUN" --model "$model" -platform "$plat" -hostfile "$hosts" -np "$np" "${SIMOPTS[@]}" "$@"
+}
+
+# plain PLATFORM HOSTFILE NP PROGRAM ARGS... : plain smpirun, SimGrid's own model.
+plain() {
+  local plat=$1 hosts=$2 np=$3
+  shift 3
+  smpirun -platform "$plat" -hostfile "$hosts" -np "$np" "${SIMOPTS[@]}" "$@"
+}
+
+# check_close WHAT GOT EXPECTED RELTOL
+check_close() {
+  if awk -v g="$2" -v e="$3" -v t="$4" 'BEGIN {
+        d = g - e; if (d < 0) d = -d; s = e < 0 ? -e : e;
+        exit !((s == 0 && d <= t) || (s > 0 && d / s <= t)) }'; then
+    PASSED=$((PASSED + 1))
+  else
+    FAILED=$((FAILED + 1))
+    printf 'FAIL %s: got %s, expected %s (rel. tol. %s)\n' "$1" "$2" "$3" "$4"
+  fi
+}
+
+# check WHAT CONDITION-EXIT-STATUS
+check() {
+  local what=$1
+  shift
+  if "$@"; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); printf 'FAIL %s\n' "$what"; fi
+}
+
+finish() {
+  printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
+  [ "$FAILED" -eq 0 ]
+}
+
+# calc EXPR: evaluate an awk arithmetic expression at full double precision.
+calc() { awk "BEGIN { printf \"%.17g\", ($1) }"; }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# 1 to 16 concurrent bidirectional MPI_Sendrecv pairs of 4 MiB between
+# distinct nodes of one switch (tests/data/platforms/flat32.xml: node links
+# B = 125 MB/s, 10 us, node limiters). Per node, send + receive bandwidth is:
+#   hybrid, limiter factor 1.5: the limiter (1.5 B) is shared by the node's
+#     outgoing and incoming flow: each gets 0.75 B, so
+#     t = 20us + (k + 16) / (0.75 B)  and  2k / t ~ 1.5 B;
+#   fluid: no limiter, each direction has its own link: t = 20us + (k + 16)/B;
+#   loggps (G = 1/B, Os = Or = 0): contention-free, t = o + X (o: MPI_Isend
+#     overhead of the Sendrecv, X the rendez-vous transfer, see
+#     loggps_closed_form.sh), 2k / t ~ 2 B.
+# Checked exactly (1e-9) against these forms and within 2% of 1.5 B / 2 B.
+source "$(dirname "$0")/lib.sh"
+
+B=125000000 k=4194304
+for pairs in 1 2 4 8 16; do
+  np=$((2 * pairs))
+  run() { hnm "$1" "$DATA/platforms/flat32.xml" "$DATA/platforms/flat32.hosts" "$np" "$SIM_BIN/bidir" "$k"; }
+
+  read -r _ _ t bw < <(run "$DATA/models/hybrid-limiter15.xml")
+  check_close "hybrid $pairs pairs: time" "$t" "$(calc "20e-6 + ($k + 16) / (0.75 * $B)")" 1e-9
+  check_close "hybrid $pairs pairs: B_s + B_r = 1.5 B" "$bw" "$(calc "1.5 * $B")" 0.02
+
+  read -r _ _ t bw < <(run fluid)
+  check_close "fluid $pairs pairs: time" "$t" "$(calc "20e-6 + ($k + 16) / $B")" 1e-9
+  check_close "fluid $pairs pairs: B_s + B_r = 2 B" "$bw" "$(calc "2 * $B")" 0.02
+
+  read -r _ _ t bw < <(run "loggps:L=30us,o=2us,g=8ns,G=8ns,s=0,S=64KiB,Os=0,Or=0")
+  check_close "loggps $pairs pairs: time" "$t" \
+    "$(calc "2e-6 + 6 * 2e-6 + 2 * 30e-6 + 30e-6 + $k * 8e-9")" 1e-9
+  check_close "loggps $pairs pairs: B_s + B_r = 2 B" "$bw" "$(calc "2 * $B")" 0.02
+done
+finish
