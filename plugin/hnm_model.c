@@ -706,6 +706,34 @@ static int load__loggps(const struct model__load *ld, const xmlNode *n, hnm_mode
 }
 
 /* Build the model from a document that follows the DTD. */
+/* SimGrid 3.32 hands SMPI's receive-cost callback a null source host when
+ * the message reached the receiver before MPI_Recv was posted (the usual
+ * case for eager and detached sends), so the route class of a receive is not
+ * known there. Receive overheads must therefore be the same function of k
+ * for every route class. Returns the first class that differs from
+ * same-host, or -1. Walks the merged breakpoints of the two tables. */
+static int model__recv_class_mismatch(const hnm_model *m)
+{
+  for (int c = 1; c < HNM_ROUTE_CLASSES; c++) {
+    const struct hnm_segment *a = m->seg[0], *b = m->seg[c];
+    size_t i = 0, j = 0, na = m->nseg[0], nb = m->nseg[c];
+    if (a == b)
+      continue;
+    for (;;) {
+      if (a[i].recv_o != b[j].recv_o || a[i].recv_O != b[j].recv_O)
+        return c;
+      if (i + 1 == na && j + 1 == nb)
+        break;
+      double ua = a[i].upto, ub = b[j].upto;
+      if (ua <= ub && i + 1 < na)
+        i++;
+      if (ub <= ua && j + 1 < nb)
+        j++;
+    }
+  }
+  return -1;
+}
+
 static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
 {
   const xmlNode *c, *last_segments = NULL;
@@ -796,6 +824,14 @@ static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
       }
     }
     model__resolve(m);
+    k = model__recv_class_mismatch(m);
+    if (k >= 0) {
+      load__fail(ld, last_segments, "recv-o",
+                 "route '%s' has other receive overheads than 'same-host'; SimGrid 3.32 does not tell "
+                 "the receive-cost callback where a message came from, so recv-o and recv-per-byte must "
+                 "be the same for every route class", model__route_names[k]);
+      goto err;
+    }
   }
   return m;
 

@@ -50,9 +50,10 @@ bool warned_lost_latency = false;
   std::_Exit(2);
 }
 
-/* SMPI may hand the receive-cost callback a null source host (a receive
- * whose sender it did not record, as in its non-blocking collectives); such
- * messages are classed as remote, the most conservative class. */
+/* SimGrid 3.32 hands the receive-cost callback a null source host when the
+ * message arrived before MPI_Recv was posted. The loader guarantees that
+ * receive overheads do not depend on the route class, so any class will do;
+ * remote is used. */
 hnm_route_class route_class(const sg4::Host* src, const sg4::Host* dst)
 {
   if (src == nullptr || dst == nullptr)

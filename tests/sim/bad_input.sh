@@ -36,6 +36,8 @@ expect_refusal "async > detached" "async-gt-detached\.xml:[0-9]+.*async > detach
   --model "$BAD/async-gt-detached.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "unknown attribute" "unknown-attribute\.xml:[0-9]+.*colour" \
   --model "$BAD/unknown-attribute.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "receive overheads per route class" "recv-per-route\.xml:[0-9]+.*recv-o" \
+  --model "$BAD/recv-per-route.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "inline value that does not parse" "key 'L'" --model "loggps:L=fast" "${TWO[@]}" "${P[@]}"
 expect_refusal "inline key unknown" "key 'latency'" --model "graphene:latency=5us" "${TWO[@]}" "${P[@]}"
 expect_refusal "inline async > detached" "async > detached" --model "graphene:async=1MiB" "${TWO[@]}" "${P[@]}"

@@ -510,7 +510,7 @@ static void test_good_files(void)
     CHECK(s[0].bandwidth_Bps == 1.25e9);
     NEAR(hnm_segment_send_overhead(&s[0], 1000), 1.5e-6);
     NEAR(hnm_segment_isend_overhead(&s[0], 1000), 2.25e-6);
-    NEAR(hnm_segment_recv_overhead(&s[0], 1000), 4e-6);
+    CHECK(hnm_segment_recv_overhead(&s[0], 1000) == 0);
     /* (1.5us - 16 / 1.25e9) / 1us = 1.4872; bandwidth 1.25e9 / 1e9. */
     NEAR(hnm_segment_lat_factor(&s[0], 1016, 1e-6, NULL), 1.4872);
     NEAR(hnm_segment_bw_factor(&s[0], 1e9), 1.25);
@@ -523,6 +523,20 @@ static void test_good_files(void)
     fprintf(stderr, "%s\n", err.msg);
   }
   hnm_model_free(m);
+
+  /* Receive overheads may be split at other breakpoints per class, as long
+   * as they are the same function of k (see model__recv_class_mismatch()). */
+  snprintf(path, sizeof path, "%s/models/recv-uniform.xml", HNM_TEST_DATA_DIR);
+  m = hnm_model_load(path, &err);
+  CHECK(m != NULL);
+  if (m != NULL) {
+    NEAR(hnm_segment_recv_overhead(hnm_model_segment(m, HNM_ROUTE_REMOTE, 60), 60), 1e-6 + 60 * 1e-9);
+    NEAR(hnm_segment_recv_overhead(hnm_model_segment(m, HNM_ROUTE_SAME_ZONE, 60), 60), 1e-6 + 60 * 1e-9);
+  } else {
+    fprintf(stderr, "%s\n", err.msg);
+  }
+  hnm_model_free(m);
+  snprintf(path, sizeof path, "%s/models/good-routes.xml", HNM_TEST_DATA_DIR);
 
   /* A file spec with overrides. */
   snprintf(spec, sizeof spec, "%s:limiter=keep,async=none", path);
@@ -614,6 +628,7 @@ static void test_bad_files(void)
   LOAD_ERR("missing-upto.xml", 6, "upto", NULL);
   LOAD_ERR("bad-version.xml", 3, "version", NULL);
   LOAD_ERR("non-increasing.xml", 8, "segment attribute 'upto'", "not greater");
+  LOAD_ERR("recv-per-route.xml", 14, "attribute 'recv-o'", "same for every route class");
   LOAD_ERR("upto-last-not-inf.xml", 7, "segment attribute 'upto'", "inf");
   LOAD_ERR("upto-inf-not-last.xml", 6, "segment attribute 'upto'", "last");
   LOAD_ERR("negative-latency.xml", 7, "segment attribute 'latency'", "negative");
