@@ -28,6 +28,8 @@
 #include <smpi/smpi.h>
 #include <xbt/config.hpp>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -145,8 +147,9 @@ void install_on_platform()
 {
   auto* engine = sg4::Engine::get_instance();
 
-  int async    = (int)hnm_model_smpi_async_thresh(model);
-  int detached = (int)hnm_model_smpi_detached_thresh(model);
+  /* SMPI keeps its thresholds in an int: a larger threshold means "always". */
+  int async    = (int)std::min<long>(hnm_model_smpi_async_thresh(model), INT_MAX);
+  int detached = (int)std::min<long>(hnm_model_smpi_detached_thresh(model), INT_MAX);
   set_config_or_die("smpi/async-small-thresh", async, std::to_string(async).c_str());
   set_config_or_die("smpi/send-is-detached-thresh", detached, std::to_string(detached).c_str());
   switch (hnm_model_crosstraffic(model)) {

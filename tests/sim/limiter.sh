@@ -13,7 +13,7 @@
 source "$(dirname "$0")/lib.sh"
 
 B=125000000 k=4194304
-for pairs in 1 2 4 8 16; do
+for pairs in $(seq 1 16); do
   np=$((2 * pairs))
   run() { hnm "$1" "$DATA/platforms/flat32.xml" "$DATA/platforms/flat32.hosts" "$np" "$SIM_BIN/bidir" "$k"; }
 
