@@ -26,7 +26,7 @@ cat >"$tmp/p.xml" <<XML
 </platform>
 XML
 for i in $(seq 0 $((RANKS - 1))); do echo "n-$i"; done >"$tmp/h"
-ARGS=(-platform "$tmp/p.xml" -hostfile "$tmp/h" -np "$RANKS" --cfg=smpi/privatization:no
+ARGS=(-platform "$tmp/p.xml" -hostfile "$tmp/h" -np "$RANKS" --cfg=smpi/privatization:no --cfg=network/optim:Full
       --cfg=smpi/simulate-computation:no --log=root.thres:warning
       "$PROG" --pingpong-sizes 1,1024,65536,1048576 --alltoall-sizes 16,64,128,256)
 

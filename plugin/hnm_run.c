@@ -191,7 +191,7 @@ int main(int argc, char **argv)
     return fail("out of memory%s%s", "", "");
   snprintf(wrap, wlen, "env LD_PRELOAD=%s%s%s", plugin, wrapper ? " " : "", wrapper ? wrapper : "");
 
-  char **args = calloc((size_t)argc + 8, sizeof(char *));
+  char **args = calloc((size_t)argc + 9, sizeof(char *));
   if (args == NULL) {
     free(wrap);
     return fail("out of memory%s%s", "", "");
@@ -208,6 +208,15 @@ int main(int argc, char **argv)
     args[n++] = "-hostfile";
     args[n++] = HNM_DEFAULT_HOSTFILE;
   }
+  /* SimGrid 3.32's default lazy max-min update shares bandwidth wrongly when
+   * a route holds a link that never saturates (a removed limiter, a FATPIPE):
+   * use the full update unless the user chose (docs/models.md). */
+  int optim_given = 0;
+  for (int j = i; j < argc; j++)
+    if (strncmp(argv[j], "--cfg=network/optim:", 20) == 0)
+      optim_given = 1;
+  if (!optim_given)
+    args[n++] = "--cfg=network/optim:Full";
   for (int j = i; j < argc; j++) {
     if (strcmp(argv[j], "-wrapper") == 0) {
       j++; /* folded into ours */

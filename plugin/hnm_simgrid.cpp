@@ -196,6 +196,14 @@ void install_on_platform()
      * limit that a contention-free delay model does not have. */
     sg4::Engine::set_config("network/TCP-gamma:1e300");
   }
+  bool never_saturates = fatpipe || hnm_model_limiter_mode(model) == HNM_LIMITER_OFF;
+  if (never_saturates && limiters + (fatpipe ? 1 : 0) > 0 &&
+      simgrid::config::get_value<std::string>("network/optim") == "Lazy")
+    std::fprintf(stderr,
+                 "hnm: warning: model '%s' leaves links that never saturate on routes, and SimGrid 3.32's "
+                 "network/optim:Lazy then shares bandwidth wrongly; add --cfg=network/optim:Full "
+                 "(hnm-run does unless told otherwise)\n",
+                 hnm_model_name(model));
   if (verbose)
     std::fprintf(stderr, "hnm: model '%s' installed (%d node limiter links%s)\n", hnm_model_name(model), limiters,
                  fatpipe ? ", all links FATPIPE" : "");
