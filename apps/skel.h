@@ -1,0 +1,56 @@
+/* skel.h -- what hnm's atmospheric skeletons share.
+ *
+ * Plain MPI C: every function here works with a real MPI library and under
+ * SimGrid's SMPI. No mutable global state (so SMPI privatization can be off):
+ * everything a rank needs lives in its own stack or heap.
+ *
+ * Output: one CSV line per operation on rank 0, after skel_csv_header():
+ *   program,operation,algorithm,procs,params,stages,messages,time_s,stage_times_s
+ * time_s is the maximum over ranks of the rank's communication time; the
+ * stage times (one per communication stage, ';'-separated) are each the
+ * maximum over ranks; messages is the number of point-to-point messages (or
+ * RMA puts) all ranks issued for the operation; params is a ';'-separated
+ * list of key=value describing the run.
+ */
+#ifndef SKEL_H
+#define SKEL_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* Print "PROG: message" on rank 0 of comm (others stay silent) and
+ * MPI_Abort(comm, 2) (under SMPI, exit(2): SimGrid 3.32's MPI_Abort ends
+ * smpirun with status 0). Every rank must call it (collective), so that no rank
+ * is left waiting for a message. */
+void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...);
+
+/* Parse VAL as a whole number in [min, max] for option OPT; on failure
+ * skel_fail() with "OPT: 'VAL' ...". */
+long skel_parse_long(MPI_Comm comm, const char *prog, const char *opt, const char *val, long min, long max);
+/* Same for a finite double in (min, max]. */
+double skel_parse_double(MPI_Comm comm, const char *prog, const char *opt, const char *val, double min,
+                         double max);
+
+/* Buffers. With payload, a zeroed private buffer. Without payload (large
+ * simulations), under SMPI one shared buffer folded by SMPI_SHARED_MALLOC
+ * (the data is meaningless, the timing is not); with a real MPI an ordinary
+ * buffer left uninitialised. bytes may be 0 (returns a valid 1-byte block).
+ * Free with skel_free(p, payload). NULL on allocation failure. */
+void *skel_alloc(size_t bytes, int payload);
+void skel_free(void *p, int payload);
+
+/* Rank 0 prints the CSV header (once per program run). */
+void skel_csv_header(MPI_Comm comm);
+
+/* Reduce (MAX of time and of each stage, SUM of messages) over comm and
+ * print one CSV line on rank 0. stage_s may be NULL when nstages == 0.
+ * Collective over comm. */
+void skel_report(MPI_Comm comm, const char *prog, const char *operation, const char *algorithm,
+                 const char *params, int nstages, const double *stage_s, long messages, double time_s);
+
+/* Integer helpers used by the decompositions. */
+long skel_ceil_div(long a, long b);
+/* Block distribution of n items over p parts: part i gets [start, start+count). */
+void skel_block(long n, int p, int i, long *start, long *count);
+
+#endif /* SKEL_H */

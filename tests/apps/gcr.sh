@@ -1,0 +1,233 @@
+#!/bin/bash
+# gcr.sh -- tests of the GCR allreduce skeleton (apps/gcr.c,
+# docs/skeletons/gcr.md): --verify with Open MPI and under SMPI, exact
+# simulated times under `fluid`, recursive-k's stage and message counts,
+# refused input.
+source "$(dirname "$0")/lib.sh"
+
+GCR_MPI=$APPS_BIN/gcr-mpi
+GCR=$APPS_BIN/gcr
+
+# elements N RESTART P CALLS: elements --verify checks. A call has one
+# allreduce of 2 doubles (Algorithm 1, line 6), then per iteration
+# i = 1..N one of min(i, RESTART) doubles (line 13) and one of 2 (line 16).
+elements() {
+  awk -v n="$1" -v k="$2" -v p="$3" -v c="$4" \
+    'BEGIN { e = 2; for (i = 1; i <= n; i++) e += (i < k ? i : k) + 2; print e * p * c }'
+}
+
+# verify_case WHAT EXPECTED-ELEMENTS COMMAND...: the command succeeds and
+# prints verify,gcr,ok,EXPECTED-ELEMENTS.
+verify_case() {
+  local what=$1 want=$2 out rc=0
+  shift 2
+  out=$("$@" 2>&1) || rc=$?
+  check "$what: exit status $rc" test "$rc" -eq 0
+  check "$what: verify line (want $want elements)" grep -qx "verify,gcr,ok,$want" <<<"$out"
+}
+
+# --- (1) --verify with the real MPI --------------------------------------
+# Every element of every result is checked against its closed-form sum, and
+# recursive-k's against MPI_Allreduce of the same input. N = 6 with
+# restart 3 reaches the capped size (1, 2, 3, 3, 3, 3 doubles). Radix 3
+# with 5..8 ranks folds several extra ranks into one (8 = 3 + 5 extras).
+n=6
+r=3
+for np in 1 2 3 4 5 6 7 8; do
+  want=$(elements $n $r "$np" 2)
+  for k in 2 3; do
+    verify_case "mpi np=$np recursive k=$k" "$want" \
+      mpi "$np" "$GCR_MPI" --verify --n $n --restart $r --iterations 2 --algo recursive --k "$k"
+  done
+  verify_case "mpi np=$np mpi" "$want" mpi "$np" "$GCR_MPI" --verify --n $n --restart $r --iterations 2 --algo mpi
+done
+for c in "4 4" "5 4" "8 4" "8 5" "7 7" "3 9"; do
+  set -- $c
+  verify_case "mpi np=$1 recursive k=$2" "$(elements $n $r "$1" 1)" \
+    mpi "$1" "$GCR_MPI" --verify --n $n --restart $r --k "$2"
+done
+# A restart longer than N: sizes 1..N.
+verify_case "mpi np=5 restart 10" "$(elements 4 10 5 1)" mpi 5 "$GCR_MPI" --verify --n 4 --restart 10 --k 2
+
+# --- (2) --verify under SMPI through the plugin ---------------------------
+for np in 1 2 3 5 8 9; do
+  want=$(elements $n $r "$np" 1)
+  for k in 2 3; do
+    verify_case "fluid np=$np recursive k=$k" "$want" sim fluid "$np" "$GCR" --verify --n $n --restart $r --k "$k"
+  done
+  verify_case "fluid np=$np mpi" "$want" sim fluid "$np" "$GCR" --verify --n $n --restart $r --algo mpi
+done
+for np in 3 6 16; do
+  want=$(elements $n $r "$np" 1)
+  for k in 2 4; do
+    verify_case "graphene np=$np recursive k=$k" "$want" sim graphene "$np" "$GCR" --verify --n $n --restart $r --k "$k"
+  done
+  verify_case "graphene np=$np mpi" "$want" sim graphene "$np" "$GCR" --verify --n $n --restart $r --algo mpi
+done
+
+# --- (3) exact simulated times under fluid ---------------------------------
+# flat32 under fluid: a route between two nodes has latency L = 20 us (UP
+# 10 us + DOWN 10 us; limiters removed) and each node link carries
+# B = 125e6 B/s per direction, shared max-min by the flows crossing it. An
+# allreduce of c doubles sends messages of 8c bytes, w = 8c + 16 bytes on
+# the wire; they are detached (< 64 KiB): the sender goes on at once and the
+# transfer starts when the receive is posted. One message alone takes
+# X = L + w/B.
+#
+# Barrier skew: SMPI's MPI_Barrier here is linear: every rank sends 16 B to
+# rank 0, which answers all once it has them all. Rank 0 leaves first and the
+# P - 1 others leave D = L + 16 (P - 1)/B later, together (rank 0's P - 1
+# answers share its UP link). Each allreduce is timed from the rank's own
+# barrier exit; take t = 0 when rank 0 leaves.
+#
+# A: P = 2, k = 2 (one stage, 2 messages). Rank 0 posts its Irecv and Isend
+#    at 0, rank 1 at D; both flows start at D in opposite directions (no
+#    shared link) and end at D + X. Rank 0 is the slowest:
+#      T_A = D + X = 2L + (16 + w)/B.
+#    Both ranks finish together, so the next barrier starts alike.
+# B: P = 3, k = 3 (one stage, 6 messages). Ranks 1 and 2 leave at
+#    D = L + 32/B; the 6 flows all start at D; every UP and every DOWN link
+#    carries 2 of them, B/2 each:  T_B = D + L + 2w/B = 2L + (32 + 2w)/B.
+# C: P = 3, k = 2 (m = 2, p = 1: fold, exchange, unfold; 4 messages). Extra
+#    rank 2 folds into 2 - (3 - 2) = 1. D = L + 32/B.
+#    stage 0: 2 -> 1 from D to D + X (rank 2's send is detached: 0 s);
+#    stage 1: 0 <-> 1 start when rank 1 posts them, at D + X, end D + 2X;
+#             rank 0 waited from 0: its stage 1 lasts D + 2X;
+#    stage 2: rank 1 sends to 2 at D + 2X and, its send being detached,
+#             enters the next barrier at once: its 16-B barrier message to
+#             rank 0 leaves through the same UP link at the same instant.
+#             After the latency both share it (B/2 each); the 16-B flow is
+#             done after 32/B, the result then has w - 16 bytes left at B:
+#             it reaches rank 2 at D + 2X + L + (w + 16)/B.
+#    Rank 2 (left the barrier at D) is the slowest: 3X + 16/B; rank 0 takes
+#    D + 2X, less since w >= 24 > 16. Stage maxima (rank 2's stages 0 and 1
+#    take no time): X; D + 2X; 3X + 16/B.   T_C = 3X + 16/B.
+#    Rank 0 gets rank 2's barrier message last and leaves the barrier D
+#    before the others again. (The program puts a barrier after a call's
+#    last allreduce too, so that it sees the same traffic.)
+# A call line (operation gcr) sums its allreduce times (the same rank is the
+# slowest in each one) and their messages.
+L=20e-6
+B=125e6
+closed_form() { # CASE C -> "time;stage times"
+  local w
+  w=$(calc "8 * $2 + 16")
+  case $1 in
+  A) calc "2 * $L + (16 + $w) / $B" ;;
+  B) calc "2 * $L + (32 + 2 * $w) / $B" ;;
+  C) echo "$(calc "3 * ($L + $w / $B) + 16 / $B");$(calc "$L + $w / $B");$(calc "$L + 32 / $B + 2 * ($L + $w / $B)");$(calc "3 * ($L + $w / $B) + 16 / $B")" ;;
+  esac
+}
+for c in "A 2 2 2" "B 3 3 6" "C 3 2 4"; do
+  set -- $c
+  case_=$1 np=$2 k=$3 per=$4
+  out=$(sim fluid "$np" "$GCR" --n 4 --restart 3 --k "$k")
+  sum=0
+  nlines=0
+  sizes=""
+  while IFS= read -r line; do
+    nlines=$((nlines + 1))
+    cnt=$(sed 's/.*doubles=\([0-9]*\).*/\1/' <<<"$(csv_field "$line" 5)")
+    sizes="$sizes$cnt "
+    want=$(closed_form "$case_" "$cnt")
+    t=${want%%;*}
+    check_close "fluid $case_ allreduce $nlines (c=$cnt) time" "$(csv_field "$line" 8)" "$t" 1e-9
+    if [ "$case_" = C ]; then
+      st=$(csv_field "$line" 9)
+      for s in 1 2 3; do
+        check_close "fluid C allreduce $nlines stage $s" "$(cut -d';' -f$s <<<"$st")" \
+          "$(cut -d';' -f$((s + 1)) <<<"$want")" 1e-9
+      done
+    else
+      check_close "fluid $case_ allreduce $nlines stage time" "$(csv_field "$line" 9)" "$t" 1e-9
+    fi
+    check "fluid $case_ allreduce $nlines messages" test "$(csv_field "$line" 7)" -eq "$per"
+    sum=$(calc "$sum + $t")
+  done < <(grep '^gcr,allreduce,' <<<"$out")
+  check "fluid $case_: 9 allreduces of 2 1 2 2 2 3 2 3 2 doubles (got $sizes)" test "$sizes" = "2 1 2 2 2 3 2 3 2 "
+  call=$(grep '^gcr,gcr,' <<<"$out")
+  check_close "fluid $case_ call time" "$(csv_field "$call" 8)" "$sum" 1e-9
+  check "fluid $case_ call stages" test "$(csv_field "$call" 6)" -eq 9
+  check "fluid $case_ call messages" test "$(csv_field "$call" 7)" -eq $((9 * per))
+done
+
+# --- (4) recursive-k invariants -------------------------------------------
+# m = k^p, the largest power of k <= P: p stages if P = m, else p + 2; the
+# messages of one allreduce, over all ranks: m (k - 1) p in the exchanges
+# (each of the m ranks sends to its k - 1 partners in each of the p stages)
+# plus P - m folded in and P - m sent back. --report call prints the call
+# line only: 2N + 1 "stages" (its allreduces) and (2N + 1) x the messages.
+shape() { # P K -> "stages messages"
+  awk -v P="$1" -v k="$2" 'BEGIN { m = 1; p = 0; while (m * k <= P) { m *= k; p++ }
+    print (P == m ? p : p + 2), m * (k - 1) * p + 2 * (P - m) }'
+}
+for c in "1 2" "2 2" "3 2" "4 2" "5 2" "7 2" "8 2" "9 2" "16 2" "2 3" "3 3" "4 3" "8 3" "9 3" "10 3" "26 3" "27 3" \
+  "4 4" "15 4" "16 4" "17 4" "5 5" "24 5" "25 5" "6 7" "32 2" "32 31"; do
+  set -- $c
+  read -r st msg <<<"$(shape "$1" "$2")"
+  out=$(sim fluid "$1" "$GCR" --n 2 --restart 3 --k "$2" --no-payload)
+  bad=0
+  while IFS= read -r line; do
+    ns=$(csv_field "$line" 9 | awk -F';' '{ print ($0 == "" ? 0 : NF) }')
+    [ "$(csv_field "$line" 6)" -eq "$st" ] && [ "$(csv_field "$line" 7)" -eq "$msg" ] && [ "$ns" -eq "$st" ] || bad=1
+  done < <(grep '^gcr,allreduce,' <<<"$out")
+  check "P=$1 k=$2: 5 allreduces" test "$(grep -c '^gcr,allreduce,' <<<"$out")" -eq 5
+  check "P=$1 k=$2: each $st stages, $msg messages" test "$bad" -eq 0
+  call=$(grep '^gcr,gcr,' <<<"$out")
+  check "P=$1 k=$2: call stages 5, messages $((5 * msg))" \
+    test "$(csv_field "$call" 6),$(csv_field "$call" 7)" = "5,$((5 * msg))"
+done
+# The paper's default call: N = 25, restart 3 -> 51 allreduces.
+out=$(sim fluid 8 "$GCR" --report call --iterations 2)
+check "default call: 2 call lines, no allreduce line" \
+  test "$(grep -c '^gcr,gcr,' <<<"$out"),$(grep -c '^gcr,allreduce,' <<<"$out")" = "2,0"
+check "default call: 51 allreduces of 8 x (2 - 1) x 3 = 24 messages" \
+  test "$(csv_field "$(grep -m1 '^gcr,gcr,' <<<"$out")" 6),$(csv_field "$(grep -m1 '^gcr,gcr,' <<<"$out")" 7)" = "51,1224"
+# MPI_Allreduce is opaque: 0 stages, 0 messages; --no-payload with a real MPI.
+out=$(mpi 3 "$GCR_MPI" --algo mpi --n 1 --no-payload)
+check "mpi algo: 3 allreduce lines with 0 stages and 0 messages" \
+  test "$(grep -c '^gcr,allreduce,mpi,3,call=0;allreduce=[0-9];line=[0-9]*;doubles=[0-9],0,0,' <<<"$out")" -eq 3
+
+# --- (5) refused input -------------------------------------------------------
+# refused WHAT MESSAGE-PATTERN COMMAND...: non-zero exit, message on stderr.
+refused() {
+  local what=$1 pat=$2 out rc=0
+  shift 2
+  out=$("$@" 2>&1 >/dev/null) || rc=$?
+  check "refused $what: non-zero exit (got $rc), no timeout" test "$rc" -ne 0 -a "$rc" -ne 124
+  check "refused $what: message /$pat/" grep -q -- "$pat" <<<"$out"
+}
+refused "--k 1" "gcr: --k: 1 is out of range" mpi 2 "$GCR_MPI" --k 1
+refused "--k 0" "gcr: --k: 0 is out of range" mpi 2 "$GCR_MPI" --k 0
+refused "--restart 0" "gcr: --restart: 0 is out of range" mpi 2 "$GCR_MPI" --restart 0
+refused "--n -1" "gcr: --n: -1 is out of range" mpi 2 "$GCR_MPI" --n -1
+refused "--n abc" "gcr: --n: 'abc' is not a whole number" mpi 2 "$GCR_MPI" --n abc
+refused "--iterations 0" "gcr: --iterations: 0 is out of range" mpi 2 "$GCR_MPI" --iterations 0
+refused "--algo ring" "gcr: --algo: unknown algorithm 'ring'" mpi 2 "$GCR_MPI" --algo ring
+refused "--report some" "gcr: --report: unknown value 'some'" mpi 2 "$GCR_MPI" --report some
+refused "--frobnicate" "gcr: unknown option '--frobnicate'" mpi 2 "$GCR_MPI" --frobnicate
+refused "--k without value" "gcr: --k needs a value" mpi 2 "$GCR_MPI" --k
+refused "--verify --no-payload" "gcr: --verify needs real buffers" mpi 3 "$GCR_MPI" --verify --no-payload
+# Under SMPI, skel_fail ends the simulation with exit(2) (SimGrid 3.32's
+# MPI_Abort would exit 0); smpirun then prints its command line on stdout,
+# so "no output" means no CSV line.
+sim_refused() {
+  local what=$1 pat=$2 out err rc=0
+  shift 2
+  err=$(mktemp)
+  out=$("$@" 2>"$err") || rc=$?
+  check "refused $what: no timeout (got $rc)" test "$rc" -ne 124
+  check "refused $what: non-zero exit (got $rc)" test "$rc" -ne 0
+  check "refused $what: message /$pat/" grep -q -- "$pat" "$err"
+  check "refused $what: no CSV output" bash -c '! grep -q "^program,\|^allreduce,\|^gcr," <<<"$1"' _ "$out"
+  rm -f "$err"
+}
+sim_refused "smpi --k 1" "gcr: --k: 1 is out of range" sim fluid 3 "$GCR" --k 1
+sim_refused "smpi --algo ring" "gcr: --algo: unknown algorithm 'ring'" sim fluid 3 "$GCR" --algo ring
+sim_refused "smpi --verify --no-payload" "gcr: --verify needs real buffers" sim fluid 2 "$GCR" --verify --no-payload
+
+# --help: usage on stdout, exit 0, once.
+out=$(mpi 2 "$GCR_MPI" --help)
+check "--help prints the usage once" test "$(grep -c '^usage: gcr' <<<"$out")" -eq 1
+
+finish

@@ -1,0 +1,26 @@
+# lib.sh -- helpers for the skeleton tests (sourced by bash), on top of
+# tests/sim/lib.sh (check, check_close, calc, finish, SIMOPTS, hnm).
+# Environment (set by ctest): APPS_BIN (built skeletons: NAME for SMPI,
+# NAME-mpi for the real MPI), HNM_RUN, DATA, SIM_BIN.
+source "$(dirname "${BASH_SOURCE[0]}")/../sim/lib.sh"
+
+# mpi NP PROGRAM ARGS...: run PROGRAM (a path) with the real MPI library,
+# oversubscribed on this 2-core machine, as root if need be.
+mpi() {
+  local np=$1
+  shift
+  timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np "$np" "$@"
+}
+
+# sim MODEL NP PROGRAM ARGS...: run PROGRAM under hnm-run on the 32-node
+# flat platform (tests/data/platforms/flat32.xml: one non-blocking switch,
+# 1 Gb/s SPLITDUPLEX node links of 10 us, node limiters) with SIMOPTS.
+sim() {
+  local model=$1 np=$2
+  shift 2
+  timeout 300 "$HNM_RUN" --model "$model" -platform "$DATA/platforms/flat32.xml" \
+    -hostfile "$DATA/platforms/flat32.hosts" -np "$np" "${SIMOPTS[@]}" "$@"
+}
+
+# csv_field LINE N: the N-th comma-separated field of LINE (1-based).
+csv_field() { cut -d, -f"$2" <<<"$1"; }

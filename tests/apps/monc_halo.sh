@@ -1,0 +1,281 @@
+#!/bin/bash
+# monc_halo.sh -- tests of the MONC halo-swap skeleton (apps/monc_halo.c,
+# docs/skeletons/monc_halo.md):
+#   1. --verify with Open MPI, 1 to 8 processes (primes, non-divisible
+#      grids, 1 or 2 processes in a direction), every variant and packing;
+#   2. the same under SMPI through hnm-run (fluid; graphene for some);
+#   3. exact simulated times under fluid against closed forms derived by
+#      hand, for every variant (2 ranks) and for p2p on 4 ranks;
+#   4. invariants from the CSV: stages, messages, notifications, halo
+#      points checked, defaults, payload or not;
+#   5. bad input: non-zero exit, one clear message, no hang.
+source "$(dirname "$0")/lib.sh"
+
+APP="$APPS_BIN/monc_halo"
+APP_MPI="$APPS_BIN/monc_halo-mpi"
+VARIANTS=(p2p fence pscw passive)
+PACKS=(manual datatype)
+
+# stages_of VARIANT PACK: phases of one swap (docs: p2p = [pack] exchange
+# [unpack]; fence, pscw = [pack] put [unpack] reopen; passive = [pack] put
+# notify [unpack]; the bracketed ones only with manual packing).
+stages_of() {
+  case "$1/$2" in
+    p2p/manual) echo 3 ;;
+    p2p/datatype) echo 1 ;;
+    */manual) echo 4 ;;
+    *) echo 2 ;;
+  esac
+}
+
+# halo_points P CX CY NX NY NZ F D ITERS: halo points all ranks check.
+# A rank's halo is (lx + 2D)(ly + 2D) - lx ly columns of NZ levels, F fields;
+# summed over the cx x cy blocks (sum of lx over a row = NX, of ly over a
+# column = NY): 2D cy NX + 2D cx NY + 4 D^2 P columns.
+halo_points() {
+  calc "$9 * $7 * $6 * (2 * $8 * $3 * $4 + 2 * $8 * $2 * $5 + 4 * $8 * $8 * $1)"
+}
+
+# check_run WHAT OUTPUT P CX CY VARIANT PACK NX NY NZ F D ITERS: the CSV
+# lines and the verify line of one --verify run.
+check_run() {
+  local what=$1 out=$2 p=$3 cx=$4 cy=$5 v=$6 pack=$7 nx=$8 ny=$9 nz=${10} f=${11} d=${12} it=${13}
+  local lines
+  lines=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
+  check "$what: $it CSV lines" test "$(grep -c . <<<"$lines")" -eq "$it"
+  local line bad=0 notif=0
+  [ "$v" = passive ] && notif=$((8 * p))
+  while IFS= read -r line; do
+    [ "$(csv_field "$line" 3)" = "$v" ] || bad=1
+    [ "$(csv_field "$line" 4)" = "$p" ] || bad=1
+    [ "$(csv_field "$line" 5)" = "cx=$cx;cy=$cy;nx=$nx;ny=$ny;nz=$nz;fields=$f;depth=$d;pack=$pack;notifications=$notif" ] || bad=1
+    [ "$(csv_field "$line" 6)" = "$(stages_of "$v" "$pack")" ] || bad=1
+    [ "$(csv_field "$line" 7)" = "$((8 * p))" ] || bad=1
+  done <<<"$lines"
+  check "$what: algorithm, procs, params, stages, 8P messages" test "$bad" -eq 0
+  check "$what: verify ok with every halo point" \
+    test "$(grep '^verify,' <<<"$out" || true)" = "verify,monc_halo,ok,$(halo_points "$p" "$cx" "$cy" "$nx" "$ny" "$nz" "$f" "$d" "$it")"
+}
+
+# Cases: processes, expected grid, extra options. Global grid 15 x 13
+# columns: blocks of unequal sizes almost everywhere; 1 process in a
+# direction (the periodic self-exchange), 2 (both neighbours the same
+# rank), primes, an explicit --cx/--cy and a depth of 3.
+NX=15 NY=13 NZ=3 F=2 IT=2
+CASES=("1 1 1" "2 2 1" "3 3 1" "4 2 2" "5 5 1" "6 3 2" "6 1 6 --cx 1 --cy 6" "7 7 1" "8 4 2 --depth 3")
+
+# 1. Open MPI. Every variant and packing for 1, 2 and 4 processes (the
+# small-grid cases), every variant with alternating packings for the rest
+# (keeps the script short on 2 cores). With one process Open MPI's default
+# one-sided component (osc rdma) finds no RDMA-capable transport (only
+# btl self is active) and MPI_Win_create fails; osc pt2pt runs it.
+for c in "${CASES[@]}"; do
+  read -r p cx cy extra <<<"$c"
+  d=2
+  [[ "$extra" == *"--depth 3"* ]] && d=3
+  for vi in "${!VARIANTS[@]}"; do
+    v=${VARIANTS[$vi]}
+    for pi in "${!PACKS[@]}"; do
+      pack=${PACKS[$pi]}
+      if [ "$p" != 1 ] && [ "$p" != 2 ] && [ "$p" != 4 ] && [ $(((vi + pi + p) % 2)) = 1 ]; then
+        continue
+      fi
+      osc=
+      [ "$p" = 1 ] && osc=pt2pt
+      # shellcheck disable=SC2086 # extra holds several options
+      out=$(OMPI_MCA_osc=$osc mpi "$p" "$APP_MPI" --variant "$v" --pack "$pack" --nx $NX --ny $NY --nz $NZ \
+        --fields $F --iterations $IT --verify $extra 2>&1) || true
+      check_run "mpi $p ($cx x $cy) $v/$pack" "$out" "$p" "$cx" "$cy" "$v" "$pack" $NX $NY $NZ $F "$d" $IT
+    done
+  done
+done
+
+# 2. SMPI through hnm-run: every case, variant and packing under fluid;
+# graphene (limiters, rendez-vous above 64 KiB) for two grids.
+for c in "${CASES[@]}"; do
+  read -r p cx cy extra <<<"$c"
+  d=2
+  [[ "$extra" == *"--depth 3"* ]] && d=3
+  models=(fluid)
+  [ "$p" = 4 ] || [ "$p" = 7 ] && models+=(graphene)
+  for m in "${models[@]}"; do
+    for v in "${VARIANTS[@]}"; do
+      for pack in "${PACKS[@]}"; do
+        # shellcheck disable=SC2086
+        out=$(sim "$m" "$p" "$APP" --variant "$v" --pack "$pack" --nx $NX --ny $NY --nz $NZ --fields $F \
+          --iterations $IT --verify $extra 2>&1) || true
+        check_run "sim $m $p ($cx x $cy) $v/$pack" "$out" "$p" "$cx" "$cy" "$v" "$pack" $NX $NY $NZ $F "$d" $IT
+      done
+    done
+  done
+done
+
+# 3. Exact simulated times under fluid (flat32: 20 us between two nodes,
+# node UP and DOWN links of B = 125e6 B/s, no limiter, no cross-traffic,
+# max-min; SMPI adds 16 bytes to every message; below 64 KiB a send is
+# detached and its transfer starts when the receive is posted).
+#
+# network/optim:Full: with SimGrid 3.32's default (Lazy) max-min update,
+# concurrent flows on a route that also crosses a shared link that never
+# saturates (the node limiters, which fluid sets to 1e20 B/s) are not
+# always shared: e.g. 4 flows leave one node's UP link at B each. Plain
+# smpirun shows it too (flat32 with its limiter at 1000Gbps,
+# crosstraffic off); the Full update gives the max-min solution that the
+# closed forms below describe.
+#
+# The barrier before each swap (ompi_basic_linear, SMPI's default): the
+# others send 0 B to rank 0, which then Isends 0 B to each and returns at
+# once; the others leave when that message arrives: m = 20 us + 16/B after
+# rank 0 on 2 ranks, 20 us + 3 x 16/B on 4 (3 flows share rank 0's UP
+# link). Each rank times from its own exit; the CSV has the maximum.
+#
+# 2 ranks: cx = 2, cy = 1, 16 x 8 columns, nz = 16, F = 2, D = 2: blocks of
+# 8 x 8. Each rank sends to the other its west and east faces,
+# a = F D 8 nz 8 + 16 = 4112 B on the wire, and 4 corners,
+# c = F D D nz 8 + 16 = 1040 B; its north and south faces go to itself
+# (loopback link, 1 us + a / 6e9 s: off the critical path; RMA puts to
+# oneself are local copies in SMPI). The 6 flows of one direction share the
+# sender's UP link and the receiver's DOWN link, the other direction's 6
+# use the other two links: a direction's last flow ends 20 us + W/B after
+# they start, W = 2a + 4c (the link is saturated throughout).
+#   p2p: all 12 flows start when the later rank posts (m after rank 0):
+#        time = m + 20 us + W/B, all in the exchange stage.
+# SMPI's RMA (smpi_win.cpp): a put starts its transfer at once (no need for
+# the target); MPI_Barrier also waits for the window's pending incoming
+# puts (Comm::finish_rma_calls); flushes, fence, complete and wait wait for
+# the puts; fence = linear barrier, wait for the puts, linear barrier;
+# post/complete send 0 B to the group, start/wait receive them. Rank 0
+# leaves the barrier first and puts at once; its 16 B barrier message to
+# rank 1 shares rank 0's UP link with the puts, so rank 1's barrier ends
+# when rank 0's puts end: P0 = 20 us + (16 + W)/B after rank 0 started.
+#   passive: rank 0: put stage P0 (its flush waits for its puts); rank 1
+#        starts at P0, its puts are alone on its UP link: P1; then its 6
+#        notifications of 16 B share that link: N. Rank 0's notify stage
+#        waits for them: P1 + N; time = P0 + P1 + N.
+#   pscw: rank 1 starts at P0; its puts and its 16 B complete message
+#        share its UP link and end P0 later; rank 0's MPI_Win_wait waits
+#        for those puts: put stage 2 P0 on rank 0. Rank 1's wait receives
+#        rank 0's complete message (detached, it flows once rank 1 posts
+#        the receive): it ends at P0 + m. Reopen: rank 0 posts at 2 P0 and
+#        its start receives rank 1's post message, which flows only then:
+#        m; rank 1 waits in start from P0 + m for rank 0's post message,
+#        sent at 2 P0: P0. Stages put 2 P0, reopen P0; time = 2 P0 + m.
+#   fence: closing fence = barrier, wait for the puts, barrier. Rank 0 (the
+#        barrier's root) gets rank 1's first barrier message early, waits
+#        for rank 1's puts until 2 P0 (rank 1's UP link carried 16 + W
+#        bytes from P0), then receives rank 1's second barrier message,
+#        which flows once rank 0 posts the receive: put stage 2 P0 + m.
+#        Reopen (MPI_MODE_NOPRECEDE: one barrier): rank 1 gets rank 0's
+#        release m later and answers, m more: 2m. Time = 2 P0 + 3m.
+# Manual and datatype packing move the same bytes (packing costs no
+# simulated time: smpi/simulate-computation:no), so the times are equal.
+B=125e6
+a=$(calc "2 * 2 * 8 * 16 * 8 + 16")
+c=$(calc "2 * 2 * 2 * 16 * 8 + 16")
+W=$(calc "2 * $a + 4 * $c")
+m=$(calc "20e-6 + 16 / $B")
+P0=$(calc "20e-6 + (16 + $W) / $B")
+P1=$(calc "20e-6 + $W / $B")
+N=$(calc "20e-6 + 6 * 16 / $B")
+declare -A T S
+T[p2p]=$(calc "$m + 20e-6 + $W / $B")
+S[p2p]=${T[p2p]}
+T[passive]=$(calc "$P0 + $P1 + $N")
+S[passive]="$P0;$(calc "$P1 + $N")"
+T[pscw]=$(calc "2 * $P0 + $m")
+S[pscw]="$(calc "2 * $P0");$P0"
+T[fence]=$(calc "2 * $P0 + 3 * $m")
+S[fence]="$(calc "2 * $P0 + $m");$(calc "2 * $m")"
+for v in "${VARIANTS[@]}"; do
+  for pack in "${PACKS[@]}"; do
+    out=$(sim fluid 2 --cfg=network/optim:Full "$APP" --variant "$v" --pack "$pack" --nx 16 --ny 8 --nz 16 \
+      --fields 2 --iterations 2 2>&1) || true
+    lines=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
+    check "closed form $v/$pack: 2 lines" test "$(grep -c . <<<"$lines")" -eq 2
+    while IFS= read -r line; do
+      check_close "closed form $v/$pack: time" "$(csv_field "$line" 8)" "${T[$v]}" 1e-9
+      # The stage list without the manual pack and unpack stages (0 s).
+      IFS=';' read -r -a got <<<"$(csv_field "$line" 9)"
+      IFS=';' read -r -a want <<<"${S[$v]}"
+      if [ "$pack" = manual ]; then
+        check "closed form $v/$pack: pack stage 0" test "${got[0]}" = 0
+        if [ "$v" = fence ] || [ "$v" = pscw ]; then
+          check "closed form $v/$pack: unpack stage 0" test "${got[2]}" = 0
+          got=("${got[1]}" "${got[3]}")
+        else
+          check "closed form $v/$pack: unpack stage 0" test "${got[-1]}" = 0
+          got=("${got[@]:1:${#got[@]}-2}")
+        fi
+      fi
+      check "closed form $v/$pack: stage count" test "${#got[@]}" -eq "${#want[@]}"
+      for k in "${!want[@]}"; do
+        check_close "closed form $v/$pack: stage $k" "${got[$k]:-x}" "${want[$k]}" 1e-9
+      done
+    done <<<"$lines"
+  done
+done
+
+# 4 ranks, p2p: 2 x 2 blocks of 8 x 8 (16 x 16 columns): every neighbour is
+# another rank (x neighbour twice, y neighbour twice, diagonal 4 times), all
+# 8 transfers of 4 x a + 4 x c leave each UP link and reach each DOWN link
+# once the 3 others leave the barrier 20 us + 3 x 16/B after rank 0:
+# time = 20 us + 48/B + 20 us + (4a + 4c)/B.
+t4=$(calc "20e-6 + 48 / $B + 20e-6 + (4 * $a + 4 * $c) / $B")
+out=$(sim fluid 4 --cfg=network/optim:Full "$APP" --nx 16 --ny 16 --nz 16 --fields 2 2>&1) || true
+line=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
+check_close "closed form p2p 4 ranks" "$(csv_field "$line" 8)" "$t4" 1e-9
+
+# 4. Defaults (seed 001: 16 x 16 columns of 256 levels per process, 30
+# fields, depth 2, p2p, manual) and --no-payload: same simulated time,
+# same counts.
+out=$(sim fluid 4 "$APP" 2>&1) || true
+with=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
+check "defaults" test "$(csv_field "$with" 3),$(csv_field "$with" 5),$(csv_field "$with" 6),$(csv_field "$with" 7)" \
+  = "p2p,cx=2;cy=2;nx=32;ny=32;nz=256;fields=30;depth=2;pack=manual;notifications=0,3,32"
+for v in "${VARIANTS[@]}"; do
+  for pack in "${PACKS[@]}"; do
+    args=(--variant "$v" --pack "$pack" --nz 64 --fields 4)
+    w=$(sim fluid 6 "$APP" "${args[@]}" 2>&1 | grep '^monc_halo,halo_swap,' || true)
+    wo=$(sim fluid 6 "$APP" "${args[@]}" --no-payload 2>&1 | grep '^monc_halo,halo_swap,' || true)
+    check "no-payload $v/$pack: same line" test -n "$w" -a "$w" = "$wo"
+  done
+done
+out=$(mpi 3 "$APP_MPI" --variant passive --pack datatype --no-payload --iterations 3 2>&1) || true
+check "no-payload with Open MPI: 3 lines" test "$(grep -c '^monc_halo,halo_swap,passive,3,' <<<"$out")" -eq 3
+
+# --help: usage on stdout from rank 0 only, exit 0. Under smpirun SimGrid
+# takes --help for itself (its configuration help), so there: -h.
+out=$(mpi 2 "$APP_MPI" --help 2>/dev/null) && rc=0 || rc=$?
+check "--help exits 0" test "$rc" -eq 0
+check "--help prints usage once" test "$(grep -c '^Usage: monc_halo' <<<"$out")" -eq 1
+out=$(sim fluid 2 "$APP" -h 2>/dev/null) && rc=0 || rc=$?
+check "-h under SMPI exits 0" test "$rc" -eq 0
+check "-h under SMPI prints usage once" test "$(grep -c '^Usage: monc_halo' <<<"$out")" -eq 1
+
+# 5. Bad input: non-zero exit, the message, within the timeout.
+# expect_fail WHAT PATTERN LAUNCHER...
+expect_fail() {
+  local what=$1 pattern=$2 out rc
+  shift 2
+  out=$("$@" 2>&1) && rc=0 || rc=$?
+  check "$what: non-zero exit (got $rc)" test "$rc" -ne 0 -a "$rc" -ne 124
+  check "$what: message" grep -q -- "$pattern" <<<"$out"
+}
+expect_fail "unknown variant" "unknown variant 'rdma'" sim fluid 3 "$APP" --variant rdma
+expect_fail "unknown packing" "unknown packing 'pack'" sim fluid 3 "$APP" --pack pack
+expect_fail "unknown option" "unknown option '--halo'" sim fluid 3 "$APP" --halo 2
+expect_fail "missing value" "--fields needs a value" sim fluid 3 "$APP" --fields
+expect_fail "fields 0" "--fields: 0 is out of range" sim fluid 3 "$APP" --fields 0
+expect_fail "depth 0" "--depth: 0 is out of range" sim fluid 3 "$APP" --depth 0
+expect_fail "nz 0" "--nz: 0 is out of range" sim fluid 3 "$APP" --nz 0
+expect_fail "iterations 0" "--iterations: 0 is out of range" sim fluid 3 "$APP" --iterations 0
+expect_fail "not a number" "--nx: '1x' is not a whole number" sim fluid 3 "$APP" --nx 1x
+expect_fail "blocks thinner than the halo" "fewer than --depth 2" sim fluid 7 "$APP" --nx 13
+expect_fail "depth deeper than a block" "fewer than --depth 5" sim fluid 4 "$APP" --nx 8 --ny 40 --depth 5
+expect_fail "--cx does not divide" "--cx 2 does not divide the 3 processes" sim fluid 3 "$APP" --cx 2
+expect_fail "--cx x --cy" "--cx 2 x --cy 3 = 6 processes, but the job has 4" sim fluid 4 "$APP" --cx 2 --cy 3
+expect_fail "verify without payload" "--verify needs real data" sim fluid 2 "$APP" --verify --no-payload
+expect_fail "mpi: unknown variant" "unknown variant 'x'" mpi 2 "$APP_MPI" --variant x
+expect_fail "mpi: --cy does not divide" "--cy 4 does not divide the 6 processes" mpi 6 "$APP_MPI" --cy 4
+
+finish
