@@ -1,6 +1,9 @@
 /* bidir -- concurrent bidirectional transfers between pairs of nodes.
  *
- *   bidir BYTES
+ *   bidir BYTES [START]
+ *
+ * With START (seconds, simulation only), every rank waits until that
+ * simulated instant before its exchange, so that all flows start together.
  *
  * Ranks 2i and 2i+1 exchange BYTES with one MPI_Sendrecv, all pairs at once
  * after a barrier. A pair's duration runs from the later of its two ranks'
@@ -12,6 +15,9 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef SMPI_SHARED_MALLOC
+#include <simgrid/host.h>
+#endif
 
 int main(int argc, char **argv)
 {
@@ -28,6 +34,12 @@ int main(int argc, char **argv)
   char *sbuf = malloc((size_t)bytes), *rbuf = malloc((size_t)bytes);
   int peer = rank ^ 1;
   MPI_Barrier(MPI_COMM_WORLD);
+#ifdef SMPI_SHARED_MALLOC
+  if (argc > 2) {
+    double start = atof(argv[2]);
+    smpi_execute_flops((start - MPI_Wtime()) * sg_host_get_speed(sg_host_self()));
+  }
+#endif
   double t0 = MPI_Wtime();
   MPI_Sendrecv(sbuf, (int)bytes, MPI_CHAR, peer, 0, rbuf, (int)bytes, MPI_CHAR, peer, 0, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);

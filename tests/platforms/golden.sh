@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Golden files of hnm-platform: each line of $GOLDEN/MANIFEST names a pair
+# NAME.xml / NAME.hosts (and NAME.err, the notes on stderr) and the exact
+# arguments that made it. The files are regenerated and compared byte for
+# byte; every golden platform must load in SimGrid 3.32 with the expected
+# host count, and its hostfile must name only hosts of the platform, each
+# as often as the platform's cores say.
+#
+# HNM_REGENERATE_GOLDEN=1 rewrites the golden files instead of comparing
+# them (then review the diff and commit). If HNM_SIMGRID_DTD names a copy of
+# SimGrid's simgrid.dtd, the files are also validated with xmllint.
+#
+# Environment (ctest, tests/platforms/CMakeLists.txt): HNM_PLATFORM,
+# PLATFORM_LOAD, GOLDEN.
+set -uo pipefail
+
+PASSED=0
+FAILED=0
+check() {
+  local what=$1
+  shift
+  if "$@"; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); printf 'FAIL %s\n' "$what"; fi
+}
+
+# each_host_k_times HOSTFILE N K: the lines are node-0 .. node-(N-1), each K times.
+each_host_k_times() {
+  sort "$1" | uniq -c | awk -v n="$2" -v k="$3" '
+    { if ($1 != k || $2 !~ /^node-[0-9]+$/ || substr($2, 6) + 0 >= n) bad = 1; count++ }
+    END { exit bad || count != n }'
+}
+
+# dtd_valid FILE LOG: xmllint against $HNM_SIMGRID_DTD; the file's own
+# DOCTYPE (an URL) is not fetched, so that warning is dropped.
+dtd_valid() {
+  xmllint --noout --nonet --dtdvalid "$HNM_SIMGRID_DTD" "$1" 2>&1 |
+    grep -v -e 'failed to load external entity' -e '^<!DOCTYPE' -e '^ *\^$' >"$2"
+  [ "${PIPESTATUS[0]}" -eq 0 ]
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+while read -r name hosts args; do
+  [[ -z "$name" || "$name" == \#* ]] && continue
+  read -r -a argv <<<"$args"
+  out=$work/$name
+  "$HNM_PLATFORM" "${argv[@]}" -o "$out.xml" --hostfile "$out.hosts" 2>"$out.err"
+  status=$?
+  check "$name: hnm-platform exits 0 (got $status: $(head -c 300 "$out.err"))" [ "$status" -eq 0 ]
+  if [ "${HNM_REGENERATE_GOLDEN:-0}" = 1 ]; then
+    cp "$out.xml" "$out.hosts" "$out.err" "$GOLDEN/"
+    echo "regenerated $GOLDEN/$name.{xml,hosts,err}"
+  else
+    for ext in xml hosts err; do
+      check "$name.$ext: identical to the golden file (diff $GOLDEN/$name.$ext)" \
+        cmp -s "$out.$ext" "$GOLDEN/$name.$ext"
+    done
+  fi
+
+  # SimGrid loads the golden file with the expected host count.
+  loaded=$("$PLATFORM_LOAD" "$GOLDEN/$name.xml" --log=root.thres:critical 2>"$out.load")
+  check "$name: SimGrid loads it (got '$loaded', $(head -c 300 "$out.load"))" \
+    grep -qx "hosts $hosts links [0-9]*" <<<"$loaded"
+
+  # The hostfile names hosts of the platform, each the same number of times
+  # (the cores of each host, 1 if no core attribute).
+  cores=$(grep -o 'core="[0-9]*"' "$GOLDEN/$name.xml" | head -1 | tr -dc 0-9)
+  cores=${cores:-1}
+  check "$name: hostfile has hosts x cores = $((hosts * cores)) lines" \
+    [ "$(wc -l <"$GOLDEN/$name.hosts")" -eq $((hosts * cores)) ]
+  check "$name: every host node-0 .. node-$((hosts - 1)) appears $cores times" \
+    each_host_k_times "$GOLDEN/$name.hosts" "$hosts" "$cores"
+
+  if [ -n "${HNM_SIMGRID_DTD:-}" ]; then
+    check "$name: valid against $HNM_SIMGRID_DTD ($(head -c 300 "$out.lint" 2>/dev/null))" \
+      dtd_valid "$GOLDEN/$name.xml" "$out.lint"
+  fi
+done <"$GOLDEN/MANIFEST"
+
+# Naming the tests rely on: the graphene routes and node limiters, the BG/Q
+# routing order and rank mapping, as SimGrid itself computes them.
+route=$("$PLATFORM_LOAD" "$GOLDEN/cluster-graphene.xml" node-40 node-104 --log=root.thres:critical | tail -1)
+check "graphene route node-40 -> node-104 crosses the limiters of seed 002's Figure 5 (got: $route)" \
+  [ "$route" = "node-40 -> node-104: cab2_link_40_limiter cab2_link_40_UP cab2-up cab2-limiter cab4-limiter cab4-down cab4_link_104_DOWN cab4_link_104_limiter" ]
+
+# bgq-1024 is 4x4x4x8x2, topo_parameters D,A,B,C,E = 8,4,4,4,2. Rank 0 is
+# node-0; rank 1023 = (3,3,3,7,1) is node 7 + 8*(3 + 4*(3 + 4*(3 + 4*1))) =
+# node-1023. From (0,0,0,0,0) to (1,0,0,1,0) (rank 258 -> line 259), BG/Q
+# goes along D first (longest), then A: node-0 -> node-1 -> node-9.
+r258=$(sed -n 259p "$GOLDEN/bgq-1024.hosts")
+check "bgq rank 258 = (1,0,0,1,0) runs on node-9 (got $r258)" [ "$r258" = node-9 ]
+route=$("$PLATFORM_LOAD" "$GOLDEN/bgq-1024.xml" node-0 node-9 --log=root.thres:critical | tail -1)
+check "bgq route (0,0,0,0,0) -> (1,0,0,1,0) goes D then A (got: $route)" \
+  [ "$route" = "node-0 -> node-9: bgq_link_from_0_to_1_UP bgq_link_from_1_to_9_UP" ]
+
+# torus-4x3x2 (limiter 1.5): dimension 0 (size 4) first; half-way ties go
+# the positive way except from coordinate 2 to 0 (TorusZone's rule); and the
+# limiter of a node a route passes through is crossed too (why the topology
+# families default to no limiter).
+routes=$("$PLATFORM_LOAD" "$GOLDEN/torus-4x3x2.xml" node-0 node-2 node-2 node-0 node-0 node-13 \
+  --log=root.thres:critical | tail -3)
+check "torus routes: ties, dimension order, transit limiters (got: $routes)" [ "$routes" = "\
+node-0 -> node-2: torus_link_0_limiter torus_link_from_0_to_1_UP torus_link_1_limiter torus_link_from_1_to_2_UP torus_link_2_limiter
+node-2 -> node-0: torus_link_2_limiter torus_link_from_1_to_2_DOWN torus_link_1_limiter torus_link_from_0_to_1_DOWN torus_link_0_limiter
+node-0 -> node-13: torus_link_0_limiter torus_link_from_0_to_1_UP torus_link_1_limiter torus_link_from_1_to_13_UP torus_link_13_limiter" ]
+
+printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
+[ "$FAILED" -eq 0 ]
