@@ -20,11 +20,15 @@ check "inline S" grep -q 'k <= 65536 B: lat 5e-06 s, bw 1e+10 B/s' <<<"$out"
 # through -wrapper, folded with the user's own wrapper.
 out=$("$HNM_RUN" --model fluid --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
 check "dry-run sets HNM_MODEL" grep -q '^HNM_MODEL=fluid ' <<<"$out"
-check "dry-run preloads the plugin" grep -q "'env LD_PRELOAD=[^ ]*libhnm.so'" <<<"$out"
+check "dry-run preloads the plugin" grep -q "'env LD_PRELOAD=[^ ]*libhnm.so[^ ]*'" <<<"$out"
 check "dry-run adds the default platform" grep -q -- '-platform [^ ]*platforms/default.xml' <<<"$out"
 out=$("$HNM_RUN" --model fluid --dry-run -wrapper "valgrind -q" -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
-check "user wrapper folded" grep -q "'env LD_PRELOAD=[^ ]*libhnm.so valgrind -q'" <<<"$out"
+check "user wrapper folded" grep -q "'env LD_PRELOAD=[^ ]*libhnm.so[^ ]* valgrind -q'" <<<"$out"
 check "user wrapper not passed twice" [ "$(grep -o -- '-wrapper' <<<"$out" | wc -l)" -eq 1 ]
+
+out2=$("$HNM_RUN" --model fluid --dry-run --no-tcmalloc -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
+check "--no-tcmalloc preloads the plugin only" grep -q "'env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out2"
+check "hnm-run adds network/optim:Full" grep -q -- "--cfg=network/optim:Full" <<<"$out2"
 
 # The plugin on its own, without a model: refuses with exit 2.
 plugin=$(sed -n "s/.*LD_PRELOAD=\([^ ']*\).*/\1/p" <<<"$out")
