@@ -33,7 +33,7 @@ ARGS=(-platform "$tmp/p.xml" -hostfile "$tmp/h" -np "$RANKS" --cfg=smpi/privatiz
 now() { date +%s.%N; }
 for r in $(seq 1 "$REPS"); do
   t0=$(now); smpirun "${ARGS[@]}" >"$tmp/plain.out"; t1=$(now)
-  "$RUN" --model smpi-default "${ARGS[@]}" >"$tmp/hnm.out"; t2=$(now)
+  "$RUN" --model smpi-default --no-tcmalloc "${ARGS[@]}" >"$tmp/hnm.out"; t2=$(now)
   awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$tmp/plain.t"
   awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }' >>"$tmp/hnm.t"
   echo "rep $r/$REPS: plain $(tail -1 "$tmp/plain.t") s, hnm $(tail -1 "$tmp/hnm.t") s" >&2
