@@ -185,12 +185,8 @@ static void halo_parse(MPI_Comm comm, int argc, char **argv, halo_opts *o)
   if (o->cx == 0 && o->cy == 0) {
     /* Most square: the largest divisor of P not above sqrt(P) along y
      * (Table 3's domain is twice as long in x as in y). */
-    long cy = 1;
-    for (long d = 1; d * d <= procs; d++)
-      if (procs % d == 0)
-        cy = d;
-    o->cy = cy;
-    o->cx = procs / cy;
+    o->cy = skel_square_divisor(procs);
+    o->cx = procs / o->cy;
   } else if (o->cy == 0) {
     if (procs % o->cx != 0)
       skel_fail(comm, PROG, "--cx %ld does not divide the %d processes", o->cx, procs);

@@ -234,12 +234,8 @@ static void choose_grid(MPI_Comm comm, int procs, struct options *o)
       skel_fail(comm, PROG, "--cy %ld does not divide the %d processes", o->cy, procs);
     o->cx = procs / o->cy;
   } else {
-    long cy = 1;
-    for (long c = 1; c * c <= procs; c++)
-      if (procs % c == 0)
-        cy = c;
-    o->cy = cy;
-    o->cx = procs / cy;
+    o->cy = skel_square_divisor(procs);
+    o->cx = procs / o->cy;
   }
   if (o->nx < 0)
     o->nx = DEFAULT_COLUMNS * o->cx;

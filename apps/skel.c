@@ -119,6 +119,15 @@ void skel_report(MPI_Comm comm, const char *prog, const char *operation, const c
   free(smax);
 }
 
+long skel_square_divisor(long p)
+{
+  long best = 1;
+  for (long d = 1; d * d <= p; d++)
+    if (p % d == 0)
+      best = d;
+  return best;
+}
+
 long skel_ceil_div(long a, long b)
 {
   return (a + b - 1) / b;

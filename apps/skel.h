@@ -49,6 +49,9 @@ void skel_report(MPI_Comm comm, const char *prog, const char *operation, const c
                  const char *params, int nstages, const double *stage_s, long messages, double time_s);
 
 /* Integer helpers used by the decompositions. */
+/* The largest divisor of p not above sqrt(p): p = d x (p / d) is the most
+ * square factorisation of p into a process grid. */
+long skel_square_divisor(long p);
 long skel_ceil_div(long a, long b);
 /* Block distribution of n items over p parts: part i gets [start, start+count). */
 void skel_block(long n, int p, int i, long *start, long *count);

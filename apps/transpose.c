@@ -580,10 +580,7 @@ static void parse(MPI_Comm comm, int argc, char **argv, struct opts *o, int *hel
     else
       o->cx = procs / o->cy;
   } else {
-    o->cx = 1;
-    for (int c = 1; (long)c * c <= procs; c++)
-      if (procs % c == 0)
-        o->cx = c;
+    o->cx = (int)skel_square_divisor(procs);
     o->cy = procs / o->cx;
   }
   long minxy = o->nx < o->ny ? o->nx : o->ny, minxyz = minxy < o->nz ? minxy : o->nz;
