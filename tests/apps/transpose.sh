@@ -278,7 +278,7 @@ done
 
 # --------------------------------------------------------------- 6. bad input
 # Each refused case must exit non-zero (MPI_Abort, status 2; 124 would be
-# the timeout of a hang) with its message. The runs go in parallel: an
+# the timeout of a hang) with its message. The runs go 4 at a time: an
 # MPI_Abort takes Open MPI about a second to tear down, mostly idle.
 BAD_DIR=$(mktemp -d)
 trap 'rm -rf "$BAD_DIR"' EXIT
@@ -290,6 +290,8 @@ refuse() {
   BAD_WHAT+=("$1")
   BAD_MSG+=("$3")
   shift 3
+  # At most 4 at once: more makes Open MPI run out of resources under load.
+  [ $((i % 4)) -eq 3 ] && wait
   (
     rc=0
     mpi "$np" "$TM" "$@" >"$BAD_DIR/$i.out" 2>&1 || rc=$?
@@ -318,7 +320,8 @@ wait
 for i in "${!BAD_WHAT[@]}"; do
   rc=$(cat "$BAD_DIR/$i.rc" 2>/dev/null || echo missing)
   check "refuse ${BAD_WHAT[$i]}: exit status $rc" test "$rc" != missing -a "$rc" != 0 -a "$rc" != 124
-  check "refuse ${BAD_WHAT[$i]}: message '${BAD_MSG[$i]}'" grep -q "^transpose: .*${BAD_MSG[$i]}" "$BAD_DIR/$i.out"
+  # Not anchored: under load Open MPI's own teardown messages may share the line.
+  check "refuse ${BAD_WHAT[$i]}: message '${BAD_MSG[$i]}'" grep -q "transpose: .*${BAD_MSG[$i]}" "$BAD_DIR/$i.out"
 done
 out=$(mpi 2 "$TM" --help 2>&1)
 check "--help: usage, once" test "$(grep -c '^usage: transpose' <<<"$out")" = 1
