@@ -57,7 +57,7 @@
 
 typedef struct {
   long nx, ny, nz; /* grid points; 0 = from Table 3 (nz) or Table 3 x scale (nx, ny) */
-  double scale;    /* horizontal scale factor of Table 3's grid, (0, 1] */
+  double scale;    /* fraction of Table 3's grid points, (0, 1]: sqrt(scale) per dimension */
   long width;      /* halo width, grid points */
   long cx, cy;     /* process grid; 0 = choose */
   long iterations;
@@ -118,7 +118,8 @@ static void halo_usage(void)
   printf("usage: " PROG " [options]\n"
          "Wide halo exchange of the Semi-Lagrangian method (seed 000, Section 3.2, Fig. 4b):\n"
          "x sweep (stage 1), then y sweep over the x halos (stage 2), periodic domain.\n"
-         "  --scale F        scale nx and ny of Table 3's 28800 x 14400 grid, 0 < F <= 1 (default 1)\n"
+         "  --scale F        about F times the points of Table 3's 28800 x 14400 grid (nx, ny x sqrt(F)),\n"
+         "                   0 < F <= 1 (default 1)\n"
          "  --nx N, --ny N   global grid points along x / y (default: Table 3 x scale)\n"
          "  --nz N           doubles per grid point, the levels (default 256, Table 3)\n"
          "  --width N        halo width in grid points, N >= 1 (default 3; paper: 3, 10, 20, 30)\n"
@@ -173,10 +174,13 @@ static void halo_parse(MPI_Comm comm, int argc, char **argv, halo_opts *o)
   }
   if (o->verify && !o->payload)
     skel_fail(comm, PROG, "--verify needs real buffers: drop --no-payload");
+  /* --scale F keeps the shape and makes the number of points about F times
+   * Table 3's (as transpose's --scale does in 3D): sqrt(F) per dimension. */
+  double per_dim = sqrt(o->scale);
   if (o->nx == 0)
-    o->nx = lround(HALO_PAPER_NX * o->scale) > 1 ? lround(HALO_PAPER_NX * o->scale) : 1;
+    o->nx = lround(HALO_PAPER_NX * per_dim) > 1 ? lround(HALO_PAPER_NX * per_dim) : 1;
   if (o->ny == 0)
-    o->ny = lround(HALO_PAPER_NY * o->scale) > 1 ? lround(HALO_PAPER_NY * o->scale) : 1;
+    o->ny = lround(HALO_PAPER_NY * per_dim) > 1 ? lround(HALO_PAPER_NY * per_dim) : 1;
   if (o->nz == 0)
     o->nz = HALO_PAPER_NZ;
 

@@ -22,7 +22,7 @@ SIMOPTS=(--cfg=smpi/privatization:no --cfg=contexts/stack-size:128 --cfg=smpi/si
          --cfg=smpi/shared-malloc-blocksize:1073741824 --log=root.thres:critical)
 declare -A ARGS=(
   [transpose]="--nx 1024 --ny 512 --nz 64 --no-payload --algo ring --k 4"
-  [halo]="--scale 0.01 --no-payload --width 3"
+  [halo]="--scale 0.0001 --no-payload --width 3"
   [gcr]="--n 5 --k 2 --report call"
 )
 printf '%-10s %7s %10s %12s %s\n' skeleton procs wall_s peak_rss_MB result

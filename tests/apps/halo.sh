@@ -133,15 +133,16 @@ check "np 6: most square grid 3 x 2" [ "$(param cx "$(grep -m1 '^halo,' <<<"$out
 out=$(sim fluid 4 "$SIM_HALO" --cx 1 --nx 4 --ny 8 --nz 1 --width 3 2>&1 || true)
 msgs_case "sim np 4 cx=1 (16)" "$out" 4 8 1 4 3
 check "sim np 4 cx=1: stage 1 takes no time" [ "$(csv_field "$(grep -m1 '^halo,' <<<"$out")" 9 | cut -d';' -f1)" = 0 ]
-# The paper's defaults (Table 3 grid x 0.01, nz 256, width 3), no payload:
+# The paper's defaults (Table 3 grid x 0.0001 in points, i.e. x 0.01 per
+# dimension; nz 256, width 3), no payload:
 # 16 ranks as 4 x 4 blocks of 72 x 36 points, one message per side.
-out=$(sim fluid 16 "$SIM_HALO" --scale 0.01 --no-payload 2>&1 || true)
+out=$(sim fluid 16 "$SIM_HALO" --scale 0.0001 --no-payload 2>&1 || true)
 line=$(grep -m1 '^halo,' <<<"$out" || true)
-check "defaults: Table 3 x 0.01, nz 256, width 3 (got $line)" \
+check "defaults: Table 3 x 0.0001, nz 256, width 3 (got $line)" \
   [ "$(param nx "$line");$(param ny "$line");$(param nz "$line");$(param width "$line");$(param payload "$line")" \
     = "288;144;256;3;0" ]
 msgs_case "sim np 16 defaults no-payload (64)" "$out" 288 144 4 4 3
-out=$(mpi 4 "$MPI_HALO" --scale 0.01 --no-payload --iterations 2 2>&1 || true)
+out=$(mpi 4 "$MPI_HALO" --scale 0.0001 --no-payload --iterations 2 2>&1 || true)
 check "mpi no-payload: two CSV lines" [ "$(grep -c '^halo,' <<<"$out" || true)" = 2 ]
 msgs_case "mpi np 4 defaults no-payload (16)" "$out" 288 144 2 2 3
 
