@@ -11,17 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond)                                                                \
-  do {                                                                             \
-    if (cond) {                                                                    \
-      passed++;                                                                    \
-    } else {                                                                       \
-      failed++;                                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);     \
-    }                                                                              \
-  } while (0)
+#include "check.h"
 
 static void expect_speed(const char *s, double want, int line)
 {

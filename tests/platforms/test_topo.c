@@ -10,17 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond)                                                                \
-  do {                                                                             \
-    if (cond) {                                                                    \
-      passed++;                                                                    \
-    } else {                                                                       \
-      failed++;                                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);     \
-    }                                                                              \
-  } while (0)
+#include "check.h"
 
 #define CHECK_STR(got, want)                                                                 \
   do {                                                                                       \

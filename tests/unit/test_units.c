@@ -7,17 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond)                                                       \
-  do {                                                                    \
-    if (cond) {                                                           \
-      passed++;                                                           \
-    } else {                                                              \
-      failed++;                                                           \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                     \
-  } while (0)
+#include "check.h"
 
 typedef int (*parse_fn)(const char *, double *, char *, size_t);
 
