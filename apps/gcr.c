@@ -357,13 +357,12 @@ int main(int argc, char **argv)
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
 
-  for (int i = 1; i < argc; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      if (rank == 0)
-        gcr_usage();
-      MPI_Finalize();
-      return 0;
-    }
+  if (skel_asks_help(argc, argv)) {
+    if (rank == 0)
+      gcr_usage();
+    MPI_Finalize();
+    return 0;
+  }
 
   struct gcr_opts o;
   gcr_parse(comm, argc, argv, &o);

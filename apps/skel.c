@@ -33,6 +33,14 @@ void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
 #endif
 }
 
+int skel_asks_help(int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+      return 1;
+  return 0;
+}
+
 long skel_parse_long(MPI_Comm comm, const char *prog, const char *opt, const char *val, long min, long max)
 {
   char *end;

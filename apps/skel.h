@@ -24,6 +24,10 @@
  * is left waiting for a message. */
 void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...);
 
+/* 1 if the command line asks for help (--help or -h: under smpirun,
+ * SimGrid takes --help for itself, so -h is the way there). */
+int skel_asks_help(int argc, char **argv);
+
 /* Parse VAL as a whole number in [min, max] for option OPT; on failure
  * skel_fail() with "OPT: 'VAL' ...". */
 long skel_parse_long(MPI_Comm comm, const char *prog, const char *opt, const char *val, long min, long max);
