@@ -143,16 +143,28 @@ static int parse_ulong(const char *opt, const char *s, unsigned long min, unsign
 
 /* ---- Paths file ---------------------------------------------------------- */
 
+/* One line per path with bytes > 0:
+ *   METHOD SRC DST BYTES HOPS DIRS RANK0 RANK1 .. RANKH
+ * DIRS names each hop's link, BG/Q dimension and direction ("A+D-E+"): on a
+ * ring of 2 (E) the + and - links join the same two nodes and only DIRS
+ * tells them apart. RANK0 = SRC, RANKH = DST. BYTES: %.17g, exactly what
+ * the evaluation used. */
 static int write_method(FILE *f, const char *method, const struct hnm_torus *g, const struct hnm_pattern *pt,
                         const struct hnm_pathset *ps)
 {
   for (size_t j = 0; j < pt->npairs; j++) {
     for (size_t p = ps->first[j]; p < ps->first[j + 1]; p++) {
-      uint32_t h = g->host_of_rank[pt->pairs[j].src];
+      uint32_t h;
       if (ps->bytes[p] <= 0)
         continue;
-      fprintf(f, "%s %u %u %.17g %zu %u", method, pt->pairs[j].src, pt->pairs[j].dst, ps->bytes[p],
-              ps->off[p + 1] - ps->off[p], pt->pairs[j].src);
+      fprintf(f, "%s %u %u %.17g %zu ", method, pt->pairs[j].src, pt->pairs[j].dst, ps->bytes[p],
+              ps->off[p + 1] - ps->off[p]);
+      for (size_t a = ps->off[p]; a < ps->off[p + 1]; a++) {
+        int dim = (int)(ps->arcs[a] % HNM_PATHS_DEGREE) / 2;
+        fputc("ABCDE"[g->bgq_dim[dim]], f);
+        fputc(ps->arcs[a] % 2 ? '-' : '+', f);
+      }
+      fprintf(f, " %u", pt->pairs[j].src);
       for (size_t a = ps->off[p]; a < ps->off[p + 1]; a++) {
         h = (uint32_t)hnm_torus_arc_head(g, ps->arcs[a]);
         fprintf(f, " %u", g->rank_of_host[h]);
@@ -379,7 +391,7 @@ int main(int argc, char **argv)
     fprintf(pf, "# hnm-route %s: shape %s (%lu nodes), %s, %zu pairs; link capacity %.17g B/s\n", HNM_VERSION,
             shape_text, g->n, o.pattern ? hnm_pattern_kind_name(pp.kind) : o.pattern_file, pt.npairs, capacity);
     fprintf(pf, "# lp_z %.17g 1/s (GLPK's optimum of Model 1; lp time = 1/Z)\n", z);
-    fprintf(pf, "# method src dst bytes hops ranks (src .. dst)\n");
+    fprintf(pf, "# method src dst bytes hops dirs ranks (src .. dst)\n");
     for (int m = 0; m < (o.ksp ? 4 : 3); m++)
       if (write_method(pf, names[m], g, &pt, sets[m]) != 0)
         break;
