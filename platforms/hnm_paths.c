@@ -98,6 +98,8 @@ long hnm_torus_arc_head(const struct hnm_torus *g, uint32_t a)
   if (d == 1 || h >= g->n)
     return -1;
   c = torus__coord(g, h, k);
+  if (d == 2 && g->simgrid_links && c != minus)
+    return -1;
   nc = minus ? (c + d - 1) % d : (c + 1) % d;
   return (long)h + ((long)nc - c) * (long)g->stride[k];
 }

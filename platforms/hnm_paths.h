@@ -48,6 +48,11 @@ struct hnm_torus {
   unsigned long stride[5];  /* host index stride of dimension k */
   uint32_t *host_of_rank;   /* [n] */
   uint32_t *rank_of_host;   /* [n] */
+  /* 1: on a ring of 2, only the link SimGrid's torus routes over in each
+   * direction (+ from coordinate 0, - from coordinate 1), so that every path
+   * can be realised by messages between neighbours in a simulation; 0
+   * (default): BG/Q's two links per direction. Set before computing paths. */
+  int simgrid_links;
 };
 
 /* Build the graph of a BG/Q shape (hnm_topo_bgq_parse_shape()): at most
@@ -57,7 +62,7 @@ struct hnm_torus *hnm_torus_new(const struct hnm_topo *t, char *err, size_t errl
 void hnm_torus_free(struct hnm_torus *g);
 
 /* Head of arc a (the node it enters), or -1 if the arc does not exist
- * (dimension of size 1). */
+ * (dimension of size 1, or with simgrid_links the second link of a ring of 2). */
 long hnm_torus_arc_head(const struct hnm_torus *g, uint32_t a);
 /* Hops of a shortest path between two hosts. */
 int hnm_torus_distance(const struct hnm_torus *g, uint32_t src, uint32_t dst);

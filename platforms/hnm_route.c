@@ -85,6 +85,9 @@ static void usage(FILE *f)
           "                       MPI ranks in ABCDE order, as in hnm-platform bgq's hostfile\n"
           "  --bw BW              link bandwidth per direction (default 2GBps)\n"
           "  --usable F           usable fraction of it, 0 < F <= 1 (default 0.9)\n"
+          "  --simgrid            on rings of 2 (E), use only the link SimGrid routes over in\n"
+          "                       each direction, not BG/Q's two: paths that apps/multipath can\n"
+          "                       follow in a simulation of hnm-platform's bgq platform\n"
           "Pattern (one of):\n"
           "  --pattern NAME       aggregation, disjoint, overlap, subset (= subset1), subset2\n"
           "  --pattern-file FILE  lines 'src dst bytes' (ranks; bytes may have a unit: 8MiB);\n"
@@ -115,7 +118,7 @@ struct route_opts {
   const char *shape, *pattern, *pattern_file, *paths, *bytes;
   const char *sources, *dests, *overlap, *group;
   const char *bw, *usable, *k, *slack, *maxload, *lp_time;
-  int csv, ksp;
+  int csv, ksp, simgrid;
 };
 
 static int parse_ulong(const char *opt, const char *s, unsigned long min, unsigned long max, unsigned long *out)
@@ -211,6 +214,10 @@ int main(int argc, char **argv)
       o.csv = 1;
       continue;
     }
+    if (strcmp(a, "--simgrid") == 0) {
+      o.simgrid = 1;
+      continue;
+    }
     if (strcmp(a, "--ksp") == 0) {
       o.ksp = 1;
       continue;
@@ -288,6 +295,7 @@ int main(int argc, char **argv)
     bad("%s", err);
     return 2;
   }
+  g->simgrid_links = o.simgrid;
   if (o.pattern != NULL) {
     pp.bytes = 8.0 * 1024 * 1024;
     if (hnm_pattern_parse_kind(o.pattern, &pp.kind, err, sizeof err) != 0) {
@@ -390,6 +398,7 @@ int main(int argc, char **argv)
   if (pf != NULL) {
     fprintf(pf, "# hnm-route %s: shape %s (%lu nodes), %s, %zu pairs; link capacity %.17g B/s\n", HNM_VERSION,
             shape_text, g->n, o.pattern ? hnm_pattern_kind_name(pp.kind) : o.pattern_file, pt.npairs, capacity);
+    fprintf(pf, "# links: %s\n", o.simgrid ? "simgrid (one per direction on rings of 2)" : "bgq (10 per node)");
     fprintf(pf, "# lp_z %.17g 1/s (GLPK's optimum of Model 1; lp time = 1/Z)\n", z);
     fprintf(pf, "# method src dst bytes hops dirs ranks (src .. dst)\n");
     for (int m = 0; m < (o.ksp ? 4 : 3); m++)
