@@ -84,6 +84,14 @@ refused "empty.txt:1: no pair" --shape 512 --pattern-file empty.txt
 out=$("$HNM_ROUTE" --shape 512 --pattern subset --paths "$work/none/p.txt" 2>"$work/err")
 check "--paths in a missing directory: exit 2" [ $? -eq 2 ]
 check "--paths in a missing directory: message" grep -qE "^hnm-route: --paths: '.*none/p.txt': No such file" "$work/err"
+# GLPK failures are reported as such, never as a result: a time limit GLPK
+# cannot meet (the 2048-node subset LP takes about 0.1 s) ends with exit
+# status 1, one line, no CSV and no path file.
+out=$("$HNM_ROUTE" --shape 2048 --pattern subset --lp-time-limit 0.001 --csv --paths "$work/tl.txt" 2>"$work/err")
+check "GLPK time limit: exit 1" [ $? -eq 1 ]
+check "GLPK time limit: message (got: $(cat "$work/err"))" grep -qxE "hnm-route: LP: GLPK: time limit of 0.001 s reached \(--lp-time-limit\)" "$work/err"
+check "GLPK time limit: nothing on stdout" [ -z "$out" ]
+check "GLPK time limit: no path file" [ -z "$(ls -A "$work" | grep tl.txt)" ]
 # --help and --version answer on stdout.
 check "--help" bash -c '"$HNM_ROUTE" --help | grep -q "^usage: hnm-route"'
 check "--version" bash -c '"$HNM_ROUTE" --version | grep -q "^hnm-route "'
