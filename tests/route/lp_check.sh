@@ -5,7 +5,8 @@
 #     re-generated here with awk from docs/route.md's formulas; hnm-route
 #     --pattern NAME and --pattern-file (the awk file) must print the same
 #     CSV, and route_check re-reads the path file: walks, demands, CSV,
-#     capacity, LP's Z vs its time, LP >= heuristic >= default.
+#     capacity, LP's Z vs its time, LP >= heuristic >= default. Six patterns
+#     with non-default parameters are compared with awk's the same way.
 #  2. The paper's headline (seed 004, VI-D-1): subset 1:8 (the first p/16
 #     nodes, 8 destinations each among the last p/2, 8 MiB per pair): LP
 #     throughput >= 2 x default on 512 and 2048 nodes.
@@ -25,25 +26,55 @@ trap 'rm -rf "$tmp"' EXIT
 B=8388608
 C=1800000000
 
-# gen PATTERN P: the pattern's pairs, by docs/route.md's formulas.
+# gen PATTERN P [M N O G]: the pattern's pairs, by docs/route.md's formulas
+# (M sources, N destinations, O overlap, G group; empty: the defaults).
 gen() {
-  awk -v pat="$1" -v p="$2" -v B=$B '
-    function block(m, n, first,   r, i, j) {   # source i -> r = n/m consecutive destinations
-      r = int(n / m)
-      for (i = 0; i < m; i++) for (j = 0; j < r; j++) if (i != first + i * r + j) print i, first + i * r + j, B
+  awk -v pat="$1" -v p="$2" -v M="${3:-}" -v N="${4:-}" -v O="${5:-}" -v G="${6:-}" -v B=$B '
+    function dest(k) { return spread ? k * s + int(s / 2) : first + k }
+    function pairs(m, n,   r, i, j, k) {     # the m-to-n block mapping
+      if (n >= m) {
+        r = int(n / m)
+        for (i = 0; i < m; i++) for (j = 0; j < r; j++) if (i != dest(i * r + j)) print i, dest(i * r + j), B
+      } else {
+        r = int(m / n)
+        for (k = 0; k < n; k++) for (j = 0; j < r; j++) if (k * r + j != dest(k)) print k * r + j, dest(k), B
+      }
     }
     BEGIN {
-      if (pat == "subset1") block(p / 16, p / 2, p - p / 2)
-      if (pat == "disjoint") block(p / 4, p / 4, p - p / 4)
-      if (pat == "overlap") block(p / 4, p / 4, p / 4 - p / 8)
-      if (pat == "subset2") {                # destination k = k*s + s/2, s = p / n
-        m = p / 16; n = p / 2; s = int(p / n); r = int(n / m)
-        for (i = 0; i < m; i++) for (j = 0; j < r; j++) print i, (i * r + j) * s + int(s / 2), B
+      small = pat ~ /^subset/
+      m = M != "" ? M : (small ? p / 16 : p / 4)
+      n = N != "" ? N : (small ? p / 2 : p / 4)
+      if (pat == "subset1" || pat == "disjoint") { first = p - n; pairs(m, n) }
+      if (pat == "overlap") { o = O != "" ? O : int(m / 2); first = m - o; pairs(m, n) }
+      if (pat == "subset2") { spread = 1; s = int(p / n); pairs(m, n) }
+      if (pat == "aggregation") {            # groups of g, aggregator in the middle of its (last: partial) group
+        g = G != "" ? G : 16
+        for (i = 0; i < p; i++) {
+          start = int(i / g) * g; size = start + g <= p ? g : p - start; a = start + int(size / 2)
+          if (a != i) print i, a, B
+        }
       }
-      if (pat == "aggregation")              # groups of 16, aggregator in the middle
-        for (i = 0; i < p; i++) { a = int(i / 16) * 16 + 8; if (a != i) print i, a, B }
     }'
 }
+
+# Non-default parameters: m > n (several sources per destination), an
+# explicit overlap, a group that does not divide the partition (the last
+# group is partial), a self pair of subset2 with destinations everywhere
+# (0 -> 0, left out).
+while read -r pat opts m n o g; do
+  gen "$pat" 512 "${m/-/}" "${n/-/}" "${o/-/}" "${g/-/}" >"$tmp/x.txt"
+  # shellcheck disable=SC2086
+  "$HNM_ROUTE" --shape 512 --pattern "$pat" ${opts//[=,]/ } --k 2 --csv >"$tmp/x.csv"
+  "$HNM_ROUTE" --shape 512 --pattern-file "$tmp/x.txt" --k 2 --csv >"$tmp/x.file.csv"
+  check "512 $pat $opts: --pattern = awk's pattern file ($(wc -l <"$tmp/x.txt") pairs)" cmp -s "$tmp/x.csv" "$tmp/x.file.csv"
+done <<'LIST'
+subset1 --sources=64,--dests=8 64 8 - -
+subset2 --sources=40,--dests=100 40 100 - -
+disjoint --sources=100,--dests=30 100 30 - -
+overlap --sources=96,--dests=200,--overlap=10 96 200 10 -
+aggregation --group=24 - - - 24
+subset2 --sources=256,--dests=512 256 512 - -
+LIST
 
 for shape in 4x4x4x4x2 4x4x4x16x2; do
   p=$(echo "$shape" | awk -Fx '{ print $1 * $2 * $3 * $4 * $5 }')
