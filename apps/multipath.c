@@ -1,0 +1,360 @@
+/* multipath -- move a communication pattern directly or along hnm-route's
+ * path splits, forwarding through intermediate ranks (seed 004, OPTIQ's
+ * "schedule" and "transport"). docs/route.md.
+ *
+ *   multipath --paths FILE [--method direct|default|heuristic|lp] [--chunk BYTES]
+ *             [--verify] [--no-payload] [--no-barrier]
+ *
+ * FILE is hnm-route's --paths output (lines "METHOD SRC DST BYTES HOPS DIRS
+ * RANK0 .. RANKH"). Ranks are MPI ranks of MPI_COMM_WORLD; run with one rank
+ * per node of the partition (hnm-platform bgq's hostfile).
+ *
+ *   direct     every pair of the "default" lines in one message SRC -> DST
+ *              (the network routes it: BG/Q's or SimGrid's default route);
+ *   METHOD     every path of METHOD's lines hop by hop: the bytes of a path
+ *              (rounded down to whole bytes, the pair's remainder on its first
+ *              path) are cut into chunks of --chunk bytes (default 128KiB, the
+ *              paper's choice for subset patterns); every rank of the path
+ *              receives chunk c from its predecessor and forwards it to its
+ *              successor while receiving chunk c + 1 (two buffers per path).
+ *              Per path and hop one chunk is in flight at a time, so a path
+ *              of H hops carrying n chunks takes (n + H - 1) chunk times when
+ *              it has its links to itself.
+ *
+ * Every rank reads the file and keeps the paths it is on. The time is from a
+ * barrier (none with --no-barrier) to the rank's last completion, the maximum over ranks, in the
+ * skeletons' CSV (skel.h): multipath,move,METHOD,procs,params,0,messages,time_s,
+ * messages counting every chunk sent on every hop. --verify fills the data
+ * with a pattern of (src, dst, byte offset) and checks it on arrival.
+ *
+ * No mutable global state: runs under SMPI with privatization off.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "skel.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "multipath"
+
+/* The part of one path a rank takes part in. */
+typedef struct {
+  int tag;            /* path number in the file's METHOD lines */
+  int prev, next;     /* neighbours on the path, -1 at the ends */
+  int src, dst;       /* the pair */
+  long long offset;   /* first byte of the pair's data this path carries */
+  long long bytes;
+  long nchunks;
+  long recvd, sent;   /* chunks received (or produced, at the source), sent */
+  char *buf[2];       /* chunk c lives in buf[c % 2] */
+  MPI_Request req[2]; /* 0: receive, 1: send */
+} mp_task;
+
+typedef struct {
+  const char *paths, *method;
+  long chunk;
+  int verify, payload, barrier;
+} mp_opts;
+
+static unsigned char mp_byte(int src, int dst, long long off)
+{
+  return (unsigned char)((unsigned)src * 31u + (unsigned)dst * 17u + (unsigned)(off % 251));
+}
+
+static long long mp_chunk_bytes(const mp_task *t, long c, long chunk)
+{
+  long long start = (long long)c * chunk, left = t->bytes - start;
+  return left < chunk ? left : chunk;
+}
+
+/* Read FILE and keep the tasks of this rank. direct: the default lines as
+ * one-hop tasks SRC -> DST. Returns the number of tasks (*out allocated), or
+ * calls skel_fail. */
+static long mp_read(MPI_Comm comm, const mp_opts *o, int rank, int procs, mp_task **out, long *npaths_out)
+{
+  const char *want = strcmp(o->method, "direct") == 0 ? "default" : o->method;
+  int direct = strcmp(o->method, "direct") == 0;
+  FILE *f = fopen(o->paths, "r");
+  mp_task *v = NULL;
+  long n = 0, cap = 0, lineno = 0, npaths = 0;
+  char *line = NULL;
+  size_t linecap = 0;
+  int prev_src = -1, prev_dst = -1;
+  long long pair_off = 0;
+  int *ranks = malloc(sizeof(int) * 1024);
+  int ok = f != NULL && ranks != NULL;
+  char why[256] = "";
+
+  if (f == NULL)
+    snprintf(why, sizeof why, "--paths: '%s': cannot open", o->paths);
+  while (ok && getline(&line, &linecap, f) != -1) {
+    char method[32], dirs[2048];
+    int src, dst, hops, pos;
+    double bytes;
+    char *p;
+
+    lineno++;
+    if (line[0] == '#' || line[0] == '\n')
+      continue;
+    if (sscanf(line, "%31s %d %d %lf %d %2047s%n", method, &src, &dst, &bytes, &hops, dirs, &pos) != 6 ||
+        hops < 1 || hops > 1000 || src < 0 || dst < 0 || !(bytes >= 0)) {
+      snprintf(why, sizeof why, "%s:%ld: not a path line (METHOD SRC DST BYTES HOPS DIRS RANKS)", o->paths, lineno);
+      ok = 0;
+      break;
+    }
+    if (strcmp(method, want) != 0)
+      continue;
+    if (src >= procs || dst >= procs) {
+      snprintf(why, sizeof why, "%s:%ld: rank %d, but only %d ranks run", o->paths, lineno, src >= procs ? src : dst,
+               procs);
+      ok = 0;
+      break;
+    }
+    p = line + pos;
+    for (int i = 0; i <= hops; i++) {
+      char *end;
+      long r = strtol(p, &end, 10);
+      if (end == p || r < 0 || r >= procs) {
+        snprintf(why, sizeof why, "%s:%ld: ranks: %d ranks expected, each below %d", o->paths, lineno, hops + 1,
+                 procs);
+        ok = 0;
+        break;
+      }
+      ranks[i] = (int)r;
+      p = end;
+    }
+    if (!ok)
+      break;
+    if (src != prev_src || dst != prev_dst)
+      pair_off = 0;
+    prev_src = src;
+    prev_dst = dst;
+    {
+      long long whole = (long long)floor(bytes + 0.5);
+      int first = -1, last = hops;
+      if (direct) {
+        ranks[1] = dst;
+        last = 1;
+      }
+      for (int i = 0; i <= last; i++)
+        if (ranks[i] == rank)
+          first = i;
+      if (first >= 0) {
+        if (n == cap) {
+          cap = cap ? 2 * cap : 64;
+          v = realloc(v, sizeof *v * (size_t)cap);
+          if (v == NULL) {
+            snprintf(why, sizeof why, "out of memory");
+            ok = 0;
+            break;
+          }
+        }
+        mp_task *t = &v[n++];
+        memset(t, 0, sizeof *t);
+        t->tag = (int)npaths;
+        t->prev = first > 0 ? ranks[first - 1] : -1;
+        t->next = first < last ? ranks[first + 1] : -1;
+        t->src = src;
+        t->dst = dst;
+        t->offset = pair_off;
+        t->bytes = whole;
+        t->nchunks = whole == 0 ? 0 : (long)((whole + o->chunk - 1) / o->chunk);
+        t->req[0] = t->req[1] = MPI_REQUEST_NULL;
+      }
+      pair_off += whole;
+      npaths++;
+    }
+  }
+  if (f != NULL)
+    fclose(f);
+  free(line);
+  free(ranks);
+  /* Every rank reads the same file and checks it the same way (nothing here
+   * depends on the rank), so all ranks fail together, as skel_fail needs,
+   * without a collective: a run with --no-barrier starts the movement at the
+   * same instant on every rank. */
+  if (!ok)
+    skel_fail(comm, PROG, "%s", why);
+  if (npaths == 0)
+    skel_fail(comm, PROG, "%s: no '%s' line", o->paths, want);
+  *out = v;
+  *npaths_out = npaths;
+  return n;
+}
+
+/* Fill chunk c of t for sending (the source) with the pattern. */
+static void mp_fill(mp_task *t, long c, long chunk)
+{
+  long long len = mp_chunk_bytes(t, c, chunk), base = t->offset + (long long)c * chunk;
+  for (long long i = 0; i < len; i++)
+    t->buf[c % 2][i] = (char)mp_byte(t->src, t->dst, base + i);
+}
+
+static long mp_check(const mp_task *t, long c, long chunk)
+{
+  long long len = mp_chunk_bytes(t, c, chunk), base = t->offset + (long long)c * chunk;
+  long bad = 0;
+  for (long long i = 0; i < len; i++)
+    bad += (unsigned char)t->buf[c % 2][i] != mp_byte(t->src, t->dst, base + i);
+  return bad;
+}
+
+/* Start what task t can start now: a receive of the next chunk when a
+ * buffer is free, a send of the oldest chunk held when none is in flight. */
+static void mp_start(MPI_Comm comm, mp_task *t, long chunk, int verify, long *messages)
+{
+  if (t->req[0] == MPI_REQUEST_NULL && t->prev >= 0 && t->recvd < t->nchunks && t->recvd - t->sent < 2) {
+    char *b = t->buf[t->recvd % 2];
+    MPI_Irecv(b, (int)mp_chunk_bytes(t, t->recvd, chunk), MPI_CHAR, t->prev, t->tag, comm, &t->req[0]);
+  }
+  if (t->prev < 0)
+    while (t->recvd < t->nchunks && t->recvd - t->sent < 1) { /* the source produces chunk by chunk */
+      if (verify)
+        mp_fill(t, t->recvd, chunk);
+      t->recvd++;
+    }
+  if (t->req[1] == MPI_REQUEST_NULL && t->next >= 0 && t->sent < t->recvd) {
+    MPI_Isend(t->buf[t->sent % 2], (int)mp_chunk_bytes(t, t->sent, chunk), MPI_CHAR, t->next, t->tag, comm,
+              &t->req[1]);
+    (*messages)++;
+  }
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm comm = MPI_COMM_WORLD;
+  mp_opts o = {NULL, "lp", 128 * 1024, 0, 1, 1};
+  mp_task *tasks = NULL;
+  MPI_Request *reqs;
+  long ntasks, npaths, messages = 0, bad = 0, active;
+  int rank, procs, tag_ub_ok = 1;
+  char params[512];
+  double t0, elapsed;
+
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &procs);
+  if (skel_asks_help(argc, argv)) {
+    if (rank == 0)
+      printf("usage: " PROG " --paths FILE [--method direct|default|heuristic|lp] [--chunk BYTES]\n"
+             "                 [--verify] [--no-payload] [--no-barrier]\n"
+             "Moves the pattern of hnm-route's path file: 'direct' sends each pair of the default\n"
+             "lines in one message; default, heuristic or lp forward every path of those lines hop\n"
+             "by hop through the intermediate ranks, in chunks of --chunk bytes (default 131072).\n"
+             "Run one rank per node (hnm-platform bgq's hostfile). Prints the skeletons' CSV.\n"
+             "--no-barrier: start without a barrier (under SMPI every rank starts at time 0, so\n"
+             "the time is exactly the movement's; with a real MPI it then includes start skew).\n");
+    MPI_Finalize();
+    return 0;
+  }
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--verify") == 0) {
+      o.verify = 1;
+      continue;
+    }
+    if (strcmp(a, "--no-barrier") == 0) {
+      o.barrier = 0;
+      continue;
+    }
+    if (strcmp(a, "--no-payload") == 0) {
+      o.payload = 0;
+      continue;
+    }
+    if (i + 1 >= argc)
+      skel_fail(comm, PROG, "%s: unknown option or missing value (see -h)", a);
+    if (strcmp(a, "--paths") == 0)
+      o.paths = argv[++i];
+    else if (strcmp(a, "--method") == 0)
+      o.method = argv[++i];
+    else if (strcmp(a, "--chunk") == 0)
+      o.chunk = skel_parse_long(comm, PROG, a, argv[++i], 1, INT_MAX);
+    else
+      skel_fail(comm, PROG, "%s: unknown option (see -h)", a);
+  }
+  if (o.paths == NULL)
+    skel_fail(comm, PROG, "--paths: missing (hnm-route --paths FILE writes it)");
+  if (strcmp(o.method, "direct") && strcmp(o.method, "default") && strcmp(o.method, "heuristic") &&
+      strcmp(o.method, "lp"))
+    skel_fail(comm, PROG, "--method: '%s' is not direct, default, heuristic or lp", o.method);
+  if (o.verify && !o.payload)
+    skel_fail(comm, PROG, "--verify: needs the payload (drop --no-payload)");
+  if (strcmp(o.method, "direct") == 0)
+    o.chunk = INT_MAX; /* one message per pair */
+
+  ntasks = mp_read(comm, &o, rank, procs, &tasks, &npaths);
+  {
+    int *ub, flag;
+    MPI_Comm_get_attr(comm, MPI_TAG_UB, &ub, &flag);
+    tag_ub_ok = !flag || npaths - 1 <= *ub;
+  }
+  if (!tag_ub_ok)
+    skel_fail(comm, PROG, "%s: %ld paths, more than MPI_TAG_UB + 1", o.paths, npaths);
+  for (long i = 0; i < ntasks; i++) {
+    long long len = tasks[i].bytes < o.chunk ? tasks[i].bytes : o.chunk;
+    for (int b = 0; b < 2; b++) {
+      tasks[i].buf[b] = skel_alloc((size_t)len, o.payload);
+      if (tasks[i].buf[b] == NULL)
+        skel_fail(comm, PROG, "out of memory");
+    }
+  }
+  reqs = malloc(sizeof *reqs * (size_t)(2 * ntasks + 1));
+  if (reqs == NULL)
+    skel_fail(comm, PROG, "out of memory");
+
+  if (o.barrier)
+    MPI_Barrier(comm);
+  t0 = MPI_Wtime();
+  for (long i = 0; i < ntasks; i++)
+    mp_start(comm, &tasks[i], o.chunk, o.verify, &messages);
+  for (;;) {
+    int idx;
+    MPI_Status st;
+    active = 0;
+    for (long i = 0; i < ntasks; i++) {
+      reqs[2 * i] = tasks[i].req[0];
+      reqs[2 * i + 1] = tasks[i].req[1];
+      active += tasks[i].req[0] != MPI_REQUEST_NULL || tasks[i].req[1] != MPI_REQUEST_NULL;
+    }
+    if (active == 0)
+      break;
+    MPI_Waitany((int)(2 * ntasks), reqs, &idx, &st);
+    if (idx == MPI_UNDEFINED)
+      break;
+    mp_task *t = &tasks[idx / 2];
+    t->req[idx % 2] = MPI_REQUEST_NULL;
+    if (idx % 2 == 0) {
+      if (t->next < 0 && o.verify)
+        bad += mp_check(t, t->recvd, o.chunk);
+      t->recvd++;
+      if (t->next < 0)
+        t->sent = t->recvd; /* the destination keeps nothing */
+    } else {
+      t->sent++;
+    }
+    mp_start(comm, t, o.chunk, o.verify, &messages);
+  }
+  elapsed = MPI_Wtime() - t0;
+
+  snprintf(params, sizeof params, "paths=%ld;chunk=%ld%s", npaths, strcmp(o.method, "direct") ? o.chunk : 0L,
+           o.payload ? "" : ";no-payload");
+  skel_csv_header(comm);
+  skel_report(comm, PROG, "move", o.method, params, 0, NULL, messages, elapsed);
+  if (o.verify) {
+    long allbad = 0;
+    MPI_Reduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, 0, comm);
+    if (rank == 0)
+      printf("verify: %s (%ld wrong bytes)\n", allbad == 0 ? "ok" : "FAILED", allbad);
+  }
+  for (long i = 0; i < ntasks; i++) {
+    skel_free(tasks[i].buf[0], o.payload);
+    skel_free(tasks[i].buf[1], o.payload);
+  }
+  free(tasks);
+  free(reqs);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# hnm-route refuses bad input: exit status 2, exactly one line on stderr
+# naming the option, or FILE:LINE and field, nothing on stdout, and no path
+# file (nor temporary) left behind. Environment: HNM_ROUTE.
+set -uo pipefail
+PASSED=0
+FAILED=0
+check() {
+  local what=$1
+  shift
+  if "$@"; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); printf 'FAIL %s\n' "$what"; fi
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# refused PATTERN ARGS...: hnm-route ARGS --paths DIR/p.txt exits 2 with one
+# stderr line matching "hnm-route: PATTERN" and leaves DIR empty.
+refused() {
+  local pattern=$1
+  shift
+  local dir=$work/out err=$work/err status out
+  rm -rf "$dir"
+  mkdir "$dir"
+  out=$(cd "$work" && "$HNM_ROUTE" "$@" --paths "$dir/p.txt" 2>"$err")
+  status=$?
+  local what="hnm-route $*"
+  check "$what: exit status 2 (got $status)" [ "$status" -eq 2 ]
+  check "$what: message matches '$pattern' (got: $(head -c 300 "$err"))" grep -qE -- "^hnm-route: $pattern" "$err"
+  check "$what: one line on stderr (got $(wc -l <"$err"))" [ "$(wc -l <"$err")" -eq 1 ]
+  check "$what: nothing on stdout" [ -z "$out" ]
+  check "$what: nothing written ($(ls -A "$dir" | tr '\n' ' '))" [ -z "$(ls -A "$dir")" ]
+}
+
+# Shapes: 5 positive dimensions, E = 2.
+refused "--shape: '4x4x4x4': 4 dimensions, a BG/Q shape has 5" --shape 4x4x4x4 --pattern subset
+refused "--shape: '4x4x4x4x2x2': more than 5 dimensions" --shape 4x4x4x4x2x2 --pattern subset
+refused "--shape: '4x0x4x4x2': dimension 2 is 0$" --shape 4x0x4x4x2 --pattern subset
+refused "--shape: '4x-4x4x4x2': dimension 2 is negative$" --shape 4x-4x4x4x2 --pattern subset
+refused "--shape: '4x4x4x4x3': E is 3" --shape 4x4x4x4x3 --pattern subset
+refused "--shape: '300' is neither a named shape" --shape 300 --pattern subset
+refused "--shape: dimension 1 is 200, hnm-route takes 1 to 128" --shape 200x4x4x4x2 --pattern subset
+refused "--shape: missing" --pattern subset
+# Patterns and options.
+refused "--pattern: 'alltoall' is not a pattern" --shape 512 --pattern alltoall
+refused "--pattern: give exactly one of" --shape 512
+refused "--pattern: give exactly one of" --shape 512 --pattern subset --pattern-file x
+refused "--bytes: " --shape 512 --pattern subset --bytes 8XB
+refused "--bytes: must be positive" --shape 512 --pattern subset --bytes -1
+refused "--sources: 600 is not in 1 .. 512" --shape 512 --pattern subset --sources 600
+refused "--dests: 300 sources and 300 destinations do not fit disjoint" --shape 512 --pattern disjoint --sources 300 --dests 300
+refused "--overlap: 200, more than the sources" --shape 512 --pattern overlap --overlap 200
+refused "--group: 1 is not in 2 .. 512" --shape 512 --pattern aggregation --group 1
+refused "--k: 0 is not in 1 .. 1000" --shape 512 --pattern subset --k 0
+refused "--slack: 'x' is not a non-negative integer" --shape 512 --pattern subset --slack x
+refused "--usable: '1.5' is not in \(0, 1\]" --shape 512 --pattern subset --usable 1.5
+refused "--bw: " --shape 512 --pattern subset --bw 2
+refused "--lp-time-limit: '-1' is not" --shape 512 --pattern subset --lp-time-limit -1
+refused "--frobnicate: unknown option" --shape 512 --pattern subset --frobnicate
+refused "--pattern-file: --bytes, --sources" --shape 512 --pattern-file x --bytes 1
+refused "--pattern-file: 'nonexistent': No such file" --shape 512 --pattern-file nonexistent
+# Pattern files: FILE:LINE: field.
+pf() { printf -- "$2" >"$work/$1"; }
+pf unknown.txt '0 1 8MiB\n# comment\n\n3 512 1\n'
+refused "unknown.txt:4: dst: '512' is not a node of the partition \(ranks 0 .. 511\)$" --shape 512 --pattern-file unknown.txt
+pf unknown2.txt '-1 1 8MiB\n'
+refused "unknown2.txt:1: src: '-1' is not a node" --shape 512 --pattern-file unknown2.txt
+pf neg.txt '0 1 8MiB\n2 3 -5\n'
+refused "neg.txt:2: bytes: '-5' is negative$" --shape 512 --pattern-file neg.txt
+pf zero.txt '0 1 0\n'
+refused "zero.txt:1: bytes: '0' must be positive$" --shape 512 --pattern-file zero.txt
+pf unit.txt '0 1 8Mx\n'
+refused "unit.txt:1: bytes: " --shape 512 --pattern-file unit.txt
+pf dup.txt '0 1 8MiB\n2 3 1\n0 1 5\n'
+refused "dup.txt:3: src dst: pair 0 1 already given on line 1" --shape 512 --pattern-file dup.txt
+pf self.txt '4 4 1\n'
+refused "self.txt:1: dst: 4 is the source itself$" --shape 512 --pattern-file self.txt
+pf short.txt '4 5\n'
+refused "short.txt:1: bytes: missing" --shape 512 --pattern-file short.txt
+pf long.txt '4 5 1 7\n'
+refused "long.txt:1: more than 3 fields" --shape 512 --pattern-file long.txt
+pf empty.txt '# nothing\n'
+refused "empty.txt:1: no pair" --shape 512 --pattern-file empty.txt
+# A missing directory for --paths.
+out=$("$HNM_ROUTE" --shape 512 --pattern subset --paths "$work/none/p.txt" 2>"$work/err")
+check "--paths in a missing directory: exit 2" [ $? -eq 2 ]
+check "--paths in a missing directory: message" grep -qE "^hnm-route: --paths: '.*none/p.txt': No such file" "$work/err"
+# GLPK failures are reported as such, never as a result: a time limit GLPK
+# cannot meet (the 2048-node subset LP takes about 0.1 s) ends with exit
+# status 1, one line, no CSV and no path file.
+out=$("$HNM_ROUTE" --shape 2048 --pattern subset --lp-time-limit 0.001 --csv --paths "$work/tl.txt" 2>"$work/err")
+check "GLPK time limit: exit 1" [ $? -eq 1 ]
+check "GLPK time limit: message (got: $(cat "$work/err"))" grep -qxE "hnm-route: LP: GLPK: time limit of 0.001 s reached \(--lp-time-limit\)" "$work/err"
+check "GLPK time limit: nothing on stdout" [ -z "$out" ]
+check "GLPK time limit: no path file" [ -z "$(ls -A "$work" | grep tl.txt)" ]
+# --help and --version answer on stdout.
+check "--help" bash -c '"$HNM_ROUTE" --help | grep -q "^usage: hnm-route"'
+check "--version" bash -c '"$HNM_ROUTE" --version | grep -q "^hnm-route "'
+printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
+[ "$FAILED" -eq 0 ]
