@@ -29,9 +29,10 @@
  *                   MPI_Recv duration of a receiver that posts `delay` after
  *                   the sender started; pingpong = a round trip. A send that
  *                   lasts >= delay/2 waited for the receiver (rendez-vous);
- *                   otherwise the message is eager if recv < pingpong/4
- *                   (the data arrived while the receiver was away), else
- *                   detached. Sizes are chosen by bisection (on a log scale)
+ *                   otherwise the message is eager if recv < 0.9 x
+ *                   (pingpong/2 - send) (the data arrived while the
+ *                   receiver was away: SMPI's detached receive lasts
+ *                   exactly pingpong/2 - send), else detached. Sizes are chosen by bisection (on a log scale)
  *                   for the largest non-rendez-vous size, then for the
  *                   largest eager one; --probe-reps rows per probed size.
  *   contention.csv  pairs,mode,size,rank,duration
@@ -335,7 +336,7 @@ static int probe_size(MPI_Comm comm, int rank, long size, char *buf, const struc
     for (int i = 0; i < reps; i++)
       fprintf(out, "%ld,%.9g,%.9g,%.9g,%.9g\n", size, o->delay, s[i], r[i], p[i]);
     double ms = median(s, reps), mr = median(r, reps), mp = median(p, reps);
-    mode = ms >= o->delay / 2 ? 2 : mr < mp / 4 ? 0 : 1;
+    mode = ms >= o->delay / 2 ? 2 : mr < 0.9 * (mp / 2 - ms) ? 0 : 1;
   }
   free(s);
   MPI_Bcast(&mode, 1, MPI_INT, 0, comm);
@@ -387,6 +388,9 @@ int main(int argc, char **argv)
   char *buf2 = skel_alloc((size_t)bufsize, 1);
   if (buf == NULL || buf2 == NULL)
     skel_fail(comm, PROG, "cannot allocate %ld bytes", bufsize);
+  /* Touch every page now, so that no measurement pays first-touch faults. */
+  memset(buf, 1, (size_t)bufsize);
+  memset(buf2, 2, (size_t)bufsize);
 
   /* The task list: same on every rank (same seed). */
   int nops = 0;

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HUBER_C 1.345
+#define HUBER_C 1.0
 #define SCALE_FLOOR 1e-9 /* seconds: durations below are noise */
 #define NOISE_RUN 8      /* distinct sizes per run in hnm_fit_noise */
+#define REPLICATE_PAIRS 4 /* partners per measurement in hnm_fit_noise */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -148,23 +149,40 @@ double hnm_fit_noise(const double *k, const double *y, size_t n, double noise_fl
   struct data D;
   if (n == 0 || data_init(&D, k, y, n) != 0)
     return noise_floor;
-  double *r = malloc(n * sizeof *r);
-  size_t nr = 0;
-  for (size_t g = 0; g < D.ngroups; g += NOISE_RUN) {
-    size_t ge = g + NOISE_RUN < D.ngroups ? g + NOISE_RUN : D.ngroups;
-    size_t s = D.gstart[g], e = D.gstart[ge];
-    if (ge - g < 3 && e - s < 3)
-      continue; /* a line through 2 points leaves no residual worth counting */
-    double a, b;
-    double *w = malloc((e - s) * sizeof *w);
-    for (size_t i = s; i < e; i++)
-      w[i - s] = 1 / (D.d[i] * D.d[i]);
-    wls(D.k + s, D.y + s, w, e - s, &a, &b);
-    free(w);
-    for (size_t i = s; i < e; i++)
-      r[nr++] = fabs((D.y[i] - a - b * D.k[i]) / D.d[i]);
+  /* Replicates first: |y_i - y_j| / d over pairs of measurements of one
+   * size (at most REPLICATE_PAIRS consecutive partners each, so that the
+   * work stays linear); for Gaussian noise of relative sd sigma the median
+   * of these is 0.6745 sqrt(2) sigma. */
+  size_t cap = n * REPLICATE_PAIRS + 1, nr = 0;
+  double *r = malloc(cap * sizeof *r);
+  if (r == NULL) {
+    data_free(&D);
+    return noise_floor;
   }
-  double sigma = 1.4826 * hnm_fit_median(r, nr);
+  for (size_t g = 0; g < D.ngroups; g++)
+    for (size_t i = D.gstart[g]; i < D.gstart[g + 1]; i++)
+      for (size_t j = i + 1; j < D.gstart[g + 1] && j <= i + REPLICATE_PAIRS; j++)
+        r[nr++] = fabs(D.y[i] - D.y[j]) / D.d[i];
+  double sigma;
+  if (nr >= 10) {
+    sigma = hnm_fit_median(r, nr) / (0.6745 * sqrt(2.0));
+  } else {
+    /* No replicates: residuals of robust lines through runs of NOISE_RUN
+     * consecutive distinct sizes (a run straddling a breakpoint spoils a
+     * minority of residuals; the median ignores them). */
+    nr = 0;
+    for (size_t g = 0; g < D.ngroups; g += NOISE_RUN) {
+      size_t ge = g + NOISE_RUN < D.ngroups ? g + NOISE_RUN : D.ngroups;
+      size_t s = D.gstart[g], e = D.gstart[ge];
+      if (ge - g < 3)
+        continue; /* a line through 2 sizes leaves no residual worth counting */
+      double a, b;
+      hnm_fit_line(D.k + s, D.y + s, D.d + s, e - s, 0.05, &a, &b);
+      for (size_t i = s; i < e; i++)
+        r[nr++] = fabs((D.y[i] - a - b * D.k[i]) / D.d[i]);
+    }
+    sigma = 1.4826 * hnm_fit_median(r, nr);
+  }
   free(r);
   data_free(&D);
   return sigma > noise_floor ? sigma : noise_floor;

@@ -56,9 +56,11 @@ typedef struct hnm_fit_options {
  * Returns the loss (sum of Huber terms). With one distinct k, b = 0. */
 double hnm_fit_line(const double *k, const double *y, const double *d, size_t n, double delta, double *a, double *b);
 
-/* The relative noise level of (k, y): 1.4826 x the median |relative
- * residual| of least-squares lines fitted to consecutive runs of 8 distinct
- * sizes, floored at noise_floor. */
+/* The relative noise level sigma of (k, y), floored at noise_floor: from
+ * replicates (the median relative difference between measurements of the
+ * same size / (0.6745 sqrt 2)) when there are at least 10 such pairs, else
+ * 1.4826 x the median |relative residual| of robust lines fitted to runs of
+ * 8 consecutive distinct sizes. */
 double hnm_fit_noise(const double *k, const double *y, size_t n, double noise_floor);
 
 /* Segmented fit (see the file comment). Fills pieces[0..*npieces) (cap
