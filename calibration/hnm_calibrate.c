@@ -690,26 +690,31 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
    * factor is the measured ratio, whatever the platform's B_link. */
   m->limiter = -1;
   if (in->ncont > 0) {
-    double *u1 = malloc(in->ncont * sizeof *u1), *b1 = malloc(in->ncont * sizeof *b1);
-    size_t nu = 0, nbi = 0;
+    /* Per rank (0 and 1 of the first pair), the median over repetitions;
+     * then the smaller of the two: a rank that left the barrier first
+     * also counts the wait for its peer. */
+    double *v = malloc(in->ncont * sizeof *v), med[2][2] = {{0, 0}, {0, 0}};
     double M = 0;
-    for (size_t i = 0; i < in->ncont; i++) {
-      const struct cont_row *c = &in->cont[i];
-      if (c->pairs != 1)
-        continue;
-      M = c->size;
-      if (c->bi && c->rank <= 1)
-        b1[nbi++] = c->duration;
-      else if (!c->bi && c->rank == 1)
-        u1[nu++] = c->duration;
-    }
-    if (nu == 0 || nbi == 0) {
-      fprintf(stderr, PROG ": %s:%ld: contention probe without both uni and bi rows for 1 pair\n", in->cont_file,
-              in->cont_line);
-      exit(2);
-    }
+    for (int bi = 0; bi < 2; bi++)
+      for (int r = 0; r < 2; r++) {
+        size_t nv = 0;
+        for (size_t i = 0; i < in->ncont; i++) {
+          const struct cont_row *c = &in->cont[i];
+          if (c->pairs == 1 && c->bi == bi && c->rank == r) {
+            v[nv++] = c->duration;
+            M = c->size;
+          }
+        }
+        if (nv == 0) {
+          fprintf(stderr, PROG ": %s:%ld: contention probe without %s rows for rank %d of 1 pair\n",
+                  in->cont_file, in->cont_line, bi ? "bi" : "uni", r);
+          exit(2);
+        }
+        med[bi][r] = hnm_fit_median(v, nv);
+      }
+    free(v);
     const struct segment *s = seg_of(m, M);
-    double tu = hnm_fit_median(u1, nu) - s->lat, tb = hnm_fit_median(b1, nbi) - s->lat;
+    double tu = fmin(med[0][0], med[0][1]) - s->lat, tb = fmin(med[1][0], med[1][1]) - s->lat;
     if (!(tu > 0 && tb > 0)) {
       fprintf(stderr, PROG ": %s:%ld: contention durations not above the fitted latency\n", in->cont_file,
               in->cont_line);
@@ -719,8 +724,6 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     m->buni = M / tu;
     m->bsr = 2 * M / tb;
     m->limiter = m->bsr / m->buni;
-    free(u1);
-    free(b1);
   }
 }
 

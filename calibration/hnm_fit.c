@@ -91,11 +91,12 @@ struct data {
 
 struct pt {
   double k, y;
+  size_t i; /* input order: ties keep it, so replicates stay in run order */
 };
 static int cmp_pt(const void *a, const void *b)
 {
   const struct pt *p = a, *q = b;
-  return p->k < q->k ? -1 : p->k > q->k ? 1 : p->y < q->y ? -1 : p->y > q->y;
+  return p->k < q->k ? -1 : p->k > q->k ? 1 : p->i < q->i ? -1 : p->i > q->i;
 }
 
 static void data_free(struct data *D)
@@ -120,7 +121,7 @@ static int data_init(struct data *D, const double *k, const double *y, size_t n)
     return -1;
   }
   for (size_t i = 0; i < n; i++)
-    p[i] = (struct pt){k[i], y[i]};
+    p[i] = (struct pt){k[i], y[i], i};
   qsort(p, n, sizeof *p, cmp_pt);
   D->n = n;
   for (size_t i = 0; i < n; i++) {
@@ -132,8 +133,15 @@ static int data_init(struct data *D, const double *k, const double *y, size_t n)
   D->gstart[D->ngroups] = n;
   for (size_t g = 0; g < D->ngroups; g++) {
     size_t s = D->gstart[g], e = D->gstart[g + 1];
-    /* y is sorted within a group: its median directly. */
-    double med = (e - s) % 2 ? p[s + (e - s) / 2].y : 0.5 * (p[s + (e - s) / 2 - 1].y + p[s + (e - s) / 2].y);
+    double *tmp = malloc((e - s) * sizeof *tmp);
+    if (tmp == NULL) {
+      free(p);
+      data_free(D);
+      return -1;
+    }
+    memcpy(tmp, D->y + s, (e - s) * sizeof *tmp);
+    double med = hnm_fit_median(tmp, e - s);
+    free(tmp);
     double sc = fabs(med) > SCALE_FLOOR ? fabs(med) : SCALE_FLOOR;
     for (size_t i = s; i < e; i++)
       D->d[i] = sc;
