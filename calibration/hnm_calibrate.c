@@ -51,6 +51,26 @@ static void die(const char *fmt, ...)
   exit(2);
 }
 
+/* mkdir -p: 0, or -1 with errno. */
+static int mkdir_p(const char *path)
+{
+  char buf[4096];
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  for (char *p = buf + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+      *p = '/';
+    }
+  if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+    return -1;
+  return 0;
+}
+
 /* ---------------------------------------------------------------- CSV -- */
 
 struct series {
@@ -1140,7 +1160,7 @@ static int cmd_fit(int argc, char **argv)
     read_csv(files[i], &in);
   struct fitted m;
   fit_model(&in, &a, &m);
-  if (mkdir(a.report, 0777) != 0 && errno != EEXIST)
+  if (mkdir_p(a.report) != 0)
     die("--report: %s: cannot create: %s", a.report, strerror(errno));
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", a.report);
@@ -1156,13 +1176,20 @@ static int cmd_fit(int argc, char **argv)
 
 /* ----------------------------------------------------------- compare -- */
 
+static int decade_of(double k) { return k < 1 ? 0 : (int)floor(log10(k) + 1e-12); }
+
 static int cmd_compare(int argc, char **argv)
 {
   if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
     printf("usage: hnm-calibrate compare REAL.csv NAME=SIM.csv...\n"
-           "Median relative error of each simulation against the real measurements, per op (send,\n"
-           "recv, pingpong) and size decade: the median over the decade's distinct sizes k of\n"
-           "|median sim(k) - median real(k)| / median real(k). `points` counts real rows.\n");
+           "Errors of each simulation against the real measurements, per op (send, recv, pingpong)\n"
+           "and size decade [10^d, 10^(d+1)), two statistics per model:\n"
+           "  abs:NAME   median over the decade's distinct sizes k of\n"
+           "             |median sim(k) - median real(k)| / median real(k)\n"
+           "  bias:NAME  median over the decade's real rows y of (median sim(k) - y) / y (signed)\n"
+           "`points` counts real rows; `se` is how precisely the real medians are known (median over\n"
+           "the sizes of 1.2533 x 1.4826 x MAD / median / sqrt(n), the standard error of a median).\n"
+           "Both runs must use the same sizes (--min --max --sizes --seed).\n");
     return 0;
   }
   if (argc < 3)
@@ -1183,58 +1210,98 @@ static int cmd_compare(int argc, char **argv)
     struct series *r = &in[0].op[op];
     if (r->n == 0)
       continue;
-    printf("%-9s %-10s %7s", op_names[op], "decade", "points");
-    for (int i = 0; i < ns; i++)
-      printf(" %10s", names[i]);
-    printf("\n");
-    double *buf = malloc(r->n * sizeof *buf), *sv = NULL, *rv = malloc(r->n * sizeof *rv);
-    for (int d = 0; d < 12; d++) {
-      size_t c = 0;
-      for (size_t j = 0; j < r->n; j++)
-        c += r->y[j] > 0 && (r->k[j] < 1 ? 0 : (int)floor(log10(r->k[j]) + 1e-12)) == d;
-      if (c == 0)
-        continue;
-      printf("%-9s 1e%d-1e%-4d %7zu", "", d, d + 1, c);
+    /* Per real row: the median of its size's real and simulated values. */
+    double *rmed = malloc(r->n * sizeof *rmed), *smed = malloc((size_t)ns * r->n * sizeof *smed);
+    double *v = NULL;
+    size_t cap = 0;
+    for (size_t j = 0; j < r->n; j++) {
+      for (int i = -1; i < ns; i++) {
+        struct series *s = i < 0 ? r : &in[i + 1].op[op];
+        if (s->n + 1 > cap) {
+          cap = s->n + 1;
+          v = realloc(v, cap * sizeof *v);
+        }
+        size_t m = 0;
+        for (size_t q = 0; q < s->n; q++)
+          if (s->k[q] == r->k[j])
+            v[m++] = s->y[q];
+        if (m == 0)
+          die("compare: %s has no '%s' measurement of %.0f bytes (run both with the same --min --max --sizes "
+              "--seed)",
+              argv[i + 2] + strlen(argv[i + 2]) + 1, op_names[op], r->k[j]);
+        double med = hnm_fit_median(v, m);
+        if (i < 0)
+          rmed[j] = med;
+        else
+          smed[(size_t)i * r->n + j] = med;
+      }
+    }
+    printf("%-9s %-10s %7s %8s", op_names[op], "decade", "points", "se");
+    for (int st = 0; st < 2; st++)
       for (int i = 0; i < ns; i++) {
-        struct series *s = &in[i + 1].op[op];
-        sv = realloc(sv, (s->n + 1) * sizeof *sv);
-        c = 0;
-        int missing = 0;
-        /* Per distinct real size: |median sim - median real| / median real. */
+        char h[64];
+        snprintf(h, sizeof h, "%s:%s", st ? "bias" : "abs", names[i]);
+        printf(" %12s", h);
+      }
+    printf("\n");
+    double *buf = malloc(r->n * sizeof *buf);
+    for (int d = 0; d < 12; d++) {
+      size_t rows = 0;
+      for (size_t j = 0; j < r->n; j++)
+        rows += decade_of(r->k[j]) == d;
+      if (rows == 0)
+        continue;
+      printf("%-9s 1e%d-1e%-4d %7zu", "", d, d + 1, rows);
+      /* se: how precisely the real medians are known, the median over the
+       * decade's sizes of 1.2533 x 1.4826 x MAD / median / sqrt(n) (the
+       * standard error of a median of n samples of that spread). */
+      {
+        size_t c = 0;
         for (size_t j = 0; j < r->n; j++) {
-          if (!(r->y[j] > 0) || (r->k[j] < 1 ? 0 : (int)floor(log10(r->k[j]) + 1e-12)) != d)
+          if (decade_of(r->k[j]) != d)
             continue;
           int first = 1;
           for (size_t q = 0; q < j && first; q++)
             first = r->k[q] != r->k[j];
-          if (!first)
+          if (!first || !(rmed[j] > 0))
             continue;
-          size_t m = 0, mr = 0;
-          for (size_t q = 0; q < s->n; q++)
-            if (s->k[q] == r->k[j])
-              sv[m++] = s->y[q];
+          size_t m = 0;
           for (size_t q = 0; q < r->n; q++)
             if (r->k[q] == r->k[j])
-              rv[mr++] = r->y[q];
-          if (m == 0) {
-            missing = 1;
-            continue;
-          }
-          double med = hnm_fit_median(rv, mr);
-          if (med > 0)
-            buf[c++] = fabs(hnm_fit_median(sv, m) - med) / med;
+              v[m++] = fabs(r->y[q] - rmed[j]);
+          buf[c++] = 1.2533 * 1.4826 * hnm_fit_median(v, m) / rmed[j] / sqrt((double)m);
         }
-        if (missing)
-          die("compare: %s lacks some sizes of %s (run both with the same --min/--max/--sizes/--seed)",
-              in[i + 1].p2p_file, argv[1]);
-        printf(" %9.2f%%", 100 * hnm_fit_median(buf, c));
+        printf(" %7.2f%%", 100 * hnm_fit_median(buf, c));
       }
+      for (int st = 0; st < 2; st++)
+        for (int i = 0; i < ns; i++) {
+          size_t c = 0;
+          for (size_t j = 0; j < r->n; j++) {
+            if (decade_of(r->k[j]) != d)
+              continue;
+            double sim = smed[(size_t)i * r->n + j];
+            if (st == 1) {
+              if (r->y[j] > 0)
+                buf[c++] = (sim - r->y[j]) / r->y[j];
+              continue;
+            }
+            int first = 1;
+            for (size_t q = 0; q < j && first; q++)
+              first = r->k[q] != r->k[j];
+            if (first && rmed[j] > 0)
+              buf[c++] = fabs(sim - rmed[j]) / rmed[j];
+          }
+          printf(" %11.2f%%", 100 * hnm_fit_median(buf, c));
+        }
       printf("\n");
     }
     free(buf);
-    free(sv);
-    free(rv);
+    free(v);
+    free(rmed);
+    free(smed);
   }
+  free(in);
+  free(names);
   return 0;
 }
 
@@ -1306,7 +1373,7 @@ static int cmd_run(int argc, char **argv)
     die("run --simulate: --model, -platform and -hostfile are all required");
   if (!simulate && (model || platform || hostfile))
     die("run: --model, -platform and -hostfile need --simulate");
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+  if (mkdir_p(dir) != 0)
     die("-d: %s: cannot create: %s", dir, strerror(errno));
   if (bench == NULL)
     bench = simulate ? HNM_CALIBRATE_BENCH_SMPI : HNM_CALIBRATE_BENCH_MPI;

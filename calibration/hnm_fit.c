@@ -9,7 +9,8 @@
 #define HUBER_C 1.0
 #define SCALE_FLOOR 1e-9 /* seconds: durations below are noise */
 #define NOISE_RUN 8      /* distinct sizes per run in hnm_fit_noise */
-#define REPLICATE_PAIRS 4 /* partners per measurement in hnm_fit_noise */
+#define REPLICATE_PAIRS 4 /* partners per measurement in noise estimates */
+#define LOCAL_GROUPS 4    /* sizes on each side for the local noise */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -230,7 +231,37 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
     return -1;
   }
   double sigma = hnm_fit_noise(k, y, n, o.noise_floor);
-  double delta = HUBER_C * sigma;
+  /* Noise is not the same at every size (a 1 us message is far noisier,
+   * relatively, than a 1 ms one): each point's residual is divided by its
+   * scale d_i and by the local noise sigma_g of its size, estimated from
+   * replicates of the LOCAL_GROUPS sizes on each side (the global sigma
+   * when they hold fewer than 10 pairs). The Huber threshold and the
+   * penalty are then in units of that local noise. */
+  double *dl = malloc((n ? n : 1) * sizeof *dl);
+  double *pr = malloc((n * REPLICATE_PAIRS + 1) * sizeof *pr);
+  if (dl == NULL || pr == NULL) {
+    free(dl);
+    free(pr);
+    data_free(&D);
+    snprintf(err, errcap, "out of memory");
+    return -1;
+  }
+  for (size_t g = 0; g < D.ngroups; g++) {
+    size_t g0 = g > LOCAL_GROUPS ? g - LOCAL_GROUPS : 0;
+    size_t g1 = g + LOCAL_GROUPS + 1 < D.ngroups ? g + LOCAL_GROUPS + 1 : D.ngroups;
+    size_t np = 0;
+    for (size_t h = g0; h < g1; h++)
+      for (size_t i = D.gstart[h]; i < D.gstart[h + 1]; i++)
+        for (size_t j = i + 1; j < D.gstart[h + 1] && j <= i + REPLICATE_PAIRS; j++)
+          pr[np++] = fabs(D.y[i] - D.y[j]) / D.d[i];
+    double sg = np >= 10 ? hnm_fit_median(pr, np) / (0.6745 * sqrt(2.0)) : sigma;
+    if (sg < o.noise_floor)
+      sg = o.noise_floor;
+    for (size_t i = D.gstart[g]; i < D.gstart[g + 1]; i++)
+      dl[i] = D.d[i] * sg;
+  }
+  free(pr);
+  const double delta = HUBER_C;
 
   /* Units of the DP: runs of consecutive distinct sizes ("groups" of
    * distinct sizes merged when there are too many). unit u covers distinct
@@ -262,7 +293,7 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
       if (!crossed && (int)sizes >= o.min_sizes && (!o.forced_only || j + 1 == nu || cut[j])) {
         size_t s = D.gstart[ustart[i]], e = D.gstart[ustart[j + 1]];
         double a, b;
-        c = hnm_fit_line(D.k + s, D.y + s, D.d + s, e - s, delta, &a, &b) / (sigma * sigma);
+        c = hnm_fit_line(D.k + s, D.y + s, dl + s, e - s, delta, &a, &b);
       }
       cost[i * nu + j] = c;
       if (cut[j])
@@ -328,7 +359,7 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
     size_t gs = ustart[starts[s]], ge = ustart[ends[s] + 1];
     size_t ps = D.gstart[gs], pe = D.gstart[ge];
     hnm_fit_piece *p = &pieces[s];
-    hnm_fit_line(D.k + ps, D.y + ps, D.d + ps, pe - ps, delta, &p->a, &p->b);
+    hnm_fit_line(D.k + ps, D.y + ps, dl + ps, pe - ps, delta, &p->a, &p->b);
     p->lo = s == 0 ? -1 : pieces[s - 1].hi;
     p->hi = D.k[pe - 1];
     p->n = pe - ps;
@@ -349,6 +380,7 @@ out:
   free(cost);
   free(best);
   free(from);
+  free(dl);
   data_free(&D);
   return rc;
 }
