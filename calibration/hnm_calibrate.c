@@ -280,6 +280,7 @@ struct fitted {
   double async, detached; /* bytes, -1 = none */
   double limiter;         /* factor, <= 0 = keep */
   double overlap_scale;   /* applied to the send and recv overheads (1: none) */
+  char warnings[4096];    /* shown once the fit succeeded */
   struct segment *seg;
   size_t nseg;
   /* per-op pieces, for the report */
@@ -390,7 +391,7 @@ static size_t count_sizes(const double *k, size_t n, double lo, double hi)
 
 static void fit_op(const struct series *s, const char *what, double kmax, const double *forced, size_t nforced,
                    const struct fit_args *a, hnm_fit_piece *pieces, size_t *np, double *sigma,
-                   const double *yover)
+                   const double *yover, char *warn, size_t warncap)
 {
   double *k = malloc((s->n ? s->n : 1) * sizeof *k), *y = malloc((s->n ? s->n : 1) * sizeof *y);
   size_t n = 0;
@@ -420,11 +421,13 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
     double below = (double)count_sizes(k, n, lo, forced[i]), above = (double)count_sizes(k, n, forced[i], hi);
     if (below >= min_sizes && above >= min_sizes)
       f[nf++] = forced[i];
-    else if (forced[i] < kmax)
-      fprintf(stderr,
-              PROG ": warning: %s: too few sampled sizes next to the protocol threshold %.0f to split the fit "
-                   "there (sample more sizes)\n",
-              what, forced[i]);
+    else if (forced[i] < kmax) {
+      size_t used = strlen(warn);
+      snprintf(warn + used, warncap - used,
+               "warning: %s: too few sampled sizes next to the protocol threshold %.0f to split the fit there "
+               "(sample more sizes)\n",
+               what, forced[i]);
+    }
   }
   for (size_t i = 0; i < a->nforced && nf < 80; i++)
     f[nf++] = a->forced[i];
@@ -539,12 +542,12 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
   /* send, k <= D */
   if (m->detached >= 0) {
     fit_op(&in->op[OP_SEND], "op 'send'", m->detached, ADf, nAD, a, m->pieces[OP_SEND], &m->npieces[OP_SEND],
-           &m->sigma[OP_SEND], NULL);
+           &m->sigma[OP_SEND], NULL, m->warnings, sizeof m->warnings);
     m->have[OP_SEND] = 1;
   }
   if (m->async >= 0) {
     fit_op(&in->op[OP_RECV], "op 'recv'", m->async, ADf, nAD, a, m->pieces[OP_RECV], &m->npieces[OP_RECV],
-           &m->sigma[OP_RECV], NULL);
+           &m->sigma[OP_RECV], NULL, m->warnings, sizeof m->warnings);
     m->have[OP_RECV] = 1;
   }
   /* T = round trip / 2 minus the overheads SMPI adds in each mode. A real
@@ -603,11 +606,11 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
       t[i] -= hnm_fit_eval(m->pieces[OP_RECV], m->npieces[OP_RECV], k);
   }
   fit_op(pp, "op 'pingpong' (transfer time)", INFINITY, ADf, nAD, a, m->pieces[OP_COUNT], &m->npieces[OP_COUNT],
-         &m->sigma[OP_COUNT], t);
+         &m->sigma[OP_COUNT], t, m->warnings, sizeof m->warnings);
   m->have[OP_COUNT] = 1;
   if (in->op[OP_ISEND].n > 0) {
     fit_op(&in->op[OP_ISEND], "op 'isend'", INFINITY, ADf, nAD, a, m->pieces[OP_ISEND], &m->npieces[OP_ISEND],
-           &m->sigma[OP_ISEND], NULL);
+           &m->sigma[OP_ISEND], NULL, m->warnings, sizeof m->warnings);
     m->have[OP_ISEND] = 1;
   }
 
@@ -653,8 +656,11 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
   }
   free(b);
 
-  /* Single-segment comparisons. LogGPS: one line each for send and recv
-   * (k <= S = D), o their mean intercept, then L, G from the ping-pong. */
+  /* Single-segment comparisons. Fluid: one line L + k/B through all of
+   * rtt/2. LogGPS: o_s + k O_s on send and o_r + k O_r on recv (k <= S =
+   * D), o their mean intercept; the per-byte total G + O_s + O_r is the
+   * fluid slope (so that large messages keep the right rate), O_s and O_r
+   * scaled down if they exceed it, L = fluid intercept - 2 o, g = G. */
   {
     hnm_fit_options one = {0, 1, 1, NULL, 0, 1, a->noise_floor};
     hnm_fit_piece pc;
@@ -662,42 +668,43 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     double sg;
     char err[256];
     double S = m->detached;
-    double *k = malloc(pp->n * sizeof *k), *y = malloc(pp->n * sizeof *y);
-    double os = 0, Os = 0, orr = 0, Or = 0;
-    size_t n = 0;
     struct series *ss = &in->op[OP_SEND], *rr = &in->op[OP_RECV];
-    for (size_t i = 0; i < ss->n && n < pp->n; i++)
-      if (ss->k[i] <= S)
-        k[n] = ss->k[i], y[n++] = ss->y[i];
-    if (n > 0 && hnm_fit_segments(k, y, n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0)
-      os = pc.a, Os = pc.b;
-    n = 0;
-    for (size_t i = 0; i < rr->n && n < pp->n; i++)
-      if (rr->k[i] <= S)
-        k[n] = rr->k[i], y[n++] = rr->y[i];
-    if (n > 0 && hnm_fit_segments(k, y, n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0)
-      orr = pc.a, Or = pc.b;
-    m->lg_o = fmax(0, 0.5 * (os + orr));
-    m->lg_Os = fmax(0, Os);
-    m->lg_Or = fmax(0, Or);
-    n = 0;
-    for (size_t i = 0; i < pp->n; i++)
-      if (pp->k[i] <= S || S < 0) {
-        k[n] = pp->k[i];
-        y[n++] = pp->y[i] / 2 - 2 * m->lg_o - pp->k[i] * (m->lg_Os + m->lg_Or);
-      }
-    m->lg_L = m->lg_G = 0;
-    if (n > 0 && hnm_fit_segments(k, y, n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0)
-      m->lg_L = fmax(0, pc.a), m->lg_G = fmax(0, pc.b);
-    /* Fluid: one line through the whole ping-pong / 2. */
+    size_t cap = pp->n > ss->n ? pp->n : ss->n;
+    cap = cap > rr->n ? cap : rr->n;
+    double *k = malloc(cap * sizeof *k), *y = malloc(cap * sizeof *y);
     for (size_t i = 0; i < pp->n; i++)
       k[i] = pp->k[i], y[i] = pp->y[i] / 2;
+    double P = 0;
     m->fl_L = 0;
     m->fl_B = HNM_MAX_BANDWIDTH;
     if (hnm_fit_segments(k, y, pp->n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0) {
       m->fl_L = fmax(0, pc.a);
       m->fl_B = pc.b > 1 / HNM_MAX_BANDWIDTH ? 1 / pc.b : HNM_MAX_BANDWIDTH;
+      P = fmax(0, pc.b);
     }
+    double os = 0, Os = 0, orr = 0, Or = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < ss->n; i++)
+      if (ss->k[i] <= S)
+        k[n] = ss->k[i], y[n++] = ss->y[i];
+    if (n > 0 && hnm_fit_segments(k, y, n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0)
+      os = fmax(0, pc.a), Os = fmax(0, pc.b);
+    n = 0;
+    for (size_t i = 0; i < rr->n; i++)
+      if (rr->k[i] <= S)
+        k[n] = rr->k[i], y[n++] = rr->y[i];
+    if (n > 0 && hnm_fit_segments(k, y, n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0)
+      orr = fmax(0, pc.a), Or = fmax(0, pc.b);
+    if (Os + Or > P && Os + Or > 0) {
+      double f = P / (Os + Or);
+      Os *= f;
+      Or *= f;
+    }
+    m->lg_o = 0.5 * (os + orr);
+    m->lg_Os = Os;
+    m->lg_Or = Or;
+    m->lg_G = fmax(0, P - Os - Or);
+    m->lg_L = fmax(0, m->fl_L - 2 * m->lg_o);
     free(k);
     free(y);
   }
@@ -916,6 +923,8 @@ static void write_report(const char *dir, const struct fitted *m, struct inputs 
             m->cont_size, m->buni, m->bsr, m->limiter);
   else
     fprintf(f, "Contention: no probe, limiter left as the platform declares it (keep)\n");
+  if (m->warnings[0])
+    fprintf(f, "%s", m->warnings);
   if (m->overlap_scale < 1)
     fprintf(f, "Overlap correction: send + late recv exceed the one-way time; both overheads scaled by %.4g\n"
                "(the tables below show the scaled coefficients)\n",
@@ -1169,6 +1178,10 @@ static int cmd_fit(int argc, char **argv)
   write_model(p, write_fluid, &m, a.name);
   write_report(a.report, &m, &in, a.out, a.plots);
   write_model(a.out, hybrid_writer, &m, a.name);
+  for (char *w = m.warnings, *e; *w; w = e + 1) {
+    e = strchr(w, '\n');
+    fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);
+  }
   fprintf(stderr, PROG ": wrote %s (%zu segments) and %s/\n", a.out, m.nseg, a.report);
   free(files);
   return 0;
