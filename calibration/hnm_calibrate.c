@@ -992,7 +992,11 @@ static void write_report(const char *dir, const struct fitted *m, struct inputs 
     for (size_t i = 0; i < s->n; i++)
       kmax = s->k[i] > kmax ? s->k[i] : kmax;
     for (size_t g = 0; g < m->nseg; g++) {
-      double hi = isinf(m->seg[g].upto) ? kmax : m->seg[g].upto;
+      double hi = isinf(m->seg[g].upto) || m->seg[g].upto > kmax ? kmax : m->seg[g].upto;
+      if (lo >= kmax) { /* beyond the data: empty blocks keep the indexes */
+        fprintf(d, "# segment %zu points\nnan nan\n\n\n# segment %zu model\nnan nan\n\n\n", g, g);
+        continue;
+      }
       fprintf(d, "# segment %zu points\n", g);
       int any = 0;
       for (size_t i = 0; i < s->n; i++)
@@ -1013,8 +1017,6 @@ static void write_report(const char *dir, const struct fitted *m, struct inputs 
       }
       fprintf(d, "\n\n");
       lo = hi;
-      if (hi >= kmax)
-        break;
     }
     fclose(d);
     FILE *g = fopen(gp, "w");
@@ -1025,9 +1027,15 @@ static void write_report(const char *dir, const struct fitted *m, struct inputs 
                "fitted hybrid model'\nplot ",
             png, op_names[op], op_names[op]);
     for (size_t k = 0; k < m->nseg; k++) {
-      fprintf(g, "%s'%s' index %zu with points pt 7 ps 0.5 lc %zu title 'segment %zu', '%s' index %zu with lines lw 2 "
+      char title[96];
+      double from = k ? m->seg[k - 1].upto : 0;
+      if (isinf(m->seg[k].upto))
+        snprintf(title, sizeof title, "k > %.0f", from);
+      else
+        snprintf(title, sizeof title, "%.0f < k <= %.0f", from, m->seg[k].upto);
+      fprintf(g, "%s'%s' index %zu with points pt 7 ps 0.5 lc %zu title '%s', '%s' index %zu with lines lw 2 "
                  "lc %zu notitle",
-              k ? ", " : "", dat, 2 * k, k + 1, k, dat, 2 * k + 1, k + 1);
+              k ? ", " : "", dat, 2 * k, k + 1, title, dat, 2 * k + 1, k + 1);
     }
     fprintf(g, "\n");
     fclose(g);
@@ -1472,6 +1480,10 @@ int main(int argc, char **argv)
                "  fit      CSVs -> hybrid model file + report (table, PNG plots, LogGPS and fluid fits)\n"
                "  compare  median relative error per size decade of simulations against real measurements\n");
     return argc < 2 ? 2 : 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf(PROG " 0.1.0\n");
+    return 0;
   }
   if (strcmp(argv[1], "run") == 0)
     return cmd_run(argc - 1, argv + 1);
