@@ -11,6 +11,7 @@
 #define NOISE_RUN 8      /* distinct sizes per run in hnm_fit_noise */
 #define REPLICATE_PAIRS 4 /* partners per measurement in noise estimates */
 #define LOCAL_GROUPS 4    /* sizes on each side for the local noise */
+#define DP_ITERS 8        /* IRLS steps when scoring candidate segments */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -54,16 +55,34 @@ static double huber(double r, double delta)
   return u <= delta ? 0.5 * u * u : delta * (u - 0.5 * delta);
 }
 
+/* hnm_fit_line with at most `iters` reweighting steps. The segmentation
+ * scores O(sizes^2) candidate segments with DP_ITERS steps each (enough to
+ * rank them; exact data converge at once); the chosen segments are refitted
+ * to convergence. */
+static double fit_line_iters(const double *k, const double *y, const double *d, size_t n, double delta, double *a,
+                             double *b, int iters, double *w);
+
 double hnm_fit_line(const double *k, const double *y, const double *d, size_t n, double delta, double *a, double *b)
 {
-  double *w = malloc((n ? n : 1) * sizeof *w);
-  if (w == NULL)
-    abort(); /* a few KiB: out of memory here is not recoverable */
+  double *w = calloc(n ? n : 1, sizeof *w);
+  if (w == NULL) {
+    *a = *b = 0;
+    return NAN;
+  }
+  double loss = fit_line_iters(k, y, d, n, delta, a, b, 50, w);
+  free(w);
+  return loss;
+}
+
+/* w: n doubles of workspace. */
+static double fit_line_iters(const double *k, const double *y, const double *d, size_t n, double delta, double *a,
+                             double *b, int iters, double *w)
+{
   for (size_t i = 0; i < n; i++)
     w[i] = 1 / (d[i] * d[i]);
   wls(k, y, w, n, a, b);
   /* Iteratively reweighted least squares for Huber's loss. */
-  for (int it = 0; it < 50; it++) {
+  for (int it = 0; it < iters; it++) {
     for (size_t i = 0; i < n; i++) {
       double r = fabs((y[i] - *a - *b * k[i]) / d[i]);
       w[i] = (r <= delta ? 1 : delta / r) / (d[i] * d[i]);
@@ -79,7 +98,6 @@ double hnm_fit_line(const double *k, const double *y, const double *d, size_t n,
   double loss = 0;
   for (size_t i = 0; i < n; i++)
     loss += huber((y[i] - *a - *b * k[i]) / d[i], delta);
-  free(w);
   return loss;
 }
 
@@ -238,9 +256,11 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
    * when they hold fewer than 10 pairs). The Huber threshold and the
    * penalty are then in units of that local noise. */
   double *dl = malloc((n ? n : 1) * sizeof *dl);
+  double *work = malloc((n ? n : 1) * sizeof *work);
   double *pr = malloc((n * REPLICATE_PAIRS + 1) * sizeof *pr);
-  if (dl == NULL || pr == NULL) {
+  if (dl == NULL || pr == NULL || work == NULL) {
     free(dl);
+    free(work);
     free(pr);
     data_free(&D);
     snprintf(err, errcap, "out of memory");
@@ -293,7 +313,7 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
       if (!crossed && (int)sizes >= o.min_sizes && (!o.forced_only || j + 1 == nu || cut[j])) {
         size_t s = D.gstart[ustart[i]], e = D.gstart[ustart[j + 1]];
         double a, b;
-        c = hnm_fit_line(D.k + s, D.y + s, dl + s, e - s, delta, &a, &b);
+        c = fit_line_iters(D.k + s, D.y + s, dl + s, e - s, delta, &a, &b, DP_ITERS, work);
       }
       cost[i * nu + j] = c;
       if (cut[j])
@@ -359,16 +379,15 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
     size_t gs = ustart[starts[s]], ge = ustart[ends[s] + 1];
     size_t ps = D.gstart[gs], pe = D.gstart[ge];
     hnm_fit_piece *p = &pieces[s];
-    hnm_fit_line(D.k + ps, D.y + ps, dl + ps, pe - ps, delta, &p->a, &p->b);
+    fit_line_iters(D.k + ps, D.y + ps, dl + ps, pe - ps, delta, &p->a, &p->b, 50, work);
     p->lo = s == 0 ? -1 : pieces[s - 1].hi;
     p->hi = D.k[pe - 1];
     p->n = pe - ps;
     p->sizes = ge - gs;
-    double *r = malloc(p->n * sizeof *r);
+    double *r = work; /* free again after the refit */
     for (size_t i = ps; i < pe; i++)
       r[i - ps] = fabs((D.y[i] - p->a - p->b * D.k[i]) / D.d[i]);
     p->med_abs_rel = hnm_fit_median(r, p->n);
-    free(r);
   }
 #undef UHI
   *npieces = (size_t)bs;
@@ -381,6 +400,7 @@ out:
   free(best);
   free(from);
   free(dl);
+  free(work);
   data_free(&D);
   return rc;
 }

@@ -53,7 +53,8 @@ typedef struct hnm_fit_options {
 
 /* Robust (Huber, relative residuals) fit of y = a + b k over n points with
  * scales d (d_i > 0). delta: Huber threshold on relative residuals.
- * Returns the loss (sum of Huber terms). With one distinct k, b = 0. */
+ * Returns the loss (sum of Huber terms); NAN (a = b = 0) if out of memory.
+ * With one distinct k, b = 0. */
 double hnm_fit_line(const double *k, const double *y, const double *d, size_t n, double delta, double *a, double *b);
 
 /* The relative noise level sigma of (k, y), floored at noise_floor: from

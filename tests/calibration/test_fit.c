@@ -185,6 +185,27 @@ static void test_exact(void)
   }
 }
 
+/* More distinct sizes than HNM_FIT_MAX_GROUPS: they are merged into runs
+ * of ceil(1200 / 400) = 3 consecutive sizes; a breakpoint at a run's end
+ * (600 = 3 x 200) is still found exactly. */
+static void test_many_sizes(void)
+{
+  enum { N = 1200 };
+  static double k[N], y[N];
+  for (int i = 0; i < N; i++) {
+    k[i] = i + 1;
+    y[i] = k[i] <= 600 ? 1e-6 + 1e-9 * k[i] : 3e-6 + 2e-9 * k[i];
+  }
+  hnm_fit_options o = {0};
+  hnm_fit_piece p[8];
+  size_t np;
+  double sigma;
+  char err[256];
+  CHECK(hnm_fit_segments(k, y, N, &o, p, 8, &np, &sigma, err, sizeof err) == 0);
+  CHECK(np == 2 && p[0].hi == 600 && p[1].sizes == 600);
+  CHECK(near(p[1].a, 3e-6, 1e-9) && near(p[1].b, 2e-9, 1e-9));
+}
+
 static void test_errors(void)
 {
   double k[6] = {1, 2, 3, 100, 200, 300}, y[6] = {1, 1, 1, 2, 2, 2};
@@ -211,6 +232,7 @@ int main(void)
 {
   test_exact();
   test_errors();
+  test_many_sizes();
   test_synthetic();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
