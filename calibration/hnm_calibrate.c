@@ -923,6 +923,28 @@ static void write_report(const char *dir, const struct fitted *m, struct inputs 
             m->cont_size, m->buni, m->bsr, m->limiter);
   else
     fprintf(f, "Contention: no probe, limiter left as the platform declares it (keep)\n");
+  if (m->limiter > 0) {
+    /* Every pair count: per rank B_s + B_r (median over the active ranks
+     * and repetitions of 2 size / (duration - L)), against one-way B. */
+    int maxp = 0;
+    for (size_t i = 0; i < in->ncont; i++)
+      maxp = in->cont[i].pairs > maxp ? in->cont[i].pairs : maxp;
+    double *v = malloc((in->ncont + 1) * sizeof *v);
+    double L = seg_of(m, m->cont_size)->lat;
+    fprintf(f, "  per rank (per node when each rank has a node of its own):\n  %-6s %18s %10s\n", "pairs",
+            "B_s + B_r (B/s)", "/ B");
+    for (int np = 1; np <= maxp; np++) {
+      size_t nv = 0;
+      for (size_t i = 0; i < in->ncont; i++)
+        if (in->cont[i].pairs == np && in->cont[i].bi && in->cont[i].duration > L)
+          v[nv++] = 2 * in->cont[i].size / (in->cont[i].duration - L);
+      if (nv > 0) {
+        double b = hnm_fit_median(v, nv);
+        fprintf(f, "  %-6d %18.6g %10.4g\n", np, b, b / m->buni);
+      }
+    }
+    free(v);
+  }
   if (m->warnings[0])
     fprintf(f, "%s", m->warnings);
   if (m->overlap_scale < 1)
