@@ -281,6 +281,7 @@ struct fitted {
   double limiter;         /* factor, <= 0 = keep */
   double overlap_scale;   /* applied to the send and recv overheads (1: none) */
   char warnings[4096];    /* shown once the fit succeeded */
+  int nfiles;             /* CSV files read */
   struct segment *seg;
   size_t nseg;
   /* per-op pieces, for the report */
@@ -779,11 +780,12 @@ static void write_size(FILE *f, double v)
     fprintf(f, "%.0f", v);
 }
 
-static void write_hybrid(FILE *f, const struct fitted *m, const char *name, int nfiles)
+static void write_hybrid(FILE *f, const struct fitted *m, const char *name)
 {
   fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE hnm-model SYSTEM \"hnm-model.dtd\">\n");
   fprintf(f, "<hnm-model name=\"%s\" version=\"1\">\n", name);
-  fprintf(f, "  <description>Hybrid model fitted by hnm-calibrate from %d CSV file(s)</description>\n", nfiles);
+  fprintf(f, "  <description>Hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its report)</description>\n",
+          m->nfiles);
   fprintf(f, "  <protocol async=\"");
   write_size(f, m->async);
   fprintf(f, "\" detached=\"");
@@ -855,7 +857,6 @@ static void write_model(const char *path, void (*writer)(FILE *, const struct fi
     die("%s: cannot write", path);
   }
 }
-static void hybrid_writer(FILE *f, const struct fitted *m, const char *name) { write_hybrid(f, m, name, 0); }
 
 /* Median relative error of a predictor over the raw points of op, per size
  * decade [10^d, 10^(d+1)). */
@@ -1199,6 +1200,7 @@ static int cmd_fit(int argc, char **argv)
     read_csv(files[i], &in);
   struct fitted m;
   fit_model(&in, &a, &m);
+  m.nfiles = nfiles;
   if (mkdir_p(a.report) != 0)
     die("--report: %s: cannot create: %s", a.report, strerror(errno));
   char p[4300];
@@ -1207,7 +1209,7 @@ static int cmd_fit(int argc, char **argv)
   snprintf(p, sizeof p, "%s/fluid.xml", a.report);
   write_model(p, write_fluid, &m, a.name);
   write_report(a.report, &m, &in, a.out, a.plots);
-  write_model(a.out, hybrid_writer, &m, a.name);
+  write_model(a.out, write_hybrid, &m, a.name);
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
     fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);
