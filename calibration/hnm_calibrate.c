@@ -434,9 +434,29 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
     f[nf++] = a->forced[i];
   hnm_fit_options o = {a->penalty, a->max_segments, a->min_sizes, f, nf, a->forced_only, a->noise_floor};
   char err[512];
-  if (n == 0) {
-    fprintf(stderr, PROG ": %s:%ld: %s: no measurement at sizes <= %.17g\n", s->file, s->line, what, kmax);
-    exit(2);
+  /* A protocol range (k <= async or detached, from the probe) may hold
+   * fewer sampled sizes than a segment needs (a probe on noisy timings can
+   * find a tiny eager range): then one constant (b = 0), or nothing (0)
+   * without data, and a warning; not an error, as the user chose none of it. */
+  size_t distinct = count_sizes(k, n, -1, kmax);
+  if (isfinite(kmax) && (int)distinct < min_sizes) {
+    size_t used = strlen(warn);
+    snprintf(warn + used, warncap - used,
+             "warning: %s: only %zu sampled size(s) up to the protocol threshold %.0f: %s (sample more sizes)\n",
+             what, distinct, kmax, n ? "fitted by a constant" : "overheads 0 there");
+    if (n == 0) {
+      memset(pieces, 0, sizeof *pieces);
+      pieces[0].lo = -1;
+      pieces[0].hi = kmax;
+      *np = 1;
+      *sigma = 0;
+      free(k);
+      free(y);
+      return;
+    }
+    o.min_sizes = 1;
+    o.max_segments = 1;
+    o.nforced = 0;
   }
   if (hnm_fit_segments(k, y, n, &o, pieces, 64, np, sigma, err, sizeof err) != 0) {
     fprintf(stderr, PROG ": %s:%ld: %s: %s\n", s->file, s->line, what, err);
