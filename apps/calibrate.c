@@ -1,0 +1,548 @@
+/* calibrate.c -- the point-to-point measurements hnm-calibrate fits a model to
+ * (seed 002, Section IV-A and Figure 4).
+ *
+ * Plain MPI C, built with smpicc (calibrate, to run under hnm-run) and with
+ * mpicc (calibrate-mpi, to run with mpirun). Ranks 0 and 1 do the
+ * point-to-point experiments; the contention probe uses ranks 0..2N-1.
+ *
+ * Experiments (every duration is measured on one rank with MPI_Wtime, in
+ * seconds; "delay" D is slept by one side after a barrier so that the other
+ * side is surely in its call first):
+ *   send      rank 1 posts MPI_Recv, rank 0 waits D and times MPI_Send
+ *             (the receiver is always ready);
+ *   recv      rank 0 calls MPI_Send at once, rank 1 waits D and times
+ *             MPI_Recv (the sender is always early);
+ *   pingpong  rank 1 posts MPI_Recv, rank 0 waits D and times MPI_Send +
+ *             MPI_Recv of the echo (a round trip);
+ *   isend     as send, timing MPI_Isend only (the wait is not timed);
+ *   irecv     as recv, timing MPI_Irecv only.
+ * Sizes: --sizes values drawn log-uniformly in [--min, --max] (bytes), each
+ * repeated --reps times; all (operation, size) pairs are shuffled together
+ * with --seed, so that neither size nor order biases the measurements.
+ *
+ * Output (rank 0, into -d DIR, each written to a temporary file and renamed):
+ *   p2p.csv         op,size,start,duration   (start: seconds since the run
+ *                   began; one row per measurement, raw, in run order)
+ *   probe.csv       size,delay,send,recv,pingpong
+ *                   protocol probe: for one size, send = MPI_Send duration
+ *                   while the receiver waits `delay` before posting; recv =
+ *                   MPI_Recv duration of a receiver that posts `delay` after
+ *                   the sender started; pingpong = a round trip. A send that
+ *                   lasts >= delay/2 waited for the receiver (rendez-vous);
+ *                   otherwise the message is eager if recv < 0.9 x
+ *                   (pingpong/2 - send) (the data arrived while the
+ *                   receiver was away: SMPI's detached receive lasts
+ *                   exactly pingpong/2 - send), else detached. Sizes are chosen by bisection (on a log scale)
+ *                   for the largest non-rendez-vous size, then for the
+ *                   largest eager one; --probe-reps rows per probed size.
+ *   contention.csv  pairs,mode,size,rank,duration
+ *                   pairs (2i, 2i+1), i < pairs, exchange `size` bytes at
+ *                   once: mode uni = 2i sends to 2i+1, bi = both ways
+ *                   (MPI_Sendrecv); duration = time on `rank` from the end of
+ *                   a barrier to the end of its call.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "skel.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG "calibrate"
+
+enum op { OP_SEND, OP_RECV, OP_PINGPONG, OP_ISEND, OP_IRECV, OP_COUNT };
+static const char *const op_names[OP_COUNT] = {"send", "recv", "pingpong", "isend", "irecv"};
+
+struct options {
+  const char *dir;
+  long min, max;       /* bytes */
+  long sizes, reps;
+  unsigned long seed;
+  double delay;        /* seconds */
+  int ops[OP_COUNT];   /* 1 if measured */
+  int probe, contention;
+  long probe_reps;
+  long cont_size;      /* bytes */
+  long cont_reps;
+  int progress;
+};
+
+struct task {
+  int op;
+  long size;
+  double start, duration;
+};
+
+/* xorshift64*: a small deterministic generator, identical on every rank. */
+static uint64_t rng_next(uint64_t *s)
+{
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return *s * 2685821657736338717ULL;
+}
+static double rng_uniform(uint64_t *s) { return (double)(rng_next(s) >> 11) / 9007199254740992.0; }
+
+/* Wait `seconds`: simulated under SMPI (nanosleep is SMPI's), a busy wait
+ * on MPI_Wtime with a real MPI (sleeping would let the core go idle and
+ * add a wake-up latency to the next call). */
+static void wait_for(double seconds)
+{
+#ifdef SMPI_H
+  struct timespec ts;
+  ts.tv_sec  = (time_t)seconds;
+  ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+  nanosleep(&ts, NULL);
+#else
+  double end = MPI_Wtime() + seconds;
+  while (MPI_Wtime() < end)
+    ;
+#endif
+}
+
+/* A size: whole bytes, optionally followed by k, Ki, M, Mi, G, Gi (and B). */
+static long parse_size(const char *opt, const char *val)
+{
+  char *end;
+  double v = strtod(val, &end);
+  double mult = 1;
+  if (end == val)
+    goto bad;
+  if (strncmp(end, "Ki", 2) == 0) { mult = 1024; end += 2; }
+  else if (strncmp(end, "Mi", 2) == 0) { mult = 1048576; end += 2; }
+  else if (strncmp(end, "Gi", 2) == 0) { mult = 1073741824; end += 2; }
+  else if (*end == 'k') { mult = 1e3; end++; }
+  else if (*end == 'M') { mult = 1e6; end++; }
+  else if (*end == 'G') { mult = 1e9; end++; }
+  if (*end == 'B')
+    end++;
+  if (*end != '\0' || !(v >= 0) || v * mult > 4e9 || v * mult != floor(v * mult))
+    goto bad;
+  return (long)(v * mult);
+bad:
+  skel_fail(MPI_COMM_WORLD, PROG, "%s: '%s' is not a size in bytes (e.g. 4096, 64KiB, 1MiB)", opt, val);
+  return 0;
+}
+
+static void usage(void)
+{
+  printf("usage: calibrate [options]   (run with 2 or more ranks; see apps/calibrate.c)\n"
+         "  -d DIR              output directory (default .): p2p.csv, probe.csv, contention.csv\n"
+         "  --min SIZE          smallest message (default 1)\n"
+         "  --max SIZE          largest message (default 8MiB)\n"
+         "  --sizes N           sizes drawn log-uniformly (default 100)\n"
+         "  --reps N            repetitions of each (operation, size) (default 3)\n"
+         "  --seed N            shuffling and sampling seed (default 1)\n"
+         "  --delay SECONDS     how long one side waits for the other (default 0.001)\n"
+         "  --ops LIST          of send,recv,pingpong,isend,irecv (default all)\n"
+         "  --no-probe          skip the protocol probe\n"
+         "  --probe-reps N      measurements per probed size (default 3)\n"
+         "  --no-contention     skip the contention probe\n"
+         "  --contention-size SIZE  bytes per transfer (default 4MiB)\n"
+         "  --contention-reps N     (default 3)\n"
+         "  --progress          progress on stderr (default: when stderr is a terminal)\n");
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+  memset(o, 0, sizeof *o);
+  o->dir = ".";
+  o->min = 1;
+  o->max = 8 << 20;
+  o->sizes = 100;
+  o->reps = 3;
+  o->seed = 1;
+  o->delay = 1e-3;
+  for (int i = 0; i < OP_COUNT; i++)
+    o->ops[i] = 1;
+  o->probe = o->contention = 1;
+  o->probe_reps = 3;
+  o->cont_size = 4 << 20;
+  o->cont_reps = 3;
+  o->progress = isatty(2);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int takes = 1;
+    if (strcmp(a, "--no-probe") == 0) { o->probe = 0; takes = 0; }
+    else if (strcmp(a, "--no-contention") == 0) { o->contention = 0; takes = 0; }
+    else if (strcmp(a, "--progress") == 0) { o->progress = 1; takes = 0; }
+    else if (v == NULL) skel_fail(MPI_COMM_WORLD, PROG, "%s: unknown option or missing value (see -h)", a);
+    else if (strcmp(a, "-d") == 0) o->dir = v;
+    else if (strcmp(a, "--min") == 0) o->min = parse_size(a, v);
+    else if (strcmp(a, "--max") == 0) o->max = parse_size(a, v);
+    else if (strcmp(a, "--sizes") == 0) o->sizes = skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 1, 1000000);
+    else if (strcmp(a, "--reps") == 0) o->reps = skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 1, 100000);
+    else if (strcmp(a, "--seed") == 0) o->seed = (unsigned long)skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 0, 1L << 40);
+    else if (strcmp(a, "--delay") == 0) o->delay = skel_parse_double(MPI_COMM_WORLD, PROG, a, v, 0, 10);
+    else if (strcmp(a, "--probe-reps") == 0) o->probe_reps = skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 1, 1000);
+    else if (strcmp(a, "--contention-size") == 0) o->cont_size = parse_size(a, v);
+    else if (strcmp(a, "--contention-reps") == 0) o->cont_reps = skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 1, 1000);
+    else if (strcmp(a, "--ops") == 0) {
+      for (int k = 0; k < OP_COUNT; k++)
+        o->ops[k] = 0;
+      char buf[256];
+      snprintf(buf, sizeof buf, "%s", v);
+      for (char *save, *t = strtok_r(buf, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < OP_COUNT && strcmp(t, op_names[k]) != 0)
+          k++;
+        if (k == OP_COUNT)
+          skel_fail(MPI_COMM_WORLD, PROG, "--ops: unknown operation '%s' (send, recv, pingpong, isend, irecv)", t);
+        o->ops[k] = 1;
+      }
+    } else
+      skel_fail(MPI_COMM_WORLD, PROG, "%s: unknown option (see -h)", a);
+    i += takes;
+  }
+  if (o->min < 1 || o->max < o->min)
+    skel_fail(MPI_COMM_WORLD, PROG, "--min/--max: need 1 <= min <= max (got %ld, %ld)", o->min, o->max);
+  if (o->cont_size < 1)
+    skel_fail(MPI_COMM_WORLD, PROG, "--contention-size: must be >= 1");
+}
+
+/* One measurement of op at size on ranks 0 and 1; the measuring rank fills
+ * *start (since t0) and *duration. Collective over comm (barrier first). */
+static void measure(MPI_Comm comm, int rank, int op, long size, char *buf, double delay, double t0, double *start,
+                    double *duration)
+{
+  MPI_Request req;
+  int n = (int)size;
+  MPI_Barrier(comm);
+  if (rank > 1)
+    return;
+  double t;
+  switch (op) {
+    case OP_SEND:
+    case OP_ISEND:
+      if (rank == 1) {
+        MPI_Recv(buf, n, MPI_BYTE, 0, 1, comm, MPI_STATUS_IGNORE);
+        return;
+      }
+      wait_for(delay);
+      t = MPI_Wtime();
+      if (op == OP_SEND) {
+        MPI_Send(buf, n, MPI_BYTE, 1, 1, comm);
+        *duration = MPI_Wtime() - t;
+      } else {
+        MPI_Isend(buf, n, MPI_BYTE, 1, 1, comm, &req);
+        *duration = MPI_Wtime() - t;
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+      }
+      *start = t - t0;
+      return;
+    case OP_RECV:
+    case OP_IRECV:
+      if (rank == 0) {
+        MPI_Send(buf, n, MPI_BYTE, 1, 1, comm);
+        return;
+      }
+      wait_for(delay);
+      t = MPI_Wtime();
+      if (op == OP_RECV) {
+        MPI_Recv(buf, n, MPI_BYTE, 0, 1, comm, MPI_STATUS_IGNORE);
+        *duration = MPI_Wtime() - t;
+      } else {
+        MPI_Irecv(buf, n, MPI_BYTE, 0, 1, comm, &req);
+        *duration = MPI_Wtime() - t;
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+      }
+      *start = t - t0;
+      return;
+    case OP_PINGPONG:
+      if (rank == 1) {
+        MPI_Recv(buf, n, MPI_BYTE, 0, 1, comm, MPI_STATUS_IGNORE);
+        MPI_Send(buf, n, MPI_BYTE, 0, 2, comm);
+        return;
+      }
+      wait_for(delay);
+      t = MPI_Wtime();
+      MPI_Send(buf, n, MPI_BYTE, 1, 1, comm);
+      MPI_Recv(buf, n, MPI_BYTE, 1, 2, comm, MPI_STATUS_IGNORE);
+      *duration = MPI_Wtime() - t;
+      *start = t - t0;
+      return;
+    default:
+      return;
+  }
+}
+
+/* Which rank measures op. */
+static int measurer(int op) { return op == OP_RECV || op == OP_IRECV ? 1 : 0; }
+
+/* Write to DIR/NAME.tmp, then rename; NULL on failure (reported). */
+static FILE *open_out(const char *dir, const char *name, char *tmp, char *final, size_t cap)
+{
+  snprintf(final, cap, "%s/%s", dir, name);
+  snprintf(tmp, cap, "%s/.%s.tmp", dir, name);
+  FILE *f = fopen(tmp, "w");
+  if (f == NULL)
+    fprintf(stderr, PROG ": %s: cannot write\n", tmp);
+  return f;
+}
+static int close_out(FILE *f, const char *tmp, const char *final)
+{
+  if (fclose(f) != 0 || rename(tmp, final) != 0) {
+    fprintf(stderr, PROG ": %s: cannot write\n", final);
+    return -1;
+  }
+  return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+static double median(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Probe one size: probe_reps rows; returns the mode on every rank
+ * (0 eager, 1 detached, 2 rendez-vous), decided on rank 0. */
+static int probe_size(MPI_Comm comm, int rank, long size, char *buf, const struct options *o, double t0, FILE *out)
+{
+  int reps = (int)o->probe_reps;
+  double *s = calloc((size_t)reps * 3, sizeof *s);
+  double *r = s + reps, *p = s + 2 * reps;
+  double start;
+  for (int i = 0; i < reps; i++) {
+    double d = 0;
+    /* send with a late receiver */
+    MPI_Barrier(comm);
+    if (rank == 0) {
+      double t = MPI_Wtime();
+      MPI_Send(buf, (int)size, MPI_BYTE, 1, 3, comm);
+      s[i] = MPI_Wtime() - t;
+    } else if (rank == 1) {
+      wait_for(o->delay);
+      MPI_Recv(buf, (int)size, MPI_BYTE, 0, 3, comm, MPI_STATUS_IGNORE);
+    }
+    measure(comm, rank, OP_RECV, size, buf, o->delay, t0, &start, &d);
+    if (rank == 1)
+      MPI_Send(&d, 1, MPI_DOUBLE, 0, 4, comm);
+    else if (rank == 0)
+      MPI_Recv(&r[i], 1, MPI_DOUBLE, 1, 4, comm, MPI_STATUS_IGNORE);
+    measure(comm, rank, OP_PINGPONG, size, buf, o->delay, t0, &start, &p[i]);
+  }
+  int mode = 0;
+  if (rank == 0) {
+    for (int i = 0; i < reps; i++)
+      fprintf(out, "%ld,%.9g,%.9g,%.9g,%.9g\n", size, o->delay, s[i], r[i], p[i]);
+    double ms = median(s, reps), mr = median(r, reps), mp = median(p, reps);
+    mode = ms >= o->delay / 2 ? 2 : mr < 0.9 * (mp / 2 - ms) ? 0 : 1;
+  }
+  free(s);
+  MPI_Bcast(&mode, 1, MPI_INT, 0, comm);
+  return mode;
+}
+
+/* Largest size in [lo, hi] whose mode is <= max_mode, knowing mode(lo) <=
+ * max_mode < mode(hi + 1) is what bisection looks for; log-scale midpoints. */
+static long bisect(MPI_Comm comm, int rank, long lo, long hi, int max_mode, char *buf, const struct options *o,
+                   double t0, FILE *out)
+{
+  if (probe_size(comm, rank, lo, buf, o, t0, out) > max_mode)
+    return lo - 1;
+  if (probe_size(comm, rank, hi, buf, o, t0, out) <= max_mode)
+    return hi;
+  while (hi - lo > 1) {
+    long mid = (long)llround(sqrt((double)lo * (double)hi));
+    if (mid <= lo)
+      mid = lo + 1;
+    if (mid >= hi)
+      mid = hi - 1;
+    if (probe_size(comm, rank, mid, buf, o, t0, out) <= max_mode)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int rank, np;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &np);
+  if (skel_asks_help(argc, argv)) {
+    if (rank == 0)
+      usage();
+    MPI_Finalize();
+    return 0;
+  }
+  struct options o;
+  parse_options(argc, argv, &o);
+  if (np < 2)
+    skel_fail(comm, PROG, "needs at least 2 ranks (got %d)", np);
+  long bufsize = o.max > o.cont_size ? o.max : o.cont_size;
+  char *buf = skel_alloc((size_t)bufsize, 1);
+  char *buf2 = skel_alloc((size_t)bufsize, 1);
+  if (buf == NULL || buf2 == NULL)
+    skel_fail(comm, PROG, "cannot allocate %ld bytes", bufsize);
+  /* Touch every page now, so that no measurement pays first-touch faults. */
+  memset(buf, 1, (size_t)bufsize);
+  memset(buf2, 2, (size_t)bufsize);
+
+  /* The task list: same on every rank (same seed). */
+  int nops = 0;
+  for (int k = 0; k < OP_COUNT; k++)
+    nops += o.ops[k];
+  long ntasks = o.sizes * o.reps * nops;
+  struct task *tasks = calloc((size_t)(ntasks > 0 ? ntasks : 1), sizeof *tasks);
+  if (tasks == NULL)
+    skel_fail(comm, PROG, "cannot allocate %ld tasks", ntasks);
+  uint64_t rng = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)o.seed * 0xBF58476D1CE4E5B9ULL);
+  if (rng == 0)
+    rng = 1;
+  long nt = 0;
+  double lmin = log((double)o.min), lmax = log((double)o.max);
+  for (long s = 0; s < o.sizes; s++) {
+    long size = (long)llround(exp(lmin + rng_uniform(&rng) * (lmax - lmin)));
+    size = size < o.min ? o.min : size > o.max ? o.max : size;
+    for (int k = 0; k < OP_COUNT; k++)
+      for (long r = 0; o.ops[k] && r < o.reps; r++) {
+        tasks[nt].op = k;
+        tasks[nt].size = size;
+        nt++;
+      }
+  }
+  for (long i = nt - 1; i > 0; i--) { /* Fisher-Yates */
+    long j = (long)(rng_next(&rng) % (uint64_t)(i + 1));
+    struct task t = tasks[i];
+    tasks[i] = tasks[j];
+    tasks[j] = t;
+  }
+
+  char tmp[4096], final[4096];
+  int failed = 0;
+  MPI_Barrier(comm);
+  double t0 = MPI_Wtime();
+  int last_pct = -1;
+  for (long i = 0; i < nt; i++) {
+    measure(comm, rank, tasks[i].op, tasks[i].size, buf, o.delay, t0, &tasks[i].start, &tasks[i].duration);
+    int pct = (int)(100 * (i + 1) / nt);
+    if (rank == 0 && o.progress && pct / 5 != last_pct / 5) {
+      fprintf(stderr, "\r" PROG ": point-to-point %3d%% (%ld/%ld)", pct, i + 1, nt);
+      if (i + 1 == nt)
+        fputc('\n', stderr);
+      last_pct = pct;
+    }
+  }
+  /* Rank 1's measurements to rank 0. */
+  if (rank == 1 || rank == 0) {
+    double *v = calloc((size_t)(2 * nt + 1), sizeof *v);
+    long m = 0;
+    if (rank == 1) {
+      for (long i = 0; i < nt; i++)
+        if (measurer(tasks[i].op) == 1) {
+          v[2 * m] = tasks[i].start;
+          v[2 * m + 1] = tasks[i].duration;
+          m++;
+        }
+      MPI_Send(v, (int)(2 * m), MPI_DOUBLE, 0, 5, comm);
+    } else {
+      for (long i = 0; i < nt; i++)
+        m += measurer(tasks[i].op) == 1;
+      MPI_Recv(v, (int)(2 * m), MPI_DOUBLE, 1, 5, comm, MPI_STATUS_IGNORE);
+      m = 0;
+      for (long i = 0; i < nt; i++)
+        if (measurer(tasks[i].op) == 1) {
+          tasks[i].start = v[2 * m];
+          tasks[i].duration = v[2 * m + 1];
+          m++;
+        }
+      FILE *f = open_out(o.dir, "p2p.csv", tmp, final, sizeof tmp);
+      if (f == NULL)
+        failed = 1;
+      else {
+        fprintf(f, "op,size,start,duration\n");
+        for (long i = 0; i < nt; i++)
+          fprintf(f, "%s,%ld,%.9g,%.9g\n", op_names[tasks[i].op], tasks[i].size, tasks[i].start, tasks[i].duration);
+        failed |= close_out(f, tmp, final) != 0;
+      }
+    }
+    free(v);
+  }
+
+  if (o.probe) {
+    FILE *f = NULL;
+    if (rank == 0) {
+      f = open_out(o.dir, "probe.csv", tmp, final, sizeof tmp);
+      if (f == NULL)
+        f = fopen("/dev/null", "w"), failed = 1;
+      fprintf(f, "size,delay,send,recv,pingpong\n");
+    }
+    if (rank == 0 && o.progress)
+      fprintf(stderr, PROG ": protocol probe\n");
+    long detached = bisect(comm, rank, o.min, o.max, 1, buf, &o, t0, f);
+    long async = detached >= o.min ? bisect(comm, rank, o.min, detached, 0, buf, &o, t0, f) : o.min - 1;
+    if (rank == 0) {
+      if (o.progress)
+        fprintf(stderr, PROG ": largest eager size %ld, largest detached size %ld (%s)\n", async, detached,
+                "below --min means none");
+      if (!failed)
+        failed |= close_out(f, tmp, final) != 0;
+      else
+        fclose(f);
+    }
+  }
+
+  if (o.contention) {
+    FILE *f = NULL;
+    if (rank == 0) {
+      f = open_out(o.dir, "contention.csv", tmp, final, sizeof tmp);
+      if (f == NULL)
+        f = fopen("/dev/null", "w"), failed = 1;
+      fprintf(f, "pairs,mode,size,rank,duration\n");
+    }
+    int n = (int)o.cont_size;
+    double *d = rank == 0 ? calloc((size_t)np, sizeof *d) : NULL;
+    for (int pairs = 1; 2 * pairs <= np; pairs++) {
+      if (rank == 0 && o.progress)
+        fprintf(stderr, PROG ": contention probe, %d pair(s)\n", pairs);
+      for (int mode = 0; mode < 2; mode++)
+        for (long r = 0; r < o.cont_reps; r++) {
+          MPI_Barrier(comm);
+          double t = MPI_Wtime(), dur = 0;
+          if (rank < 2 * pairs) {
+            int peer = rank ^ 1;
+            if (mode == 1)
+              MPI_Sendrecv(buf, n, MPI_BYTE, peer, 6, buf2, n, MPI_BYTE, peer, 6, comm, MPI_STATUS_IGNORE);
+            else if (rank % 2 == 0)
+              MPI_Send(buf, n, MPI_BYTE, peer, 6, comm);
+            else
+              MPI_Recv(buf2, n, MPI_BYTE, peer, 6, comm, MPI_STATUS_IGNORE);
+            dur = MPI_Wtime() - t;
+          }
+          MPI_Gather(&dur, 1, MPI_DOUBLE, d, 1, MPI_DOUBLE, 0, comm);
+          if (rank == 0)
+            for (int k = 0; k < 2 * pairs; k++)
+              fprintf(f, "%d,%s,%ld,%d,%.9g\n", pairs, mode ? "bi" : "uni", o.cont_size, k, d[k]);
+        }
+    }
+    free(d);
+    if (rank == 0) {
+      if (!failed)
+        failed |= close_out(f, tmp, final) != 0;
+      else
+        fclose(f);
+    }
+  }
+  MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
+  free(tasks);
+  skel_free(buf, 1);
+  skel_free(buf2, 1);
+  if (failed)
+    skel_fail(comm, PROG, "could not write the CSV files into '%s'", o.dir);
+  MPI_Finalize();
+  return 0;
+}

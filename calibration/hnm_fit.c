@@ -1,0 +1,406 @@
+/* hnm_fit.c -- see hnm_fit.h. */
+#include "hnm_fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HUBER_C 1.0
+#define SCALE_FLOOR 1e-9 /* seconds: durations below are noise */
+#define NOISE_RUN 8      /* distinct sizes per run in hnm_fit_noise */
+#define REPLICATE_PAIRS 4 /* partners per measurement in noise estimates */
+#define LOCAL_GROUPS 4    /* sizes on each side for the local noise */
+#define DP_ITERS 8        /* IRLS steps when scoring candidate segments */
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+double hnm_fit_median(double *v, size_t n)
+{
+  if (n == 0)
+    return 0;
+  qsort(v, n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Weighted least squares of y = a + b k (k centred for accuracy). */
+static void wls(const double *k, const double *y, const double *w, size_t n, double *a, double *b)
+{
+  double sw = 0, sk = 0, sy = 0;
+  for (size_t i = 0; i < n; i++) {
+    sw += w[i];
+    sk += w[i] * k[i];
+    sy += w[i] * y[i];
+  }
+  if (sw <= 0) {
+    *a = *b = 0;
+    return;
+  }
+  double kb = sk / sw, yb = sy / sw, skk = 0, sky = 0;
+  for (size_t i = 0; i < n; i++) {
+    skk += w[i] * (k[i] - kb) * (k[i] - kb);
+    sky += w[i] * (k[i] - kb) * (y[i] - yb);
+  }
+  *b = skk > 0 ? sky / skk : 0;
+  *a = yb - *b * kb;
+}
+
+static double huber(double r, double delta)
+{
+  double u = fabs(r);
+  return u <= delta ? 0.5 * u * u : delta * (u - 0.5 * delta);
+}
+
+/* hnm_fit_line with at most `iters` reweighting steps. The segmentation
+ * scores O(sizes^2) candidate segments with DP_ITERS steps each (enough to
+ * rank them; exact data converge at once); the chosen segments are refitted
+ * to convergence. */
+static double fit_line_iters(const double *k, const double *y, const double *d, size_t n, double delta, double *a,
+                             double *b, int iters, double *w);
+
+double hnm_fit_line(const double *k, const double *y, const double *d, size_t n, double delta, double *a, double *b)
+{
+  double *w = calloc(n ? n : 1, sizeof *w);
+  if (w == NULL) {
+    *a = *b = 0;
+    return NAN;
+  }
+  double loss = fit_line_iters(k, y, d, n, delta, a, b, 50, w);
+  free(w);
+  return loss;
+}
+
+/* w: n doubles of workspace. */
+static double fit_line_iters(const double *k, const double *y, const double *d, size_t n, double delta, double *a,
+                             double *b, int iters, double *w)
+{
+  for (size_t i = 0; i < n; i++)
+    w[i] = 1 / (d[i] * d[i]);
+  wls(k, y, w, n, a, b);
+  /* Iteratively reweighted least squares for Huber's loss. */
+  for (int it = 0; it < iters; it++) {
+    for (size_t i = 0; i < n; i++) {
+      double r = fabs((y[i] - *a - *b * k[i]) / d[i]);
+      w[i] = (r <= delta ? 1 : delta / r) / (d[i] * d[i]);
+    }
+    double a2, b2;
+    wls(k, y, w, n, &a2, &b2);
+    int done = fabs(a2 - *a) <= 1e-12 * (fabs(*a) + 1e-15) && fabs(b2 - *b) <= 1e-12 * (fabs(*b) + 1e-24);
+    *a = a2;
+    *b = b2;
+    if (done)
+      break;
+  }
+  double loss = 0;
+  for (size_t i = 0; i < n; i++)
+    loss += huber((y[i] - *a - *b * k[i]) / d[i], delta);
+  return loss;
+}
+
+/* Points sorted by k, grouped by distinct size, with their scales. */
+struct data {
+  size_t n, ngroups;
+  double *k, *y, *d;
+  size_t *gstart; /* group g: points [gstart[g], gstart[g+1]) */
+};
+
+struct pt {
+  double k, y;
+  size_t i; /* input order: ties keep it, so replicates stay in run order */
+};
+static int cmp_pt(const void *a, const void *b)
+{
+  const struct pt *p = a, *q = b;
+  return p->k < q->k ? -1 : p->k > q->k ? 1 : p->i < q->i ? -1 : p->i > q->i;
+}
+
+static void data_free(struct data *D)
+{
+  free(D->k);
+  free(D->y);
+  free(D->d);
+  free(D->gstart);
+}
+
+static int data_init(struct data *D, const double *k, const double *y, size_t n)
+{
+  memset(D, 0, sizeof *D);
+  struct pt *p = malloc((n ? n : 1) * sizeof *p);
+  D->k = malloc((n ? n : 1) * sizeof *D->k);
+  D->y = malloc((n ? n : 1) * sizeof *D->y);
+  D->d = malloc((n ? n : 1) * sizeof *D->d);
+  D->gstart = malloc((n + 1) * sizeof *D->gstart);
+  if (p == NULL || D->k == NULL || D->y == NULL || D->d == NULL || D->gstart == NULL) {
+    free(p);
+    data_free(D);
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++)
+    p[i] = (struct pt){k[i], y[i], i};
+  qsort(p, n, sizeof *p, cmp_pt);
+  D->n = n;
+  for (size_t i = 0; i < n; i++) {
+    D->k[i] = p[i].k;
+    D->y[i] = p[i].y;
+    if (i == 0 || p[i].k != p[i - 1].k)
+      D->gstart[D->ngroups++] = i;
+  }
+  D->gstart[D->ngroups] = n;
+  for (size_t g = 0; g < D->ngroups; g++) {
+    size_t s = D->gstart[g], e = D->gstart[g + 1];
+    double *tmp = malloc((e - s) * sizeof *tmp);
+    if (tmp == NULL) {
+      free(p);
+      data_free(D);
+      return -1;
+    }
+    memcpy(tmp, D->y + s, (e - s) * sizeof *tmp);
+    double med = hnm_fit_median(tmp, e - s);
+    free(tmp);
+    double sc = fabs(med) > SCALE_FLOOR ? fabs(med) : SCALE_FLOOR;
+    for (size_t i = s; i < e; i++)
+      D->d[i] = sc;
+  }
+  free(p);
+  return 0;
+}
+
+double hnm_fit_noise(const double *k, const double *y, size_t n, double noise_floor)
+{
+  if (noise_floor <= 0)
+    noise_floor = 5e-3;
+  struct data D;
+  if (n == 0 || data_init(&D, k, y, n) != 0)
+    return noise_floor;
+  /* Replicates first: |y_i - y_j| / d over pairs of measurements of one
+   * size (at most REPLICATE_PAIRS consecutive partners each, so that the
+   * work stays linear); for Gaussian noise of relative sd sigma the median
+   * of these is 0.6745 sqrt(2) sigma. */
+  size_t cap = n * REPLICATE_PAIRS + 1, nr = 0;
+  double *r = malloc(cap * sizeof *r);
+  if (r == NULL) {
+    data_free(&D);
+    return noise_floor;
+  }
+  for (size_t g = 0; g < D.ngroups; g++)
+    for (size_t i = D.gstart[g]; i < D.gstart[g + 1]; i++)
+      for (size_t j = i + 1; j < D.gstart[g + 1] && j <= i + REPLICATE_PAIRS; j++)
+        r[nr++] = fabs(D.y[i] - D.y[j]) / D.d[i];
+  double sigma;
+  if (nr >= 10) {
+    sigma = hnm_fit_median(r, nr) / (0.6745 * sqrt(2.0));
+  } else {
+    /* No replicates: residuals of robust lines through runs of NOISE_RUN
+     * consecutive distinct sizes (a run straddling a breakpoint spoils a
+     * minority of residuals; the median ignores them). */
+    nr = 0;
+    for (size_t g = 0; g < D.ngroups; g += NOISE_RUN) {
+      size_t ge = g + NOISE_RUN < D.ngroups ? g + NOISE_RUN : D.ngroups;
+      size_t s = D.gstart[g], e = D.gstart[ge];
+      if (ge - g < 3)
+        continue; /* a line through 2 sizes leaves no residual worth counting */
+      double a, b;
+      hnm_fit_line(D.k + s, D.y + s, D.d + s, e - s, 0.05, &a, &b);
+      for (size_t i = s; i < e; i++)
+        r[nr++] = fabs((D.y[i] - a - b * D.k[i]) / D.d[i]);
+    }
+    sigma = 1.4826 * hnm_fit_median(r, nr);
+  }
+  free(r);
+  data_free(&D);
+  return sigma > noise_floor ? sigma : noise_floor;
+}
+
+double hnm_fit_eval(const hnm_fit_piece *pieces, size_t npieces, double k)
+{
+  size_t i = 0;
+  while (i + 1 < npieces && k > pieces[i].hi)
+    i++;
+  return pieces[i].a + pieces[i].b * k;
+}
+
+int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_options *opt, hnm_fit_piece *pieces,
+                     size_t cap, size_t *npieces, double *sigma_out, char *err, size_t errcap)
+{
+  hnm_fit_options o = *opt;
+  int rc = -1;
+  if (o.max_segments <= 0)
+    o.max_segments = 8;
+  if (o.max_segments > 64)
+    o.max_segments = 64;
+  if (o.min_sizes <= 0)
+    o.min_sizes = 2;
+  if (o.noise_floor <= 0)
+    o.noise_floor = 5e-3;
+  if (o.penalty <= 0)
+    o.penalty = 3 * log((double)(n > 2 ? n : 2));
+  *npieces = 0;
+  if (n == 0) {
+    snprintf(err, errcap, "no measurement to fit");
+    return -1;
+  }
+  struct data D;
+  if (data_init(&D, k, y, n) != 0) {
+    snprintf(err, errcap, "out of memory");
+    return -1;
+  }
+  double sigma = hnm_fit_noise(k, y, n, o.noise_floor);
+  /* Noise is not the same at every size (a 1 us message is far noisier,
+   * relatively, than a 1 ms one): each point's residual is divided by its
+   * scale d_i and by the local noise sigma_g of its size, estimated from
+   * replicates of the LOCAL_GROUPS sizes on each side (the global sigma
+   * when they hold fewer than 10 pairs). The Huber threshold and the
+   * penalty are then in units of that local noise. */
+  double *dl = malloc((n ? n : 1) * sizeof *dl);
+  double *work = malloc((n ? n : 1) * sizeof *work);
+  double *pr = malloc((n * REPLICATE_PAIRS + 1) * sizeof *pr);
+  if (dl == NULL || pr == NULL || work == NULL) {
+    free(dl);
+    free(work);
+    free(pr);
+    data_free(&D);
+    snprintf(err, errcap, "out of memory");
+    return -1;
+  }
+  for (size_t g = 0; g < D.ngroups; g++) {
+    size_t g0 = g > LOCAL_GROUPS ? g - LOCAL_GROUPS : 0;
+    size_t g1 = g + LOCAL_GROUPS + 1 < D.ngroups ? g + LOCAL_GROUPS + 1 : D.ngroups;
+    size_t np = 0;
+    for (size_t h = g0; h < g1; h++)
+      for (size_t i = D.gstart[h]; i < D.gstart[h + 1]; i++)
+        for (size_t j = i + 1; j < D.gstart[h + 1] && j <= i + REPLICATE_PAIRS; j++)
+          pr[np++] = fabs(D.y[i] - D.y[j]) / D.d[i];
+    double sg = np >= 10 ? hnm_fit_median(pr, np) / (0.6745 * sqrt(2.0)) : sigma;
+    if (sg < o.noise_floor)
+      sg = o.noise_floor;
+    for (size_t i = D.gstart[g]; i < D.gstart[g + 1]; i++)
+      dl[i] = D.d[i] * sg;
+  }
+  free(pr);
+  const double delta = HUBER_C;
+
+  /* Units of the DP: runs of consecutive distinct sizes ("groups" of
+   * distinct sizes merged when there are too many). unit u covers distinct
+   * sizes [ustart[u], ustart[u+1]). */
+  size_t m = D.ngroups, per = (m + HNM_FIT_MAX_GROUPS - 1) / HNM_FIT_MAX_GROUPS;
+  size_t nu = (m + per - 1) / per;
+  size_t *ustart = malloc((nu + 1) * sizeof *ustart);
+  int *cut = calloc(nu, sizeof *cut);       /* cut[u]: forced break after unit u */
+  double *cost = malloc(nu * nu * sizeof *cost); /* cost[i*nu+j]: units i..j as one segment */
+  double *best = malloc((size_t)(o.max_segments + 1) * (nu + 1) * sizeof *best);
+  size_t *from = malloc((size_t)(o.max_segments + 1) * (nu + 1) * sizeof *from);
+  if (ustart == NULL || cut == NULL || cost == NULL || best == NULL || from == NULL) {
+    snprintf(err, errcap, "out of memory");
+    goto out;
+  }
+  for (size_t u = 0; u <= nu; u++)
+    ustart[u] = u * per < m ? u * per : m;
+  /* Largest sampled size of unit u. */
+#define UHI(u) (D.k[D.gstart[ustart[(u) + 1]] - 1])
+  for (size_t f = 0; f < o.nforced; f++)
+    for (size_t u = 0; u + 1 < nu; u++)
+      if (UHI(u) <= o.forced[f] && D.k[D.gstart[ustart[u + 1]]] > o.forced[f])
+        cut[u] = 1;
+  for (size_t i = 0; i < nu; i++) {
+    int crossed = 0;
+    for (size_t j = i; j < nu; j++) {
+      double c = INFINITY;
+      size_t sizes = ustart[j + 1] - ustart[i];
+      if (!crossed && (int)sizes >= o.min_sizes && (!o.forced_only || j + 1 == nu || cut[j])) {
+        size_t s = D.gstart[ustart[i]], e = D.gstart[ustart[j + 1]];
+        double a, b;
+        c = fit_line_iters(D.k + s, D.y + s, dl + s, e - s, delta, &a, &b, DP_ITERS, work);
+      }
+      cost[i * nu + j] = c;
+      if (cut[j])
+        crossed = 1;
+    }
+  }
+  /* best[s][j]: least cost of units 0..j-1 in s segments. */
+  size_t W = nu + 1;
+  for (size_t x = 0; x < (size_t)(o.max_segments + 1) * W; x++)
+    best[x] = INFINITY;
+  best[0] = 0;
+  for (int s = 1; s <= o.max_segments; s++)
+    for (size_t j = 1; j <= nu; j++)
+      for (size_t i = 0; i < j; i++) {
+        double prev = best[(size_t)(s - 1) * W + i];
+        if (!isfinite(prev) || !isfinite(cost[i * nu + j - 1]))
+          continue;
+        double v = prev + cost[i * nu + j - 1];
+        if (v < best[(size_t)s * W + j]) {
+          best[(size_t)s * W + j] = v;
+          from[(size_t)s * W + j] = i;
+        }
+      }
+  int bs = -1;
+  double bv = INFINITY;
+  for (int s = 1; s <= o.max_segments; s++) {
+    double v = best[(size_t)s * W + nu] + o.penalty * s;
+    if (v < bv) {
+      bv = v;
+      bs = s;
+    }
+  }
+  if (bs < 0) {
+    /* Say where: the first stretch between forced breakpoints with too few sizes. */
+    size_t i = 0;
+    for (size_t u = 0; u < nu; u++)
+      if (cut[u] || u + 1 == nu) {
+        size_t sizes = ustart[u + 1] - ustart[i];
+        if ((int)sizes < o.min_sizes) {
+          snprintf(err, errcap, "only %zu distinct size(s) in (%.17g, %.17g], at least %d needed for a segment",
+                   sizes, i ? UHI(i - 1) : 0.0, UHI(u), o.min_sizes);
+          goto out;
+        }
+        i = u + 1;
+      }
+    snprintf(err, errcap, "more than %d segments needed between the forced breakpoints", o.max_segments);
+    goto out;
+  }
+  if ((size_t)bs > cap) {
+    snprintf(err, errcap, "%d segments found, room for %zu", bs, cap);
+    goto out;
+  }
+  /* Backtrack, then refit each segment to report its coefficients. */
+  size_t ends[64], starts[64];
+  size_t j = nu;
+  for (int s = bs; s >= 1; s--) {
+    size_t i = from[(size_t)s * W + j];
+    starts[s - 1] = i;
+    ends[s - 1] = j - 1;
+    j = i;
+  }
+  for (int s = 0; s < bs; s++) {
+    size_t gs = ustart[starts[s]], ge = ustart[ends[s] + 1];
+    size_t ps = D.gstart[gs], pe = D.gstart[ge];
+    hnm_fit_piece *p = &pieces[s];
+    fit_line_iters(D.k + ps, D.y + ps, dl + ps, pe - ps, delta, &p->a, &p->b, 50, work);
+    p->lo = s == 0 ? -1 : pieces[s - 1].hi;
+    p->hi = D.k[pe - 1];
+    p->n = pe - ps;
+    p->sizes = ge - gs;
+    double *r = work; /* free again after the refit */
+    for (size_t i = ps; i < pe; i++)
+      r[i - ps] = fabs((D.y[i] - p->a - p->b * D.k[i]) / D.d[i]);
+    p->med_abs_rel = hnm_fit_median(r, p->n);
+  }
+#undef UHI
+  *npieces = (size_t)bs;
+  *sigma_out = sigma;
+  rc = 0;
+out:
+  free(ustart);
+  free(cut);
+  free(cost);
+  free(best);
+  free(from);
+  free(dl);
+  free(work);
+  data_free(&D);
+  return rc;
+}

@@ -1,0 +1,85 @@
+/* hnm_fit.h -- robust segmented linear regression of durations against
+ * message sizes (the maths of hnm-calibrate; no I/O, no global state).
+ *
+ * Data: n raw measurements (k_i bytes, y_i seconds), not averages. Within
+ * a segment the model is y = a + b k. Residuals are relative: r_i = (y_i -
+ * a - b k_i) / d_i with d_i = max(median of y at size k_i, 1 ns), so that
+ * sizes from 1 B to 100 MiB weigh alike, and are scored with Huber's loss
+ * (quadratic up to delta = 1.345 sigma, linear beyond), so that outliers
+ * pull a fit linearly, not quadratically. sigma, the relative noise level,
+ * is estimated from the data (hnm_fit_noise).
+ *
+ * Segmentation: breakpoints lie between consecutive distinct sizes. Among
+ * all partitions into at most max_segments segments of at least min_sizes
+ * distinct sizes each, that respect the forced breakpoints, the one
+ * minimising  sum of losses / sigma^2 + penalty x (number of segments)  is
+ * chosen exactly by dynamic programming over the distinct sizes (at most
+ * HNM_FIT_MAX_GROUPS of them: more are merged into that many consecutive
+ * groups, so breakpoints then fall between groups).
+ */
+#ifndef HNM_FIT_H
+#define HNM_FIT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HNM_FIT_MAX_GROUPS 400
+
+/* One fitted segment: lo < k <= hi (bytes). lo is the largest sampled size
+ * of the previous segment (-1 for the first), hi the largest sampled size
+ * in this one; any breakpoint in [hi, next sampled size) explains the data
+ * equally well. */
+typedef struct hnm_fit_piece {
+  double lo, hi;       /* bytes */
+  double a;            /* seconds */
+  double b;            /* seconds per byte */
+  size_t n;            /* measurements */
+  size_t sizes;        /* distinct sizes */
+  double med_abs_rel;  /* median |relative residual| */
+} hnm_fit_piece;
+
+typedef struct hnm_fit_options {
+  double penalty;       /* per segment, in units of the sigma^2-scaled loss; <= 0: 3 ln(n) */
+  int max_segments;     /* <= 0: 8 */
+  int min_sizes;        /* distinct sizes per segment; <= 0: 2 */
+  const double *forced; /* breakpoints (bytes) that must separate k <= f from k > f */
+  size_t nforced;
+  int forced_only;      /* 1: no breakpoint other than the forced ones */
+  double noise_floor;   /* lower bound of sigma; <= 0: 5e-3 */
+} hnm_fit_options;
+
+/* Robust (Huber, relative residuals) fit of y = a + b k over n points with
+ * scales d (d_i > 0). delta: Huber threshold on relative residuals.
+ * Returns the loss (sum of Huber terms); NAN (a = b = 0) if out of memory.
+ * With one distinct k, b = 0. */
+double hnm_fit_line(const double *k, const double *y, const double *d, size_t n, double delta, double *a, double *b);
+
+/* The relative noise level sigma of (k, y), floored at noise_floor: from
+ * replicates (the median relative difference between measurements of the
+ * same size / (0.6745 sqrt 2)) when there are at least 10 such pairs, else
+ * 1.4826 x the median |relative residual| of robust lines fitted to runs of
+ * 8 consecutive distinct sizes. */
+double hnm_fit_noise(const double *k, const double *y, size_t n, double noise_floor);
+
+/* Segmented fit (see the file comment). Fills pieces[0..*npieces) (cap
+ * entries available) in increasing k and *sigma. Returns 0, or -1 with a
+ * one-line reason in err (e.g. too few distinct sizes between two forced
+ * breakpoints, naming them). */
+int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_options *opt, hnm_fit_piece *pieces,
+                     size_t cap, size_t *npieces, double *sigma, char *err, size_t errcap);
+
+/* Value of a piecewise fit at k (the piece with lo < k <= hi; the first
+ * piece below, the last above the data). */
+double hnm_fit_eval(const hnm_fit_piece *pieces, size_t npieces, double k);
+
+/* Median of v[0..n) (reorders v). 0 when n == 0. */
+double hnm_fit_median(double *v, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HNM_FIT_H */
