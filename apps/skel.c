@@ -28,8 +28,11 @@ void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
    * (skel_fail is collective), so ending the simulation process is safe. */
   exit(2);
 #else
-  MPI_Abort(comm, 2);
-  exit(2); /* not reached with a conforming MPI */
+  /* Not MPI_Abort: Open MPI's teardown after an abort may drop rank 0's
+   * message before mpirun forwards it. Every rank is here, so finalize
+   * cleanly; mpirun then exits with the ranks' status 2. */
+  MPI_Finalize();
+  exit(2);
 #endif
 }
 

@@ -18,10 +18,11 @@
 #include <mpi.h>
 #include <stddef.h>
 
-/* Print "PROG: message" on rank 0 of comm (others stay silent) and
- * MPI_Abort(comm, 2) (under SMPI, exit(2): SimGrid 3.32's MPI_Abort ends
- * smpirun with status 0). Every rank must call it (collective), so that no rank
- * is left waiting for a message. */
+/* Print "PROG: message" on rank 0 of comm (others stay silent), then every
+ * rank ends with status 2: MPI_Finalize + exit(2) with a real MPI (an
+ * MPI_Abort could lose the message in Open MPI's teardown), exit(2) under
+ * SMPI (SimGrid 3.32's MPI_Abort ends smpirun with status 0). comm must be
+ * MPI_COMM_WORLD and every rank must call it (collective). */
 void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...);
 
 /* 1 if the command line asks for help (--help or -h: under smpirun,
