@@ -4,7 +4,7 @@
  *   hnm-compare run   [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]
  *   hnm-compare slurm --tasks N --script JOB.sh [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]
  *   hnm-compare merge -o OUT.csv IN.csv...
- *   hnm-compare plot  IN.csv -o PREFIX [--reference MODEL] [--title TEXT]
+ *   hnm-compare plot  IN.csv -o PREFIX [--reference MODEL] [--only COL=VAL]... [--title TEXT]
  *
  * The grid is enumerated in a fixed order (platform, then argument set, then
  * process count, then model; then the optional mpirun reference runs per
@@ -357,7 +357,7 @@ static void usage(FILE *f)
           "Usage: hnm-compare run   [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]\n"
           "       hnm-compare slurm --tasks N --script JOB.sh [--sbatch LINE]... [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]\n"
           "       hnm-compare merge -o OUT.csv IN.csv...\n"
-          "       hnm-compare plot  IN.csv -o PREFIX [--reference MODEL] [--title TEXT]\n"
+          "       hnm-compare plot  IN.csv -o PREFIX [--reference MODEL] [--only COLUMN=VALUE]... [--title TEXT]\n"
           "Run an MPI program built with smpicc over models x process counts x platforms x\n"
           "argument sets through hnm-run, several runs at once, into a resumable CSV.\n"
           "\n"
@@ -393,6 +393,11 @@ static void usage(FILE *f)
           "  --dry-run           print the runs to do (shell syntax), run nothing\n"
           "  --hnm-run PATH      the hnm-run to use (default %s)\n"
           "  -h, --help, --version\n"
+          "\n"
+          "Plot: PREFIX-time.png (time vs processes, log axes, one line per model, platform\n"
+          "  and argument set that vary), PREFIX-error.png (relative error against --reference\n"
+          "  MODEL at the same program, args, platform or '-', np), their .dat files, PREFIX.gp\n"
+          "  and a table on stdout; --only keeps the rows whose COLUMN equals VALUE.\n"
           "\n"
           "CSV columns: " CMP_HEADER "\n"
           "status: ok, failed (exit status != 0), signal, timeout, nometric (exit 0, no metric).\n"
@@ -1374,11 +1379,32 @@ static void put_gp_string(FILE *f, const char *s)
 static int cmd_plot(int argc, char **argv)
 {
   const char *in = NULL, *prefix = NULL, *ref = NULL, *title = NULL;
+  int onlycol[16], nonly = 0;
+  const char *onlyval[16];
+  static const char *const colnames[CMP_NCOLS] = {"index", "program", "args", "model", "platform", "np",
+                                                   "metric", "time_s", "wall_s", "maxrss_kib", "status",
+                                                   "exit_code"};
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
       return 0;
+    }
+    if (strcmp(a, "--only") == 0) {
+      if (i + 1 >= argc)
+        return cmp_fail("--only needs a value (COLUMN=VALUE)");
+      const char *v = argv[++i], *eq = strchr(v, '=');
+      int col = -1;
+      for (int k = 0; eq && k < CMP_NCOLS; k++)
+        if (strlen(colnames[k]) == (size_t)(eq - v) && strncmp(v, colnames[k], (size_t)(eq - v)) == 0)
+          col = k;
+      if (col < 0)
+        return cmp_fail("--only: '%s' is not COLUMN=VALUE with a column of " CMP_HEADER, v);
+      if (nonly == 16)
+        return cmp_fail("--only: at most 16 of them");
+      onlycol[nonly] = col;
+      onlyval[nonly++] = eq + 1;
+      continue;
     }
     const char **dst = strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0 ? &prefix
                        : strcmp(a, "--reference") == 0                  ? &ref
@@ -1406,12 +1432,17 @@ static int cmd_plot(int argc, char **argv)
   long n, dups;
   if ((rc = select_rows(&rows, &sel, &n, &dups)) != 0)
     return rc;
-  /* Keep the ok rows, check their numbers. */
+  /* Keep the ok rows that pass --only (the reference model's rows, too, as
+   * long as they match), check their numbers. */
   long m = 0;
   for (long i = 0; i < n; i++) {
     double t;
     long np;
-    if (strcmp(sel[i]->f[C_STATUS], "ok") != 0)
+    int keep = strcmp(sel[i]->f[C_STATUS], "ok") == 0;
+    for (int k = 0; k < nonly && keep; k++)
+      keep = strcmp(sel[i]->f[onlycol[k]], onlyval[k]) == 0 ||
+             (ref && onlycol[k] == C_MODEL && strcmp(sel[i]->f[C_MODEL], ref) == 0);
+    if (!keep)
       continue;
     if (parse_double(sel[i]->f[C_TIME], &t) != 0 || t < 0)
       return cmp_fail("%s:%ld: field time_s: '%s' is not a time", sel[i]->file, sel[i]->line, sel[i]->f[C_TIME]);

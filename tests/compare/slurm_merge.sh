@@ -62,4 +62,8 @@ got=$(awk '$1 == "loggps" && $2 == "--bytes" && $3 == "10" && $4 == 2 { print $6
 want=$(awk -v a="$t_l" -v b="$t_f" 'BEGIN { printf "%+.1f%%", 100 * (a - b) / b }')
 check "table: loggps vs fluid at np 2, 10 B: $got = $want" [ "$got" = "$want" ]
 check "error data: 4 points for loggps, 2 series" [ "$(grep -c '^[0-9]' fig-error.dat)" -eq 4 ]
+"$HNM_COMPARE" plot merged.csv -o only --only "args=--bytes 5000" --only model=loggps --reference fluid >/dev/null 2>&1
+check "plot --only: loggps at 5000 B (2 points) and its fluid reference (2 points)" \
+  [ "$(grep -c '^[0-9]' only-time.dat)" -eq 4 -a "$(grep -c '^# ' only-time.dat)" -eq 2 ]
+check "plot --only: 2 error points" [ "$(grep -c '^[0-9]' only-error.dat)" -eq 2 ]
 finish
