@@ -1491,7 +1491,8 @@ static int cmd_plot(int argc, char **argv)
     for (long g = 1; g < ns; g++)
       if (strcmp(s[g].first->f[comps[c]], s[0].first->f[comps[c]]) != 0)
         vary[comps[c]] = 1;
-  vary[C_MODEL] = 1;
+  if (!vary[C_PLATFORM] && !vary[C_ARGS] && !vary[C_PROGRAM] && !vary[C_METRIC])
+    vary[C_MODEL] = 1; /* one series or models only: name them by model */
   for (long g = 0; g < ns; g++) {
     char buf[1024] = "";
     for (int c = 0; c < 5; c++) {
