@@ -17,7 +17,7 @@
  * directory, a wall-clock timeout (the whole group is killed), its exit status
  * and peak resident memory from wait4(). One CSV row per finished run is
  * appended and flushed at once; a later invocation skips the runs whose key
- * (program, args, model, platform, np, metric) already has an ok row.
+ * (program, args, model, platform, np, metric, options) already has an ok row.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -39,9 +39,10 @@
 #include <unistd.h>
 
 #define CMP_VERSION "0.1.0"
-#define CMP_HEADER "index,program,args,model,platform,np,metric,time_s,wall_s,maxrss_kib,status,exit_code"
-#define CMP_NCOLS 12
-enum { C_INDEX, C_PROGRAM, C_ARGS, C_MODEL, C_PLATFORM, C_NP, C_METRIC, C_TIME, C_WALL, C_RSS, C_STATUS, C_EXIT };
+#define CMP_HEADER \
+  "index,program,args,model,platform,np,metric,options,time_s,wall_s,maxrss_kib,status,exit_code"
+#define CMP_NCOLS 13
+enum { C_INDEX, C_PROGRAM, C_ARGS, C_MODEL, C_PLATFORM, C_NP, C_METRIC, C_OPTIONS, C_TIME, C_WALL, C_RSS, C_STATUS, C_EXIT };
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
@@ -247,7 +248,8 @@ typedef struct {
   cmp_platform *plats;
   int nplats;
   const char *program, *mpi_program, *metric, *out, *log_dir, *hnm_run;
-  int reference, progress, dry_run;
+  char *sim_opts_str, *mpirun_opts_str; /* the options of a run, blank-separated (CSV column options) */
+  int reference, progress, dry_run, no_retry;
   long workers, task, tasks;
   double timeout;
 } cmp_config;
@@ -258,7 +260,7 @@ typedef struct {
   int plat;     /* -1 for the reference */
   int argset;
   long np;
-  char *key;    /* program \x1f args \x1f model \x1f platform \x1f np \x1f metric */
+  char *key;    /* program \x1f args \x1f model \x1f platform \x1f np \x1f metric \x1f options */
 } cmp_run;
 
 static const char *run_model(const cmp_config *c, const cmp_run *r)
@@ -272,19 +274,40 @@ static const char *run_platform(const cmp_config *c, const cmp_run *r)
 }
 
 static char *make_key(const char *program, const char *args, const char *model, const char *platform,
-                      const char *np, const char *metric)
+                      const char *np, const char *metric, const char *options)
 {
-  size_t n = strlen(program) + strlen(args) + strlen(model) + strlen(platform) + strlen(np) + strlen(metric) + 8;
+  size_t n = strlen(program) + strlen(args) + strlen(model) + strlen(platform) + strlen(np) + strlen(metric) +
+             strlen(options) + 8;
   char *k = xmalloc(n);
-  snprintf(k, n, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", program, args, model, platform, np, metric);
+  snprintf(k, n, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", program, args, model, platform, np, metric, options);
   return k;
+}
+
+static const char *run_options(const cmp_config *c, const cmp_run *r)
+{
+  return r->model < 0 ? c->mpirun_opts_str : c->sim_opts_str;
+}
+
+static char *join(const strvec *v)
+{
+  size_t n = 1;
+  for (int i = 0; i < v->n; i++)
+    n += strlen(v->v[i]) + 1;
+  char *s = xmalloc(n);
+  for (int i = 0; i < v->n; i++) {
+    if (i)
+      strcat(s, " ");
+    strcat(s, v->v[i]);
+  }
+  return s;
 }
 
 static char *run_key(const cmp_config *c, const cmp_run *r)
 {
   char np[32];
   snprintf(np, sizeof np, "%ld", r->np);
-  return make_key(c->program, c->args.v[r->argset], run_model(c, r), run_platform(c, r), np, c->metric);
+  return make_key(c->program, c->args.v[r->argset], run_model(c, r), run_platform(c, r), np, c->metric,
+                  run_options(c, r));
 }
 
 static int enumerate(const cmp_config *c, cmp_run **out)
@@ -387,6 +410,8 @@ static void usage(FILE *f)
           "  --timeout SEC       kill a run's process group after SEC seconds of wall time\n"
           "                      (default 0: none); recorded with status timeout\n"
           "  -o, --out FILE      the CSV (appended to; runs with an ok row are skipped)\n"
+          "  --no-retry          also skip the runs recorded as failed, timeout, ... (default:\n"
+          "                      run them again)\n"
           "  --log-dir DIR       stdout/stderr of each run, INDEX.out/INDEX.err (default FILE.logs)\n"
           "  --task I --tasks N  run only the grid indices equal to I modulo N (0 <= I < N)\n"
           "  --progress          progress line on stderr even when it is not a terminal\n"
@@ -583,6 +608,8 @@ static int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts
       c->progress = 1;
     } else if (strcmp(a, "--dry-run") == 0) {
       c->dry_run = 1;
+    } else if (strcmp(a, "--no-retry") == 0) {
+      c->no_retry = 1;
     } else if ((v = opt_value(argc, argv, &i, "--hnm-run", &err)) != NULL) {
       c->hnm_run = v;
     } else if (sl != NULL && (v = opt_value(argc, argv, &i, "--script", &err)) != NULL) {
@@ -648,6 +675,11 @@ static int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts
   }
   if (sl == NULL && !c->dry_run && access(c->hnm_run, X_OK) != 0)
     return cmp_fail("cannot execute hnm-run '%s': %s (build it, or give --hnm-run)", c->hnm_run, strerror(errno));
+  for (int k = 0; k < c->sim_opts.n; k++)
+    if (strpbrk(c->sim_opts.v[k], "\n\r") != NULL)
+      return cmp_fail("--sim-opt: an option cannot hold a newline");
+  c->sim_opts_str = join(&c->sim_opts);
+  c->mpirun_opts_str = join(&c->mpirun_opts);
   if (c->log_dir == NULL) {
     size_t n = strlen(c->out) + 8;
     char *d = xmalloc(n);
@@ -727,7 +759,8 @@ static int read_rows(const char *file, rowvec *rows, int missing_ok)
 
 static char *row_key(const cmp_row *r)
 {
-  return make_key(r->f[C_PROGRAM], r->f[C_ARGS], r->f[C_MODEL], r->f[C_PLATFORM], r->f[C_NP], r->f[C_METRIC]);
+  return make_key(r->f[C_PROGRAM], r->f[C_ARGS], r->f[C_MODEL], r->f[C_PLATFORM], r->f[C_NP], r->f[C_METRIC],
+                  r->f[C_OPTIONS]);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -851,6 +884,8 @@ static void write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have
   fprintf(csv, ",%ld,", r->np);
   put_csv(csv, c->metric);
   fputc(',', csv);
+  put_csv(csv, run_options(c, r));
+  fputc(',', csv);
   if (have_time)
     fprintf(csv, "%.17g", time_s);
   fprintf(csv, ",%.3f,%ld,%s,%d\n", wall, rss, status, code);
@@ -911,7 +946,7 @@ static int cmd_run(int argc, char **argv)
   char **done = xmalloc((size_t)(old.n + 1) * sizeof *done);
   long ndone = 0;
   for (long k = 0; k < old.n; k++)
-    if (strcmp(old.v[k].f[C_STATUS], "ok") == 0)
+    if (c.no_retry || strcmp(old.v[k].f[C_STATUS], "ok") == 0)
       done[ndone++] = row_key(&old.v[k]);
   qsort(done, (size_t)ndone, sizeof *done, cmp_str);
 
@@ -1346,11 +1381,12 @@ static int same_group(const cmp_row *a, const cmp_row *b)
 {
   return strcmp(a->f[C_PROGRAM], b->f[C_PROGRAM]) == 0 && strcmp(a->f[C_ARGS], b->f[C_ARGS]) == 0 &&
          strcmp(a->f[C_MODEL], b->f[C_MODEL]) == 0 && strcmp(a->f[C_PLATFORM], b->f[C_PLATFORM]) == 0 &&
-         strcmp(a->f[C_METRIC], b->f[C_METRIC]) == 0;
+         strcmp(a->f[C_METRIC], b->f[C_METRIC]) == 0 && strcmp(a->f[C_OPTIONS], b->f[C_OPTIONS]) == 0;
 }
 
 /* The reference time for row R: same program, args, metric, np, and same
- * platform (or any platform when the reference is mpirun's "-"). */
+ * platform and options (or any platform and options when the reference is
+ * mpirun's, platform "-"). */
 static int find_ref(cmp_row **sel, long n, const cmp_row *r, const char *ref, double *t)
 {
   for (long i = 0; i < n; i++) {
@@ -1358,7 +1394,8 @@ static int find_ref(cmp_row **sel, long n, const cmp_row *r, const char *ref, do
     if (strcmp(q->f[C_MODEL], ref) != 0 || strcmp(q->f[C_PROGRAM], r->f[C_PROGRAM]) != 0 ||
         strcmp(q->f[C_ARGS], r->f[C_ARGS]) != 0 || strcmp(q->f[C_METRIC], r->f[C_METRIC]) != 0 ||
         strcmp(q->f[C_NP], r->f[C_NP]) != 0 ||
-        (strcmp(q->f[C_PLATFORM], "-") != 0 && strcmp(q->f[C_PLATFORM], r->f[C_PLATFORM]) != 0))
+        (strcmp(q->f[C_PLATFORM], "-") != 0 &&
+         (strcmp(q->f[C_PLATFORM], r->f[C_PLATFORM]) != 0 || strcmp(q->f[C_OPTIONS], r->f[C_OPTIONS]) != 0)))
       continue;
     return parse_double(q->f[C_TIME], t);
   }
@@ -1381,9 +1418,9 @@ static int cmd_plot(int argc, char **argv)
   const char *in = NULL, *prefix = NULL, *ref = NULL, *title = NULL;
   int onlycol[16], nonly = 0;
   const char *onlyval[16];
-  static const char *const colnames[CMP_NCOLS] = {"index", "program", "args", "model", "platform", "np",
-                                                   "metric", "time_s", "wall_s", "maxrss_kib", "status",
-                                                   "exit_code"};
+  static const char *const colnames[CMP_NCOLS] = {"index",  "program", "args",   "model",      "platform",
+                                                   "np",     "metric",  "options", "time_s",    "wall_s",
+                                                   "maxrss_kib", "status", "exit_code"};
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -1486,25 +1523,40 @@ static int cmd_plot(int argc, char **argv)
   }
   /* Labels: the components that vary between series. */
   int vary[CMP_NCOLS] = {0};
-  const int comps[] = {C_MODEL, C_PLATFORM, C_ARGS, C_PROGRAM, C_METRIC};
-  for (int c = 0; c < 5; c++)
-    for (long g = 1; g < ns; g++)
-      if (strcmp(s[g].first->f[comps[c]], s[0].first->f[comps[c]]) != 0)
+  /* The mpirun reference always has other options than the simulations:
+   * options vary only if they do among the simulations. */
+  const int comps[] = {C_MODEL, C_PLATFORM, C_ARGS, C_PROGRAM, C_METRIC, C_OPTIONS};
+  const int ncomps = 6;
+  for (int c = 0; c < ncomps; c++)
+    for (long g = 1; g < ns; g++) {
+      const cmp_row *a = s[g].first, *b = s[0].first;
+      if (comps[c] == C_OPTIONS) {
+        long h = 0;
+        while (h < ns && strcmp(s[h].first->f[C_MODEL], "mpirun") == 0)
+          h++;
+        b = h < ns ? s[h].first : b;
+        if (strcmp(a->f[C_MODEL], "mpirun") == 0)
+          continue;
+      }
+      if (strcmp(a->f[comps[c]], b->f[comps[c]]) != 0)
         vary[comps[c]] = 1;
-  if (!vary[C_PLATFORM] && !vary[C_ARGS] && !vary[C_PROGRAM] && !vary[C_METRIC])
+    }
+  if (!vary[C_PLATFORM] && !vary[C_ARGS] && !vary[C_PROGRAM] && !vary[C_METRIC] && !vary[C_OPTIONS])
     vary[C_MODEL] = 1; /* one series or models only: name them by model */
   for (long g = 0; g < ns; g++) {
     char buf[1024] = "";
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < ncomps; c++) {
       if (!vary[comps[c]])
         continue;
       const char *v = s[g].first->f[comps[c]];
+      if (comps[c] == C_OPTIONS && strcmp(s[g].first->f[C_MODEL], "mpirun") == 0)
+        continue;
       if (comps[c] == C_PROGRAM && strrchr(v, '/'))
         v = strrchr(v, '/') + 1;
       if (comps[c] == C_PLATFORM && strcmp(v, "-") == 0)
         continue;
       size_t l = strlen(buf);
-      snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "", *v ? v : "(no args)");
+      snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "", *v ? v : comps[c] == C_OPTIONS ? "(no options)" : "(no args)");
     }
     s[g].label = xstrdup(buf);
   }

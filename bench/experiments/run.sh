@@ -19,6 +19,9 @@ OUT=${OUT:-$BUILD/experiments}
 IMG=${IMG:-docs/img}
 WORKERS=${WORKERS:-2}
 TIMEOUT=${TIMEOUT:-120}   # seconds of wall time per run; a run over it is recorded as timeout
+RETRY=${RETRY:-0}         # 1: run again the runs recorded as failed or timeout
+NORETRY=()
+[ "$RETRY" = 1 ] || NORETRY=(--no-retry)
 mkdir -p "$OUT" "$IMG"
 CMP=$BUILD/plugin/hnm-compare
 PLAT=$BUILD/platforms/hnm-platform
@@ -48,7 +51,7 @@ sweep() { # NAME hnm-compare-run-args...
   shift
   echo "== $name" >&2
   local t0=$SECONDS
-  "$CMP" run --workers "$WORKERS" --timeout "$TIMEOUT" "${SIM[@]}" -o "$OUT/$name.csv" "$@" || true
+  "$CMP" run --workers "$WORKERS" --timeout "$TIMEOUT" "${NORETRY[@]}" "${SIM[@]}" -o "$OUT/$name.csv" "$@" || true
   echo "== $name: $((SECONDS - t0)) s" >&2
 }
 

@@ -40,7 +40,8 @@ refuse "option without value" "--np needs a value" "${R[@]}" --np
 refuse "no program" "no program to run" "${R[@]}" --np 2
 refuse "program not executable" "cannot execute program '/nonexistent'" "${R[@]}" --np 2 -- /nonexistent
 refuse "no output" "-o OUT.csv is required" run --platform "$TWO" --np 2 -- "$PROG"
-refuse "reference without -mpi program" "--reference: cannot execute '$PROG-mpi'" "${R[@]}" --np 2 --reference -- "$PROG"
+refuse "reference program missing" "--reference: cannot execute '/nonexistent-mpi'" "${R[@]}" --np 2 --reference \
+  --mpi-program /nonexistent-mpi -- "$PROG"
 refuse "unknown command" "unknown command 'rn'" rn --np 2
 refuse "slurm without script" "slurm needs --tasks N and --script" slurm --tasks 2 --np 2 -o new.csv -- "$PROG"
 
@@ -48,10 +49,10 @@ refuse "slurm without script" "slurm needs --tasks N and --script" slurm --tasks
 printf 'a,b\n1,2\n' >other.csv
 refuse "foreign CSV" "other\.csv:1: header is not hnm-compare's" run --platform "$TWO" --np 2 -o other.csv -- "$PROG"
 check "foreign CSV unchanged" [ "$(cat other.csv)" = "$(printf 'a,b\n1,2')" ]
-printf '%s\n%s\n%s\n' "index,program,args,model,platform,np,metric,time_s,wall_s,maxrss_kib,status,exit_code" \
-  "0,p,,fluid,two,2,csv:time_s,1,0.1,10,ok,0" "1,p,,fluid,two,2,csv:time_s,1,0.1" >short.csv
-refuse "short row" "short\.csv:3: 9 fields, expected 12" run --platform "$TWO" --np 2 -o short.csv -- "$PROG"
-refuse "merge: short row" "short\.csv:3: 9 fields" merge -o new.csv short.csv
+printf '%s\n%s\n%s\n' "index,program,args,model,platform,np,metric,options,time_s,wall_s,maxrss_kib,status,exit_code" \
+  "0,p,,fluid,two,2,csv:time_s,,1,0.1,10,ok,0" "1,p,,fluid,two,2,csv:time_s,,1,0.1" >short.csv
+refuse "short row" "short\.csv:3: 10 fields, expected 13" run --platform "$TWO" --np 2 -o short.csv -- "$PROG"
+refuse "merge: short row" "short\.csv:3: 10 fields" merge -o new.csv short.csv
 refuse "merge: missing input" "cannot read '/nonexistent.csv'" merge -o new.csv /nonexistent.csv
 refuse "merge: no input" "merge needs -o OUT.csv and at least one input" merge -o new.csv
 head -n 2 short.csv >one.csv

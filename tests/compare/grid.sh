@@ -5,7 +5,8 @@
 #  - a second invocation over the same grid runs nothing (the CSV is unchanged
 #    and --dry-run lists 0 runs to do); a grown grid runs only the new runs;
 #  - a run that exits 3 is recorded failed/3, one that spins past --timeout is
-#    recorded timeout, and the other runs of the sweep still complete (exit 1).
+#    recorded timeout, and the other runs of the sweep still complete (exit 1);
+#  - SIGINT kills the runs in flight and keeps what was recorded.
 source "$(dirname "$0")/lib.sh"
 
 # 1. Enumeration (dry run: nothing executed, nothing written).
@@ -37,6 +38,12 @@ check "grown grid: 2 more rows (np 8)" [ "$(rows r.csv)" -eq 6 ]
 check "grown grid: the new rows are indices 4 and 5 at np 8" \
   [ "$(tail -n 2 r.csv | cut -d, -f1,6 | sort | tr '\n' ' ')" = "4,8 5,8 " ]
 check "grown grid: the first four rows untouched" cmp -s <(head -n 5 r.csv) r1.csv
+# The simulation options are part of a run's key (column options): other
+# options, other runs.
+check "another --sim-opt: the 4 runs to do again" grep -q ' 4 to run$' \
+  <("$HNM_COMPARE" run --dry-run "${G[@]}" --sim-opt=--cfg=smpi/alltoall:pair -o r.csv -- "$PROG")
+check "options column: the --sim-opt values, blank-separated" \
+  [ "$(field r.csv 0 options)" = "${SIMOPTS[*]}" ]
 
 # 3. Failures and timeouts do not stop the sweep.
 "$HNM_COMPARE" run --model fluid --np 2 --platform "$TWO" "${SIMS[@]}" --args "--exit 3" --args "--hang 1" \
@@ -60,4 +67,20 @@ check "logs kept" grep -q 'did not return 0' f.csv.logs/0.err
   --args "--bytes 10" --timeout 1 -o f.csv -- "$PROG" 2>/dev/null
 check "resume re-runs only the 2 failed runs" [ "$(rows f.csv)" -eq 5 ]
 check "resume appended indices 0 and 1" [ "$(tail -n 2 f.csv | cut -d, -f1 | sort | tr '\n' ' ')" = "0 1 " ]
+check "--no-retry: nothing to run" grep -q ' 0 to run$' <("$HNM_COMPARE" run --dry-run --no-retry --model fluid --np 2 \
+  --platform "$TWO" "${SIMS[@]}" --args "--exit 3" --args "--hang 1" --args "--bytes 10" -o f.csv -- "$PROG")
+
+# 4. Interrupted (SIGINT) with runs in flight: exit 130, the runs' process
+# groups killed, the rows already written kept, resuming runs the rest.
+"$HNM_COMPARE" run --model fluid --np 2 --platform "$TWO" "${SIMS[@]}" --args "--bytes 1" --args "--hang 1" \
+  --args "--hang 2" --workers 2 -o i.csv -- "$PROG" 2>/dev/null &
+pid=$!
+for _ in $(seq 600); do [ -s i.csv ] && [ "$(rows i.csv)" -ge 1 ] && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+check "interrupted: exit 130" [ $? -eq 130 ]
+check "interrupted: the finished run kept" [ "$(rows i.csv)" -eq 1 -a "$(field i.csv 0 status)" = ok ]
+check "interrupted: no simulation left behind" [ -z "$(pgrep -f "$PROG --hang" || true)" ]
+check "interrupted: 2 runs left to do" grep -q ' 2 to run$' <("$HNM_COMPARE" run --dry-run --model fluid --np 2 \
+  --platform "$TWO" "${SIMS[@]}" --args "--bytes 1" --args "--hang 1" --args "--hang 2" -o i.csv -- "$PROG")
 finish

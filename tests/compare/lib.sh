@@ -14,12 +14,13 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 
-# field CSV INDEX COLUMN: column np, metric, time_s, wall_s, maxrss_kib, status
-# or exit_code of the last row with that index. Counted from the end of the
-# line, since a quoted model spec may hold commas (args here never do).
+# field CSV INDEX COLUMN: column np, metric, options, time_s, wall_s,
+# maxrss_kib, status or exit_code of the last row with that index. Counted
+# from the end of the line, since a quoted model spec may hold commas (args
+# and options here never do, except mpirun's, whose options are never asked).
 field() {
-  awk -F, -v i="$2" -v col="$3" 'BEGIN { split("np metric time_s wall_s maxrss_kib status exit_code", n, " ")
-      for (k = 1; k <= 7; k++) off[n[k]] = 7 - k }
+  awk -F, -v i="$2" -v col="$3" 'BEGIN { split("np metric options time_s wall_s maxrss_kib status exit_code", n, " ")
+      for (k = 1; k <= 8; k++) off[n[k]] = 8 - k }
     NR > 1 && $1 == i { v = $(NF - off[col]) } END { print v }' "$1"
 }
 # rows CSV: the number of data rows.

@@ -25,21 +25,21 @@ done
 "$HNM_COMPARE" merge -o merged.csv sweep.task-2.csv sweep.task-0.csv sweep.task-1.csv 2>merge.txt
 check "merge: exit 0" [ $? -eq 0 ]
 check "merge: summary" grep -q '8 runs (0 not ok) from 3 files into merged.csv; 0 duplicates dropped' merge.txt
-# Columns 1-8, 11-12: all but wall_s and maxrss_kib (no quoted field here).
-sort_single=$( (head -n 1 single.csv; tail -n +2 single.csv | sort -t, -k1,1n) | cut -d, -f1-8,11,12)
-check "merged rows sorted by index equal the single sweep's" [ "$(cut -d, -f1-8,11,12 merged.csv)" = "$sort_single" ]
+# Columns 1-9, 12-13: all but wall_s and maxrss_kib (no quoted field here).
+sort_single=$( (head -n 1 single.csv; tail -n +2 single.csv | sort -t, -k1,1n) | cut -d, -f1-9,12,13)
+check "merged rows sorted by index equal the single sweep's" [ "$(cut -d, -f1-9,12,13 merged.csv)" = "$sort_single" ]
 
 # Duplicates (the same run in two files, same time) are dropped once.
 "$HNM_COMPARE" merge -o m2.csv merged.csv single.csv 2>merge.txt
 check "duplicates: exit 0" [ $? -eq 0 ]
 check "duplicates: 8 dropped" grep -q '8 runs (0 not ok) from 2 files into m2.csv; 8 duplicates dropped' merge.txt
-check "duplicates: same rows" [ "$(cut -d, -f1-8,11,12 m2.csv)" = "$sort_single" ]
+check "duplicates: same rows" [ "$(cut -d, -f1-9,12,13 m2.csv)" = "$sort_single" ]
 # An ok row wins over a failed row of the same run from another file.
-awk -F, -v OFS=, 'NR == 1 || $1 != 3 { print; next } { $8 = ""; $11 = "failed"; $12 = 1; print }' single.csv >failed3.csv
+awk -F, -v OFS=, 'NR == 1 || $1 != 3 { print; next } { $9 = ""; $12 = "failed"; $13 = 1; print }' single.csv >failed3.csv
 "$HNM_COMPARE" merge -o m3.csv failed3.csv sweep.task-0.csv 2>/dev/null
 check "ok wins over failed" [ "$(field m3.csv 3 status)" = ok ]
 # A conflict: the same run with another time in another file.
-awk -F, -v OFS=, 'NR == 3 { $8 = $8 * 2 } { print }' single.csv >conflict.csv
+awk -F, -v OFS=, 'NR == 3 { $9 = $9 * 2 } { print }' single.csv >conflict.csv
 line3=$(sed -n 3p single.csv | cut -d, -f1)
 "$HNM_COMPARE" merge -o m4.csv merged.csv conflict.csv 2>err.txt
 check "conflict: exit 2" [ $? -eq 2 ]
