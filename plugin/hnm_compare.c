@@ -418,6 +418,11 @@ static void usage(FILE *f)
           "  --dry-run           print the runs to do (shell syntax), run nothing\n"
           "  --hnm-run PATH      the hnm-run to use (default %s)\n"
           "  -h, --help, --version\n"
+          "Slurm: --tasks N (array size), --script FILE (the job script to write), --sbatch LINE\n"
+          "  (an #SBATCH line, repeatable); the other options as for run; per-task CSVs\n"
+          "  OUT.task-I.csv (OUT without .csv), its directory created.\n"
+          "Merge: rows sorted by index; duplicates dropped; conflicting ok rows or two runs\n"
+          "  with one index (different grids) refused.\n"
           "\n"
           "Plot: PREFIX-time.png (time vs processes, log axes, one line per model, platform\n"
           "  and argument set that vary), PREFIX-error.png (relative error against --reference\n"
@@ -1173,6 +1178,14 @@ static int cmd_slurm(int argc, char **argv)
   if (ol > 4 && strcmp(stem + ol - 4, ".csv") == 0)
     stem[ol - 4] = '\0';
 
+  /* Slurm opens --output before the script runs: its directory must exist. */
+  char *dir = xstrdup(stem);
+  if (strrchr(dir, '/') != NULL) {
+    *strrchr(dir, '/') = '\0';
+    if (*dir != '\0' && mkdir_p(dir) != 0)
+      return cmp_fail("-o: cannot create the directory '%s': %s", dir, strerror(errno));
+  }
+  free(dir);
   size_t tl = strlen(sl.script) + 16;
   char *tmp = xmalloc(tl);
   snprintf(tmp, tl, "%s.tmp%ld", sl.script, (long)getpid());

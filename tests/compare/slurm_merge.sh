@@ -15,6 +15,8 @@ check "script written, executable" [ -x job.sh ]
 check "array of 3 tasks" grep -qx '#SBATCH --array=0-2' job.sh
 check "user sbatch line" grep -qx '#SBATCH --time=00:10:00' job.sh
 check "script runs its task's slice" grep -q -- '--task "$task" --tasks 3 -o sweep.task-"$task".csv' job.sh
+"$HNM_COMPARE" slurm --tasks 2 --script job2.sh "${G[@]}" -o sub/dir/s.csv -- "$PROG" >/dev/null
+check "the per-task CSVs' directory is created (Slurm opens --output there first)" [ -d sub/dir ]
 check "script refuses to run outside an array job" bash -c "! env -u SLURM_ARRAY_TASK_ID bash job.sh 2>/dev/null"
 for t in 0 1 2; do
   SLURM_ARRAY_TASK_ID=$t bash job.sh 2>/dev/null
