@@ -981,6 +981,8 @@ static int cmd_run(int argc, char **argv)
     return 0;
   }
 
+  if (mkdir_p(c.log_dir) != 0)
+    return cmp_fail("--log-dir: cannot create '%s': %s", c.log_dir, strerror(errno));
   /* The CSV: created with its header through a temporary file, then appended. */
   if (access(c.out, F_OK) != 0) {
     size_t n = strlen(c.out) + 16;
@@ -994,8 +996,6 @@ static int cmd_run(int argc, char **argv)
   FILE *csv = fopen(c.out, "a");
   if (csv == NULL)
     return cmp_fail("-o: cannot append to '%s': %s", c.out, strerror(errno));
-  if (mkdir_p(c.log_dir) != 0)
-    return cmp_fail("--log-dir: cannot create '%s': %s", c.log_dir, strerror(errno));
 
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);

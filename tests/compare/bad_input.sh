@@ -42,6 +42,7 @@ refuse "program not executable" "cannot execute program '/nonexistent'" "${R[@]}
 refuse "no output" "-o OUT.csv is required" run --platform "$TWO" --np 2 -- "$PROG"
 refuse "reference program missing" "--reference: cannot execute '/nonexistent-mpi'" "${R[@]}" --np 2 --reference \
   --mpi-program /nonexistent-mpi -- "$PROG"
+refuse "log directory" "--log-dir: cannot create '/proc/nope/logs'" "${R[@]}" --np 2 --log-dir /proc/nope/logs -- "$PROG"
 refuse "unknown command" "unknown command 'rn'" rn --np 2
 refuse "slurm without script" "slurm needs --tasks N and --script" slurm --tasks 2 --np 2 -o new.csv -- "$PROG"
 
