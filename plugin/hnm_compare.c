@@ -701,6 +701,7 @@ typedef struct {
   char *f[CMP_NCOLS];
   char *buf;
   const char *file;
+  int ord; /* the file's position among the inputs */
   long line;
 } cmp_row;
 
@@ -712,7 +713,7 @@ typedef struct {
 /* Read FILE (which must start with the CMP_HEADER line) into ROWS.
  * MISSING_OK: a missing or empty file is no rows. Returns 0, or 2 after
  * printing "FILE:LINE: ..." */
-static int read_rows(const char *file, rowvec *rows, int missing_ok)
+static int read_rows(const char *file, int ord, rowvec *rows, int missing_ok)
 {
   FILE *f = fopen(file, "r");
   if (f == NULL) {
@@ -736,7 +737,7 @@ static int read_rows(const char *file, rowvec *rows, int missing_ok)
     }
     if (line[0] == '\0')
       continue;
-    cmp_row r = {.buf = xstrdup(line), .file = file, .line = ln};
+    cmp_row r = {.buf = xstrdup(line), .file = file, .ord = ord, .line = ln};
     int n = csv_split(r.buf, r.f, CMP_NCOLS);
     if (n != CMP_NCOLS) {
       rc = cmp_fail("%s:%ld: %d fields, expected %d", file, ln, n < 0 ? 0 : n, CMP_NCOLS);
@@ -946,7 +947,7 @@ static int cmd_run(int argc, char **argv)
 
   /* Resume: the keys that already have an ok row. */
   rowvec old = {0};
-  if ((rc = read_rows(c.out, &old, 1)) != 0)
+  if ((rc = read_rows(c.out, 0, &old, 1)) != 0)
     return rc;
   char **done = xmalloc((size_t)(old.n + 1) * sizeof *done);
   long ndone = 0;
@@ -1259,7 +1260,11 @@ static int cmp_row_index(const void *a, const void *b)
 {
   const cmp_row *x = *(cmp_row *const *)a, *y = *(cmp_row *const *)b;
   long i = atol(x->f[C_INDEX]), j = atol(y->f[C_INDEX]);
-  return i < j ? -1 : i > j;
+  if (i != j)
+    return i < j ? -1 : 1;
+  if (x->ord != y->ord)
+    return x->ord < y->ord ? -1 : 1;
+  return x->line < y->line ? -1 : x->line > y->line;
 }
 
 static void put_row(FILE *f, const cmp_row *r)
@@ -1275,8 +1280,10 @@ static void put_row(FILE *f, const cmp_row *r)
 /* Per key, the row kept: within one file the last row wins (a resumed sweep
  * appends its re-runs); across files an ok row wins over a non-ok one; two ok
  * rows from different files are duplicates when their time_s are equal and a
- * conflict otherwise. Rows of different keys with the same index mean the
- * files come from different grids: a conflict too. */
+ * conflict otherwise. Rows of different keys with the same index in two
+ * files mean the files come from different grids: a conflict too. (Within
+ * one file they are legitimate: a CSV resumed with a grown or changed grid
+ * holds runs numbered by several grids.) */
 static int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
 {
   keyed *k = xmalloc((size_t)(rows->n + 1) * sizeof *k);
@@ -1293,7 +1300,7 @@ static int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
       cmp_row *r = &rows->v[k[j].idx];
       if (best == NULL) {
         best = r;
-      } else if (best->file == r->file) {
+      } else if (best->ord == r->ord) {
         best = r; /* later in the same file */
       } else {
         int bok = strcmp(best->f[C_STATUS], "ok") == 0, rok = strcmp(r->f[C_STATUS], "ok") == 0;
@@ -1315,7 +1322,7 @@ static int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
   }
   qsort(sel, (size_t)n, sizeof *sel, cmp_row_index);
   for (long i = 1; i < n; i++)
-    if (strcmp(sel[i]->f[C_INDEX], sel[i - 1]->f[C_INDEX]) == 0)
+    if (strcmp(sel[i]->f[C_INDEX], sel[i - 1]->f[C_INDEX]) == 0 && sel[i]->ord != sel[i - 1]->ord)
       return cmp_fail("%s:%ld: index %s is another run in %s:%ld (CSVs of different grids?)", sel[i]->file,
                       sel[i]->line, sel[i]->f[C_INDEX], sel[i - 1]->file, sel[i - 1]->line);
   *out = sel;
@@ -1349,7 +1356,7 @@ static int cmd_merge(int argc, char **argv)
     for (int j = 0; j < i; j++)
       if (strcmp(in.v[i], in.v[j]) == 0)
         return cmp_fail("merge: '%s' given twice", in.v[i]);
-    int rc = read_rows(in.v[i], &rows, 0);
+    int rc = read_rows(in.v[i], i, &rows, 0);
     if (rc != 0)
       return rc;
   }
@@ -1475,7 +1482,7 @@ static int cmd_plot(int argc, char **argv)
   if (in == NULL || prefix == NULL)
     return cmp_fail("plot needs IN.csv and -o PREFIX");
   rowvec rows = {0};
-  int rc = read_rows(in, &rows, 0);
+  int rc = read_rows(in, 0, &rows, 0);
   if (rc != 0)
     return rc;
   cmp_row **sel;
@@ -1536,14 +1543,14 @@ static int cmd_plot(int argc, char **argv)
   }
   /* Labels: the components that vary between series. */
   int vary[CMP_NCOLS] = {0};
-  /* The mpirun reference always has other options than the simulations:
-   * options vary only if they do among the simulations. */
+  /* The mpirun reference always has other options and platform ("-") than
+   * the simulations: those vary only if they do among the simulations. */
   const int comps[] = {C_MODEL, C_PLATFORM, C_ARGS, C_PROGRAM, C_METRIC, C_OPTIONS};
   const int ncomps = 6;
   for (int c = 0; c < ncomps; c++)
     for (long g = 1; g < ns; g++) {
       const cmp_row *a = s[g].first, *b = s[0].first;
-      if (comps[c] == C_OPTIONS) {
+      if (comps[c] == C_OPTIONS || comps[c] == C_PLATFORM) {
         long h = 0;
         while (h < ns && strcmp(s[h].first->f[C_MODEL], "mpirun") == 0)
           h++;
@@ -1564,12 +1571,36 @@ static int cmd_plot(int argc, char **argv)
       const char *v = s[g].first->f[comps[c]];
       if (comps[c] == C_OPTIONS && strcmp(s[g].first->f[C_MODEL], "mpirun") == 0)
         continue;
+      char *uncommon = NULL;
+      if (comps[c] == C_OPTIONS) {
+        /* Only the words that not every simulation series has. */
+        strvec w = {0}, keep = {0};
+        sv_split(&w, v);
+        for (int i = 0; i < w.n; i++) {
+          int everywhere = 1;
+          for (long h = 0; h < ns && everywhere; h++) {
+            if (strcmp(s[h].first->f[C_MODEL], "mpirun") == 0)
+              continue;
+            strvec o = {0};
+            sv_split(&o, s[h].first->f[C_OPTIONS]);
+            int found = 0;
+            for (int j = 0; j < o.n; j++)
+              found |= strcmp(o.v[j], w.v[i]) == 0;
+            everywhere = found;
+          }
+          if (!everywhere)
+            sv_push(&keep, w.v[i]);
+        }
+        uncommon = join(&keep);
+        v = *uncommon ? uncommon : "(base options)";
+      }
       if (comps[c] == C_PROGRAM && strrchr(v, '/'))
         v = strrchr(v, '/') + 1;
       if (comps[c] == C_PLATFORM && strcmp(v, "-") == 0)
         continue;
       size_t l = strlen(buf);
-      snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "", *v ? v : comps[c] == C_OPTIONS ? "(no options)" : "(no args)");
+      snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "", *v ? v : "(no args)");
+      free(uncommon);
     }
     s[g].label = xstrdup(buf);
   }
@@ -1643,8 +1674,13 @@ static int cmd_plot(int argc, char **argv)
   if (g == NULL)
     return cmp_fail("-o: cannot write '%s': %s", gp, strerror(errno));
   fprintf(g, "# Generated by hnm-compare plot from %s\n", in);
-  fprintf(g, "set terminal pngcairo size 800,560 enhanced font 'sans,11'\n");
-  fprintf(g, "set logscale x 2\nset logscale y 10\nset format y \"%%g\"\nset grid\nset key outside right top\n");
+  fprintf(g, "set terminal pngcairo size 800,600 enhanced font 'sans,11'\n");
+  /* Long series names go under the plot, where they do not squeeze it. */
+  size_t longest = 0;
+  for (long k = 0; k < ns; k++)
+    longest = strlen(s[k].label) > longest ? strlen(s[k].label) : longest;
+  fprintf(g, "set logscale x 2\nset logscale y 10\nset format y \"%%g\"\nset grid\n%s\n",
+          longest > 24 ? "set key outside below left Left reverse" : "set key outside right top");
   fprintf(g, "set xlabel 'processes'\nset ylabel 'time (s)'\n");
   fprintf(g, "set output ");
   put_gp_string(g, png);

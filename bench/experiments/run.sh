@@ -3,7 +3,8 @@
 # hnm-compare (docs/experiments.md). Not a test.
 #   bench/experiments/run.sh [BUILD-DIR] [WHICH...]
 # WHICH: fig9 (seed 002 Fig. 9), fig5a fig5b (seed 000 Fig. 5a/5b), fig9a
-# (seed 000 Fig. 9a), fig10c (seed 000 Fig. 10c); default all of them.
+# (seed 000 Fig. 9a), fig10c (seed 000 Fig. 10c), reference (the models
+# against mpirun on this machine); default all of them.
 # CSVs, run logs, gnuplot scripts and data, and the tables printed by
 # hnm-compare plot go to $OUT (default BUILD-DIR/experiments); the PNGs that
 # docs/experiments.md shows are copied to $IMG (default docs/img). Re-running
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
 shift || true
 WHICH=("$@")
-[ $# -eq 0 ] && WHICH=(fig9 fig5a fig5b fig9a fig10c)
+[ $# -eq 0 ] && WHICH=(fig9 fig5a fig5b fig9a fig10c reference)
 OUT=${OUT:-$BUILD/experiments}
 IMG=${IMG:-docs/img}
 WORKERS=${WORKERS:-2}
@@ -122,6 +123,23 @@ for w in "${WHICH[@]}"; do
       figure seed000-fig10c seed000-fig10c-$m --only model=$m \
         --title "gcr call, recursive-k by radix, $m (seed 000 Fig. 10c)"
     done ;;
+  reference)
+    # This machine as a platform: one host, 8 ranks on its loopback; the
+    # same transposition with mpirun (transpose-mpi), payload and packing real.
+    "$PLAT" cluster --cabinets 1 --nodes 1 --ranks-per-host 8 -o "$OUT/one.xml" --hostfile "$OUT/one.hosts" 2>/dev/null
+    # Twice: SMPI's default smpi/host-speed (20000 flop/s: the packing measured
+    # on this machine is scaled by 20000 / 1e9 on the 1 Gf hosts), then 1Gf
+    # (the packing counted at its measured duration); the options column
+    # keeps the two apart.
+    for hs in "" --sim-opt=--cfg=smpi/host-speed:1Gf; do
+      # shellcheck disable=SC2086
+      "$CMP" run --workers 1 --timeout "$TIMEOUT" "${NORETRY[@]}" --reference --platform "$OUT/one.xml" \
+        --model graphene --model fluid --np 2,4,8 --sim-opt=--cfg=smpi/privatization:no \
+        --sim-opt=--log=root.thres:critical $hs --args "--algo ring --k 4" --args "--algo burst" \
+        -o "$OUT/reference.csv" -- "$APPS/transpose" --nx 576 --ny 288 --nz 32 --iterations 3 || true
+    done
+    figure reference reference --reference mpirun --only "args=--algo ring --k 4" \
+      --title "transpose 576x288x32 x3 ring-4, this machine: models vs mpirun" ;;
   *) echo "unknown experiment '$w'" >&2; exit 2 ;;
   esac
 done

@@ -38,6 +38,15 @@ check "grown grid: 2 more rows (np 8)" [ "$(rows r.csv)" -eq 6 ]
 check "grown grid: the new rows are indices 4 and 5 at np 8" \
   [ "$(tail -n 2 r.csv | cut -d, -f1,6 | sort | tr '\n' ' ')" = "4,8 5,8 " ]
 check "grown grid: the first four rows untouched" cmp -s <(head -n 5 r.csv) r1.csv
+# One CSV resumed with another grid holds two runs numbered 0: legitimate in
+# one file (merge and plot keep both), a conflict only between two files.
+"$HNM_COMPARE" run --model fluid --np 2 --platform "$FLAT" "${SIMS[@]}" -o two.csv -- "$PROG" 2>/dev/null
+"$HNM_COMPARE" run --model fluid --np 4 --platform "$FLAT" "${SIMS[@]}" -o two.csv -- "$PROG" 2>/dev/null
+check "two grids in one CSV: both runs have index 0" [ "$(tail -n +2 two.csv | cut -d, -f1 | tr '\n' ' ')" = "0 0 " ]
+check "two grids in one CSV: merge keeps both" \
+  bash -c "'$HNM_COMPARE' merge -o m2.csv two.csv 2>/dev/null && [ \$(wc -l <m2.csv) -eq 3 ]"
+check "two grids in one CSV: plot draws both points" \
+  bash -c "'$HNM_COMPARE' plot two.csv -o two >/dev/null 2>&1 && [ \$(grep -c '^[0-9]' two-time.dat) -eq 2 ]"
 # The simulation options are part of a run's key (column options): other
 # options, other runs.
 check "another --sim-opt: the 4 runs to do again" grep -q ' 4 to run$' \
