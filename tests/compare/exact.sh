@@ -25,6 +25,12 @@ check_close "fluid K=100" "$(field t.csv 2 time_s)" "$(calc "20e-6 + 116 / $B")"
 check_close "loggps K=1000" "$(field t.csv 1 time_s)" "$(calc "(2e-6 + 1000 * 0.3e-9) + (30e-6 + 1000 * 4e-9) + (2e-6 + 1000 * 0.5e-9)")" 1e-9
 check_close "loggps K=100" "$(field t.csv 3 time_s)" "$(calc "(2e-6 + 100 * 0.3e-9) + (30e-6 + 100 * 4e-9) + (2e-6 + 100 * 0.5e-9)")" 1e-9
 check "model spec with commas quoted in the CSV" grep -q "^1,[^,]*,--bytes 1000,\"$LOGGPS\",two,2,csv:time_s," t.csv
+# The quoted field reads back: resuming finds all 4 runs done, and merge
+# writes the same rows back byte for byte, in index order.
+check "quoted spec: resume runs nothing" grep -q ' 0 to run$' <("$HNM_COMPARE" run --dry-run --model fluid \
+  --model "$LOGGPS" --np 2 --platform "$TWO" "${SIMS[@]}" --args "--bytes 1000" --args "--bytes 100" -o t.csv -- "$PROG")
+"$HNM_COMPARE" merge -o tm.csv t.csv 2>/dev/null
+check "quoted spec: merge round trip" cmp -s tm.csv <(head -n 1 t.csv; tail -n +2 t.csv | sort -t, -k1,1n)
 for i in 0 1 2 3; do
   check "row $i ok" [ "$(field t.csv $i status)" = ok ]
   check "row $i peak memory > 0" [ "$(field t.csv $i maxrss_kib)" -gt 0 ]
