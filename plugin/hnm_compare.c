@@ -24,6 +24,7 @@
 #include "hnm_model.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -936,6 +937,58 @@ static int mkdir_p(const char *dir)
   return rc;
 }
 
+/* Before anything runs: let hnm-run validate (--dry-run) one run per
+ * platform, so that a platform, hostfile or --sim-opt it refuses stops the
+ * sweep with its one-line message instead of failing every run. */
+static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long nruns)
+{
+  for (int p = 0; p < c->nplats; p++) {
+    const cmp_run *r = NULL;
+    for (long k = 0; k < nruns && r == NULL; k++)
+      if (runs[k].plat == p)
+        r = &runs[k];
+    if (r == NULL)
+      continue;
+    strvec v = {0};
+    run_argv(c, r, &v);
+    strvec dry = {0};
+    sv_push(&dry, v.v[0]);
+    sv_push(&dry, "--dry-run");
+    for (int j = 1; j < v.n; j++)
+      sv_push(&dry, v.v[j]);
+    char errf[] = "/tmp/hnm-compare-XXXXXX";
+    int fd = mkstemp(errf);
+    if (fd < 0)
+      return cmp_fail("cannot create a temporary file: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+      dup2(fd, 2);
+      int nul = open("/dev/null", O_WRONLY);
+      if (nul >= 0)
+        dup2(nul, 1);
+      execvp(dry.v[0], dry.v);
+      _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+      close(fd);
+      unlink(errf);
+      return cmp_fail("cannot run '%s': %s", dry.v[0], strerror(errno));
+    }
+    char msg[1024] = "";
+    ssize_t n = pread(fd, msg, sizeof msg - 1, 0);
+    msg[n > 0 ? n : 0] = '\0';
+    msg[strcspn(msg, "\n")] = '\0';
+    close(fd);
+    unlink(errf);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+      return cmp_fail("platform %s: %s", c->plats[p].label,
+                      *msg ? msg : "hnm-run --dry-run failed");
+  }
+  return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
   cmp_config c;
@@ -984,6 +1037,8 @@ static int cmd_run(int argc, char **argv)
 
   if (mkdir_p(c.log_dir) != 0)
     return cmp_fail("--log-dir: cannot create '%s': %s", c.log_dir, strerror(errno));
+  if (ntodo > 0 && (rc = validate_with_hnm_run(&c, runs, nruns)) != 0)
+    return rc;
   /* The CSV: created with its header through a temporary file, then appended. */
   if (access(c.out, F_OK) != 0) {
     size_t n = strlen(c.out) + 16;

@@ -43,6 +43,8 @@ refuse "no output" "-o OUT.csv is required" run --platform "$TWO" --np 2 -- "$PR
 refuse "reference program missing" "--reference: cannot execute '/nonexistent-mpi'" "${R[@]}" --np 2 --reference \
   --mpi-program /nonexistent-mpi -- "$PROG"
 refuse "log directory" "--log-dir: cannot create '/proc/nope/logs'" "${R[@]}" --np 2 --log-dir /proc/nope/logs -- "$PROG"
+refuse "an option hnm-run refuses" "platform two: hnm-run: '--cfg=smpi/os:1' conflicts with --model" \
+  "${R[@]}" --np 2 --sim-opt=--cfg=smpi/os:1 -- "$PROG"
 refuse "unknown command" "unknown command 'rn'" rn --np 2
 refuse "slurm without script" "slurm needs --tasks N and --script" slurm --tasks 2 --np 2 -o new.csv -- "$PROG"
 
