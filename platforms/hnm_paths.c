@@ -849,6 +849,17 @@ done:
 
 /* ---- Heuristic (Algorithm 2) --------------------------------------------- */
 
+/* The load a link of candidate p would reach with p taken: the largest
+ * count of selected paths over its links, plus one. */
+static uint32_t heuristic__need(const struct hnm_pathset *cand, const uint32_t *count, size_t p)
+{
+  uint32_t need = 0;
+  for (size_t a = cand->off[p]; a < cand->off[p + 1]; a++)
+    if (count[cand->arcs[a]] + 1 > need)
+      need = count[cand->arcs[a]] + 1;
+  return need;
+}
+
 int hnm_paths_heuristic(const struct hnm_torus *g, const struct hnm_pattern *pt, const struct hnm_pathset *cand,
                         struct hnm_pathset *out, int *maxload_out, char *err, size_t errlen)
 {
@@ -865,25 +876,46 @@ int hnm_paths_heuristic(const struct hnm_torus *g, const struct hnm_pattern *pt,
     next[j] = cand->first[j];
   /* Rounds over the pairs: each pair looks at its next candidate; it takes
    * it if no link would carry more than maxload selected paths, drops it
-   * otherwise -- unless the pair has no path yet, in which case maxload is
-   * raised (by 1 until the path fits) and the path taken. */
+   * otherwise. A pair with no path yet looks at all its remaining
+   * candidates, in order, for the first that fits; if none does, maxload is
+   * raised (by 1 until one fits: to the smallest need) and that one taken. */
   while (progress) {
     progress = 0;
     for (size_t j = 0; j < pt->npairs; j++) {
-      size_t p = next[j];
+      size_t p = next[j], end = cand->first[j + 1];
       uint32_t need = 0;
 
-      if (p == cand->first[j + 1])
+      if (p == end)
         continue;
       progress = 1;
-      next[j]++;
-      for (size_t a = cand->off[p]; a < cand->off[p + 1]; a++)
-        if (count[cand->arcs[a]] + 1 > need)
-          need = count[cand->arcs[a]] + 1;
-      if (need > maxload) {
-        if (nsel[j] > 0)
+      if (nsel[j] == 0) {
+        size_t best = end;
+        uint32_t bestneed = UINT32_MAX;
+        for (size_t q = p; q < end; q++) {
+          uint32_t nq = heuristic__need(cand, count, q);
+          if (nq < bestneed) {
+            bestneed = nq;
+            best = q;
+          }
+          if (nq <= maxload)
+            break;
+        }
+        p = best;
+        need = bestneed;
+        if (need > maxload)
+          maxload = need;
+        /* Candidates skipped on the way stay for later rounds. */
+        if (p == next[j])
+          next[j]++;
+      } else {
+        while (p < end && sel[p])
+          p++;
+        next[j] = p + 1 <= end ? p + 1 : end;
+        if (p == end)
           continue;
-        maxload = need;
+        need = heuristic__need(cand, count, p);
+        if (need > maxload)
+          continue;
       }
       sel[p] = 1;
       nsel[j]++;
