@@ -9,20 +9,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void paths__fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-
-  if (err == NULL || errlen == 0)
-    return;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 /* ---- Torus --------------------------------------------------------------- */
 
@@ -33,19 +21,19 @@ struct hnm_torus *hnm_torus_new(const struct hnm_topo *t, char *err, size_t errl
   unsigned long n = 1;
 
   if (t->family != HNM_TOPO_BGQ || t->ndims != 5) {
-    paths__fail(err, errlen, "--shape: a BG/Q shape has 5 dimensions");
+    hnm_errf(err, errlen, "--shape: a BG/Q shape has 5 dimensions");
     return NULL;
   }
   for (int k = 0; k < 5; k++) {
     if (t->dims[k] < 1 || t->dims[k] > HNM_PATHS_MAX_DIM) {
-      paths__fail(err, errlen, "--shape: dimension %d is %lu, hnm-route takes 1 to %d", k + 1, t->dims[k],
+      hnm_errf(err, errlen, "--shape: dimension %d is %lu, hnm-route takes 1 to %d", k + 1, t->dims[k],
                   HNM_PATHS_MAX_DIM);
       return NULL;
     }
     n *= t->dims[k];
   }
   if (n > HNM_PATHS_MAX_NODES) {
-    paths__fail(err, errlen, "--shape: %lu nodes, hnm-route takes at most %lu", n, HNM_PATHS_MAX_NODES);
+    hnm_errf(err, errlen, "--shape: %lu nodes, hnm-route takes at most %lu", n, HNM_PATHS_MAX_NODES);
     return NULL;
   }
   g = calloc(1, sizeof *g);
@@ -71,7 +59,7 @@ struct hnm_torus *hnm_torus_new(const struct hnm_topo *t, char *err, size_t errl
   return g;
 oom:
   hnm_torus_free(g);
-  paths__fail(err, errlen, "out of memory");
+  hnm_errf(err, errlen, "out of memory");
   return NULL;
 }
 
@@ -163,7 +151,7 @@ int hnm_pattern_parse_kind(const char *s, enum hnm_pattern_kind *kind, char *err
     *kind = HNM_PATTERN_SUBSET1;
     return 0;
   }
-  paths__fail(err, errlen, "--pattern: '%s' is not a pattern (aggregation, disjoint, overlap, subset, subset1, subset2)",
+  hnm_errf(err, errlen, "--pattern: '%s' is not a pattern (aggregation, disjoint, overlap, subset, subset1, subset2)",
               s);
   return -1;
 }
@@ -238,14 +226,14 @@ int hnm_pattern_generate(const struct hnm_pattern_params *pp, unsigned long p, s
   out->npairs = 0;
   out->pairs = NULL;
   if (!(pp->bytes > 0) || !isfinite(pp->bytes)) {
-    paths__fail(err, errlen, "--bytes: must be positive");
+    hnm_errf(err, errlen, "--bytes: must be positive");
     return -1;
   }
   switch (pp->kind) {
     case HNM_PATTERN_AGGREGATION: {
       unsigned long g = pp->group ? pp->group : 16;
       if (g < 2 || g > p) {
-        paths__fail(err, errlen, "--group: %lu, must be 2 .. %lu (the partition)", g, p);
+        hnm_errf(err, errlen, "--group: %lu, must be 2 .. %lu (the partition)", g, p);
         return -1;
       }
       for (unsigned long i = 0; i < p && rc == 0; i++) {
@@ -268,16 +256,16 @@ int hnm_pattern_generate(const struct hnm_pattern_params *pp, unsigned long p, s
       if (n == 0)
         n = 1;
       if (m > p) {
-        paths__fail(err, errlen, "--sources: %lu, more than the %lu nodes", m, p);
+        hnm_errf(err, errlen, "--sources: %lu, more than the %lu nodes", m, p);
         return -1;
       }
       if (n > p) {
-        paths__fail(err, errlen, "--dests: %lu, more than the %lu nodes", n, p);
+        hnm_errf(err, errlen, "--dests: %lu, more than the %lu nodes", n, p);
         return -1;
       }
       if (pp->kind == HNM_PATTERN_DISJOINT) {
         if (m + n > p) {
-          paths__fail(err, errlen, "--dests: %lu sources and %lu destinations do not fit disjoint in %lu nodes", m,
+          hnm_errf(err, errlen, "--dests: %lu sources and %lu destinations do not fit disjoint in %lu nodes", m,
                       n, p);
           return -1;
         }
@@ -286,11 +274,11 @@ int hnm_pattern_generate(const struct hnm_pattern_params *pp, unsigned long p, s
       } else if (pp->kind == HNM_PATTERN_OVERLAP) {
         unsigned long o = pp->overlap ? pp->overlap : (m / 2 ? m / 2 : 1);
         if (o > m || o > n) {
-          paths__fail(err, errlen, "--overlap: %lu, more than the sources (%lu) or destinations (%lu)", o, m, n);
+          hnm_errf(err, errlen, "--overlap: %lu, more than the sources (%lu) or destinations (%lu)", o, m, n);
           return -1;
         }
         if (m - o + n > p) {
-          paths__fail(err, errlen, "--dests: destinations %lu .. %lu run past the %lu nodes", m - o, m - o + n - 1,
+          hnm_errf(err, errlen, "--dests: destinations %lu .. %lu run past the %lu nodes", m - o, m - o + n - 1,
                       p);
           return -1;
         }
@@ -306,16 +294,16 @@ int hnm_pattern_generate(const struct hnm_pattern_params *pp, unsigned long p, s
       break;
     }
     default:
-      paths__fail(err, errlen, "--pattern: unknown pattern");
+      hnm_errf(err, errlen, "--pattern: unknown pattern");
       return -1;
   }
   if (rc != 0) {
     hnm_pattern_free(out);
-    paths__fail(err, errlen, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     return -1;
   }
   if (out->npairs == 0) {
-    paths__fail(err, errlen, "--pattern: %s makes no pair on %lu nodes", hnm_pattern_kind_name(pp->kind), p);
+    hnm_errf(err, errlen, "--pattern: %s makes no pair on %lu nodes", hnm_pattern_kind_name(pp->kind), p);
     hnm_pattern_free(out);
     return -1;
   }
@@ -382,7 +370,7 @@ int hnm_pattern_read(FILE *f, const char *name, unsigned long p, struct hnm_patt
       *hash = '\0';
     for (char *s = strtok_r(line, " \t\r\n", &save); s != NULL; s = strtok_r(NULL, " \t\r\n", &save)) {
       if (nt == 3) {
-        paths__fail(err, errlen, "%s:%zu: more than 3 fields (src dst bytes)", name, lineno);
+        hnm_errf(err, errlen, "%s:%zu: more than 3 fields (src dst bytes)", name, lineno);
         goto fail;
       }
       tok[nt++] = s;
@@ -390,27 +378,27 @@ int hnm_pattern_read(FILE *f, const char *name, unsigned long p, struct hnm_patt
     if (nt == 0)
       continue;
     if (nt < 3) {
-      paths__fail(err, errlen, "%s:%zu: %s: missing (a line is: src dst bytes)", name, lineno, field[nt]);
+      hnm_errf(err, errlen, "%s:%zu: %s: missing (a line is: src dst bytes)", name, lineno, field[nt]);
       goto fail;
     }
     for (int i = 0; i < 2; i++) {
       if (pattern__rank(tok[i], p, &r[i]) != 0) {
-        paths__fail(err, errlen, "%s:%zu: %s: '%s' is not a node of the partition (ranks 0 .. %lu)", name, lineno,
+        hnm_errf(err, errlen, "%s:%zu: %s: '%s' is not a node of the partition (ranks 0 .. %lu)", name, lineno,
                     field[i], tok[i], p - 1);
         goto fail;
       }
     }
     if (hnm_parse_size(tok[2], &bytes, why, sizeof why) != 0) {
-      paths__fail(err, errlen, "%s:%zu: bytes: %s", name, lineno, why);
+      hnm_errf(err, errlen, "%s:%zu: bytes: %s", name, lineno, why);
       goto fail;
     }
     if (!(bytes > 0) || !isfinite(bytes)) {
-      paths__fail(err, errlen, "%s:%zu: bytes: '%s' %s", name, lineno, tok[2],
+      hnm_errf(err, errlen, "%s:%zu: bytes: '%s' %s", name, lineno, tok[2],
                   bytes < 0 ? "is negative" : "must be positive");
       goto fail;
     }
     if (r[0] == r[1]) {
-      paths__fail(err, errlen, "%s:%zu: dst: %u is the source itself", name, lineno, r[0]);
+      hnm_errf(err, errlen, "%s:%zu: dst: %u is the source itself", name, lineno, r[0]);
       goto fail;
     }
     if (out->npairs == cap) {
@@ -422,7 +410,7 @@ int hnm_pattern_read(FILE *f, const char *name, unsigned long p, struct hnm_patt
       if (nk != NULL)
         keys = nk;
       if (np == NULL || nk == NULL) {
-        paths__fail(err, errlen, "%s: out of memory", name);
+        hnm_errf(err, errlen, "%s: out of memory", name);
         goto fail;
       }
       cap = ncap;
@@ -432,11 +420,11 @@ int hnm_pattern_read(FILE *f, const char *name, unsigned long p, struct hnm_patt
     out->npairs++;
   }
   if (ferror(f)) {
-    paths__fail(err, errlen, "%s: read error", name);
+    hnm_errf(err, errlen, "%s: read error", name);
     goto fail;
   }
   if (out->npairs == 0) {
-    paths__fail(err, errlen, "%s:%zu: no pair (a line is: src dst bytes)", name, lineno);
+    hnm_errf(err, errlen, "%s:%zu: no pair (a line is: src dst bytes)", name, lineno);
     goto fail;
   }
   /* Duplicates are refused (not merged): a pair given twice is more likely
@@ -444,7 +432,7 @@ int hnm_pattern_read(FILE *f, const char *name, unsigned long p, struct hnm_patt
   qsort(keys, out->npairs, sizeof *keys, pattern__key_cmp);
   for (size_t i = 1; i < out->npairs; i++) {
     if (keys[i].src == keys[i - 1].src && keys[i].dst == keys[i - 1].dst) {
-      paths__fail(err, errlen, "%s:%zu: src dst: pair %u %u already given on line %zu (duplicates are refused, not merged)", name, keys[i].line, keys[i].src,
+      hnm_errf(err, errlen, "%s:%zu: src dst: pair %u %u already given on line %zu (duplicates are refused, not merged)", name, keys[i].line, keys[i].src,
                   keys[i].dst, keys[i - 1].line);
       goto fail;
     }
@@ -542,7 +530,7 @@ int hnm_paths_default(const struct hnm_torus *g, const struct hnm_pattern *pt, s
   return 0;
 oom:
   hnm_pathset_free(out);
-  paths__fail(err, errlen, "out of memory");
+  hnm_errf(err, errlen, "out of memory");
   return -1;
 }
 
@@ -746,7 +734,7 @@ int hnm_paths_kshortest(const struct hnm_torus *g, const struct hnm_pattern *pt,
   memset(&c, 0, sizeof c);
   c.g = g;
   if (k < 1 || slack < 0) {
-    paths__fail(err, errlen, "--k: must be at least 1");
+    hnm_errf(err, errlen, "--k: must be at least 1");
     return -1;
   }
   if (pathset__init(out, pt->npairs) != 0)
@@ -831,7 +819,7 @@ int hnm_paths_kshortest(const struct hnm_torus *g, const struct hnm_pattern *pt,
   goto done;
 oom:
   hnm_pathset_free(out);
-  paths__fail(err, errlen, "out of memory");
+  hnm_errf(err, errlen, "out of memory");
 done:
   free(c.seen);
   free(c.done);
@@ -945,7 +933,7 @@ oom:
   free(next);
   free(nsel);
   free(sel);
-  paths__fail(err, errlen, "out of memory");
+  hnm_errf(err, errlen, "out of memory");
   return -1;
 }
 
@@ -958,7 +946,7 @@ int hnm_paths_evaluate(const struct hnm_torus *g, const struct hnm_pathset *ps, 
   double hopbytes = 0, total = 0, max = 0;
 
   if (load == NULL) {
-    paths__fail(err, errlen, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     return -1;
   }
   memset(ev, 0, sizeof *ev);

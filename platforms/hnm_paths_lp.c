@@ -12,24 +12,13 @@
  * links crossed by some candidate path get a row.
  */
 #include "hnm_paths.h"
+#include "hnm_units.h"
 
 #include <glpk.h>
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void lp__fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-
-  if (err == NULL || errlen == 0)
-    return;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 static const char *lp__simplex_error(int rc)
 {
@@ -80,7 +69,7 @@ int hnm_paths_lp(const struct hnm_torus *g, const struct hnm_pattern *pt, const 
   if (row_of_arc == NULL)
     goto oom;
   if (cand->npaths > (size_t)(1 << 30) || cand->narcs > (size_t)(1 << 30)) {
-    lp__fail(err, errlen, "LP: too large for GLPK (%zu paths)", cand->npaths);
+    hnm_errf(err, errlen, "LP: too large for GLPK (%zu paths)", cand->npaths);
     goto done;
   }
   for (size_t j = 0; j < pt->npairs; j++)
@@ -143,19 +132,19 @@ int hnm_paths_lp(const struct hnm_torus *g, const struct hnm_pattern *pt, const 
   rc = glp_simplex(lp, &parm);
   if (rc != 0) {
     if (rc == GLP_ETMLIM)
-      lp__fail(err, errlen, "LP: GLPK: time limit of %g s reached (--lp-time-limit)", time_limit);
+      hnm_errf(err, errlen, "LP: GLPK: time limit of %g s reached (--lp-time-limit)", time_limit);
     else
-      lp__fail(err, errlen, "LP: GLPK: %s (glp_simplex returned %d)", lp__simplex_error(rc), rc);
+      hnm_errf(err, errlen, "LP: GLPK: %s (glp_simplex returned %d)", lp__simplex_error(rc), rc);
     goto done;
   }
   st = glp_get_status(lp);
   if (st != GLP_OPT) {
-    lp__fail(err, errlen, "LP: GLPK: solution is %s, not optimal", lp__status(st));
+    hnm_errf(err, errlen, "LP: GLPK: solution is %s, not optimal", lp__status(st));
     goto done;
   }
   zs = glp_get_obj_val(lp);
   if (!(zs > 0) || !isfinite(zs)) {
-    lp__fail(err, errlen, "LP: GLPK: optimum Z = %g, not positive", zs);
+    hnm_errf(err, errlen, "LP: GLPK: optimum Z = %g, not positive", zs);
     goto done;
   }
   for (size_t p = 0; p < cand->npaths; p++) {
@@ -182,7 +171,7 @@ int hnm_paths_lp(const struct hnm_torus *g, const struct hnm_pattern *pt, const 
       for (size_t p = cand->first[j]; p < cand->first[j + 1]; p++)
         sum += flow[p];
       if (!(sum > 0)) {
-        lp__fail(err, errlen, "LP: GLPK's optimum gives pair %u -> %u no flow", pt->pairs[j].src,
+        hnm_errf(err, errlen, "LP: GLPK's optimum gives pair %u -> %u no flow", pt->pairs[j].src,
                  pt->pairs[j].dst);
         goto done;
       }
@@ -202,7 +191,7 @@ int hnm_paths_lp(const struct hnm_torus *g, const struct hnm_pattern *pt, const 
   ret = 0;
   goto done;
 oom:
-  lp__fail(err, errlen, "out of memory");
+  hnm_errf(err, errlen, "out of memory");
 done:
   if (ret != 0)
     hnm_pathset_free(out);

@@ -6,22 +6,11 @@
  * bits on the platforms SimGrid supports).
  */
 #include "hnm_topo.h"
+#include "hnm_units.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static void topo__fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-
-  if (err == NULL || errlen == 0)
-    return;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 /* Parse the len characters at s as an integer in [1, HNM_TOPO_MAX_NODES].
  * Returns 0, or -1 with *why set to a short reason. */
@@ -64,7 +53,7 @@ int hnm_topo_parse_list(const char *s, char sep, const char *noun, unsigned long
   int n = 0;
 
   if (s == NULL || *s == '\0') {
-    topo__fail(err, errlen, "empty value");
+    hnm_errf(err, errlen, "empty value");
     return -1;
   }
   for (;;) {
@@ -75,14 +64,14 @@ int hnm_topo_parse_list(const char *s, char sep, const char *noun, unsigned long
     while (*p != '\0' && *p != sep)
       p++;
     if (n == max) {
-      topo__fail(err, errlen, "'%s': more than %d %ss", s, max, noun);
+      hnm_errf(err, errlen, "'%s': more than %d %ss", s, max, noun);
       return -1;
     }
     if (topo__item(start, (size_t)(p - start), &v, &why) != 0) {
       if (strcmp(why, "is not a positive integer") == 0)
-        topo__fail(err, errlen, "'%s': %s %d ('%.*s') %s", s, noun, n + 1, (int)(p - start), start, why);
+        hnm_errf(err, errlen, "'%s': %s %d ('%.*s') %s", s, noun, n + 1, (int)(p - start), start, why);
       else
-        topo__fail(err, errlen, "'%s': %s %d %s", s, noun, n + 1, why);
+        hnm_errf(err, errlen, "'%s': %s %d %s", s, noun, n + 1, why);
       return -1;
     }
     out[n++] = v;
@@ -99,11 +88,11 @@ int hnm_topo_parse_count(const char *s, unsigned long *out, char *err, size_t er
   const char *why;
 
   if (s == NULL || *s == '\0') {
-    topo__fail(err, errlen, "empty value");
+    hnm_errf(err, errlen, "empty value");
     return -1;
   }
   if (topo__item(s, strlen(s), out, &why) != 0) {
-    topo__fail(err, errlen, "'%s' %s", s, why);
+    hnm_errf(err, errlen, "'%s' %s", s, why);
     return -1;
   }
   return 0;
@@ -146,17 +135,17 @@ int hnm_topo_bgq_parse_shape(const char *s, struct hnm_topo *t, char *err, size_
         return 0;
       }
     }
-    topo__fail(err, errlen, "'%s' is neither a named shape (512, 1024, 2048, 4096, 8192) nor AxBxCxDxE", s);
+    hnm_errf(err, errlen, "'%s' is neither a named shape (512, 1024, 2048, 4096, 8192) nor AxBxCxDxE", s);
     return -1;
   }
   if (hnm_topo_parse_list(s, 'x', "dimension", dims, 5, &n, err, errlen) != 0)
     return -1;
   if (n != 5) {
-    topo__fail(err, errlen, "'%s': %d dimension%s, a BG/Q shape has 5 (AxBxCxDxE)", s, n, n == 1 ? "" : "s");
+    hnm_errf(err, errlen, "'%s': %d dimension%s, a BG/Q shape has 5 (AxBxCxDxE)", s, n, n == 1 ? "" : "s");
     return -1;
   }
   if (dims[4] != 2) {
-    topo__fail(err, errlen, "'%s': E is %lu, must be 2 (BG/Q's E dimension is always 2, inside a node board)", s,
+    hnm_errf(err, errlen, "'%s': E is %lu, must be 2 (BG/Q's E dimension is always 2, inside a node board)", s,
                dims[4]);
     return -1;
   }
@@ -253,7 +242,7 @@ static int topo__check_sizes(const unsigned long *v, int n, const char *option, 
 {
   for (int i = 0; i < n; i++) {
     if (v[i] == 0 || v[i] > HNM_TOPO_MAX_NODES) {
-      topo__fail(err, errlen, "%s: %s %d is %lu (must be 1 to 100000000)", option, noun, i + 1, v[i]);
+      hnm_errf(err, errlen, "%s: %s %d is %lu (must be 1 to 100000000)", option, noun, i + 1, v[i]);
       return -1;
     }
   }
@@ -265,7 +254,7 @@ static int topo__check_cluster(const struct hnm_topo *t, char *err, size_t errle
   unsigned long total = 0;
 
   if (t->cabinets < 1 || t->cabinets > HNM_TOPO_MAX_CABINETS) {
-    topo__fail(err, errlen, "--cabinets: %d cabinets, must be 1 to %d (the Full zone holds C x (C-1) routes)",
+    hnm_errf(err, errlen, "--cabinets: %d cabinets, must be 1 to %d (the Full zone holds C x (C-1) routes)",
                t->cabinets, HNM_TOPO_MAX_CABINETS);
     return -1;
   }
@@ -274,7 +263,7 @@ static int topo__check_cluster(const struct hnm_topo *t, char *err, size_t errle
   for (int c = 0; c < t->cabinets; c++) {
     total += t->cabinet_nodes[c];
     if (total > HNM_TOPO_MAX_NODES) {
-      topo__fail(err, errlen, "--nodes: %d cabinets make more than 100000000 nodes", t->cabinets);
+      hnm_errf(err, errlen, "--nodes: %d cabinets make more than 100000000 nodes", t->cabinets);
       return -1;
     }
   }
@@ -286,14 +275,14 @@ static int topo__check_dims(const struct hnm_topo *t, const char *option, char *
   char text[256];
 
   if (t->ndims < 1 || t->ndims > HNM_TOPO_MAX_DIMS) {
-    topo__fail(err, errlen, "%s: %d dimensions, must be 1 to %d", option, t->ndims, HNM_TOPO_MAX_DIMS);
+    hnm_errf(err, errlen, "%s: %d dimensions, must be 1 to %d", option, t->ndims, HNM_TOPO_MAX_DIMS);
     return -1;
   }
   if (topo__check_sizes(t->dims, t->ndims, option, "dimension", err, errlen) != 0)
     return -1;
   if (topo__product(t->dims, t->ndims) == 0) {
     topo__list_text(t->dims, t->ndims, 'x', text, sizeof text);
-    topo__fail(err, errlen, "%s: '%s' makes more than 100000000 nodes", option, text);
+    hnm_errf(err, errlen, "%s: '%s' makes more than 100000000 nodes", option, text);
     return -1;
   }
   return 0;
@@ -304,7 +293,7 @@ static int topo__check_fattree(const struct hnm_topo *t, char *err, size_t errle
   char text[256];
 
   if (t->ndims < 1 || t->ndims > HNM_TOPO_MAX_DIMS) {
-    topo__fail(err, errlen, "--down: %d levels, must be 1 to %d", t->ndims, HNM_TOPO_MAX_DIMS);
+    hnm_errf(err, errlen, "--down: %d levels, must be 1 to %d", t->ndims, HNM_TOPO_MAX_DIMS);
     return -1;
   }
   if (topo__check_sizes(t->dims, t->ndims, "--down", "level", err, errlen) != 0 ||
@@ -313,7 +302,7 @@ static int topo__check_fattree(const struct hnm_topo *t, char *err, size_t errle
     return -1;
   if (topo__product(t->dims, t->ndims) == 0) {
     topo__list_text(t->dims, t->ndims, ',', text, sizeof text);
-    topo__fail(err, errlen, "--down: '%s' makes more than 100000000 nodes", text);
+    hnm_errf(err, errlen, "--down: '%s' makes more than 100000000 nodes", text);
     return -1;
   }
   for (int level = 1; level <= t->ndims; level++) {
@@ -322,13 +311,13 @@ static int topo__check_fattree(const struct hnm_topo *t, char *err, size_t errle
 
     if (topo__fattree_level(t, level) == 0) {
       topo__list_text(t->up, t->ndims, ',', text, sizeof text);
-      topo__fail(err, errlen, "--up: '%s' makes more than 100000000 switches at level %d", text, level);
+      hnm_errf(err, errlen, "--up: '%s' makes more than 100000000 switches at level %d", text, level);
       return -1;
     }
     /* SimGrid creates every cable as a link (two with SPLITDUPLEX). */
     cables = below * t->up[level - 1];
     if (cables > HNM_TOPO_MAX_NODES || cables * t->links[level - 1] > HNM_TOPO_MAX_NODES) {
-      topo__fail(err, errlen, "--links: more than 100000000 links between levels %d and %d", level - 1, level);
+      hnm_errf(err, errlen, "--links: more than 100000000 links between levels %d and %d", level - 1, level);
       return -1;
     }
   }
@@ -347,7 +336,7 @@ static int topo__check_dragonfly(const struct hnm_topo *t, char *err, size_t err
 
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
     if (fields[i].value == 0 || fields[i].value > HNM_TOPO_MAX_NODES) {
-      topo__fail(err, errlen, "%s: %lu, must be 1 to 100000000", fields[i].option, fields[i].value);
+      hnm_errf(err, errlen, "%s: %lu, must be 1 to 100000000", fields[i].option, fields[i].value);
       return -1;
     }
   }
@@ -357,14 +346,14 @@ static int topo__check_dragonfly(const struct hnm_topo *t, char *err, size_t err
    * chassis. With more groups than routers per chassis the route reads past
    * that vector (checked: garbage routes). */
   if (t->groups > t->routers) {
-    topo__fail(err, errlen,
+    hnm_errf(err, errlen,
                "--groups: %lu groups for %lu routers per chassis; SimGrid 3.32 reaches group g through router g "
                "of the chassis, so --groups must not exceed --routers",
                t->groups, t->routers);
     return -1;
   }
   if (topo__product(v, 4) == 0) {
-    topo__fail(err, errlen, "--nodes: %lu groups x %lu chassis x %lu routers x %lu nodes is more than 100000000",
+    hnm_errf(err, errlen, "--nodes: %lu groups x %lu chassis x %lu routers x %lu nodes is more than 100000000",
                t->groups, t->chassis, t->routers, t->nodes);
     return -1;
   }
@@ -380,7 +369,7 @@ int hnm_topo_check(const struct hnm_topo *t, char *err, size_t errlen)
       return topo__check_dims(t, "--dims", err, errlen);
     case HNM_TOPO_BGQ:
       if (t->ndims != 5 || t->dims[4] != 2) {
-        topo__fail(err, errlen, "--shape: a BG/Q shape has 5 dimensions with E = 2");
+        hnm_errf(err, errlen, "--shape: a BG/Q shape has 5 dimensions with E = 2");
         return -1;
       }
       return topo__check_dims(t, "--shape", err, errlen);
@@ -389,7 +378,7 @@ int hnm_topo_check(const struct hnm_topo *t, char *err, size_t errlen)
     case HNM_TOPO_DRAGONFLY:
       return topo__check_dragonfly(t, err, errlen);
   }
-  topo__fail(err, errlen, "unknown family");
+  hnm_errf(err, errlen, "unknown family");
   return -1;
 }
 
@@ -537,12 +526,12 @@ int hnm_topo_scale(struct hnm_topo *t, double f, char *err, size_t errlen)
   double g;
 
   if (!(f > 0 && f <= 1)) {
-    topo__fail(err, errlen, "--scale: %g is not in (0, 1]", f);
+    hnm_errf(err, errlen, "--scale: %g is not in (0, 1]", f);
     return -1;
   }
   switch (t->family) {
     case HNM_TOPO_CLUSTER:
-      topo__fail(err, errlen, "--scale: not available for cluster (set --cabinets and --nodes instead)");
+      hnm_errf(err, errlen, "--scale: not available for cluster (set --cabinets and --nodes instead)");
       return -1;
     case HNM_TOPO_TORUS:
     case HNM_TOPO_FATTREE:
@@ -568,7 +557,7 @@ int hnm_topo_scale(struct hnm_topo *t, double f, char *err, size_t errlen)
         t->blue = t->chassis * t->routers;
       return 0;
   }
-  topo__fail(err, errlen, "--scale: unknown family");
+  hnm_errf(err, errlen, "--scale: unknown family");
   return -1;
 }
 
@@ -702,7 +691,7 @@ int hnm_topo_parse_placement(const char *s, enum hnm_placement *p, char *err, si
     *p = HNM_PLACEMENT_ROUND_ROBIN;
     return 0;
   }
-  topo__fail(err, errlen, "'%s' is not a placement (linear, round-robin)", s == NULL ? "" : s);
+  hnm_errf(err, errlen, "'%s' is not a placement (linear, round-robin)", s == NULL ? "" : s);
   return -1;
 }
 

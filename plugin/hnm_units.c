@@ -63,7 +63,7 @@ static const struct units__unit units__bandwidth_bases[] = {
   {"Bps", 1.0}, {"bps", 0.125}, {NULL, 0.0}
 };
 
-static void units__fail(char *err, size_t errlen, const char *fmt, ...)
+void hnm_errf(char *err, size_t errlen, const char *fmt, ...)
 {
   va_list ap;
 
@@ -84,27 +84,27 @@ static int units__number(const char *s, double *value, const char **unit, char *
   double v;
 
   if (s == NULL || *s == '\0') {
-    units__fail(err, errlen, "empty value");
+    hnm_errf(err, errlen, "empty value");
     return -1;
   }
   for (p = s; *p != '\0'; p++) {
     if (isspace((unsigned char)*p)) {
-      units__fail(err, errlen, "'%s': white space is not allowed", s);
+      hnm_errf(err, errlen, "'%s': white space is not allowed", s);
       return -1;
     }
   }
   errno = 0;
   v = strtod(s, &end);
   if (end == s) {
-    units__fail(err, errlen, "'%s' is not a number", s);
+    hnm_errf(err, errlen, "'%s' is not a number", s);
     return -1;
   }
   if (errno == ERANGE) {
-    units__fail(err, errlen, "'%s' is out of range", s);
+    hnm_errf(err, errlen, "'%s' is out of range", s);
     return -1;
   }
   if (isnan(v) || isinf(v)) {
-    units__fail(err, errlen, "'%s' is not a finite number", s);
+    hnm_errf(err, errlen, "'%s' is not a finite number", s);
     return -1;
   }
   *value = v;
@@ -143,7 +143,7 @@ static int units__finish(const char *s, double v, double scale, double *out, cha
   double r = v * scale;
 
   if (isinf(r)) {
-    units__fail(err, errlen, "'%s' is out of range", s);
+    hnm_errf(err, errlen, "'%s' is out of range", s);
     return -1;
   }
   *out = r;
@@ -164,7 +164,7 @@ int hnm_parse_time(const char *s, double *seconds, char *err, size_t errlen)
     if (strcmp(unit, u->name) == 0)
       return units__finish(s, v, u->scale, seconds, err, errlen);
   }
-  units__fail(err, errlen, "'%s': unknown unit '%s' (time units: w, d, h, m, s, ms, us, ns, ps)", s, unit);
+  hnm_errf(err, errlen, "'%s': unknown unit '%s' (time units: w, d, h, m, s, ms, us, ns, ps)", s, unit);
   return -1;
 }
 
@@ -179,7 +179,7 @@ int hnm_parse_size(const char *s, double *bytes, char *err, size_t errlen)
     return units__finish(s, v, 1.0, bytes, err, errlen);
   if (units__prefixed_scale(unit, units__size_bases, &scale) == 0)
     return units__finish(s, v, scale, bytes, err, errlen);
-  units__fail(err, errlen,
+  hnm_errf(err, errlen,
               "'%s': unknown unit '%s' (size units: B or b (bits), optionally prefixed by "
               "k, M, G, T, P, E, Z, Y or Ki, Mi, Gi, Ti, Pi, Ei, Zi, Yi)", s, unit);
   return -1;
@@ -193,12 +193,12 @@ int hnm_parse_bandwidth(const char *s, double *bytes_per_second, char *err, size
   if (units__number(s, &v, &unit, err, errlen) < 0)
     return -1;
   if (*unit == '\0') {
-    units__fail(err, errlen, "'%s' has no unit: append Bps (bytes/s) or bps (bits/s)", s);
+    hnm_errf(err, errlen, "'%s' has no unit: append Bps (bytes/s) or bps (bits/s)", s);
     return -1;
   }
   if (units__prefixed_scale(unit, units__bandwidth_bases, &scale) == 0)
     return units__finish(s, v, scale, bytes_per_second, err, errlen);
-  units__fail(err, errlen,
+  hnm_errf(err, errlen,
               "'%s': unknown unit '%s' (bandwidth units: Bps or bps (bits/s), optionally prefixed by "
               "k, M, G, T, P, E, Z, Y or Ki, Mi, Gi, Ti, Pi, Ei, Zi, Yi)", s, unit);
   return -1;
@@ -212,7 +212,7 @@ int hnm_parse_number(const char *s, double *value, char *err, size_t errlen)
   if (units__number(s, &v, &rest, err, errlen) < 0)
     return -1;
   if (*rest != '\0') {
-    units__fail(err, errlen, "'%s' is not a plain number (unexpected '%s')", s, rest);
+    hnm_errf(err, errlen, "'%s' is not a plain number (unexpected '%s')", s, rest);
     return -1;
   }
   *value = v;

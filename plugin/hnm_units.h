@@ -27,6 +27,14 @@
 extern "C" {
 #endif
 
+/* The library-wide way to report a failure: format into err (at most errlen
+ * bytes, NUL-terminated); nothing when err is NULL or errlen is 0. */
+void hnm_errf(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
+
 int hnm_parse_time(const char *s, double *seconds, char *err, size_t errlen);
 int hnm_parse_size(const char *s, double *bytes, char *err, size_t errlen);
 int hnm_parse_bandwidth(const char *s, double *bytes_per_second, char *err, size_t errlen);
