@@ -772,6 +772,18 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     m->buni = M / tu;
     m->bsr = 2 * M / tb;
     m->limiter = m->bsr / m->buni;
+    /* The limiter is shared by a node's in and out flows: below 1 it would
+     * also slow a one-way transfer under the fitted B (which the model's own
+     * one-way fit contradicts); above 2 it never binds. Kept in [1, 2]. */
+    if (m->limiter < 1 || m->limiter > 2) {
+      double f = m->limiter < 1 ? 1 : 2;
+      size_t used = strlen(m->warnings);
+      snprintf(m->warnings + used, sizeof m->warnings - used,
+               "warning: contention: B_s + B_r = %.3g x the one-way bandwidth, outside [1, 2] where a node "
+               "limiter can express it; limiter factor set to %g\n",
+               m->limiter, f);
+      m->limiter = f;
+    }
   }
 }
 
