@@ -549,6 +549,25 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     m->detached = a->force_detached;
   } else if (in->nprobe > 0) {
     protocol_from_probe(in, &m->async, &m->detached);
+    /* A probed range holding fewer sampled sizes than a segment needs
+     * (timing noise can make the probe see an eager range of a byte or
+     * two) cannot be fitted: it is merged into the next mode, which SMPI
+     * times with the same round trip, and the report says so. */
+    int min_sizes = a->min_sizes > 0 ? a->min_sizes : 2;
+    const struct series *ss = &in->op[OP_SEND];
+    double *lim[2] = {&m->async, &m->detached};
+    const char *mode[2] = {"eager", "detached"};
+    for (int i = 1; i >= 0; i--) {
+      size_t c = *lim[i] >= 0 ? count_sizes(ss->k, ss->n, i == 1 ? m->async : -1, *lim[i]) : 0;
+      if (*lim[i] >= 0 && (int)c < min_sizes) {
+        size_t used = strlen(m->warnings);
+        snprintf(m->warnings + used, sizeof m->warnings - used,
+                 "warning: probe: the %s range (up to %.0f B) holds %zu sampled size(s), too few to fit: "
+                 "merged into the next mode\n",
+                 mode[i], *lim[i], c);
+        *lim[i] = i == 1 ? m->async : -1;
+      }
+    }
   } else
     die("no protocol probe (header size,delay,send,recv,pingpong) among the inputs; give probe.csv or "
         "--protocol ASYNC,DETACHED");

@@ -5,18 +5,28 @@
 # model, its single-segment LogGPS fit and its fluid fit (latency + bandwidth
 # only). `hnm-calibrate compare` prints, per operation and size decade, the
 # median over the decade's sizes of |simulated - median measured| / median
-# measured for each model side by side. The issue's bound is 10% per decade
-# for the hybrid model's ping-pong; but a real median is itself known only to
-# its standard error se (compare's `se` column: 1.2533 x 1.4826 MAD / sqrt n,
-# ~2% over TCP, 10-15% over shared memory on this 2-core machine under load,
-# where preemption spreads sub-microsecond round trips over a factor 3), so
-# the test asserts error <= 10% + 2 se and prints a NOTE where the plain 10%
-# is exceeded. Reduced for CI: 80 sizes from 1 B to 1 MiB, 15 repetitions (a
-# few seconds per transport); the full run is in docs/calibration.md. ctest
-# runs this test alone (RUN_SERIAL) and every statistic is a median.
+# measured for each model side by side. The issue's bound is a median
+# relative error of 10% per decade for the hybrid model's ping-pong. Two
+# readings, both asserted:
+#  - signed (compare's `bias`: the median over the decade's raw measurements
+#    of (simulated - measured) / measured): |bias| <= 10%, plain. Symmetric
+#    measurement noise does not inflate it (12 runs of this test on an idle
+#    machine: worst decade 3.5-6.5%);
+#  - absolute (compare's `abs`: the median over sizes of |simulated - median
+#    measured| / median measured): a real median is itself known only to its
+#    standard error se (compare's `se`: 1.2533 x 1.4826 MAD / sqrt n; 4-14%
+#    over shared memory here, where preemption spreads round trips of ~1 us
+#    over a factor 3), and |noise| adds to this error even for an exact model,
+#    so abs <= 10% + 2 se is asserted and a NOTE printed where the plain 10%
+#    is exceeded (same 12 runs: one decade over 10% in 6 of them, at most
+#    12.3%, where se was 8-13%).
+# Reduced for CI: 160 sizes from 1 B to 1 MiB, 15 repetitions (about 3 s per
+# transport; with 80 sizes a protocol range could hold too few sizes and the
+# signed error went to 11% in 2 of 10 runs); the full run is in
+# docs/calibration.md. ctest runs this test alone (RUN_SERIAL).
 source "$(dirname "$0")/lib.sh"
 
-ARGS=(--sizes 80 --reps 15 --max 1MiB --seed 5)
+ARGS=(--sizes 160 --reps 15 --max 1MiB --seed 5)
 MPIRUN="mpirun --allow-run-as-root --oversubscribe"
 for btl in vader tcp; do
   dir="$WORK/$btl"
@@ -29,12 +39,14 @@ for btl in vader tcp; do
   echo "== btl $btl: $(sed -n 3p "$dir/report/report.txt")"
   "$HNM_CALIBRATE" compare "$dir/real/p2p.csv" hybrid="$dir/hybrid/p2p.csv" loggps="$dir/loggps/p2p.csv" \
     fluid="$dir/fluid/p2p.csv" | tee "$dir/compare.txt"
-  # Ping-pong rows: decade, se, abs:hybrid (columns found by name).
+  # Ping-pong rows: decade, se, abs:hybrid, bias:hybrid (columns found by name).
   awk '$1 != "" && $1 !~ /^1e/ { op = $1; for (i = 1; i <= NF; i++) col[$i] = i - 1 }
-       op == "pingpong" && $1 ~ /^1e/ { print $1, $col["se"], $col["abs:hybrid"] }' "$dir/compare.txt" |
-    tr -d % > "$dir/pp.txt"
+       op == "pingpong" && $1 ~ /^1e/ { print $1, $col["se"], $col["abs:hybrid"], $col["bias:hybrid"] }' \
+    "$dir/compare.txt" | tr -d % > "$dir/pp.txt"
   check "btl $btl: ping-pong decades compared" [ "$(wc -l < "$dir/pp.txt")" -ge 6 ]
-  while read -r dec se e; do
+  while read -r dec se e bias; do
+    check "btl $btl $dec: hybrid ping-pong median signed error |$bias%| <= 10%" \
+      awk -v b="$bias" 'BEGIN { exit !(b <= 10 && b >= -10) }'
     bound=$(calc "10 + 2 * $se")
     check "btl $btl $dec: hybrid ping-pong error $e% <= 10% + 2 se = $bound%" \
       awk -v e="$e" -v b="$bound" 'BEGIN { exit !(e <= b) }'
