@@ -19,7 +19,7 @@
 #    over a factor 3), and |noise| adds to this error even for an exact model,
 #    so abs <= 10% + 2 se is asserted and a NOTE printed where the plain 10%
 #    is exceeded (same 12 runs: one decade over 10% in 6 of them, at most
-#    12.3%, where se was 8-13%).
+#    12.3%, where se was 7.6-13%).
 # Reduced for CI: 160 sizes from 1 B to 1 MiB, 15 repetitions (about 3 s per
 # transport; with 80 sizes a protocol range could hold too few sizes and the
 # signed error went to 11% in 2 of 10 runs); the full run is in
