@@ -4,15 +4,9 @@
 # the output directory (neither the files nor their temporaries).
 #
 # Environment (ctest, tests/platforms/CMakeLists.txt): HNM_PLATFORM.
-set -uo pipefail
-
-PASSED=0
-FAILED=0
-check() {
-  local what=$1
-  shift
-  if "$@"; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); printf 'FAIL %s\n' "$what"; fi
-}
+# check, finish: tests/sim/lib.sh, without its set -e (checked commands may fail).
+source "$(dirname "$0")/../sim/lib.sh"
+set +e
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -136,5 +130,4 @@ check "good command: exactly p.hosts and p.xml ($(ls -A "$work/out" | tr '\n' ' 
   [ "$(ls -A "$work/out" | tr '\n' ' ')" = "p.hosts p.xml " ]
 check "good command: quiet" [ ! -s "$err" ]
 
-printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
-[ "$FAILED" -eq 0 ]
+finish

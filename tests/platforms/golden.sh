@@ -12,15 +12,9 @@
 #
 # Environment (ctest, tests/platforms/CMakeLists.txt): HNM_PLATFORM,
 # PLATFORM_LOAD, GOLDEN.
-set -uo pipefail
-
-PASSED=0
-FAILED=0
-check() {
-  local what=$1
-  shift
-  if "$@"; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); printf 'FAIL %s\n' "$what"; fi
-}
+# check, finish: tests/sim/lib.sh, without its set -e (checked commands may fail).
+source "$(dirname "$0")/../sim/lib.sh"
+set +e
 
 # each_host_k_times HOSTFILE N K: the lines are node-0 .. node-(N-1), each K times.
 each_host_k_times() {
@@ -104,5 +98,4 @@ node-0 -> node-2: torus_link_0_limiter torus_link_from_0_to_1_UP torus_link_1_li
 node-2 -> node-0: torus_link_2_limiter torus_link_from_1_to_2_DOWN torus_link_1_limiter torus_link_from_0_to_1_DOWN torus_link_0_limiter
 node-0 -> node-13: torus_link_0_limiter torus_link_from_0_to_1_UP torus_link_1_limiter torus_link_from_1_to_13_UP torus_link_13_limiter" ]
 
-printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
-[ "$FAILED" -eq 0 ]
+finish

@@ -2,14 +2,9 @@
 # hnm-route refuses bad input: exit status 2, exactly one line on stderr
 # naming the option, or FILE:LINE and field, nothing on stdout, and no path
 # file (nor temporary) left behind. Environment: HNM_ROUTE.
-set -uo pipefail
-PASSED=0
-FAILED=0
-check() {
-  local what=$1
-  shift
-  if "$@"; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); printf 'FAIL %s\n' "$what"; fi
-}
+# check, finish: tests/sim/lib.sh, without its set -e (checked commands may fail).
+source "$(dirname "$0")/../sim/lib.sh"
+set +e
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -95,5 +90,4 @@ check "GLPK time limit: no path file" [ -z "$(ls -A "$work" | grep tl.txt)" ]
 # --help and --version answer on stdout.
 check "--help" bash -c '"$HNM_ROUTE" --help | grep -q "^usage: hnm-route"'
 check "--version" bash -c '"$HNM_ROUTE" --version | grep -q "^hnm-route "'
-printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
-[ "$FAILED" -eq 0 ]
+finish
