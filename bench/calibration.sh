@@ -16,7 +16,7 @@ OUT=${2:-cal-out}
 shift $(($# > 2 ? 2 : $#))
 ARGS=("$@")
 [ ${#ARGS[@]} -gt 0 ] || ARGS=(--min 1 --max 100MiB --sizes 200 --reps 11 --seed 1)
-CAL=$BUILD/calibration/hnm-calibrate
+CAL=$BUILD/bin/hnm-calibrate
 TWO=(-platform tests/data/platforms/two.xml -hostfile tests/data/platforms/two.hosts)
 for btl in vader tcp; do
   d=$OUT/$btl

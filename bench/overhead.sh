@@ -10,7 +10,7 @@ BUILD=${1:-build}
 RANKS=${2:-1024}
 REPS=${3:-5}
 PROG=$BUILD/apps/pingpong_alltoall
-RUN=$BUILD/plugin/hnm-run
+RUN=$BUILD/bin/hnm-run
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -22,7 +22,7 @@ for a in "$@"; do
     *) BUILD=$a ;;
   esac
 done
-GEN=$BUILD/platforms/hnm-platform
+GEN=$BUILD/bin/hnm-platform
 LOAD=$BUILD/tests/platforms/platform_load
 for f in "$GEN" "$LOAD" /usr/bin/time; do
   [ -x "$f" ] || { echo "bench/platforms.sh: $f missing (build first: cmake --build $BUILD)" >&2; exit 2; }

@@ -17,7 +17,7 @@ for a in "$@"; do
   esac
 done
 [ ${#PATTERNS[@]} -gt 0 ] || PATTERNS=(subset1 subset2 disjoint overlap aggregation)
-ROUTE=$BUILD/platforms/hnm-route
+ROUTE=$BUILD/bin/hnm-route
 for f in "$ROUTE" /usr/bin/time; do
   [ -x "$f" ] || { echo "bench/route.sh: $f missing (build first: cmake --build $BUILD)" >&2; exit 2; }
 done

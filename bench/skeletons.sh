@@ -11,7 +11,7 @@ shift || true
 PROCS=("$@")
 [ $# -eq 0 ] && PROCS=(1024 4096)
 CAP=${CAP:-600}
-RUN=$BUILD/plugin/hnm-run
+RUN=$BUILD/bin/hnm-run
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -27,7 +27,7 @@ declare -A ARGS=(
 )
 printf '%-10s %7s %10s %12s %s\n' skeleton procs wall_s peak_rss_MB result
 for p in "${PROCS[@]}"; do
-  "$BUILD/platforms/hnm-platform" cluster --cabinets $((p / 32)) --nodes 32 -o "$tmp/p.xml" --hostfile "$tmp/h" 2>/dev/null
+  "$BUILD/bin/hnm-platform" cluster --cabinets $((p / 32)) --nodes 32 -o "$tmp/p.xml" --hostfile "$tmp/h" 2>/dev/null
   for s in transpose halo gcr; do
     # shellcheck disable=SC2086
     /usr/bin/time -f "TIME %e %M" -o "$tmp/time" timeout "$CAP" "$RUN" --model graphene -platform "$tmp/p.xml" \

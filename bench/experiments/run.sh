@@ -24,8 +24,8 @@ RETRY=${RETRY:-0}         # 1: run again the runs recorded as failed or timeout
 NORETRY=()
 [ "$RETRY" = 1 ] || NORETRY=(--no-retry)
 mkdir -p "$OUT" "$IMG"
-CMP=$BUILD/plugin/hnm-compare
-PLAT=$BUILD/platforms/hnm-platform
+CMP=$BUILD/bin/hnm-compare
+PLAT=$BUILD/bin/hnm-platform
 APPS=$BUILD/apps
 
 # Settings that matter at scale (docs/scale.md): no privatization, small
