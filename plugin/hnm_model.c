@@ -93,6 +93,8 @@ struct hnm_model {
   size_t nseg[HNM_ROUTE_CLASSES];
   int is_loggps;
   double loggps[LG_COUNT]; /* SI units, meaningful if is_loggps */
+  enum hnm_ports ports;    /* loggps only; calloc's 0 is the default, single */
+  double gap;              /* seconds, loggps only */
 };
 
 /* ------------------------------------------------------------------ */
@@ -209,6 +211,24 @@ static int model__parse_value(const char *v, enum model__kind kind, double *out,
 }
 
 /* A protocol threshold: "none" (-1) or a whole number of bytes. */
+static int model__parse_ports(const char *v, enum hnm_ports *out, char *reason, size_t len)
+{
+  if (hnm_ports_parse(v, out) == 0)
+    return 0;
+  model__reason(reason, len, "'%s' is not single, duplex or multi", v);
+  return -1;
+}
+
+/* A gap spaces the messages of one port; multi has no port. */
+static int model__check_gap(enum hnm_ports ports, double gap, char *reason, size_t len)
+{
+  if (ports == HNM_PORTS_MULTI && gap > 0) {
+    model__reason(reason, len, "gap = %g s needs ports=single or duplex (ports=multi has no port to space)", gap);
+    return -1;
+  }
+  return 0;
+}
+
 static int model__parse_threshold(const char *v, long *out, char *reason, size_t len)
 {
   double x;
@@ -694,7 +714,8 @@ static int load__loggps(const struct model__load *ld, const xmlNode *n, hnm_mode
   char reason[MODEL__REASON];
   const char *field;
   double p[LG_COUNT];
-  int i;
+  xmlChar *v;
+  int i, rc = 0;
 
   for (i = 0; i < LG_COUNT; i++) {
     if (load__required(ld, n, model__lg_params[i].name, model__lg_params[i].kind, &p[i]) < 0)
@@ -702,6 +723,16 @@ static int load__loggps(const struct model__load *ld, const xmlNode *n, hnm_mode
   }
   if (model__loggps_expand(m, p, &field, reason, sizeof reason) < 0)
     return load__fail(ld, n, field, "%s", reason);
+  m->ports = HNM_PORTS_SINGLE;
+  m->gap = 0;
+  v = xmlGetProp(n, (const xmlChar *)"ports");
+  if (v != NULL && model__parse_ports((const char *)v, &m->ports, reason, sizeof reason) < 0)
+    rc = load__fail(ld, n, "ports", "%s", reason);
+  xmlFree(v);
+  if (rc < 0 || load__value(ld, n, "gap", KIND_TIME, &m->gap, NULL) < 0)
+    return -1;
+  if (model__check_gap(m->ports, m->gap, reason, sizeof reason) < 0)
+    return load__fail(ld, n, "gap", "%s", reason);
   return 0;
 }
 
@@ -932,7 +963,7 @@ out:
 /* ------------------------------------------------------------------ */
 /* --model specifications                                               */
 
-enum spec__key { KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_LOGGPS /* + LG_* */ };
+enum spec__key { KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_PORTS, KEY_GAP, KEY_LOGGPS /* + LG_* */ };
 
 /* "--model: key 'X': reason". Returns -1. */
 static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
@@ -950,13 +981,16 @@ static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
 /* Apply "k=v,k=v" (opts is modified) to m, then check the result. */
 static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
 {
-  static const char known[] = "async, detached, limiter; for a loggps model also L, o, g, G, s, S, Os, Or";
+  static const char known[] =
+      "async, detached, limiter; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap";
   char reason[MODEL__REASON];
   const char *field;
   double lg[LG_COUNT];
   long async = m->async_max, detached = m->detached_max;
   enum hnm_limiter_mode limiter = m->limiter;
   double limiter_factor = m->limiter_factor;
+  enum hnm_ports ports = m->ports;
+  double gap = m->gap;
   int seen[KEY_LOGGPS + LG_COUNT] = {0};
   const char *blame = NULL;
   char *item = opts;
@@ -989,6 +1023,10 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       key = KEY_DETACHED;
     else if (strcmp(item, "limiter") == 0)
       key = KEY_LIMITER;
+    else if (strcmp(item, "ports") == 0)
+      key = KEY_PORTS;
+    else if (strcmp(item, "gap") == 0)
+      key = KEY_GAP;
     for (i = 0; i < LG_COUNT; i++) {
       if (strcmp(item, model__lg_params[i].name) == 0)
         key = KEY_LOGGPS + i;
@@ -1009,6 +1047,14 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       break;
     case KEY_LIMITER:
       if (model__parse_limiter(val, &limiter, &limiter_factor, reason, sizeof reason) < 0)
+        return spec__fail(err, item, "%s", reason);
+      break;
+    case KEY_PORTS:
+    case KEY_GAP:
+      if (!m->is_loggps)
+        return spec__fail(err, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
+      if ((key == KEY_PORTS ? model__parse_ports(val, &ports, reason, sizeof reason)
+                            : model__parse_value(val, KIND_TIME, &gap, reason, sizeof reason)) < 0)
         return spec__fail(err, item, "%s", reason);
       break;
     default:
@@ -1037,6 +1083,10 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
     m->limiter = limiter;
     m->limiter_factor = limiter_factor;
   }
+  if (model__check_gap(ports, gap, reason, sizeof reason) < 0)
+    return spec__fail(err, seen[KEY_GAP] ? "gap" : "ports", "%s", reason);
+  m->ports = ports;
+  m->gap = gap;
   if (seen[KEY_ASYNC] && !seen[KEY_DETACHED])
     blame = "async";
   else if (seen[KEY_DETACHED] && !seen[KEY_ASYNC])
@@ -1355,6 +1405,14 @@ void hnm_model_explain(const hnm_model *m, void *file)
       fprintf(f, " %s=%.6g %s", model__lg_params[i].name, m->loggps[i], unit);
     }
     fputc('\n', f);
+    fprintf(f, "  ports: %s (%s), gap=%.6g s between the starts of two messages through one port\n",
+            hnm_ports_name(m->ports),
+            m->ports == HNM_PORTS_SINGLE   ? "one port per node: its sends and receives one after the other"
+            : m->ports == HNM_PORTS_DUPLEX ? "a send port and a receive port per node, as LogGOPSim"
+                                           : "no port: every message alone on the network, contention-free",
+            m->gap);
+    fprintf(f, "  transfers: timed by the port rule (docs/models.md); the segments below give the overheads "
+               "and, for a message alone, its transfer\n");
   }
   fprintf(f, "  protocol: ");
   explain__threshold(f, "eager (async)", m->async_max);
@@ -1391,4 +1449,21 @@ void hnm_model_explain(const hnm_model *m, void *file)
     fprintf(f, "%s; k in payload bytes):\n", *sep == '\0' ? " none" : "");
     explain__table(f, m->table[t], m->table_len[t]);
   }
+}
+
+int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out)
+{
+  if (!m->is_loggps)
+    return 0;
+  out->L = m->loggps[LG_L];
+  out->o = m->loggps[LG_o];
+  out->g = m->loggps[LG_g];
+  out->G = m->loggps[LG_G];
+  out->s = m->loggps[LG_s];
+  out->S = m->loggps[LG_S];
+  out->Os = m->loggps[LG_Os];
+  out->Or = m->loggps[LG_Or];
+  out->gap = m->gap;
+  out->ports = m->ports;
+  return 1;
 }

@@ -30,6 +30,8 @@
 
 #include <stddef.h>
 
+#include "hnm_ports.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -117,6 +119,12 @@ enum hnm_limiter_mode hnm_model_limiter_mode(const hnm_model *m);
 double hnm_model_limiter_factor(const hnm_model *m); /* meaningful for HNM_LIMITER_FACTOR */
 enum hnm_contention hnm_model_contention(const hnm_model *m);
 enum hnm_crosstraffic hnm_model_crosstraffic(const hnm_model *m);
+
+/* If m is a LogGPS model (a <loggps> element), fill *out with its
+ * parameters, port mode and gap, and return 1; otherwise return 0 and leave
+ * *out alone. LogGPS transfers are timed by hnm_ports (hnm_ports.h); the
+ * segment table still gives their overheads. */
+int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out);
 
 /* Segment table of a route class (falls back to the model's "any" table).
  * *count receives the number of segments (>= 1). The array is owned by m. */
