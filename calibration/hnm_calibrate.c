@@ -1,5 +1,5 @@
 /* hnm-calibrate -- measure a cluster's point-to-point behaviour and fit a
- * hybrid model file to it (seed 002, Section IV-A, Figure 4).
+ * hybrid model file to it (Degomme et al. 2013, Section IV-A, Figure 4).
  *
  *   hnm-calibrate run [options] [-- benchmark options]
  *   hnm-calibrate fit [options] FILE.csv... -o MODEL.xml
@@ -1048,7 +1048,7 @@ static void write_report(const char *dir, const struct fitted *m, struct inputs 
   if (!plots)
     return;
   /* Plots: raw measurements coloured by model segment, the model's line per
-   * segment, log-log (seed 002 Figure 4). */
+   * segment, log-log (Degomme et al. 2013, Figure 4). */
   for (int op = OP_SEND; op <= OP_ISEND; op++) {
     const struct series *s = &in->op[op];
     if (s->n == 0 || (op == OP_ISEND && !m->have[OP_ISEND]))
