@@ -6,7 +6,8 @@
  * One subcommand per family (cluster, torus, fattree, dragonfly, bgq); every
  * parameter is an option with a unit and a default (hnm-platform FAMILY
  * --help). The shapes, presets, scaling and rank placement are computed by
- * hnm_topo.c; this file parses the command line and writes the XML through
+ * hnm_topo.c; hnm_platform_options.c parses the command line,
+ * hnm_platform_config.c checks it, hnm_platform_write.c writes the XML through
  * libxml2's xmlTextWriter, which streams: memory stays bounded whatever the
  * size (the cluster family writes C x (C-1) routes one at a time).
  *

@@ -1,11 +1,13 @@
-/* hnm_model.c -- load, check and query hnm network models (see hnm_model.h
- * for the semantics and docs/model-format.md for the file format).
+/* hnm_model.c -- hnm network models: values, LogGPS expansion, queries (see
+ * hnm_model.h for the semantics and docs/model-format.md for the file
+ * format). The module's other files: hnm_model_load.c (files),
+ * hnm_model_spec.c (--model specifications), hnm_model_explain.c.
  *
- * Loading is done in three steps, each reporting "FILE:LINE: ..." on failure:
+ * Loading (hnm_model_load.c) is done in three steps, each reporting "FILE:LINE: ..." on failure:
  *   1. libxml2 parses the file (no network, no external DTD loading);
  *   2. the document is validated against our own hnm-model.dtd, whatever
  *      DOCTYPE it declares (a model file without DOCTYPE is fine);
- *   3. this file checks what a DTD cannot (units, ranges, ordering, pairs of
+ *   3. the loader checks what a DTD cannot (units, ranges, ordering, pairs of
  *      exclusive attributes) and builds the segment tables.
  * libxml2 never prints anything itself: its errors are captured through a
  * structured error handler installed for the duration of the call.
