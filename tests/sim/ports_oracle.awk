@@ -5,7 +5,7 @@
 #
 #   awk -f ports_oracle.awk -v sched=S -v P=N -v k=BYTES -v mode=single|duplex|multi \
 #       -v L=.. -v o=.. -v g=.. -v G=.. -v s=.. -v S=.. -v Os=.. -v Or=.. [-v gap=..] \
-#       [-v count=N] ORDER
+#       [-v count=N] -v base=START ORDER
 #
 # ORDER is the simulation's trace (HNM_VERBOSE=2): lines
 #   hnm: message HOST-i -> HOST-j, K bytes[ (MPI_Isend)]: starts T, delivered T'
@@ -16,8 +16,9 @@
 # computed here from the schedule and compared with the trace's (the count of
 # disagreements is printed as "starts-differing N").
 #
-# Prints "RANK seconds" per rank: the instant it finished (from the common
-# start; the trace's instants are absolute, the schedule starts at 1 ms).
+# Prints "RANK seconds" per rank: the instant it finished, from the common
+# start (the trace's instants are absolute: the schedule started at `base`,
+# and only transfers that start within 50 ms of it are its own).
 #
 # One message of k bytes whose transfer starts at t (deliver()):
 #   W = k g (k < s) or s g + (k - s) G;  eager (k <= S): head 0, rest 0;
@@ -76,7 +77,6 @@ function fold(r, from,    i, j, v, t, n) {
 BEGIN {
   T1 = o + k * Os; T3 = o + k * Or
   if (gap == "") gap = 0
-  base = 1e-3
   for (r = 0; r < P; r++) { fin[r] = 0; na[r] = 0; c[r] = 0; round[r] = 1; have[r] = r == 0 ? 0 : -1; j[r] = 0 }
   for (rounds = 0; 2 ^ rounds < P; rounds++);
   if (sched == "a2a-pair") rounds = P - 1
@@ -87,7 +87,7 @@ $1 == "hnm:" && $2 == "message" {
   split($3, x, "-"); a = x[2] + 0
   split($5, x, "[-,]"); b = x[2] + 0
   traced = $(NF - 2); sub(",", "", traced); traced -= base
-  if (traced < 0 || $6 + 0 != k) next    # MPI_Init, MPI_Finalize: other sizes
+  if (traced < 0 || traced >= 0.05 || $6 + 0 != k) next    # other items, MPI_Init, MPI_Finalize
   if (sched == "pingpong") {
     if (a == 0) { t = k <= S ? T1 : 0; D = deliver(0, 1, t, 0); seen(t, traced)
                   if (k <= S) { r1 = D + T3; fin[1] = r1 + T1 } else { r1 = D; fin[1] = D } }
