@@ -323,7 +323,9 @@ void install_on_platform()
      * limit that a contention-free delay model does not have. */
     sg4::Engine::set_config("network/TCP-gamma:1e300");
   }
-  bool never_saturates = fatpipe || hnm_model_limiter_mode(model) == HNM_LIMITER_OFF;
+  /* A LogGPS transfer is all latency at a rate that never binds: nothing is
+   * shared, so Lazy's sharing bug cannot touch it. */
+  bool never_saturates = not is_loggps && (fatpipe || hnm_model_limiter_mode(model) == HNM_LIMITER_OFF);
   if (never_saturates && limiters + (fatpipe ? 1 : 0) > 0 &&
       simgrid::config::get_value<std::string>("network/optim") == "Lazy")
     std::fprintf(stderr,
