@@ -11,10 +11,18 @@
  *     (smpi/async-small-thresh, smpi/send-is-detached-thresh), cross-traffic,
  *     node limiter links, and FATPIPE links for contention-free models.
  *
+ * LogGPS models are timed differently (hnm_ports.h, docs/models.md): when
+ * SimGrid starts a transfer, the latency callback computes its whole duration
+ * from the message's phases and the ports of its two hosts (a host extension,
+ * O(1)), and returns it as latency at a rate that never binds; every link is
+ * a FATPIPE with a latency of its own, so no platform value reaches the
+ * result.
+ *
  * Invariants: the model is loaded once and never changes; the factor and cost
  * callbacks run once per simulated message, so they do a binary search over
  * a handful of segments and (for absolute segments only) one walk over the
- * route, and never allocate. No C++ exception crosses into C or out of the
+ * route, and never allocate (except the pending-Isend map of a LogGPS model,
+ * one entry per rendez-vous Isend in flight). No C++ exception crosses into C or out of the
  * callbacks registered with SimGrid: errors end the simulation with exit 2
  * and a message naming the option at fault, before any simulated time runs.
  */
