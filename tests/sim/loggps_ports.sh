@@ -27,7 +27,9 @@
 #    scheduling); their start instants are computed, not taken; closed forms
 #    where the schedule has one (see below); single >= duplex >= multi.
 # 3. gap: 16 eager MPI_Isend back to back with gap > o.
-# 4. Bad input: exit 2, one line naming the key, nothing simulated.
+# 4. A hybrid model whose absolute bandwidth exceeds a route's narrowest
+#    link: one warning naming that link (none for loggps).
+# 5. Bad input: exit 2, one line naming the key, nothing simulated.
 source "$(dirname "$0")/lib.sh"
 
 L=5e-6 o=1.5e-6 g=0.5e-9 G=0.1e-9 s=1024 S=65536 Os=0.2e-9 Or=0.3e-9
@@ -144,7 +146,24 @@ hnm "$MODEL" "${A[@]}" 2 "$SIM_BIN/schedules" "burst:$k:16" >"$TMP/nogap.out"
 check_close "no gap: receiver" "$(awk '$4 == 1 { print $5 }' "$TMP/nogap.out")" \
   "$(calc "$o + $T2 + 16 * $T3")" 1e-9
 
-# --- 4. bad input ------------------------------------------------------------------
+# --- 4. a hybrid model faster than the platform's link: one warning naming it
+cat >"$TMP/fast.xml" <<'XML'
+<?xml version="1.0"?>
+<hnm-model name="fast" version="1">
+  <protocol async="none" detached="none"/>
+  <segments><segment upto="inf" lat-factor="1" bandwidth="10GBps"/></segments>
+</hnm-model>
+XML
+hnm "$TMP/fast.xml" "$DATA/platforms/two.xml" "$DATA/platforms/two.hosts" 2 "$SIM_BIN/schedules" pingpong:1000 \
+  pingpong:100000 >/dev/null 2>"$TMP/warn"
+check "hybrid over the link: one warning (got: $(cat "$TMP/warn"))" [ "$(grep -c warning "$TMP/warn")" -eq 1 ]
+check "hybrid over the link: names the narrowest link (two.xml: UP and limiter, both 1 Gb/s)" \
+  grep -qE "link t_link_0_(UP|limiter) \(1.25e\+08 bytes/s\)" "$TMP/warn"
+hnm "$MODEL" "$DATA/platforms/two.xml" "$DATA/platforms/two.hosts" 2 "$SIM_BIN/schedules" pingpong:100000 \
+  >/dev/null 2>"$TMP/warn"
+check "loggps: no warning (got: $(cat "$TMP/warn"))" [ ! -s "$TMP/warn" ]
+
+# --- 5. bad input ------------------------------------------------------------------
 set +e
 refused() { # WHAT PATTERN MODEL
   local out status
