@@ -30,7 +30,7 @@ static int usage_run(FILE *f)
           "                    'mpirun --allow-run-as-root --mca btl self,vader'\n"
           "  --simulate        run under hnm-run instead, with:\n"
           "  --model M  -platform P.xml  -hostfile H   (as hnm-run)\n"
-          "  --bench PATH      benchmark binary (default: the build's apps/calibrate[-mpi])\n"
+          "  --bench PATH      benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)\n"
           "  --progress        progress on stderr (default: when stderr is a terminal)\n");
   return 0;
 }
