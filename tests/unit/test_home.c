@@ -79,7 +79,7 @@ static const char *build_dir(void)
 
 static int case_found_from_program(void)
 {
-  char buf[4096], want[4096];
+  char buf[4200], want[4200];
   snprintf(want, sizeof want, "%s/share/hnm/platforms", build_dir());
   return !(same(hnm_home(), build_dir()) && hnm_home_path(buf, sizeof buf, HNM_HOME_PLATFORMS) == 0 &&
            same(buf, want) && access(buf, R_OK) == 0);
