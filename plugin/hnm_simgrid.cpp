@@ -25,10 +25,11 @@
  * Invariants: the model is loaded once and never changes; the factor and cost
  * callbacks run once per simulated message, so they do a binary search over
  * a handful of segments and (for absolute segments only) one walk over the
- * route, and never allocate (except the pending-Isend map of a LogGPS model,
- * one entry per rendez-vous Isend in flight). No C++ exception crosses into C or out of the
- * callbacks registered with SimGrid: errors end the simulation with exit 2
- * and a message naming the option at fault, before any simulated time runs.
+ * route, and never allocate (except the pending-Isend map of a LogGPS
+ * model, one entry per rendez-vous Isend in flight). No C++ exception
+ * crosses into C or out of the callbacks registered with SimGrid: errors end
+ * the simulation with exit 2 and a message naming the option at fault,
+ * before any simulated time runs.
  */
 #include "hnm_model.h"
 
@@ -167,7 +168,7 @@ double route_latency(const std::vector<sg4::Link*>& links)
 
 /* A LogGPS transfer: SimGrid charges latency x factor + size / rate, with the
  * rate set to UNLIMITED_BANDWIDTH by bw_factor_cb; the factor makes the whole
- * the duration hnm_ports_transfer() gives. Called once per message, when
+ * last the duration hnm_ports_transfer() gives. Called once per message, when
  * SimGrid starts the transfer (NetworkCm02Model::communicate()), so the
  * simulated clock is the transfer's start. */
 double loggps_lat_factor(double size, const sg4::Host* src, const sg4::Host* dst,

@@ -81,7 +81,7 @@ for w in "${WHICH[@]}"; do
     sweep degomme2013-fig9-selector "${A2A[@]}" -- "$APPS/pingpong_alltoall"
     for c in degomme2013-fig9 degomme2013-fig9-selector; do
       for s in 102400 4194304; do
-        $([ $c = degomme2013-fig9 ] && echo figure || echo plot) $c $c-$s --only "args=--pingpong-sizes 1 --alltoall-sizes $s" --reference graphene \
+        figure $c $c-$s --only "args=--pingpong-sizes 1 --alltoall-sizes $s" --reference graphene \
           --title "MPI_Alltoall $s B per pair, graphene, $([ $c = degomme2013-fig9 ] && echo pairwise || echo SMPI selector) (Degomme et al. 2013, Fig. 9)"
       done
     done ;;
