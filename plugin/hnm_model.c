@@ -512,3 +512,10 @@ int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out)
   out->ports = m->ports;
   return 1;
 }
+
+int hnm_model_needs_full_update(const hnm_model *m)
+{
+  if (m->is_loggps)
+    return 0;
+  return m->contention == HNM_CONTENTION_NONE || m->limiter == HNM_LIMITER_OFF;
+}

@@ -128,6 +128,15 @@ enum hnm_crosstraffic hnm_model_crosstraffic(const hnm_model *m);
  * segment table still gives their overheads. */
 int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out);
 
+/* 1 if SimGrid's network/optim:Lazy would time this model wrongly, so that
+ * network/optim:Full is needed: its routes hold links that never saturate
+ * (node limiters off, or every link a FATPIPE) while flows share the others
+ * (docs/models.md, "Max-min sharing and SimGrid's lazy update"). 0 for a
+ * LogGPS model, whose transfers are all latency and share nothing (Lazy
+ * and Full then differ only in the order of transfers that start at the
+ * same instant), and for models that keep every link. */
+int hnm_model_needs_full_update(const hnm_model *m);
+
 /* Segment table of a route class (falls back to the model's "any" table).
  * *count receives the number of segments (>= 1). The array is owned by m. */
 const struct hnm_segment *hnm_model_segments(const hnm_model *m, enum hnm_route_class c, size_t *count);

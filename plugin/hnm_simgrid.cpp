@@ -359,10 +359,7 @@ void install_on_platform()
      * limit that a contention-free delay model does not have. */
     sg4::Engine::set_config("network/TCP-gamma:1e300");
   }
-  /* A LogGPS transfer is all latency at a rate that never binds: nothing is
-   * shared, so Lazy's sharing bug cannot touch it. */
-  bool never_saturates = not is_loggps && (fatpipe || hnm_model_limiter_mode(model) == HNM_LIMITER_OFF);
-  if (never_saturates && limiters + (fatpipe ? 1 : 0) > 0 &&
+  if (hnm_model_needs_full_update(model) && limiters + (fatpipe ? 1 : 0) > 0 &&
       simgrid::config::get_value<std::string>("network/optim") == "Lazy")
     std::fprintf(stderr,
                  "hnm: warning: model '%s' leaves links that never saturate on routes, and SimGrid 3.32's "

@@ -753,6 +753,13 @@ static void test_ports(void)
   hnm_model_free(m);
   m = hnm_model_parse_spec("graphene", &err);
   CHECK(m != NULL && hnm_model_loggps(m, &lg) == 0);
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0); /* limiter 1.5, max-min: Lazy is right */
+  hnm_model_free(m);
+  m = hnm_model_parse_spec("fluid", &err);
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* limiters lifted to 1e20 */
+  hnm_model_free(m);
+  m = hnm_model_parse_spec("loggps", &err);
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0); /* nothing shared */
   hnm_model_free(m);
 
   /* Phases: eager 1000 B: head 0, W 1 us, wire 5 us, rest 0. Rendez-vous
