@@ -35,12 +35,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_util.h"
+#include "hnm_msg.h"
 #include "hnm_calibrate_fit.h"
 #include "hnm_calibrate_compare.h"
 #include "hnm_calibrate_run.h"
 
 int main(int argc, char **argv)
 {
+  hnm_msg_init(PROG);
   if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
     FILE *f = argc < 2 ? stderr : stdout;
     fprintf(f, "usage: hnm-calibrate run|fit|compare ... (hnm-calibrate CMD --help for each)\n"

@@ -569,14 +569,8 @@ int cmd_fit(int argc, char **argv)
     die("fit: -o MODEL.xml is required");
   if (nfiles == 0)
     die("fit: no CSV file given");
-  char report[4200];
-  if (a.report == NULL) {
-    size_t l = strlen(a.out);
-    if (l > 4 && strcmp(a.out + l - 4, ".xml") == 0)
-      l -= 4;
-    snprintf(report, sizeof report, "%.*s-report", (int)l, a.out);
-    a.report = report;
-  }
+  char report[4200], oerr[1024];
+  hnm_out *out = NULL;
   struct inputs in;
   memset(&in, 0, sizeof in);
   for (int i = 0; i < nfiles; i++)
@@ -584,15 +578,35 @@ int cmd_fit(int argc, char **argv)
   struct fitted m;
   fit_model(&in, &a, &m);
   m.nfiles = nfiles;
-  if (mkdir_p(a.report) != 0)
-    die("--report: %s: cannot create: %s", a.report, strerror(errno));
+  /* -o is opened before anything is written: a place it cannot be written
+   * to is bad input, reported before the report directory exists. */
+  out = hnm_out_open(a.out, "-o", oerr, sizeof oerr);
+  if (out == NULL)
+    die("%s", oerr);
+  if (a.report == NULL && hnm_out_is_through(out)) {
+    /* -o is a device or standard output: the report goes beside us. */
+    snprintf(report, sizeof report, "%s-report", a.name);
+    a.report = report;
+  }
+  if (a.report == NULL) {
+    size_t l = strlen(a.out);
+    if (l > 4 && strcmp(a.out + l - 4, ".xml") == 0)
+      l -= 4;
+    snprintf(report, sizeof report, "%.*s-report", (int)l, a.out);
+    a.report = report;
+  }
+  if (mkdir_p(a.report) != 0) {
+    int e = errno;
+    hnm_out_abort(out);
+    die("--report: %s: cannot create: %s", a.report, strerror(e));
+  }
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", a.report);
   write_model(p, write_loggps, &m, a.name);
   snprintf(p, sizeof p, "%s/fluid.xml", a.report);
   write_model(p, write_fluid, &m, a.name);
   write_report(a.report, &m, &in, a.out, a.plots);
-  write_model(a.out, write_hybrid, &m, a.name);
+  write_model_out(out, a.out, write_hybrid, &m, a.name);
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
     fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);
