@@ -169,7 +169,7 @@ static int add_platform(cmp_config *c, const char *spec)
 static int add_nps(cmp_config *c, const char *list)
 {
   char *copy = xstrdup(list), *save = NULL;
-  if (*list == '\0' || list[strlen(list) - 1] == ',')
+  if (*list == '\0' || *list == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,") != NULL)
     return cmp_fail("--np: '%s' is not a comma-separated list of process counts", list);
   for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     long v;
