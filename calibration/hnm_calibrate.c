@@ -1,5 +1,5 @@
 /* hnm-calibrate -- measure a cluster's point-to-point behaviour and fit a
- * hybrid model file to it (seed 002, Section IV-A, Figure 4).
+ * hybrid model file to it (Degomme et al. 2013, Section IV-A, Figure 4).
  *
  *   hnm-calibrate run [options] [-- benchmark options]
  *   hnm-calibrate fit [options] FILE.csv... -o MODEL.xml

@@ -164,7 +164,7 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
   if (!plots)
     return;
   /* Plots: raw measurements coloured by model segment, the model's line per
-   * segment, log-log (seed 002 Figure 4). */
+   * segment, log-log (Degomme et al. 2013, Figure 4). */
   for (int op = OP_SEND; op <= OP_ISEND; op++) {
     const struct series *s = &in->op[op];
     if (s->n == 0 || (op == OP_ISEND && !m->have[OP_ISEND]))

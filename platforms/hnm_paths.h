@@ -1,5 +1,5 @@
 /* hnm_paths.h -- multi-path data movement on a Blue Gene/Q 5D torus
- * (seed 004, OPTIQ): the torus as a graph of directed links, BG/Q's default
+ * (Bui et al. 2015, OPTIQ): the torus as a graph of directed links, BG/Q's default
  * route as SimGrid routes it on hnm-platform's bgq platform, k shortest paths
  * (Yen's algorithm with a hop limit), the paper's heuristic (Algorithm 2),
  * its linear program (Model 1, solved with GLPK in hnm_paths_lp.c), the

@@ -84,7 +84,7 @@ static const struct opt_doc cluster_docs[] = {
   {OPT_BW, "1Gbps", "bandwidth of each node link (up and down)", 0},
   {OPT_LAT, "10us", "latency of each node link", 0},
   {OPT_SHARING, "SPLITDUPLEX", "node links: SPLITDUPLEX (up + down) or SHARED (FATPIPE: see below)", 0},
-  {OPT_LIMITER, "1.5", "node limiter cabN_link_I_limiter = FACTOR x --bw (seed 002: 1.5), 0 = none", 0},
+  {OPT_LIMITER, "1.5", "node limiter cabN_link_I_limiter = FACTOR x --bw (Degomme et al. 2013: 1.5), 0 = none", 0},
   {OPT_LOOPBACK_BW, "6GBps", "loopback bandwidth (rank to rank on one host), none = no loopback", 0},
   {OPT_LOOPBACK_LAT, "1us", "loopback latency", 0},
   {OPT_CABINET_BW, "10Gbps", "bandwidth of each cabinet's links cabN-up and cabN-down", 0},
@@ -96,7 +96,7 @@ static const struct opt_doc cluster_docs[] = {
 };
 
 static const struct opt_doc torus_docs[] = {
-  {OPT_PRESET, "none", "torus-M (25x25x25) or torus-L (75x25x25), seed 000 Table 1 (see below)", 0},
+  {OPT_PRESET, "none", "torus-M (25x25x25) or torus-L (75x25x25), Zheng & Marguinaud 2018, Table 1 (see below)", 0},
   {OPT_DIMS, "8x8x8", "sizes of the dimensions, 1 to 16 of them; the first is routed first", 1},
   {OPT_SCALE, "1", "shrink every dimension by F^(1/dimensions), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of each torus link (per direction with SPLITDUPLEX)"),
@@ -105,7 +105,7 @@ static const struct opt_doc torus_docs[] = {
 };
 
 static const struct opt_doc fattree_docs[] = {
-  {OPT_PRESET, "none", "fattree-M or fattree-L, seed 000 Table 1 (see below)", 0},
+  {OPT_PRESET, "none", "fattree-M or fattree-L, Zheng & Marguinaud 2018, Table 1 (see below)", 0},
   {OPT_LEVELS, "length of --down", "number of switch levels (checked against the lists)", 1},
   {OPT_DOWN, "4,4", "down ports (children) of a switch, level 1 (leaf) first", 1},
   {OPT_UP, "1,2", "up ports (parents) of a node of level 0 (host), 1, ...", 1},
@@ -117,7 +117,7 @@ static const struct opt_doc fattree_docs[] = {
 };
 
 static const struct opt_doc dragonfly_docs[] = {
-  {OPT_PRESET, "none", "dragonfly-MM, dragonfly-SL, dragonfly-LS or dragonfly-ML, seed 000 Table 1", 0},
+  {OPT_PRESET, "none", "dragonfly-MM, dragonfly-SL, dragonfly-LS or dragonfly-ML, Zheng & Marguinaud 2018, Table 1", 0},
   {OPT_GROUPS, "3", "groups (at most --routers: SimGrid 3.32 routes group g via router g)", 1},
   {OPT_CHASSIS, "4", "chassis per group (black links: all-to-all between chassis)", 1},
   {OPT_ROUTERS, "5", "routers per chassis (green links: all-to-all inside a chassis)", 1},
@@ -152,7 +152,7 @@ static void dragonfly_notes(FILE *out);
 static void bgq_notes(FILE *out);
 
 const struct family families[] = {
-  {"cluster", HNM_TOPO_CLUSTER, "hierarchical Ethernet cluster: cabinets of nodes behind a switch (seed 002)",
+  {"cluster", HNM_TOPO_CLUSTER, "hierarchical Ethernet cluster: cabinets of nodes behind a switch (Degomme et al. 2013)",
    cluster_docs, cluster_notes},
   {"torus", HNM_TOPO_TORUS, "torus of any number of dimensions (SimGrid TORUS), one host per router", torus_docs,
    torus_notes},
@@ -187,7 +187,7 @@ void usage(FILE *out)
     fprintf(out, "  %-10s %s\n", f->name, f->summary);
   fprintf(out,
           "\n"
-          "Presets (--preset): graphene (cluster); seed 000's Table 1: torus-M, torus-L (torus),\n"
+          "Presets (--preset): graphene (cluster); Table 1 of Zheng & Marguinaud 2018: torus-M, torus-L (torus),\n"
           "fattree-M, fattree-L (fattree), dragonfly-MM, dragonfly-SL, dragonfly-LS, dragonfly-ML\n"
           "(dragonfly). BG/Q partitions are named shapes: bgq --shape 512 ... 8192.\n"
           "\n"
@@ -259,7 +259,7 @@ static void torus_notes(FILE *out)
           "short way; at exactly half a ring SimGrid goes the positive way, except from\n"
           "coordinate d/2 to 0, which goes the negative way (TorusZone::get_local_route).\n"
           "\n"
-          "Presets: SimGrid's TORUS has exactly one host per router, so seed 000's 25 nodes\n"
+          "Presets: SimGrid's TORUS has exactly one host per router, so the 25 nodes of Zheng & Marguinaud 2018\n"
           "per switch cannot be expressed. torus-M / torus-L write the 25x25x25 / 75x25x25\n"
           "router torus (15625 / 46875 hosts) and put 25 MPI ranks on each host (core=25,\n"
           "--ranks-per-host 25): 390625 / 1171875 ranks as in Table 1. The 25 ranks of one\n"
@@ -301,7 +301,7 @@ static void dragonfly_notes(FILE *out)
           "router i / NODES; routers are numbered group, then chassis, then router.\n"
           "\n"
           "Presets: a Table 1 group mesh R x C becomes CHASSIS = R, ROUTERS = C (each dimension\n"
-          "all-to-all, as Cray Cascade), BLUE = R x C (the seed has one global link per router\n"
+          "all-to-all, as Cray Cascade), BLUE = R x C (the paper has one global link per router\n"
           "and other group; SimGrid joins two groups through one router each, so they become\n"
           "one link of R x C links' bandwidth). SimGrid 3.32 needs GROUPS <= ROUTERS, so\n"
           "dragonfly-SL (125 groups) and dragonfly-ML (75 groups) use a 5 x 125 mesh instead of\n"

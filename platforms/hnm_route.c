@@ -1,5 +1,5 @@
 /* hnm-route -- default routing vs multi-path (heuristic, LP) on a Blue
- * Gene/Q 5D torus partition (seed 004, OPTIQ). docs/route.md.
+ * Gene/Q 5D torus partition (Bui et al. 2015, OPTIQ). docs/route.md.
  *
  *   hnm-route --shape 4x4x4x4x2 --pattern subset --bytes 8MiB [--csv] [--paths FILE]
  *   hnm-route --shape 2048 --pattern-file pairs.txt

@@ -12,7 +12,7 @@
  * libxml2 never prints anything itself: its errors are captured through a
  * structured error handler installed for the duration of the call.
  *
- * A <loggps> model is expanded into one absolute segment table (seed 002,
+ * A <loggps> model is expanded into one absolute segment table (Degomme et al. 2013,
  * Figure 1, see model__loggps_expand()); its 8 parameters are kept so that
  * --model overrides can expand it again.
  */
