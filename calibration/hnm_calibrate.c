@@ -36,6 +36,7 @@
 #include <unistd.h>
 #include "hnm_calibrate_util.h"
 #include "hnm_msg.h"
+#include "hnm_version.h"
 #include "hnm_calibrate_fit.h"
 #include "hnm_calibrate_compare.h"
 #include "hnm_calibrate_run.h"
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
     return argc < 2 ? 2 : 0;
   }
   if (strcmp(argv[1], "--version") == 0) {
-    printf(PROG " 0.1.0\n");
+    printf(PROG " " HNM_VERSION "\n");
     return 0;
   }
   if (strcmp(argv[1], "run") == 0)

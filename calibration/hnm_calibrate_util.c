@@ -15,18 +15,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_util.h"
+#include "hnm_msg.h"
 
 const char *const op_names[OP_COUNT] = {"send", "recv", "pingpong", "isend", "irecv"};
 
 void die(const char *fmt, ...)
 {
+  char msg[8192];
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, PROG ": ");
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
-  exit(2);
+  hnm_msg_die(2, "%s", msg);
 }
 
 /* mkdir -p: 0, or -1 with errno. */
