@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_fit.h"
+#include "hnm_out.h"
 #include "hnm_opt.h"
 #include "hnm_calibrate_util.h"
 #include "hnm_calibrate_csv.h"
@@ -600,7 +601,7 @@ int cmd_fit(int argc, char **argv)
     snprintf(report, sizeof report, "%.*s-report", (int)l, a.out);
     a.report = report;
   }
-  if (mkdir_p(a.report) != 0) {
+  if (hnm_out_mkdirs(a.report) != 0) {
     int e = errno;
     hnm_out_abort(out);
     die("--report: %s: cannot create: %s", a.report, strerror(e));

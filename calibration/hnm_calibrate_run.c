@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_run.h"
+#include "hnm_out.h"
 #include "hnm_opt.h"
 #include "hnm_calibrate_util.h"
 
@@ -51,7 +52,7 @@ int cmd_run(int argc, char **argv)
     die("run --simulate: --model, -platform and -hostfile are all required");
   if (!simulate && (model || platform || hostfile))
     die("run: --model, -platform and -hostfile need --simulate");
-  if (mkdir_p(dir) != 0)
+  if (hnm_out_mkdirs(dir) != 0)
     die("-d: %s: cannot create: %s", dir, strerror(errno));
   if (bench == NULL)
     bench = hnm_home_file(simulate ? HNM_HOME_APPS "/calibrate" : HNM_HOME_APPS "/calibrate-mpi");

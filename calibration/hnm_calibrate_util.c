@@ -29,22 +29,3 @@ void die(const char *fmt, ...)
   hnm_msg_die(2, "%s", msg);
 }
 
-/* mkdir -p: 0, or -1 with errno. */
-int mkdir_p(const char *path)
-{
-  char buf[4096];
-  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-      *p = '/';
-    }
-  if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-    return -1;
-  return 0;
-}

@@ -255,3 +255,22 @@ int hnm_out_write(const char *path, const char *what, int (*fn)(FILE *f, void *c
   }
   return hnm_out_commit(o, err, errlen);
 }
+
+int hnm_out_mkdirs(const char *dir)
+{
+  char *d = out__strdup(dir);
+  if (d == NULL)
+    return -1;
+  for (char *p = d + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(d, 0777) != 0 && errno != EEXIST) {
+        free(d);
+        return -1;
+      }
+      *p = '/';
+    }
+  int rc = mkdir(d, 0777) != 0 && errno != EEXIST ? -1 : 0;
+  free(d);
+  return rc;
+}

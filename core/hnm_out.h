@@ -62,6 +62,10 @@ void hnm_out_abort(hnm_out *o);
 int hnm_out_write(const char *path, const char *what, int (*fn)(FILE *f, void *ctx), void *ctx, char *err,
                   size_t errlen);
 
+/* mkdir -p DIR (mode 0777 & ~umask): every missing directory of the path.
+ * 0 (also when it exists), or -1 with errno. */
+int hnm_out_mkdirs(const char *dir);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_pool.h"
+#include "hnm_out.h"
 #include "hnm_csv.h"
 #include "hnm_compare_util.h"
 #include "hnm_compare_grid.h"
@@ -248,7 +249,7 @@ int cmd_run(int argc, char **argv)
     return 0;
   }
 
-  if (mkdir_p(c.log_dir) != 0)
+  if (hnm_out_mkdirs(c.log_dir) != 0)
     return cmp_fail("--log-dir: cannot create '%s': %s", c.log_dir, strerror(errno));
   if (ntodo > 0 && (rc = validate_with_hnm_run(&c, runs, nruns)) != 0)
     return rc;

@@ -61,7 +61,7 @@ int cmd_slurm(int argc, char **argv)
   char *dir = xstrdup(stem);
   if (strrchr(dir, '/') != NULL) {
     *strrchr(dir, '/') = '\0';
-    if (*dir != '\0' && mkdir_p(dir) != 0)
+    if (*dir != '\0' && hnm_out_mkdirs(dir) != 0)
       return cmp_fail("-o: cannot create the directory '%s': %s", dir, strerror(errno));
   }
   free(dir);

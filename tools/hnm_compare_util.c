@@ -143,19 +143,3 @@ int parse_double(const char *s, double *out)
   return 0;
 }
 
-int mkdir_p(const char *dir)
-{
-  char *d = xstrdup(dir);
-  for (char *p = d + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir(d, 0777) != 0 && errno != EEXIST) {
-        free(d);
-        return -1;
-      }
-      *p = '/';
-    }
-  int rc = mkdir(d, 0777) != 0 && errno != EEXIST ? -1 : 0;
-  free(d);
-  return rc;
-}

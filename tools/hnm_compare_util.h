@@ -22,6 +22,5 @@ void sv_split(strvec *s, const char *text);
 void put_shell(FILE *f, const char *s);
 int parse_long(const char *s, long min, long max, long *out);
 int parse_double(const char *s, double *out);
-int mkdir_p(const char *dir);
 
 #endif
