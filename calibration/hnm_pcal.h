@@ -60,7 +60,7 @@ typedef struct hnm_pcal {
   double sat_size;          /* bytes */
   double *uni[2], *bi[2];
   size_t nuni[2], nbi[2];
-  char sat_file[4096];
+  char sat_file[4400];
 } hnm_pcal;
 
 /* Read CONFIG and everything it names. 0, or -1 with err = one line

@@ -1,0 +1,22 @@
+/* hnm-calibrate fit: from measurements to a fitted model. */
+#ifndef HNM_CALIBRATE_FIT_H
+#define HNM_CALIBRATE_FIT_H
+
+struct fit_args {
+  const char *out, *report, *name;
+  double *forced;
+  size_t nforced;
+  int forced_only;
+  double penalty, noise_floor;
+  int max_segments, min_sizes;
+  double force_async, force_detached; /* -2 = not forced */
+  int plots;
+  int loss;    /* HNM_FIT_LOSS_*: absolute by default (see per_size_medians) */
+  int raw;     /* 1: fit the raw measurements instead of the per-size medians */
+  const char *pcal; /* --platform-calibration CONFIG.xml */
+  int auto_bp;      /* --auto-breakpoints: not the file's */
+};
+
+int cmd_fit(int argc, char **argv);
+
+#endif
