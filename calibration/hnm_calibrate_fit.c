@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "hnm_calibrate_fit.h"
 #include "hnm_calibrate_pcal.h"
+#include "hnm_calibrate_refine.h"
 #include "hnm_calibrate_util.h"
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
@@ -209,6 +210,14 @@ static void protocol_from_probe(const struct inputs *in, double *A, double *D)
     if (modes[i] <= 1 && modes_size[i] < min_rdv && modes_size[i] > *D)
       *D = modes_size[i];
   }
+  /* The benchmark's probe bisects to the byte; a probe that did not (an
+   * older one, or rows removed) leaves each threshold between two sizes. */
+  if (*A >= 0 && isfinite(min_non_eager) && min_non_eager > *A + 1)
+    fprintf(stderr, PROG ": %s: note: the eager threshold lies in [%.0f, %.0f) (no size probed between): placed at "
+                    "%.0f\n", in->probe_file, *A, min_non_eager, *A);
+  if (*D >= 0 && isfinite(min_rdv) && min_rdv > *D + 1)
+    fprintf(stderr, PROG ": %s: note: the detached threshold lies in [%.0f, %.0f) (no size probed between): placed "
+                    "at %.0f\n", in->probe_file, *D, min_rdv, *D);
   free(sz);
   free(tmp);
   free(modes_size);
@@ -379,6 +388,24 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
   for (size_t i = 0; i < nb; i++)
     if (u == 0 || b[i] != b[u - 1])
       b[u++] = b[i];
+  /* A boundary that is neither known (forced, a threshold) nor next to
+   * the following sampled size is only known to lie in [b, next): say so. */
+  for (size_t i = 0; i < u; i++) {
+    int known = 0;
+    for (size_t j = 0; j < a->nforced + nAD && !known; j++)
+      known = b[i] == (j < a->nforced ? a->forced[j] : ADf[j - a->nforced]);
+    double next = INFINITY;
+    for (size_t j = 0; j < pp->n; j++)
+      if (pp->k[j] > b[i] && pp->k[j] < next)
+        next = pp->k[j];
+    if (!known && isfinite(next) && next > b[i] + 1) {
+      size_t used = strlen(m->warnings);
+      snprintf(m->warnings + used, sizeof m->warnings - used,
+               "note: the breakpoint after %.0f B lies in [%.0f, %.0f) (no size sampled between): "
+               "`hnm-calibrate run --refine MODEL` locates it to the byte\n",
+               b[i], b[i], next);
+    }
+  }
   b[u++] = INFINITY;
   m->seg = calloc(u, sizeof *m->seg);
   m->nseg = u;
@@ -665,8 +692,23 @@ int cmd_fit(int argc, char **argv)
   }
   struct inputs in;
   memset(&in, 0, sizeof in);
-  for (int i = 0; i < nfiles; i++)
-    read_csv(files[i], &in);
+  /* refine's breakpoints.csv: its located breakpoints are the only ones
+   * (unless --breakpoints says otherwise). */
+  double located[64];
+  size_t nlocated = 0;
+  int refined = 0;
+  for (int i = 0; i < nfiles; i++) {
+    size_t nl;
+    if (refine_read_breakpoints(files[i], located + nlocated, 40 - nlocated, &nl))
+      nlocated += nl, refined = 1;
+    else
+      read_csv(files[i], &in);
+  }
+  if (a.nforced == 0 && refined) {
+    a.forced = located;
+    a.nforced = nlocated;
+    a.forced_only = 1;
+  }
   double pcal_forced[64];
   if (a.pcal != NULL)
     nfiles = pcal_inputs(&a, &in, pcal_forced, 64);
