@@ -1,5 +1,6 @@
 /* hnm-calibrate run: the benchmark under mpirun or (--simulate) hnm-run. */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_home.h"
 #include "hnm_fit.h"
 #include "hnm_model.h"
 #include "hnm_units.h"
@@ -83,11 +84,16 @@ static int usage_run(FILE *f)
           "                    'mpirun --allow-run-as-root --mca btl self,vader'\n"
           "  --simulate        run under hnm-run instead, with:\n"
           "  --model M  -platform P.xml  -hostfile H   (as hnm-run)\n"
-          "  --bench PATH      benchmark binary (default: the build's apps/calibrate[-mpi])\n"
-          "  --progress        progress on stderr (default: when stderr is a terminal)\n"
-          "  --refine MODEL    instead: locate MODEL's breakpoints (fitted from DIR's CSVs) to the byte by\n"
-          "                    bisection; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit\n"
-          "  --refine-reps N   measurements per size and round (default 5)\n");
+          "  --bench PATH      benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)
+"
+          "  --progress        progress on stderr (default: when stderr is a terminal)
+"
+          "  --refine MODEL    instead: locate MODEL's breakpoints (fitted from DIR's CSVs) to the byte by
+"
+          "                    bisection; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit
+"
+          "  --refine-reps N   measurements per size and round (default 5)
+");
   return 0;
 }
 
@@ -153,7 +159,7 @@ int cmd_run(int argc, char **argv)
   if (mkdir_p(dir) != 0)
     die("-d: %s: cannot create: %s", dir, strerror(errno));
   if (bench == NULL)
-    bench = simulate ? HNM_CALIBRATE_BENCH_SMPI : HNM_CALIBRATE_BENCH_MPI;
+    bench = hnm_home_file(simulate ? HNM_HOME_APPS "/calibrate" : HNM_HOME_APPS "/calibrate-mpi");
   if (access(bench, X_OK) != 0)
     die("--bench: %s: not an executable (build apps/calibrate)", bench);
 
@@ -163,7 +169,7 @@ int cmd_run(int argc, char **argv)
   snprintf(nps, sizeof nps, "%ld", np);
   char *launcher = NULL;
   if (simulate) {
-    av[n++] = HNM_RUN_PATH;
+    av[n++] = hnm_home_file(HNM_HOME_BIN "/hnm-run");
     av[n++] = "--model";
     av[n++] = (char *)model;
     av[n++] = "-platform";
