@@ -84,16 +84,11 @@ static int usage_run(FILE *f)
           "                    'mpirun --allow-run-as-root --mca btl self,vader'\n"
           "  --simulate        run under hnm-run instead, with:\n"
           "  --model M  -platform P.xml  -hostfile H   (as hnm-run)\n"
-          "  --bench PATH      benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)
-"
-          "  --progress        progress on stderr (default: when stderr is a terminal)
-"
-          "  --refine MODEL    instead: locate MODEL's breakpoints (fitted from DIR's CSVs) to the byte by
-"
-          "                    bisection; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit
-"
-          "  --refine-reps N   measurements per size and round (default 5)
-");
+          "  --bench PATH      benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)\n"
+          "  --progress        progress on stderr (default: when stderr is a terminal)\n"
+          "  --refine MODEL    instead: locate MODEL's breakpoints (fitted from DIR's CSVs) to the byte by\n"
+          "                    bisection; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit\n"
+          "  --refine-reps N   measurements per size and round (default 5)\n");
   return 0;
 }
 
