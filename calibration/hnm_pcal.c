@@ -3,10 +3,9 @@
 #include "hnm_pcal.h"
 
 #include "hnm_units.h"
+#include "hnm_xml.h"
 
 #include <errno.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,29 +126,25 @@ static int split(char *line, char **f, int max)
 
 static int read_config(hnm_pcal *p, char *dirname, size_t dcap, char *bpname, size_t bcap, char *err, size_t errcap)
 {
-  xmlDocPtr doc = xmlReadFile(p->config, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  if (doc == NULL) {
-    const xmlError *e = xmlGetLastError();
-    hnm_errf(err, errcap, "%s:%d: not well-formed XML%s%s", p->config, e ? e->line : 0, e && e->message ? ": " : "",
-             e && e->message ? trim(e->message) : "");
+  hnm_xml_doc doc;
+  if (hnm_xml_read(p->config, &doc, err, errcap) != 0) {
+    hnm_xml_free(&doc);
     return -1;
   }
   int rc = -1;
-  xmlNodePtr root = xmlDocGetRootElement(doc);
-  if (root == NULL || xmlStrcmp(root->name, (const xmlChar *)"config") != 0) {
+  if (strcmp(doc.e[0].name, "config") != 0) {
     hnm_errf(err, errcap, "%s:%ld: root element is not <config> (a platform-calibration configuration)", p->config,
-             root ? xmlGetLineNo(root) : 1L);
+             doc.e[0].line);
     goto out;
   }
   p->eager = p->detached = p->exp_bw = p->exp_lat = -1;
   long have_prefix = 0;
-  for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
-    if (n->type != XML_ELEMENT_NODE)
+  for (size_t i = 1; i < doc.n; i++) {
+    const hnm_xml_elem *n = &doc.e[i];
+    if (n->depth != 1)
       continue;
-    const char *name = (const char *)n->name;
-    xmlChar *v = xmlGetProp(n, (const xmlChar *)"value");
-    const char *val = v ? (const char *)v : NULL;
-    long line = xmlGetLineNo(n);
+    const char *name = n->name, *val = hnm_xml_attr(n, "value");
+    long line = n->line;
     double *num = strcmp(name, "eager_threshold") == 0      ? &p->eager
                   : strcmp(name, "detached_threshold") == 0 ? &p->detached
                   : strcmp(name, "expected_bandwidth") == 0 ? &p->exp_bw
@@ -158,25 +153,21 @@ static int read_config(hnm_pcal *p, char *dirname, size_t dcap, char *bpname, si
     int is_string = strcmp(name, "prefix") == 0 || strcmp(name, "dirname") == 0 || strcmp(name, "breakpoints_file") == 0;
     if ((num != NULL || is_string) && val == NULL) {
       hnm_errf(err, errcap, "%s:%ld: field '%s': no value attribute", p->config, line, name);
-      xmlFree(v);
       goto out;
     }
     if (num != NULL) {
       if (!number(val, num)) {
         hnm_errf(err, errcap, "%s:%ld: field '%s': '%s' is not a non-negative number", p->config, line, name, val);
-        xmlFree(v);
         goto out;
       }
       if ((num == &p->eager || num == &p->detached) && (*num != floor(*num) || *num > 2147483647.0)) {
         hnm_errf(err, errcap, "%s:%ld: field '%s': '%s' is not a whole number of bytes (SMPI keeps an int)",
                  p->config, line, name, val);
-        xmlFree(v);
         goto out;
       }
     } else if (strcmp(name, "prefix") == 0) {
       if (*val == '\0' || strlen(val) >= sizeof p->prefix || strchr(val, '/') != NULL) {
         hnm_errf(err, errcap, "%s:%ld: field 'prefix': '%s' is empty, too long or has a '/'", p->config, line, val);
-        xmlFree(v);
         goto out;
       }
       snprintf(p->prefix, sizeof p->prefix, "%s", val);
@@ -185,11 +176,10 @@ static int read_config(hnm_pcal *p, char *dirname, size_t dcap, char *bpname, si
       snprintf(dirname, dcap, "%s", val);
     else if (strcmp(name, "breakpoints_file") == 0)
       snprintf(bpname, bcap, "%s", val);
-    xmlFree(v);
   }
   if (!have_prefix) {
     hnm_errf(err, errcap, "%s:%ld: field 'prefix': missing (<prefix value=\"NAME\"/> names NAME_PingPong.csv ...)",
-             p->config, xmlGetLineNo(root));
+             p->config, doc.e[0].line);
     goto out;
   }
   if (p->eager >= 0 && p->detached >= 0 && p->eager > p->detached) {
@@ -199,7 +189,7 @@ static int read_config(hnm_pcal *p, char *dirname, size_t dcap, char *bpname, si
   }
   rc = 0;
 out:
-  xmlFreeDoc(doc);
+  hnm_xml_free(&doc);
   return rc;
 }
 

@@ -3,10 +3,9 @@
 #include "hnm_smpi_config.h"
 
 #include "hnm_units.h"
+#include "hnm_xml.h"
 
 #include <errno.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -275,58 +274,49 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
   struct factor f[5] = {{0}};
   double *bounds = NULL;
   int rc = -1;
-  xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  if (doc == NULL) {
-    const xmlError *xe = xmlGetLastError();
-    hnm_errf(err, errcap, "%s:%d: not well-formed XML", path, xe ? xe->line : 0);
+  hnm_xml_doc doc;
+  if (hnm_xml_read(path, &doc, err, errcap) != 0) {
+    hnm_xml_free(&doc);
     return -1;
   }
-  xmlNodePtr root = xmlDocGetRootElement(doc);
-  int nconfig = 0;
-  for (xmlNodePtr c = root; c != NULL; c = c == root ? root->children : c->next) {
-    if (c->type != XML_ELEMENT_NODE || xmlStrcmp(c->name, (const xmlChar *)"config") != 0) {
-      if (c == root && xmlStrcmp(c->name, (const xmlChar *)"platform") != 0) {
-        hnm_errf(err, errcap, "%s:%ld: root element <%s> is neither <config> nor <platform>", path,
-                 xmlGetLineNo(c), (const char *)c->name);
-        goto out;
-      }
+  if (strcmp(doc.e[0].name, "config") != 0 && strcmp(doc.e[0].name, "platform") != 0) {
+    hnm_errf(err, errcap, "%s:%ld: root element <%s> is neither <config> nor <platform>", path, doc.e[0].line,
+             doc.e[0].name);
+    goto out;
+  }
+  /* <config> as the root, or as a child of <platform>; its <prop>s. */
+  int nconfig = 0, in_config = 0;
+  for (size_t i = 0; i < doc.n; i++) {
+    const hnm_xml_elem *c = &doc.e[i];
+    int config_depth = strcmp(doc.e[0].name, "config") == 0 ? 0 : 1;
+    if (c->depth <= config_depth)
+      in_config = c->depth == config_depth && strcmp(c->name, "config") == 0;
+    if (c->depth == config_depth && in_config)
+      nconfig++;
+    if (!in_config || c->depth != config_depth + 1 || strcmp(c->name, "prop") != 0)
       continue;
+    const char *sid = hnm_xml_attr(c, "id"), *v = hnm_xml_attr(c, "value");
+    if (sid == NULL || v == NULL) {
+      hnm_errf(err, errcap, "%s:%ld: <prop> without id or value", path, c->line);
+      goto out;
     }
-    nconfig++;
-    for (xmlNodePtr p = c->children; p != NULL; p = p->next) {
-      if (p->type != XML_ELEMENT_NODE || xmlStrcmp(p->name, (const xmlChar *)"prop") != 0)
-        continue;
-      xmlChar *id = xmlGetProp(p, (const xmlChar *)"id"), *v = xmlGetProp(p, (const xmlChar *)"value");
-      if (id == NULL || v == NULL) {
-        hnm_errf(err, errcap, "%s:%ld: <prop> without id or value", path, xmlGetLineNo(p));
-        xmlFree(id);
-        xmlFree(v);
-        goto out;
-      }
-      const char *sid = (const char *)id;
-      int k = 0;
-      while (k < NIDS && strcmp(sid, ids[k]) != 0)
-        k++;
-      /* platform-calibration still writes the names older SimGrids knew. */
-      if (k == NIDS && strcmp(sid, "smpi/async-small-thres") == 0)
-        k = ASYNC;
-      if (k == NIDS && strcmp(sid, "smpi/send-is-detached-thres") == 0)
-        k = DETACHED;
-      if (k < NIDS && strcmp(sid, ids[k]) != 0)
-        note(notes, notescap, "note: %s:%ld: '%s' read as SimGrid 3.32's '%s'", path, xmlGetLineNo(p), sid, ids[k]);
-      if (k == NIDS)
-        note(notes, notescap, "note: %s:%ld: '%s' is not part of the network model: ignored", path,
-             xmlGetLineNo(p), sid);
-      else {
-        free(val[k]);
-        val[k] = strdup((const char *)v);
-        line[k] = xmlGetLineNo(p);
-      }
-      xmlFree(id);
-      xmlFree(v);
+    int k = 0;
+    while (k < NIDS && strcmp(sid, ids[k]) != 0)
+      k++;
+    /* platform-calibration still writes the names older SimGrids knew. */
+    if (k == NIDS && strcmp(sid, "smpi/async-small-thres") == 0)
+      k = ASYNC;
+    if (k == NIDS && strcmp(sid, "smpi/send-is-detached-thres") == 0)
+      k = DETACHED;
+    if (k < NIDS && strcmp(sid, ids[k]) != 0)
+      note(notes, notescap, "note: %s:%ld: '%s' read as SimGrid 3.32's '%s'", path, c->line, sid, ids[k]);
+    if (k == NIDS)
+      note(notes, notescap, "note: %s:%ld: '%s' is not part of the network model: ignored", path, c->line, sid);
+    else {
+      free(val[k]);
+      val[k] = strdup(v);
+      line[k] = c->line;
     }
-    if (c == root)
-      break;
   }
   if (nconfig == 0) {
     hnm_errf(err, errcap, "%s: no <config> block", path);
@@ -444,6 +434,6 @@ out:
   for (int i = 0; i < 5; i++)
     free(f[i].e);
   free(bounds);
-  xmlFreeDoc(doc);
+  hnm_xml_free(&doc);
   return rc;
 }
