@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add(struct series *s, const hnm_pcal_series *from)
+/* The series name their file for messages; the names outlive the reader. */
+static char names[HNM_PCAL_OPS + 1][4400];
+
+static void add(struct series *s, const hnm_pcal_series *from, int slot)
 {
   s->k = malloc((from->n ? from->n : 1) * sizeof *s->k);
   s->y = malloc((from->n ? from->n : 1) * sizeof *s->y);
@@ -18,7 +21,8 @@ static void add(struct series *s, const hnm_pcal_series *from)
   memcpy(s->k, from->k, from->n * sizeof *s->k);
   memcpy(s->y, from->y, from->n * sizeof *s->y);
   s->n = s->cap = from->n;
-  s->file = strdup(from->file);
+  snprintf(names[slot], sizeof names[slot], "%s", from->file);
+  s->file = names[slot];
   s->line = from->line;
 }
 
@@ -46,15 +50,16 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
     die("%s", err);
   }
   int files = 2 + (p.op[HNM_PCAL_ISEND].n > 0) + (p.bp_file[0] != '\0') + 2 * p.have_sat;
-  add(&in->op[OP_SEND], &p.op[HNM_PCAL_SEND]);
-  add(&in->op[OP_PINGPONG], &p.op[HNM_PCAL_PINGPONG]);
-  add(&in->op[OP_RECV], &p.op[HNM_PCAL_RECV]);
+  add(&in->op[OP_SEND], &p.op[HNM_PCAL_SEND], 0);
+  add(&in->op[OP_PINGPONG], &p.op[HNM_PCAL_PINGPONG], 1);
+  add(&in->op[OP_RECV], &p.op[HNM_PCAL_RECV], 2);
   if (p.op[HNM_PCAL_ISEND].n > 0)
-    add(&in->op[OP_ISEND], &p.op[HNM_PCAL_ISEND]);
+    add(&in->op[OP_ISEND], &p.op[HNM_PCAL_ISEND], 3);
   in->p2p_file = in->op[OP_PINGPONG].file;
   in->p2p_line = in->op[OP_PINGPONG].line;
   if (p.have_sat) {
-    const char *f = strdup(p.sat_file);
+    snprintf(names[HNM_PCAL_OPS], sizeof names[HNM_PCAL_OPS], "%s", p.sat_file);
+    const char *f = names[HNM_PCAL_OPS];
     for (int r = 0; r < 2; r++) {
       cont_add(in, 0, r, p.sat_size, p.uni[r], p.nuni[r], f);
       cont_add(in, 1, r, p.sat_size, p.bi[r], p.nbi[r], f);

@@ -347,36 +347,32 @@ out:
 }
 
 /* PingPong: an MPI_Send row, then the MPI_Recv row of the same round trip
- * (same size and start). */
-static struct {
-  int pending;
-  double size, start, send;
-} pp_state;
+ * (same size and start); the pending send is kept in p->pp_*. */
 
 static int pingpong_row(hnm_pcal *p, int which, double size, double start, double dur, const char *file, long line,
                         char *err, size_t errcap)
 {
   if (which == 0) {
-    if (pp_state.pending) {
+    if (p->pp_pending) {
       hnm_errf(err, errcap, "%s:%ld: MPI_Send row where the MPI_Recv row of the previous round trip belongs", file,
                line);
       return -1;
     }
-    pp_state.pending = 1;
-    pp_state.size = size;
-    pp_state.start = start;
-    pp_state.send = dur;
+    p->pp_pending = 1;
+    p->pp_size = size;
+    p->pp_start = start;
+    p->pp_send = dur;
     return 0;
   }
-  if (!pp_state.pending || pp_state.size != size || pp_state.start != start) {
+  if (!p->pp_pending || p->pp_size != size || p->pp_start != start) {
     hnm_errf(err, errcap,
              "%s:%ld: MPI_Recv row that does not follow the MPI_Send row of its round trip (same size and start)",
              file, line);
     return -1;
   }
-  pp_state.pending = 0;
+  p->pp_pending = 0;
   hnm_pcal_series *s = &p->op[HNM_PCAL_SEND], *r = &p->op[HNM_PCAL_PINGPONG];
-  if (series_push(s, size, pp_state.send) != 0 || series_push(r, size, pp_state.send + dur) != 0) {
+  if (series_push(s, size, p->pp_send) != 0 || series_push(r, size, p->pp_send + dur) != 0) {
     hnm_errf(err, errcap, "out of memory");
     return -1;
   }
@@ -606,9 +602,9 @@ int hnm_pcal_load(const char *config, hnm_pcal *p, char *err, size_t errcap)
     }
     int rc;
     if (i == 0) {
-      memset(&pp_state, 0, sizeof pp_state);
+      p->pp_pending = 0;
       rc = read_measurements(p, path, pp_ops, 2, pingpong_row, err, errcap);
-      if (rc == 0 && pp_state.pending) {
+      if (rc == 0 && p->pp_pending) {
         hnm_errf(err, errcap, "%s:%ld: the last MPI_Send row has no MPI_Recv row", path,
                  p->op[HNM_PCAL_SEND].line + 1);
         rc = -1;

@@ -61,6 +61,9 @@ typedef struct hnm_pcal {
   double *uni[2], *bi[2];
   size_t nuni[2], nbi[2];
   char sat_file[4400];
+  /* reading state (the pending MPI_Send row of a round trip) */
+  int pp_pending;
+  double pp_size, pp_start, pp_send;
 } hnm_pcal;
 
 /* Read CONFIG and everything it names. 0, or -1 with err = one line

@@ -88,6 +88,9 @@ PP=1,1000,1404,1405,1419,1420,1421,32768,32769,65535,65536,65537,327680,327681,1
 SIMOPTS=(--cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no --log=root.thres:warning)
 ref=$(smpirun -platform "$WORK/two-config.xml" -hostfile "${TWO[1]}" -np 2 "${SIMOPTS[@]}" "$SIM_BIN/pingpong_sizes" "$PP" 8)
 got=$("$HNM_RUN" --model graphene -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 2 "${SIMOPTS[@]}" "$SIM_BIN/pingpong_sizes" "$PP" 8)
+"$B" import "$WORK/two-config.xml" --bandwidth 125MBps --latency 20us -o "$WORK/g-from-platform.xml" 2>/dev/null
+check "import reads the <config> of a platform file too" \
+  cmp <(grep -v description "$WORK/g-imported.xml") <(grep -v description "$WORK/g-from-platform.xml")
 check "differential: same number of ping-pongs" [ "$(grep -c '^pingpong' <<<"$ref")" -eq 15 ]
 while read -r op k t_ref && read -r op2 k2 t_got <&3; do
   [ "$op" = pingpong ] || continue

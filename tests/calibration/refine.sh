@@ -16,6 +16,9 @@ source "$(dirname "$0")/lib.sh"
 simulate graphene "$WORK/g" --sizes 150 --reps 2 --max 16MiB --seed 3
 "$HNM_CALIBRATE" fit "$WORK"/g/*.csv -o "$WORK/first.xml" --no-plots 2>"$WORK/first.err"
 uptos() { grep -o 'upto="[^"]*"' "$1" | sed 's/upto="\(.*\)"/\1/' | paste -sd' '; }
+for k in 65536 65537 327680 327681; do
+  check "the probe bisected to the byte: $k probed" grep -q "^$k," "$WORK/g/probe.csv"
+done
 check "first fit: free breakpoints at sampled sizes" [ "$(uptos "$WORK/first.xml")" = "1215 31133 65536 327680 inf" ]
 check "first fit says the breakpoints lie between sampled sizes" grep -q "lies in \[1215, " "$WORK/first.err"
 "$HNM_CALIBRATE" run --simulate --model graphene -platform "${TWO[0]}" -hostfile "${TWO[1]}" -d "$WORK/g" \
