@@ -6,6 +6,7 @@
 #include "hnm_calibrate_util.h"
 #include "hnm_fit.h"
 #include "hnm_model.h"
+#include "hnm_out.h"
 
 #include <errno.h>
 #include <math.h>
@@ -149,7 +150,7 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
 
   char tdir[4300];
   snprintf(tdir, sizeof tdir, "%s/refine.tmp.%ld", dir, (long)getpid());
-  if (mkdir_p(tdir) != 0)
+  if (hnm_out_mkdirs(tdir) != 0)
     die("-d: %s: cannot create: %s", tdir, strerror(errno));
   char *rows = NULL;
   size_t rlen = 0;
