@@ -18,11 +18,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_quantity.h"
+#include "hnm_routing.h"
 #include "hnm_topo.h"
 #include "hnm_units.h"
 
 #include <libxml/xmlwriter.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -49,6 +51,7 @@ enum opt_id {
   OPT_BW, OPT_USABLE, OPT_LAT, OPT_SHARING, OPT_LIMITER, OPT_LOOPBACK_BW, OPT_LOOPBACK_LAT, OPT_SPEED,
   OPT_CABINET_BW, OPT_CABINET_LAT, OPT_CABINET_LIMITER, OPT_CABINET_SHARING,
   OPT_OUTPUT, OPT_HOSTFILE, OPT_PLACEMENT, OPT_RANKS,
+  OPT_ROUTING, OPT_ROUTING_SEED,
   OPT_COUNT
 };
 
@@ -90,6 +93,8 @@ static const struct {
   [OPT_HOSTFILE] = {"--hostfile", "FILE"},
   [OPT_PLACEMENT] = {"--placement", "HOW"},
   [OPT_RANKS] = {"--ranks-per-host", "K"},
+  [OPT_ROUTING] = {"--routing", "NAME"},
+  [OPT_ROUTING_SEED] = {"--routing-seed", "N"},
 };
 
 /* An option as one family documents it. def is the default, parsed like a
@@ -147,6 +152,8 @@ static const struct opt_doc torus_docs[] = {
   {OPT_DIMS, "8x8x8", "sizes of the dimensions, 1 to 16 of them; the first is routed first", 1},
   {OPT_SCALE, "1", "shrink every dimension by F^(1/dimensions), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of each torus link (per direction with SPLITDUPLEX)"),
+  {OPT_ROUTING, "dor", "dor (SimGrid's dimension order) or valiant (via a random host; hnm's platform library)", 0},
+  {OPT_ROUTING_SEED, "1", "seed of valiant's random choices (same seed, same routes)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP " (presets: 25)"),
   DOC_END
 };
@@ -159,21 +166,25 @@ static const struct opt_doc fattree_docs[] = {
   {OPT_LINKS, "1,2", "parallel links between level l and level l+1, l = 0 first", 1},
   {OPT_SCALE, "1", "shrink the down ports by F^(1/levels), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of each link (per direction with SPLITDUPLEX)"),
+  {OPT_ROUTING, "dmodk", "dmodk (SimGrid's D-mod-k, the only fat-tree routing so far)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
 
 static const struct opt_doc dragonfly_docs[] = {
   {OPT_PRESET, "none", "dragonfly-MM, dragonfly-SL, dragonfly-LS or dragonfly-ML, seed 000 Table 1", 0},
-  {OPT_GROUPS, "3", "groups (at most --routers: SimGrid 3.32 routes group g via router g)", 1},
+  {OPT_GROUPS, "3", "groups (at most --routers without --routing: SimGrid 3.32 routes group g via router g)", 1},
   {OPT_CHASSIS, "4", "chassis per group (black links: all-to-all between chassis)", 1},
   {OPT_ROUTERS, "5", "routers per chassis (green links: all-to-all inside a chassis)", 1},
   {OPT_NODES, "2", "nodes per router", 1},
-  {OPT_BLUE, "4", "links between two groups (one SimGrid link of N x --bw)", 1},
+  {OPT_BLUE, "4", "links between two groups (one SimGrid link of N x --bw; N links with --routing)", 1},
   {OPT_BLACK, "3", "links between two routers of different chassis (N x --bw)", 1},
   {OPT_GREEN, "1", "links between two routers of a chassis (N x --bw)", 1},
   {OPT_SCALE, "1", "shrink groups, chassis, routers, nodes by F^(1/4), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of one link (per direction with SPLITDUPLEX)"),
+  {OPT_ROUTING, "none", "minimal, valiant or ugal: hnm's platform library, global links spread over the routers "
+                        "(see below); none: SimGrid's DRAGONFLY zone", 0},
+  {OPT_ROUTING_SEED, "1", "seed of valiant's and ugal's random choices (same seed, same routes)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
@@ -366,7 +377,16 @@ static void dragonfly_notes(FILE *out)
           "Placement: linear: rank r on node-(r / K); round-robin: rank r on router r mod R.\n"
           "\n"
           "Limiter: SimGrid also puts a limiter of the same bandwidth on every router a route\n"
-          "crosses: none by default.\n");
+          "crosses: none by default.\n"
+          "\n"
+          "Routing (--routing minimal|valiant|ugal): writes a description for hnm's platform\n"
+          "library instead of XML (hnm-run -platform FILE loads it). BLUE then counts separate\n"
+          "global links of --bw between two groups, spread over the routers (copy k of group g's\n"
+          "links to group h on router (h' x BLUE + k) mod routers-per-group, h' = h's rank among\n"
+          "the other groups; BLUE = routers per group gives Table 1's one link per router and\n"
+          "group), and GROUPS may exceed ROUTERS. minimal: one global link, copy (source router)\n"
+          "mod BLUE; valiant: via a uniform random third group; ugal: UGAL-L, minimal unless\n"
+          "its flows in progress on the source router's first link x hops exceed Valiant's.\n");
 }
 
 static void bgq_notes(FILE *out)
@@ -491,6 +511,8 @@ struct config {
   const char *output;       /* NULL or "-": standard output */
   const char *hostfile;     /* NULL: none */
   char scaled[1024];        /* what --scale did, for stderr; empty if not scaled */
+  enum hnm_routing routing; /* HNM_ROUTING_BUILTIN or a builtin one: XML; else a description */
+  uint64_t routing_seed;
 };
 
 static int get_bandwidth(const struct cli *c, enum opt_id id, int allow_zero, double *out)
@@ -665,6 +687,26 @@ static int build_config(const struct cli *c, struct config *cfg)
     return -1;
   }
 
+  /* --routing first: a routed dragonfly is not bound by SimGrid's rules. */
+  if (c->val[OPT_ROUTING] != NULL) {
+    if (hnm_routing_parse(c->fam->topo, c->val[OPT_ROUTING], &cfg->routing, err, sizeof err) != 0)
+      return bad("%s", err);
+    cfg->topo.own_routing = !hnm_routing_is_builtin(cfg->routing);
+  }
+  if (c->val[OPT_ROUTING_SEED] != NULL) {
+    char *end;
+    const char *v = c->val[OPT_ROUTING_SEED];
+    errno = 0;
+    cfg->routing_seed = (uint64_t)strtoull(v, &end, 10);
+    if (!isdigit((unsigned char)v[0]) || *end != '\0' || errno != 0)
+      return bad("--routing-seed: '%s' is not an integer in [0, 2^64)", v);
+    if (cfg->routing != HNM_ROUTING_VALIANT && cfg->routing != HNM_ROUTING_UGAL)
+      return bad("--routing-seed: routing '%s' makes no random choice (valiant and ugal do)",
+                 c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
+  } else {
+    cfg->routing_seed = 1;
+  }
+
   /* --scale, then the checks of the final shape. */
   if (family_doc(c->fam, OPT_SCALE) != NULL) {
     if (get_number(c, OPT_SCALE, &scale) != 0)
@@ -702,6 +744,10 @@ static int build_config(const struct cli *c, struct config *cfg)
     return -1;
   if (cfg->limiter < 0)
     return bad("--limiter: '%s' is negative (0 = no limiter)", value_of(c, OPT_LIMITER));
+  if (!hnm_routing_is_builtin(cfg->routing) && cfg->limiter > 0)
+    return bad("--limiter: routed platforms (--routing %s) have no limiter links", hnm_routing_name(cfg->routing));
+  if (cfg->routing == HNM_ROUTING_UGAL && !cfg->splitduplex)
+    return bad("--sharing: ugal counts the flows of each direction of a link: use SPLITDUPLEX");
   if (family_doc(c->fam, OPT_USABLE) != NULL) {
     if (get_number(c, OPT_USABLE, &usable) != 0)
       return -1;
@@ -1111,6 +1157,35 @@ err:
   return rc;
 }
 
+/* A routed platform: the description hnm's platform library reads
+ * (platforms/hnm_routing.h); hnm-run recognises it by its first line. */
+static int write_description(FILE *fp, const struct config *cfg)
+{
+  struct hnm_rnet_desc d;
+  char shape[512], comment[1024];
+
+  memset(&d, 0, sizeof d);
+  d.topo = cfg->topo;
+  d.routing = cfg->routing;
+  d.seed = cfg->routing_seed;
+  d.bw = cfg->bw;
+  d.lat = cfg->lat;
+  d.splitduplex = cfg->splitduplex;
+  d.loopback = cfg->loopback;
+  d.loopback_bw = cfg->loopback_bw;
+  d.loopback_lat = cfg->loopback_lat;
+  d.speed = cfg->speed;
+  d.cores = cfg->ranks_per_host;
+  hnm_topo_describe(&cfg->topo, shape, sizeof shape);
+  snprintf(comment, sizeof comment,
+           "%s %s --routing %s: %s; %lu hosts node-0 .. node-%lu.\n"
+           "Not a SimGrid XML file: run it with hnm-run -platform FILE (which loads it through\n"
+           "hnm's platform library, libhnmplatform.so); see docs/platforms.md, \"Routing\".",
+           PROG, cfg->fam->name, hnm_routing_name(cfg->routing), shape, hnm_topo_hosts(&cfg->topo),
+           hnm_topo_hosts(&cfg->topo) - 1);
+  return hnm_rnet_desc_write(fp, &d, comment);
+}
+
 /* ---- Hostfile ------------------------------------------------------------ */
 
 static int emit_host(unsigned long host, void *ctx)
@@ -1141,7 +1216,7 @@ static int generate(const struct config *cfg)
     outfile_abort(&xml);
     return 2;
   }
-  if (write_xml(xml.fp, cfg) != 0) {
+  if ((hnm_routing_is_builtin(cfg->routing) ? write_xml(xml.fp, cfg) : write_description(xml.fp, cfg)) != 0) {
     bad("writing the platform failed%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
     goto err;
   }
@@ -1195,7 +1270,10 @@ int main(int argc, char **argv)
   if (build_config(&cli, &cfg) != 0)
     return 2;
   /* Valid input: say what departs from the request, then write. */
-  if (cfg.preset != NULL && cfg.preset->note != NULL)
+  if (cfg.preset != NULL && !hnm_routing_is_builtin(cfg.routing) && cfg.topo.family == HNM_TOPO_DRAGONFLY)
+    fprintf(stderr, "%s: note: %s with --routing: the group shape of the XML preset, with its %lu global links "
+                    "between two groups kept separate, one per router\n", PROG, cfg.preset->name, cfg.topo.blue);
+  else if (cfg.preset != NULL && cfg.preset->note != NULL)
     fprintf(stderr, "%s: note: %s\n", PROG, cfg.preset->note);
   if (cfg.scaled[0] != '\0')
     fprintf(stderr, "%s: %s\n", PROG, cfg.scaled);

@@ -10,8 +10,11 @@
  * $HNM_MODEL. Without -platform / -hostfile the bundled default cluster is
  * used.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "hnm_model.h"
+#include "hnm_routing.h"
+
+#include <limits.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -177,6 +180,25 @@ int main(int argc, char **argv)
   }
   if (platform != NULL && !readable(platform))
     return fail("cannot read platform file '%s': %s", platform, strerror(errno));
+  /* A routed platform (hnm-platform --routing) is a description that hnm's
+   * platform library builds: SimGrid gets the library as -platform and the
+   * description in $HNM_ROUTED_PLATFORM. */
+  const char *platform_lib = NULL;
+  char routed[PATH_MAX];
+  if (platform != NULL && hnm_rnet_is_description(platform)) {
+    struct hnm_rnet_desc desc;
+    char derr[1024];
+    if (hnm_rnet_desc_read(platform, &desc, derr, sizeof derr) != 0)
+      return fail("%s%s", derr, "");
+    if (realpath(platform, routed) == NULL)
+      return fail("cannot resolve platform file '%s': %s", platform, strerror(errno));
+    platform_lib = getenv("HNM_PLATFORM_LIB") ? getenv("HNM_PLATFORM_LIB") : HNM_PLATFORM_LIB_PATH;
+    if (!readable(platform_lib))
+      return fail("cannot read hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", platform_lib,
+                  strerror(errno));
+    if (setenv("HNM_ROUTED_PLATFORM", routed, 1) != 0)
+      return fail("cannot set HNM_ROUTED_PLATFORM: %s%s", strerror(errno), "");
+  }
   if (hostfile != NULL && !readable(hostfile))
     return fail("cannot read hostfile '%s': %s", hostfile, strerror(errno));
   if (access(argv[program], X_OK) != 0)
@@ -236,6 +258,11 @@ int main(int argc, char **argv)
       j++; /* folded into ours */
       continue;
     }
+    if (platform_lib != NULL && strcmp(argv[j], "-platform") == 0 && j + 1 < argc && j < program) {
+      args[n++] = argv[j++];
+      args[n++] = (char *)platform_lib;
+      continue;
+    }
     args[n++] = argv[j];
   }
   args[n] = NULL;
@@ -246,6 +273,8 @@ int main(int argc, char **argv)
     return fail("cannot set HNM_MODEL: %s%s", strerror(errno), "");
   }
   if (dry_run) {
+    if (platform_lib != NULL)
+      printf("HNM_ROUTED_PLATFORM=%s ", routed);
     printf("HNM_MODEL=%s", spec);
     for (int j = 0; j < n; j++)
       printf(strchr(args[j], ' ') ? " '%s'" : " %s", args[j]);
