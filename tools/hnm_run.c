@@ -6,11 +6,15 @@
  * validates the model, the platform and the hostfile before anything is
  * simulated (exit 2 with a one-line message on bad input), then execs smpirun
  * with libhnm.so preloaded into the simulator only (through smpirun's
- * -wrapper, combined with the user's own -wrapper if any) and the model in
- * $HNM_MODEL. Without -platform / -hostfile the bundled default cluster is
- * used.
+ * -wrapper, combined with the user's own -wrapper if any) and the model
+ * given to the plugin as --cfg=hnm/model:SPEC (in $HNM_MODEL instead if SPEC
+ * holds a character that smpirun or SimGrid would split at or expand: SimGrid
+ * separates --cfg settings at ',' and blanks). Without -platform /
+ * -hostfile the bundled default cluster is used. The plugin and the bundled
+ * files are found relative to hnm-run itself (core/hnm_home.h).
  */
 #define _XOPEN_SOURCE 700
+#include "hnm_home.h"
 #include "hnm_model.h"
 #include "hnm_routing.h"
 
@@ -24,6 +28,11 @@
 
 #define HNM_VERSION "0.1.0"
 #define HNM_DEFAULT_MODEL "graphene"
+
+static const char *home_or_unknown(void)
+{
+  return hnm_home() != NULL ? hnm_home() : "$HNM_HOME";
+}
 
 static void usage(FILE *out)
 {
@@ -45,11 +54,15 @@ static void usage(FILE *out)
           "  --version       print the version\n"
           "\n"
           "Without -platform/-hostfile, the bundled default platform is used:\n"
-          "  %s\n"
+          "  %s/%s/default.xml\n"
           "Bundled models live in %s (override with $HNM_MODEL_DIR);\n"
-          "the plugin is %s (override with $HNM_PLUGIN).\n"
+          "the plugin is %s/%s (override with $HNM_PLUGIN).\n"
+          "These paths are relative to hnm's home, %s\n"
+          "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
+          "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
           "Exit status: 2 on bad input (nothing simulated), else smpirun's.\n",
-          HNM_DEFAULT_MODEL, HNM_DEFAULT_PLATFORM, hnm_model_dir(), HNM_PLUGIN_PATH);
+          HNM_DEFAULT_MODEL, home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(),
+          HNM_HOME_PLUGIN, home_or_unknown());
 }
 
 static int fail(const char *fmt, const char *a, const char *b)
@@ -86,7 +99,8 @@ static int smpirun_takes_value(const char *opt)
 static const char *conflicting_cfg(const char *arg)
 {
   static const char *const owned[] = {"smpi/bw-factor", "smpi/lat-factor", "smpi/os", "smpi/or", "smpi/ois",
-                                      "smpi/async-small-thresh", "smpi/send-is-detached-thresh", NULL};
+                                      "smpi/async-small-thresh", "smpi/send-is-detached-thresh", "hnm/model",
+                                      NULL};
   if (strncmp(arg, "--cfg=", 6) != 0)
     return NULL;
   for (int i = 0; owned[i] != NULL; i++) {
@@ -182,17 +196,20 @@ int main(int argc, char **argv)
     return fail("cannot read platform file '%s': %s", platform, strerror(errno));
   /* A routed platform (hnm-platform --routing) is a description that hnm's
    * platform library builds: SimGrid gets the library as -platform and the
-   * description in $HNM_ROUTED_PLATFORM. */
-  const char *platform_lib = NULL;
-  char routed[PATH_MAX];
-  if (platform != NULL && hnm_rnet_is_description(platform)) {
+   * description in $HNM_ROUTED_PLATFORM (docs/platforms.md, "Routing"). */
+  char platform_lib[4096], routed[PATH_MAX];
+  int is_routed = platform != NULL && hnm_rnet_is_description(platform);
+  if (is_routed) {
     struct hnm_rnet_desc desc;
     char derr[1024];
     if (hnm_rnet_desc_read(platform, &desc, derr, sizeof derr) != 0)
       return fail("%s%s", derr, "");
     if (realpath(platform, routed) == NULL)
       return fail("cannot resolve platform file '%s': %s", platform, strerror(errno));
-    platform_lib = getenv("HNM_PLATFORM_LIB") ? getenv("HNM_PLATFORM_LIB") : HNM_PLATFORM_LIB_PATH;
+    if (getenv("HNM_PLATFORM_LIB") != NULL)
+      snprintf(platform_lib, sizeof platform_lib, "%s", getenv("HNM_PLATFORM_LIB"));
+    else if (hnm_home_path(platform_lib, sizeof platform_lib, "lib/libhnmplatform.so") != 0)
+      return fail("%s%s", platform_lib, "");
     if (!readable(platform_lib))
       return fail("cannot read hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", platform_lib,
                   strerror(errno));
@@ -204,7 +221,12 @@ int main(int argc, char **argv)
   if (access(argv[program], X_OK) != 0)
     return fail("cannot execute program '%s': %s", argv[program], strerror(errno));
 
-  const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : HNM_PLUGIN_PATH;
+  char plugin_path[4096], default_platform[4096], default_hostfile[4096];
+  if (hnm_home_path(plugin_path, sizeof plugin_path, HNM_HOME_PLUGIN) != 0 ||
+      hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
+      hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
+    return fail("%s%s", plugin_path, "");
+  const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : plugin_path;
   if (!readable(plugin))
     return fail("cannot read the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, strerror(errno));
   if (strchr(plugin, ' ') != NULL)
@@ -227,7 +249,19 @@ int main(int argc, char **argv)
     return fail("out of memory%s%s", "", "");
   snprintf(wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, wrapper ? " " : "", wrapper ? wrapper : "");
 
-  char **args = calloc((size_t)argc + 9, sizeof(char *));
+  /* The spec goes to the plugin as a SimGrid flag, unless smpirun would
+   * split or glob it (it word-splits --cfg values) or SimGrid would split
+   * it (at ',' and blanks): then in the environment. */
+  int spec_in_env = strpbrk(spec, " \t\n,*?[") != NULL;
+  size_t cfg_len = strlen(spec) + sizeof "--cfg=hnm/model:";
+  char *cfg_model = malloc(cfg_len);
+  if (cfg_model == NULL) {
+    free(wrap);
+    return fail("out of memory%s%s", "", "");
+  }
+  snprintf(cfg_model, cfg_len, "--cfg=hnm/model:%s", spec);
+
+  char **args = calloc((size_t)argc + 10, sizeof(char *));
   if (args == NULL) {
     free(wrap);
     return fail("out of memory%s%s", "", "");
@@ -238,11 +272,11 @@ int main(int argc, char **argv)
   args[n++] = wrap;
   if (platform == NULL) {
     args[n++] = "-platform";
-    args[n++] = HNM_DEFAULT_PLATFORM;
+    args[n++] = default_platform;
   }
   if (hostfile == NULL) {
     args[n++] = "-hostfile";
-    args[n++] = HNM_DEFAULT_HOSTFILE;
+    args[n++] = default_hostfile;
   }
   /* SimGrid 3.32's default lazy max-min update shares bandwidth wrongly when
    * a route holds a link that never saturates (a removed limiter, a FATPIPE):
@@ -253,34 +287,39 @@ int main(int argc, char **argv)
       optim_given = 1;
   if (!optim_given)
     args[n++] = "--cfg=network/optim:Full";
+  if (!spec_in_env)
+    args[n++] = cfg_model;
   for (int j = i; j < argc; j++) {
     if (strcmp(argv[j], "-wrapper") == 0) {
       j++; /* folded into ours */
       continue;
     }
-    if (platform_lib != NULL && strcmp(argv[j], "-platform") == 0 && j + 1 < argc && j < program) {
+    if (is_routed && strcmp(argv[j], "-platform") == 0 && j + 1 < argc && j < program) {
       args[n++] = argv[j++];
-      args[n++] = (char *)platform_lib;
+      args[n++] = platform_lib;
       continue;
     }
     args[n++] = argv[j];
   }
   args[n] = NULL;
 
-  if (setenv("HNM_MODEL", spec, 1) != 0) {
+  if (spec_in_env && setenv("HNM_MODEL", spec, 1) != 0) {
     free(args);
     free(wrap);
+    free(cfg_model);
     return fail("cannot set HNM_MODEL: %s%s", strerror(errno), "");
   }
   if (dry_run) {
-    if (platform_lib != NULL)
-      printf("HNM_ROUTED_PLATFORM=%s ", routed);
-    printf("HNM_MODEL=%s", spec);
+    if (is_routed)
+      printf("HNM_ROUTED_PLATFORM='%s' ", routed);
+    if (spec_in_env)
+      printf("HNM_MODEL='%s' ", spec);
     for (int j = 0; j < n; j++)
-      printf(strchr(args[j], ' ') ? " '%s'" : " %s", args[j]);
+      printf(strchr(args[j], ' ') ? "%s'%s'" : "%s%s", j > 0 ? " " : "", args[j]);
     printf("\n");
     free(args);
     free(wrap);
+    free(cfg_model);
     return 0;
   }
   fflush(stdout);
@@ -288,5 +327,6 @@ int main(int argc, char **argv)
   fprintf(stderr, "hnm-run: cannot run smpirun: %s (install simgrid)\n", strerror(errno));
   free(args);
   free(wrap);
+  free(cfg_model);
   return 127;
 }
