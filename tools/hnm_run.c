@@ -48,6 +48,8 @@ static void usage(FILE *out)
           "                  (default: %s)\n"
           "  --explain       print the effective model parameters and exit\n"
           "  --dry-run       validate everything and print the smpirun command, run nothing\n"
+          "  --link-load FILE  write FILE (CSV): for every link that carried traffic, its role,\n"
+          "                  bytes, busy time, mean and peak utilisation (docs/experiments.md)\n"
           "  --no-tcmalloc   do not preload tcmalloc into the simulator (preloaded when\n"
           "                  installed: same results, faster allocation; see docs/scale.md)\n"
           "  -h, --help      this help\n"
@@ -111,10 +113,49 @@ static const char *conflicting_cfg(const char *arg)
   return NULL;
 }
 
+/* --link-load FILE: libhnm.so writes FILE at the end of the simulation
+ * ($HNM_LINK_LOAD, absolute) and reads link roles against the topology in
+ * $HNM_LINK_TOPOLOGY ("TORUS 8,8,8", "hnm-dragonfly 3,4;4,3;5,1;2"), taken
+ * from the routed description or from the platform's first <cluster>. */
+static int set_link_load(const char *file, const char *routed, const char *platform)
+{
+  char dir[PATH_MAX], abs[PATH_MAX + 256], topo[600] = "";
+  const char *slash = strrchr(file, '/');
+  const char *base = slash ? slash + 1 : file;
+  if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+    return fail("--link-load: '%s' is not a file name%s", file, "");
+  snprintf(abs, sizeof abs, "%.*s", slash ? (int)(slash - file) + 1 : 1, slash ? file : ".");
+  if (realpath(abs, dir) == NULL)
+    return fail("--link-load: directory of '%s': %s", file, strerror(errno));
+  snprintf(abs, sizeof abs, "%s/%s", dir, base);
+  if (routed != NULL) {
+    struct hnm_rnet_desc d;
+    char err[512], shape[512];
+    if (hnm_rnet_desc_read(routed, &d, err, sizeof err) == 0 && hnm_topo_parameters(&d.topo, shape, sizeof shape) == 0)
+      snprintf(topo, sizeof topo, "hnm-%s %s", d.topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly" : "torus", shape);
+  } else {
+    /* The first <cluster topology="..." topo_parameters="..."> near the top. */
+    static char head[65536];
+    char t[64], p[512];
+    FILE *f = fopen(platform, "r");
+    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+    if (f)
+      fclose(f);
+    head[n] = '\0';
+    const char *a = strstr(head, " topology=\""), *b = strstr(head, " topo_parameters=\"");
+    if (a && b && sscanf(a, " topology=\"%63[^\"]\"", t) == 1 && sscanf(b, " topo_parameters=\"%511[^\"]\"", p) == 1)
+      snprintf(topo, sizeof topo, "%s %s", t, p);
+  }
+  if (setenv("HNM_LINK_LOAD", abs, 1) != 0 || (topo[0] && setenv("HNM_LINK_TOPOLOGY", topo, 1) != 0))
+    return fail("--link-load: %s%s", strerror(errno), "");
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
   int explain = 0, dry_run = 0, tcmalloc = 1;
+  const char *link_load = NULL;
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -133,6 +174,10 @@ int main(int argc, char **argv)
       dry_run = 1;
     } else if (strcmp(a, "--no-tcmalloc") == 0) {
       tcmalloc = 0;
+    } else if (strcmp(a, "--link-load") == 0) {
+      if (i + 1 >= argc || argv[i + 1][0] == '\0')
+        return fail("--link-load needs a file name%s%s", "", "");
+      link_load = argv[++i];
     } else if (strcmp(a, "--model") == 0) {
       if (i + 1 >= argc)
         return fail("--model needs a value (a model name or file)%s%s", "", "");
@@ -226,6 +271,9 @@ int main(int argc, char **argv)
       hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
       hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
     return fail("%s%s", plugin_path, "");
+  if (link_load != NULL &&
+      set_link_load(link_load, is_routed ? platform : NULL, platform != NULL ? platform : default_platform) != 0)
+    return 2;
   const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : plugin_path;
   if (!readable(plugin))
     return fail("cannot read the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, strerror(errno));
