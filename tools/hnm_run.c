@@ -16,17 +16,18 @@
 #define _XOPEN_SOURCE 700
 #include "hnm_home.h"
 #include "hnm_model.h"
+#include "hnm_msg.h"
+#include "hnm_opt.h"
 #include "hnm_routing.h"
-
-#include <limits.h>
+#include "hnm_version.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define HNM_VERSION "0.1.0"
 #define HNM_DEFAULT_MODEL "graphene"
 
 static const char *home_or_unknown(void)
@@ -34,26 +35,19 @@ static const char *home_or_unknown(void)
   return hnm_home() != NULL ? hnm_home() : "$HNM_HOME";
 }
 
-static void usage(FILE *out)
+/* The text after the option list (paths known at run time). */
+static void run__notes(FILE *out)
 {
   fprintf(out,
-          "Usage: hnm-run [OPTIONS] [--] [SMPIRUN-OPTIONS] PROGRAM [ARGS...]\n"
-          "Run an MPI program under SimGrid's smpirun with an hnm network model.\n"
           "\n"
-          "Options (before any smpirun argument):\n"
-          "  --model SPEC    model: a bundled name (graphene, smpi-default, fluid, loggps),\n"
-          "                  a model file (path with '/' or ending in .xml), optionally\n"
-          "                  followed by inline overrides, e.g.\n"
-          "                  loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB  or  graphene:limiter=1.2\n"
-          "                  (default: %s)\n"
-          "  --explain       print the effective model parameters and exit\n"
-          "  --dry-run       validate everything and print the smpirun command, run nothing\n"
-          "  --link-load FILE  write FILE (CSV): for every link that carried traffic, its role,\n"
-          "                  bytes, busy time, mean and peak utilisation (docs/experiments.md)\n"
-          "  --no-tcmalloc   do not preload tcmalloc into the simulator (preloaded when\n"
-          "                  installed: same results, faster allocation; see docs/scale.md)\n"
-          "  -h, --help      this help\n"
-          "  --version       print the version\n"
+          "hnm-run's options may come anywhere before PROGRAM; smpirun's (-np N, -platform FILE,\n"
+          "-hostfile FILE, --cfg=..., --log=...) pass through in order; PROGRAM is the first other\n"
+          "argument, and everything after it is the program's. After \"--\" only smpirun's.\n"
+          "--model: a bundled name (graphene, smpi-default, fluid, loggps) or a model file (path\n"
+          "with '/' or ending in .xml), optionally followed by inline overrides, e.g.\n"
+          "  loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB  or  graphene:limiter=1.2\n"
+          "--no-tcmalloc: tcmalloc is preloaded into the simulator when installed (same results,\n"
+          "faster allocation; see docs/scale.md).\n"
           "\n"
           "Without -platform/-hostfile, the bundled default platform is used:\n"
           "  %s/%s/default.xml\n"
@@ -63,16 +57,15 @@ static void usage(FILE *out)
           "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
           "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
           "Exit status: 2 on bad input (nothing simulated), else smpirun's.\n",
-          HNM_DEFAULT_MODEL, home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(),
-          HNM_HOME_PLUGIN, home_or_unknown());
+          home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(), HNM_HOME_PLUGIN,
+          home_or_unknown());
 }
 
 static int fail(const char *fmt, const char *a, const char *b)
 {
-  fprintf(stderr, "hnm-run: ");
-  fprintf(stderr, fmt, a, b);
-  fputc('\n', stderr);
-  return 2;
+  char msg[8192];
+  snprintf(msg, sizeof msg, fmt, a, b);
+  return hnm_msg_error("%s", msg);
 }
 
 static int readable(const char *path)
@@ -151,45 +144,98 @@ static int set_link_load(const char *file, const char *routed, const char *platf
   return 0;
 }
 
+/* --model: one model per run; a second --model is refused rather than
+ * silently replacing the first. */
+static int run__model(void *ctx, const char *arg, char *err, size_t errlen)
+{
+  const char **spec = ctx;
+  if (spec[1] != NULL) {
+    snprintf(err, errlen, "given twice ('%s', then '%s')", spec[1], arg);
+    return -1;
+  }
+  spec[0] = spec[1] = arg;
+  return 0;
+}
+
+/* hnm-run's command line. hnm-run's own options (OPTS) may come anywhere
+ * before the program; smpirun's options -- a single dash (with their value
+ * when they take one, smpirun_takes_value()), --cfg=..., --log=... -- pass
+ * through in order; the first other argument is the program, and it and
+ * everything after it belong to smpirun's command line. "--" ends hnm-run's
+ * options (it is dropped; what follows is smpirun's). OWN receives argv[0]
+ * and hnm-run's options with their values, for hnm_opt_parse(); REST the
+ * rest. Both have room for argc + 1 pointers. */
+static void run__split(int argc, char **argv, const struct hnm_opt *opts, char **own, int *nown, char **rest,
+                       int *nrest)
+{
+  int no = 0, nr = 0, ours = 1;
+  own[no++] = argv[0];
+  for (int j = 1; j < argc; j++) {
+    const char *a = argv[j];
+    if (!ours) {
+      rest[nr++] = argv[j];
+    } else if (strcmp(a, "--") == 0) {
+      ours = 0;
+    } else if (strcmp(a, "-h") == 0 ||
+               (strncmp(a, "--", 2) == 0 && strncmp(a, "--cfg=", 6) != 0 && strncmp(a, "--log=", 6) != 0)) {
+      /* Ours (getopt_long reports the unknown ones); its value with it. */
+      own[no++] = argv[j];
+      size_t len = strcspn(a + 2, "=");
+      const struct hnm_opt *hit = NULL;
+      int hits = 0;
+      for (const struct hnm_opt *o = opts; o->name != NULL && a[1] == '-'; o++)
+        if (strncmp(o->name, a + 2, len) == 0) {
+          hit = o;
+          hits += 1 + (strlen(o->name) == len) * 100; /* an exact name wins over prefixes */
+        }
+      if (hits > 0 && (hits == 1 || hits >= 100) && a[2 + len] == '\0' && hit->arg != NULL && j + 1 < argc)
+        own[no++] = argv[++j];
+    } else if (a[0] == '-') {
+      rest[nr++] = argv[j];
+      if (smpirun_takes_value(a) && j + 1 < argc)
+        rest[nr++] = argv[++j];
+    } else {
+      ours = 0; /* the program */
+      rest[nr++] = argv[j];
+    }
+  }
+  own[no] = NULL;
+  rest[nr] = NULL;
+  *nown = no;
+  *nrest = nr;
+}
+
 int main(int argc, char **argv)
 {
   const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
-  int explain = 0, dry_run = 0, tcmalloc = 1;
+  int explain = 0, dry_run = 0, no_tcmalloc = 0;
   const char *link_load = NULL;
-  int i = 1;
-  for (; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--") == 0) {
-      i++;
-      break;
-    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      usage(stdout);
-      return 0;
-    } else if (strcmp(a, "--version") == 0) {
-      printf("hnm-run %s\n", HNM_VERSION);
-      return 0;
-    } else if (strcmp(a, "--explain") == 0) {
-      explain = 1;
-    } else if (strcmp(a, "--dry-run") == 0) {
-      dry_run = 1;
-    } else if (strcmp(a, "--no-tcmalloc") == 0) {
-      tcmalloc = 0;
-    } else if (strcmp(a, "--link-load") == 0) {
-      if (i + 1 >= argc || argv[i + 1][0] == '\0')
-        return fail("--link-load needs a file name%s%s", "", "");
-      link_load = argv[++i];
-    } else if (strcmp(a, "--model") == 0) {
-      if (i + 1 >= argc)
-        return fail("--model needs a value (a model name or file)%s%s", "", "");
-      spec = argv[++i];
-    } else if (strncmp(a, "--model=", 8) == 0) {
-      spec = a + 8;
-    } else if (strncmp(a, "--", 2) == 0 && strncmp(a, "--cfg=", 6) != 0 && strncmp(a, "--log=", 6) != 0) {
-      return fail("unknown option '%s'%s (see hnm-run --help)", a, "");
-    } else {
-      break;
-    }
-  }
+  const struct hnm_opt opts[] = {
+    {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "network model: a bundled name or a file, with overrides (see below)", NULL, 0, 0, run__model},
+    {"explain", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the effective model parameters and exit", &explain, 0, 0, NULL},
+    {"dry-run", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "validate everything and print the smpirun command, run nothing", &dry_run, 0, 0, NULL},
+    {"no-tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "do not preload tcmalloc into the simulator", &no_tcmalloc, 0, 0, NULL},
+    {"link-load", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "write per-link load (CSV) to FILE at the end (docs/experiments.md)", &link_load, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const char *given[2] = {spec, NULL}; /* the spec, the --model given (run__model()) */
+  const struct hnm_opt_cmd cmd = {"hnm-run", "[OPTIONS] [SMPIRUN-OPTIONS] PROGRAM [ARGS...]",
+                                  "Run an MPI program under SimGrid's smpirun with an hnm network model "
+                                  "(default model: " HNM_DEFAULT_MODEL ", or $HNM_DEFAULT_MODEL).",
+                                  NULL, run__notes, 0, given};
+  hnm_msg_init("hnm-run");
+  char **own = calloc((size_t)argc + 1, sizeof *own), **rest = calloc((size_t)argc + 1, sizeof *rest);
+  int nown, nrest;
+  if (own == NULL || rest == NULL)
+    return fail("out of memory%s%s", "", "");
+  run__split(argc, argv, opts, own, &nown, rest, &nrest);
+  int first = hnm_opt_parse(&cmd, opts, nown, own);
+  if (first < 0)
+    return hnm_opt_status(first);
+  spec = given[0];
+  int tcmalloc = !no_tcmalloc;
+  argc = nrest; /* from here on, argv holds smpirun's arguments and the program */
+  argv = rest;
+  int i = 0;
 
   hnm_error err;
   hnm_model *model = hnm_model_parse_spec(spec, &err);
