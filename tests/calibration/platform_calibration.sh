@@ -19,7 +19,8 @@
 #   platform-calibration's own output imports; loggps is refused (exit 2);
 # - differential: graphene's exported configuration inside two.xml under
 #   plain smpirun gives the ping-pong times of hnm-run --model graphene
-#   (1e-9) at every breakpoint, threshold and neighbour;
+#   (1e-9) at every breakpoint, threshold and neighbour; so does stampede's
+#   fitted model (absolute latencies and bandwidths);
 # - bad input: exit 2, one line naming file and line, no model written.
 source "$(dirname "$0")/lib.sh"
 PC=$DATA/platform-calibration
@@ -95,6 +96,20 @@ check "differential: same number of ping-pongs" [ "$(grep -c '^pingpong' <<<"$re
 while read -r op k t_ref && read -r op2 k2 t_got <&3; do
   [ "$op" = pingpong ] || continue
   check_close "plain smpirun with the exported config = hnm-run graphene, $k bytes" "$t_got" "$t_ref" 1e-9
+done <<<"$(grep '^pingpong' <<<"$ref")" 3<<<"$(grep '^pingpong' <<<"$got")"
+
+# The same with a fitted model (absolute latencies and bandwidths: the
+# factors depend on the route): stampede's, around its breakpoints.
+"$B" export "$WORK/stampede_17_06_01-17_26.xml" --bandwidth 125MBps --latency 20us >"$WORK/s.cfg" 2>/dev/null
+sed "s|<platform version=\"4.1\">|<platform version=\"4.1\">\n$(grep -v '<!--' "$WORK/s.cfg" | tr -d '\n')|" \
+  "${TWO[0]}" >"$WORK/two-s.xml"
+PP=1,148,149,150,151,8190,8191,8192,17406,17407,17408,259999,260000,1048576
+ref=$(smpirun -platform "$WORK/two-s.xml" -hostfile "${TWO[1]}" -np 2 "${SIMOPTS[@]}" "$SIM_BIN/pingpong_sizes" "$PP" 8)
+got=$("$HNM_RUN" --model "$WORK/stampede_17_06_01-17_26.xml" -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 2 \
+  "${SIMOPTS[@]}" "$SIM_BIN/pingpong_sizes" "$PP" 8)
+check "differential (fitted model): 14 ping-pongs" [ "$(grep -c '^pingpong' <<<"$ref")" -eq 14 ]
+while read -r op k t_ref && read -r op2 k2 t_got <&3; do
+  check_close "plain smpirun with stampede's exported config = hnm-run, $k bytes" "$t_got" "$t_ref" 1e-9
 done <<<"$(grep '^pingpong' <<<"$ref")" 3<<<"$(grep '^pingpong' <<<"$got")"
 
 # Bad input: exit 2, one line naming file and line, nothing written.
