@@ -125,6 +125,10 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
   for (size_t i = 0; i < a->nforced && nf < 80; i++)
     f[nf++] = a->forced[i];
   hnm_fit_options o = {a->penalty, a->max_segments, a->min_sizes, f, nf, a->forced_only, a->noise_floor, a->loss};
+  /* Only forced breakpoints (the file's, refine's): as many segments as
+   * they make, whatever --max-segments says for free ones. */
+  if (o.forced_only && (int)nf + 1 > (o.max_segments > 0 ? o.max_segments : 8))
+    o.max_segments = (int)nf + 1 > 64 ? 64 : (int)nf + 1;
   char err[512];
   /* A protocol range (k <= async or detached, from the probe) may hold
    * fewer sampled sizes than a segment needs (a probe on noisy timings can
