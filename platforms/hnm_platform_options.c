@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "hnm_platform_options.h"
+#include "hnm_msg.h"
 
 /* Name and argument of every option, whatever the family. */
 static const struct {
@@ -345,13 +346,13 @@ static void bgq_notes(FILE *out)
 
 int bad(const char *fmt, ...)
 {
+  char msg[8192];
   va_list ap;
 
-  fprintf(stderr, "%s: ", PROG);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  hnm_msg_error("%s", msg);
   return -1;
 }
 
