@@ -71,7 +71,8 @@ void load_model(const std::string& spec, const char* origin)
 simgrid::config::Flag<std::string> cfg_model{
     "hnm/model",
     "hnm network model: graphene, loggps, fluid, smpi-default, or a model file (with '/' or ending in .xml), "
-    "optionally followed by overrides NAME:key=value,... (default: $HNM_MODEL)",
+    "optionally followed by an override NAME:key=value (SimGrid splits --cfg values at ',': give several "
+    "overrides through hnm-run --model or $HNM_MODEL) (default: $HNM_MODEL)",
     "", [](const std::string& spec) {
       if (not spec.empty())
         load_model(spec, "--cfg=hnm/model");
