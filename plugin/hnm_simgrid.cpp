@@ -22,6 +22,7 @@
  * callbacks registered with SimGrid: errors end the simulation with exit 2
  * and a message naming the option at fault, before any simulated time runs.
  */
+#include "hnm_linkload.h"
 #include "hnm_model.h"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
@@ -125,6 +126,7 @@ double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, co
 double bw_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
                     const std::unordered_set<sg4::NetZone*>& /*netzones*/)
 {
+  hnm_linkload_route(size, links);
   const hnm_segment* seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
   if (not seg->bandwidth_absolute)
     return seg->bw_factor;
@@ -275,6 +277,7 @@ __attribute__((constructor)) static void hnm_plugin_init()
     smpi_register_op_cost_callback(SmpiOperation::SEND, send_cost);
     smpi_register_op_cost_callback(SmpiOperation::ISEND, isend_cost);
     smpi_register_op_cost_callback(SmpiOperation::RECV, recv_cost);
+    hnm_linkload_init();
     sg4::Engine::on_platform_created_cb([] {
       try {
         install_on_platform();
