@@ -15,6 +15,7 @@
  * --model overrides can expand it again.
  */
 #include "hnm_model.h"
+#include "hnm_input.h"
 #include "hnm_units.h"
 
 #include <assert.h>
@@ -860,12 +861,14 @@ hnm_model *hnm_model_load(const char *path, hnm_error *err)
     model__fail(err, "(no file): empty model file name");
     return NULL;
   }
-  f = fopen(path, "r");
-  if (f == NULL) {
-    model__fail(err, "%s: cannot open model file: %s", path, strerror(errno));
-    return NULL;
+  {
+    /* A named pipe or a device would block or stream forever in libxml2. */
+    char why[512];
+    if (hnm_input_check(path, why, sizeof why) != 0) {
+      model__fail(err, "%s: model file: %s", path, why);
+      return NULL;
+    }
   }
-  fclose(f);
 
   memset(&cap, 0, sizeof cap);
   xmlSetStructuredErrorFunc(&cap, model__xml_structured);

@@ -1,16 +1,22 @@
 /* hnm-run -- smpirun with an hnm network model.
  *
- *   hnm-run [--model NAME|FILE[:k=v,...]] [--explain] [--dry-run] [--] SMPIRUN-ARGS...
+ *   hnm-run [--model NAME|FILE[:k=v,...]] [--explain] [--dry-run] [SMPIRUN-ARGS...] PROGRAM [ARGS...]
  *
- * Everything after hnm-run's own options goes to smpirun unchanged. hnm-run
- * validates the model, the platform and the hostfile before anything is
- * simulated (exit 2 with a one-line message on bad input), then execs smpirun
+ * hnm-run's own options are recognised anywhere before the program name
+ * (before a "--", if any); everything else before the program goes to smpirun
+ * unchanged, and everything from the program name on belongs to the program.
+ * hnm-run validates the model, the platform (loaded by SimGrid through the
+ * hnm-hosts helper), the hostfile and -np before anything is simulated (exit
+ * 2 with a one-line message on bad input, hnm_check.h), then execs smpirun
  * with libhnm.so preloaded into the simulator only (through smpirun's
  * -wrapper, combined with the user's own -wrapper if any) and the model in
- * $HNM_MODEL. Without -platform / -hostfile the bundled default cluster is
- * used.
+ * $HNM_MODEL. Without -platform the bundled default cluster is used; without
+ * -hostfile, the bundled hostfile with the bundled platform, every host of
+ * the platform once with a platform of one's own.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_check.h"
+#include "hnm_input.h"
 #include "hnm_model.h"
 
 #include <errno.h>
@@ -28,7 +34,7 @@ static void usage(FILE *out)
           "Usage: hnm-run [OPTIONS] [--] [SMPIRUN-OPTIONS] PROGRAM [ARGS...]\n"
           "Run an MPI program under SimGrid's smpirun with an hnm network model.\n"
           "\n"
-          "Options (before any smpirun argument):\n"
+          "Options (anywhere before PROGRAM):\n"
           "  --model SPEC    model: a bundled name (graphene, smpi-default, fluid, loggps),\n"
           "                  a model file (path with '/' or ending in .xml), optionally\n"
           "                  followed by inline overrides, e.g.\n"
@@ -36,13 +42,30 @@ static void usage(FILE *out)
           "                  (default: %s)\n"
           "  --explain       print the effective model parameters and exit\n"
           "  --dry-run       validate everything and print the smpirun command, run nothing\n"
-          "  --no-tcmalloc   do not preload tcmalloc into the simulator (preloaded when\n"
-          "                  installed: same results, faster allocation; see docs/scale.md)\n"
+          "  --tcmalloc      preload tcmalloc into the simulator: same results, faster\n"
+          "                  allocation for many ranks (1.36x on a 1024-rank gcr), but it\n"
+          "                  aborts some unmodified programs (\"free invalid pointer\" with\n"
+          "                  SMPI's privatization); off by default, see docs/scale.md\n"
+          "  --no-tcmalloc   do not preload it (the default)\n"
           "  -h, --help      this help\n"
           "  --version       print the version\n"
           "\n"
-          "Without -platform/-hostfile, the bundled default platform is used:\n"
+          "Checked before anything runs (exit 2, one line): the model; the platform, loaded\n"
+          "by SimGrid; the hostfile (HOST or HOST:N per line, hosts of the platform); -np, a\n"
+          "whole number from 1 to the hostfile's capacity (to put several ranks on a host,\n"
+          "say so: HOST:N).\n"
+          "Without -platform, the bundled default platform is used:\n"
           "  %s\n"
+          "with its hostfile unless -hostfile is given; -platform without -hostfile places\n"
+          "ranks on every host of the platform, once.\n"
+          "Computation: SimGrid's default, smpi/simulate-computation:yes -- the CPU time of\n"
+          "the program between MPI calls is measured on this machine and injected, so two\n"
+          "runs differ by timing noise. For reproducible, network-only times add\n"
+          "--cfg=smpi/simulate-computation:no (hnm-compare does unless told otherwise).\n"
+          "network/optim: SimGrid's default (Lazy) unless the model or platform leaves\n"
+          "links that never saturate (lifted limiters, FATPIPE), where hnm-run passes Full\n"
+          "(Lazy shares bandwidth wrongly there, docs/models.md); a --cfg=network/optim:X\n"
+          "on the command line wins.\n"
           "Bundled models live in %s (override with $HNM_MODEL_DIR);\n"
           "the plugin is %s (override with $HNM_PLUGIN).\n"
           "Exit status: 2 on bad input (nothing simulated), else smpirun's.\n",
@@ -55,15 +78,6 @@ static int fail(const char *fmt, const char *a, const char *b)
   fprintf(stderr, fmt, a, b);
   fputc('\n', stderr);
   return 2;
-}
-
-static int readable(const char *path)
-{
-  FILE *f = fopen(path, "r");
-  if (f == NULL)
-    return 0;
-  fclose(f);
-  return 1;
 }
 
 /* smpirun options that take a value (so that their value is not mistaken for
@@ -94,38 +108,86 @@ static const char *conflicting_cfg(const char *arg)
   return NULL;
 }
 
+/* Does a run of MODEL on this platform need network/optim:Full? SimGrid
+ * 3.32's lazy max-min update shares bandwidth wrongly when a route holds a
+ * link that never saturates (docs/models.md, tests/sim/sharing.sh): a
+ * FATPIPE link of the platform, every link under a contention-free model
+ * (the plugin makes them FATPIPE), or node limiters the model lifts.
+ * Elsewhere SimGrid's own default is kept, so that smpi-default is plain
+ * smpirun. */
+static int needs_full_update(const hnm_model *model, const hnm_platform_info *info)
+{
+  return info->fatpipe > 0 || hnm_model_contention(model) == HNM_CONTENTION_NONE ||
+         (hnm_model_limiter_mode(model) == HNM_LIMITER_OFF && info->limiters > 0);
+}
+
 int main(int argc, char **argv)
 {
   const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
-  int explain = 0, dry_run = 0, tcmalloc = 1;
-  int i = 1;
-  for (; i < argc; i++) {
+  int explain = 0, dry_run = 0, tcmalloc = 0, model_given = 0;
+  const char *platform = NULL, *hostfile = NULL, *wrapper = NULL, *np_text = NULL;
+  /* smpirun's arguments before the program, in order (hnm-run's own taken out). */
+  char **smpi = calloc((size_t)argc + 1, sizeof *smpi);
+  int nsmpi = 0, program = -1, own = 1;
+  if (smpi == NULL)
+    return fail("out of memory%s%s", "", "");
+
+  for (int i = 1; i < argc && program < 0; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--") == 0) {
-      i++;
-      break;
-    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    if (own && strcmp(a, "--") == 0) {
+      own = 0; /* from here on, smpirun's arguments only */
+    } else if (own && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)) {
       usage(stdout);
       return 0;
-    } else if (strcmp(a, "--version") == 0) {
+    } else if (own && strcmp(a, "--version") == 0) {
       printf("hnm-run %s\n", HNM_VERSION);
       return 0;
-    } else if (strcmp(a, "--explain") == 0) {
+    } else if (own && strcmp(a, "--explain") == 0) {
       explain = 1;
-    } else if (strcmp(a, "--dry-run") == 0) {
+    } else if (own && strcmp(a, "--dry-run") == 0) {
       dry_run = 1;
-    } else if (strcmp(a, "--no-tcmalloc") == 0) {
+    } else if (own && strcmp(a, "--tcmalloc") == 0) {
+      tcmalloc = 1;
+    } else if (own && strcmp(a, "--no-tcmalloc") == 0) {
       tcmalloc = 0;
-    } else if (strcmp(a, "--model") == 0) {
-      if (i + 1 >= argc)
+    } else if (own && (strcmp(a, "--model") == 0 || strncmp(a, "--model=", 8) == 0)) {
+      if (model_given)
+        return fail("--model given twice ('%s' and '%s'): give one model", spec, a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[i + 1] : ""));
+      if (a[7] == '\0' && i + 1 >= argc)
         return fail("--model needs a value (a model name or file)%s%s", "", "");
-      spec = argv[++i];
-    } else if (strncmp(a, "--model=", 8) == 0) {
-      spec = a + 8;
-    } else if (strncmp(a, "--", 2) == 0 && strncmp(a, "--cfg=", 6) != 0 && strncmp(a, "--log=", 6) != 0) {
+      spec = a[7] == '=' ? a + 8 : argv[++i];
+      model_given = 1;
+    } else if (own && strncmp(a, "--", 2) == 0 && strncmp(a, "--cfg=", 6) != 0 && strncmp(a, "--log=", 6) != 0) {
       return fail("unknown option '%s'%s (see hnm-run --help)", a, "");
+    } else if (a[0] != '-') {
+      program = i;
     } else {
-      break;
+      const char *owned = conflicting_cfg(a);
+      if (owned != NULL)
+        return fail("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
+      if (!smpirun_takes_value(a)) {
+        smpi[nsmpi++] = argv[i];
+        continue;
+      }
+      if (i + 1 >= argc)
+        return fail("smpirun option %s needs a value%s", a, "");
+      const char *v = argv[++i], **slot = NULL;
+      if (strcmp(a, "-platform") == 0)
+        slot = &platform;
+      else if (strcmp(a, "-hostfile") == 0 || strcmp(a, "-machinefile") == 0)
+        slot = &hostfile;
+      else if (strcmp(a, "-np") == 0 || strcmp(a, "-n") == 0)
+        slot = &np_text;
+      else if (strcmp(a, "-wrapper") == 0)
+        slot = &wrapper;
+      if (slot != NULL && *slot != NULL)
+        return fail("%s given twice: give it once%s", a, "");
+      if (slot != NULL)
+        *slot = v;
+      if (strcmp(a, "-wrapper") != 0) { /* the wrapper is folded into ours */
+        smpi[nsmpi++] = argv[i - 1];
+        smpi[nsmpi++] = argv[i];
+      }
     }
   }
 
@@ -140,32 +202,6 @@ int main(int argc, char **argv)
     hnm_model_free(model);
     return 0;
   }
-  hnm_model_free(model);
-
-  /* Scan smpirun's arguments: platform, hostfile, wrapper, program. */
-  const char *platform = NULL, *hostfile = NULL, *wrapper = NULL;
-  int program = -1;
-  for (int j = i; j < argc; j++) {
-    const char *a = argv[j];
-    const char *owned = conflicting_cfg(a);
-    if (owned != NULL)
-      return fail("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
-    if (a[0] != '-') {
-      program = j;
-      break;
-    }
-    if (smpirun_takes_value(a)) {
-      if (j + 1 >= argc)
-        return fail("smpirun option %s needs a value%s", a, "");
-      if (strcmp(a, "-platform") == 0)
-        platform = argv[j + 1];
-      else if (strcmp(a, "-hostfile") == 0 || strcmp(a, "-machinefile") == 0)
-        hostfile = argv[j + 1];
-      else if (strcmp(a, "-wrapper") == 0)
-        wrapper = argv[j + 1];
-      j++;
-    }
-  }
   if (program < 0)
     return fail("no program to run%s%s (see hnm-run --help)", "", "");
   /* Options after the program belong to the program: still refuse owned cfgs,
@@ -175,41 +211,66 @@ int main(int argc, char **argv)
     if (owned != NULL)
       return fail("'%s' conflicts with --model (hnm sets %s from the model)", argv[j], owned);
   }
-  if (platform != NULL && !readable(platform))
-    return fail("cannot read platform file '%s': %s", platform, strerror(errno));
-  if (hostfile != NULL && !readable(hostfile))
-    return fail("cannot read hostfile '%s': %s", hostfile, strerror(errno));
+
+  /* The platform as SimGrid loads it, the hostfile against it, -np. */
+  long np = 0, slots = 0;
+  if (np_text != NULL && hnm_check_np(np_text, &np, &err) != 0)
+    return fail("%s%s", err.msg, "");
+  const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : HNM_HOSTS_PATH;
+  hnm_platform_info info;
+  if (hnm_check_platform(helper, platform ? platform : HNM_DEFAULT_PLATFORM, &info, &err) != 0)
+    return fail("%s%s", err.msg, "");
+  const char *hosts_used = hostfile ? hostfile : platform ? NULL : HNM_DEFAULT_HOSTFILE;
+  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, &err) != 0)
+    return fail("%s%s", err.msg, "");
+  if (hosts_used == NULL)
+    slots = (long)info.nhosts;
+  if (np > slots) {
+    char msg[600];
+    snprintf(msg, sizeof msg, "-np %ld: more ranks than the %ld places of %s%s", np, slots,
+             hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform);
+    return fail("%s%s (to put several ranks on one host, write HOST:N in the hostfile)", msg, "");
+  }
+  int full = needs_full_update(model, &info);
+  hnm_platform_info_free(&info);
+  hnm_model_free(model);
+
   if (access(argv[program], X_OK) != 0)
     return fail("cannot execute program '%s': %s", argv[program], strerror(errno));
-
+  char why[512];
   const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : HNM_PLUGIN_PATH;
-  if (!readable(plugin))
-    return fail("cannot read the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, strerror(errno));
+  if (hnm_input_check(plugin, why, sizeof why) != 0)
+    return fail("the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, why);
   if (strchr(plugin, ' ') != NULL)
     return fail("the plugin path '%s' contains a space, which smpirun's -wrapper cannot carry%s", plugin, "");
 
   /* tcmalloc speeds up SMPI's many small allocations (bench: 1.36x on a
-   * 1024-rank gcr); the simulated results do not depend on it. */
+   * 1024-rank gcr) without changing simulated results, but with SMPI's
+   * privatization (smpirun's default) an unmodified program can free a
+   * pointer tcmalloc did not allocate and abort: opt-in only. */
   const char *tc = "";
 #ifdef HNM_TCMALLOC_PATH
-  if (tcmalloc && readable(HNM_TCMALLOC_PATH) && strchr(HNM_TCMALLOC_PATH, ' ') == NULL)
+  if (tcmalloc) {
+    if (hnm_input_check(HNM_TCMALLOC_PATH, why, sizeof why) != 0 || strchr(HNM_TCMALLOC_PATH, ' ') != NULL)
+      return fail("--tcmalloc: cannot preload '%s': %s", HNM_TCMALLOC_PATH, why);
     tc = ":" HNM_TCMALLOC_PATH;
+  }
 #else
-  (void)tcmalloc;
+  if (tcmalloc)
+    return fail("--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)%s%s", "", "");
 #endif
 
-  /* Build: smpirun -wrapper "env LD_PRELOAD=plugin[:tcmalloc] [user wrapper]" [-platform P -hostfile H] args... */
+  /* Build: smpirun -wrapper "env LD_PRELOAD=plugin[:tcmalloc] [user wrapper]" [-platform P] [-hostfile H] args... */
   size_t wlen = strlen(plugin) + strlen(tc) + (wrapper ? strlen(wrapper) : 0) + 32;
   char *wrap = malloc(wlen);
-  if (wrap == NULL)
-    return fail("out of memory%s%s", "", "");
-  snprintf(wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, wrapper ? " " : "", wrapper ? wrapper : "");
-
-  char **args = calloc((size_t)argc + 9, sizeof(char *));
-  if (args == NULL) {
+  char **args = calloc((size_t)argc + 10, sizeof(char *));
+  if (wrap == NULL || args == NULL) {
     free(wrap);
+    free(args);
     return fail("out of memory%s%s", "", "");
   }
+  snprintf(wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, wrapper ? " " : "", wrapper ? wrapper : "");
+
   int n = 0;
   args[n++] = "smpirun";
   args[n++] = "-wrapper";
@@ -218,27 +279,22 @@ int main(int argc, char **argv)
     args[n++] = "-platform";
     args[n++] = HNM_DEFAULT_PLATFORM;
   }
-  if (hostfile == NULL) {
+  if (hostfile == NULL && platform == NULL) {
     args[n++] = "-hostfile";
     args[n++] = HNM_DEFAULT_HOSTFILE;
   }
-  /* SimGrid 3.32's default lazy max-min update shares bandwidth wrongly when
-   * a route holds a link that never saturates (a removed limiter, a FATPIPE):
-   * use the full update unless the user chose (docs/models.md). */
   int optim_given = 0;
-  for (int j = i; j < argc; j++)
-    if (strncmp(argv[j], "--cfg=network/optim:", 20) == 0)
+  for (int j = 0; j < nsmpi; j++)
+    if (strncmp(smpi[j], "--cfg=network/optim:", 20) == 0)
       optim_given = 1;
-  if (!optim_given)
+  if (full && !optim_given)
     args[n++] = "--cfg=network/optim:Full";
-  for (int j = i; j < argc; j++) {
-    if (strcmp(argv[j], "-wrapper") == 0) {
-      j++; /* folded into ours */
-      continue;
-    }
+  for (int j = 0; j < nsmpi; j++)
+    args[n++] = smpi[j];
+  for (int j = program; j < argc; j++)
     args[n++] = argv[j];
-  }
   args[n] = NULL;
+  free(smpi);
 
   if (setenv("HNM_MODEL", spec, 1) != 0) {
     free(args);
