@@ -400,7 +400,11 @@ static void usage(FILE *f)
           "                      COL over the rows of the program's CSV output (stdout) whose\n"
           "                      column KEY equals VAL (default csv:time_s, the skeletons' report)\n"
           "  --sim-opt OPT       an smpirun option for every simulation (repeatable), e.g.\n"
-          "                      --sim-opt=--cfg=smpi/privatization:no\n"
+          "                      --sim-opt=--cfg=smpi/privatization:no; unless one sets\n"
+          "                      smpi/simulate-computation, --cfg=smpi/simulate-computation:no\n"
+          "                      is added (reproducible, network-only times; give\n"
+          "                      --sim-opt=--cfg=smpi/simulate-computation:yes to inject the\n"
+          "                      measured computation)\n"
           "  --reference         also run PROGRAM-mpi with mpirun at each np and argument set\n"
           "                      (model 'mpirun', platform '-'); with --metric simclock its\n"
           "                      time is the wall time of mpirun\n"
@@ -682,6 +686,14 @@ static int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts
   for (int k = 0; k < c->sim_opts.n; k++)
     if (strpbrk(c->sim_opts.v[k], "\n\r") != NULL)
       return cmp_fail("--sim-opt: an option cannot hold a newline");
+  /* Sweeps compare network models: unless told otherwise, no measured
+   * computation, so that two runs of a sweep give the same numbers. */
+  int simcomp_given = 0;
+  for (int k = 0; k < c->sim_opts.n; k++)
+    if (strncmp(c->sim_opts.v[k], "--cfg=smpi/simulate-computation:", 32) == 0)
+      simcomp_given = 1;
+  if (!simcomp_given)
+    sv_push(&c->sim_opts, "--cfg=smpi/simulate-computation:no");
   c->sim_opts_str = join(&c->sim_opts);
   c->mpirun_opts_str = join(&c->mpirun_opts);
   if (c->log_dir == NULL) {
@@ -936,14 +948,15 @@ static int mkdir_p(const char *dir)
 }
 
 /* Before anything runs: let hnm-run validate (--dry-run) one run per
- * platform, so that a platform, hostfile or --sim-opt it refuses stops the
+ * platform (its largest -np), so that a platform, hostfile or --sim-opt it refuses stops the
  * sweep with its one-line message instead of failing every run. */
 static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long nruns)
 {
   for (int p = 0; p < c->nplats; p++) {
+    /* The largest process count: hnm-run checks it against the hostfile. */
     const cmp_run *r = NULL;
-    for (long k = 0; k < nruns && r == NULL; k++)
-      if (runs[k].plat == p)
+    for (long k = 0; k < nruns; k++)
+      if (runs[k].plat == p && (r == NULL || runs[k].np > r->np))
         r = &runs[k];
     if (r == NULL)
       continue;
