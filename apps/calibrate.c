@@ -1,5 +1,5 @@
 /* calibrate.c -- the point-to-point measurements hnm-calibrate fits a model to
- * (seed 002, Section IV-A and Figure 4).
+ * (Degomme et al. 2013, Section IV-A and Figure 4).
  *
  * Plain MPI C, built with smpicc (calibrate, to run under hnm-run) and with
  * mpicc (calibrate-mpi, to run with mpirun). Ranks 0 and 1 do the

@@ -1,6 +1,6 @@
 /* gcr -- skeleton of the allreduces of one preconditioned GCR solve.
  *
- * Seed 000, Section 3.3, Algorithm 1: a GCR call with restart number k
+ * Zheng & Marguinaud 2018, Section 3.3, Algorithm 1: a GCR call with restart number k
  * performs, as far as communication goes,
  *   line 6:            one allreduce (MPI_SUM) of 2 doubles (gamma_0, eta_0);
  *   for i = 1..N:
@@ -92,11 +92,11 @@ struct gcr_bufs {
 static void gcr_usage(void)
 {
   printf("usage: gcr [options]\n"
-         "Allreduces of one preconditioned GCR solve (seed 000, Section 3.3, Algorithm 1):\n"
+         "Allreduces of one preconditioned GCR solve (Zheng & Marguinaud 2018, Section 3.3, Algorithm 1):\n"
          "per call, 1 allreduce of 2 doubles, then per iteration i = 1..N one of min(i, K)\n"
          "doubles and one of 2 doubles (2N + 1 allreduces, MPI_SUM of doubles).\n"
          "\n"
-         "  --n N            GCR iterations per call (default 25: seed 000, Section 4.4)\n"
+         "  --n N            GCR iterations per call (default 25: Zheng & Marguinaud 2018, Section 4.4)\n"
          "  --restart K      restart number k of Algorithm 1, K >= 1 (default 3: Section 4.4)\n"
          "  --algo NAME      mpi (MPI_Allreduce) or recursive (recursive-k, Fig. 4c);\n"
          "                   default recursive\n"

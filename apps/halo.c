@@ -1,5 +1,5 @@
 /* halo -- skeleton of the wide halo exchange of the Semi-Lagrangian method
- * (seed 000, Section 3.2 and Figure 4b; grid of Table 3).
+ * (Zheng & Marguinaud 2018, Section 3.2 and Figure 4b; grid of Table 3).
  *
  * A 2D periodic domain of nx x ny grid points, each point carrying nz
  * doubles (the levels of a 3D field decomposed over x and y only), is cut in
@@ -45,7 +45,7 @@
 
 #define PROG "halo"
 
-/* Table 3 of seed 000. */
+/* Table 3 of Zheng & Marguinaud 2018. */
 #define HALO_PAPER_NX 28800L
 #define HALO_PAPER_NY 14400L
 #define HALO_PAPER_NZ 256L
@@ -117,7 +117,7 @@ typedef struct {
 static void halo_usage(void)
 {
   printf("usage: " PROG " [options]\n"
-         "Wide halo exchange of the Semi-Lagrangian method (seed 000, Section 3.2, Fig. 4b):\n"
+         "Wide halo exchange of the Semi-Lagrangian method (Zheng & Marguinaud 2018, Section 3.2, Fig. 4b):\n"
          "x sweep (stage 1), then y sweep over the x halos (stage 2), periodic domain.\n"
          "  --scale F        about F times the points of Table 3's 28800 x 14400 grid (nx, ny x sqrt(F)),\n"
          "                   0 < F <= 1 (default 1)\n"

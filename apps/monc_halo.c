@@ -4,7 +4,7 @@
  *             [--nx N] [--ny N] [--nz N] [--fields F] [--depth D]
  *             [--cx N] [--cy N] [--iterations N] [--verify] [--no-payload]
  *
- * What is simulated (seed 001, Brown et al., "Leveraging MPI RMA to optimise
+ * What is simulated (Brown et al. 2018, "Leveraging MPI RMA to optimise
  * halo-swapping communications in MONC"): F prognostic fields of nz levels
  * on a global nx x ny grid, decomposed in x and y (never in z) over a
  * periodic cx x cy process grid, block distribution (sizes may differ by
@@ -25,7 +25,7 @@
  * and the exchange is the periodic self-exchange, done through MPI like any
  * other).
  *
- * Variants (seed 001, Sections III-IV; docs/skeletons/monc_halo.md):
+ * Variants (Brown et al. 2018, Sections III-IV; docs/skeletons/monc_halo.md):
  *   p2p      MPI_Irecv x 8, MPI_Isend x 8, MPI_Waitall (MONC's original).
  *   fence    MPI_Put x 8, MPI_Win_fence closing the epoch; after unpacking,
  *            MPI_Win_fence opening the next one (Section IV-C: the epoch is
@@ -36,9 +36,9 @@
  *            then a zero-byte MPI_Isend to each neighbour to tell it that
  *            its halo arrived (MPI_Irecv of those posted first), MPI_Waitall,
  *            MPI_Win_sync when the window's memory model is separate.
- * Packing (seed 003): manual copies the faces into contiguous buffers
+ * Packing (Schneider et al. 2013): manual copies the faces into contiguous buffers
  * (RMA: puts into per-neighbour regions of a separate window buffer, as in
- * MONC, seed 001 Figs. 1 and 3) and unpacks after arrival; datatype sends
+ * MONC, Brown et al. 2018, Figs. 1 and 3) and unpacks after arrival; datatype sends
  * or puts straight from and into the field array with
  * MPI_Type_vector / MPI_Type_create_hvector types (RMA: the window is the
  * field array).
@@ -62,7 +62,7 @@
  * negative. */
 #define SENTINEL (-1.0)
 
-/* Seed 001, Section V (Fig. 6, weak scaling): 16 x 16 columns of 256
+/* Brown et al. 2018, Section V (Fig. 6, weak scaling): 16 x 16 columns of 256
  * levels per process; the stratus test case swaps 25 moisture fields plus
  * temperature, pressure and the three wind components; stencil depth 2. */
 #define DEFAULT_COLUMNS 16
@@ -126,14 +126,14 @@ struct halo {
 static void usage(void)
 {
   printf("Usage: %s [options]\n"
-         "MONC halo swap (seed 001) of F fields with a depth-D box stencil on a periodic\n"
+         "MONC halo swap (Brown et al. 2018) of F fields with a depth-D box stencil on a periodic\n"
          "cx x cy process grid; 8 neighbours (4 faces, 4 corners) per swap.\n"
          "  --variant V      p2p (Isend/Irecv/Waitall), fence, pscw, passive (lock_all,\n"
          "                   put, flush_all, zero-byte notifications) [p2p]\n"
          "  --pack P         manual (copy loops into contiguous buffers) or datatype\n"
          "                   (MPI_Type_vector types straight from the fields) [manual]\n"
-         "  --nx N, --ny N   global columns in x and y [%d x cx, %d x cy: seed 001's\n"
-         "                   16 x 16 columns per process]\n"
+         "  --nx N, --ny N   global columns in x and y [%d x cx, %d x cy: the 16 x 16\n"
+         "                   columns per process of Brown et al. 2018]\n"
          "  --nz N           levels per column, never decomposed [%d]\n"
          "  --fields F       prognostic fields swapped together [%d]\n"
          "  --depth D        halo depth in columns [%d]\n"
@@ -457,7 +457,7 @@ static long check_field(const struct geom *g, const double *field, char *msg, si
 }
 
 /* 1 when the window's memory model is MPI_WIN_SEPARATE (then a target must
- * MPI_Win_sync before reading what passive-target puts wrote, seed 001
+ * MPI_Win_sync before reading what passive-target puts wrote, Brown et al. 2018
  * IV-B3). SimGrid 3.32's SMPI has no MPI_WIN_MODEL attribute (asking fails
  * with a warning on every rank) and its puts copy straight into the
  * target's memory: the unified model, without asking. An MPI that cannot
@@ -631,7 +631,7 @@ static void halo_setup(MPI_Comm comm, const struct options *o, const struct geom
     ok = ok && h->sbuf != NULL && h->rbuf != NULL;
     /* Where my put toward d goes in the target's buffer: its region for
      * arrival direction opp(d), laid out with the target's block sizes.
-     * MONC exchanges these offsets at initialisation (seed 001, IV-A);
+     * MONC exchanges these offsets at initialisation (Brown et al. 2018, IV-A);
      * here every rank knows the block distribution, so it computes them. */
     for (int d = 0; d < NDIR; d++) {
       size_t toff[NDIR + 1];

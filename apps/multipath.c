@@ -1,5 +1,5 @@
 /* multipath -- move a communication pattern directly or along hnm-route's
- * path splits, forwarding through intermediate ranks (seed 004, OPTIQ's
+ * path splits, forwarding through intermediate ranks (Bui et al. 2015, OPTIQ's
  * "schedule" and "transport"). docs/route.md.
  *
  *   multipath --paths FILE [--method direct|default|heuristic|lp] [--chunk BYTES]

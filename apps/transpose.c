@@ -1,5 +1,5 @@
 /* transpose -- skeleton of the transpositions of a spectral transform
- * (seed 000, Zheng & Marguinaud 2018, Section 3.1, Figure 3, Tables 2-3).
+ * (Zheng & Marguinaud 2018, Section 3.1, Figure 3, Tables 2-3).
  *
  * A 3D field of nx x ny x nz doubles lives on a cx x cy process grid; rank
  * r is the process (px, py) = (r mod cx, r / cx). The field goes through
@@ -67,7 +67,7 @@
 
 #define PROG "transpose"
 
-/* Table 3 of seed 000: 28800 x 14400 x 256 (0.0125 degree, > 1e11 points). */
+/* Table 3 of Zheng & Marguinaud 2018: 28800 x 14400 x 256 (0.0125 degree, > 1e11 points). */
 #define DEFAULT_NX 28800L
 #define DEFAULT_NY 14400L
 #define DEFAULT_NZ 256L
@@ -472,10 +472,10 @@ static double alltoallv(const struct plan *p, const struct opts *o, const double
 static void usage(void)
 {
   printf("usage: transpose [options]\n"
-         "Transpositions of a spectral transform (seed 000, Section 3.1, Figure 3):\n"
+         "Transpositions of a spectral transform (Zheng & Marguinaud 2018, Section 3.1, Figure 3):\n"
          "grid -> yz -> xz -> spectral and back on a cx x cy process grid, each a set of\n"
          "simultaneous alltoallv in the rows or columns of the process grid.\n"
-         "  --nx N, --ny N, --nz N  grid points (default 28800 x 14400 x 256, seed Table 3,\n"
+         "  --nx N, --ny N, --nz N  grid points (default 28800 x 14400 x 256, Table 3,\n"
          "                          times --scale^(1/3)); override the scaled size\n"
          "  --scale F               shrink each dimension by F^(1/3), 0 < F <= 1 (default 1)\n"
          "  --cx N, --cy N          process grid, cx * cy = processes (default: the most\n"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/platforms.sh [BUILD_DIR] [--full-load] -- cost of hnm-platform and of
 # loading its platforms in SimGrid (a benchmark, not a test). Prints:
-#   1. wall time and peak RSS of generating every seed-000 preset at full
+#   1. wall time and peak RSS of generating every Zheng & Marguinaud 2018 preset at full
 #      size with its hostfile, plus graphene and a 1.2-million-node cluster
 #      of 1024 cabinets (1,047,552 zoneRoutes: the streaming case);
 #   2. the time SimGrid 3.32 takes to load a 16,384-node platform of each

@@ -1,4 +1,4 @@
-/* hnm_paths_lp.c -- seed 004's Model 1 solved with GLPK: the only module
+/* hnm_paths_lp.c -- Model 1 of Bui et al. 2015 solved with GLPK: the only module
  * that calls GLPK.
  *
  *   maximise Z

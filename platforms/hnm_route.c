@@ -1,5 +1,5 @@
 /* hnm-route -- default routing vs multi-path (heuristic, LP) on a Blue
- * Gene/Q 5D torus partition (seed 004, OPTIQ). docs/route.md.
+ * Gene/Q 5D torus partition (Bui et al. 2015, OPTIQ). docs/route.md.
  *
  *   hnm-route --shape 4x4x4x4x2 --pattern subset --bytes 8MiB [--csv] [--paths FILE]
  *   hnm-route --shape 2048 --pattern-file pairs.txt
@@ -74,7 +74,7 @@ static void usage(FILE *f)
   fprintf(f,
           "usage: " PROG " --shape SHAPE (--pattern NAME | --pattern-file FILE) [options]\n"
           "\n"
-          "Default BG/Q routing vs multi-path data movement (seed 004, OPTIQ) on a 5D torus\n"
+          "Default BG/Q routing vs multi-path data movement (Bui et al. 2015, OPTIQ) on a 5D torus\n"
           "partition: the transfer time of a communication pattern when every pair takes its\n"
           "default route, and when its bytes are spread over k shortest paths by the paper's\n"
           "heuristic (Algorithm 2) or its linear program (Model 1, solved with GLPK).\n"

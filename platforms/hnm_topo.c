@@ -563,7 +563,7 @@ int hnm_topo_scale(struct hnm_topo *t, double f, char *err, size_t errlen)
 
 /* ---- Presets ------------------------------------------------------------- */
 
-/* Seed 000 (Zheng & Marguinaud), Table 1, and seed 002's graphene. The
+/* Zheng & Marguinaud 2018, Table 1, and graphene (Degomme et al. 2013). The
  * SimGrid shapes and every departure from the table are argued in
  * docs/platforms.md; the notes are what a user sees on stderr. */
 static const struct hnm_topo_preset topo__presets[] = {
@@ -636,7 +636,7 @@ static void topo__set_fattree(struct hnm_topo *t, unsigned long k)
 }
 
 /* Group mesh chassis x routers, one global link per router and other group
- * in the seed, hence chassis x routers links between two groups. */
+ * in the paper, hence chassis x routers links between two groups. */
 static void topo__set_dragonfly(struct hnm_topo *t, unsigned long groups, unsigned long chassis,
                                 unsigned long routers, unsigned long nodes)
 {

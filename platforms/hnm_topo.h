@@ -1,6 +1,6 @@
 /* hnm_topo.h -- network shapes of hnm-platform, as plain data.
  *
- * The pure half of hnm-platform: shape parsing, checks, seed 000's presets,
+ * The pure half of hnm-platform: shape parsing, checks, the presets of Zheng & Marguinaud 2018,
  * --scale, SimGrid's topo_parameters strings, BG/Q's rank mapping and the
  * rank placement of the hostfile. No libxml2 and no SimGrid here, so that
  * every rule can be unit-tested (tests/platforms/test_topo.c).
@@ -142,13 +142,13 @@ unsigned long hnm_topo_machine_host(const struct hnm_topo *t, unsigned long j);
  * is refused. Returns 0 or -1 (message names --scale). */
 int hnm_topo_scale(struct hnm_topo *t, double f, char *err, size_t errlen);
 
-/* Presets: seed 000's Table 1 and graphene (seed 002). */
+/* Presets: Table 1 of Zheng & Marguinaud 2018 and graphene (Degomme et al. 2013). */
 struct hnm_topo_preset {
   const char *name;
   enum hnm_topo_family family;
-  const char *seed_geometry;     /* Table 1's geometry column, or graphene's cabinets */
-  unsigned long seed_switches;   /* Table 1's switches (0: graphene, not in Table 1) */
-  unsigned long seed_nodes;      /* Table 1's nodes */
+  const char *paper_geometry;     /* Table 1's geometry column, or graphene's cabinets */
+  unsigned long paper_switches;   /* Table 1's switches (0: graphene, not in Table 1) */
+  unsigned long paper_nodes;      /* Table 1's nodes */
   unsigned long ranks_per_host;  /* MPI ranks per SimGrid host (torus: 25, see note) */
   const char *note;              /* one line for stderr when the preset is used; NULL if faithful */
 };

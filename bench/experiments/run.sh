@@ -2,8 +2,8 @@
 # The papers' sweeps, reduced to minutes on a 2-core machine, through
 # hnm-compare (docs/experiments.md). Not a test.
 #   bench/experiments/run.sh [BUILD-DIR] [WHICH...]
-# WHICH: fig9 (seed 002 Fig. 9), fig5a fig5b (seed 000 Fig. 5a/5b), fig9a
-# (seed 000 Fig. 9a), fig10c (seed 000 Fig. 10c), reference (the models
+# WHICH: fig9 (Degomme et al. 2013, Fig. 9), fig5a fig5b (Zheng & Marguinaud 2018, Fig. 5a/5b), fig9a
+# (Zheng & Marguinaud 2018, Fig. 9a), fig10c (Zheng & Marguinaud 2018, Fig. 10c), reference (the models
 # against mpirun on this machine); default all of them.
 # CSVs, run logs, gnuplot scripts and data, and the tables printed by
 # hnm-compare plot go to $OUT (default BUILD-DIR/experiments); the PNGs that
@@ -37,7 +37,7 @@ for o in --cfg=smpi/privatization:no --cfg=contexts/stack-size:128 --cfg=smpi/si
   SIM+=("--sim-opt=$o")
 done
 
-# Platforms: graphene (seed 002) and seed 000's Table 1 presets scaled to a
+# Platforms: graphene (Degomme et al. 2013) and the presets of Zheng & Marguinaud 2018, Table 1, scaled to a
 # few hundred hosts, one rank per host.
 "$PLAT" cluster --preset graphene -o "$OUT/graphene.xml" --hostfile "$OUT/graphene.hosts" 2>/dev/null
 "$PLAT" dragonfly --preset dragonfly-MM --scale 0.001 -o "$OUT/dragonfly.xml" --hostfile "$OUT/dragonfly.hosts" 2>/dev/null
@@ -69,59 +69,59 @@ figure() { # like plot, and the PNGs copied to $IMG (the ones docs/experiments.m
 for w in "${WHICH[@]}"; do
   case $w in
   fig9)
-    # As in seed 002 (Section V.C), the pairwise-exchange algorithm for every
+    # As in Degomme et al. 2013 (Section V.C), the pairwise-exchange algorithm for every
     # size; then SMPI's default selection (Open MPI's), for contrast.
     A2A=(--platform "$OUT/graphene.xml" --model graphene --model loggps --model fluid --np 8,16,32,64,128
          --metric csv:seconds:op=alltoall
          --args "--pingpong-sizes 1 --alltoall-sizes 102400" --args "--pingpong-sizes 1 --alltoall-sizes 4194304")
-    sweep seed002-fig9 "${A2A[@]}" --sim-opt=--cfg=smpi/alltoall:pair -- "$APPS/pingpong_alltoall"
-    sweep seed002-fig9-selector "${A2A[@]}" -- "$APPS/pingpong_alltoall"
-    for c in seed002-fig9 seed002-fig9-selector; do
+    sweep degomme2013-fig9 "${A2A[@]}" --sim-opt=--cfg=smpi/alltoall:pair -- "$APPS/pingpong_alltoall"
+    sweep degomme2013-fig9-selector "${A2A[@]}" -- "$APPS/pingpong_alltoall"
+    for c in degomme2013-fig9 degomme2013-fig9-selector; do
       for s in 102400 4194304; do
-        $([ $c = seed002-fig9 ] && echo figure || echo plot) $c $c-$s --only "args=--pingpong-sizes 1 --alltoall-sizes $s" --reference graphene \
-          --title "MPI_Alltoall $s B per pair, graphene, $([ $c = seed002-fig9 ] && echo pairwise || echo SMPI selector) (seed 002 Fig. 9)"
+        $([ $c = degomme2013-fig9 ] && echo figure || echo plot) $c $c-$s --only "args=--pingpong-sizes 1 --alltoall-sizes $s" --reference graphene \
+          --title "MPI_Alltoall $s B per pair, graphene, $([ $c = degomme2013-fig9 ] && echo pairwise || echo SMPI selector) (Degomme et al. 2013, Fig. 9)"
       done
     done ;;
   fig5a)
-    sweep seed000-fig5a --platform "$OUT/dragonfly.xml" --model graphene --model fluid --np $NP \
+    sweep zheng2018-fig5a --platform "$OUT/dragonfly.xml" --model graphene --model fluid --np $NP \
       --args "--algo burst" --args "--algo bruck" --args "--algo ring --k 1" --args "--algo ring --k 4" \
       --args "--algo mpi" -- "$APPS/transpose" "${TRANSPOSE[@]}"
     for m in graphene fluid; do
-      figure seed000-fig5a seed000-fig5a-$m --only model=$m \
-        --title "transpose 1152x576x64, dragonfly-MM/1000, $m (seed 000 Fig. 5a)"
+      figure zheng2018-fig5a zheng2018-fig5a-$m --only model=$m \
+        --title "transpose 1152x576x64, dragonfly-MM/1000, $m (Zheng & Marguinaud 2018, Fig. 5a)"
     done ;;
   fig5b)
-    sweep seed000-fig5b --platform "$OUT/torus.xml" --platform "$OUT/fattree.xml" --platform "$OUT/dragonfly.xml" \
+    sweep zheng2018-fig5b --platform "$OUT/torus.xml" --platform "$OUT/fattree.xml" --platform "$OUT/dragonfly.xml" \
       --model graphene --model fluid --np $NP --args "--algo ring --k 4" -- "$APPS/transpose" "${TRANSPOSE[@]}"
     for m in graphene fluid; do
-      figure seed000-fig5b seed000-fig5b-$m --only model=$m \
-        --title "transpose ring-4 by topology, $m (seed 000 Fig. 5b)"
+      figure zheng2018-fig5b zheng2018-fig5b-$m --only model=$m \
+        --title "transpose ring-4 by topology, $m (Zheng & Marguinaud 2018, Fig. 5b)"
     done ;;
   fig9a)
-    sweep seed000-fig9a-halo --platform "$OUT/dragonfly.xml" --model graphene --model fluid --np $NP \
+    sweep zheng2018-fig9a-halo --platform "$OUT/dragonfly.xml" --model graphene --model fluid --np $NP \
       --args "--width 3" --args "--width 10" --args "--width 20" -- "$APPS/halo" --scale 0.001 --no-payload
     for m in graphene fluid; do
-      $([ $m = fluid ] && echo figure || echo plot) seed000-fig9a-halo seed000-fig9a-$m --only model=$m \
-        --title "halo 911x455x256 by width, dragonfly-MM/1000, $m (seed 000 Fig. 9a)"
+      $([ $m = fluid ] && echo figure || echo plot) zheng2018-fig9a-halo zheng2018-fig9a-$m --only model=$m \
+        --title "halo 911x455x256 by width, dragonfly-MM/1000, $m (Zheng & Marguinaud 2018, Fig. 9a)"
     done
     # The transposition of the same grid, for comparison (Fig. 9a's black line).
-    sweep seed000-fig9a-transpose --platform "$OUT/dragonfly.xml" --model graphene --model fluid --np $NP \
+    sweep zheng2018-fig9a-transpose --platform "$OUT/dragonfly.xml" --model graphene --model fluid --np $NP \
       --args "--algo ring --k 4" -- "$APPS/transpose" --no-payload --nx 911 --ny 455 --nz 256
-    figure seed000-fig9a-transpose seed000-fig9a-transpose --title "transpose 911x455x256 ring-4, dragonfly-MM/1000" ;;
+    figure zheng2018-fig9a-transpose zheng2018-fig9a-transpose --title "transpose 911x455x256 ring-4, dragonfly-MM/1000" ;;
   fig10c)
     args=()
     for k in 2 3 4 5 6 8 12 16 21 32; do args+=(--args "--algo recursive --k $k"); done
-    sweep seed000-fig10c --platform "$OUT/dragonfly.xml" --model graphene --model fluid --np $NP "${args[@]}" \
+    sweep zheng2018-fig10c --platform "$OUT/dragonfly.xml" --model graphene --model fluid --np $NP "${args[@]}" \
       --args "--algo mpi" -- "$APPS/gcr" --report call --no-payload
     # The optimal radix per model and process count (lowest time_s).
     awk -F, 'NR > 1 && $11 == "ok" && $3 ~ /recursive/ { split($3, a, " "); k = a[4]; key = $4 " " $6
                if (!(key in best) || $8 < best[key]) { best[key] = $8; kbest[key] = k } }
-             END { for (key in best) print key, kbest[key], best[key] }' "$OUT/seed000-fig10c.csv" |
-      sort -k1,1 -k2,2n | awk 'BEGIN { print "model np optimal_k time_s" } { print }' >"$OUT/seed000-fig10c-optimal.txt"
-    cat "$OUT/seed000-fig10c-optimal.txt"
+             END { for (key in best) print key, kbest[key], best[key] }' "$OUT/zheng2018-fig10c.csv" |
+      sort -k1,1 -k2,2n | awk 'BEGIN { print "model np optimal_k time_s" } { print }' >"$OUT/zheng2018-fig10c-optimal.txt"
+    cat "$OUT/zheng2018-fig10c-optimal.txt"
     for m in graphene fluid; do
-      figure seed000-fig10c seed000-fig10c-$m --only model=$m \
-        --title "gcr call, recursive-k by radix, $m (seed 000 Fig. 10c)"
+      figure zheng2018-fig10c zheng2018-fig10c-$m --only model=$m \
+        --title "gcr call, recursive-k by radix, $m (Zheng & Marguinaud 2018, Fig. 10c)"
     done ;;
   reference)
     # This machine as a platform: one host, 8 ranks on its loopback; the

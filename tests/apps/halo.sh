@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# halo.sh -- tests of the wide halo exchange skeleton (apps/halo.c, seed 000
+# halo.sh -- tests of the wide halo exchange skeleton (apps/halo.c, Zheng & Marguinaud 2018
 # Section 3.2, Fig. 4b): every halo point checked with the real MPI and under
 # SMPI for 1..8 processes, non-divisible grids, 1-column / 1-row blocks and
 # widths beyond the neighbours' blocks and beyond the whole domain; message

@@ -225,7 +225,7 @@ out=$(sim fluid 4 --cfg=network/optim:Full "$APP" --nx 16 --ny 16 --nz 16 --fiel
 line=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
 check_close "closed form p2p 4 ranks" "$(csv_field "$line" 8)" "$t4" 1e-9
 
-# 4. Defaults (seed 001: 16 x 16 columns of 256 levels per process, 30
+# 4. Defaults (Brown et al. 2018: 16 x 16 columns of 256 levels per process, 30
 # fields, depth 2, p2p, manual) and --no-payload: same simulated time,
 # same counts.
 out=$(sim fluid 4 "$APP" 2>&1) || true

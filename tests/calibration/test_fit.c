@@ -1,6 +1,6 @@
 /* test_fit.c -- unit tests of the fitting maths (calibration/hnm_fit.h).
  *
- * Synthetic data from a known piecewise-linear model (the shape of seed 002
+ * Synthetic data from a known piecewise-linear model (the shape of Degomme et al. 2013
  * Figure 4: jumps between modes), sizes drawn log-uniformly with a fixed
  * seed, each measured REPS times with 5% Gaussian relative noise, plus 2%
  * outliers 3 to 10 times too slow (a preempted process). The fit must find

@@ -9,7 +9,7 @@
 #                       T + 20e-6 + (8 + 16) / B, printed by SimGrid with %g
 #   loggps (explicit parameters, both sides post at 0, k <= S, k < s):
 #                       MPI_Recv = T1 + T2 + T3 = (o + k Os) + (L + k g) + (o + k Or)
-#                       (seed 002, Figure 1; tests/sim/loggps_closed_form.sh)
+#                       (Degomme et al. 2013, Figure 1; tests/sim/loggps_closed_form.sh)
 # The loggps spec holds commas: it also checks the CSV quoting round trip.
 source "$(dirname "$0")/lib.sh"
 

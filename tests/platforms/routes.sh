@@ -129,8 +129,9 @@ check "graphene: inside a cabinet, no cabinet link" \
   bash -c '! grep "^node-0 node-1 " <<<"$1" | grep -q "cab[0-9]*-"' _ "$out"
 check "graphene: cabinet 1 -> 2 crosses both cabinet limiters" \
   bash -c 'grep "^node-0 node-39 " <<<"$1" | grep -q "cab1-limiter cab2-limiter"' _ "$out"
-# Seed 002's Figure 5 numbers nodes from 1: its nodes 40 and 104 are node-39
-# (first of cabinet 2) and node-103 (last of cabinet 3) here.
+# Degomme et al. 2013, Fig. 5 numbers nodes from 1: its nodes 40 and 104 are
+# node-39 (first of cabinet 2) and node-103 (last of cabinet 3) here; the same
+# route as tests/platforms/golden.sh asserts on the golden graphene.
 check "graphene: Figure 5's route crosses both node limiters and cabinets 2 and 3's limiters" \
   bash -c 'grep -q "^node-39 node-103 8 cab2_link_39_limiter cab2_link_39_UP cab2-up cab2-limiter cab3-limiter cab3-down cab3_link_103_DOWN cab3_link_103_limiter$" <<<"$1"' _ "$out"
 check "graphene: inside cabinet 4, no cabinet limiter" \

@@ -1,4 +1,4 @@
-/* test_topo.c -- hnm_topo: shape parsing, checks, seed 000's presets against
+/* test_topo.c -- hnm_topo: shape parsing, checks, the presets of Zheng & Marguinaud 2018 against
  * the counts worked out by hand (docs/platforms.md), --scale, SimGrid's
  * topo_parameters, BG/Q's rank mapping (checked against formulas written
  * out here, not against the implementation's sort) and rank placement.
@@ -203,7 +203,7 @@ static void test_presets(void)
     CHECK(hnm_topo_switches(&t) == want[i].switches);
     CHECK(p->ranks_per_host == want[i].ranks_per_host);
     /* Table 1's node count, as ranks. */
-    CHECK(hnm_topo_hosts(&t) * p->ranks_per_host == p->seed_nodes);
+    CHECK(hnm_topo_hosts(&t) * p->ranks_per_host == p->paper_nodes);
     CHECK(hnm_topo_parameters(&t, params, sizeof params) == 0);
     CHECK_STR(params, want[i].params);
   }

@@ -7,7 +7,7 @@
 #     CSV, and route_check re-reads the path file: walks, demands, CSV,
 #     capacity, LP's Z vs its time, LP >= heuristic >= default. Six patterns
 #     with non-default parameters are compared with awk's the same way.
-#  2. The paper's headline (seed 004, VI-D-1): subset 1:8 (the first p/16
+#  2. The paper's headline (Bui et al. 2015, VI-D-1): subset 1:8 (the first p/16
 #     nodes, 8 destinations each among the last p/2, 8 MiB per pair): LP
 #     throughput >= 2 x default on 512 and 2048 nodes.
 #  3. A hand-computed LP: one pair of E neighbours (0 -> 1) on 4x4x4x4x2.

@@ -10,7 +10,7 @@
  * start to its end. Rank 0 prints, with the largest duration over pairs:
  *   pairs BYTES seconds per_node_Bps
  * where per_node_Bps = 2 x BYTES / seconds is what one node sends plus
- * receives per second (B_s + B_r of seed 002, Section IV-B).
+ * receives per second (B_s + B_r of Degomme et al. 2013, Section IV-B).
  */
 #include <mpi.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Under --model loggps, MPI_Send / MPI_Recv durations follow seed 002,
+# Under --model loggps, MPI_Send / MPI_Recv durations follow Degomme et al. 2013,
 # Figure 1 (LogGPS, Ino et al.), computed here from the parameters alone:
 #   T1 = o + k Os, T2 = L + k g (k < s) or L + s g + (k - s) G, T3 = o + k Or
 #   k <= S: MPI_Send = T1, MPI_Recv = max(T1 + T2 - (tr - ts), 0) + T3.

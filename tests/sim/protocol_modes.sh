@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The three protocol modes of the hybrid model (seed 002, Section IV-A),
+# The three protocol modes of the hybrid model (Degomme et al. 2013, Section IV-A),
 # under the bundled graphene model (async <= 64 KiB, detached <= 320 KiB) on
 # two nodes (route latency 20 us, B = 125 MB/s; one flow is bounded by its
 # node link, not by the 1.5 B limiter). The receiver posts 1 ms late.

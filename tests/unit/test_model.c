@@ -3,9 +3,10 @@
  * independently of the loader:
  *   - smpi-default against SimGrid's own smpi/bw-factor and smpi/lat-factor
  *     strings and SimGrid's rule, re-implemented here;
- *   - LogGPS segments against seed 002's Figure 1 formulas worked by hand;
+ *   - LogGPS segments against Figure 1 of Degomme et al. 2013 formulas worked by hand;
  *   - bad files against the line and attribute known to be at fault.
  * Prints "N passed, M failed"; exits non-zero if anything failed. */
+#include "check.h"
 #include "hnm_model.h"
 
 #include <math.h>
@@ -17,9 +18,9 @@
 #error "compile with -DHNM_TEST_DATA_DIR=\"<source tree>/tests/data\""
 #endif
 
-static int passed, failed;
-
-static void check(int ok, int line, const char *what)
+/* CHECK (check.h) at a caller's line: for helpers that check on behalf of
+ * the test that called them, with the same counters. */
+static void check_line(int ok, int line, const char *what)
 {
   if (ok) {
     passed++;
@@ -28,8 +29,6 @@ static void check(int ok, int line, const char *what)
     fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, line, what);
   }
 }
-
-#define CHECK(cond) check((cond) != 0, __LINE__, #cond)
 
 /* |got - want| <= rel x |want| (or == when want is 0). */
 static void check_near(double got, double want, double rel, int line, const char *what)
@@ -276,7 +275,7 @@ static void test_fluid(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* LogGPS expansion, by hand from seed 002 Figure 1.                    */
+/* LogGPS expansion, by hand from Degomme et al. 2013, Figure 1.                    */
 
 struct want_seg {
   double upto, latency_s, bandwidth_Bps;
@@ -290,13 +289,13 @@ static void check_segments(const hnm_model *m, const struct want_seg *w, size_t 
   char what[64];
 
   snprintf(what, sizeof what, "segment count (line %d)", line);
-  check(n == nw, line, what);
+  check_line(n == nw, line, what);
   if (n != nw)
     return;
   for (i = 0; i < n; i++) {
     snprintf(what, sizeof what, "segment %zu absolute (line %d)", i, line);
-    check(s[i].latency_absolute && s[i].bandwidth_absolute, line, what);
-    check(s[i].upto == w[i].upto || (isinf(s[i].upto) && isinf(w[i].upto)), line, "upto");
+    check_line(s[i].latency_absolute && s[i].bandwidth_absolute, line, what);
+    check_line(s[i].upto == w[i].upto || (isinf(s[i].upto) && isinf(w[i].upto)), line, "upto");
     check_near(s[i].latency_s, w[i].latency_s, 1e-12, line, "latency_s");
     check_near(s[i].bandwidth_Bps, w[i].bandwidth_Bps, 1e-12, line, "bandwidth_Bps");
     check_near(s[i].send_o, w[i].send_o, 1e-12, line, "send_o");
@@ -308,10 +307,10 @@ static void check_segments(const hnm_model *m, const struct want_seg *w, size_t 
   }
   /* LogGPS has no route classes: one table for all. */
   for (c = 0; c < HNM_ROUTE_CLASSES; c++)
-    check(hnm_model_segments(m, (enum hnm_route_class)c, &n) == s, line, "same table for every class");
-  check(hnm_model_contention(m) == HNM_CONTENTION_NONE, line, "contention none");
-  check(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_OFF, line, "crosstraffic off");
-  check(hnm_model_limiter_mode(m) == HNM_LIMITER_OFF, line, "limiter off");
+    check_line(hnm_model_segments(m, (enum hnm_route_class)c, &n) == s, line, "same table for every class");
+  check_line(hnm_model_contention(m) == HNM_CONTENTION_NONE, line, "contention none");
+  check_line(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_OFF, line, "crosstraffic off");
+  check_line(hnm_model_limiter_mode(m) == HNM_LIMITER_OFF, line, "limiter off");
 }
 
 static hnm_model *spec_ok(const char *spec, int line)
@@ -321,7 +320,7 @@ static hnm_model *spec_ok(const char *spec, int line)
 
   if (m == NULL)
     fprintf(stderr, "%s:%d: spec \"%s\" failed: %s\n", __FILE__, line, spec, err.msg);
-  check(m != NULL, line, spec);
+  check_line(m != NULL, line, spec);
   return m;
 }
 
@@ -457,11 +456,28 @@ static void test_loggps(void)
     m = spec_ok("loggps:g=0,G=0,Os=0,Or=0,s=10,S=100", __LINE__);
     if (m != NULL) {
       check_segments(m, w, 3, __LINE__);
-      CHECK(HNM_MAX_BANDWIDTH == 1e20);
       NEAR(hnm_segment_lat_factor(hnm_model_segment(m, HNM_ROUTE_REMOTE, 5), 21, 10e-6, NULL), 3.0);
     }
     hnm_model_free(m);
   }
+
+  /* The cap of HNM_MAX_BANDWIDTH applies above it only: a gap of 5e-21 s/B
+   * (2e20 B/s) is capped to 1e20 B/s, one of 2e-20 s/B keeps its 5e19 B/s;
+   * around the cap, 9.999999e-21 s/B (1.0000001e20 B/s) is capped and
+   * 1.0000001e-20 s/B (9.999999e19 B/s) is not. */
+  m = spec_ok("loggps:g=5e-21s,G=2e-20s,Os=0,Or=0,s=10,S=100", __LINE__);
+  if (m != NULL) {
+    CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 5)->bandwidth_Bps == 1e20);
+    NEAR(hnm_model_segment(m, HNM_ROUTE_REMOTE, 50)->bandwidth_Bps, 5e19);
+    NEAR(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1000)->bandwidth_Bps, 5e19);
+  }
+  hnm_model_free(m);
+  m = spec_ok("loggps:g=9.999999e-21s,G=1.0000001e-20s,Os=0,Or=0,s=10,S=100", __LINE__);
+  if (m != NULL) {
+    CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 5)->bandwidth_Bps == 1e20);
+    NEAR(hnm_model_segment(m, HNM_ROUTE_REMOTE, 50)->bandwidth_Bps, 1 / 1.0000001e-20);
+  }
+  hnm_model_free(m);
 
   /* Overrides apply after the expansion: protocol and limiter stay as given. */
   m = spec_ok("loggps:async=none,S=1MiB,limiter=2", __LINE__);

@@ -1,0 +1,149 @@
+/* hnm-calibrate compare: median relative error per size decade of
+ * simulations against real measurements. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_fit.h"
+#include "hnm_model.h"
+#include "hnm_units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "hnm_calibrate_compare.h"
+#include "hnm_calibrate_util.h"
+#include "hnm_calibrate_csv.h"
+
+static int decade_of(double k) { return k < 1 ? 0 : (int)floor(log10(k) + 1e-12); }
+
+int cmd_compare(int argc, char **argv)
+{
+  if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+    printf("usage: hnm-calibrate compare REAL.csv NAME=SIM.csv...\n"
+           "Errors of each simulation against the real measurements, per op (send, recv, pingpong)\n"
+           "and size decade [10^d, 10^(d+1)), two statistics per model:\n"
+           "  abs:NAME   median over the decade's distinct sizes k of\n"
+           "             |median sim(k) - median real(k)| / median real(k)\n"
+           "  bias:NAME  median over the decade's real rows y of (median sim(k) - y) / y (signed)\n"
+           "`points` counts real rows; `se` is how precisely the real medians are known (median over\n"
+           "the sizes of 1.2533 x 1.4826 x MAD / median / sqrt(n), the standard error of a median).\n"
+           "Both runs must use the same sizes (--min --max --sizes --seed).\n");
+    return 0;
+  }
+  if (argc < 3)
+    die("compare: need REAL.csv and at least one NAME=SIM.csv");
+  int ns = argc - 2;
+  struct inputs *in = calloc((size_t)ns + 1, sizeof *in);
+  const char **names = calloc((size_t)ns, sizeof *names);
+  read_csv(argv[1], &in[0]);
+  for (int i = 0; i < ns; i++) {
+    char *eq = strchr(argv[i + 2], '=');
+    if (eq == NULL || eq == argv[i + 2])
+      die("compare: '%s': expected NAME=SIM.csv", argv[i + 2]);
+    *eq = '\0';
+    names[i] = argv[i + 2];
+    read_csv(eq + 1, &in[i + 1]);
+  }
+  for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
+    struct series *r = &in[0].op[op];
+    if (r->n == 0)
+      continue;
+    /* Per real row: the median of its size's real and simulated values. */
+    double *rmed = malloc(r->n * sizeof *rmed), *smed = malloc((size_t)ns * r->n * sizeof *smed);
+    double *v = NULL;
+    size_t cap = 0;
+    for (size_t j = 0; j < r->n; j++) {
+      for (int i = -1; i < ns; i++) {
+        struct series *s = i < 0 ? r : &in[i + 1].op[op];
+        if (s->n + 1 > cap) {
+          cap = s->n + 1;
+          v = realloc(v, cap * sizeof *v);
+        }
+        size_t m = 0;
+        for (size_t q = 0; q < s->n; q++)
+          if (s->k[q] == r->k[j])
+            v[m++] = s->y[q];
+        if (m == 0)
+          die("compare: %s has no '%s' measurement of %.0f bytes (run both with the same --min --max --sizes "
+              "--seed)",
+              argv[i + 2] + strlen(argv[i + 2]) + 1, op_names[op], r->k[j]);
+        double med = hnm_fit_median(v, m);
+        if (i < 0)
+          rmed[j] = med;
+        else
+          smed[(size_t)i * r->n + j] = med;
+      }
+    }
+    printf("%-9s %-10s %7s %8s", op_names[op], "decade", "points", "se");
+    for (int st = 0; st < 2; st++)
+      for (int i = 0; i < ns; i++) {
+        char h[64];
+        snprintf(h, sizeof h, "%s:%s", st ? "bias" : "abs", names[i]);
+        printf(" %12s", h);
+      }
+    printf("\n");
+    double *buf = malloc(r->n * sizeof *buf);
+    for (int d = 0; d < 12; d++) {
+      size_t rows = 0;
+      for (size_t j = 0; j < r->n; j++)
+        rows += decade_of(r->k[j]) == d;
+      if (rows == 0)
+        continue;
+      printf("%-9s 1e%d-1e%-4d %7zu", "", d, d + 1, rows);
+      /* se: how precisely the real medians are known, the median over the
+       * decade's sizes of 1.2533 x 1.4826 x MAD / median / sqrt(n) (the
+       * standard error of a median of n samples of that spread). */
+      {
+        size_t c = 0;
+        for (size_t j = 0; j < r->n; j++) {
+          if (decade_of(r->k[j]) != d)
+            continue;
+          int first = 1;
+          for (size_t q = 0; q < j && first; q++)
+            first = r->k[q] != r->k[j];
+          if (!first || !(rmed[j] > 0))
+            continue;
+          size_t m = 0;
+          for (size_t q = 0; q < r->n; q++)
+            if (r->k[q] == r->k[j])
+              v[m++] = fabs(r->y[q] - rmed[j]);
+          buf[c++] = 1.2533 * 1.4826 * hnm_fit_median(v, m) / rmed[j] / sqrt((double)m);
+        }
+        printf(" %7.2f%%", 100 * hnm_fit_median(buf, c));
+      }
+      for (int st = 0; st < 2; st++)
+        for (int i = 0; i < ns; i++) {
+          size_t c = 0;
+          for (size_t j = 0; j < r->n; j++) {
+            if (decade_of(r->k[j]) != d)
+              continue;
+            double sim = smed[(size_t)i * r->n + j];
+            if (st == 1) {
+              if (r->y[j] > 0)
+                buf[c++] = (sim - r->y[j]) / r->y[j];
+              continue;
+            }
+            int first = 1;
+            for (size_t q = 0; q < j && first; q++)
+              first = r->k[q] != r->k[j];
+            if (first && rmed[j] > 0)
+              buf[c++] = fabs(sim - rmed[j]) / rmed[j];
+          }
+          printf(" %11.2f%%", 100 * hnm_fit_median(buf, c));
+        }
+      printf("\n");
+    }
+    free(buf);
+    free(v);
+    free(rmed);
+    free(smed);
+  }
+  free(in);
+  free(names);
+  return 0;
+}

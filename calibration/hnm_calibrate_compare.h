@@ -1,0 +1,7 @@
+/* hnm-calibrate compare: simulations against real measurements. */
+#ifndef HNM_CALIBRATE_COMPARE_H
+#define HNM_CALIBRATE_COMPARE_H
+
+int cmd_compare(int argc, char **argv);
+
+#endif

@@ -1,0 +1,42 @@
+/* hnm-calibrate: reading the benchmark's CSVs (p2p, probe, contention). */
+#ifndef HNM_CALIBRATE_CSV_H
+#define HNM_CALIBRATE_CSV_H
+
+#include <stddef.h>
+#include "hnm_calibrate_util.h"
+
+struct series {
+  double *k, *y;
+  size_t n, cap;
+  const char *file; /* where its last row was read, for messages */
+  long line;
+};
+
+struct probe_row {
+  double size, delay, send, recv, pingpong;
+};
+struct cont_row {
+  int pairs, bi, rank;
+  double size, duration;
+};
+
+struct inputs {
+  struct series op[OP_COUNT];
+  struct probe_row *probe;
+  size_t nprobe, capprobe;
+  const char *probe_file;
+  long probe_line;
+  struct cont_row *cont;
+  size_t ncont, capcont;
+  const char *cont_file;
+  long cont_line;
+  const char *p2p_file; /* first p2p CSV, for messages */
+  long p2p_line;
+};
+
+int parse_field(const char *f, double *v);
+void read_csv(const char *path, struct inputs *in);
+/* Free what read_csv() allocated in IN. */
+void inputs_free(struct inputs *in);
+
+#endif

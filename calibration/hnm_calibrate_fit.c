@@ -1,0 +1,672 @@
+/* hnm-calibrate fit: piecewise fits per operation, protocol thresholds from
+ * the probe, contention, and the fit command. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_fit.h"
+#include "hnm_model.h"
+#include "hnm_units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "hnm_calibrate_fit.h"
+#include "hnm_calibrate_util.h"
+#include "hnm_calibrate_csv.h"
+#include "hnm_calibrate_fitted.h"
+#include "hnm_calibrate_report.h"
+
+/* Distinct values of k[0..n) in (lo, hi]. */
+static size_t count_sizes(const double *k, size_t n, double lo, double hi)
+{
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!(k[i] > lo && k[i] <= hi))
+      continue;
+    int first = 1;
+    for (size_t j = 0; j < i && first; j++)
+      first = k[j] != k[i];
+    c += first;
+  }
+  return c;
+}
+
+static void fit_op(const struct series *s, const char *what, double kmax, const double *forced, size_t nforced,
+                   const struct fit_args *a, hnm_fit_piece *pieces, size_t *np, double *sigma,
+                   const double *yover, char *warn, size_t warncap)
+{
+  double *k = malloc((s->n ? s->n : 1) * sizeof *k), *y = malloc((s->n ? s->n : 1) * sizeof *y);
+  size_t n = 0;
+  for (size_t i = 0; i < s->n; i++)
+    if (s->k[i] <= kmax) {
+      k[n] = s->k[i];
+      y[n] = yover ? yover[i] : s->y[i];
+      n++;
+    }
+  double f[80];
+  size_t nf = 0;
+  /* The protocol thresholds split every op, unless a stretch between them
+   * holds fewer than min_sizes sampled sizes: then that stretch is fitted
+   * with its neighbour (and the report says so). User breakpoints always
+   * split; too few sizes there is an error. */
+  int min_sizes = a->min_sizes > 0 ? a->min_sizes : 2;
+  for (size_t i = 0; i < nforced && nf < 40; i++) {
+    double lo = -1, hi = INFINITY;
+    for (size_t j = 0; j < nforced; j++) {
+      if (forced[j] < forced[i] && forced[j] > lo)
+        lo = forced[j];
+      if (forced[j] > forced[i] && forced[j] < hi)
+        hi = forced[j];
+    }
+    if (hi > kmax)
+      hi = kmax;
+    double below = (double)count_sizes(k, n, lo, forced[i]), above = (double)count_sizes(k, n, forced[i], hi);
+    if (below >= min_sizes && above >= min_sizes)
+      f[nf++] = forced[i];
+    else if (forced[i] < kmax) {
+      size_t used = strlen(warn);
+      snprintf(warn + used, warncap - used,
+               "warning: %s: too few sampled sizes next to the protocol threshold %.0f to split the fit there "
+               "(sample more sizes)\n",
+               what, forced[i]);
+    }
+  }
+  for (size_t i = 0; i < a->nforced && nf < 80; i++)
+    f[nf++] = a->forced[i];
+  hnm_fit_options o = {a->penalty, a->max_segments, a->min_sizes, f, nf, a->forced_only, a->noise_floor};
+  char err[512];
+  /* A protocol range (k <= async or detached, from the probe) may hold
+   * fewer sampled sizes than a segment needs (a probe on noisy timings can
+   * find a tiny eager range): then one constant (b = 0), or nothing (0)
+   * without data, and a warning; not an error, as the user chose none of it. */
+  size_t distinct = count_sizes(k, n, -1, kmax);
+  if (isfinite(kmax) && (int)distinct < min_sizes) {
+    size_t used = strlen(warn);
+    snprintf(warn + used, warncap - used,
+             "warning: %s: only %zu sampled size(s) up to the protocol threshold %.0f: %s (sample more sizes)\n",
+             what, distinct, kmax, n ? "fitted by a constant" : "overheads 0 there");
+    if (n == 0) {
+      memset(pieces, 0, sizeof *pieces);
+      pieces[0].lo = -1;
+      pieces[0].hi = kmax;
+      *np = 1;
+      *sigma = 0;
+      free(k);
+      free(y);
+      return;
+    }
+    o.min_sizes = 1;
+    o.max_segments = 1;
+    o.nforced = 0;
+  }
+  if (hnm_fit_segments(k, y, n, &o, pieces, 64, np, sigma, err, sizeof err) != 0) {
+    fprintf(stderr, PROG ": %s:%ld: %s: %s\n", s->file, s->line, what, err);
+    exit(2);
+  }
+  free(k);
+  free(y);
+}
+
+static size_t piece_index(const hnm_fit_piece *p, size_t n, double k)
+{
+  size_t i = 0;
+  while (i + 1 < n && k > p[i].hi)
+    i++;
+  return i;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Protocol thresholds from probe rows: per size, medians; rendez-vous if
+ * send >= delay/2, else eager if recv < 0.9 (pingpong/2 - send): SMPI's
+ * detached receive lasts exactly pingpong/2 - send (T + o_r), an eager one
+ * T less (docs/calibration.md).
+ * A = largest eager size below the smallest non-eager one, D = largest
+ * non-rendez-vous size below the smallest rendez-vous one (-1: none). */
+static void protocol_from_probe(const struct inputs *in, double *A, double *D)
+{
+  size_t n = in->nprobe;
+  double *sz = malloc(n * sizeof *sz), *tmp = malloc(3 * n * sizeof *tmp);
+  for (size_t i = 0; i < n; i++)
+    sz[i] = in->probe[i].size;
+  qsort(sz, n, sizeof *sz, cmp_d);
+  double min_non_eager = INFINITY, min_rdv = INFINITY;
+  double *modes_size = malloc(n * sizeof *modes_size);
+  int *modes = malloc(n * sizeof *modes);
+  size_t nm = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i > 0 && sz[i] == sz[i - 1])
+      continue;
+    size_t c = 0;
+    double *s = tmp, *r = tmp + n, *p = tmp + 2 * n;
+    double delay = 0;
+    for (size_t j = 0; j < n; j++)
+      if (in->probe[j].size == sz[i]) {
+        s[c] = in->probe[j].send;
+        r[c] = in->probe[j].recv;
+        p[c] = in->probe[j].pingpong;
+        delay = in->probe[j].delay;
+        c++;
+      }
+    double ms = hnm_fit_median(s, c), mr = hnm_fit_median(r, c), mp = hnm_fit_median(p, c);
+    int mode = ms >= delay / 2 ? 2 : mr < 0.9 * (mp / 2 - ms) ? 0 : 1;
+    modes_size[nm] = sz[i];
+    modes[nm++] = mode;
+    if (mode >= 1 && sz[i] < min_non_eager)
+      min_non_eager = sz[i];
+    if (mode == 2 && sz[i] < min_rdv)
+      min_rdv = sz[i];
+  }
+  *A = *D = -1;
+  for (size_t i = 0; i < nm; i++) {
+    if (modes[i] == 0 && modes_size[i] < min_non_eager && modes_size[i] > *A)
+      *A = modes_size[i];
+    if (modes[i] <= 1 && modes_size[i] < min_rdv && modes_size[i] > *D)
+      *D = modes_size[i];
+  }
+  free(sz);
+  free(tmp);
+  free(modes_size);
+  free(modes);
+}
+
+static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted *m)
+{
+  memset(m, 0, sizeof *m);
+  for (int op = OP_SEND; op <= OP_PINGPONG; op++)
+    if (in->op[op].n == 0) {
+      if (in->p2p_file == NULL)
+        die("no point-to-point CSV (header op,size,start,duration) among the inputs");
+      fprintf(stderr, PROG ": %s:%ld: no '%s' measurements in the point-to-point CSV(s)\n", in->p2p_file,
+              in->p2p_line, op_names[op]);
+      exit(2);
+    }
+  if (a->force_detached > -2) {
+    m->async = a->force_async;
+    m->detached = a->force_detached;
+  } else if (in->nprobe > 0) {
+    protocol_from_probe(in, &m->async, &m->detached);
+    /* A probed range holding fewer sampled sizes than a segment needs
+     * (timing noise can make the probe see an eager range of a byte or
+     * two) cannot be fitted: it is merged into the next mode, which SMPI
+     * times with the same round trip, and the report says so. */
+    int min_sizes = a->min_sizes > 0 ? a->min_sizes : 2;
+    const struct series *ss = &in->op[OP_SEND];
+    double *lim[2] = {&m->async, &m->detached};
+    const char *mode[2] = {"eager", "detached"};
+    for (int i = 1; i >= 0; i--) {
+      size_t c = *lim[i] >= 0 ? count_sizes(ss->k, ss->n, i == 1 ? m->async : -1, *lim[i]) : 0;
+      if (*lim[i] >= 0 && (int)c < min_sizes) {
+        size_t used = strlen(m->warnings);
+        snprintf(m->warnings + used, sizeof m->warnings - used,
+                 "warning: probe: the %s range (up to %.0f B) holds %zu sampled size(s), too few to fit: "
+                 "merged into the next mode\n",
+                 mode[i], *lim[i], c);
+        *lim[i] = i == 1 ? m->async : -1;
+      }
+    }
+  } else
+    die("no protocol probe (header size,delay,send,recv,pingpong) among the inputs; give probe.csv or "
+        "--protocol ASYNC,DETACHED");
+
+  double AD[2] = {m->async, m->detached};
+  size_t nAD = 0;
+  double ADf[2];
+  for (int i = 0; i < 2; i++)
+    if (AD[i] >= 0)
+      ADf[nAD++] = AD[i];
+
+  /* send, k <= D */
+  if (m->detached >= 0) {
+    fit_op(&in->op[OP_SEND], "op 'send'", m->detached, ADf, nAD, a, m->pieces[OP_SEND], &m->npieces[OP_SEND],
+           &m->sigma[OP_SEND], NULL, m->warnings, sizeof m->warnings);
+    m->have[OP_SEND] = 1;
+  }
+  if (m->async >= 0) {
+    fit_op(&in->op[OP_RECV], "op 'recv'", m->async, ADf, nAD, a, m->pieces[OP_RECV], &m->npieces[OP_RECV],
+           &m->sigma[OP_RECV], NULL, m->warnings, sizeof m->warnings);
+    m->have[OP_RECV] = 1;
+  }
+  /* T = round trip / 2 minus the overheads SMPI adds in each mode. A real
+   * library may overlap its overheads with the wire, so that send + late
+   * receive exceed the one-way time, which SMPI (overheads, then transfer,
+   * then overheads) cannot reproduce: then both overheads are scaled by
+   * s = 0.8 x the 10th percentile over sizes of (median round trip / 2) /
+   * (o_s + o_r), keeping the round trip exact and leaving the transfer at
+   * least ~20% of it. Under SMPI itself the ratio is > 1.25 whenever the
+   * route latency is > 1/4 of the overheads, and s = 1. */
+  struct series *pp = &in->op[OP_PINGPONG];
+  m->overlap_scale = 1;
+  {
+    double *ratio = malloc((pp->n + 1) * sizeof *ratio), *v = malloc((pp->n + 1) * sizeof *v);
+    size_t nr = 0;
+    for (size_t i = 0; i < pp->n; i++) {
+      double k = pp->k[i];
+      int first = 1;
+      for (size_t q = 0; q < i && first; q++)
+        first = pp->k[q] != k;
+      if (!first || !(k <= m->detached))
+        continue;
+      size_t nv = 0;
+      for (size_t q = 0; q < pp->n; q++)
+        if (pp->k[q] == k)
+          v[nv++] = pp->y[q];
+      double ov = 0;
+      if (m->have[OP_SEND])
+        ov += hnm_fit_eval(m->pieces[OP_SEND], m->npieces[OP_SEND], k);
+      if (m->have[OP_RECV] && k <= m->async)
+        ov += hnm_fit_eval(m->pieces[OP_RECV], m->npieces[OP_RECV], k);
+      if (ov > 0)
+        ratio[nr++] = hnm_fit_median(v, nv) / 2 / ov;
+    }
+    if (nr > 0) {
+      qsort(ratio, nr, sizeof *ratio, cmp_d);
+      double r10 = ratio[(size_t)floor(0.1 * (double)(nr - 1))];
+      if (0.8 * r10 < 1)
+        m->overlap_scale = 0.8 * r10 > 0 ? 0.8 * r10 : 0;
+    }
+    free(ratio);
+    free(v);
+  }
+  for (int op = OP_SEND; op <= OP_RECV; op++)
+    for (size_t i = 0; m->have[op] && i < m->npieces[op]; i++) {
+      m->pieces[op][i].a *= m->overlap_scale;
+      m->pieces[op][i].b *= m->overlap_scale;
+    }
+  double *t = malloc(pp->n * sizeof *t);
+  for (size_t i = 0; i < pp->n; i++) {
+    double k = pp->k[i];
+    t[i] = pp->y[i] / 2;
+    if (m->have[OP_SEND] && k <= m->detached)
+      t[i] -= hnm_fit_eval(m->pieces[OP_SEND], m->npieces[OP_SEND], k);
+    if (m->have[OP_RECV] && k <= m->async)
+      t[i] -= hnm_fit_eval(m->pieces[OP_RECV], m->npieces[OP_RECV], k);
+  }
+  fit_op(pp, "op 'pingpong' (transfer time)", INFINITY, ADf, nAD, a, m->pieces[OP_COUNT], &m->npieces[OP_COUNT],
+         &m->sigma[OP_COUNT], t, m->warnings, sizeof m->warnings);
+  m->have[OP_COUNT] = 1;
+  if (in->op[OP_ISEND].n > 0) {
+    fit_op(&in->op[OP_ISEND], "op 'isend'", INFINITY, ADf, nAD, a, m->pieces[OP_ISEND], &m->npieces[OP_ISEND],
+           &m->sigma[OP_ISEND], NULL, m->warnings, sizeof m->warnings);
+    m->have[OP_ISEND] = 1;
+  }
+
+  /* The model's segments: every op's breakpoints, plus A and D. */
+  double *b = malloc((5 * 64 + 3) * sizeof *b);
+  size_t nb = 0;
+  for (int op = 0; op <= OP_COUNT; op++)
+    for (size_t i = 0; m->have[op] && i + 1 < m->npieces[op]; i++)
+      b[nb++] = m->pieces[op][i].hi;
+  for (size_t i = 0; i < nAD; i++)
+    b[nb++] = ADf[i];
+  qsort(b, nb, sizeof *b, cmp_d);
+  size_t u = 0;
+  for (size_t i = 0; i < nb; i++)
+    if (u == 0 || b[i] != b[u - 1])
+      b[u++] = b[i];
+  b[u++] = INFINITY;
+  m->seg = calloc(u, sizeof *m->seg);
+  m->nseg = u;
+  for (size_t i = 0; i < u; i++) {
+    struct segment *s = &m->seg[i];
+    s->upto = b[i];
+    /* A point inside the segment, to pick each op's piece. */
+    double k = isinf(b[i]) ? (u > 1 ? b[u - 2] + 1 : 1) : b[i];
+    const hnm_fit_piece *p = &m->pieces[OP_COUNT][piece_index(m->pieces[OP_COUNT], m->npieces[OP_COUNT], k)];
+    s->lat = p->a > 0 ? p->a : 0;
+    s->bw = p->b > 1 / HNM_MAX_BANDWIDTH ? 1 / p->b : HNM_MAX_BANDWIDTH;
+    if (m->have[OP_SEND] && k <= m->detached) {
+      p = &m->pieces[OP_SEND][piece_index(m->pieces[OP_SEND], m->npieces[OP_SEND], k)];
+      s->so = p->a > 0 ? p->a : 0;
+      s->sb = p->b > 0 ? p->b : 0;
+    }
+    if (m->have[OP_RECV] && k <= m->async) {
+      p = &m->pieces[OP_RECV][piece_index(m->pieces[OP_RECV], m->npieces[OP_RECV], k)];
+      s->ro = p->a > 0 ? p->a : 0;
+      s->rb = p->b > 0 ? p->b : 0;
+    }
+    if (m->have[OP_ISEND]) {
+      p = &m->pieces[OP_ISEND][piece_index(m->pieces[OP_ISEND], m->npieces[OP_ISEND], k)];
+      s->io = p->a > 0 ? p->a : 0;
+      s->ib = p->b > 0 ? p->b : 0;
+    }
+  }
+  free(b);
+
+  /* Single-segment comparisons. Fluid: one line L + k/B through all of
+   * rtt/2. LogGPS: o_s + k O_s on send and o_r + k O_r on recv (k <= S =
+   * D), o their mean intercept; the per-byte total G + O_s + O_r is the
+   * fluid slope (so that large messages keep the right rate), O_s and O_r
+   * scaled down if they exceed it, L = fluid intercept - 2 o, g = G. */
+  {
+    hnm_fit_options one = {0, 1, 1, NULL, 0, 1, a->noise_floor};
+    hnm_fit_piece pc;
+    size_t np;
+    double sg;
+    char err[256];
+    double S = m->detached;
+    struct series *ss = &in->op[OP_SEND], *rr = &in->op[OP_RECV];
+    size_t cap = pp->n > ss->n ? pp->n : ss->n;
+    cap = cap > rr->n ? cap : rr->n;
+    double *k = malloc(cap * sizeof *k), *y = malloc(cap * sizeof *y);
+    for (size_t i = 0; i < pp->n; i++)
+      k[i] = pp->k[i], y[i] = pp->y[i] / 2;
+    double P = 0;
+    m->fl_L = 0;
+    m->fl_B = HNM_MAX_BANDWIDTH;
+    if (hnm_fit_segments(k, y, pp->n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0) {
+      m->fl_L = fmax(0, pc.a);
+      m->fl_B = pc.b > 1 / HNM_MAX_BANDWIDTH ? 1 / pc.b : HNM_MAX_BANDWIDTH;
+      P = fmax(0, pc.b);
+    }
+    double os = 0, Os = 0, orr = 0, Or = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < ss->n; i++)
+      if (ss->k[i] <= S)
+        k[n] = ss->k[i], y[n++] = ss->y[i];
+    if (n > 0 && hnm_fit_segments(k, y, n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0)
+      os = fmax(0, pc.a), Os = fmax(0, pc.b);
+    n = 0;
+    for (size_t i = 0; i < rr->n; i++)
+      if (rr->k[i] <= S)
+        k[n] = rr->k[i], y[n++] = rr->y[i];
+    if (n > 0 && hnm_fit_segments(k, y, n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0)
+      orr = fmax(0, pc.a), Or = fmax(0, pc.b);
+    if (Os + Or > P && Os + Or > 0) {
+      double f = P / (Os + Or);
+      Os *= f;
+      Or *= f;
+    }
+    m->lg_o = 0.5 * (os + orr);
+    m->lg_Os = Os;
+    m->lg_Or = Or;
+    m->lg_G = fmax(0, P - Os - Or);
+    m->lg_L = fmax(0, m->fl_L - 2 * m->lg_o);
+    free(k);
+    free(y);
+  }
+  free(t);
+
+  /* Limiter: per-node B_s + B_r with one bidirectional pair, against the
+   * one-way bandwidth B. SimGrid scales a flow's max-min share by its
+   * bandwidth factor (bw-factor = B / B_link for the fitted absolute
+   * bandwidth), so a limiter of f x B_link gives B_s + B_r = f x B: the
+   * factor is the measured ratio, whatever the platform's B_link. */
+  m->limiter = -1;
+  if (in->ncont > 0) {
+    /* Per rank (0 and 1 of the first pair), the median over repetitions;
+     * then the smaller of the two: a rank that left the barrier first
+     * also counts the wait for its peer. */
+    double *v = malloc(in->ncont * sizeof *v), med[2][2] = {{0, 0}, {0, 0}};
+    double M = 0;
+    for (int bi = 0; bi < 2; bi++)
+      for (int r = 0; r < 2; r++) {
+        size_t nv = 0;
+        for (size_t i = 0; i < in->ncont; i++) {
+          const struct cont_row *c = &in->cont[i];
+          if (c->pairs == 1 && c->bi == bi && c->rank == r) {
+            v[nv++] = c->duration;
+            M = c->size;
+          }
+        }
+        if (nv == 0) {
+          fprintf(stderr, PROG ": %s:%ld: contention probe without %s rows for rank %d of 1 pair\n",
+                  in->cont_file, in->cont_line, bi ? "bi" : "uni", r);
+          exit(2);
+        }
+        med[bi][r] = hnm_fit_median(v, nv);
+      }
+    free(v);
+    const struct segment *s = seg_of(m, M);
+    double tu = fmin(med[0][0], med[0][1]) - s->lat, tb = fmin(med[1][0], med[1][1]) - s->lat;
+    if (!(tu > 0 && tb > 0)) {
+      /* The probe's messages were too small for their transfer time to
+       * stand out of the latency noise (typical on one machine, where the
+       * copies go through memory). Without a measured B_s + B_r nothing
+       * supports a factor: keep the limiters the platform declares. */
+      size_t used = strlen(m->warnings);
+      snprintf(m->warnings + used, sizeof m->warnings - used,
+               "warning: %s: contention durations at %.0f B not above the fitted latency (%.3g s): no "
+               "limiter fitted, the platform's limiters kept as declared (rerun the probe with larger "
+               "messages to fit one)\n",
+               in->cont_file, M, s->lat);
+      return;
+    }
+    m->cont_size = M;
+    m->buni = M / tu;
+    m->bsr = 2 * M / tb;
+    m->limiter = m->bsr / m->buni;
+    /* The limiter is shared by a node's in and out flows: below 1 it would
+     * also slow a one-way transfer under the fitted B (which the model's own
+     * one-way fit contradicts); above 2 it never binds. Kept in [1, 2]. */
+    if (m->limiter < 1 || m->limiter > 2) {
+      double f = m->limiter < 1 ? 1 : 2;
+      size_t used = strlen(m->warnings);
+      snprintf(m->warnings + used, sizeof m->warnings - used,
+               "warning: contention: B_s + B_r = %.3g x the one-way bandwidth, outside [1, 2] where a node "
+               "limiter can express it; limiter factor set to %g\n",
+               m->limiter, f);
+      m->limiter = f;
+    }
+  }
+}
+
+static double parse_size_opt(const char *opt, const char *v)
+{
+  if (strcmp(v, "none") == 0)
+    return -1;
+  double b;
+  char err[256];
+  if (hnm_parse_size(v, &b, err, sizeof err) != 0 && !(parse_field(v, &b)))
+    die("%s: '%s': not a size (%s)", opt, v, err);
+  if (b != floor(b) || b < 0)
+    die("%s: '%s': not a whole number of bytes", opt, v);
+  return b;
+}
+
+static int usage_fit(FILE *f)
+{
+  fprintf(f,
+          "usage: hnm-calibrate fit [options] FILE.csv... -o MODEL.xml\n"
+          "Reads the CSVs of `hnm-calibrate run` (p2p.csv, probe.csv, contention.csv; recognised by header)\n"
+          "and writes a hybrid model file (docs/model-format.md) and a report directory.\n"
+          "  -o FILE               model to write (required)\n"
+          "  --report DIR          report directory (default: MODEL without .xml, plus -report):\n"
+          "                        report.txt, PNG plots per operation, loggps.xml and fluid.xml fits\n"
+          "  --name NAME           model name (default: calibrated)\n"
+          "  --breakpoints LIST    force breakpoints (comma-separated sizes: k <= b and k > b split)\n"
+          "  --only-breakpoints    no breakpoint other than the forced ones and the protocol thresholds\n"
+          "  --protocol A,D        force the async and detached thresholds (sizes or none)\n"
+          "  --penalty X           per-segment penalty in noise units (default 3 ln n)\n"
+          "  --max-segments N      per operation (default 8)\n"
+          "  --min-sizes N         distinct sizes per segment (default 2)\n"
+          "  --noise-floor X       lowest relative noise assumed (default 5e-3)\n"
+          "  --no-plots            skip gnuplot\n");
+  return 0;
+}
+
+/* The fitted values within the ranges a model file accepts
+ * (docs/model-format.md): otherwise the measurements are not of a network,
+ * and nothing is written. */
+#define FIT_MAX_TIME 1.0                        /* seconds, or seconds per byte */
+#define FIT_MAX_BANDWIDTH HNM_MAX_BANDWIDTH     /* bytes per second: "no limit" */
+
+/* " for sizes up to N B", or "" for the last segment. */
+static const char *sizes_upto(double upto, char *buf, size_t len)
+{
+  if (isinf(upto))
+    return "";
+  snprintf(buf, len, " for sizes up to %.0f B", upto);
+  return buf;
+}
+
+static void check_time(const char *what, double v, double upto)
+{
+  char where[64];
+  if (!(v >= 0 && v <= FIT_MAX_TIME))
+    die("the measurements fit a %s of %.3g s%s, outside [0, %g s]: not a network's (check the CSV files)", what, v,
+        sizes_upto(upto, where, sizeof where), FIT_MAX_TIME);
+}
+
+static void check_fitted(const struct fitted *m)
+{
+  for (size_t i = 0; i < m->nseg; i++) {
+    const struct segment *g = &m->seg[i];
+    char where[64];
+    if (!(g->bw > 0 && g->bw <= FIT_MAX_BANDWIDTH))
+      die("the measurements fit a bandwidth of %.3g B/s%s, outside (0, %g B/s]: not a network's (check the CSV "
+          "files)",
+          g->bw, sizes_upto(g->upto, where, sizeof where), FIT_MAX_BANDWIDTH);
+    check_time("latency", g->lat, g->upto);
+    const double o[] = {g->so, g->sb, g->ro, g->rb, g->io, g->ib};
+    for (size_t j = 0; j < sizeof o / sizeof o[0]; j++)
+      check_time("software overhead", o[j], g->upto);
+  }
+  const double t[] = {m->lg_L, m->lg_o, m->lg_G, m->lg_Os, m->lg_Or, m->fl_L};
+  for (size_t j = 0; j < sizeof t / sizeof t[0]; j++)
+    check_time("LogGPS or fluid time", t[j], INFINITY);
+  if (!(m->fl_B > 0 && m->fl_B <= FIT_MAX_BANDWIDTH))
+    die("the measurements fit a fluid bandwidth of %.3g B/s, outside (0, %g B/s]: not a network's (check the "
+        "CSV files)",
+        m->fl_B, FIT_MAX_BANDWIDTH);
+}
+
+int cmd_fit(int argc, char **argv)
+{
+  struct fit_args a = {0};
+  a.name = "calibrated";
+  a.force_async = a.force_detached = -2;
+  a.plots = 1;
+  const char **files = calloc((size_t)argc + 1, sizeof *files);
+  int nfiles = 0;
+  double forced[64];
+  for (int i = 1; i < argc; i++) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0)
+      return usage_fit(stdout);
+    if (o[0] != '-') {
+      files[nfiles++] = o;
+      continue;
+    }
+    if (strcmp(o, "--only-breakpoints") == 0) {
+      a.forced_only = 1;
+      continue;
+    }
+    if (strcmp(o, "--no-plots") == 0) {
+      a.plots = 0;
+      continue;
+    }
+    if (v == NULL)
+      die("fit: %s: unknown option or missing value (see fit --help)", o);
+    i++;
+    char err[256];
+    if (strcmp(o, "-o") == 0)
+      a.out = v;
+    else if (strcmp(o, "--report") == 0)
+      a.report = v;
+    else if (strcmp(o, "--name") == 0) {
+      if (*v == '\0' || strpbrk(v, "<>&\"'") != NULL)
+        die("--name: '%s': empty or has XML special characters", v);
+      a.name = v;
+    } else if (strcmp(o, "--breakpoints") == 0) {
+      char buf[4096];
+      snprintf(buf, sizeof buf, "%s", v);
+      a.nforced = 0;
+      for (char *sv, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
+        if (a.nforced == 40)
+          die("--breakpoints: at most 40");
+        double b = parse_size_opt("--breakpoints", t);
+        if (b < 0)
+          die("--breakpoints: 'none' is not a breakpoint");
+        forced[a.nforced++] = b;
+      }
+      a.forced = forced;
+    } else if (strcmp(o, "--protocol") == 0) {
+      char buf[256];
+      snprintf(buf, sizeof buf, "%s", v);
+      char *c = strchr(buf, ',');
+      if (c == NULL)
+        die("--protocol: '%s': expected ASYNC,DETACHED", v);
+      *c = '\0';
+      a.force_async = parse_size_opt("--protocol", buf);
+      a.force_detached = parse_size_opt("--protocol", c + 1);
+      if (a.force_async >= 0 && (a.force_detached < 0 || a.force_async > a.force_detached))
+        die("--protocol: '%s': async > detached", v);
+    } else if (strcmp(o, "--penalty") == 0) {
+      if (hnm_parse_number(v, &a.penalty, err, sizeof err) != 0 || !(a.penalty > 0))
+        die("--penalty: '%s': not a number > 0", v);
+    } else if (strcmp(o, "--noise-floor") == 0) {
+      if (hnm_parse_number(v, &a.noise_floor, err, sizeof err) != 0 || !(a.noise_floor > 0))
+        die("--noise-floor: '%s': not a number > 0", v);
+    } else if (strcmp(o, "--max-segments") == 0 || strcmp(o, "--min-sizes") == 0) {
+      char *end;
+      long n = strtol(v, &end, 10);
+      if (*v == '\0' || *end != '\0' || n < 1 || n > 64)
+        die("%s: '%s': not a whole number in [1, 64]", o, v);
+      if (o[2] == 'm' && o[3] == 'a')
+        a.max_segments = (int)n;
+      else
+        a.min_sizes = (int)n;
+    } else
+      die("fit: %s: unknown option (see fit --help)", o);
+  }
+  if (a.out == NULL)
+    die("fit: -o MODEL.xml is required");
+  if (nfiles == 0)
+    die("fit: no CSV file given");
+  char report[4200];
+  if (a.report == NULL) {
+    size_t l = strlen(a.out);
+    if (l > 4 && strcmp(a.out + l - 4, ".xml") == 0)
+      l -= 4;
+    snprintf(report, sizeof report, "%.*s-report", (int)l, a.out);
+    a.report = report;
+  }
+  /* The same measurements twice would count double in every median. */
+  struct stat *seen = calloc((size_t)nfiles + 1, sizeof *seen);
+  if (seen == NULL)
+    die("out of memory");
+  for (int i = 0; i < nfiles; i++) {
+    if (stat(files[i], &seen[i]) != 0)
+      die("%s: cannot open: %s", files[i], strerror(errno));
+    for (int j = 0; j < i; j++)
+      if (seen[j].st_dev == seen[i].st_dev && seen[j].st_ino == seen[i].st_ino)
+        die("%s: the same file as %s, given twice", files[i], files[j]);
+  }
+  free(seen);
+  struct inputs in;
+  memset(&in, 0, sizeof in);
+  for (int i = 0; i < nfiles; i++)
+    read_csv(files[i], &in);
+  struct fitted m;
+  fit_model(&in, &a, &m);
+  m.nfiles = nfiles;
+  check_fitted(&m);
+  if (mkdir_p(a.report) != 0)
+    die("--report: %s: cannot create: %s", a.report, strerror(errno));
+  char p[4300];
+  snprintf(p, sizeof p, "%s/loggps.xml", a.report);
+  write_model(p, write_loggps, &m, a.name);
+  snprintf(p, sizeof p, "%s/fluid.xml", a.report);
+  write_model(p, write_fluid, &m, a.name);
+  write_report(a.report, &m, &in, a.out, a.plots);
+  write_model(a.out, write_hybrid, &m, a.name);
+  for (char *w = m.warnings, *e; *w; w = e + 1) {
+    e = strchr(w, '\n');
+    fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);
+  }
+  fprintf(stderr, PROG ": wrote %s (%zu segments) and %s/\n", a.out, m.nseg, a.report);
+  free(files);
+  inputs_free(&in);
+  free(m.seg);
+  return 0;
+}

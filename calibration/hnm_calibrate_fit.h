@@ -1,0 +1,18 @@
+/* hnm-calibrate fit: from measurements to a fitted model. */
+#ifndef HNM_CALIBRATE_FIT_H
+#define HNM_CALIBRATE_FIT_H
+
+struct fit_args {
+  const char *out, *report, *name;
+  double *forced;
+  size_t nforced;
+  int forced_only;
+  double penalty, noise_floor;
+  int max_segments, min_sizes;
+  double force_async, force_detached; /* -2 = not forced */
+  int plots;
+};
+
+int cmd_fit(int argc, char **argv);
+
+#endif

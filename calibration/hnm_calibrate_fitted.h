@@ -1,0 +1,49 @@
+/* hnm-calibrate: the fitted model (segments, LogGPS and fluid fits), its
+ * predictions per operation and its model files. */
+#ifndef HNM_CALIBRATE_FITTED_H
+#define HNM_CALIBRATE_FITTED_H
+
+#include "hnm_fit.h"
+
+#include <stdio.h>
+#include "hnm_calibrate_util.h"
+
+struct segment {
+  double upto; /* bytes; INFINITY for the last */
+  double lat, bw; /* seconds, bytes/s */
+  double so, sb, ro, rb, io, ib; /* send/recv/isend overheads: s, s/byte */
+};
+
+struct fitted {
+  double async, detached; /* bytes, -1 = none */
+  double limiter;         /* factor, <= 0 = keep */
+  double overlap_scale;   /* applied to the send and recv overheads (1: none) */
+  char warnings[4096];    /* shown once the fit succeeded */
+  int nfiles;             /* CSV files read */
+  struct segment *seg;
+  size_t nseg;
+  /* per-op pieces, for the report */
+  hnm_fit_piece pieces[OP_COUNT + 1][64]; /* index OP_COUNT: T = one-way transfer */
+  size_t npieces[OP_COUNT + 1];
+  double sigma[OP_COUNT + 1];
+  int have[OP_COUNT + 1];
+  /* single-segment comparisons */
+  double lg_L, lg_o, lg_G, lg_Os, lg_Or; /* LogGPS, S = detached */
+  double fl_L, fl_B;                     /* fluid */
+  /* contention */
+  double bsr, buni, cont_size;
+};
+
+const struct segment *seg_of(const struct fitted *m, double k);
+double hybrid_predict(const struct fitted *m, int op, double k);
+double loggps_predict(const struct fitted *m, int op, double k);
+double fluid_predict(const struct fitted *m, int op, double k);
+FILE *tmp_open(const char *path, char *tmp, size_t cap);
+void tmp_commit(FILE *f, const char *tmp, const char *path);
+void write_size(FILE *f, double v);
+void write_hybrid(FILE *f, const struct fitted *m, const char *name);
+void write_loggps(FILE *f, const struct fitted *m, const char *name);
+void write_fluid(FILE *f, const struct fitted *m, const char *name);
+void write_model(const char *path, void (*writer)(FILE *, const struct fitted *, const char *), const struct fitted *m, const char *name);
+
+#endif

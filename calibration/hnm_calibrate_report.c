@@ -1,0 +1,231 @@
+/* hnm-calibrate fit: the report directory (report.txt, data and gnuplot plots). */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_fit.h"
+#include "hnm_model.h"
+#include "hnm_units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "hnm_calibrate_report.h"
+#include "hnm_calibrate_util.h"
+#include "hnm_calibrate_csv.h"
+#include "hnm_calibrate_fitted.h"
+
+/* Median relative error of a predictor over the raw points of op, per size
+ * decade [10^d, 10^(d+1)). */
+typedef double (*predictor)(const struct fitted *, int, double);
+
+static void decade_errors(const struct series *s, const struct fitted *m, predictor pr, int op, double *err,
+                          size_t *cnt, int ndec)
+{
+  double *buf = malloc((s->n ? s->n : 1) * sizeof *buf), *v = malloc((s->n ? s->n : 1) * sizeof *v);
+  for (int d = 0; d < ndec; d++) {
+    size_t c = 0, rows = 0;
+    for (size_t i = 0; i < s->n; i++) {
+      double k = s->k[i];
+      int dk = k < 1 ? 0 : (int)floor(log10(k) + 1e-12);
+      if (dk != d)
+        continue;
+      rows++;
+      int first = 1;
+      for (size_t q = 0; q < i && first; q++)
+        first = s->k[q] != k;
+      if (!first)
+        continue;
+      size_t nv = 0;
+      for (size_t q = 0; q < s->n; q++)
+        if (s->k[q] == k)
+          v[nv++] = s->y[q];
+      double med = hnm_fit_median(v, nv);
+      if (med > 0)
+        buf[c++] = fabs(pr(m, op, k) - med) / med;
+    }
+    cnt[d] = rows;
+    err[d] = hnm_fit_median(buf, c);
+  }
+  free(buf);
+  free(v);
+}
+
+static void report_piece_table(FILE *f, const char *title, const hnm_fit_piece *p, size_t n, double sigma)
+{
+  fprintf(f, "\n%s (noise sigma = %.3g relative)\n", title, sigma);
+  fprintf(f, "  %-24s %7s %6s %14s %14s %10s\n", "sizes (bytes)", "points", "sizes", "a (s)", "b (s/byte)",
+          "med|res|");
+  for (size_t i = 0; i < n; i++) {
+    char range[64];
+    snprintf(range, sizeof range, "(%.0f, %.0f]", p[i].lo < 0 ? 0 : p[i].lo, p[i].hi);
+    fprintf(f, "  %-24s %7zu %6zu %14.6g %14.6g %9.2f%%\n", range, p[i].n, p[i].sizes, p[i].a, p[i].b,
+            100 * p[i].med_abs_rel);
+  }
+}
+
+void write_report(const char *dir, const struct fitted *m, struct inputs *in, const char *model_path,
+                  int plots)
+{
+  char path[4200], tmp[4300];
+  snprintf(path, sizeof path, "%s/report.txt", dir);
+  FILE *f = tmp_open(path, tmp, sizeof tmp);
+  fprintf(f, "hnm-calibrate fit report for %s\n\n", model_path);
+  fprintf(f, "Protocol: eager (async) up to ");
+  write_size(f, m->async);
+  fprintf(f, " B, detached up to ");
+  write_size(f, m->detached);
+  fprintf(f, " B, rendez-vous above\n");
+  if (m->limiter > 0)
+    fprintf(f, "Contention (1 pair, %.0f B): one-way %.6g B/s, B_s + B_r = %.6g B/s per node -> limiter factor %.6g\n",
+            m->cont_size, m->buni, m->bsr, m->limiter);
+  else
+    fprintf(f, "Contention: no probe, limiter left as the platform declares it (keep)\n");
+  if (m->limiter > 0) {
+    /* Every pair count: per rank B_s + B_r (median over the active ranks
+     * and repetitions of 2 size / (duration - L)), against one-way B. */
+    int maxp = 0;
+    for (size_t i = 0; i < in->ncont; i++)
+      maxp = in->cont[i].pairs > maxp ? in->cont[i].pairs : maxp;
+    double *v = malloc((in->ncont + 1) * sizeof *v);
+    double L = seg_of(m, m->cont_size)->lat;
+    fprintf(f, "  per rank (per node when each rank has a node of its own):\n  %-6s %18s %10s\n", "pairs",
+            "B_s + B_r (B/s)", "/ B");
+    for (int np = 1; np <= maxp; np++) {
+      size_t nv = 0;
+      for (size_t i = 0; i < in->ncont; i++)
+        if (in->cont[i].pairs == np && in->cont[i].bi && in->cont[i].duration > L)
+          v[nv++] = 2 * in->cont[i].size / (in->cont[i].duration - L);
+      if (nv > 0) {
+        double b = hnm_fit_median(v, nv);
+        fprintf(f, "  %-6d %18.6g %10.4g\n", np, b, b / m->buni);
+      }
+    }
+    free(v);
+  }
+  if (m->warnings[0])
+    fprintf(f, "%s", m->warnings);
+  if (m->overlap_scale < 1)
+    fprintf(f, "Overlap correction: send + late recv exceed the one-way time; both overheads scaled by %.4g\n"
+               "(the tables below show the scaled coefficients)\n",
+            m->overlap_scale);
+  if (m->have[OP_SEND])
+    report_piece_table(f, "send (o_s + k O_s), k <= detached", m->pieces[OP_SEND], m->npieces[OP_SEND],
+                       m->sigma[OP_SEND]);
+  if (m->have[OP_RECV])
+    report_piece_table(f, "recv (o_r + k O_r), k <= async", m->pieces[OP_RECV], m->npieces[OP_RECV],
+                       m->sigma[OP_RECV]);
+  report_piece_table(f, "transfer T = L + k/B (ping-pong / 2 minus overheads)", m->pieces[OP_COUNT],
+                     m->npieces[OP_COUNT], m->sigma[OP_COUNT]);
+  if (m->have[OP_ISEND])
+    report_piece_table(f, "isend (o + k O)", m->pieces[OP_ISEND], m->npieces[OP_ISEND], m->sigma[OP_ISEND]);
+
+  fprintf(f, "\nModel segments\n  %-12s %12s %14s %11s %11s %11s %11s\n", "upto (B)", "latency (s)",
+          "bandwidth (B/s)", "send-o", "send/B", "recv-o", "recv/B");
+  for (size_t i = 0; i < m->nseg; i++) {
+    const struct segment *s = &m->seg[i];
+    char up[32];
+    if (isinf(s->upto))
+      snprintf(up, sizeof up, "inf");
+    else
+      snprintf(up, sizeof up, "%.0f", s->upto);
+    fprintf(f, "  %-12s %12.5g %14.6g %11.4g %11.4g %11.4g %11.4g\n", up, s->lat, s->bw, s->so, s->sb, s->ro,
+            s->rb);
+  }
+  fprintf(f, "\nComparison models: LogGPS L=%.5gs o=%.5gs G=%.5gs/B Os=%.5gs/B Or=%.5gs/B S=%.0f; fluid L=%.5gs "
+             "B=%.6gB/s\n",
+          m->lg_L, m->lg_o, m->lg_G, m->lg_Os, m->lg_Or, m->detached, m->fl_L, m->fl_B);
+  fprintf(f, "\nMedian relative error of each model's closed form (what SMPI computes) against the\n"
+             "measurements (per size: |model - median| / median; median over the decade's sizes), in-sample:\n");
+  static const predictor prs[3] = {hybrid_predict, loggps_predict, fluid_predict};
+  for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
+    double e[3][12];
+    size_t c[3][12];
+    for (int p = 0; p < 3; p++)
+      decade_errors(&in->op[op], m, prs[p], op, e[p], c[p], 12);
+    fprintf(f, "  %-9s %-10s %7s %9s %9s %9s\n", op_names[op], "decade", "points", "hybrid", "loggps", "fluid");
+    for (int d = 0; d < 12; d++)
+      if (c[0][d] > 0)
+        fprintf(f, "  %-9s 1e%d-1e%-4d %7zu %8.2f%% %8.2f%% %8.2f%%\n", "", d, d + 1, c[0][d], 100 * e[0][d],
+                100 * e[1][d], 100 * e[2][d]);
+  }
+  tmp_commit(f, tmp, path);
+
+  if (!plots)
+    return;
+  /* Plots: raw measurements coloured by model segment, the model's line per
+   * segment, log-log (Degomme et al. 2013, Figure 4). */
+  for (int op = OP_SEND; op <= OP_ISEND; op++) {
+    const struct series *s = &in->op[op];
+    if (s->n == 0 || (op == OP_ISEND && !m->have[OP_ISEND]))
+      continue;
+    char dat[4200], gp[4200], png[4200];
+    snprintf(dat, sizeof dat, "%s/%s.dat", dir, op_names[op]);
+    snprintf(gp, sizeof gp, "%s/%s.gp", dir, op_names[op]);
+    snprintf(png, sizeof png, "%s/%s.png", dir, op_names[op]);
+    FILE *d = fopen(dat, "w");
+    if (d == NULL)
+      die("%s: cannot write", dat);
+    /* index 2i: points of segment i; index 2i+1: its model line. */
+    double lo = 0;
+    double kmax = 1;
+    for (size_t i = 0; i < s->n; i++)
+      kmax = s->k[i] > kmax ? s->k[i] : kmax;
+    for (size_t g = 0; g < m->nseg; g++) {
+      double hi = isinf(m->seg[g].upto) || m->seg[g].upto > kmax ? kmax : m->seg[g].upto;
+      if (lo >= kmax) { /* beyond the data: empty blocks keep the indexes */
+        fprintf(d, "# segment %zu points\nnan nan\n\n\n# segment %zu model\nnan nan\n\n\n", g, g);
+        continue;
+      }
+      fprintf(d, "# segment %zu points\n", g);
+      int any = 0;
+      for (size_t i = 0; i < s->n; i++)
+        if (s->k[i] > lo && s->k[i] <= hi && s->y[i] > 0) {
+          fprintf(d, "%.17g %.17g\n", s->k[i], s->y[i]);
+          any = 1;
+        }
+      if (!any)
+        fprintf(d, "nan nan\n");
+      fprintf(d, "\n\n# segment %zu model\n", g);
+      double a = lo < 1 ? 1 : lo + 1;
+      for (int j = 0; j <= 40; j++) {
+        double k = a * pow(hi / a, j / 40.0);
+        if (hi < a)
+          k = a;
+        double v = hybrid_predict(m, op, k);
+        fprintf(d, "%.17g %.17g\n", k, v > 0 ? v : NAN);
+      }
+      fprintf(d, "\n\n");
+      lo = hi;
+    }
+    fclose(d);
+    FILE *g = fopen(gp, "w");
+    if (g == NULL)
+      die("%s: cannot write", gp);
+    fprintf(g, "set terminal png size 1000,650\nset output '%s'\nset logscale xy\nset key left top\n"
+               "set xlabel 'message size (bytes)'\nset ylabel '%s duration (s)'\nset title '%s: raw measurements and "
+               "fitted hybrid model'\nplot ",
+            png, op_names[op], op_names[op]);
+    for (size_t k = 0; k < m->nseg; k++) {
+      char title[96];
+      double from = k ? m->seg[k - 1].upto : 0;
+      if (isinf(m->seg[k].upto))
+        snprintf(title, sizeof title, "k > %.0f", from);
+      else
+        snprintf(title, sizeof title, "%.0f < k <= %.0f", from, m->seg[k].upto);
+      fprintf(g, "%s'%s' index %zu with points pt 7 ps 0.5 lc %zu title '%s', '%s' index %zu with lines lw 2 "
+                 "lc %zu notitle",
+              k ? ", " : "", dat, 2 * k, k + 1, title, dat, 2 * k + 1, k + 1);
+    }
+    fprintf(g, "\n");
+    fclose(g);
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
+    if (system(cmd) != 0)
+      fprintf(stderr, PROG ": warning: gnuplot failed on %s (plots skipped)\n", gp);
+  }
+}

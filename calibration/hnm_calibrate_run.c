@@ -1,0 +1,198 @@
+/* hnm-calibrate run: the benchmark under mpirun or (--simulate) hnm-run. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_fit.h"
+#include "hnm_model.h"
+#include "hnm_units.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "hnm_calibrate_run.h"
+#include "hnm_calibrate_util.h"
+
+static int usage_run(FILE *f)
+{
+  fprintf(f,
+          "usage: hnm-calibrate run [options] [-- benchmark options]\n"
+          "Runs apps/calibrate (see `calibrate -h` for its options: --min, --max, --sizes, --reps, ...)\n"
+          "and leaves p2p.csv, probe.csv, contention.csv in DIR.\n"
+          "  -d DIR            output directory (default .; created if missing)\n"
+          "  -np N             ranks (default 2; the contention probe uses N/2 pairs)\n"
+          "  --mpirun CMD      real run launcher, split on spaces (default 'mpirun'), e.g.\n"
+          "                    'mpirun --allow-run-as-root --mca btl self,vader'\n"
+          "  --simulate        run under hnm-run instead, with:\n"
+          "  --model M  -platform P.xml  -hostfile H   (as hnm-run)\n"
+          "  --bench PATH      benchmark binary (default: the build's apps/calibrate[-mpi])\n"
+          "  --progress        progress on stderr (default: when stderr is a terminal)\n");
+  return 0;
+}
+
+/* hnm-run --dry-run with the simulation's arguments AV (AV[0] is hnm-run):
+ * model, platform, hostfile and -np checked before the benchmark starts or
+ * anything is written; hnm-run's one-line reason goes to stderr. 0 if valid. */
+static int simulate_check(char **av)
+{
+  int n = 0;
+  while (av[n] != NULL)
+    n++;
+  char **dry = calloc((size_t)n + 2, sizeof *dry);
+  if (dry == NULL)
+    die("out of memory");
+  dry[0] = av[0];
+  dry[1] = "--dry-run";
+  memcpy(dry + 2, av + 1, (size_t)n * sizeof *dry);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0)
+    die("fork: %s", strerror(errno));
+  if (pid == 0) {
+    int nul = open("/dev/null", O_WRONLY);
+    if (nul >= 0)
+      dup2(nul, 1);
+    execv(dry[0], dry);
+    fprintf(stderr, PROG ": %s: %s\n", dry[0], strerror(errno));
+    _exit(2);
+  }
+  free(dry);
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR)
+      die("waitpid: %s", strerror(errno));
+  return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+int cmd_run(int argc, char **argv)
+{
+  const char *dir = ".", *mpirun = "mpirun", *model = NULL, *platform = NULL, *hostfile = NULL, *bench = NULL;
+  int simulate = 0, progress = isatty(2);
+  long np = 2;
+  int i = 1;
+  for (; i < argc; i++) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(o, "--") == 0) {
+      i++;
+      break;
+    }
+    if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0)
+      return usage_run(stdout);
+    if (strcmp(o, "--simulate") == 0) {
+      simulate = 1;
+      continue;
+    }
+    if (strcmp(o, "--progress") == 0) {
+      progress = 1;
+      continue;
+    }
+    if (v == NULL)
+      die("run: %s: unknown option or missing value (see run --help)", o);
+    i++;
+    if (strcmp(o, "-d") == 0)
+      dir = v;
+    else if (strcmp(o, "--mpirun") == 0)
+      mpirun = v;
+    else if (strcmp(o, "--model") == 0)
+      model = v;
+    else if (strcmp(o, "-platform") == 0)
+      platform = v;
+    else if (strcmp(o, "-hostfile") == 0)
+      hostfile = v;
+    else if (strcmp(o, "--bench") == 0)
+      bench = v;
+    else if (strcmp(o, "-np") == 0) {
+      char *end;
+      np = strtol(v, &end, 10);
+      if (*v == '\0' || *end != '\0' || np < 2 || np > 1000000)
+        die("-np: '%s': not a whole number >= 2", v);
+    } else
+      die("run: %s: unknown option (see run --help)", o);
+  }
+  if (simulate && (model == NULL || platform == NULL || hostfile == NULL))
+    die("run --simulate: --model, -platform and -hostfile are all required");
+  if (!simulate && (model || platform || hostfile))
+    die("run: --model, -platform and -hostfile need --simulate");
+  if (bench == NULL)
+    bench = simulate ? HNM_CALIBRATE_BENCH_SMPI : HNM_CALIBRATE_BENCH_MPI;
+  if (access(bench, X_OK) != 0)
+    die("--bench: %s: not an executable (build apps/calibrate)", bench);
+
+  char **av = calloc((size_t)argc + 64, sizeof *av);
+  int n = 0;
+  char nps[32];
+  snprintf(nps, sizeof nps, "%ld", np);
+  char *launcher = NULL;
+  if (simulate) {
+    av[n++] = HNM_RUN_PATH;
+    av[n++] = "--model";
+    av[n++] = (char *)model;
+    av[n++] = "-platform";
+    av[n++] = (char *)platform;
+    av[n++] = "-hostfile";
+    av[n++] = (char *)hostfile;
+    av[n++] = "-np";
+    av[n++] = nps;
+    /* Time moves only through the network model: no benchmarked
+     * computation, no time charged to MPI_Wtime. */
+    av[n++] = "--cfg=smpi/wtime:0";
+    av[n++] = "--cfg=smpi/simulate-computation:no";
+    av[n++] = "--log=root.thres:warning";
+  } else {
+    launcher = strdup(mpirun);
+    for (char *sv, *t = strtok_r(launcher, " ", &sv); t != NULL && n < 40; t = strtok_r(NULL, " ", &sv))
+      av[n++] = t;
+    if (n == 0)
+      die("--mpirun: empty command");
+    av[n++] = "-np";
+    av[n++] = nps;
+  }
+  av[n++] = (char *)bench;
+  av[n++] = "-d";
+  av[n++] = (char *)dir;
+  if (progress)
+    av[n++] = "--progress";
+  for (; i < argc; i++)
+    av[n++] = argv[i];
+  av[n] = NULL;
+  if (progress) {
+    fprintf(stderr, PROG ":");
+    for (int j = 0; j < n; j++)
+      fprintf(stderr, " %s", av[j]);
+    fprintf(stderr, "\n");
+  }
+  if (simulate && simulate_check(av) != 0)
+    return 2; /* hnm-run said why, in one line */
+  if (mkdir_p(dir) != 0)
+    die("-d: %s: cannot create: %s", dir, strerror(errno));
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0)
+    die("fork: %s", strerror(errno));
+  if (pid == 0) {
+    execvp(av[0], av);
+    fprintf(stderr, PROG ": %s: %s\n", av[0], strerror(errno));
+    _exit(127);
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR)
+      die("waitpid: %s", strerror(errno));
+  free(av);
+  free(launcher);
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    fprintf(stderr, PROG ": the benchmark failed (status %d)\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 2 ? 2 : 1;
+  }
+  /* SMPI's MPI_Abort exits 0: make sure the CSVs are there. */
+  char p[4200];
+  snprintf(p, sizeof p, "%s/p2p.csv", dir);
+  if (access(p, R_OK) != 0)
+    die("the benchmark wrote no %s", p);
+  return 0;
+}

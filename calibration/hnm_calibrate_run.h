@@ -1,0 +1,7 @@
+/* hnm-calibrate run: running the benchmark. */
+#ifndef HNM_CALIBRATE_RUN_H
+#define HNM_CALIBRATE_RUN_H
+
+int cmd_run(int argc, char **argv);
+
+#endif

@@ -1,0 +1,29 @@
+/* hnm-platform: option values checked and turned into a configuration. */
+#ifndef HNM_PLATFORM_CONFIG_H
+#define HNM_PLATFORM_CONFIG_H
+
+#include "hnm_platform_options.h"
+
+struct config {
+  const struct family *fam;
+  struct hnm_topo topo;
+  const struct hnm_topo_preset *preset;
+  enum hnm_placement placement;
+  unsigned long ranks_per_host;
+  double speed;             /* flop/s */
+  double bw;                /* bytes/s written for node / topology links */
+  double lat;               /* s */
+  int splitduplex;          /* else SHARED */
+  double limiter;           /* factor; 0 = none */
+  int loopback;             /* write loopback_bw / loopback_lat */
+  double loopback_bw, loopback_lat;
+  double cab_bw, cab_lat, cab_limiter; /* cluster: bytes/s, s, bytes/s (0 = none) */
+  int cab_fatpipe;
+  const char *output;       /* NULL or "-": standard output */
+  const char *hostfile;     /* NULL: none */
+  char scaled[1024];        /* what --scale did, for stderr; empty if not scaled */
+};
+
+int build_config(const struct cli *c, struct config *cfg);
+
+#endif

@@ -1,0 +1,410 @@
+/* hnm-platform: option table, families, help texts and command-line parsing. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_quantity.h"
+#include "hnm_topo.h"
+#include "hnm_units.h"
+
+#include <libxml/xmlwriter.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "hnm_platform_options.h"
+
+/* Name and argument of every option, whatever the family. */
+static const struct {
+  const char *name;
+  const char *arg;
+} opt_names[OPT_COUNT] = {
+  [OPT_PRESET] = {"--preset", "NAME"},
+  [OPT_SCALE] = {"--scale", "F"},
+  [OPT_DIMS] = {"--dims", "AxBx..."},
+  [OPT_SHAPE] = {"--shape", "SHAPE"},
+  [OPT_LEVELS] = {"--levels", "N"},
+  [OPT_DOWN] = {"--down", "LIST"},
+  [OPT_UP] = {"--up", "LIST"},
+  [OPT_LINKS] = {"--links", "LIST"},
+  [OPT_GROUPS] = {"--groups", "N"},
+  [OPT_CHASSIS] = {"--chassis", "N"},
+  [OPT_ROUTERS] = {"--routers", "N"},
+  [OPT_NODES] = {"--nodes", "N"},
+  [OPT_BLUE] = {"--blue-links", "N"},
+  [OPT_BLACK] = {"--black-links", "N"},
+  [OPT_GREEN] = {"--green-links", "N"},
+  [OPT_CABINET_SIZES] = {"--cabinet-sizes", "LIST"},
+  [OPT_CABINETS] = {"--cabinets", "N"},
+  [OPT_BW] = {"--bw", "BANDWIDTH"},
+  [OPT_USABLE] = {"--usable", "FRACTION"},
+  [OPT_LAT] = {"--lat", "TIME"},
+  [OPT_SHARING] = {"--sharing", "POLICY"},
+  [OPT_LIMITER] = {"--limiter", "FACTOR"},
+  [OPT_LOOPBACK_BW] = {"--loopback-bw", "BANDWIDTH"},
+  [OPT_LOOPBACK_LAT] = {"--loopback-lat", "TIME"},
+  [OPT_SPEED] = {"--speed", "SPEED"},
+  [OPT_CABINET_BW] = {"--cabinet-bw", "BANDWIDTH"},
+  [OPT_CABINET_LAT] = {"--cabinet-lat", "TIME"},
+  [OPT_CABINET_LIMITER] = {"--cabinet-limiter", "BANDWIDTH"},
+  [OPT_CABINET_SHARING] = {"--cabinet-sharing", "POLICY"},
+  [OPT_OUTPUT] = {"-o", "FILE"},
+  [OPT_HOSTFILE] = {"--hostfile", "FILE"},
+  [OPT_PLACEMENT] = {"--placement", "HOW"},
+  [OPT_RANKS] = {"--ranks-per-host", "K"},
+};
+
+#define DOC_END {OPT_COUNT, NULL, NULL, 0}
+
+/* Link and output options shared by the topology families. */
+#define DOC_LINKS(bw, lat, bw_help)                                                                           \
+  {OPT_BW, bw, bw_help, 0},                                                                                   \
+  {OPT_LAT, lat, "latency of every link", 0},                                                                 \
+  {OPT_SHARING, "SPLITDUPLEX", "SPLITDUPLEX (one link per direction) or SHARED (FATPIPE: see below)", 0},     \
+  {OPT_LIMITER, "0", "node limiter: limiter_link = FACTOR x --bw, 0 = none (see below)", 0},                  \
+  {OPT_LOOPBACK_BW, "6GBps", "loopback bandwidth (rank to rank on one host), none = no loopback", 0},         \
+  {OPT_LOOPBACK_LAT, "1us", "loopback latency", 0}
+
+#define DOC_OUTPUT(speed, ranks_help)                                                                         \
+  {OPT_SPEED, speed, "host speed, flop/s (f, kf, Mf, Gf, Tf)", 0},                                            \
+  {OPT_RANKS, "1", ranks_help, 0},                                                                            \
+  {OPT_PLACEMENT, "linear", "rank placement in the hostfile: linear or round-robin (see below)", 0},          \
+  {OPT_OUTPUT, "standard output", "write the XML to FILE", 0},                                                \
+  {OPT_HOSTFILE, "none", "write the hostfile to FILE: one host per line, rank 0 first", 0}
+
+#define RANKS_HELP "MPI ranks per host: hostfile lines per host, and core count of each host"
+
+static const struct opt_doc cluster_docs[] = {
+  {OPT_PRESET, "none", "graphene: 144 nodes in 4 cabinets of 39, 35, 30, 40 (Grid'5000), the defaults below", 0},
+  {OPT_CABINET_SIZES, "39,35,30,40", "nodes of cabinet 1, 2, ... (cabinets cab1, cab2, ...)", 1},
+  {OPT_CABINETS, "none", "number of cabinets of --nodes nodes each (instead of --cabinet-sizes)", 1},
+  {OPT_NODES, "none", "nodes per cabinet, with --cabinets", 1},
+  {OPT_BW, "1Gbps", "bandwidth of each node link (up and down)", 0},
+  {OPT_LAT, "10us", "latency of each node link", 0},
+  {OPT_SHARING, "SPLITDUPLEX", "node links: SPLITDUPLEX (up + down) or SHARED (FATPIPE: see below)", 0},
+  {OPT_LIMITER, "1.5", "node limiter cabN_link_I_limiter = FACTOR x --bw (Degomme et al. 2013: 1.5), 0 = none", 0},
+  {OPT_LOOPBACK_BW, "6GBps", "loopback bandwidth (rank to rank on one host), none = no loopback", 0},
+  {OPT_LOOPBACK_LAT, "1us", "loopback latency", 0},
+  {OPT_CABINET_BW, "10Gbps", "bandwidth of each cabinet's links cabN-up and cabN-down", 0},
+  {OPT_CABINET_LAT, "5us", "latency of cabN-up and cabN-down", 0},
+  {OPT_CABINET_LIMITER, "13Gbps", "cabinet limiter cabN-limiter (graphene: 13Gbps, measured), 0 = none", 0},
+  {OPT_CABINET_SHARING, "SHARED", "cabinet links: SHARED or FATPIPE", 0},
+  DOC_OUTPUT("1Gf", RANKS_HELP),
+  DOC_END
+};
+
+static const struct opt_doc torus_docs[] = {
+  {OPT_PRESET, "none", "torus-M (25x25x25) or torus-L (75x25x25), Zheng & Marguinaud 2018, Table 1 (see below)", 0},
+  {OPT_DIMS, "8x8x8", "sizes of the dimensions, 1 to 16 of them; the first is routed first", 1},
+  {OPT_SCALE, "1", "shrink every dimension by F^(1/dimensions), 0 < F <= 1 (at least 2 each)", 0},
+  DOC_LINKS("10GBps", "100ns", "bandwidth of each torus link (per direction with SPLITDUPLEX)"),
+  DOC_OUTPUT("1Gf", RANKS_HELP " (presets: 25)"),
+  DOC_END
+};
+
+static const struct opt_doc fattree_docs[] = {
+  {OPT_PRESET, "none", "fattree-M or fattree-L, Zheng & Marguinaud 2018, Table 1 (see below)", 0},
+  {OPT_LEVELS, "length of --down", "number of switch levels (checked against the lists)", 1},
+  {OPT_DOWN, "4,4", "down ports (children) of a switch, level 1 (leaf) first", 1},
+  {OPT_UP, "1,2", "up ports (parents) of a node of level 0 (host), 1, ...", 1},
+  {OPT_LINKS, "1,2", "parallel links between level l and level l+1, l = 0 first", 1},
+  {OPT_SCALE, "1", "shrink the down ports by F^(1/levels), 0 < F <= 1 (at least 2 each)", 0},
+  DOC_LINKS("10GBps", "100ns", "bandwidth of each link (per direction with SPLITDUPLEX)"),
+  DOC_OUTPUT("1Gf", RANKS_HELP),
+  DOC_END
+};
+
+static const struct opt_doc dragonfly_docs[] = {
+  {OPT_PRESET, "none", "dragonfly-MM, dragonfly-SL, dragonfly-LS or dragonfly-ML, Zheng & Marguinaud 2018, Table 1", 0},
+  {OPT_GROUPS, "3", "groups (at most --routers: SimGrid 3.32 routes group g via router g)", 1},
+  {OPT_CHASSIS, "4", "chassis per group (black links: all-to-all between chassis)", 1},
+  {OPT_ROUTERS, "5", "routers per chassis (green links: all-to-all inside a chassis)", 1},
+  {OPT_NODES, "2", "nodes per router", 1},
+  {OPT_BLUE, "4", "links between two groups (one SimGrid link of N x --bw)", 1},
+  {OPT_BLACK, "3", "links between two routers of different chassis (N x --bw)", 1},
+  {OPT_GREEN, "1", "links between two routers of a chassis (N x --bw)", 1},
+  {OPT_SCALE, "1", "shrink groups, chassis, routers, nodes by F^(1/4), 0 < F <= 1 (at least 2 each)", 0},
+  DOC_LINKS("10GBps", "100ns", "bandwidth of one link (per direction with SPLITDUPLEX)"),
+  DOC_OUTPUT("1Gf", RANKS_HELP),
+  DOC_END
+};
+
+static const struct opt_doc bgq_docs[] = {
+  {OPT_SHAPE, "512", "512, 1024, 2048, 4096, 8192 (named shapes, see below) or AxBxCxDxE with E = 2", 1},
+  {OPT_SCALE, "1", "shrink A, B, C, D by F^(1/4), 0 < F <= 1 (at least 2 each; E stays 2)", 0},
+  {OPT_BW, "2GBps", "raw bandwidth of a BG/Q link, per direction", 0},
+  {OPT_USABLE, "0.9", "usable fraction of --bw: the platform gets --bw x FRACTION (1.8GBps)", 0},
+  {OPT_LAT, "40ns", "latency of each link (one hop; an assumption, calibrate it)", 0},
+  {OPT_SHARING, "SPLITDUPLEX", "SPLITDUPLEX (one link per direction) or SHARED (FATPIPE: see below)", 0},
+  {OPT_LIMITER, "0", "node limiter: limiter_link = FACTOR x usable bandwidth, 0 = none (see below)", 0},
+  {OPT_LOOPBACK_BW, "6GBps", "loopback bandwidth (rank to rank on one host), none = no loopback", 0},
+  {OPT_LOOPBACK_LAT, "1us", "loopback latency", 0},
+  DOC_OUTPUT("204.8Gf", RANKS_HELP " (ABCDET: T fastest)"),
+  DOC_END
+};
+
+static void cluster_notes(FILE *out);
+static void torus_notes(FILE *out);
+static void fattree_notes(FILE *out);
+static void dragonfly_notes(FILE *out);
+static void bgq_notes(FILE *out);
+
+const struct family families[] = {
+  {"cluster", HNM_TOPO_CLUSTER, "hierarchical Ethernet cluster: cabinets of nodes behind a switch (Degomme et al. 2013)",
+   cluster_docs, cluster_notes},
+  {"torus", HNM_TOPO_TORUS, "torus of any number of dimensions (SimGrid TORUS), one host per router", torus_docs,
+   torus_notes},
+  {"fattree", HNM_TOPO_FATTREE, "fat tree (SimGrid FAT_TREE: an extended generalized fat tree)", fattree_docs,
+   fattree_notes},
+  {"dragonfly", HNM_TOPO_DRAGONFLY, "dragonfly: groups of chassis of routers (SimGrid DRAGONFLY)", dragonfly_docs,
+   dragonfly_notes},
+  {"bgq", HNM_TOPO_BGQ, "Blue Gene/Q partition: 5D torus AxBxCxDxE, BG/Q routing order and rank mapping",
+   bgq_docs, bgq_notes},
+  {NULL, HNM_TOPO_CLUSTER, NULL, NULL, NULL}
+};
+
+const struct opt_doc *family_doc(const struct family *f, enum opt_id id)
+{
+  for (const struct opt_doc *d = f->docs; d->id != OPT_COUNT; d++)
+    if (d->id == id)
+      return d;
+  return NULL;
+}
+
+/* ---- Help ---------------------------------------------------------------- */
+
+void usage(FILE *out)
+{
+  fprintf(out,
+          "Usage: %s FAMILY [OPTIONS]\n"
+          "Write a SimGrid 4.1 platform (XML, through libxml2) and its MPI hostfile.\n"
+          "\n"
+          "Families:\n",
+          PROG);
+  for (const struct family *f = families; f->name != NULL; f++)
+    fprintf(out, "  %-10s %s\n", f->name, f->summary);
+  fprintf(out,
+          "\n"
+          "Presets (--preset): graphene (cluster); Table 1 of Zheng & Marguinaud 2018: torus-M, torus-L (torus),\n"
+          "fattree-M, fattree-L (fattree), dragonfly-MM, dragonfly-SL, dragonfly-LS, dragonfly-ML\n"
+          "(dragonfly). BG/Q partitions are named shapes: bgq --shape 512 ... 8192.\n"
+          "\n"
+          "Examples:\n"
+          "  %s cluster --preset graphene -o g.xml --hostfile g.hosts\n"
+          "  %s bgq --shape 4x4x4x4x2 -o bgq.xml --hostfile bgq.hosts\n"
+          "  %s torus --dims 8x8x8 --bw 10GBps --lat 100ns -o t.xml --hostfile t.hosts\n"
+          "  %s dragonfly --preset dragonfly-MM --scale 0.01 -o d.xml --hostfile d.hosts\n"
+          "\n"
+          "The XML goes to standard output unless -o FILE; --hostfile FILE also writes the\n"
+          "hostfile (one host name per line, rank 0 on the first line). Hosts are node-0 ..\n"
+          "node-(N-1). Files are written to a temporary in their directory and renamed at\n"
+          "the end: on any error nothing is written.\n"
+          "\n"
+          "  -h, --help   this help;  %s FAMILY --help: every option, unit and default\n"
+          "  --version    print the version\n"
+          "\n"
+          "Exit status: 0; 2 on bad input (one line on stderr naming the option); 1 if\n"
+          "writing fails. See docs/platforms.md.\n",
+          PROG, PROG, PROG, PROG, PROG);
+}
+
+static void family_usage(const struct family *f, FILE *out)
+{
+  fprintf(out, "Usage: %s %s [OPTIONS]\n%s.\n\nOptions (default in brackets):\n", PROG, f->name, f->summary);
+  for (const struct opt_doc *d = f->docs; d->id != OPT_COUNT; d++) {
+    char left[64];
+    snprintf(left, sizeof left, "%s%s %s", opt_names[d->id].name, d->id == OPT_OUTPUT ? ", --output" : "",
+             opt_names[d->id].arg);
+    fprintf(out, "  %-28s %s [%s]\n", left, d->help, d->def);
+  }
+  fprintf(out, "  %-28s %s\n", "-h, --help", "this help");
+  fprintf(out, "  %-28s %s\n", "--version", "print the version");
+  fprintf(out,
+          "\n"
+          "Units: BANDWIDTH as in SimGrid (10Gbps = bits/s, 1.25GBps = bytes/s, 1GiBps; a unit is\n"
+          "required), TIME (10us, 1.5ms, 100ns, 0s), SPEED (1Gf = 1e9 flop/s), LIST = N,N,...\n"
+          "Options accept --name VALUE or --name=VALUE; a later option overrides an earlier one.\n"
+          "\n");
+  f->notes(out);
+  fprintf(out,
+          "\n"
+          "Sharing: SimGrid 3.32 creates the links of a <cluster> SHARED whatever its\n"
+          "sharing_policy says unless it is SPLITDUPLEX, so FATPIPE is refused rather than\n"
+          "silently ignored; hnm-run --model loggps makes every link a FATPIPE at run time.\n");
+}
+
+static void cluster_notes(FILE *out)
+{
+  fprintf(out,
+          "Layout (as platforms/default.xml): <zone id=\"world\" routing=\"Full\"> holding one\n"
+          "<cluster id=\"cabN\"> per cabinet (N from 1) with router cabN-router, contiguous hosts\n"
+          "node-<global index>, per-node up/down links plus a limiter cabN_link_I_limiter (which\n"
+          "hnm's models resize), and links cabN-up, cabN-down, cabN-limiter per cabinet. Every\n"
+          "ordered pair of cabinets A, B gets a zoneRoute (symmetrical=\"NO\") through cabA-up,\n"
+          "cabA-limiter, cabB-limiter, cabB-down.\n"
+          "\n"
+          "Placement: linear puts rank r on node-r (cabinet by cabinet); round-robin deals the\n"
+          "ranks over the cabinets in turn (rank r in cabinet r mod C while all have room),\n"
+          "skipping full cabinets; inside a cabinet, nodes are filled in order.\n");
+}
+
+static void torus_notes(FILE *out)
+{
+  fprintf(out,
+          "Layout: <cluster id=\"torus\" topology=\"TORUS\" topo_parameters=\"A,B,...\"> as the root\n"
+          "zone; host node-i has coordinate k = (i / (d0 x ... x d(k-1))) mod dk: dimension 0 varies\n"
+          "fastest and SimGrid routes it first, then dimension 1, ... Each ring is travelled the\n"
+          "short way; at exactly half a ring SimGrid goes the positive way, except from\n"
+          "coordinate d/2 to 0, which goes the negative way (TorusZone::get_local_route).\n"
+          "\n"
+          "Presets: SimGrid's TORUS has exactly one host per router, so the 25 nodes of Zheng & Marguinaud 2018\n"
+          "per switch cannot be expressed. torus-M / torus-L write the 25x25x25 / 75x25x25\n"
+          "router torus (15625 / 46875 hosts) and put 25 MPI ranks on each host (core=25,\n"
+          "--ranks-per-host 25): 390625 / 1171875 ranks as in Table 1. The 25 ranks of one\n"
+          "router share its torus links; between themselves they use the loopback.\n"
+          "\n"
+          "Placement: every host is its own router. linear: rank r on node-(r / K); round-robin:\n"
+          "rank r on node-(r mod N). Both are node-r when K = 1.\n"
+          "\n"
+          "Limiter: SimGrid's torus puts a node's limiter on every route through that node, not\n"
+          "only on the routes it sends or receives: hence no limiter by default.\n");
+}
+
+static void fattree_notes(FILE *out)
+{
+  fprintf(out,
+          "Layout: <cluster id=\"fattree\" topology=\"FAT_TREE\" topo_parameters=\"L;DOWN;UP;LINKS\">\n"
+          "(SimGrid's XGFT): N = product of DOWN hosts; level l has product(UP[0..l-1]) x\n"
+          "product(DOWN[l..]) switches. Host node-i hangs off leaf switch group i / DOWN[0].\n"
+          "\n"
+          "Presets: Table 1's fattree-M (4 layers incl. nodes, 25 ports) and fattree-L (33) become\n"
+          "3 switch levels with K = 25 (33) nodes per leaf switch and full bisection:\n"
+          "DOWN = K,K,K^2, UP = 1,K,K, LINKS = 1,1,1. Nodes: 390625 (1185921) as in Table 1;\n"
+          "switches: K^3 + K^3 + K^2 = 31875 (72963), Table 1 says 3 x K^3 = 46875 (107811).\n"
+          "No XGFT with 3 switch levels has 25 down ports everywhere and 25^4 nodes.\n"
+          "\n"
+          "Placement: routers are leaf switch groups. linear: rank r on node-(r / K); round-robin:\n"
+          "rank r on leaf switch r mod R, so consecutive ranks land on different leaf switches.\n"
+          "\n"
+          "Limiter: SimGrid gives every switch a limiter of the same bandwidth and names it like\n"
+          "a host's (fattree_link_ID_limiter, switches from 2N-1 down), so a limiter caps switch\n"
+          "throughput and is refused when switches outnumber hosts: none by default.\n");
+}
+
+static void dragonfly_notes(FILE *out)
+{
+  fprintf(out,
+          "Layout: <cluster id=\"dragonfly\" topology=\"DRAGONFLY\"\n"
+          "topo_parameters=\"GROUPS,BLUE;CHASSIS,BLACK;ROUTERS,GREEN;NODES\">. Host node-i is on\n"
+          "router i / NODES; routers are numbered group, then chassis, then router.\n"
+          "\n"
+          "Presets: a Table 1 group mesh R x C becomes CHASSIS = R, ROUTERS = C (each dimension\n"
+          "all-to-all, as Cray Cascade), BLUE = R x C (the paper has one global link per router\n"
+          "and other group; SimGrid joins two groups through one router each, so they become\n"
+          "one link of R x C links' bandwidth). SimGrid 3.32 needs GROUPS <= ROUTERS, so\n"
+          "dragonfly-SL (125 groups) and dragonfly-ML (75 groups) use a 5 x 125 mesh instead of\n"
+          "25 x 25: same 625 routers per group, nodes and groups. Table 1 prints 15625\n"
+          "switches for SL and LS; their geometry makes 78125 routers, which is what is written.\n"
+          "\n"
+          "Placement: linear: rank r on node-(r / K); round-robin: rank r on router r mod R.\n"
+          "\n"
+          "Limiter: SimGrid also puts a limiter of the same bandwidth on every router a route\n"
+          "crosses: none by default.\n");
+}
+
+static void bgq_notes(FILE *out)
+{
+  unsigned long d[5];
+  const char *name;
+
+  fprintf(out, "Named shapes (nodes: AxBxCxDxE):");
+  for (int i = 0; (name = hnm_topo_bgq_named_shape(i, d)) != NULL; i++)
+    fprintf(out, "%s %s: %lux%lux%lux%lux%lu", i == 0 ? "" : ",", name, d[0], d[1], d[2], d[3], d[4]);
+  fprintf(out,
+          ".\n"
+          "\n"
+          "Routing: BG/Q routes deterministically along the longest dimension first and the\n"
+          "shortest last; SimGrid's torus routes topo_parameters' dimension 0 first. So the\n"
+          "dimensions are written sorted by size, longest first (A before B ... among equal\n"
+          "sizes): 4x4x4x8x2 gives topo_parameters=\"8,4,4,4,2\" (D,A,B,C,E). Half-way ties:\n"
+          "positive, except from coordinate d/2 to 0 (negative), as SimGrid's torus does.\n"
+          "\n"
+          "Rank mapping: MPI rank r runs on the node with BG/Q coordinates (a,b,c,d,e) where\n"
+          "r = ((((a*B+b)*C+c)*D+d)*E+e) (BG/Q's default ABCDE mapping, E fastest; with K ranks\n"
+          "per host, ABCDET: r / K is that index). That node is SimGrid host node-i with\n"
+          "i = x0 + S0*(x1 + S1*(x2 + S2*(x3 + S3*x4))), x0..x4 the coordinates in topo_parameters'\n"
+          "order and S0..S3 their sizes; the XML's comment spells it out for the shape written.\n"
+          "linear follows that mapping; round-robin gives rank r to node r mod N of the ABCDE\n"
+          "order (TABCDE): the same when K = 1.\n"
+          "\n"
+          "Limiter: SimGrid's torus puts a node's limiter on every route through that node: none\n"
+          "by default.\n");
+}
+
+int bad(const char *fmt, ...)
+{
+  va_list ap;
+
+  fprintf(stderr, "%s: ", PROG);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return -1;
+}
+
+const char *opt_name(enum opt_id id)
+{
+  return opt_names[id].name;
+}
+
+/* The value of an option: given, or the family's default. */
+const char *value_of(const struct cli *c, enum opt_id id)
+{
+  const struct opt_doc *d;
+
+  if (c->val[id] != NULL)
+    return c->val[id];
+  d = family_doc(c->fam, id);
+  return d == NULL ? NULL : d->def;
+}
+
+/* Parse argv[first..] into c->val. Returns 0, 1 if help was printed, -1 on error. */
+int cli_parse(struct cli *c, int argc, char **argv, int first)
+{
+  for (int i = first; i < argc; i++)
+    if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+      family_usage(c->fam, stdout);
+      return 1;
+    }
+  for (int i = first; i < argc; i++) {
+    const char *a = argv[i];
+    const char *eq = strchr(a, '=');
+    size_t n = eq != NULL && strncmp(a, "--", 2) == 0 ? (size_t)(eq - a) : strlen(a);
+    const struct opt_doc *d = NULL;
+
+    if (a[0] != '-')
+      return bad("unexpected argument '%s' (see %s %s --help)", a, PROG, c->fam->name);
+    if (strcmp(a, "--version") == 0) {
+      printf("%s %s\n", PROG, HNM_VERSION);
+      return 1;
+    }
+    for (const struct opt_doc *x = c->fam->docs; x->id != OPT_COUNT && d == NULL; x++) {
+      const char *name = opt_names[x->id].name;
+      if ((strlen(name) == n && strncmp(a, name, n) == 0) || (x->id == OPT_OUTPUT && n == 8 && strncmp(a, "--output", 8) == 0))
+        d = x;
+    }
+    if (d == NULL)
+      return bad("unknown option '%.*s' for %s (see %s %s --help)", (int)n, a, c->fam->name, PROG, c->fam->name);
+    if (n < strlen(a)) {
+      c->val[d->id] = a + n + 1;
+    } else {
+      if (i + 1 >= argc)
+        return bad("%s needs a value (%s)", opt_name(d->id), opt_names[d->id].arg);
+      c->val[d->id] = argv[++i];
+    }
+  }
+  return 0;
+}

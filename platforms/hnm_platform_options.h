@@ -1,0 +1,61 @@
+/* hnm-platform: the option table (name, argument, per-family default and
+ * help), the families, --help, and the command line into raw values. */
+#ifndef HNM_PLATFORM_OPTIONS_H
+#define HNM_PLATFORM_OPTIONS_H
+
+#include "hnm_topo.h"
+
+#include <stdio.h>
+
+#ifndef HNM_VERSION
+#define HNM_VERSION "unknown"
+#endif
+
+#define PROG "hnm-platform"
+
+enum opt_id {
+  OPT_PRESET, OPT_SCALE,
+  OPT_DIMS, OPT_SHAPE,
+  OPT_LEVELS, OPT_DOWN, OPT_UP, OPT_LINKS,
+  OPT_GROUPS, OPT_CHASSIS, OPT_ROUTERS, OPT_NODES, OPT_BLUE, OPT_BLACK, OPT_GREEN,
+  OPT_CABINET_SIZES, OPT_CABINETS,
+  OPT_BW, OPT_USABLE, OPT_LAT, OPT_SHARING, OPT_LIMITER, OPT_LOOPBACK_BW, OPT_LOOPBACK_LAT, OPT_SPEED,
+  OPT_CABINET_BW, OPT_CABINET_LAT, OPT_CABINET_LIMITER, OPT_CABINET_SHARING,
+  OPT_OUTPUT, OPT_HOSTFILE, OPT_PLACEMENT, OPT_RANKS,
+  OPT_COUNT
+};
+
+/* An option as one family documents it. def is the default, parsed like a
+ * user's value (or shown only, for the few options that are never parsed
+ * from a default: --preset, -o, --hostfile, --levels). shape marks the
+ * options a --preset sets. */
+struct opt_doc {
+  enum opt_id id;
+  const char *def;
+  const char *help;
+  int shape;
+};
+
+struct family {
+  const char *name;
+  enum hnm_topo_family topo;
+  const char *summary;
+  const struct opt_doc *docs;
+  void (*notes)(FILE *out);
+};
+
+struct cli {
+  const struct family *fam;
+  const char *val[OPT_COUNT]; /* as given, NULL if absent */
+};
+
+extern const struct family families[];
+
+const struct opt_doc *family_doc(const struct family *f, enum opt_id id);
+void usage(FILE *out);
+int bad(const char *fmt, ...);
+const char *opt_name(enum opt_id id);
+const char *value_of(const struct cli *c, enum opt_id id);
+int cli_parse(struct cli *c, int argc, char **argv, int first);
+
+#endif

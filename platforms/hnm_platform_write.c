@@ -1,0 +1,435 @@
+/* hnm-platform: the platform XML (libxml2's xmlTextWriter, streamed) and the
+ * hostfile, both through temporaries renamed at the end. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_quantity.h"
+#include "hnm_topo.h"
+#include "hnm_units.h"
+
+#include <libxml/xmlwriter.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "hnm_platform_write.h"
+#include "hnm_platform_options.h"
+#include "hnm_platform_config.h"
+
+/* ---- Output files -------------------------------------------------------- */
+
+/* A file written under a temporary name in its own directory and renamed
+ * into place by outfile_commit(); path NULL or "-" is standard output. */
+struct outfile {
+  const char *path;
+  char *tmp;
+  FILE *fp;
+};
+
+static int outfile_open(struct outfile *o, const char *path, const char *option)
+{
+  mode_t mask;
+  int fd;
+
+  o->path = path;
+  o->tmp = NULL;
+  o->fp = NULL;
+  if (path == NULL || strcmp(path, "-") == 0) {
+    o->fp = stdout;
+    return 0;
+  }
+  o->tmp = malloc(strlen(path) + 8);
+  if (o->tmp == NULL)
+    return bad("%s: out of memory", option);
+  sprintf(o->tmp, "%s.XXXXXX", path);
+  fd = mkstemp(o->tmp);
+  if (fd < 0) {
+    bad("%s: cannot create a file next to '%s': %s", option, path, strerror(errno));
+    free(o->tmp);
+    o->tmp = NULL;
+    return -1;
+  }
+  /* mkstemp() creates 0600; give the file the mode a plain fopen() would. */
+  mask = umask(0);
+  umask(mask);
+  if (fchmod(fd, 0666 & ~mask) != 0 || (o->fp = fdopen(fd, "w")) == NULL) {
+    bad("%s: '%s': %s", option, o->tmp, strerror(errno));
+    close(fd);
+    unlink(o->tmp);
+    free(o->tmp);
+    o->tmp = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+/* Close (or flush) and rename into place. Returns 0 or -1 (message printed;
+ * the temporary is removed). */
+static int outfile_commit(struct outfile *o, const char *what)
+{
+  int failed;
+
+  if (o->tmp == NULL) {
+    failed = fflush(o->fp) != 0 || ferror(o->fp);
+    o->fp = NULL;
+    return failed ? bad("writing the %s to standard output failed", what) : 0;
+  }
+  failed = ferror(o->fp) != 0;
+  failed = fclose(o->fp) != 0 || failed;
+  o->fp = NULL;
+  if (failed || rename(o->tmp, o->path) != 0) {
+    bad("writing the %s to '%s' failed: %s", what, o->path, strerror(errno));
+    unlink(o->tmp);
+    free(o->tmp);
+    o->tmp = NULL;
+    return -1;
+  }
+  free(o->tmp);
+  o->tmp = NULL;
+  return 0;
+}
+
+static void outfile_abort(struct outfile *o)
+{
+  if (o->fp != NULL && o->fp != stdout)
+    fclose(o->fp);
+  o->fp = NULL;
+  if (o->tmp != NULL) {
+    unlink(o->tmp);
+    free(o->tmp);
+    o->tmp = NULL;
+  }
+}
+
+/* ---- XML ----------------------------------------------------------------- */
+
+static int xml_attr(xmlTextWriterPtr w, const char *name, const char *value)
+{
+  return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value) < 0 ? -1 : 0;
+}
+
+static int xml_attr_ulong(xmlTextWriterPtr w, const char *name, unsigned long value)
+{
+  char buf[32];
+
+  snprintf(buf, sizeof buf, "%lu", value);
+  return xml_attr(w, name, buf);
+}
+
+static int xml_attr_bw(xmlTextWriterPtr w, const char *name, double bytes_per_second)
+{
+  char buf[64];
+
+  if (hnm_quantity_format_bandwidth(bytes_per_second, buf, sizeof buf) != 0)
+    return -1;
+  return xml_attr(w, name, buf);
+}
+
+static int xml_attr_time(xmlTextWriterPtr w, const char *name, double seconds)
+{
+  char buf[64];
+
+  if (hnm_quantity_format_time(seconds, buf, sizeof buf) != 0)
+    return -1;
+  return xml_attr(w, name, buf);
+}
+
+static int xml_attr_radical(xmlTextWriterPtr w, unsigned long first, unsigned long count)
+{
+  char buf[64];
+
+  snprintf(buf, sizeof buf, "%lu-%lu", first, first + count - 1);
+  return xml_attr(w, "radical", buf);
+}
+
+/* The attributes every <cluster> shares, after id, prefix, suffix, radical. */
+static int xml_cluster_common(xmlTextWriterPtr w, const struct config *cfg)
+{
+  char speed[64];
+
+  if (hnm_quantity_format_speed(cfg->speed, speed, sizeof speed) != 0 || xml_attr(w, "speed", speed) != 0)
+    return -1;
+  if (cfg->ranks_per_host > 1 && xml_attr_ulong(w, "core", cfg->ranks_per_host) != 0)
+    return -1;
+  if (xml_attr_bw(w, "bw", cfg->bw) != 0 || xml_attr_time(w, "lat", cfg->lat) != 0 ||
+      xml_attr(w, "sharing_policy", cfg->splitduplex ? "SPLITDUPLEX" : "SHARED") != 0)
+    return -1;
+  return 0;
+}
+
+static int xml_limiter_and_loopback(xmlTextWriterPtr w, const struct config *cfg)
+{
+  if (cfg->limiter > 0 && xml_attr_bw(w, "limiter_link", cfg->limiter * cfg->bw) != 0)
+    return -1;
+  if (cfg->loopback &&
+      (xml_attr_bw(w, "loopback_bw", cfg->loopback_bw) != 0 || xml_attr_time(w, "loopback_lat", cfg->loopback_lat) != 0))
+    return -1;
+  return 0;
+}
+
+static const char *topology_name(enum hnm_topo_family f)
+{
+  switch (f) {
+    case HNM_TOPO_TORUS:
+    case HNM_TOPO_BGQ:
+      return "TORUS";
+    case HNM_TOPO_FATTREE:
+      return "FAT_TREE";
+    case HNM_TOPO_DRAGONFLY:
+      return "DRAGONFLY";
+    default:
+      return "FLAT";
+  }
+}
+
+/* Append to buf (len bytes, *used of them taken); truncates silently. */
+static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+  va_list ap;
+  int w;
+
+  if (*used >= len)
+    return;
+  va_start(ap, fmt);
+  w = vsnprintf(buf + *used, len - *used, fmt, ap);
+  va_end(ap);
+  if (w > 0)
+    *used = *used + (size_t)w < len ? *used + (size_t)w : len;
+}
+
+/* The comment at the top of the file: what was generated, and how hosts are
+ * numbered. Never contains "--" (not allowed in an XML comment). */
+static void describe_platform(const struct config *cfg, char *buf, size_t len)
+{
+  const struct hnm_topo *t = &cfg->topo;
+  char shape[256], params[512];
+  size_t used = 0;
+  unsigned long hosts = hnm_topo_hosts(t);
+
+  hnm_topo_describe(t, shape, sizeof shape);
+  hnm_topo_parameters(t, params, sizeof params);
+  appendf(buf, len, &used, " hnm-platform %s%s%s: %s; %lu hosts node-0 .. node-%lu, %lu MPI rank%s each",
+          cfg->fam->name, cfg->preset ? " preset " : "", cfg->preset ? cfg->preset->name : "", shape, hosts,
+          hosts - 1, cfg->ranks_per_host, cfg->ranks_per_host == 1 ? "" : "s");
+  switch (t->family) {
+    case HNM_TOPO_CLUSTER:
+      appendf(buf, len, &used,
+              ".\n     Cabinet N is <cluster id=\"cabN\"> (router cabN-router, contiguous hosts); each node has"
+              " up/down links\n     and a limiter cabN_link_I_limiter. A route between cabinets A and B crosses"
+              " cabA-up,\n     cabA-limiter, cabB-limiter, cabB-down.");
+      break;
+    case HNM_TOPO_TORUS:
+      appendf(buf, len, &used,
+              ".\n     SimGrid TORUS %s: host node-i has coordinate k = (i / (d0 x .. x d(k-1))) mod dk;"
+              "\n     dimension 0 varies fastest and is routed first.",
+              params);
+      break;
+    case HNM_TOPO_BGQ: {
+      int order[5];
+      char formula[256];
+      size_t f = 0;
+
+      /* i = x0 + S0*(x1 + S1*(x2 + S2*(x3 + S3*x4))) */
+      hnm_topo_bgq_order(t, order);
+      for (int k = 0; k < 4; k++)
+        appendf(formula, sizeof formula, &f, k < 3 ? "%c + %lu*(" : "%c + %lu*", "abcde"[order[k]],
+                t->dims[order[k]]);
+      appendf(formula, sizeof formula, &f, "%c)))", "abcde"[order[4]]);
+      appendf(buf, len, &used,
+              ".\n     topo_parameters %s = %c,%c,%c,%c,%c: BG/Q routes the longest dimension first, SimGrid routes"
+              "\n     dimension 0 first. MPI rank r (ABCDE mapping, E fastest) is the node (a,b,c,d,e) with"
+              "\n     r = (((a*%lu + b)*%lu + c)*%lu + d)*%lu + e, and runs on host node-i with"
+              "\n     i = %s.",
+              params, "ABCDE"[order[0]], "ABCDE"[order[1]], "ABCDE"[order[2]], "ABCDE"[order[3]],
+              "ABCDE"[order[4]], t->dims[1], t->dims[2], t->dims[3], t->dims[4], formula);
+      break;
+    }
+    case HNM_TOPO_FATTREE:
+      appendf(buf, len, &used,
+              ".\n     SimGrid FAT_TREE %s: %lu switches; host node-i hangs off leaf switch group i / %lu.", params,
+              hnm_topo_switches(t), t->dims[0]);
+      break;
+    case HNM_TOPO_DRAGONFLY:
+      appendf(buf, len, &used,
+              ".\n     SimGrid DRAGONFLY %s: %lu routers; host node-i is on router i / %lu"
+              " (group, chassis, router order).",
+              params, hnm_topo_switches(t), t->nodes);
+      break;
+  }
+  if (cfg->preset != NULL && cfg->preset->note != NULL)
+    appendf(buf, len, &used, "\n     Preset note (at full size): %s.", cfg->preset->note);
+  appendf(buf, len, &used, " ");
+  /* Keep the invariant above whatever the texts become. */
+  for (char *p = strstr(buf, "--"); p != NULL; p = strstr(p, "--"))
+    p[1] = ' ';
+}
+
+static int xml_topology_cluster(xmlTextWriterPtr w, const struct config *cfg)
+{
+  char params[512];
+
+  if (hnm_topo_parameters(&cfg->topo, params, sizeof params) != 0)
+    return -1;
+  if (xmlTextWriterStartElement(w, BAD_CAST "cluster") < 0 || xml_attr(w, "id", cfg->fam->name) != 0 ||
+      xml_attr(w, "prefix", "node-") != 0 || xml_attr(w, "suffix", "") != 0 ||
+      xml_attr_radical(w, 0, hnm_topo_hosts(&cfg->topo)) != 0 || xml_cluster_common(w, cfg) != 0 ||
+      xml_attr(w, "topology", topology_name(cfg->topo.family)) != 0 || xml_attr(w, "topo_parameters", params) != 0 ||
+      xml_limiter_and_loopback(w, cfg) != 0 || xmlTextWriterEndElement(w) < 0)
+    return -1;
+  return 0;
+}
+
+static int xml_link(xmlTextWriterPtr w, int cabinet, const char *kind, double bw, double lat, int fatpipe)
+{
+  char id[64];
+
+  snprintf(id, sizeof id, "cab%d-%s", cabinet, kind);
+  if (xmlTextWriterStartElement(w, BAD_CAST "link") < 0 || xml_attr(w, "id", id) != 0 ||
+      xml_attr_bw(w, "bandwidth", bw) != 0 || xml_attr_time(w, "latency", lat) != 0 ||
+      (fatpipe && xml_attr(w, "sharing_policy", "FATPIPE") != 0) || xmlTextWriterEndElement(w) < 0)
+    return -1;
+  return 0;
+}
+
+static int xml_link_ctn(xmlTextWriterPtr w, int cabinet, const char *kind)
+{
+  char id[64];
+
+  snprintf(id, sizeof id, "cab%d-%s", cabinet, kind);
+  if (xmlTextWriterStartElement(w, BAD_CAST "link_ctn") < 0 || xml_attr(w, "id", id) != 0 ||
+      xmlTextWriterEndElement(w) < 0)
+    return -1;
+  return 0;
+}
+
+/* The cluster family: platforms/default.xml generalised. Streams the
+ * C x (C-1) zoneRoutes. */
+static int xml_cabinets(xmlTextWriterPtr w, const struct config *cfg)
+{
+  const struct hnm_topo *t = &cfg->topo;
+  unsigned long first = 0;
+  char id[32], router[48];
+
+  if (xmlTextWriterStartElement(w, BAD_CAST "zone") < 0 || xml_attr(w, "id", "world") != 0 ||
+      xml_attr(w, "routing", "Full") != 0)
+    return -1;
+  for (int c = 1; c <= t->cabinets; c++) {
+    snprintf(id, sizeof id, "cab%d", c);
+    snprintf(router, sizeof router, "cab%d-router", c);
+    if (xmlTextWriterStartElement(w, BAD_CAST "cluster") < 0 || xml_attr(w, "id", id) != 0 ||
+        xml_attr(w, "prefix", "node-") != 0 || xml_attr(w, "suffix", "") != 0 ||
+        xml_attr_radical(w, first, t->cabinet_nodes[c - 1]) != 0 || xml_cluster_common(w, cfg) != 0 ||
+        xml_limiter_and_loopback(w, cfg) != 0 || xml_attr(w, "router_id", router) != 0 ||
+        xmlTextWriterEndElement(w) < 0)
+      return -1;
+    first += t->cabinet_nodes[c - 1];
+  }
+  for (int c = 1; c <= t->cabinets; c++) {
+    if (xml_link(w, c, "up", cfg->cab_bw, cfg->cab_lat, cfg->cab_fatpipe) != 0 ||
+        xml_link(w, c, "down", cfg->cab_bw, cfg->cab_lat, cfg->cab_fatpipe) != 0 ||
+        (cfg->cab_limiter > 0 && xml_link(w, c, "limiter", cfg->cab_limiter, 0, cfg->cab_fatpipe) != 0))
+      return -1;
+  }
+  for (int a = 1; a <= t->cabinets; a++) {
+    for (int b = 1; b <= t->cabinets; b++) {
+      char src[32], dst[32], gw_src[48], gw_dst[48];
+      if (a == b)
+        continue;
+      snprintf(src, sizeof src, "cab%d", a);
+      snprintf(dst, sizeof dst, "cab%d", b);
+      snprintf(gw_src, sizeof gw_src, "cab%d-router", a);
+      snprintf(gw_dst, sizeof gw_dst, "cab%d-router", b);
+      if (xmlTextWriterStartElement(w, BAD_CAST "zoneRoute") < 0 || xml_attr(w, "src", src) != 0 ||
+          xml_attr(w, "dst", dst) != 0 || xml_attr(w, "gw_src", gw_src) != 0 || xml_attr(w, "gw_dst", gw_dst) != 0 ||
+          xml_attr(w, "symmetrical", "NO") != 0 || xml_link_ctn(w, a, "up") != 0 ||
+          (cfg->cab_limiter > 0 && (xml_link_ctn(w, a, "limiter") != 0 || xml_link_ctn(w, b, "limiter") != 0)) ||
+          xml_link_ctn(w, b, "down") != 0 || xmlTextWriterEndElement(w) < 0)
+        return -1;
+    }
+  }
+  return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+static int write_xml(FILE *fp, const struct config *cfg)
+{
+  xmlOutputBufferPtr buf = xmlOutputBufferCreateFile(fp, NULL);
+  xmlTextWriterPtr w;
+  char comment[4096];
+  int rc = -1;
+
+  if (buf == NULL)
+    return -1;
+  w = xmlNewTextWriter(buf); /* owns buf from here on */
+  if (w == NULL) {
+    xmlOutputBufferClose(buf);
+    return -1;
+  }
+  describe_platform(cfg, comment, sizeof comment);
+  if (xmlTextWriterSetIndent(w, 1) < 0 || xmlTextWriterSetIndentString(w, BAD_CAST "  ") < 0 ||
+      xmlTextWriterStartDocument(w, NULL, NULL, NULL) < 0 ||
+      xmlTextWriterWriteRaw(w, BAD_CAST "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n") < 0 ||
+      xmlTextWriterWriteComment(w, BAD_CAST comment) < 0 || xmlTextWriterStartElement(w, BAD_CAST "platform") < 0 ||
+      xml_attr(w, "version", "4.1") != 0)
+    goto err;
+  if (cfg->topo.family == HNM_TOPO_CLUSTER ? xml_cabinets(w, cfg) != 0 : xml_topology_cluster(w, cfg) != 0)
+    goto err;
+  if (xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0 || xmlTextWriterFlush(w) < 0)
+    goto err;
+  rc = 0;
+err:
+  xmlFreeTextWriter(w);
+  return rc;
+}
+
+/* ---- Hostfile ------------------------------------------------------------ */
+
+static int emit_host(unsigned long host, void *ctx)
+{
+  return fprintf((FILE *)ctx, "node-%lu\n", host) < 0 ? -1 : 0;
+}
+
+static int write_hostfile(FILE *fp, const struct config *cfg)
+{
+  return hnm_topo_place(&cfg->topo, cfg->placement, cfg->ranks_per_host, emit_host, fp);
+}
+
+void quiet_xml_error(void *ctx, const char *fmt, ...)
+{
+  (void)ctx;
+  (void)fmt;
+}
+
+int generate(const struct config *cfg)
+{
+  struct outfile xml, hosts = {NULL, NULL, NULL};
+
+  if (outfile_open(&xml, cfg->output, "-o") != 0)
+    return 2;
+  if (cfg->hostfile != NULL && outfile_open(&hosts, cfg->hostfile, "--hostfile") != 0) {
+    outfile_abort(&xml);
+    return 2;
+  }
+  if (write_xml(xml.fp, cfg) != 0) {
+    bad("writing the platform failed%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
+    goto err;
+  }
+  if (hosts.fp != NULL && write_hostfile(hosts.fp, cfg) != 0) {
+    bad("writing the hostfile failed: %s", strerror(errno));
+    goto err;
+  }
+  if (hosts.fp != NULL && outfile_commit(&hosts, "hostfile") != 0)
+    goto err;
+  if (outfile_commit(&xml, "platform") != 0) {
+    if (cfg->hostfile != NULL)
+      unlink(cfg->hostfile); /* keep the pair consistent: both or neither */
+    goto err;
+  }
+  return 0;
+err:
+  outfile_abort(&hosts);
+  outfile_abort(&xml);
+  return 1;
+}

@@ -1,0 +1,94 @@
+/* hnm_model_impl.h -- private to the model module (hnm_model*.c): the model
+ * structure, its limits and the value parsers shared by the file loader and
+ * --model overrides. The public API is hnm_model.h. */
+#ifndef HNM_MODEL_IMPL_H
+#define HNM_MODEL_IMPL_H
+
+#include "hnm_model.h"
+
+#include <limits.h>
+#include <stddef.h>
+
+/* Tables are stored per route class, plus one for route="any". */
+#define MODEL__ANY HNM_ROUTE_CLASSES
+#define MODEL__TABLES (HNM_ROUTE_CLASSES + 1)
+
+/* Largest byte count accepted for a protocol threshold or a LogGPS size:
+ * the largest whole number a double holds exactly (2^53), and less than
+ * LONG_MAX so that the SMPI threshold (value + 1) still fits in a long. */
+#if LONG_MAX > 9007199254740992L
+#define MODEL__MAX_BYTES 9007199254740992.0
+#else
+#define MODEL__MAX_BYTES ((double)(LONG_MAX - 1))
+#endif
+
+/* Physical sanity ranges (docs/model-format.md, "Ranges"): values outside
+ * are typing mistakes or broken fits, not networks. A time (latency,
+ * overhead, gap; also per byte) above 1 s is three orders of magnitude above
+ * any network's latency or software overhead and would let the simulated
+ * clock run away (1e300 s saturates it); a bandwidth is at most
+ * HNM_MAX_BANDWIDTH (1e20 B/s, hnm's "no limit", what a per-byte time of 0
+ * means); a factor above 1e6 (or below 1e-6) multiplies a route's latency
+ * or bandwidth beyond anything a calibration measures. */
+#define MODEL__MAX_TIME 1.0                    /* seconds, or seconds per byte */
+#define MODEL__MAX_BANDWIDTH HNM_MAX_BANDWIDTH /* bytes per second */
+#define MODEL__MIN_FACTOR 1e-6
+#define MODEL__MAX_FACTOR 1e6
+
+#define MODEL__REASON 512
+
+static const char *const model__route_names[MODEL__TABLES] = {"same-host", "same-zone", "remote", "any"};
+
+static const char model__bundled[] = "graphene, smpi-default, fluid, loggps";
+
+/* LogGPS parameters, in the order of the <loggps> element. */
+enum model__lg { LG_L, LG_o, LG_g, LG_G, LG_s, LG_S, LG_Os, LG_Or, LG_COUNT };
+
+/* How an attribute or --model value is read. */
+enum model__kind {
+  KIND_TIME,      /* time, 0 <= v <= MODEL__MAX_TIME (seconds, or seconds per byte) */
+  KIND_BYTES,     /* whole number of bytes, 0 <= v <= MODEL__MAX_BYTES */
+  KIND_UPTO,      /* "inf" or a KIND_BYTES */
+  KIND_FACTOR,    /* plain number, MODEL__MIN_FACTOR <= v <= MODEL__MAX_FACTOR */
+  KIND_BANDWIDTH  /* bandwidth, 0 < v <= MODEL__MAX_BANDWIDTH */
+};
+
+static const struct {
+  const char *name;
+  enum model__kind kind;
+} model__lg_params[LG_COUNT] = {
+  {"L", KIND_TIME}, {"o", KIND_TIME}, {"g", KIND_TIME}, {"G", KIND_TIME},
+  {"s", KIND_BYTES}, {"S", KIND_BYTES}, {"Os", KIND_TIME}, {"Or", KIND_TIME}
+};
+
+struct hnm_model {
+  char *name;        /* the name attribute of <hnm-model> */
+  char *description; /* may be NULL */
+  char *source;      /* path of the file it was loaded from */
+  char *overrides;   /* the "k=v,k=v" part of a --model spec, or NULL */
+  long async_max;    /* bytes, -1 = never */
+  long detached_max; /* bytes, -1 = never */
+  enum hnm_limiter_mode limiter;
+  double limiter_factor; /* dimensionless, 0 unless HNM_LIMITER_FACTOR */
+  enum hnm_contention contention;
+  enum hnm_crosstraffic crosstraffic;
+  /* Owned tables, indexed by route class then MODEL__ANY; NULL if absent. */
+  struct hnm_segment *table[MODEL__TABLES];
+  size_t table_len[MODEL__TABLES];
+  /* Table used by each class: its own, else the "any" one (model__resolve()). */
+  const struct hnm_segment *seg[HNM_ROUTE_CLASSES];
+  size_t nseg[HNM_ROUTE_CLASSES];
+  int is_loggps;
+  double loggps[LG_COUNT]; /* SI units, meaningful if is_loggps */
+};
+
+char *model__strdup(const char *s);
+void model__fail(hnm_error *err, const char *fmt, ...);
+void model__resolve(hnm_model *m);
+int model__parse_value(const char *v, enum model__kind kind, double *out, char *reason, size_t len);
+int model__parse_threshold(const char *v, long *out, char *reason, size_t len);
+int model__parse_limiter(const char *v, enum hnm_limiter_mode *mode, double *factor, char *reason, size_t len);
+int model__check_protocol(long async, long detached, const char *blame, const char **field, char *reason, size_t len);
+int model__loggps_expand(hnm_model *m, const double p[LG_COUNT], const char **field, char *reason, size_t len);
+
+#endif

@@ -1,0 +1,579 @@
+/* hnm_model_load.c -- loading a model file: libxml2 parse, validation against
+ * hnm-model.dtd, then the checks a DTD cannot make (see hnm_model.c). */
+#include "hnm_model.h"
+#include "hnm_input.h"
+#include "hnm_units.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/valid.h>
+#include <libxml/xmlerror.h>
+
+#ifndef HNM_BUILTIN_MODEL_DIR
+#error "compile with -DHNM_BUILTIN_MODEL_DIR=\"<source tree>/plugin/models\""
+#endif
+#include "hnm_model_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* libxml2 error capture                                                */
+
+struct model__xmlerr {
+  int set;
+  int code;
+  long line;
+  char msg[512];
+};
+
+static void model__xmlerr_record(struct model__xmlerr *cap, int code, long line, const char *msg)
+{
+  size_t n;
+
+  /* Keep the first error, except that an undeclared element or attribute
+   * replaces the content-model error its parent reported just before: it
+   * points at the line to fix. */
+  if (cap->set && !(cap->code == XML_DTD_CONTENT_MODEL &&
+                    (code == XML_DTD_UNKNOWN_ELEM || code == XML_DTD_UNKNOWN_ATTRIBUTE)))
+    return;
+  cap->set = 1;
+  cap->code = code;
+  cap->line = line;
+  snprintf(cap->msg, sizeof cap->msg, "%s", msg != NULL ? msg : "unknown error");
+  n = strlen(cap->msg);
+  while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' '))
+    cap->msg[--n] = '\0';
+}
+
+#if LIBXML_VERSION >= 21200
+static void model__xml_structured(void *ctx, const xmlError *e)
+#else
+static void model__xml_structured(void *ctx, xmlErrorPtr e)
+#endif
+{
+  struct model__xmlerr *cap = ctx;
+  long line;
+
+  if (cap == NULL || e == NULL || e->level < XML_ERR_ERROR)
+    return;
+  line = e->line;
+  if (e->node != NULL && ((const xmlNode *)e->node)->type == XML_ELEMENT_NODE)
+    line = xmlGetLineNo((const xmlNode *)e->node);
+  model__xmlerr_record(cap, e->code, line, e->message);
+}
+
+/* libxml2 routes validity errors to the structured handler when one is
+ * installed; this one only catches what would otherwise go to stderr. */
+static void model__xml_valid_error(void *ctx, const char *fmt, ...)
+{
+  struct model__xmlerr *cap = ctx;
+  char buf[512];
+  va_list ap;
+
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  model__xmlerr_record(cap, 0, 0, buf);
+}
+
+static void model__xml_silent(void *ctx, const char *fmt, ...)
+{
+  (void)ctx;
+  (void)fmt;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading a file                                                       */
+
+struct model__load {
+  const char *path;
+  hnm_error *err;
+};
+
+/* "FILE:LINE: <element> attribute '<attr>': reason". Returns -1. */
+static int load__fail(const struct model__load *ld, const xmlNode *n, const char *attr, const char *fmt, ...)
+{
+  char reason[MODEL__REASON];
+  va_list ap;
+
+  va_start(ap, fmt);
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  va_end(ap);
+  if (attr != NULL)
+    model__fail(ld->err, "%s:%ld: %s attribute '%s': %s", ld->path, xmlGetLineNo(n),
+                (const char *)n->name, attr, reason);
+  else
+    model__fail(ld->err, "%s:%ld: %s: %s", ld->path, xmlGetLineNo(n), (const char *)n->name, reason);
+  return -1;
+}
+
+static int load__is(const xmlNode *n, const char *name)
+{
+  return n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, (const xmlChar *)name) == 0;
+}
+
+/* Parse attribute attr of n (if present) as kind into *out; *present tells
+ * whether it was there (may be NULL). */
+static int load__value(const struct model__load *ld, const xmlNode *n, const char *attr,
+                       enum model__kind kind, double *out, int *present)
+{
+  char reason[MODEL__REASON];
+  xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+  int rc = 0;
+
+  if (present != NULL)
+    *present = v != NULL;
+  if (v == NULL)
+    return 0;
+  if (model__parse_value((const char *)v, kind, out, reason, sizeof reason) < 0)
+    rc = load__fail(ld, n, attr, "%s", reason);
+  xmlFree(v);
+  return rc;
+}
+
+/* A required attribute; the DTD already demands it, this guards against a
+ * DTD edited out of sync. */
+static int load__required(const struct model__load *ld, const xmlNode *n, const char *attr,
+                          enum model__kind kind, double *out)
+{
+  int present;
+
+  if (load__value(ld, n, attr, kind, out, &present) < 0)
+    return -1;
+  if (!present)
+    return load__fail(ld, n, attr, "missing");
+  return 0;
+}
+
+static int load__protocol(const struct model__load *ld, const xmlNode *n, hnm_model *m)
+{
+  static const char *const attrs[2] = {"async", "detached"};
+  long *dst[2] = {&m->async_max, &m->detached_max};
+  char reason[MODEL__REASON];
+  const char *field;
+  int i;
+
+  for (i = 0; i < 2; i++) {
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)attrs[i]);
+    int rc;
+
+    if (v == NULL)
+      return load__fail(ld, n, attrs[i], "missing");
+    rc = model__parse_threshold((const char *)v, dst[i], reason, sizeof reason);
+    xmlFree(v);
+    if (rc < 0)
+      return load__fail(ld, n, attrs[i], "%s", reason);
+  }
+  if (model__check_protocol(m->async_max, m->detached_max, NULL, &field, reason, sizeof reason) < 0)
+    return load__fail(ld, n, field, "%s", reason);
+  return 0;
+}
+
+static int load__limiter(const struct model__load *ld, const xmlNode *n, hnm_model *m)
+{
+  char reason[MODEL__REASON];
+  xmlChar *v = xmlGetProp(n, (const xmlChar *)"factor");
+  int rc;
+
+  if (v == NULL)
+    return load__fail(ld, n, "factor", "missing");
+  rc = model__parse_limiter((const char *)v, &m->limiter, &m->limiter_factor, reason, sizeof reason);
+  xmlFree(v);
+  if (rc < 0)
+    return load__fail(ld, n, "factor", "%s", reason);
+  return 0;
+}
+
+static int load__sharing(const struct model__load *ld, const xmlNode *n, hnm_model *m)
+{
+  xmlChar *v;
+  int rc = 0;
+
+  v = xmlGetProp(n, (const xmlChar *)"contention");
+  if (v == NULL || xmlStrcmp(v, (const xmlChar *)"maxmin") == 0)
+    m->contention = HNM_CONTENTION_MAXMIN;
+  else if (xmlStrcmp(v, (const xmlChar *)"none") == 0)
+    m->contention = HNM_CONTENTION_NONE;
+  else
+    rc = load__fail(ld, n, "contention", "'%s' is not maxmin or none", (const char *)v);
+  xmlFree(v);
+  if (rc < 0)
+    return -1;
+
+  v = xmlGetProp(n, (const xmlChar *)"crosstraffic");
+  if (v == NULL || xmlStrcmp(v, (const xmlChar *)"simgrid") == 0)
+    m->crosstraffic = HNM_CROSSTRAFFIC_SIMGRID;
+  else if (xmlStrcmp(v, (const xmlChar *)"on") == 0)
+    m->crosstraffic = HNM_CROSSTRAFFIC_ON;
+  else if (xmlStrcmp(v, (const xmlChar *)"off") == 0)
+    m->crosstraffic = HNM_CROSSTRAFFIC_OFF;
+  else
+    rc = load__fail(ld, n, "crosstraffic", "'%s' is not simgrid, on or off", (const char *)v);
+  xmlFree(v);
+  return rc;
+}
+
+/* One <segment>; prev_upto is the previous segment's upto (-1 for the first). */
+static int load__segment(const struct model__load *ld, const xmlNode *n, struct hnm_segment *seg,
+                         double prev_upto, int is_last)
+{
+  static const struct {
+    const char *attr;
+    size_t offset;
+  } overheads[] = {
+    {"send-o", offsetof(struct hnm_segment, send_o)},
+    {"send-per-byte", offsetof(struct hnm_segment, send_O)},
+    {"isend-o", offsetof(struct hnm_segment, isend_o)},
+    {"isend-per-byte", offsetof(struct hnm_segment, isend_O)},
+    {"recv-o", offsetof(struct hnm_segment, recv_o)},
+    {"recv-per-byte", offsetof(struct hnm_segment, recv_O)},
+  };
+  int has_factor, has_abs;
+  size_t i;
+
+  memset(seg, 0, sizeof *seg);
+  if (load__required(ld, n, "upto", KIND_UPTO, &seg->upto) < 0)
+    return -1;
+  if (isinf(seg->upto) && !is_last)
+    return load__fail(ld, n, "upto", "'inf' is only allowed on the last segment of a table");
+  if (!isinf(seg->upto) && is_last)
+    return load__fail(ld, n, "upto", "the last segment of a table must have upto=\"inf\" (got %.15g bytes)",
+                      seg->upto);
+  if (!(seg->upto > prev_upto))
+    return load__fail(ld, n, "upto", "%.15g bytes is not greater than the previous segment's upto (%.15g bytes)",
+                      seg->upto, prev_upto);
+
+  if (load__value(ld, n, "lat-factor", KIND_FACTOR, &seg->lat_factor, &has_factor) < 0 ||
+      load__value(ld, n, "latency", KIND_TIME, &seg->latency_s, &has_abs) < 0)
+    return -1;
+  if (has_factor && has_abs)
+    return load__fail(ld, n, "latency", "give either lat-factor or latency, not both");
+  if (!has_factor && !has_abs)
+    return load__fail(ld, n, "lat-factor", "neither lat-factor nor latency is given (exactly one is required)");
+  seg->latency_absolute = has_abs;
+  if (!has_factor)
+    seg->lat_factor = 1;
+
+  if (load__value(ld, n, "bw-factor", KIND_FACTOR, &seg->bw_factor, &has_factor) < 0 ||
+      load__value(ld, n, "bandwidth", KIND_BANDWIDTH, &seg->bandwidth_Bps, &has_abs) < 0)
+    return -1;
+  if (has_factor && has_abs)
+    return load__fail(ld, n, "bandwidth", "give either bw-factor or bandwidth, not both");
+  if (!has_factor && !has_abs)
+    return load__fail(ld, n, "bw-factor", "neither bw-factor nor bandwidth is given (exactly one is required)");
+  seg->bandwidth_absolute = has_abs;
+  if (!has_factor)
+    seg->bw_factor = 1;
+
+  for (i = 0; i < sizeof overheads / sizeof overheads[0]; i++) {
+    double *dst = (double *)((char *)seg + overheads[i].offset);
+    if (load__value(ld, n, overheads[i].attr, KIND_TIME, dst, NULL) < 0)
+      return -1;
+  }
+  return 0;
+}
+
+static int load__segments(const struct model__load *ld, const xmlNode *n, hnm_model *m)
+{
+  struct hnm_segment *t = NULL;
+  const xmlNode *c;
+  xmlChar *route = xmlGetProp(n, (const xmlChar *)"route");
+  size_t count = 0, i;
+  double prev = -1;
+  int idx = -1, k;
+
+  for (k = 0; k < MODEL__TABLES; k++) {
+    if (xmlStrcmp(route != NULL ? route : (const xmlChar *)"any", (const xmlChar *)model__route_names[k]) == 0)
+      idx = k;
+  }
+  if (idx < 0) {
+    load__fail(ld, n, "route", "'%s' is not any, same-host, same-zone or remote", (const char *)route);
+    goto err;
+  }
+  if (m->table[idx] != NULL) {
+    load__fail(ld, n, "route", "a second table for route '%s' (each route class takes at most one table)",
+               model__route_names[idx]);
+    goto err;
+  }
+
+  for (c = n->children; c != NULL; c = c->next) {
+    if (load__is(c, "segment"))
+      count++;
+  }
+  if (count == 0) {
+    load__fail(ld, n, NULL, "a table needs at least one segment");
+    goto err;
+  }
+  t = calloc(count, sizeof *t);
+  if (t == NULL) {
+    load__fail(ld, n, NULL, "out of memory");
+    goto err;
+  }
+  i = 0;
+  for (c = n->children; c != NULL; c = c->next) {
+    if (!load__is(c, "segment"))
+      continue;
+    if (load__segment(ld, c, &t[i], prev, i + 1 == count) < 0)
+      goto err;
+    prev = t[i].upto;
+    i++;
+  }
+  m->table[idx] = t;
+  m->table_len[idx] = count;
+  xmlFree(route);
+  return 0;
+
+err:
+  free(t);
+  xmlFree(route);
+  return -1;
+}
+
+static int load__loggps(const struct model__load *ld, const xmlNode *n, hnm_model *m)
+{
+  char reason[MODEL__REASON];
+  const char *field;
+  double p[LG_COUNT];
+  int i;
+
+  for (i = 0; i < LG_COUNT; i++) {
+    if (load__required(ld, n, model__lg_params[i].name, model__lg_params[i].kind, &p[i]) < 0)
+      return -1;
+  }
+  if (model__loggps_expand(m, p, &field, reason, sizeof reason) < 0)
+    return load__fail(ld, n, field, "%s", reason);
+  return 0;
+}
+
+/* Build the model from a document that follows the DTD. */
+/* SimGrid 3.32 hands SMPI's receive-cost callback a null source host when
+ * the message reached the receiver before MPI_Recv was posted (the usual
+ * case for eager and detached sends), so the route class of a receive is not
+ * known there. Receive overheads must therefore be the same function of k
+ * for every route class. Returns the first class that differs from
+ * same-host, or -1. Walks the merged breakpoints of the two tables. */
+static int model__recv_class_mismatch(const hnm_model *m)
+{
+  for (int c = 1; c < HNM_ROUTE_CLASSES; c++) {
+    const struct hnm_segment *a = m->seg[0], *b = m->seg[c];
+    size_t i = 0, j = 0, na = m->nseg[0], nb = m->nseg[c];
+    if (a == b)
+      continue;
+    for (;;) {
+      if (a[i].recv_o != b[j].recv_o || a[i].recv_O != b[j].recv_O)
+        return c;
+      if (i + 1 == na && j + 1 == nb)
+        break;
+      double ua = a[i].upto, ub = b[j].upto;
+      if (ua <= ub && i + 1 < na)
+        i++;
+      if (ub <= ua && j + 1 < nb)
+        j++;
+    }
+  }
+  return -1;
+}
+
+static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
+{
+  const xmlNode *c, *last_segments = NULL;
+  hnm_model *m;
+  xmlChar *v = NULL;
+  int k;
+
+  m = calloc(1, sizeof *m);
+  if (m == NULL) {
+    model__fail(ld->err, "%s: out of memory", ld->path);
+    return NULL;
+  }
+  m->async_max = -1;
+  m->detached_max = -1;
+  m->limiter = HNM_LIMITER_KEEP;
+  m->contention = HNM_CONTENTION_MAXMIN;
+  m->crosstraffic = HNM_CROSSTRAFFIC_SIMGRID;
+
+  if (root == NULL || !load__is(root, "hnm-model")) {
+    model__fail(ld->err, "%s:%ld: the root element must be <hnm-model>", ld->path,
+                root != NULL ? xmlGetLineNo(root) : 1L);
+    goto err;
+  }
+  v = xmlGetProp(root, (const xmlChar *)"version");
+  if (v == NULL || xmlStrcmp(v, (const xmlChar *)"1") != 0) {
+    load__fail(ld, root, "version", "'%s' is not supported (this hnm reads version 1)",
+               v != NULL ? (const char *)v : "");
+    goto err;
+  }
+  xmlFree(v);
+  v = xmlGetProp(root, (const xmlChar *)"name");
+  if (v == NULL || *v == '\0') {
+    load__fail(ld, root, "name", "must not be empty");
+    goto err;
+  }
+  m->name = model__strdup((const char *)v);
+  xmlFree(v);
+  v = NULL;
+  if (m->name == NULL) {
+    model__fail(ld->err, "%s: out of memory", ld->path);
+    goto err;
+  }
+
+  for (c = root->children; c != NULL; c = c->next) {
+    int rc = 0;
+
+    if (c->type != XML_ELEMENT_NODE)
+      continue;
+    if (load__is(c, "description")) {
+      v = xmlNodeGetContent(c);
+      if (v != NULL) {
+        free(m->description);
+        m->description = model__strdup((const char *)v);
+        xmlFree(v);
+        v = NULL;
+      }
+    } else if (load__is(c, "protocol")) {
+      rc = load__protocol(ld, c, m);
+    } else if (load__is(c, "limiter")) {
+      rc = load__limiter(ld, c, m);
+    } else if (load__is(c, "sharing")) {
+      rc = load__sharing(ld, c, m);
+    } else if (load__is(c, "segments")) {
+      rc = load__segments(ld, c, m);
+      last_segments = c;
+    } else if (load__is(c, "loggps")) {
+      rc = load__loggps(ld, c, m);
+    } else {
+      rc = load__fail(ld, c, NULL, "unknown element");
+    }
+    if (rc < 0)
+      goto err;
+  }
+
+  if (!m->is_loggps) {
+    if (last_segments == NULL) {
+      load__fail(ld, root, NULL, "no <segments> table and no <loggps> element");
+      goto err;
+    }
+    if (m->table[MODEL__ANY] == NULL) {
+      for (k = 0; k < HNM_ROUTE_CLASSES; k++) {
+        if (m->table[k] == NULL) {
+          load__fail(ld, last_segments, "route",
+                     "no table for route '%s' (give a route=\"any\" table, or one table for each of "
+                     "same-host, same-zone and remote)", model__route_names[k]);
+          goto err;
+        }
+      }
+    }
+    model__resolve(m);
+    k = model__recv_class_mismatch(m);
+    if (k >= 0) {
+      load__fail(ld, last_segments, "recv-o",
+                 "route '%s' has other receive overheads than 'same-host'; SimGrid 3.32 does not tell "
+                 "the receive-cost callback where a message came from, so recv-o and recv-per-byte must "
+                 "be the same for every route class", model__route_names[k]);
+      goto err;
+    }
+  }
+  return m;
+
+err:
+  xmlFree(v);
+  hnm_model_free(m);
+  return NULL;
+}
+
+hnm_model *hnm_model_load(const char *path, hnm_error *err)
+{
+  struct model__load ld = {path, err};
+  struct model__xmlerr cap;
+  xmlStructuredErrorFunc old_serror = xmlStructuredError;
+  void *old_sctx = xmlStructuredErrorContext;
+  xmlGenericErrorFunc old_gerror = xmlGenericError;
+  void *old_gctx = xmlGenericErrorContext;
+  const char *dtd_path = hnm_model_dtd_path();
+  xmlDocPtr doc = NULL;
+  xmlDtdPtr dtd = NULL;
+  xmlValidCtxtPtr vctxt = NULL;
+  hnm_model *m = NULL;
+  FILE *f;
+
+  if (path == NULL || *path == '\0') {
+    model__fail(err, "(no file): empty model file name");
+    return NULL;
+  }
+  {
+    /* A named pipe or a device would block or stream forever in libxml2. */
+    char why[512];
+    if (hnm_input_check(path, why, sizeof why) != 0) {
+      model__fail(err, "%s: model file: %s", path, why);
+      return NULL;
+    }
+  }
+
+  memset(&cap, 0, sizeof cap);
+  xmlSetStructuredErrorFunc(&cap, model__xml_structured);
+  xmlSetGenericErrorFunc(NULL, model__xml_silent);
+
+  doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+  if (doc == NULL || cap.set) {
+    model__fail(err, "%s:%ld: malformed XML: %s", path, cap.set && cap.line > 0 ? cap.line : 1L,
+                cap.set ? cap.msg : "cannot parse");
+    goto out;
+  }
+
+  f = fopen(dtd_path, "r");
+  if (f == NULL) {
+    model__fail(err, "%s: cannot open the model DTD %s: %s (check HNM_MODEL_DIR)", path, dtd_path,
+                strerror(errno));
+    goto out;
+  }
+  fclose(f);
+  dtd = xmlParseDTD(NULL, (const xmlChar *)dtd_path);
+  if (dtd == NULL) {
+    model__fail(err, "%s: cannot load the model DTD %s: %s (check HNM_MODEL_DIR)", path, dtd_path,
+                cap.set ? cap.msg : "parse error");
+    goto out;
+  }
+  vctxt = xmlNewValidCtxt();
+  if (vctxt == NULL) {
+    model__fail(err, "%s: out of memory", path);
+    goto out;
+  }
+  vctxt->userData = &cap;
+  vctxt->error = model__xml_valid_error;
+  vctxt->warning = model__xml_silent;
+  memset(&cap, 0, sizeof cap);
+  if (xmlValidateDtd(vctxt, doc, dtd) != 1) {
+    model__fail(err, "%s:%ld: invalid model: %s (checked against %s)", path,
+                cap.set && cap.line > 0 ? cap.line : 1L, cap.set ? cap.msg : "validation failed", dtd_path);
+    goto out;
+  }
+
+  m = load__model(&ld, xmlDocGetRootElement(doc));
+  if (m == NULL)
+    goto out;
+  m->source = model__strdup(path);
+  if (m->source == NULL) {
+    model__fail(err, "%s: out of memory", path);
+    hnm_model_free(m);
+    m = NULL;
+  }
+
+out:
+  /* xmlFreeValidCtxt() is not NULL-safe in libxml2 2.9. */
+  if (vctxt != NULL)
+    xmlFreeValidCtxt(vctxt);
+  if (dtd != NULL)
+    xmlFreeDtd(dtd);
+  if (doc != NULL)
+    xmlFreeDoc(doc);
+  xmlSetStructuredErrorFunc(old_sctx, old_serror);
+  xmlSetGenericErrorFunc(old_gctx, old_gerror);
+  return m;
+}

@@ -1,0 +1,219 @@
+/* hnm_model_spec.c -- --model specifications: NAME or FILE, with optional
+ * key=value overrides. */
+#include "hnm_model.h"
+#include "hnm_units.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/valid.h>
+#include <libxml/xmlerror.h>
+
+#ifndef HNM_BUILTIN_MODEL_DIR
+#error "compile with -DHNM_BUILTIN_MODEL_DIR=\"<source tree>/plugin/models\""
+#endif
+#include "hnm_model_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* --model specifications                                               */
+
+enum spec__key { KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_LOGGPS /* + LG_* */ };
+
+/* "--model: key 'X': reason". Returns -1. */
+static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
+{
+  char reason[MODEL__REASON];
+  va_list ap;
+
+  va_start(ap, fmt);
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  va_end(ap);
+  model__fail(err, "--model: key '%s': %s", key, reason);
+  return -1;
+}
+
+/* Apply "k=v,k=v" (opts is modified) to m, then check the result. */
+static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
+{
+  static const char known[] = "async, detached, limiter; for a loggps model also L, o, g, G, s, S, Os, Or";
+  char reason[MODEL__REASON];
+  const char *field;
+  double lg[LG_COUNT];
+  long async = m->async_max, detached = m->detached_max;
+  enum hnm_limiter_mode limiter = m->limiter;
+  double limiter_factor = m->limiter_factor;
+  int seen[KEY_LOGGPS + LG_COUNT] = {0};
+  const char *blame = NULL;
+  char *item = opts;
+  int lg_changed = 0;
+
+  memcpy(lg, m->loggps, sizeof lg);
+  for (;;) {
+    char *comma = strchr(item, ',');
+    char *eq, *val;
+    int key = -1, i;
+
+    if (comma != NULL)
+      *comma = '\0';
+    if (*item == '\0') {
+      model__fail(err, "--model: empty item in the key=value list (write NAME:k=v,k=v)");
+      return -1;
+    }
+    eq = strchr(item, '=');
+    if (eq == NULL)
+      return spec__fail(err, item, "missing '=' (write %s=VALUE)", item);
+    *eq = '\0';
+    val = eq + 1;
+    if (*item == '\0') {
+      model__fail(err, "--model: empty key before '=%s'", val);
+      return -1;
+    }
+    if (strcmp(item, "async") == 0)
+      key = KEY_ASYNC;
+    else if (strcmp(item, "detached") == 0)
+      key = KEY_DETACHED;
+    else if (strcmp(item, "limiter") == 0)
+      key = KEY_LIMITER;
+    for (i = 0; i < LG_COUNT; i++) {
+      if (strcmp(item, model__lg_params[i].name) == 0)
+        key = KEY_LOGGPS + i;
+    }
+    if (key < 0)
+      return spec__fail(err, item, "unknown key (known keys: %s)", known);
+    if (seen[key])
+      return spec__fail(err, item, "given twice");
+    seen[key] = 1;
+    if (*val == '\0')
+      return spec__fail(err, item, "empty value");
+
+    switch (key) {
+    case KEY_ASYNC:
+    case KEY_DETACHED:
+      if (model__parse_threshold(val, key == KEY_ASYNC ? &async : &detached, reason, sizeof reason) < 0)
+        return spec__fail(err, item, "%s", reason);
+      break;
+    case KEY_LIMITER:
+      if (model__parse_limiter(val, &limiter, &limiter_factor, reason, sizeof reason) < 0)
+        return spec__fail(err, item, "%s", reason);
+      break;
+    default:
+      i = key - KEY_LOGGPS;
+      if (!m->is_loggps)
+        return spec__fail(err, item, "LogGPS parameters only apply to a loggps model ('%s' is a segment table)",
+                          m->name);
+      if (model__parse_value(val, model__lg_params[i].kind, &lg[i], reason, sizeof reason) < 0)
+        return spec__fail(err, item, "%s", reason);
+      lg_changed = 1;
+      break;
+    }
+    if (comma == NULL)
+      break;
+    item = comma + 1;
+  }
+
+  /* Expansion resets the protocol and the limiter: apply those after it. */
+  if (lg_changed && model__loggps_expand(m, lg, &field, reason, sizeof reason) < 0)
+    return spec__fail(err, field, "%s", reason);
+  if (seen[KEY_ASYNC])
+    m->async_max = async;
+  if (seen[KEY_DETACHED])
+    m->detached_max = detached;
+  if (seen[KEY_LIMITER]) {
+    m->limiter = limiter;
+    m->limiter_factor = limiter_factor;
+  }
+  if (seen[KEY_ASYNC] && !seen[KEY_DETACHED])
+    blame = "async";
+  else if (seen[KEY_DETACHED] && !seen[KEY_ASYNC])
+    blame = "detached";
+  else if (lg_changed && !seen[KEY_ASYNC] && !seen[KEY_DETACHED])
+    blame = "S";
+  if (model__check_protocol(m->async_max, m->detached_max, blame, &field, reason, sizeof reason) < 0)
+    return spec__fail(err, field, "%s", reason);
+  return 0;
+}
+
+static int spec__ends_with(const char *s, const char *suffix)
+{
+  size_t n = strlen(s), k = strlen(suffix);
+
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err)
+{
+  char *copy = NULL, *path = NULL, *opts = NULL, *colon;
+  const char *slash;
+  hnm_model *m = NULL;
+
+  if (spec == NULL || *spec == '\0') {
+    model__fail(err, "--model: empty specification (give a model name such as graphene, or a file)");
+    return NULL;
+  }
+  copy = model__strdup(spec);
+  if (copy == NULL)
+    goto oom;
+
+  /* The overrides start at the first ':' after the last '/', so that a
+   * directory name may contain ':'. */
+  slash = strrchr(copy, '/');
+  colon = strchr(slash != NULL ? slash : copy, ':');
+  if (colon != NULL) {
+    *colon = '\0';
+    opts = colon + 1;
+  }
+  if (*copy == '\0') {
+    model__fail(err, "--model: '%s': missing model name before ':'", spec);
+    goto err;
+  }
+
+  if (strchr(copy, '/') != NULL || spec__ends_with(copy, ".xml")) {
+    m = hnm_model_load(copy, err);
+  } else {
+    const char *dir = hnm_model_dir();
+    size_t n = strlen(dir) + strlen(copy) + sizeof "/.xml";
+    FILE *f;
+
+    path = malloc(n);
+    if (path == NULL)
+      goto oom;
+    snprintf(path, n, "%s/%s.xml", dir, copy);
+    f = fopen(path, "r");
+    if (f == NULL) {
+      model__fail(err, "--model: unknown model '%s' (bundled models: %s, looked for %s; "
+                  "a model FILE must contain '/' or end in .xml)", copy, model__bundled, path);
+      goto err;
+    }
+    fclose(f);
+    m = hnm_model_load(path, err);
+  }
+  if (m == NULL)
+    goto err;
+
+  if (opts != NULL) {
+    m->overrides = model__strdup(opts);
+    if (m->overrides == NULL)
+      goto oom;
+    if (spec__apply(m, opts, err) < 0)
+      goto err;
+  }
+  free(path);
+  free(copy);
+  return m;
+
+oom:
+  model__fail(err, "--model: out of memory");
+err:
+  hnm_model_free(m);
+  free(path);
+  free(copy);
+  return NULL;
+}

@@ -1,0 +1,49 @@
+/* hnm-compare: the sweep grid (models x np x platforms x argument sets),
+ * its enumeration order, run keys and the options of run and slurm. */
+#ifndef HNM_COMPARE_GRID_H
+#define HNM_COMPARE_GRID_H
+
+#include "hnm_compare_util.h"
+
+typedef struct {
+  char *xml, *hosts, *label;
+} cmp_platform;
+
+typedef struct {
+  strvec models, args, sim_opts, mpirun_opts, base_args, raw; /* raw: run options as given */
+  long *nps;
+  int nnps;
+  cmp_platform *plats;
+  int nplats;
+  const char *program, *mpi_program, *metric, *out, *log_dir, *hnm_run;
+  char *sim_opts_str, *mpirun_opts_str; /* the options of a run, blank-separated (CSV column options) */
+  int reference, progress, dry_run, no_retry;
+  long workers, task, tasks;
+  double timeout;
+} cmp_config;
+
+typedef struct {
+  long index;
+  int model;    /* index in models, or -1 for the mpirun reference */
+  int plat;     /* -1 for the reference */
+  int argset;
+  long np;
+  char *key;    /* program \x1f args \x1f model \x1f platform \x1f np \x1f metric \x1f options */
+} cmp_run;
+
+typedef struct {
+  long tasks;
+  const char *script;
+  strvec sbatch;
+} slurm_opts;
+
+const char *run_model(const cmp_config *c, const cmp_run *r);
+const char *run_platform(const cmp_config *c, const cmp_run *r);
+char *make_key(const char *program, const char *args, const char *model, const char *platform, const char *np, const char *metric, const char *options);
+const char *run_options(const cmp_config *c, const cmp_run *r);
+char *join(const strvec *v);
+int enumerate(const cmp_config *c, cmp_run **out);
+void run_argv(const cmp_config *c, const cmp_run *r, strvec *v);
+int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl);
+
+#endif

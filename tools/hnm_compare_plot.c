@@ -1,0 +1,363 @@
+/* hnm-compare plot: gnuplot scripts and figures from a result CSV. */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include "hnm_model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "hnm_compare_plot.h"
+#include "hnm_compare_util.h"
+#include "hnm_compare_grid.h"
+#include "hnm_compare_store.h"
+#include "hnm_compare.h"
+
+/* ------------------------------------------------------------------------ */
+/* plot                                                                      */
+
+typedef struct {
+  const cmp_row *first;
+  long *np;
+  double *t;
+  long n;
+  char *label;
+} series;
+
+static int same_group(const cmp_row *a, const cmp_row *b)
+{
+  return strcmp(a->f[C_PROGRAM], b->f[C_PROGRAM]) == 0 && strcmp(a->f[C_ARGS], b->f[C_ARGS]) == 0 &&
+         strcmp(a->f[C_MODEL], b->f[C_MODEL]) == 0 && strcmp(a->f[C_PLATFORM], b->f[C_PLATFORM]) == 0 &&
+         strcmp(a->f[C_METRIC], b->f[C_METRIC]) == 0 && strcmp(a->f[C_OPTIONS], b->f[C_OPTIONS]) == 0;
+}
+
+/* The reference time for row R: same program, args, metric, np, and same
+ * platform and options (or any platform and options when the reference is
+ * mpirun's, platform "-"). */
+static int find_ref(cmp_row **sel, long n, const cmp_row *r, const char *ref, double *t)
+{
+  for (long i = 0; i < n; i++) {
+    const cmp_row *q = sel[i];
+    if (strcmp(q->f[C_MODEL], ref) != 0 || strcmp(q->f[C_PROGRAM], r->f[C_PROGRAM]) != 0 ||
+        strcmp(q->f[C_ARGS], r->f[C_ARGS]) != 0 || strcmp(q->f[C_METRIC], r->f[C_METRIC]) != 0 ||
+        strcmp(q->f[C_NP], r->f[C_NP]) != 0 ||
+        (strcmp(q->f[C_PLATFORM], "-") != 0 &&
+         (strcmp(q->f[C_PLATFORM], r->f[C_PLATFORM]) != 0 || strcmp(q->f[C_OPTIONS], r->f[C_OPTIONS]) != 0)))
+      continue;
+    return parse_double(q->f[C_TIME], t);
+  }
+  return -1;
+}
+
+static void put_gp_string(FILE *f, const char *s)
+{
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+  const char *in = NULL, *prefix = NULL, *ref = NULL, *title = NULL;
+  int onlycol[16], nonly = 0;
+  const char *onlyval[16];
+  static const char *const colnames[CMP_NCOLS] = {"index",  "program", "args",   "model",      "platform",
+                                                   "np",     "metric",  "options", "time_s",    "wall_s",
+                                                   "maxrss_kib", "status", "exit_code"};
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    }
+    if (strcmp(a, "--only") == 0) {
+      if (i + 1 >= argc)
+        return cmp_fail("--only needs a value (COLUMN=VALUE)");
+      const char *v = argv[++i], *eq = strchr(v, '=');
+      int col = -1;
+      for (int k = 0; eq && k < CMP_NCOLS; k++)
+        if (strlen(colnames[k]) == (size_t)(eq - v) && strncmp(v, colnames[k], (size_t)(eq - v)) == 0)
+          col = k;
+      if (col < 0)
+        return cmp_fail("--only: '%s' is not COLUMN=VALUE with a column of " CMP_HEADER, v);
+      if (nonly == 16)
+        return cmp_fail("--only: at most 16 of them");
+      onlycol[nonly] = col;
+      onlyval[nonly++] = eq + 1;
+      continue;
+    }
+    const char **dst = strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0 ? &prefix
+                       : strcmp(a, "--reference") == 0                  ? &ref
+                       : strcmp(a, "--title") == 0                      ? &title
+                                                                        : NULL;
+    if (dst != NULL) {
+      if (i + 1 >= argc)
+        return cmp_fail("%s needs a value", a);
+      *dst = argv[++i];
+    } else if (a[0] == '-') {
+      return cmp_fail("plot: unknown option '%s'", a);
+    } else if (in == NULL) {
+      in = a;
+    } else {
+      return cmp_fail("plot: one input CSV only ('%s' is a second one; merge first)", a);
+    }
+  }
+  if (in == NULL || prefix == NULL)
+    return cmp_fail("plot needs IN.csv and -o PREFIX");
+  rowvec rows = {0};
+  int rc = read_rows(in, 0, &rows, 0);
+  if (rc != 0)
+    return rc;
+  cmp_row **sel;
+  long n, dups;
+  if ((rc = select_rows(&rows, &sel, &n, &dups)) != 0)
+    return rc;
+  /* Keep the ok rows that pass --only (the reference model's rows, too, as
+   * long as they match), check their numbers. */
+  long m = 0;
+  for (long i = 0; i < n; i++) {
+    double t;
+    long np;
+    int keep = strcmp(sel[i]->f[C_STATUS], "ok") == 0;
+    for (int k = 0; k < nonly && keep; k++)
+      keep = strcmp(sel[i]->f[onlycol[k]], onlyval[k]) == 0 ||
+             (ref && onlycol[k] == C_MODEL && strcmp(sel[i]->f[C_MODEL], ref) == 0);
+    if (!keep)
+      continue;
+    if (parse_double(sel[i]->f[C_TIME], &t) != 0 || t < 0)
+      return cmp_fail("%s:%ld: field time_s: '%s' is not a time", sel[i]->file, sel[i]->line, sel[i]->f[C_TIME]);
+    if (parse_long(sel[i]->f[C_NP], 1, 100000000, &np) != 0)
+      return cmp_fail("%s:%ld: field np: '%s' is not a process count", sel[i]->file, sel[i]->line, sel[i]->f[C_NP]);
+    sel[m++] = sel[i];
+  }
+  n = m;
+  if (n == 0)
+    return cmp_fail("%s: no ok run to plot", in);
+  int found_ref = 0;
+  for (long i = 0; ref && i < n; i++)
+    found_ref |= strcmp(sel[i]->f[C_MODEL], ref) == 0;
+  if (ref && !found_ref)
+    return cmp_fail("--reference: no ok run of model '%s' in %s", ref, in);
+
+  /* Series: one per (program, args, model, platform, metric), in index order. */
+  series *s = xmalloc((size_t)n * sizeof *s);
+  long ns = 0;
+  for (long i = 0; i < n; i++) {
+    long g = 0;
+    while (g < ns && !same_group(s[g].first, sel[i]))
+      g++;
+    if (g == ns) {
+      s[ns] = (series){sel[i], xmalloc((size_t)n * sizeof(long)), xmalloc((size_t)n * sizeof(double)), 0, NULL};
+      ns++;
+    }
+    long k = s[g].n++;
+    s[g].np[k] = atol(sel[i]->f[C_NP]);
+    parse_double(sel[i]->f[C_TIME], &s[g].t[k]);
+    /* insertion sort by np */
+    while (k > 0 && s[g].np[k - 1] > s[g].np[k]) {
+      long tn = s[g].np[k];
+      double tt = s[g].t[k];
+      s[g].np[k] = s[g].np[k - 1];
+      s[g].t[k] = s[g].t[k - 1];
+      s[g].np[k - 1] = tn;
+      s[g].t[k - 1] = tt;
+      k--;
+    }
+  }
+  /* Labels: the components that vary between series. */
+  int vary[CMP_NCOLS] = {0};
+  /* The mpirun reference always has other options and platform ("-") than
+   * the simulations: those vary only if they do among the simulations. */
+  const int comps[] = {C_MODEL, C_PLATFORM, C_ARGS, C_PROGRAM, C_METRIC, C_OPTIONS};
+  const int ncomps = 6;
+  for (int c = 0; c < ncomps; c++)
+    for (long g = 1; g < ns; g++) {
+      const cmp_row *a = s[g].first, *b = s[0].first;
+      if (comps[c] == C_OPTIONS || comps[c] == C_PLATFORM) {
+        long h = 0;
+        while (h < ns && strcmp(s[h].first->f[C_MODEL], "mpirun") == 0)
+          h++;
+        b = h < ns ? s[h].first : b;
+        if (strcmp(a->f[C_MODEL], "mpirun") == 0)
+          continue;
+      }
+      if (strcmp(a->f[comps[c]], b->f[comps[c]]) != 0)
+        vary[comps[c]] = 1;
+    }
+  if (!vary[C_PLATFORM] && !vary[C_ARGS] && !vary[C_PROGRAM] && !vary[C_METRIC] && !vary[C_OPTIONS])
+    vary[C_MODEL] = 1; /* one series or models only: name them by model */
+  for (long g = 0; g < ns; g++) {
+    char buf[1024] = "";
+    for (int c = 0; c < ncomps; c++) {
+      if (!vary[comps[c]])
+        continue;
+      const char *v = s[g].first->f[comps[c]];
+      if (comps[c] == C_OPTIONS && strcmp(s[g].first->f[C_MODEL], "mpirun") == 0)
+        continue;
+      char *uncommon = NULL;
+      if (comps[c] == C_OPTIONS) {
+        /* Only the words that not every simulation series has. */
+        strvec w = {0}, keep = {0};
+        sv_split(&w, v);
+        for (int i = 0; i < w.n; i++) {
+          int everywhere = 1;
+          for (long h = 0; h < ns && everywhere; h++) {
+            if (strcmp(s[h].first->f[C_MODEL], "mpirun") == 0)
+              continue;
+            strvec o = {0};
+            sv_split(&o, s[h].first->f[C_OPTIONS]);
+            int found = 0;
+            for (int j = 0; j < o.n; j++)
+              found |= strcmp(o.v[j], w.v[i]) == 0;
+            everywhere = found;
+          }
+          if (!everywhere)
+            sv_push(&keep, w.v[i]);
+        }
+        uncommon = join(&keep);
+        v = *uncommon ? uncommon : "(base options)";
+      }
+      if (comps[c] == C_PROGRAM && strrchr(v, '/'))
+        v = strrchr(v, '/') + 1;
+      if (comps[c] == C_PLATFORM && strcmp(v, "-") == 0)
+        continue;
+      size_t l = strlen(buf);
+      snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "", *v ? v : "(no args)");
+      free(uncommon);
+    }
+    s[g].label = xstrdup(buf);
+  }
+
+  /* Text table on stdout. */
+  printf("%-40s %8s %14s%s\n", "series", "np", "time_s", ref ? "  err_vs_ref" : "");
+  for (long g = 0; g < ns; g++)
+    for (long k = 0; k < s[g].n; k++) {
+      printf("%-40s %8ld %14.6g", s[g].label, s[g].np[k], s[g].t[k]);
+      if (ref) {
+        cmp_row probe = *s[g].first;
+        char npb[32];
+        snprintf(npb, sizeof npb, "%ld", s[g].np[k]);
+        probe.f[C_NP] = npb;
+        double tr;
+        if (find_ref(sel, n, &probe, ref, &tr) == 0 && tr > 0)
+          printf("  %+9.1f%%", 100 * (s[g].t[k] - tr) / tr);
+      }
+      putchar('\n');
+    }
+
+  /* Data files and the gnuplot script. */
+  size_t pl = strlen(prefix) + 32;
+  char *dat = xmalloc(pl), *edat = xmalloc(pl), *gp = xmalloc(pl), *png = xmalloc(pl), *epng = xmalloc(pl);
+  snprintf(dat, pl, "%s-time.dat", prefix);
+  snprintf(edat, pl, "%s-error.dat", prefix);
+  snprintf(gp, pl, "%s.gp", prefix);
+  snprintf(png, pl, "%s-time.png", prefix);
+  snprintf(epng, pl, "%s-error.png", prefix);
+  FILE *d = fopen(dat, "w");
+  if (d == NULL)
+    return cmp_fail("-o: cannot write '%s': %s", dat, strerror(errno));
+  for (long g = 0; g < ns; g++) {
+    fprintf(d, "# %s\n", s[g].label);
+    for (long k = 0; k < s[g].n; k++)
+      fprintf(d, "%ld %.17g\n", s[g].np[k], s[g].t[k]);
+    fprintf(d, "\n\n");
+  }
+  fclose(d);
+  long nerr = 0;
+  long *eidx = xmalloc((size_t)ns * sizeof *eidx);
+  if (ref) {
+    FILE *e = fopen(edat, "w");
+    if (e == NULL)
+      return cmp_fail("-o: cannot write '%s': %s", edat, strerror(errno));
+    for (long g = 0; g < ns; g++) {
+      if (strcmp(s[g].first->f[C_MODEL], ref) == 0)
+        continue;
+      int any = 0;
+      for (long k = 0; k < s[g].n; k++) {
+        cmp_row probe = *s[g].first;
+        char npb[32];
+        snprintf(npb, sizeof npb, "%ld", s[g].np[k]);
+        probe.f[C_NP] = npb;
+        double tr;
+        if (find_ref(sel, n, &probe, ref, &tr) != 0 || tr <= 0)
+          continue;
+        if (!any)
+          fprintf(e, "# %s\n", s[g].label);
+        any = 1;
+        fprintf(e, "%ld %.17g\n", s[g].np[k], 100 * (s[g].t[k] - tr) / tr);
+      }
+      if (any) {
+        fprintf(e, "\n\n");
+        eidx[nerr++] = g;
+      }
+    }
+    fclose(e);
+  }
+  FILE *g = fopen(gp, "w");
+  if (g == NULL)
+    return cmp_fail("-o: cannot write '%s': %s", gp, strerror(errno));
+  fprintf(g, "# Generated by hnm-compare plot from %s\n", in);
+  fprintf(g, "set terminal pngcairo size 800,600 enhanced font 'sans,11'\n");
+  /* Long series names go under the plot, where they do not squeeze it. */
+  size_t longest = 0;
+  for (long k = 0; k < ns; k++)
+    longest = strlen(s[k].label) > longest ? strlen(s[k].label) : longest;
+  fprintf(g, "set logscale x 2\nset logscale y 10\nset format y \"%%g\"\nset grid\n%s\n",
+          longest > 24 ? "set key outside below left Left reverse" : "set key outside right top");
+  fprintf(g, "set xlabel 'processes'\nset ylabel 'time (s)'\n");
+  fprintf(g, "set output ");
+  put_gp_string(g, png);
+  fprintf(g, "\nset title ");
+  put_gp_string(g, title ? title : "");
+  fprintf(g, " noenhanced\nplot \\\n");
+  for (long k = 0; k < ns; k++) {
+    fprintf(g, "  ");
+    put_gp_string(g, dat);
+    fprintf(g, " index %ld using 1:2 with linespoints title ", k);
+    put_gp_string(g, s[k].label);
+    fprintf(g, " noenhanced%s\n", k + 1 < ns ? ", \\" : "");
+  }
+  if (ref && nerr > 0) {
+    fprintf(g, "set output ");
+    put_gp_string(g, epng);
+    fprintf(g, "\nunset logscale y\nset ylabel 'relative error vs %s (%%)'\n", ref);
+    fprintf(g, "plot \\\n");
+    for (long k = 0; k < nerr; k++) {
+      fprintf(g, "  ");
+      put_gp_string(g, edat);
+      fprintf(g, " index %ld using 1:2 with linespoints title ", k);
+      put_gp_string(g, s[eidx[k]].label);
+      fprintf(g, " noenhanced%s\n", k + 1 < nerr ? ", \\" : "");
+    }
+  }
+  fclose(g);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execlp("gnuplot", "gnuplot", gp, (char *)NULL);
+    fprintf(stderr, "hnm-compare: cannot run gnuplot: %s (install gnuplot-nox; the script is %s)\n", strerror(errno),
+            gp);
+    _exit(127);
+  }
+  int st = 0;
+  if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    fprintf(stderr, "hnm-compare: gnuplot failed on %s\n", gp);
+    return 1; /* not bad input: the data and script are written */
+  }
+  fprintf(stderr, "hnm-compare plot: %s%s%s (script %s)\n", png, ref && nerr ? ", " : "", ref && nerr ? epng : "", gp);
+  return 0;
+}

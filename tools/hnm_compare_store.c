@@ -1,0 +1,201 @@
+/* hnm-compare: the result CSV store. */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include "hnm_model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "hnm_compare_store.h"
+#include "hnm_compare_util.h"
+#include "hnm_compare_grid.h"
+
+/* Read FILE (which must start with the CMP_HEADER line) into ROWS.
+ * MISSING_OK: a missing or empty file is no rows. Returns 0, or 2 after
+ * printing "FILE:LINE: ..." */
+int read_rows(const char *file, int ord, rowvec *rows, int missing_ok)
+{
+  FILE *f = fopen(file, "r");
+  if (f == NULL) {
+    if (missing_ok && errno == ENOENT)
+      return 0;
+    return cmp_fail("cannot read '%s': %s", file, strerror(errno));
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  long ln = 0;
+  int rc = 0;
+  while (getline(&line, &cap, f) >= 0) {
+    ln++;
+    chomp(line);
+    if (ln == 1) {
+      if (strcmp(line, CMP_HEADER) != 0) {
+        rc = cmp_fail("%s:1: header is not hnm-compare's (" CMP_HEADER ")", file);
+        break;
+      }
+      continue;
+    }
+    if (line[0] == '\0')
+      continue;
+    cmp_row r = {.buf = xstrdup(line), .file = file, .ord = ord, .line = ln};
+    int n = csv_split(r.buf, r.f, CMP_NCOLS);
+    if (n != CMP_NCOLS) {
+      rc = cmp_fail("%s:%ld: %d fields, expected %d", file, ln, n < 0 ? 0 : n, CMP_NCOLS);
+      free(r.buf);
+      break;
+    }
+    long idx;
+    if (parse_long(r.f[C_INDEX], 0, 1L << 40, &idx) != 0) {
+      rc = cmp_fail("%s:%ld: field index: '%s' is not a whole number", file, ln, r.f[C_INDEX]);
+      free(r.buf);
+      break;
+    }
+    if (rows->n == rows->cap) {
+      rows->cap = rows->cap ? 2 * rows->cap : 64;
+      rows->v = xrealloc(rows->v, (size_t)rows->cap * sizeof *rows->v);
+    }
+    rows->v[rows->n++] = r;
+  }
+  if (ln == 0 && rc == 0 && !missing_ok)
+    rc = cmp_fail("%s:1: empty file (no header)", file);
+  free(line);
+  fclose(f);
+  return rc;
+}
+
+char *row_key(const cmp_row *r)
+{
+  return make_key(r->f[C_PROGRAM], r->f[C_ARGS], r->f[C_MODEL], r->f[C_PLATFORM], r->f[C_NP], r->f[C_METRIC],
+                  r->f[C_OPTIONS]);
+}
+
+int cmp_str(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall,
+               long rss, const char *status, int code)
+{
+  fprintf(csv, "%ld,", r->index);
+  put_csv(csv, c->program);
+  fputc(',', csv);
+  put_csv(csv, c->args.v[r->argset]);
+  fputc(',', csv);
+  put_csv(csv, run_model(c, r));
+  fputc(',', csv);
+  put_csv(csv, run_platform(c, r));
+  fprintf(csv, ",%ld,", r->np);
+  put_csv(csv, c->metric);
+  fputc(',', csv);
+  put_csv(csv, run_options(c, r));
+  fputc(',', csv);
+  if (have_time)
+    fprintf(csv, "%.17g", time_s);
+  fprintf(csv, ",%.3f,%ld,%s,%d\n", wall, rss, status, code);
+  fflush(csv);
+}
+
+/* ------------------------------------------------------------------------ */
+/* merge                                                                     */
+
+typedef struct {
+  char *key;
+  long idx; /* index in rows */
+  long order;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+  const keyed *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+  if (c != 0)
+    return c;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_row_index(const void *a, const void *b)
+{
+  const cmp_row *x = *(cmp_row *const *)a, *y = *(cmp_row *const *)b;
+  long i = atol(x->f[C_INDEX]), j = atol(y->f[C_INDEX]);
+  if (i != j)
+    return i < j ? -1 : 1;
+  if (x->ord != y->ord)
+    return x->ord < y->ord ? -1 : 1;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+void put_row(FILE *f, const cmp_row *r)
+{
+  for (int k = 0; k < CMP_NCOLS; k++) {
+    if (k)
+      fputc(',', f);
+    put_csv(f, r->f[k]);
+  }
+  fputc('\n', f);
+}
+
+/* Per key, the row kept: within one file the last row wins (a resumed sweep
+ * appends its re-runs); across files an ok row wins over a non-ok one; two ok
+ * rows from different files are duplicates when their time_s are equal and a
+ * conflict otherwise. Rows of different keys with the same index in two
+ * files mean the files come from different grids: a conflict too. (Within
+ * one file they are legitimate: a CSV resumed with a grown or changed grid
+ * holds runs numbered by several grids.) */
+int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
+{
+  keyed *k = xmalloc((size_t)(rows->n + 1) * sizeof *k);
+  for (long i = 0; i < rows->n; i++)
+    k[i] = (keyed){row_key(&rows->v[i]), i, i};
+  qsort(k, (size_t)rows->n, sizeof *k, cmp_keyed);
+  cmp_row **sel = xmalloc((size_t)(rows->n + 1) * sizeof *sel);
+  long n = 0;
+  *dups = 0;
+  for (long i = 0; i < rows->n;) {
+    long j = i;
+    cmp_row *best = NULL;
+    while (j < rows->n && strcmp(k[j].key, k[i].key) == 0) {
+      cmp_row *r = &rows->v[k[j].idx];
+      if (best == NULL) {
+        best = r;
+      } else if (best->ord == r->ord) {
+        best = r; /* later in the same file */
+      } else {
+        int bok = strcmp(best->f[C_STATUS], "ok") == 0, rok = strcmp(r->f[C_STATUS], "ok") == 0;
+        if (bok && rok) {
+          if (strcmp(best->f[C_TIME], r->f[C_TIME]) != 0)
+            return cmp_fail("%s:%ld: time_s %s conflicts with %s:%ld (time_s %s) for the same run", r->file, r->line,
+                            r->f[C_TIME], best->file, best->line, best->f[C_TIME]);
+          (*dups)++;
+        } else if (rok) {
+          best = r;
+        } else if (!bok) {
+          best = r;
+        }
+      }
+      j++;
+    }
+    sel[n++] = best;
+    i = j;
+  }
+  qsort(sel, (size_t)n, sizeof *sel, cmp_row_index);
+  for (long i = 1; i < n; i++)
+    if (strcmp(sel[i]->f[C_INDEX], sel[i - 1]->f[C_INDEX]) == 0 && sel[i]->ord != sel[i - 1]->ord)
+      return cmp_fail("%s:%ld: index %s is another run in %s:%ld (CSVs of different grids?)", sel[i]->file,
+                      sel[i]->line, sel[i]->f[C_INDEX], sel[i - 1]->file, sel[i - 1]->line);
+  *out = sel;
+  *nout = n;
+  return 0;
+}

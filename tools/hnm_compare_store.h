@@ -1,0 +1,33 @@
+/* hnm-compare: the result CSV (columns, reading, writing, selecting the
+ * rows to keep). */
+#ifndef HNM_COMPARE_STORE_H
+#define HNM_COMPARE_STORE_H
+
+#include "hnm_compare_grid.h"
+
+#define CMP_HEADER \
+  "index,program,args,model,platform,np,metric,options,time_s,wall_s,maxrss_kib,status,exit_code"
+#define CMP_NCOLS 13
+enum { C_INDEX, C_PROGRAM, C_ARGS, C_MODEL, C_PLATFORM, C_NP, C_METRIC, C_OPTIONS, C_TIME, C_WALL, C_RSS, C_STATUS, C_EXIT };
+
+typedef struct {
+  char *f[CMP_NCOLS];
+  char *buf;
+  const char *file;
+  int ord; /* the file's position among the inputs */
+  long line;
+} cmp_row;
+
+typedef struct {
+  cmp_row *v;
+  long n, cap;
+} rowvec;
+
+int read_rows(const char *file, int ord, rowvec *rows, int missing_ok);
+char *row_key(const cmp_row *r);
+int cmp_str(const void *a, const void *b);
+void write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall, long rss, const char *status, int code);
+void put_row(FILE *f, const cmp_row *r);
+int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups);
+
+#endif

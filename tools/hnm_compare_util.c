@@ -1,0 +1,222 @@
+/* hnm-compare: small helpers shared by its commands. */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include "hnm_model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "hnm_compare_util.h"
+
+/* ------------------------------------------------------------------------ */
+/* Small helpers                                                             */
+
+int cmp_fail(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("hnm-compare: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 2;
+}
+
+void *xmalloc(size_t n)
+{
+  void *p = calloc(1, n ? n : 1);
+  if (p == NULL) {
+    fputs("hnm-compare: out of memory\n", stderr);
+    exit(1);
+  }
+  return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+  p = realloc(p, n ? n : 1);
+  if (p == NULL) {
+    fputs("hnm-compare: out of memory\n", stderr);
+    exit(1);
+  }
+  return p;
+}
+
+char *xstrdup(const char *s)
+{
+  char *d = xmalloc(strlen(s) + 1);
+  memcpy(d, s, strlen(s) + 1);
+  return d;
+}
+
+double now_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void sv_push(strvec *s, const char *x)
+{
+  if (s->n + 1 >= s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 8;
+    s->v = xrealloc(s->v, (size_t)s->cap * sizeof *s->v);
+  }
+  s->v[s->n++] = x ? xstrdup(x) : NULL;
+  s->v[s->n] = NULL;
+}
+
+/* Split TEXT on blanks (no quoting: an argument set is a list of words). */
+void sv_split(strvec *s, const char *text)
+{
+  const char *p = text;
+  while (*p) {
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (!*p)
+      break;
+    const char *e = p;
+    while (*e && *e != ' ' && *e != '\t')
+      e++;
+    char *w = xmalloc((size_t)(e - p) + 1);
+    memcpy(w, p, (size_t)(e - p));
+    sv_push(s, w);
+    free(w);
+    p = e;
+  }
+}
+
+/* Shell-quote S for a script line or a dry-run listing. */
+void put_shell(FILE *f, const char *s)
+{
+  int safe = *s != '\0';
+  for (const char *p = s; *p; p++)
+    if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || strchr("-_./=:,+%@", *p)))
+      safe = 0;
+  if (safe) {
+    fputs(s, f);
+    return;
+  }
+  fputc('\'', f);
+  for (const char *p = s; *p; p++)
+    if (*p == '\'')
+      fputs("'\\''", f);
+    else
+      fputc(*p, f);
+  fputc('\'', f);
+}
+
+/* CSV field, quoted when it holds a comma or a quote (RFC 4180). */
+void put_csv(FILE *f, const char *s)
+{
+  if (strpbrk(s, ",\"") == NULL) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (const char *p = s; *p; p++) {
+    if (*p == '"')
+      fputc('"', f);
+    fputc(*p, f);
+  }
+  fputc('"', f);
+}
+
+/* Split one CSV line (no newline inside fields) into at most MAX fields,
+ * in place. Returns the number of fields, or -1 on a malformed quote. */
+int csv_split(char *line, char **fields, int max)
+{
+  int n = 0;
+  char *p = line, *w;
+  for (;;) {
+    if (n == max)
+      return max + 1;
+    fields[n++] = w = p;
+    if (*p == '"') {
+      p++;
+      for (;;) {
+        if (*p == '\0')
+          return -1;
+        if (*p == '"') {
+          if (p[1] == '"') {
+            *w++ = '"';
+            p += 2;
+            continue;
+          }
+          p++;
+          break;
+        }
+        *w++ = *p++;
+      }
+      if (*p != ',' && *p != '\0')
+        return -1;
+    } else {
+      while (*p && *p != ',')
+        *w++ = *p++;
+    }
+    if (*p == '\0') {
+      *w = '\0';
+      return n;
+    }
+    *w = '\0';
+    p++;
+  }
+}
+
+void chomp(char *s)
+{
+  size_t n = strlen(s);
+  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+    s[--n] = '\0';
+}
+
+int parse_long(const char *s, long min, long max, long *out)
+{
+  char *e;
+  errno = 0;
+  long v = strtol(s, &e, 10);
+  if (e == s || *e != '\0' || errno != 0 || v < min || v > max)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+  char *e;
+  errno = 0;
+  double v = strtod(s, &e);
+  if (e == s || *e != '\0' || errno != 0 || !isfinite(v))
+    return -1;
+  *out = v;
+  return 0;
+}
+
+int mkdir_p(const char *dir)
+{
+  char *d = xstrdup(dir);
+  for (char *p = d + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(d, 0777) != 0 && errno != EEXIST) {
+        free(d);
+        return -1;
+      }
+      *p = '/';
+    }
+  int rc = mkdir(d, 0777) != 0 && errno != EEXIST ? -1 : 0;
+  free(d);
+  return rc;
+}
