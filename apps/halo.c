@@ -538,12 +538,13 @@ int main(int argc, char **argv)
   skel_block(o.ny, (int)o.cy, py, &f.gy0, &f.ly);
 
   /* Size sanity before any allocation: the local field (halos included) in
-   * doubles, computed in floating point to catch overflow. It must fit in
-   * this machine's memory: under SMPI a failed malloc aborts the whole
-   * simulation instead of returning NULL. */
+   * doubles, computed in floating point to catch overflow. With a payload
+   * it must fit in this machine's memory: under SMPI a failed malloc aborts
+   * the whole simulation instead of returning NULL. */
   double field_len = (double)(f.lx + 2 * f.w) * (double)(f.ly + 2 * f.w) * (double)f.nz;
   double memory = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-  int bad = field_len * sizeof(double) > (memory > 0 ? memory : 0x1p62) ? 1 : 0, anybad;
+  double limit = o.payload && memory > 0 ? memory : 0x1p62; /* --no-payload: the field is not allocated */
+  int bad = field_len * sizeof(double) > limit ? 1 : 0, anybad;
   MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm);
   if (anybad)
     skel_fail(comm, PROG,
