@@ -247,10 +247,11 @@ int cmd_run(int argc, char **argv)
     return 0;
   }
 
-  if (mkdir_p(c.log_dir) != 0)
-    return cmp_fail("--log-dir: cannot create '%s': %s", c.log_dir, strerror(errno));
+  /* Validated before anything is created. */
   if (ntodo > 0 && (rc = validate_with_hnm_run(&c, runs, nruns)) != 0)
     return rc;
+  if (mkdir_p(c.log_dir) != 0)
+    return cmp_fail("--log-dir: cannot create '%s': %s", c.log_dir, strerror(errno));
   /* The CSV: created with its header through a temporary file, then appended. */
   if (access(c.out, F_OK) != 0) {
     size_t n = strlen(c.out) + 16;
