@@ -166,8 +166,11 @@ int cmd_run(int argc, char **argv)
       fprintf(stderr, " %s", av[j]);
     fprintf(stderr, "\n");
   }
-  if (simulate && simulate_check(av) != 0)
+  if (simulate && simulate_check(av) != 0) {
+    free(av);
+    free(launcher);
     return 2; /* hnm-run said why, in one line */
+  }
   if (mkdir_p(dir) != 0)
     die("-d: %s: cannot create: %s", dir, strerror(errno));
   fflush(NULL);

@@ -121,13 +121,57 @@ static int needs_full_update(const hnm_model *model, const hnm_platform_info *in
          (hnm_model_limiter_mode(model) == HNM_LIMITER_OFF && info->limiters > 0);
 }
 
+/* Everything checked before smpirun starts, once the model is known:
+ * arguments after the program, the platform (loaded by SimGrid), the
+ * hostfile against it, -np against the hostfile. 0, or 2 after the one-line
+ * message; *full: whether the run needs network/optim:Full. */
+static int check_run(int argc, char **argv, int program, const char *platform, const char *hostfile,
+                     const char *np_text, const hnm_model *model, int *full)
+{
+  hnm_error err;
+  if (program < 0)
+    return fail("no program to run%s%s (see hnm-run --help)", "", "");
+  /* Options after the program belong to the program: still refuse owned cfgs,
+   * since smpirun steals --cfg= wherever it finds them. */
+  for (int j = program + 1; j < argc; j++) {
+    const char *owned = conflicting_cfg(argv[j]);
+    if (owned != NULL)
+      return fail("'%s' conflicts with --model (hnm sets %s from the model)", argv[j], owned);
+  }
+
+  long np = 0, slots = 0;
+  if (np_text != NULL && hnm_check_np(np_text, &np, &err) != 0)
+    return fail("%s%s", err.msg, "");
+  const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : HNM_HOSTS_PATH;
+  hnm_platform_info info;
+  if (hnm_check_platform(helper, platform ? platform : HNM_DEFAULT_PLATFORM, &info, &err) != 0)
+    return fail("%s%s", err.msg, "");
+  const char *hosts_used = hostfile ? hostfile : platform ? NULL : HNM_DEFAULT_HOSTFILE;
+  int rc = 0;
+  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, &err) != 0)
+    rc = fail("%s%s", err.msg, "");
+  if (rc == 0 && hosts_used == NULL)
+    slots = (long)info.nhosts;
+  if (rc == 0 && np > slots) {
+    char msg[600];
+    snprintf(msg, sizeof msg, "-np %ld: more ranks than the %ld places of %s%s", np, slots,
+             hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform);
+    rc = fail("%s%s (to put several ranks on one host, write HOST:N in the hostfile)", msg, "");
+  }
+  *full = needs_full_update(model, &info);
+  hnm_platform_info_free(&info);
+  return rc;
+}
+
 int main(int argc, char **argv)
 {
   const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
   int explain = 0, dry_run = 0, tcmalloc = 0, model_given = 0;
   const char *platform = NULL, *hostfile = NULL, *wrapper = NULL, *np_text = NULL;
-  /* smpirun's arguments before the program, in order (hnm-run's own taken out). */
-  char **smpi = calloc((size_t)argc + 1, sizeof *smpi);
+  /* smpirun's arguments before the program, in order (hnm-run's own taken
+   * out). Static: it lives until exec or exit, whatever the path. */
+  static char **smpi;
+  smpi = calloc((size_t)argc + 1, sizeof *smpi);
   int nsmpi = 0, program = -1, own = 1;
   if (smpi == NULL)
     return fail("out of memory%s%s", "", "");
@@ -202,38 +246,11 @@ int main(int argc, char **argv)
     hnm_model_free(model);
     return 0;
   }
-  if (program < 0)
-    return fail("no program to run%s%s (see hnm-run --help)", "", "");
-  /* Options after the program belong to the program: still refuse owned cfgs,
-   * since smpirun steals --cfg= wherever it finds them. */
-  for (int j = program + 1; j < argc; j++) {
-    const char *owned = conflicting_cfg(argv[j]);
-    if (owned != NULL)
-      return fail("'%s' conflicts with --model (hnm sets %s from the model)", argv[j], owned);
-  }
-
-  /* The platform as SimGrid loads it, the hostfile against it, -np. */
-  long np = 0, slots = 0;
-  if (np_text != NULL && hnm_check_np(np_text, &np, &err) != 0)
-    return fail("%s%s", err.msg, "");
-  const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : HNM_HOSTS_PATH;
-  hnm_platform_info info;
-  if (hnm_check_platform(helper, platform ? platform : HNM_DEFAULT_PLATFORM, &info, &err) != 0)
-    return fail("%s%s", err.msg, "");
-  const char *hosts_used = hostfile ? hostfile : platform ? NULL : HNM_DEFAULT_HOSTFILE;
-  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, &err) != 0)
-    return fail("%s%s", err.msg, "");
-  if (hosts_used == NULL)
-    slots = (long)info.nhosts;
-  if (np > slots) {
-    char msg[600];
-    snprintf(msg, sizeof msg, "-np %ld: more ranks than the %ld places of %s%s", np, slots,
-             hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform);
-    return fail("%s%s (to put several ranks on one host, write HOST:N in the hostfile)", msg, "");
-  }
-  int full = needs_full_update(model, &info);
-  hnm_platform_info_free(&info);
+  int full = 0;
+  int rc = check_run(argc, argv, program, platform, hostfile, np_text, model, &full);
   hnm_model_free(model);
+  if (rc != 0)
+    return rc;
 
   if (access(argv[program], X_OK) != 0)
     return fail("cannot execute program '%s': %s", argv[program], strerror(errno));

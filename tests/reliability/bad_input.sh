@@ -123,9 +123,9 @@ refuse "compare: platform named pipe" "platform file .*fifo.xml': not a regular 
 
 # --- hnm-calibrate run --simulate: hnm-run's checks first ---------------------
 refuse "calibrate --simulate: unknown host" "unknown.hosts:2: host 'foo' is not in the platform" \
-  "$HNM_CALIBRATE" run --simulate --model graphene -platform "$PLAT" -hostfile "$IN/unknown.hosts" -d "$RUNDIR/d"
+  "$HNM_CALIBRATE" run --simulate --model graphene -platform "$PLAT" -hostfile "$IN/unknown.hosts" --bench "$PROG" -d "$RUNDIR/d"
 refuse "calibrate --simulate: -np beyond the hostfile" "-np 2: more ranks than the 1 places" \
-  "$HNM_CALIBRATE" run --simulate --model graphene -platform "$PLAT" -hostfile "$IN/one.hosts" -d "$RUNDIR/d"
+  "$HNM_CALIBRATE" run --simulate --model graphene -platform "$PLAT" -hostfile "$IN/one.hosts" --bench "$PROG" -d "$RUNDIR/d"
 
 # --- hnm-calibrate fit: implausible measurements, the same file twice ---------
 { echo "op,size,start,duration"; for k in 1 10 100 1000 10000; do echo "send,$k,0,1e-5"; done; } >"$IN/p2p.csv"
