@@ -1,11 +1,14 @@
 # The two commands of the README:
 #   make run   -- the main job: demo workload on the bundled platform, three models
 #   make test  -- build everything and run the whole test suite
+# and: make install PREFIX=DIR (default /usr/local; relocatable, see README),
+#      make deb (a Debian package, BUILD/hnm_VERSION_ARCH.deb).
 # Both install missing Debian packages first (scripts/install-deps).
 BUILD ?= build
 JOBS  ?= $(shell nproc)
+PREFIX ?= /usr/local
 
-.PHONY: all deps build run test bench clean
+.PHONY: all deps build run test bench install deb clean
 
 all: build
 
@@ -24,6 +27,12 @@ test: build
 
 bench: build
 	@bench/overhead.sh $(BUILD)
+
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
+deb: build
+	@cd $(BUILD) && cpack -G DEB
 
 clean:
 	rm -rf $(BUILD)

@@ -1,5 +1,6 @@
 /* hnm-calibrate run: the benchmark under mpirun or (--simulate) hnm-run. */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_home.h"
 #include "hnm_fit.h"
 #include "hnm_model.h"
 #include "hnm_units.h"
@@ -30,7 +31,7 @@ static int usage_run(FILE *f)
           "                    'mpirun --allow-run-as-root --mca btl self,vader'\n"
           "  --simulate        run under hnm-run instead, with:\n"
           "  --model M  -platform P.xml  -hostfile H   (as hnm-run)\n"
-          "  --bench PATH      benchmark binary (default: the build's apps/calibrate[-mpi])\n"
+          "  --bench PATH      benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)\n"
           "  --progress        progress on stderr (default: when stderr is a terminal)\n");
   return 0;
 }
@@ -119,7 +120,7 @@ int cmd_run(int argc, char **argv)
   if (!simulate && (model || platform || hostfile))
     die("run: --model, -platform and -hostfile need --simulate");
   if (bench == NULL)
-    bench = simulate ? HNM_CALIBRATE_BENCH_SMPI : HNM_CALIBRATE_BENCH_MPI;
+    bench = hnm_home_file(simulate ? HNM_HOME_APPS "/calibrate" : HNM_HOME_APPS "/calibrate-mpi");
   if (access(bench, X_OK) != 0)
     die("--bench: %s: not an executable (build apps/calibrate)", bench);
 
@@ -129,7 +130,7 @@ int cmd_run(int argc, char **argv)
   snprintf(nps, sizeof nps, "%ld", np);
   char *launcher = NULL;
   if (simulate) {
-    av[n++] = HNM_RUN_PATH;
+    av[n++] = hnm_home_file(HNM_HOME_BIN "/hnm-run");
     av[n++] = "--model";
     av[n++] = (char *)model;
     av[n++] = "-platform";

@@ -17,6 +17,7 @@
  * --model overrides can expand it again.
  */
 #include "hnm_model.h"
+#include "hnm_home.h"
 #include "hnm_units.h"
 
 #include <assert.h>
@@ -33,9 +34,6 @@
 #include <libxml/valid.h>
 #include <libxml/xmlerror.h>
 
-#ifndef HNM_BUILTIN_MODEL_DIR
-#error "compile with -DHNM_BUILTIN_MODEL_DIR=\"<source tree>/plugin/models\""
-#endif
 #include "hnm_model_impl.h"
 
 /* ------------------------------------------------------------------ */
@@ -343,9 +341,15 @@ void hnm_model_free(hnm_model *m)
 
 const char *hnm_model_dir(void)
 {
+  static char home_models[4096];
   const char *dir = getenv("HNM_MODEL_DIR");
 
-  return dir != NULL && *dir != '\0' ? dir : HNM_BUILTIN_MODEL_DIR;
+  if (dir != NULL && *dir != '\0')
+    return dir;
+  /* Without a home the literal name tells the user what to set. */
+  if (hnm_home_path(home_models, sizeof home_models, HNM_HOME_MODELS) != 0)
+    return "$HNM_HOME/" HNM_HOME_MODELS;
+  return home_models;
 }
 
 const char *hnm_model_dtd_path(void)

@@ -105,10 +105,12 @@ hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err);
 
 void hnm_model_free(hnm_model *m);
 
-/* Where bundled models and the DTD live: $HNM_MODEL_DIR if set, else the
- * directory compiled in (the source tree's plugin/models). Never NULL. */
+/* Where bundled models and the DTD live: $HNM_MODEL_DIR if set, else
+ * HOME/share/hnm/models (hnm_home.h: $HNM_HOME or found next to the running
+ * code), else the literal "$HNM_HOME/share/hnm/models" so that the error
+ * naming the missing file says what to set. Never NULL. */
 const char *hnm_model_dir(void);
-const char *hnm_model_dtd_path(void); /* $HNM_MODEL_DIR/hnm-model.dtd or built-in */
+const char *hnm_model_dtd_path(void); /* hnm_model_dir()/hnm-model.dtd */
 
 const char *hnm_model_name(const hnm_model *m);
 long hnm_model_async_max(const hnm_model *m);    /* bytes, -1 = never */

@@ -18,9 +18,6 @@
 #include <libxml/valid.h>
 #include <libxml/xmlerror.h>
 
-#ifndef HNM_BUILTIN_MODEL_DIR
-#error "compile with -DHNM_BUILTIN_MODEL_DIR=\"<source tree>/plugin/models\""
-#endif
 #include "hnm_model_impl.h"
 
 /* ------------------------------------------------------------------ */

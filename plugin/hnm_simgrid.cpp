@@ -1,8 +1,12 @@
 /* hnm_simgrid.cpp -- the only file of hnm that talks to SimGrid's C++ API.
  *
  * libhnm.so is preloaded into SMPI's smpimain (hnm-run does it through
- * smpirun's -wrapper). Its constructor reads the model named by $HNM_MODEL
- * with the C core, then installs it through SimGrid 3.32's extension points:
+ * smpirun's -wrapper). It declares its settings as SimGrid configuration
+ * flags (hnm/model, hnm/verbose: shown by --cfg-help, set by --cfg=hnm/...;
+ * the environment variables $HNM_MODEL and $HNM_VERBOSE are the fallback
+ * when a flag is left at its default). Once the command line is parsed
+ * (Engine::on_platform_creation_cb) it loads the model with the C core, and
+ * installs it through SimGrid 3.32's extension points:
  *   - smpi_register_op_cost_callback(): MPI_Send / MPI_Isend / MPI_Recv
  *     overheads (replaces smpi/os, smpi/ois, smpi/or);
  *   - once the platform exists (Engine::on_platform_created_cb):
@@ -51,6 +55,29 @@ bool warned_lost_latency = false;
   std::fflush(stderr);
   std::_Exit(2);
 }
+
+/* The model spec of --model, checked as soon as SimGrid parses the option
+ * so that a bad one stops the run before the platform is even loaded. */
+void load_model(const std::string& spec, const char* origin)
+{
+  hnm_error err;
+  hnm_model* m = hnm_model_parse_spec(spec.c_str(), &err);
+  if (m == nullptr)
+    die(std::string(origin) + ": " + err.msg);
+  hnm_model_free(model);
+  model = m;
+}
+
+simgrid::config::Flag<std::string> cfg_model{
+    "hnm/model",
+    "hnm network model: graphene, loggps, fluid, smpi-default, or a model file (with '/' or ending in .xml), "
+    "optionally followed by overrides NAME:key=value,... (default: $HNM_MODEL)",
+    "", [](const std::string& spec) {
+      if (not spec.empty())
+        load_model(spec, "--cfg=hnm/model");
+    }};
+simgrid::config::Flag<bool> cfg_verbose{"hnm/verbose",
+                                        "hnm: report the installed model on stderr (default: $HNM_VERBOSE)", false};
 
 /* SimGrid 3.32 hands the receive-cost callback a null source host when the
  * message arrived before MPI_Recv was posted. The loader guarantees that
@@ -222,21 +249,28 @@ double recv_cost(size_t size, sg4::Host* src, sg4::Host* dst)
   return hnm_segment_recv_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
 }
 
+/* After the command line, before the platform: the flags, else the
+ * environment. */
+void resolve_settings()
+{
+  if (model == nullptr) {
+    const char* spec = std::getenv("HNM_MODEL");
+    if (spec == nullptr || *spec == '\0')
+      die("libhnm is loaded but no model is set; run through hnm-run --model NAME|FILE, or pass "
+          "--cfg=hnm/model:NAME|FILE (or set HNM_MODEL)");
+    load_model(spec, "HNM_MODEL");
+  }
+  const char* v = std::getenv("HNM_VERBOSE");
+  verbose = simgrid::config::is_default("hnm/verbose") ? v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0
+                                                       : bool(cfg_verbose);
+}
+
 } // namespace
 
 __attribute__((constructor)) static void hnm_plugin_init()
 {
-  const char* spec = std::getenv("HNM_MODEL");
-  if (spec == nullptr || *spec == '\0')
-    die("libhnm is loaded but HNM_MODEL is not set; run through hnm-run --model NAME|FILE, or set HNM_MODEL");
-  const char* v = std::getenv("HNM_VERBOSE");
-  verbose       = v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
-
-  hnm_error err;
-  model = hnm_model_parse_spec(spec, &err);
-  if (model == nullptr)
-    die(err.msg);
   try {
+    sg4::Engine::on_platform_creation_cb([] { resolve_settings(); });
     smpi_register_op_cost_callback(SmpiOperation::SEND, send_cost);
     smpi_register_op_cost_callback(SmpiOperation::ISEND, isend_cost);
     smpi_register_op_cost_callback(SmpiOperation::RECV, recv_cost);

@@ -21,6 +21,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
+#include "hnm_home.h"
 #include "hnm_model.h"
 
 #include <errno.h>
@@ -112,7 +113,7 @@ void usage(FILE *f)
           "status: ok, failed (exit status != 0), signal, timeout, nometric (exit 0, no metric).\n"
           "Exit status: 0 all runs ok, 1 some run not ok, 2 bad input (nothing run).\n"
           "See docs/experiments.md.\n",
-          HNM_RUN_PATH);
+          hnm_home_file(HNM_HOME_BIN "/hnm-run"));
 }
 
 int main(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* hnm-compare: the sweep grid and the options of run and slurm. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
+#include "hnm_home.h"
 #include "hnm_model.h"
 
 #include <errno.h>
@@ -225,7 +226,7 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
 {
   memset(c, 0, sizeof *c);
   c->metric = "csv:time_s";
-  c->hnm_run = getenv("HNM_COMPARE_HNM_RUN") ? getenv("HNM_COMPARE_HNM_RUN") : HNM_RUN_PATH;
+  c->hnm_run = getenv("HNM_COMPARE_HNM_RUN") ? getenv("HNM_COMPARE_HNM_RUN") : hnm_home_file(HNM_HOME_BIN "/hnm-run");
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   c->workers = ncpu > 0 ? ncpu : 1;
   c->task = 0;
@@ -347,7 +348,7 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
     sv_push(&c->args, "");
   if (c->nplats == 0) {
     /* hnm-run's bundled platform: label "default". */
-    if (add_platform(c, HNM_DEFAULT_PLATFORM) != 0)
+    if (add_platform(c, hnm_home_file(HNM_HOME_PLATFORMS "/default.xml")) != 0)
       return 2;
   }
   if (c->reference) {

@@ -9,13 +9,18 @@
  * hnm-hosts helper), the hostfile and -np before anything is simulated (exit
  * 2 with a one-line message on bad input, hnm_check.h), then execs smpirun
  * with libhnm.so preloaded into the simulator only (through smpirun's
- * -wrapper, combined with the user's own -wrapper if any) and the model in
- * $HNM_MODEL. Without -platform the bundled default cluster is used; without
- * -hostfile, the bundled hostfile with the bundled platform, every host of
- * the platform once with a platform of one's own.
+ * -wrapper, combined with the user's own -wrapper if any) and the model
+ * given to the plugin as --cfg=hnm/model:SPEC (in $HNM_MODEL instead if SPEC
+ * holds a character that smpirun or SimGrid would split at or expand: SimGrid
+ * separates --cfg settings at ',' and blanks). Without -platform the bundled
+ * default cluster is used; without -hostfile, the bundled hostfile with the
+ * bundled platform, every host of the platform once with a platform of one's
+ * own. The plugin, hnm-hosts and the bundled files are found relative to
+ * hnm-run itself (core/hnm_home.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_check.h"
+#include "hnm_home.h"
 #include "hnm_input.h"
 #include "hnm_model.h"
 
@@ -27,6 +32,11 @@
 
 #define HNM_VERSION "0.1.0"
 #define HNM_DEFAULT_MODEL "graphene"
+
+static const char *home_or_unknown(void)
+{
+  return hnm_home() != NULL ? hnm_home() : "$HNM_HOME";
+}
 
 static void usage(FILE *out)
 {
@@ -55,7 +65,7 @@ static void usage(FILE *out)
           "whole number from 1 to the hostfile's capacity (to put several ranks on a host,\n"
           "say so: HOST:N).\n"
           "Without -platform, the bundled default platform is used:\n"
-          "  %s\n"
+          "  %s/%s/default.xml\n"
           "with its hostfile unless -hostfile is given; -platform without -hostfile places\n"
           "ranks on every host of the platform, once.\n"
           "Computation: SimGrid's default, smpi/simulate-computation:yes -- the CPU time of\n"
@@ -67,9 +77,13 @@ static void usage(FILE *out)
           "(Lazy shares bandwidth wrongly there, docs/models.md); a --cfg=network/optim:X\n"
           "on the command line wins.\n"
           "Bundled models live in %s (override with $HNM_MODEL_DIR);\n"
-          "the plugin is %s (override with $HNM_PLUGIN).\n"
+          "the plugin is %s/%s (override with $HNM_PLUGIN).\n"
+          "These paths are relative to hnm's home, %s\n"
+          "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
+          "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
           "Exit status: 2 on bad input (nothing simulated), else smpirun's.\n",
-          HNM_DEFAULT_MODEL, HNM_DEFAULT_PLATFORM, hnm_model_dir(), HNM_PLUGIN_PATH);
+          HNM_DEFAULT_MODEL, home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(),
+          HNM_HOME_PLUGIN, home_or_unknown());
 }
 
 static int fail(const char *fmt, const char *a, const char *b)
@@ -97,7 +111,8 @@ static int smpirun_takes_value(const char *opt)
 static const char *conflicting_cfg(const char *arg)
 {
   static const char *const owned[] = {"smpi/bw-factor", "smpi/lat-factor", "smpi/os", "smpi/or", "smpi/ois",
-                                      "smpi/async-small-thresh", "smpi/send-is-detached-thresh", NULL};
+                                      "smpi/async-small-thresh", "smpi/send-is-detached-thresh", "hnm/model",
+                                      NULL};
   if (strncmp(arg, "--cfg=", 6) != 0)
     return NULL;
   for (int i = 0; owned[i] != NULL; i++) {
@@ -128,6 +143,11 @@ static int needs_full_update(const hnm_model *model, const hnm_platform_info *in
 static int check_run(int argc, char **argv, int program, const char *platform, const char *hostfile,
                      const char *np_text, const hnm_model *model, int *full)
 {
+  char helper_path[4096], default_platform[4096], default_hostfile[4096];
+  if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
+      hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
+      hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
+    return fail("%s%s", helper_path, "");
   hnm_error err;
   if (program < 0)
     return fail("no program to run%s%s (see hnm-run --help)", "", "");
@@ -142,11 +162,11 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
   long np = 0, slots = 0;
   if (np_text != NULL && hnm_check_np(np_text, &np, &err) != 0)
     return fail("%s%s", err.msg, "");
-  const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : HNM_HOSTS_PATH;
+  const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
   hnm_platform_info info;
-  if (hnm_check_platform(helper, platform ? platform : HNM_DEFAULT_PLATFORM, &info, &err) != 0)
+  if (hnm_check_platform(helper, platform ? platform : default_platform, &info, &err) != 0)
     return fail("%s%s", err.msg, "");
-  const char *hosts_used = hostfile ? hostfile : platform ? NULL : HNM_DEFAULT_HOSTFILE;
+  const char *hosts_used = hostfile ? hostfile : platform ? NULL : default_hostfile;
   int rc = 0;
   if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, &err) != 0)
     rc = fail("%s%s", err.msg, "");
@@ -254,8 +274,12 @@ int main(int argc, char **argv)
 
   if (access(argv[program], X_OK) != 0)
     return fail("cannot execute program '%s': %s", argv[program], strerror(errno));
-  char why[512];
-  const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : HNM_PLUGIN_PATH;
+  char why[512], plugin_path[4096], default_platform[4096], default_hostfile[4096];
+  if (hnm_home_path(plugin_path, sizeof plugin_path, HNM_HOME_PLUGIN) != 0 ||
+      hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
+      hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
+    return fail("%s%s", plugin_path, "");
+  const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : plugin_path;
   if (hnm_input_check(plugin, why, sizeof why) != 0)
     return fail("the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, why);
   if (strchr(plugin, ' ') != NULL)
@@ -287,6 +311,18 @@ int main(int argc, char **argv)
     return fail("out of memory%s%s", "", "");
   }
   snprintf(wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, wrapper ? " " : "", wrapper ? wrapper : "");
+  /* The spec goes to the plugin as a SimGrid flag, unless smpirun would
+   * split or glob it (it word-splits --cfg values) or SimGrid would split
+   * it (at ',' and blanks): then in the environment. */
+  int spec_in_env = strpbrk(spec, " \t\n,*?[") != NULL;
+  size_t cfg_len = strlen(spec) + sizeof "--cfg=hnm/model:";
+  char *cfg_model = malloc(cfg_len);
+  if (cfg_model == NULL) {
+    free(wrap);
+    free(args);
+    return fail("out of memory%s%s", "", "");
+  }
+  snprintf(cfg_model, cfg_len, "--cfg=hnm/model:%s", spec);
 
   int n = 0;
   args[n++] = "smpirun";
@@ -294,11 +330,11 @@ int main(int argc, char **argv)
   args[n++] = wrap;
   if (platform == NULL) {
     args[n++] = "-platform";
-    args[n++] = HNM_DEFAULT_PLATFORM;
+    args[n++] = default_platform;
   }
   if (hostfile == NULL && platform == NULL) {
     args[n++] = "-hostfile";
-    args[n++] = HNM_DEFAULT_HOSTFILE;
+    args[n++] = default_hostfile;
   }
   int optim_given = 0;
   for (int j = 0; j < nsmpi; j++)
@@ -306,6 +342,8 @@ int main(int argc, char **argv)
       optim_given = 1;
   if (full && !optim_given)
     args[n++] = "--cfg=network/optim:Full";
+  if (!spec_in_env)
+    args[n++] = cfg_model;
   for (int j = 0; j < nsmpi; j++)
     args[n++] = smpi[j];
   for (int j = program; j < argc; j++)
@@ -313,18 +351,21 @@ int main(int argc, char **argv)
   args[n] = NULL;
   free(smpi);
 
-  if (setenv("HNM_MODEL", spec, 1) != 0) {
+  if (spec_in_env && setenv("HNM_MODEL", spec, 1) != 0) {
     free(args);
     free(wrap);
+    free(cfg_model);
     return fail("cannot set HNM_MODEL: %s%s", strerror(errno), "");
   }
   if (dry_run) {
-    printf("HNM_MODEL=%s", spec);
+    if (spec_in_env)
+      printf("HNM_MODEL='%s' ", spec);
     for (int j = 0; j < n; j++)
-      printf(strchr(args[j], ' ') ? " '%s'" : " %s", args[j]);
+      printf(strchr(args[j], ' ') ? "%s'%s'" : "%s%s", j > 0 ? " " : "", args[j]);
     printf("\n");
     free(args);
     free(wrap);
+    free(cfg_model);
     return 0;
   }
   fflush(stdout);
@@ -332,5 +373,6 @@ int main(int argc, char **argv)
   fprintf(stderr, "hnm-run: cannot run smpirun: %s (install simgrid)\n", strerror(errno));
   free(args);
   free(wrap);
+  free(cfg_model);
   return 127;
 }

@@ -76,9 +76,9 @@ refuse "--model named pipe" "fifo.xml: model file: not a regular file \(a named 
 refuse "--model device" "/dev/zero: model file: not a regular file" "$HNM_RUN" --model /dev/zero "${H[@]}" "$PROG"
 
 # --- what is accepted (and must be) ------------------------------------------
-accept "--dry-run after smpirun's -np is hnm-run's" "^HNM_MODEL=graphene .* -np 2 $PROG\$" \
+accept "--dry-run after smpirun's -np is hnm-run's" "^smpirun .*--cfg=hnm/model:graphene .*-np 2 $PROG\$" \
   "$HNM_RUN" "${H[@]}" -np 2 --dry-run "$PROG"
-accept "--model after -np" "^HNM_MODEL=fluid " "$HNM_RUN" -np 2 --model fluid "${H[@]}" --dry-run "$PROG"
+accept "--model after -np" "--cfg=hnm/model:fluid " "$HNM_RUN" -np 2 --model fluid "${H[@]}" --dry-run "$PROG"
 accept "options after the program are the program's" "$PROG --dry-run\$" \
   "$HNM_RUN" --dry-run "${H[@]}" "$PROG" --dry-run
 accept "empty lines are skipped, as SimGrid does" "emptylines.hosts -np 2 " \

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # hnm-run's command line: help, version, --explain, --dry-run (how smpirun
-# is called), and libhnm refusing to run without a model.
+# is called); libhnm's SimGrid flags (--cfg=hnm/model gives the same times
+# as hnm-run --model and as $HNM_MODEL, --cfg-help lists the flags), and
+# libhnm refusing to run without a model.
 source "$(dirname "$0")/lib.sh"
 
 out=$("$HNM_RUN" --help)
@@ -19,7 +21,12 @@ check "inline S" grep -q 'k <= 65536 B: lat 5e-06 s, bw 1e+10 B/s' <<<"$out"
 # --dry-run: the bundled platform when none is given; the plugin preloaded
 # through -wrapper, folded with the user's own wrapper.
 out=$("$HNM_RUN" --model fluid --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
-check "dry-run sets HNM_MODEL" grep -q '^HNM_MODEL=fluid ' <<<"$out"
+check "dry-run passes the model as a SimGrid flag" grep -q -- ' --cfg=hnm/model:fluid ' <<<"$out"
+check "dry-run: no HNM_MODEL when the flag carries it" bash -c '! grep -q HNM_MODEL <<<"$1"' _ "$out"
+out_env=$("$HNM_RUN" --model loggps:L=5us,o=1us --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
+check "a spec SimGrid would split at ',' goes in HNM_MODEL" grep -q "^HNM_MODEL='loggps:L=5us,o=1us' " <<<"$out_env"
+check "... and not in --cfg" bash -c '! grep -q hnm/model <<<"$1"' _ "$out_env"
+check "--cfg=hnm/model is refused next to --model" bash -c '! "$1" --model fluid --dry-run -np 2 --cfg=hnm/model:loggps "$2" 2>/dev/null' _ "$HNM_RUN" "$SIM_BIN/p2p_timing"
 check "dry-run preloads the plugin" grep -q "'env LD_PRELOAD=[^ ]*libhnm.so[^ ]*'" <<<"$out"
 check "dry-run adds the default platform" grep -q -- '-platform [^ ]*platforms/default.xml' <<<"$out"
 out=$("$HNM_RUN" --model fluid --dry-run -wrapper "valgrind -q" -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
@@ -36,7 +43,7 @@ out4=$("$HNM_RUN" --model smpi-default --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0
 check "smpi-default keeps SimGrid's network/optim" bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out4"
 out5=$("$HNM_RUN" --model loggps --dry-run --cfg=network/optim:Lazy -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
 check "a user's network/optim wins" [ "$(grep -o -- 'network/optim:[A-Za-z]*' <<<"$out5")" = "network/optim:Lazy" ]
-check "hnm-run options after smpirun's" grep -q '^HNM_MODEL=fluid ' <<<"$("$HNM_RUN" -np 2 --model fluid --dry-run "$SIM_BIN/p2p_timing")"
+check "hnm-run options after smpirun's" grep -q -- '--cfg=hnm/model:fluid ' <<<"$("$HNM_RUN" -np 2 --model fluid --dry-run "$SIM_BIN/p2p_timing")"
 
 # The plugin on its own, without a model: refuses with exit 2.
 plugin=$(sed -n "s/.*LD_PRELOAD=\([^ ']*\).*/\1/p" <<<"$out")
@@ -45,7 +52,40 @@ err=$(env -u HNM_MODEL smpirun -wrapper "env LD_PRELOAD=$plugin" -platform "$DAT
   -hostfile "$DATA/platforms/two.hosts" -np 2 "${SIMOPTS[@]}" "$SIM_BIN/p2p_timing" 1:0:0 2>&1)
 status=$?
 set -e
-check "libhnm without HNM_MODEL fails" [ "$status" -ne 0 ]
-check "libhnm says why" grep -q 'HNM_MODEL is not set' <<<"$err"
+check "libhnm without a model fails" [ "$status" -eq 2 ]
+check "libhnm says why" grep -q 'no model is set.*--cfg=hnm/model' <<<"$err"
 check "nothing simulated" bash -c "! grep -q '^send' <<<\"\$1\"" _ "$err"
+
+# The same model three ways: hnm-run --model, the flag, the environment.
+# p2p_timing prints each operation's simulated times (%.17g): identical.
+# (One override only: SimGrid splits --cfg values at ','.)
+SPEC=loggps:S=1KiB
+TWO=(-platform "$DATA/platforms/two.xml" -hostfile "$DATA/platforms/two.hosts" -np 2)
+by_run=$("$HNM_RUN" --model "$SPEC" "${TWO[@]}" "${SIMOPTS[@]}" "$SIM_BIN/p2p_timing" 100000:0:0 2>/dev/null)
+by_cfg=$(env -u HNM_MODEL smpirun -wrapper "env LD_PRELOAD=$plugin" "${TWO[@]}" "${SIMOPTS[@]}" \
+  --cfg=network/optim:Full --cfg=hnm/model:$SPEC "$SIM_BIN/p2p_timing" 100000:0:0 2>/dev/null)
+by_env=$(HNM_MODEL=$SPEC smpirun -wrapper "env LD_PRELOAD=$plugin" "${TWO[@]}" "${SIMOPTS[@]}" \
+  --cfg=network/optim:Full "$SIM_BIN/p2p_timing" 100000:0:0 2>/dev/null)
+check "hnm-run --model simulated something" grep -q '^send' <<<"$by_run"
+check "--cfg=hnm/model gives hnm-run --model's times ($by_cfg vs $by_run)" [ "$by_cfg" = "$by_run" ]
+check "\$HNM_MODEL gives the same times" [ "$by_env" = "$by_run" ]
+by_fluid=$(HNM_MODEL=$SPEC smpirun -wrapper "env LD_PRELOAD=$plugin" "${TWO[@]}" "${SIMOPTS[@]}" \
+  --cfg=network/optim:Full --cfg=hnm/model:fluid "$SIM_BIN/p2p_timing" 100000:0:0 2>/dev/null)
+check "the flag wins over \$HNM_MODEL (fluid differs from LogGPS)" [ -n "$by_fluid" -a "$by_fluid" != "$by_run" ]
+by_fluid_run=$("$HNM_RUN" --model fluid "${TWO[@]}" "${SIMOPTS[@]}" "$SIM_BIN/p2p_timing" 100000:0:0 2>/dev/null)
+check "... and equals hnm-run --model fluid" [ "$by_fluid" = "$by_fluid_run" ]
+
+# A bad spec in the flag stops the run with exit 2, naming the flag.
+set +e
+err=$(smpirun -wrapper "env LD_PRELOAD=$plugin" "${TWO[@]}" "${SIMOPTS[@]}" --cfg=hnm/model:nosuchmodel \
+  "$SIM_BIN/p2p_timing" 1:0:0 2>&1)
+status=$?
+set -e
+check "bad --cfg=hnm/model: exit 2" [ "$status" -eq 2 ]
+check "bad --cfg=hnm/model: says so" grep -q "hnm: --cfg=hnm/model: --model: unknown model 'nosuchmodel'" <<<"$err"
+
+# SimGrid's --cfg-help (3.32's spelling) lists the plugin's flags.
+help=$(env -u HNM_MODEL smpirun -wrapper "env LD_PRELOAD=$plugin" "${TWO[@]}" "$SIM_BIN/p2p_timing" --cfg-help 2>&1)
+check "--cfg-help lists hnm/model" grep -q '^ *hnm/model: hnm network model' <<<"$help"
+check "--cfg-help lists hnm/verbose" grep -q '^ *hnm/verbose: ' <<<"$help"
 finish

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# scripts/check-layering on a small tree made to break each rule once: it
+# must exit 1 and name every violation (file, line, what), and pass once the
+# violations are removed. Environment: CHECK_LAYERING (the script).
+source "$(dirname "$0")/../sim/lib.sh"
+set +e
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T"/{core,plugin,tools,platforms,calibration,apps,tests/unit}
+printf '#include "hnm_units.h"\n' >"$T/core/hnm_units.c"
+printf '/* units */\n' >"$T/core/hnm_units.h"
+printf '#include "hnm_model.h"\n#include <libxml/parser.h>\n' >"$T/plugin/hnm_model.c"
+printf '/* model */\n' >"$T/plugin/hnm_model.h"
+printf '#include <simgrid/s4u.hpp>\n' >"$T/plugin/glue.cpp"
+printf '#include "hnm_topo.h"\n#include "hnm_units.h"\n' >"$T/platforms/hnm_topo.c"
+printf '/* topo */\n' >"$T/platforms/hnm_topo.h"
+printf '#include <glpk.h>\n' >"$T/platforms/hnm_paths_lp.c"
+printf '#include <libxml/xmlwriter.h>\n' >"$T/platforms/hnm_platform.c"
+printf '#include <mpi.h>\n#include "skel.h"\n' >"$T/apps/skel.c"
+printf '/* skel */\n' >"$T/apps/skel.h"
+printf '#include "hnm_model.h"\n#include "hnm_topo.h"\n' >"$T/tests/unit/test_all.c"
+cat >"$T/core/CMakeLists.txt" <<'CM'
+add_library(hnmbase STATIC hnm_units.c)
+target_link_libraries(hnmbase PUBLIC m)
+CM
+cat >"$T/plugin/CMakeLists.txt" <<'CM'
+add_library(hnmmodel STATIC hnm_model.c)
+target_link_libraries(hnmmodel PUBLIC hnmbase LibXml2::LibXml2 m)
+add_library(hnm SHARED glue.cpp)
+target_link_libraries(hnm PRIVATE hnmmodel PkgConfig::SIMGRID)
+CM
+cat >"$T/platforms/CMakeLists.txt" <<'CM'
+add_library(hnmtopo STATIC hnm_topo.c)
+target_link_libraries(hnmtopo PUBLIC hnmbase m)
+add_library(hnmpaths STATIC hnm_paths_lp.c)
+target_link_libraries(hnmpaths PUBLIC hnmtopo ${GLPK_LIBRARY})
+add_executable(hnm-platform hnm_platform.c)
+target_link_libraries(hnm-platform PRIVATE hnmtopo
+  LibXml2::LibXml2)
+CM
+cat >"$T/tests/unit/CMakeLists.txt" <<'CM'
+add_executable(test_all test_all.c)
+target_link_libraries(test_all PRIVATE hnmmodel hnmtopo)
+CM
+
+out=$(bash "$CHECK_LAYERING" "$T")
+check "a clean tree passes ($out)" [ $? -eq 0 ]
+
+# One violation of each kind.
+printf '#include "hnm_model.h"\n#include <libxml/tree.h>\n' >>"$T/core/hnm_units.c"
+printf '#include "hnm_model.h"\n' >>"$T/platforms/hnm_topo.c"
+printf '#include <simgrid/s4u.hpp>\n' >>"$T/plugin/hnm_model.c"
+printf '#include <glpk.h>\n#include <libxml/parser.h>\n' >>"$T/platforms/hnm_topo.c"
+printf '#include "nowhere.h"\n' >>"$T/apps/skel.c"
+printf 'target_link_libraries(hnmbase PUBLIC LibXml2::LibXml2)\n' >>"$T/core/CMakeLists.txt"
+printf 'target_link_libraries(hnmtopo PUBLIC hnmmodel\n  LibXml2::LibXml2)\n' >>"$T/platforms/CMakeLists.txt"
+out=$(bash "$CHECK_LAYERING" "$T")
+status=$?
+check "violations: exit 1 (got $status)" [ $status -eq 1 ]
+expect() { check "reports: $1" grep -qF -- "$1" <<<"$out"; }
+expect "core/hnm_units.c:2: core/ may not include plugin/'s \"hnm_model.h\""
+expect "core/hnm_units.c:3: core/ may not include <libxml/tree.h>"
+expect "core/hnm_units.c:3: <libxml/tree.h> in a source of a core/ library"
+expect "platforms/hnm_topo.c:3: platforms/ may not include plugin/'s \"hnm_model.h\""
+expect "plugin/hnm_model.c:3: <simgrid/s4u.hpp> outside plugin's C++ glue"
+expect "platforms/hnm_topo.c:4: <glpk.h> outside the GLPK module"
+expect "platforms/hnm_topo.c:5: <libxml/parser.h> in a source of a platforms/ library"
+expect "apps/skel.c:3: includes \"nowhere.h\", which no part holds"
+expect "core/CMakeLists.txt:3: hnmbase (core/ library) may not link libxml2"
+expect "platforms/CMakeLists.txt:8: hnmtopo links plugin/'s hnmmodel"
+expect "platforms/CMakeLists.txt:8: hnmtopo (platforms/ library) may not link libxml2"
+check "exactly 11 violations" grep -q '^layering: 11 violation(s)' <<<"$out"
+finish
