@@ -168,6 +168,7 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "\n");
   }
   if (simulate && simulate_check(av) != 0) {
+    free(av[0]); /* hnm_home_file()'s */
     free(av);
     free(launcher);
     return 2; /* hnm-run said why, in one line */
@@ -187,6 +188,8 @@ int cmd_run(int argc, char **argv)
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR)
       die("waitpid: %s", strerror(errno));
+  if (simulate)
+    free(av[0]); /* hnm_home_file()'s */
   free(av);
   free(launcher);
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {

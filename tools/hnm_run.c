@@ -173,7 +173,7 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
   if (rc == 0 && hosts_used == NULL)
     slots = (long)info.nhosts;
   if (rc == 0 && np > slots) {
-    char msg[600];
+    char msg[4400];
     snprintf(msg, sizeof msg, "-np %ld: more ranks than the %ld places of %s%s", np, slots,
              hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform);
     rc = fail("%s%s (to put several ranks on one host, write HOST:N in the hostfile)", msg, "");
