@@ -35,12 +35,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_util.h"
+#include "hnm_msg.h"
+#include "hnm_version.h"
 #include "hnm_calibrate_fit.h"
 #include "hnm_calibrate_compare.h"
 #include "hnm_calibrate_run.h"
 
 int main(int argc, char **argv)
 {
+  hnm_msg_init(PROG);
   if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
     FILE *f = argc < 2 ? stderr : stdout;
     fprintf(f, "usage: hnm-calibrate run|fit|compare ... (hnm-calibrate CMD --help for each)\n"
@@ -50,7 +53,7 @@ int main(int argc, char **argv)
     return argc < 2 ? 2 : 0;
   }
   if (strcmp(argv[1], "--version") == 0) {
-    printf(PROG " 0.1.0\n");
+    printf(PROG " " HNM_VERSION "\n");
     return 0;
   }
   if (strcmp(argv[1], "run") == 0)

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_compare.h"
+#include "hnm_opt.h"
 #include "hnm_calibrate_util.h"
 #include "hnm_calibrate_csv.h"
 
@@ -23,18 +24,23 @@ static int decade_of(double k) { return k < 1 ? 0 : (int)floor(log10(k) + 1e-12)
 
 int cmd_compare(int argc, char **argv)
 {
-  if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-    printf("usage: hnm-calibrate compare REAL.csv NAME=SIM.csv...\n"
-           "Errors of each simulation against the real measurements, per op (send, recv, pingpong)\n"
-           "and size decade [10^d, 10^(d+1)), two statistics per model:\n"
-           "  abs:NAME   median over the decade's distinct sizes k of\n"
-           "             |median sim(k) - median real(k)| / median real(k)\n"
-           "  bias:NAME  median over the decade's real rows y of (median sim(k) - y) / y (signed)\n"
-           "`points` counts real rows; `se` is how precisely the real medians are known (median over\n"
-           "the sizes of 1.2533 x 1.4826 x MAD / median / sqrt(n), the standard error of a median).\n"
-           "Both runs must use the same sizes (--min --max --sizes --seed).\n");
-    return 0;
-  }
+  const struct hnm_opt opts[] = {{NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {
+    "hnm-calibrate compare", "REAL.csv NAME=SIM.csv...",
+    "Errors of each simulation against the real measurements, per op (send, recv, pingpong)\n"
+    "and size decade [10^d, 10^(d+1)), two statistics per model:\n"
+    "  abs:NAME   median over the decade's distinct sizes k of\n"
+    "             |median sim(k) - median real(k)| / median real(k)\n"
+    "  bias:NAME  median over the decade's real rows y of (median sim(k) - y) / y (signed)\n"
+    "`points` counts real rows; `se` is how precisely the real medians are known (median over\n"
+    "the sizes of 1.2533 x 1.4826 x MAD / median / sqrt(n), the standard error of a median).\n"
+    "Both runs must use the same sizes (--min --max --sizes --seed).",
+    NULL, NULL, HNM_OPT_IN_ORDER, NULL};
+  int first = hnm_opt_parse(&cmd, opts, argc, argv);
+  if (first < 0)
+    return hnm_opt_status(first);
+  argc -= first - 1; /* argv[1..] are the operands, as before */
+  argv += first - 1;
   if (argc < 3)
     die("compare: need REAL.csv and at least one NAME=SIM.csv");
   int ns = argc - 2;

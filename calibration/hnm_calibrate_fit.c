@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_fit.h"
+#include "hnm_out.h"
+#include "hnm_opt.h"
 #include "hnm_calibrate_util.h"
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
@@ -460,37 +462,73 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
   }
 }
 
-static double parse_size_opt(const char *opt, const char *v)
+/* A size option's value: bytes (units allowed), or "none" (-1). */
+static int size_value(const char *v, double *out, char *err, size_t errlen)
 {
-  if (strcmp(v, "none") == 0)
-    return -1;
+  char why[256];
   double b;
-  char err[256];
-  if (hnm_parse_size(v, &b, err, sizeof err) != 0 && !(parse_field(v, &b)))
-    die("%s: '%s': not a size (%s)", opt, v, err);
-  if (b != floor(b) || b < 0)
-    die("%s: '%s': not a whole number of bytes", opt, v);
-  return b;
+  if (strcmp(v, "none") == 0) {
+    *out = -1;
+    return 0;
+  }
+  if (hnm_parse_size(v, &b, why, sizeof why) != 0 && !(parse_field(v, &b))) {
+    snprintf(err, errlen, "'%s': not a size (%s)", v, why);
+    return -1;
+  }
+  if (b != floor(b) || b < 0) {
+    snprintf(err, errlen, "'%s': not a whole number of bytes", v);
+    return -1;
+  }
+  *out = b;
+  return 0;
 }
 
-static int usage_fit(FILE *f)
+struct fit_ctx {
+  struct fit_args *a;
+  double *forced; /* [40] */
+};
+
+static int fit__breakpoints(void *ctx, const char *v, char *err, size_t errlen)
 {
-  fprintf(f,
-          "usage: hnm-calibrate fit [options] FILE.csv... -o MODEL.xml\n"
-          "Reads the CSVs of `hnm-calibrate run` (p2p.csv, probe.csv, contention.csv; recognised by header)\n"
-          "and writes a hybrid model file (docs/model-format.md) and a report directory.\n"
-          "  -o FILE               model to write (required)\n"
-          "  --report DIR          report directory (default: MODEL without .xml, plus -report):\n"
-          "                        report.txt, PNG plots per operation, loggps.xml and fluid.xml fits\n"
-          "  --name NAME           model name (default: calibrated)\n"
-          "  --breakpoints LIST    force breakpoints (comma-separated sizes: k <= b and k > b split)\n"
-          "  --only-breakpoints    no breakpoint other than the forced ones and the protocol thresholds\n"
-          "  --protocol A,D        force the async and detached thresholds (sizes or none)\n"
-          "  --penalty X           per-segment penalty in noise units (default 3 ln n)\n"
-          "  --max-segments N      per operation (default 8)\n"
-          "  --min-sizes N         distinct sizes per segment (default 2)\n"
-          "  --noise-floor X       lowest relative noise assumed (default 5e-3)\n"
-          "  --no-plots            skip gnuplot\n");
+  struct fit_ctx *fc = ctx;
+  char buf[4096];
+  snprintf(buf, sizeof buf, "%s", v);
+  fc->a->nforced = 0;
+  for (char *sv, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
+    double b;
+    if (fc->a->nforced == 40) {
+      snprintf(err, errlen, "at most 40");
+      return -1;
+    }
+    if (size_value(t, &b, err, errlen) != 0)
+      return -1;
+    if (b < 0) {
+      snprintf(err, errlen, "'none' is not a breakpoint");
+      return -1;
+    }
+    fc->forced[fc->a->nforced++] = b;
+  }
+  fc->a->forced = fc->forced;
+  return 0;
+}
+
+static int fit__protocol(void *ctx, const char *v, char *err, size_t errlen)
+{
+  struct fit_args *a = ((struct fit_ctx *)ctx)->a;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", v);
+  char *c = strchr(buf, ',');
+  if (c == NULL) {
+    snprintf(err, errlen, "'%s': expected ASYNC,DETACHED", v);
+    return -1;
+  }
+  *c = '\0';
+  if (size_value(buf, &a->force_async, err, errlen) != 0 || size_value(c + 1, &a->force_detached, err, errlen) != 0)
+    return -1;
+  if (a->force_async >= 0 && (a->force_detached < 0 || a->force_async > a->force_detached)) {
+    snprintf(err, errlen, "'%s': async > detached", v);
+    return -1;
+  }
   return 0;
 }
 
@@ -545,92 +583,54 @@ int cmd_fit(int argc, char **argv)
   struct fit_args a = {0};
   a.name = "calibrated";
   a.force_async = a.force_detached = -2;
-  a.plots = 1;
-  const char **files = calloc((size_t)argc + 1, sizeof *files);
-  int nfiles = 0;
-  double forced[64];
-  for (int i = 1; i < argc; i++) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0)
-      return usage_fit(stdout);
-    if (o[0] != '-') {
-      files[nfiles++] = o;
-      continue;
-    }
-    if (strcmp(o, "--only-breakpoints") == 0) {
-      a.forced_only = 1;
-      continue;
-    }
-    if (strcmp(o, "--no-plots") == 0) {
-      a.plots = 0;
-      continue;
-    }
-    if (v == NULL)
-      die("fit: %s: unknown option or missing value (see fit --help)", o);
-    i++;
-    char err[256];
-    if (strcmp(o, "-o") == 0)
-      a.out = v;
-    else if (strcmp(o, "--report") == 0)
-      a.report = v;
-    else if (strcmp(o, "--name") == 0) {
-      if (*v == '\0' || strpbrk(v, "<>&\"'") != NULL)
-        die("--name: '%s': empty or has XML special characters", v);
-      a.name = v;
-    } else if (strcmp(o, "--breakpoints") == 0) {
-      char buf[4096];
-      snprintf(buf, sizeof buf, "%s", v);
-      a.nforced = 0;
-      for (char *sv, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
-        if (a.nforced == 40)
-          die("--breakpoints: at most 40");
-        double b = parse_size_opt("--breakpoints", t);
-        if (b < 0)
-          die("--breakpoints: 'none' is not a breakpoint");
-        forced[a.nforced++] = b;
-      }
-      a.forced = forced;
-    } else if (strcmp(o, "--protocol") == 0) {
-      char buf[256];
-      snprintf(buf, sizeof buf, "%s", v);
-      char *c = strchr(buf, ',');
-      if (c == NULL)
-        die("--protocol: '%s': expected ASYNC,DETACHED", v);
-      *c = '\0';
-      a.force_async = parse_size_opt("--protocol", buf);
-      a.force_detached = parse_size_opt("--protocol", c + 1);
-      if (a.force_async >= 0 && (a.force_detached < 0 || a.force_async > a.force_detached))
-        die("--protocol: '%s': async > detached", v);
-    } else if (strcmp(o, "--penalty") == 0) {
-      if (hnm_parse_number(v, &a.penalty, err, sizeof err) != 0 || !(a.penalty > 0))
-        die("--penalty: '%s': not a number > 0", v);
-    } else if (strcmp(o, "--noise-floor") == 0) {
-      if (hnm_parse_number(v, &a.noise_floor, err, sizeof err) != 0 || !(a.noise_floor > 0))
-        die("--noise-floor: '%s': not a number > 0", v);
-    } else if (strcmp(o, "--max-segments") == 0 || strcmp(o, "--min-sizes") == 0) {
-      char *end;
-      long n = strtol(v, &end, 10);
-      if (*v == '\0' || *end != '\0' || n < 1 || n > 64)
-        die("%s: '%s': not a whole number in [1, 64]", o, v);
-      if (o[2] == 'm' && o[3] == 'a')
-        a.max_segments = (int)n;
-      else
-        a.min_sizes = (int)n;
-    } else
-      die("fit: %s: unknown option (see fit --help)", o);
-  }
+  double forced[40];
+  long max_segments = 0, min_sizes = 0;
+  int no_plots = 0;
+  struct fit_ctx fc = {&a, forced};
+  a.penalty = a.noise_floor = NAN; /* not given: the fit's defaults (0 below) */
+  const struct hnm_opt opts[] = {
+    {"output", 'o', HNM_OPT_STRING, "FILE", NULL, NULL, "model to write (required)", &a.out, 0, 0, NULL},
+    {"report", 0, HNM_OPT_STRING, "DIR", NULL, NULL, "report directory (default: MODEL without .xml, plus -report; see below)", &a.report, 0, 0, NULL},
+    {"name", 0, HNM_OPT_STRING, "NAME", "calibrated", NULL, "model name", &a.name, 0, 0, NULL},
+    {"breakpoints", 0, HNM_OPT_CALL, "LIST", NULL, "bytes", "force breakpoints (comma-separated sizes: k <= b and k > b split)", NULL, 0, 0, fit__breakpoints},
+    {"only-breakpoints", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no breakpoint other than the forced ones and the protocol thresholds", &a.forced_only, 0, 0, NULL},
+    {"protocol", 0, HNM_OPT_CALL, "A,D", NULL, "bytes", "force the async and detached thresholds (sizes or none)", NULL, 0, 0, fit__protocol},
+    {"penalty", 0, HNM_OPT_NUMBER, "X", NULL, NULL, "per-segment penalty in noise units (default 3 ln n)", &a.penalty, 0, 0, NULL},
+    {"max-segments", 0, HNM_OPT_LONG, "N", NULL, NULL, "segments per operation (default 8)", &max_segments, 1, 64, NULL},
+    {"min-sizes", 0, HNM_OPT_LONG, "N", NULL, NULL, "distinct sizes per segment (default 2)", &min_sizes, 1, 64, NULL},
+    {"noise-floor", 0, HNM_OPT_NUMBER, "X", NULL, NULL, "lowest relative noise assumed (default 5e-3)", &a.noise_floor, 0, 0, NULL},
+    {"no-plots", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "skip gnuplot", &no_plots, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {
+    "hnm-calibrate fit", "[OPTIONS] FILE.csv... -o MODEL.xml",
+    "Reads the CSVs of `hnm-calibrate run` (p2p.csv, probe.csv, contention.csv; recognised by header)\n"
+    "and writes a hybrid model file (docs/model-format.md) and a report directory.",
+    "The report directory holds report.txt, PNG plots per operation, loggps.xml and fluid.xml fits.\n",
+    NULL, 0, &fc};
+  int first = hnm_opt_parse(&cmd, opts, argc, argv);
+  if (first < 0)
+    return hnm_opt_status(first);
+  const char **files = (const char **)argv + first;
+  int nfiles = argc - first;
+  a.plots = !no_plots;
+  a.max_segments = (int)max_segments;
+  a.min_sizes = (int)min_sizes;
+  if (*a.name == '\0' || strpbrk(a.name, "<>&\"'") != NULL)
+    return hnm_opt_fail("--name", "'%s': empty or has XML special characters", a.name);
+  if (!isnan(a.penalty) && !(a.penalty > 0))
+    return hnm_opt_fail("--penalty", "%g: not a number > 0", a.penalty);
+  if (!isnan(a.noise_floor) && !(a.noise_floor > 0))
+    return hnm_opt_fail("--noise-floor", "%g: not a number > 0", a.noise_floor);
+  if (isnan(a.penalty))
+    a.penalty = 0;
+  if (isnan(a.noise_floor))
+    a.noise_floor = 0;
   if (a.out == NULL)
     die("fit: -o MODEL.xml is required");
   if (nfiles == 0)
     die("fit: no CSV file given");
-  char report[4200];
-  if (a.report == NULL) {
-    size_t l = strlen(a.out);
-    if (l > 4 && strcmp(a.out + l - 4, ".xml") == 0)
-      l -= 4;
-    snprintf(report, sizeof report, "%.*s-report", (int)l, a.out);
-    a.report = report;
-  }
+  char report[4200], oerr[1024];
+  hnm_out *out = NULL;
   /* The same measurements twice would count double in every median. */
   struct stat *seen = calloc((size_t)nfiles + 1, sizeof *seen);
   if (seen == NULL)
@@ -651,21 +651,40 @@ int cmd_fit(int argc, char **argv)
   fit_model(&in, &a, &m);
   m.nfiles = nfiles;
   check_fitted(&m);
-  if (mkdir_p(a.report) != 0)
-    die("--report: %s: cannot create: %s", a.report, strerror(errno));
+  /* -o is opened before anything is written: a place it cannot be written
+   * to is bad input, reported before the report directory exists. */
+  out = hnm_out_open(a.out, "-o", oerr, sizeof oerr);
+  if (out == NULL)
+    die("%s", oerr);
+  if (a.report == NULL && hnm_out_is_through(out)) {
+    /* -o is a device or standard output: the report goes beside us. */
+    snprintf(report, sizeof report, "%s-report", a.name);
+    a.report = report;
+  }
+  if (a.report == NULL) {
+    size_t l = strlen(a.out);
+    if (l > 4 && strcmp(a.out + l - 4, ".xml") == 0)
+      l -= 4;
+    snprintf(report, sizeof report, "%.*s-report", (int)l, a.out);
+    a.report = report;
+  }
+  if (hnm_out_mkdirs(a.report) != 0) {
+    int e = errno;
+    hnm_out_abort(out);
+    die("--report: %s: cannot create: %s", a.report, strerror(e));
+  }
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", a.report);
   write_model(p, write_loggps, &m, a.name);
   snprintf(p, sizeof p, "%s/fluid.xml", a.report);
   write_model(p, write_fluid, &m, a.name);
   write_report(a.report, &m, &in, a.out, a.plots);
-  write_model(a.out, write_hybrid, &m, a.name);
+  write_model_out(out, a.out, write_hybrid, &m, a.name);
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
     fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);
   }
   fprintf(stderr, PROG ": wrote %s (%zu segments) and %s/\n", a.out, m.nseg, a.report);
-  free(files);
   inputs_free(&in);
   free(m.seg);
   return 0;

@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_fitted.h"
+#include "hnm_msg.h"
+#include "hnm_out.h"
 #include "hnm_calibrate_util.h"
 
 const struct segment *seg_of(const struct fitted *m, double k)
@@ -84,22 +86,6 @@ double fluid_predict(const struct fitted *m, int op, double k)
 }
 
 /* Write FILE atomically: callback into a temp file, then rename. */
-FILE *tmp_open(const char *path, char *tmp, size_t cap)
-{
-  snprintf(tmp, cap, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL)
-    die("%s: cannot write: %s", tmp, strerror(errno));
-  return f;
-}
-void tmp_commit(FILE *f, const char *tmp, const char *path)
-{
-  if (fclose(f) != 0 || rename(tmp, path) != 0) {
-    remove(tmp);
-    die("%s: cannot write", path);
-  }
-}
-
 void write_size(FILE *f, double v)
 {
   if (v < 0)
@@ -160,28 +146,50 @@ void write_fluid(FILE *f, const struct fitted *m, const char *name)
   fprintf(f, "  </segments>\n</hnm-model>\n");
 }
 
-/* Write a model through a temp file, load it back with hnm's own loader
- * (so that nothing hnm-run would refuse is ever written), then rename. */
+/* Write a model: into memory, loaded back with hnm's own loader (so that
+ * nothing hnm-run would refuse is ever written), then into O (opened on
+ * PATH by hnm_out_open(): a temporary renamed over a regular file, written
+ * through to a device), committed. O is consumed. */
+void write_model_out(hnm_out *o, const char *path, void (*writer)(FILE *, const struct fitted *, const char *),
+                     const struct fitted *m, const char *name)
+{
+  char *buf = NULL, err[1024];
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (f == NULL) {
+    hnm_out_abort(o);
+    die("out of memory");
+  }
+  writer(f, m, name);
+  if (fclose(f) != 0) {
+    hnm_out_abort(o);
+    die("out of memory");
+  }
+  hnm_error e;
+  hnm_model *chk = hnm_model_load_memory(path, buf, len, &e);
+  if (chk == NULL) {
+    hnm_out_abort(o);
+    free(buf);
+    die("internal error: the fitted model does not load: %s", e.msg);
+  }
+  hnm_model_free(chk);
+  size_t put = fwrite(buf, 1, len, hnm_out_file(o));
+  free(buf);
+  if (put != len || hnm_out_commit(o, err, sizeof err) != 0) {
+    if (put != len) {
+      snprintf(err, sizeof err, "'%s': write error: %s", path, strerror(errno));
+      hnm_out_abort(o);
+    }
+    hnm_msg_die(1, "%s", err);
+  }
+}
+
 void write_model(const char *path, void (*writer)(FILE *, const struct fitted *, const char *),
                  const struct fitted *m, const char *name)
 {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp%ld.xml", path, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL)
-    die("%s: cannot write: %s", tmp, strerror(errno));
-  writer(f, m, name);
-  if (fclose(f) != 0)
-    die("%s: cannot write", tmp);
-  hnm_error err;
-  hnm_model *chk = hnm_model_load(tmp, &err);
-  if (chk == NULL) {
-    remove(tmp);
-    die("internal error: the fitted model does not load: %s", err.msg);
-  }
-  hnm_model_free(chk);
-  if (rename(tmp, path) != 0) {
-    remove(tmp);
-    die("%s: cannot write", path);
-  }
+  char err[1024];
+  hnm_out *o = hnm_out_open(path, path, err, sizeof err);
+  if (o == NULL)
+    hnm_msg_die(1, "%s", err);
+  write_model_out(o, path, writer, m, name);
 }

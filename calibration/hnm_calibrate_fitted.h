@@ -4,6 +4,7 @@
 #define HNM_CALIBRATE_FITTED_H
 
 #include "hnm_fit.h"
+#include "hnm_out.h"
 
 #include <stdio.h>
 #include "hnm_calibrate_util.h"
@@ -38,12 +39,11 @@ const struct segment *seg_of(const struct fitted *m, double k);
 double hybrid_predict(const struct fitted *m, int op, double k);
 double loggps_predict(const struct fitted *m, int op, double k);
 double fluid_predict(const struct fitted *m, int op, double k);
-FILE *tmp_open(const char *path, char *tmp, size_t cap);
-void tmp_commit(FILE *f, const char *tmp, const char *path);
 void write_size(FILE *f, double v);
 void write_hybrid(FILE *f, const struct fitted *m, const char *name);
 void write_loggps(FILE *f, const struct fitted *m, const char *name);
 void write_fluid(FILE *f, const struct fitted *m, const char *name);
+void write_model_out(hnm_out *o, const char *path, void (*writer)(FILE *, const struct fitted *, const char *), const struct fitted *m, const char *name);
 void write_model(const char *path, void (*writer)(FILE *, const struct fitted *, const char *), const struct fitted *m, const char *name);
 
 #endif

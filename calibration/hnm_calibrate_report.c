@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_report.h"
+#include "hnm_msg.h"
+#include "hnm_out.h"
 #include "hnm_calibrate_util.h"
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
@@ -71,9 +73,12 @@ static void report_piece_table(FILE *f, const char *title, const hnm_fit_piece *
 void write_report(const char *dir, const struct fitted *m, struct inputs *in, const char *model_path,
                   int plots)
 {
-  char path[4200], tmp[4300];
+  char path[4200], err[1024];
   snprintf(path, sizeof path, "%s/report.txt", dir);
-  FILE *f = tmp_open(path, tmp, sizeof tmp);
+  hnm_out *out = hnm_out_open(path, "--report", err, sizeof err);
+  if (out == NULL)
+    die("%s", err);
+  FILE *f = hnm_out_file(out);
   fprintf(f, "hnm-calibrate fit report for %s\n\n", model_path);
   fprintf(f, "Protocol: eager (async) up to ");
   write_size(f, m->async);
@@ -153,7 +158,8 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
         fprintf(f, "  %-9s 1e%d-1e%-4d %7zu %8.2f%% %8.2f%% %8.2f%%\n", "", d, d + 1, c[0][d], 100 * e[0][d],
                 100 * e[1][d], 100 * e[2][d]);
   }
-  tmp_commit(f, tmp, path);
+  if (hnm_out_commit(out, err, sizeof err) != 0)
+    hnm_msg_die(1, "%s", err);
 
   if (!plots)
     return;

@@ -17,24 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_run.h"
+#include "hnm_out.h"
+#include "hnm_opt.h"
 #include "hnm_calibrate_util.h"
-
-static int usage_run(FILE *f)
-{
-  fprintf(f,
-          "usage: hnm-calibrate run [options] [-- benchmark options]\n"
-          "Runs apps/calibrate (see `calibrate -h` for its options: --min, --max, --sizes, --reps, ...)\n"
-          "and leaves p2p.csv, probe.csv, contention.csv in DIR.\n"
-          "  -d DIR            output directory (default .; created if missing)\n"
-          "  -np N             ranks (default 2; the contention probe uses N/2 pairs)\n"
-          "  --mpirun CMD      real run launcher, split on spaces (default 'mpirun'), e.g.\n"
-          "                    'mpirun --allow-run-as-root --mca btl self,vader'\n"
-          "  --simulate        run under hnm-run instead, with:\n"
-          "  --model M  -platform P.xml  -hostfile H   (as hnm-run)\n"
-          "  --bench PATH      benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)\n"
-          "  --progress        progress on stderr (default: when stderr is a terminal)\n");
-  return 0;
-}
 
 /* hnm-run --dry-run with the simulation's arguments AV (AV[0] is hnm-run):
  * model, platform, hostfile and -np checked before the benchmark starts or
@@ -75,46 +60,29 @@ int cmd_run(int argc, char **argv)
   const char *dir = ".", *mpirun = "mpirun", *model = NULL, *platform = NULL, *hostfile = NULL, *bench = NULL;
   int simulate = 0, progress = isatty(2);
   long np = 2;
-  int i = 1;
-  for (; i < argc; i++) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(o, "--") == 0) {
-      i++;
-      break;
-    }
-    if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0)
-      return usage_run(stdout);
-    if (strcmp(o, "--simulate") == 0) {
-      simulate = 1;
-      continue;
-    }
-    if (strcmp(o, "--progress") == 0) {
-      progress = 1;
-      continue;
-    }
-    if (v == NULL)
-      die("run: %s: unknown option or missing value (see run --help)", o);
-    i++;
-    if (strcmp(o, "-d") == 0)
-      dir = v;
-    else if (strcmp(o, "--mpirun") == 0)
-      mpirun = v;
-    else if (strcmp(o, "--model") == 0)
-      model = v;
-    else if (strcmp(o, "-platform") == 0)
-      platform = v;
-    else if (strcmp(o, "-hostfile") == 0)
-      hostfile = v;
-    else if (strcmp(o, "--bench") == 0)
-      bench = v;
-    else if (strcmp(o, "-np") == 0) {
-      char *end;
-      np = strtol(v, &end, 10);
-      if (*v == '\0' || *end != '\0' || np < 2 || np > 1000000)
-        die("-np: '%s': not a whole number >= 2", v);
-    } else
-      die("run: %s: unknown option (see run --help)", o);
-  }
+  const struct hnm_opt opts[] = {
+    {"d", 'd', HNM_OPT_STRING, "DIR", ".", NULL, "output directory (created if missing)", &dir, 0, 0, NULL},
+    {"np", 0, HNM_OPT_LONG, "N", "2", NULL, "ranks (the contention probe uses N/2 pairs)", &np, 2, 1000000, NULL},
+    {"mpirun", 0, HNM_OPT_STRING, "CMD", "mpirun", NULL, "real run launcher, split on spaces (see below)", &mpirun, 0, 0, NULL},
+    {"simulate", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "run under hnm-run instead, with -model, -platform, -hostfile", &simulate, 0, 0, NULL},
+    {"model", 0, HNM_OPT_STRING, "M", NULL, NULL, "hnm-run's --model (with --simulate)", &model, 0, 0, NULL},
+    {"platform", 0, HNM_OPT_STRING, "P.xml", NULL, NULL, "platform (with --simulate)", &platform, 0, 0, NULL},
+    {"hostfile", 0, HNM_OPT_STRING, "H", NULL, NULL, "hostfile (with --simulate)", &hostfile, 0, 0, NULL},
+    {"bench", 0, HNM_OPT_STRING, "PATH", NULL, NULL, "benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)", &bench, 0, 0, NULL},
+    {"progress", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "progress on stderr (default: when stderr is a terminal)", &progress, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {
+    "hnm-calibrate run", "[OPTIONS] [-- BENCHMARK-OPTIONS]",
+    "Runs apps/calibrate (see `calibrate -h` for its options: --min, --max, --sizes, --reps, ...)\n"
+    "and leaves p2p.csv, probe.csv, contention.csv in DIR.",
+    "Options are also accepted with one dash (-np 4, -platform P.xml, -hostfile H, as smpirun).\n"
+    "--mpirun example: 'mpirun --allow-run-as-root --mca btl self,vader'.\n",
+    NULL, HNM_OPT_LONG_ONLY, NULL};
+  int i = hnm_opt_parse(&cmd, opts, argc, argv);
+  if (i < 0)
+    return hnm_opt_status(i);
+  if (i < argc && strcmp(argv[i - 1], "--") != 0)
+    die("run: '%s': unexpected argument (benchmark options go after --)", argv[i]);
   if (simulate && (model == NULL || platform == NULL || hostfile == NULL))
     die("run --simulate: --model, -platform and -hostfile are all required");
   if (!simulate && (model || platform || hostfile))
@@ -173,7 +141,7 @@ int cmd_run(int argc, char **argv)
     free(launcher);
     return 2; /* hnm-run said why, in one line */
   }
-  if (mkdir_p(dir) != 0)
+  if (hnm_out_mkdirs(dir) != 0)
     die("-d: %s: cannot create: %s", dir, strerror(errno));
   fflush(NULL);
   pid_t pid = fork();

@@ -15,36 +15,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_util.h"
+#include "hnm_msg.h"
 
 const char *const op_names[OP_COUNT] = {"send", "recv", "pingpong", "isend", "irecv"};
 
 void die(const char *fmt, ...)
 {
+  char msg[8192];
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, PROG ": ");
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
-  exit(2);
+  hnm_msg_die(2, "%s", msg);
 }
 
-/* mkdir -p: 0, or -1 with errno. */
-int mkdir_p(const char *path)
-{
-  char buf[4096];
-  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-      *p = '/';
-    }
-  if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-    return -1;
-  return 0;
-}

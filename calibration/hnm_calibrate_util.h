@@ -9,6 +9,5 @@ enum { OP_SEND, OP_RECV, OP_PINGPONG, OP_ISEND, OP_IRECV, OP_COUNT };
 extern const char *const op_names[OP_COUNT];
 
 void die(const char *fmt, ...);
-int mkdir_p(const char *path);
 
 #endif

@@ -40,11 +40,13 @@ static void home__dirname(char *path)
 }
 
 /* The file of the running code: this shared library if the module is linked
- * into one, else the executable. Absolute, symlinks resolved; 0 or -1. */
+ * into one, else the executable. Absolute, symlinks resolved; 0 or -1. The
+ * address asked about is a static function's, which no other object can
+ * interpose. */
 static int home__code_file(char *out, size_t len)
 {
   Dl_info info;
-  if (dladdr((void *)&hnm_home, &info) != 0 && info.dli_fname != NULL &&
+  if (dladdr((void *)&home__dirname, &info) != 0 && info.dli_fname != NULL &&
       (strstr(info.dli_fname, ".so.") != NULL ||
        (strlen(info.dli_fname) > 3 && strcmp(info.dli_fname + strlen(info.dli_fname) - 3, ".so") == 0))) {
     char resolved[PATH_MAX];

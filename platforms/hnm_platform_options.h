@@ -7,9 +7,7 @@
 
 #include <stdio.h>
 
-#ifndef HNM_VERSION
-#define HNM_VERSION "unknown"
-#endif
+#include "hnm_version.h"
 
 #define PROG "hnm-platform"
 

@@ -16,93 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "hnm_platform_write.h"
+#include "hnm_out.h"
 #include "hnm_platform_options.h"
 #include "hnm_platform_config.h"
-
-/* ---- Output files -------------------------------------------------------- */
-
-/* A file written under a temporary name in its own directory and renamed
- * into place by outfile_commit(); path NULL or "-" is standard output. */
-struct outfile {
-  const char *path;
-  char *tmp;
-  FILE *fp;
-};
-
-static int outfile_open(struct outfile *o, const char *path, const char *option)
-{
-  mode_t mask;
-  int fd;
-
-  o->path = path;
-  o->tmp = NULL;
-  o->fp = NULL;
-  if (path == NULL || strcmp(path, "-") == 0) {
-    o->fp = stdout;
-    return 0;
-  }
-  o->tmp = malloc(strlen(path) + 8);
-  if (o->tmp == NULL)
-    return bad("%s: out of memory", option);
-  sprintf(o->tmp, "%s.XXXXXX", path);
-  fd = mkstemp(o->tmp);
-  if (fd < 0) {
-    bad("%s: cannot create a file next to '%s': %s", option, path, strerror(errno));
-    free(o->tmp);
-    o->tmp = NULL;
-    return -1;
-  }
-  /* mkstemp() creates 0600; give the file the mode a plain fopen() would. */
-  mask = umask(0);
-  umask(mask);
-  if (fchmod(fd, 0666 & ~mask) != 0 || (o->fp = fdopen(fd, "w")) == NULL) {
-    bad("%s: '%s': %s", option, o->tmp, strerror(errno));
-    close(fd);
-    unlink(o->tmp);
-    free(o->tmp);
-    o->tmp = NULL;
-    return -1;
-  }
-  return 0;
-}
-
-/* Close (or flush) and rename into place. Returns 0 or -1 (message printed;
- * the temporary is removed). */
-static int outfile_commit(struct outfile *o, const char *what)
-{
-  int failed;
-
-  if (o->tmp == NULL) {
-    failed = fflush(o->fp) != 0 || ferror(o->fp);
-    o->fp = NULL;
-    return failed ? bad("writing the %s to standard output failed", what) : 0;
-  }
-  failed = ferror(o->fp) != 0;
-  failed = fclose(o->fp) != 0 || failed;
-  o->fp = NULL;
-  if (failed || rename(o->tmp, o->path) != 0) {
-    bad("writing the %s to '%s' failed: %s", what, o->path, strerror(errno));
-    unlink(o->tmp);
-    free(o->tmp);
-    o->tmp = NULL;
-    return -1;
-  }
-  free(o->tmp);
-  o->tmp = NULL;
-  return 0;
-}
-
-static void outfile_abort(struct outfile *o)
-{
-  if (o->fp != NULL && o->fp != stdout)
-    fclose(o->fp);
-  o->fp = NULL;
-  if (o->tmp != NULL) {
-    unlink(o->tmp);
-    free(o->tmp);
-    o->tmp = NULL;
-  }
-}
 
 /* ---- XML ----------------------------------------------------------------- */
 
@@ -402,34 +318,50 @@ void quiet_xml_error(void *ctx, const char *fmt, ...)
   (void)fmt;
 }
 
+/* Both files are written to temporaries (or through, for devices), both
+ * are finished (flushed, fsync'ed) and only then renamed: a failure leaves
+ * the user's existing files as they were and removes only our temporaries. */
 int generate(const struct config *cfg)
 {
-  struct outfile xml, hosts = {NULL, NULL, NULL};
+  hnm_out *xml, *hosts = NULL;
+  char err[1024];
 
-  if (outfile_open(&xml, cfg->output, "-o") != 0)
-    return 2;
-  if (cfg->hostfile != NULL && outfile_open(&hosts, cfg->hostfile, "--hostfile") != 0) {
-    outfile_abort(&xml);
+  xml = hnm_out_open(cfg->output, "-o", err, sizeof err);
+  if (xml == NULL) {
+    bad("%s", err);
     return 2;
   }
-  if (write_xml(xml.fp, cfg) != 0) {
+  if (cfg->hostfile != NULL && (hosts = hnm_out_open(cfg->hostfile, "--hostfile", err, sizeof err)) == NULL) {
+    hnm_out_abort(xml);
+    bad("%s", err);
+    return 2;
+  }
+  errno = 0;
+  if (write_xml(hnm_out_file(xml), cfg) != 0) {
     bad("writing the platform failed%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
     goto err;
   }
-  if (hosts.fp != NULL && write_hostfile(hosts.fp, cfg) != 0) {
+  if (hosts != NULL && write_hostfile(hnm_out_file(hosts), cfg) != 0) {
     bad("writing the hostfile failed: %s", strerror(errno));
     goto err;
   }
-  if (hosts.fp != NULL && outfile_commit(&hosts, "hostfile") != 0)
+  if (hnm_out_finish(xml, err, sizeof err) != 0 || (hosts != NULL && hnm_out_finish(hosts, err, sizeof err) != 0)) {
+    bad("%s", err);
     goto err;
-  if (outfile_commit(&xml, "platform") != 0) {
-    if (cfg->hostfile != NULL)
-      unlink(cfg->hostfile); /* keep the pair consistent: both or neither */
+  }
+  if (hosts != NULL && hnm_out_commit(hosts, err, sizeof err) != 0) {
+    hosts = NULL;
+    bad("%s", err);
     goto err;
+  }
+  hosts = NULL;
+  if (hnm_out_commit(xml, err, sizeof err) != 0) {
+    bad("%s", err);
+    return 1;
   }
   return 0;
 err:
-  outfile_abort(&hosts);
-  outfile_abort(&xml);
+  hnm_out_abort(hosts);
+  hnm_out_abort(xml);
   return 1;
 }

@@ -15,39 +15,24 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_input.h"
+#include "hnm_msg.h"
+#include "hnm_opt.h"
+#include "hnm_out.h"
 #include "hnm_paths.h"
 #include "hnm_topo.h"
 #include "hnm_units.h"
+#include "hnm_version.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#ifndef HNM_VERSION
-#define HNM_VERSION "unknown"
-#endif
-
-#define PROG "hnm-route"
-
 static int progress_on;
-
-static void bad(const char *fmt, ...)
-{
-  va_list ap;
-
-  fprintf(stderr, PROG ": ");
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-}
 
 static double now(void)
 {
@@ -60,88 +45,62 @@ static double now(void)
 static void progress(const char *fmt, ...)
 {
   va_list ap;
+  char line[512];
 
   if (!progress_on)
     return;
-  fprintf(stderr, PROG ": ");
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  hnm_msg_info("%s", line);
 }
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-          "usage: " PROG " --shape SHAPE (--pattern NAME | --pattern-file FILE) [options]\n"
-          "\n"
-          "Default BG/Q routing vs multi-path data movement (Bui et al. 2015, OPTIQ) on a 5D torus\n"
-          "partition: the transfer time of a communication pattern when every pair takes its\n"
-          "default route, and when its bytes are spread over k shortest paths by the paper's\n"
-          "heuristic (Algorithm 2) or its linear program (Model 1, solved with GLPK).\n"
-          "time = bytes on the most loaded link / link capacity. docs/route.md.\n"
-          "\n"
-          "Partition and links:\n"
-          "  --shape SHAPE        512, 1024, 2048, 4096, 8192 or AxBxCxDxE (E = 2); nodes are\n"
-          "                       MPI ranks in ABCDE order, as in hnm-platform bgq's hostfile\n"
-          "  --bw BW              link bandwidth per direction (default 2GBps)\n"
-          "  --usable F           usable fraction of it, 0 < F <= 1 (default 0.9)\n"
-          "  --simgrid            on rings of 2 (E), use only the link SimGrid routes over in\n"
-          "                       each direction, not BG/Q's two: paths that apps/multipath can\n"
-          "                       follow in a simulation of hnm-platform's bgq platform\n"
-          "Pattern (one of):\n"
-          "  --pattern NAME       aggregation, disjoint, overlap, subset (= subset1), subset2\n"
-          "  --pattern-file FILE  lines 'src dst bytes' (ranks; bytes may have a unit: 8MiB);\n"
-          "                       '#' comments; a pair given twice is refused\n"
-          "  --bytes SIZE         bytes per pair of a generated pattern (default 8MiB)\n"
-          "  --sources M          sources: the first M ranks (subset: p/16; disjoint, overlap: p/4)\n"
-          "  --dests N            destinations (subset: p/2; disjoint, overlap: p/4)\n"
-          "  --overlap O          overlap: destinations start at rank M - O (default M/2)\n"
-          "  --group G            aggregation: subgroups of G ranks (default 16)\n"
-          "Paths:\n"
-          "  --k K                candidate paths per pair, Yen's algorithm (default 16)\n"
-          "  --slack H            hop limit: shortest distance + H (default 2)\n"
-          "  --maxload L          initial maxload of the heuristic (default 1)\n"
-          "  --lp-time-limit S    GLPK's time limit in seconds, 0 = none (default 600)\n"
-          "Output:\n"
-          "  --csv                CSV: method,time_s,throughput_Bps,max_link_load_B,mean_hops\n"
-          "  --ksp                also the row 'ksp': bytes split equally over all k candidates\n"
-          "  --paths FILE         per-pair path splits of every method (docs/route.md)\n"
-          "  --progress           timings of each stage on stderr (default: when a terminal)\n"
-          "  -h, --help           this text\n"
-          "  --version            version\n"
-          "\n"
-          "Exit status: 0; 2 on bad input (one line naming the option, or FILE:LINE and field);\n"
-          "1 if GLPK finds no optimum (reported as such) or a file cannot be written.\n");
-}
+static const char route__summary[] =
+  "Default BG/Q routing vs multi-path data movement (Bui et al. 2015, OPTIQ) on a 5D torus\n"
+  "partition: the transfer time of a communication pattern when every pair takes its\n"
+  "default route, and when its bytes are spread over k shortest paths by the paper's\n"
+  "heuristic (Algorithm 2) or its linear program (Model 1, solved with GLPK).\n"
+  "time = bytes on the most loaded link / link capacity. docs/route.md.";
+
+static const char route__epilog[] =
+  "--shape: 512, 1024, 2048, 4096, 8192 or AxBxCxDxE (E = 2); nodes are MPI ranks in ABCDE\n"
+  "order, as in hnm-platform bgq's hostfile.\n"
+  "--simgrid: on rings of 2 (E), use only the link SimGrid routes over in each direction,\n"
+  "not BG/Q's two: paths that apps/multipath can follow in a simulation of hnm-platform's\n"
+  "bgq platform.\n"
+  "Generated patterns: --sources default subset: p/16, disjoint and overlap: p/4; --dests\n"
+  "subset: p/2, disjoint and overlap: p/4; --overlap default M/2; --group default 16.\n"
+  "--pattern-file: lines 'src dst bytes' (ranks; bytes may have a unit: 8MiB); '#' comments;\n"
+  "a pair given twice is refused.\n"
+  "--csv columns: method,time_s,throughput_Bps,max_link_load_B,mean_hops.\n"
+  "\n"
+  "Exit status: 0; 2 on bad input (one line naming the option, or FILE:LINE and field);\n"
+  "1 if GLPK finds no optimum (reported as such) or a file cannot be written.\n";
 
 struct route_opts {
-  const char *shape, *pattern, *pattern_file, *paths, *bytes;
-  const char *sources, *dests, *overlap, *group;
-  const char *bw, *usable, *k, *slack, *maxload, *lp_time;
-  int csv, ksp, simgrid;
+  const char *shape, *pattern, *pattern_file, *paths;
+  double bytes, bw, usable, lp_time; /* bytes, bytes/s, fraction, s */
+  long sources, dests, overlap, group, k, slack, maxload;
+  int csv, ksp, simgrid, progress;
 };
 
-static int parse_ulong(const char *opt, const char *s, unsigned long min, unsigned long max, unsigned long *out)
+/* A library message: "--option: reason" becomes "option '--option': reason". */
+static int lib_fail(const char *err)
 {
-  char *end;
-  unsigned long v;
+  size_t n = strcspn(err, ": ");
+  if (strncmp(err, "--", 2) == 0 && strncmp(err + n, ": ", 2) == 0) {
+    char opt[64];
+    snprintf(opt, sizeof opt, "%.*s", (int)n, err);
+    return hnm_opt_fail(opt, "%s", err + n + 2);
+  }
+  return hnm_msg_error("%s", err);
+}
 
-  errno = 0;
-  if (s[0] < '0' || s[0] > '9') {
-    bad("%s: '%s' is not a non-negative integer", opt, s);
-    return -1;
-  }
-  v = strtoul(s, &end, 10);
-  if (errno != 0 || *end != '\0') {
-    bad("%s: '%s' is not a non-negative integer", opt, s);
-    return -1;
-  }
-  if (v < min || v > max) {
-    bad("%s: %lu is not in %lu .. %lu", opt, v, min, max);
-    return -1;
-  }
-  *out = v;
+/* A --sources .. --group value against the partition's size. */
+static int check_count(const char *opt, long v, long min, unsigned long n)
+{
+  if (v != 0 && (v < min || (unsigned long)v > n))
+    return hnm_opt_fail(opt, "%ld is not in %ld .. %lu", v, min, n);
   return 0;
 }
 
@@ -179,6 +138,7 @@ static int write_method(FILE *f, const char *method, const struct hnm_torus *g, 
   return ferror(f) ? -1 : 0;
 }
 
+
 /* ---- Main ---------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -190,130 +150,84 @@ int main(int argc, char **argv)
   struct hnm_pattern_params pp = {0};
   struct hnm_pathset def = {0}, cand = {0}, heu = {0}, lp = {0}, ksp = {0};
   struct hnm_paths_eval ev[4];
-  char err[512], shape_text[64];
-  double bw = 2e9, usable = 0.9, capacity, lp_time = 600, z = 0, t0;
-  unsigned long k = 16, slack = 2, maxload = 1;
-  int heu_maxload, status = 2, progress_opt = 0;
+  char err[1024], shape_text[64];
+  double capacity, z = 0, t0;
+  int heu_maxload, status = 2;
   const char *names[4] = {"default", "heuristic", "lp", "ksp"};
   struct hnm_pathset *sets[4] = {&def, &heu, &lp, &ksp};
-  char *tmp = NULL;
+  hnm_out *paths = NULL;
   FILE *pf = NULL;
+  const double any = HUGE_VAL;
+  const struct hnm_opt opts[] = {
+    {"shape", 0, HNM_OPT_STRING, "SHAPE", NULL, NULL, "BG/Q partition: 512 .. 8192 nodes or AxBxCxDxE (see below)", &o.shape, 0, 0, NULL},
+    {"bw", 0, HNM_OPT_BANDWIDTH, "BW", "2GBps", "bytes/s", "link bandwidth per direction", &o.bw, 0, 0, NULL},
+    {"usable", 0, HNM_OPT_NUMBER, "F", "0.9", NULL, "usable fraction of it, 0 < F <= 1", &o.usable, 0, 0, NULL},
+    {"simgrid", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "on rings of 2, only the links SimGrid routes over (see below)", &o.simgrid, 0, 0, NULL},
+    {"pattern", 0, HNM_OPT_STRING, "NAME", NULL, NULL, "aggregation, disjoint, overlap, subset (= subset1), subset2", &o.pattern, 0, 0, NULL},
+    {"pattern-file", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "the pairs from FILE instead (see below)", &o.pattern_file, 0, 0, NULL},
+    {"bytes", 0, HNM_OPT_SIZE, "SIZE", NULL, NULL, "bytes per pair of a generated pattern (default 8MiB)", &o.bytes, 0, 0, NULL},
+    {"sources", 0, HNM_OPT_LONG, "M", NULL, NULL, "sources: the first M ranks", &o.sources, 1, 1048576, NULL},
+    {"dests", 0, HNM_OPT_LONG, "N", NULL, NULL, "destinations", &o.dests, 1, 1048576, NULL},
+    {"overlap", 0, HNM_OPT_LONG, "O", NULL, NULL, "overlap: destinations start at rank M - O", &o.overlap, 1, 1048576, NULL},
+    {"group", 0, HNM_OPT_LONG, "G", NULL, NULL, "aggregation: subgroups of G ranks", &o.group, 1, 1048576, NULL},
+    {"k", 0, HNM_OPT_LONG, "K", "16", NULL, "candidate paths per pair, Yen's algorithm", &o.k, 1, 1000, NULL},
+    {"slack", 0, HNM_OPT_LONG, "H", "2", "hops", "hop limit: shortest distance + H", &o.slack, 0, 64, NULL},
+    {"maxload", 0, HNM_OPT_LONG, "L", "1", NULL, "initial maxload of the heuristic", &o.maxload, 1, 1000000, NULL},
+    {"lp-time-limit", 0, HNM_OPT_NUMBER, "S", "600", "s", "GLPK's time limit, 0 = none", &o.lp_time, 0, any, NULL},
+    {"csv", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "CSV on stdout (columns below)", &o.csv, 0, 0, NULL},
+    {"ksp", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "also the row 'ksp': bytes split equally over all k candidates", &o.ksp, 0, 0, NULL},
+    {"paths", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "per-pair path splits of every method (docs/route.md)", &o.paths, 0, 0, NULL},
+    {"progress", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "timings of each stage on stderr (default: when a terminal)", &o.progress, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {"hnm-route", "--shape SHAPE (--pattern NAME | --pattern-file FILE) [OPTIONS]",
+                                  route__summary, route__epilog, NULL, 0, NULL};
 
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char **slot = NULL;
-
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      usage(stdout);
-      return 0;
-    }
-    if (strcmp(a, "--version") == 0) {
-      printf(PROG " " HNM_VERSION "\n");
-      return 0;
-    }
-    if (strcmp(a, "--csv") == 0) {
-      o.csv = 1;
-      continue;
-    }
-    if (strcmp(a, "--simgrid") == 0) {
-      o.simgrid = 1;
-      continue;
-    }
-    if (strcmp(a, "--ksp") == 0) {
-      o.ksp = 1;
-      continue;
-    }
-    if (strcmp(a, "--progress") == 0) {
-      progress_opt = 1;
-      continue;
-    }
-    if (strcmp(a, "--shape") == 0) slot = &o.shape;
-    else if (strcmp(a, "--pattern") == 0) slot = &o.pattern;
-    else if (strcmp(a, "--pattern-file") == 0) slot = &o.pattern_file;
-    else if (strcmp(a, "--paths") == 0) slot = &o.paths;
-    else if (strcmp(a, "--bytes") == 0) slot = &o.bytes;
-    else if (strcmp(a, "--sources") == 0) slot = &o.sources;
-    else if (strcmp(a, "--dests") == 0) slot = &o.dests;
-    else if (strcmp(a, "--overlap") == 0) slot = &o.overlap;
-    else if (strcmp(a, "--group") == 0) slot = &o.group;
-    else if (strcmp(a, "--bw") == 0) slot = &o.bw;
-    else if (strcmp(a, "--usable") == 0) slot = &o.usable;
-    else if (strcmp(a, "--k") == 0) slot = &o.k;
-    else if (strcmp(a, "--slack") == 0) slot = &o.slack;
-    else if (strcmp(a, "--maxload") == 0) slot = &o.maxload;
-    else if (strcmp(a, "--lp-time-limit") == 0) slot = &o.lp_time;
-    if (slot == NULL) {
-      bad("%s: unknown option (see --help)", a);
-      return 2;
-    }
-    if (i + 1 >= argc) {
-      bad("%s: missing value", a);
-      return 2;
-    }
-    *slot = argv[++i];
-  }
-  progress_on = progress_opt || isatty(STDERR_FILENO);
+  hnm_msg_init("hnm-route");
+  int first = hnm_opt_parse(&cmd, opts, argc, argv);
+  if (first < 0)
+    return hnm_opt_status(first);
+  if (first < argc)
+    return hnm_msg_error("'%s': unexpected argument (see hnm-route --help)", argv[first]);
+  progress_on = o.progress || isatty(STDERR_FILENO);
 
   /* ---- Validate everything first. ---- */
   memset(&topo, 0, sizeof topo);
-  if (o.shape == NULL) {
-    bad("--shape: missing (for example --shape 4x4x4x4x2 or --shape 512)");
-    return 2;
-  }
-  if (hnm_topo_bgq_parse_shape(o.shape, &topo, err, sizeof err) != 0 || hnm_topo_check(&topo, err, sizeof err) != 0) {
-    bad("--shape: %s", strncmp(err, "--shape: ", 9) == 0 ? err + 9 : err);
-    return 2;
-  }
-  if ((o.pattern == NULL) == (o.pattern_file == NULL)) {
-    bad("--pattern: give exactly one of --pattern NAME and --pattern-file FILE");
-    return 2;
-  }
-  if (o.pattern_file != NULL && (o.bytes || o.sources || o.dests || o.overlap || o.group)) {
-    bad("--pattern-file: --bytes, --sources, --dests, --overlap and --group are for generated patterns");
-    return 2;
-  }
-  if (o.bw != NULL && (hnm_parse_bandwidth(o.bw, &bw, err, sizeof err) != 0 || !(bw > 0))) {
-    bad("--bw: %s", o.bw != NULL && bw <= 0 ? "must be positive" : err);
-    return 2;
-  }
-  if (o.usable != NULL && (hnm_parse_number(o.usable, &usable, err, sizeof err) != 0 || !(usable > 0 && usable <= 1))) {
-    bad("--usable: '%s' is not in (0, 1]", o.usable);
-    return 2;
-  }
-  if (o.k != NULL && parse_ulong("--k", o.k, 1, 1000, &k) != 0)
-    return 2;
-  if (o.slack != NULL && parse_ulong("--slack", o.slack, 0, 64, &slack) != 0)
-    return 2;
-  if (o.maxload != NULL && parse_ulong("--maxload", o.maxload, 1, 1000000, &maxload) != 0)
-    return 2;
-  if (o.lp_time != NULL && (hnm_parse_number(o.lp_time, &lp_time, err, sizeof err) != 0 || !(lp_time >= 0))) {
-    bad("--lp-time-limit: '%s' is not a number of seconds >= 0", o.lp_time);
-    return 2;
-  }
-  capacity = bw * usable;
+  if (o.shape == NULL)
+    return hnm_opt_fail("--shape", "missing (for example --shape 4x4x4x4x2 or --shape 512)");
+  if (hnm_topo_bgq_parse_shape(o.shape, &topo, err, sizeof err) != 0 || hnm_topo_check(&topo, err, sizeof err) != 0)
+    return strncmp(err, "--", 2) == 0 ? lib_fail(err) : hnm_opt_fail("--shape", "%s", err);
+  if ((o.pattern == NULL) == (o.pattern_file == NULL))
+    return hnm_opt_fail("--pattern", "give exactly one of --pattern NAME and --pattern-file FILE");
+  if (o.pattern_file != NULL && (o.bytes || o.sources || o.dests || o.overlap || o.group))
+    return hnm_opt_fail("--pattern-file", "--bytes, --sources, --dests, --overlap and --group are for generated patterns");
+  if (!(o.bw > 0))
+    return hnm_opt_fail("--bw", "must be positive");
+  if (!(o.usable > 0 && o.usable <= 1))
+    return hnm_opt_fail("--usable", "%g is not in (0, 1]", o.usable);
+  capacity = o.bw * o.usable;
   g = hnm_torus_new(&topo, err, sizeof err);
-  if (g == NULL) {
-    bad("%s", err);
-    return 2;
-  }
+  if (g == NULL)
+    return lib_fail(err);
   g->simgrid_links = o.simgrid;
   if (o.pattern != NULL) {
-    pp.bytes = 8.0 * 1024 * 1024;
+    pp.bytes = o.bytes != 0 ? o.bytes : 8.0 * 1024 * 1024;
     if (hnm_pattern_parse_kind(o.pattern, &pp.kind, err, sizeof err) != 0) {
-      bad("%s", err);
+      lib_fail(err);
       goto out;
     }
-    if (o.bytes != NULL && hnm_parse_size(o.bytes, &pp.bytes, err, sizeof err) != 0) {
-      bad("--bytes: %s", err);
+    if (!(pp.bytes > 0)) {
+      hnm_opt_fail("--bytes", "must be positive");
       goto out;
     }
-    if ((o.sources && parse_ulong("--sources", o.sources, 1, g->n, &pp.sources) != 0) ||
-        (o.dests && parse_ulong("--dests", o.dests, 1, g->n, &pp.dests) != 0) ||
-        (o.overlap && parse_ulong("--overlap", o.overlap, 1, g->n, &pp.overlap) != 0) ||
-        (o.group && parse_ulong("--group", o.group, 2, g->n, &pp.group) != 0))
+    if (check_count("--sources", o.sources, 1, g->n) || check_count("--dests", o.dests, 1, g->n) ||
+        check_count("--overlap", o.overlap, 1, g->n) || check_count("--group", o.group, 2, g->n))
       goto out;
+    pp.sources = (unsigned long)o.sources;
+    pp.dests = (unsigned long)o.dests;
+    pp.overlap = (unsigned long)o.overlap;
+    pp.group = (unsigned long)o.group;
     if (hnm_pattern_generate(&pp, g->n, &pt, err, sizeof err) != 0) {
-      bad("%s", err);
+      lib_fail(err);
       goto out;
     }
   } else {
@@ -322,43 +236,26 @@ int main(int argc, char **argv)
     FILE *f = strcmp(o.pattern_file, "-") == 0 ? stdin : hnm_input_open(o.pattern_file, why, sizeof why);
     int rc;
     if (f == NULL) {
-      bad("--pattern-file: '%s': %s", o.pattern_file, why);
+      hnm_opt_fail("--pattern-file", "'%s': %s", o.pattern_file, why);
       goto out;
     }
     rc = hnm_pattern_read(f, o.pattern_file, g->n, &pt, err, sizeof err);
     if (f != stdin)
       fclose(f);
     if (rc != 0) {
-      bad("%s", err);
+      hnm_msg_error("%s", err);
       goto out;
     }
   }
   if (o.paths != NULL) {
-    /* Open the temporary now, so that an unwritable place is bad input
-     * reported before any work. */
-    int fd;
-    tmp = malloc(strlen(o.paths) + 8);
-    if (tmp == NULL)
-      goto fail_oom;
-    sprintf(tmp, "%s.XXXXXX", o.paths);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-      bad("--paths: '%s': %s", o.paths, strerror(errno));
-      free(tmp);
-      tmp = NULL;
+    /* Open it now, so that an unwritable place is bad input reported
+     * before any work. */
+    paths = hnm_out_open(o.paths, "--paths", err, sizeof err);
+    if (paths == NULL) {
+      hnm_msg_error("%s", err);
       goto out;
     }
-    {
-      mode_t um = umask(0); /* mkstemp() creates 0600; give the mode fopen() would */
-      umask(um);
-      fchmod(fd, 0666 & ~um);
-    }
-    pf = fdopen(fd, "w");
-    if (pf == NULL) {
-      bad("--paths: '%s': %s", tmp, strerror(errno));
-      close(fd);
-      goto out_unlink;
-    }
+    pf = hnm_out_file(paths);
   }
   status = 1;
 
@@ -368,16 +265,16 @@ int main(int argc, char **argv)
     goto fail;
   progress("default routes: %zu pairs, %.2f s", pt.npairs, now() - t0);
   t0 = now();
-  if (hnm_paths_kshortest(g, &pt, (int)k, (int)slack, &cand, err, sizeof err) != 0)
+  if (hnm_paths_kshortest(g, &pt, (int)o.k, (int)o.slack, &cand, err, sizeof err) != 0)
     goto fail;
   progress("k shortest paths: %zu paths, %.2f s", cand.npaths, now() - t0);
   t0 = now();
-  heu_maxload = (int)maxload;
+  heu_maxload = (int)o.maxload;
   if (hnm_paths_heuristic(g, &pt, &cand, &heu, &heu_maxload, err, sizeof err) != 0)
     goto fail;
   progress("heuristic: maxload %d, %.2f s", heu_maxload, now() - t0);
   t0 = now();
-  if (hnm_paths_lp(g, &pt, &cand, capacity, lp_time, &lp, &z, err, sizeof err) != 0)
+  if (hnm_paths_lp(g, &pt, &cand, capacity, o.lp_time, &lp, &z, err, sizeof err) != 0)
     goto fail;
   progress("LP: %.2f s", now() - t0);
   if (o.ksp) {
@@ -407,18 +304,15 @@ int main(int argc, char **argv)
     for (int m = 0; m < (o.ksp ? 4 : 3); m++)
       if (write_method(pf, names[m], g, &pt, sets[m]) != 0)
         break;
-    if (ferror(pf) | (fclose(pf) != 0)) {
-      pf = NULL;
-      bad("--paths: '%s': write error", o.paths);
-      goto out_unlink;
-    }
     pf = NULL;
-    if (rename(tmp, o.paths) != 0) {
-      bad("--paths: '%s': %s", o.paths, strerror(errno));
-      goto out_unlink;
+    status = hnm_out_commit(paths, err, sizeof err);
+    paths = NULL;
+    if (status != 0) {
+      status = 1;
+      hnm_msg_error("%s", err);
+      goto out;
     }
-    free(tmp);
-    tmp = NULL;
+    status = 1;
   }
   if (o.csv) {
     printf("method,time_s,throughput_Bps,max_link_load_B,mean_hops\n");
@@ -433,8 +327,8 @@ int main(int argc, char **argv)
            capacity);
     printf("pattern %s: %zu pairs, %.6g bytes\n", o.pattern ? hnm_pattern_kind_name(pp.kind) : o.pattern_file,
            pt.npairs, ev[0].total_bytes);
-    printf("candidates: %zu paths (k = %lu, hop limit shortest + %lu); heuristic maxload %d; LP Z = %.6g 1/s\n",
-           cand.npaths, k, slack, heu_maxload, z);
+    printf("candidates: %zu paths (k = %ld, hop limit shortest + %ld); heuristic maxload %d; LP Z = %.6g 1/s\n",
+           cand.npaths, o.k, o.slack, heu_maxload, z);
     printf("%-10s %14s %18s %18s %10s %8s %8s\n", "method", "time (s)", "throughput (GB/s)", "max link load (MB)",
            "mean hops", "paths", "vs default");
     for (int m = 0; m < (o.ksp ? 4 : 3); m++)
@@ -442,7 +336,7 @@ int main(int argc, char **argv)
              ev[m].max_link_load_B / 1e6, ev[m].mean_hops, ev[m].paths, ev[m].throughput_Bps / ev[0].throughput_Bps);
   }
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    bad("stdout: write error");
+    hnm_msg_error("stdout: write error");
     status = 1;
     goto out;
   }
@@ -452,19 +346,9 @@ int main(int argc, char **argv)
 fail_oom:
   snprintf(err, sizeof err, "out of memory");
 fail:
-  bad("%s", err);
-out_unlink:
-  if (pf != NULL)
-    fclose(pf);
-  pf = NULL;
-  if (tmp != NULL)
-    unlink(tmp);
+  hnm_msg_error("%s", err);
 out:
-  if (pf != NULL) {
-    fclose(pf);
-    unlink(tmp);
-  }
-  free(tmp);
+  hnm_out_abort(paths);
   if (o.ksp)
     free(ksp.bytes);
   hnm_pathset_free(&def);

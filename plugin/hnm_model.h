@@ -91,6 +91,8 @@ typedef struct hnm_error {
  * hnm_model_dtd_path()). Returns a new model (free with hnm_model_free()), or
  * NULL with err filled as "FILE:LINE: field 'X': reason". */
 hnm_model *hnm_model_load(const char *path, hnm_error *err);
+/* The same from LEN bytes at BUF; NAME stands for the file in messages. */
+hnm_model *hnm_model_load_memory(const char *name, const char *buf, size_t len, hnm_error *err);
 
 /* Resolve a --model specification:
  *   NAME            a bundled model: graphene, smpi-default, fluid, loggps

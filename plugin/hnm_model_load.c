@@ -485,7 +485,9 @@ err:
   return NULL;
 }
 
-hnm_model *hnm_model_load(const char *path, hnm_error *err)
+/* Load from PATH, or from BUF (LEN bytes; PATH then only names it in
+ * messages). */
+static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t len, hnm_error *err)
 {
   struct model__load ld = {path, err};
   struct model__xmlerr cap;
@@ -504,7 +506,7 @@ hnm_model *hnm_model_load(const char *path, hnm_error *err)
     model__fail(err, "(no file): empty model file name");
     return NULL;
   }
-  {
+  if (buf == NULL) {
     /* A named pipe or a device would block or stream forever in libxml2. */
     char why[512];
     if (hnm_input_check(path, why, sizeof why) != 0) {
@@ -517,7 +519,10 @@ hnm_model *hnm_model_load(const char *path, hnm_error *err)
   xmlSetStructuredErrorFunc(&cap, model__xml_structured);
   xmlSetGenericErrorFunc(NULL, model__xml_silent);
 
-  doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+  if (buf == NULL)
+    doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+  else
+    doc = len > INT_MAX ? NULL : xmlReadMemory(buf, (int)len, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
   if (doc == NULL || cap.set) {
     model__fail(err, "%s:%ld: malformed XML: %s", path, cap.set && cap.line > 0 ? cap.line : 1L,
                 cap.set ? cap.msg : "cannot parse");
@@ -573,4 +578,14 @@ out:
   xmlSetStructuredErrorFunc(old_sctx, old_serror);
   xmlSetGenericErrorFunc(old_gctx, old_gerror);
   return m;
+}
+
+hnm_model *hnm_model_load(const char *path, hnm_error *err)
+{
+  return load__file_or_memory(path, NULL, 0, err);
+}
+
+hnm_model *hnm_model_load_memory(const char *name, const char *buf, size_t len, hnm_error *err)
+{
+  return load__file_or_memory(name, buf != NULL ? buf : "", buf != NULL ? len : 0, err);
 }

@@ -170,7 +170,7 @@ static int add_platform(cmp_config *c, const char *spec)
 static int add_nps(cmp_config *c, const char *list)
 {
   char *copy = xstrdup(list), *save = NULL;
-  if (*list == '\0' || list[strlen(list) - 1] == ',')
+  if (*list == '\0' || *list == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,") != NULL)
     return cmp_fail("--np: '%s' is not a comma-separated list of process counts", list);
   for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     long v;
@@ -382,7 +382,12 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
     sv_push(&c->sim_opts, "--cfg=smpi/simulate-computation:no");
   c->sim_opts_str = join(&c->sim_opts);
   c->mpirun_opts_str = join(&c->mpirun_opts);
-  if (c->log_dir == NULL) {
+  struct stat st;
+  if (c->log_dir == NULL && (strncmp(c->out, "/dev/", 5) == 0 || strncmp(c->out, "/proc/", 6) == 0 ||
+                            (stat(c->out, &st) == 0 && !S_ISREG(st.st_mode)))) {
+    /* -o is a device or FIFO (/dev/stdout): no OUT.logs beside it. */
+    c->log_dir = "hnm-compare.logs";
+  } else if (c->log_dir == NULL) {
     size_t n = strlen(c->out) + 8;
     char *d = xmalloc(n);
     snprintf(d, n, "%s.logs", c->out);

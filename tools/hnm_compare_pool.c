@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_pool.h"
+#include "hnm_out.h"
+#include "hnm_csv.h"
 #include "hnm_compare_util.h"
 #include "hnm_compare_grid.h"
 #include "hnm_compare_store.h"
@@ -63,7 +65,7 @@ static int extract_metric(const char *metric, const char *out_file, const char *
   int ncols = 0, vcol = -1, fcol[32];
   char *fields[256];
   while (getline(&line, &cap, f) >= 0) {
-    chomp(line);
+    hnm_csv_chomp(line);
     if (simclock) {
       const char *p = strstr(line, "Simulated time: ");
       if (p != NULL) {
@@ -76,7 +78,7 @@ static int extract_metric(const char *metric, const char *out_file, const char *
       }
       continue;
     }
-    int n = csv_split(line, fields, 255);
+    int n = hnm_csv_split(line, fields, 255);
     if (n <= 0 || n > 255)
       continue;
     int is_header = 0;
@@ -223,7 +225,8 @@ int cmd_run(int argc, char **argv)
 
   /* Resume: the keys that already have an ok row. */
   static rowvec old;
-  if ((rc = read_rows(c.out, 0, &old, 1)) != 0)
+  int no_eol = 0;
+  if ((rc = store_read_existing(c.out, &old, &no_eol)) != 0)
     return rc;
   static char **done;
   done = xmalloc((size_t)(old.n + 1) * sizeof *done);
@@ -263,21 +266,11 @@ int cmd_run(int argc, char **argv)
   /* Validated before anything is created. */
   if (ntodo > 0 && (rc = validate_with_hnm_run(&c, runs, nruns)) != 0)
     return rc;
-  if (mkdir_p(c.log_dir) != 0)
+  if (hnm_out_mkdirs(c.log_dir) != 0)
     return cmp_fail("--log-dir: cannot create '%s': %s", c.log_dir, strerror(errno));
-  /* The CSV: created with its header through a temporary file, then appended. */
-  if (access(c.out, F_OK) != 0) {
-    size_t n = strlen(c.out) + 16;
-    char *tmp = xmalloc(n);
-    snprintf(tmp, n, "%s.tmp%ld", c.out, (long)getpid());
-    FILE *t = fopen(tmp, "w");
-    if (t == NULL || fprintf(t, CMP_HEADER "\n") < 0 || fclose(t) != 0 || rename(tmp, c.out) != 0)
-      return cmp_fail("-o: cannot write '%s': %s", c.out, strerror(errno));
-    free(tmp);
-  }
-  FILE *csv = fopen(c.out, "a");
+  FILE *csv = store_open_append(c.out, no_eol);
   if (csv == NULL)
-    return cmp_fail("-o: cannot append to '%s': %s", c.out, strerror(errno));
+    return 2;
 
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -290,6 +283,7 @@ int cmd_run(int argc, char **argv)
   int show = tty || c.progress;
   cmp_slot *slots = xmalloc((size_t)c.workers * sizeof *slots);
   long next = 0, active = 0, finished = 0, bad = 0;
+  int write_failed = 0;
   double t0 = now_s(), last_progress = 0;
   if (show)
     progress(tty, 0, ntodo, 0, t0);
@@ -375,7 +369,11 @@ int cmd_run(int argc, char **argv)
           free(outf);
           free(errf);
         }
-        write_row(csv, &c, r, have, value, wall, ru.ru_maxrss, status, code);
+        if (write_row(csv, &c, r, have, value, wall, ru.ru_maxrss, status, code) != 0 && !write_failed) {
+          write_failed = 1;
+          fprintf(stderr, "%shnm-compare: -o: '%s': write error: %s (the sweep goes on; rows are lost)\n",
+                  tty ? "\r\033[K" : "", c.out, strerror(errno));
+        }
         finished++;
         if (strcmp(status, "ok") != 0) {
           bad++;
@@ -424,6 +422,9 @@ int cmd_run(int argc, char **argv)
   }
   if (show && tty)
     fputc('\n', stderr);
-  fclose(csv);
-  return bad > 0 ? 1 : 0;
+  if (fclose(csv) != 0 && !write_failed) {
+    write_failed = 1;
+    fprintf(stderr, "hnm-compare: -o: '%s': write error: %s\n", c.out, strerror(errno));
+  }
+  return bad > 0 || write_failed ? 1 : 0;
 }

@@ -19,14 +19,31 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_store.h"
+#include "hnm_csv.h"
 #include "hnm_compare_util.h"
 #include "hnm_compare_grid.h"
 
-/* Read FILE (which must start with the CMP_HEADER line) into ROWS.
- * MISSING_OK: a missing or empty file is no rows. Returns 0, or 2 after
- * printing "FILE:LINE: ..." */
-int read_rows(const char *file, int ord, rowvec *rows, int missing_ok)
+/* The status column's words (write_row() writes no other). */
+static const char *const store__status[] = {"ok", "failed", "signal", "timeout", "nometric", NULL};
+
+static int store__known_status(const char *s)
 {
+  for (int i = 0; store__status[i] != NULL; i++)
+    if (strcmp(s, store__status[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* Read FILE (which must start with the CMP_HEADER line) into ROWS.
+ * MISSING_OK: a missing or empty file is no rows. *NO_EOL (when not NULL):
+ * set to 1 when the file's last line, a complete row or the header, has no
+ * end of line. A last line without end of line that is not a complete row
+ * (an interrupted write) is refused as such. Returns 0, or 2 after printing
+ * "FILE:LINE: ..." */
+int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int *no_eol)
+{
+  if (no_eol != NULL)
+    *no_eol = 0;
   FILE *f = fopen(file, "r");
   if (f == NULL) {
     if (missing_ok && errno == ENOENT)
@@ -37,31 +54,44 @@ int read_rows(const char *file, int ord, rowvec *rows, int missing_ok)
   size_t cap = 0;
   long ln = 0;
   int rc = 0;
-  while (getline(&line, &cap, f) >= 0) {
+  ssize_t len;
+  while ((len = getline(&line, &cap, f)) >= 0) {
     ln++;
-    chomp(line);
+    int partial = len > 0 && line[len - 1] != '\n';
+    const char *tail = partial ? " (the last line has no end of line: an interrupted write? remove or complete it)" : "";
+    hnm_csv_chomp(line);
     if (ln == 1) {
       if (strcmp(line, CMP_HEADER) != 0) {
-        rc = cmp_fail("%s:1: header is not hnm-compare's (" CMP_HEADER ")", file);
+        rc = cmp_fail("%s:1: header is not hnm-compare's (" CMP_HEADER ")%s", file, tail);
         break;
       }
+      if (partial && no_eol != NULL)
+        *no_eol = 1;
       continue;
     }
     if (line[0] == '\0')
       continue;
     cmp_row r = {.buf = xstrdup(line), .file = file, .ord = ord, .line = ln};
-    int n = csv_split(r.buf, r.f, CMP_NCOLS);
+    int n = hnm_csv_split(r.buf, r.f, CMP_NCOLS);
     if (n != CMP_NCOLS) {
-      rc = cmp_fail("%s:%ld: %d fields, expected %d", file, ln, n < 0 ? 0 : n, CMP_NCOLS);
+      rc = cmp_fail("%s:%ld: %d fields, expected %d%s", file, ln, n < 0 ? 0 : n, CMP_NCOLS, tail);
       free(r.buf);
       break;
     }
     long idx;
     if (parse_long(r.f[C_INDEX], 0, 1L << 40, &idx) != 0) {
-      rc = cmp_fail("%s:%ld: field index: '%s' is not a whole number", file, ln, r.f[C_INDEX]);
+      rc = cmp_fail("%s:%ld: field index: '%s' is not a whole number%s", file, ln, r.f[C_INDEX], tail);
       free(r.buf);
       break;
     }
+    if (!store__known_status(r.f[C_STATUS])) {
+      rc = cmp_fail("%s:%ld: field status: '%s' is not one of ok, failed, signal, timeout, nometric%s", file, ln,
+                    r.f[C_STATUS], tail);
+      free(r.buf);
+      break;
+    }
+    if (partial && no_eol != NULL)
+      *no_eol = 1;
     if (rows->n == rows->cap) {
       rows->cap = rows->cap ? 2 * rows->cap : 64;
       rows->v = xrealloc(rows->v, (size_t)rows->cap * sizeof *rows->v);
@@ -75,6 +105,53 @@ int read_rows(const char *file, int ord, rowvec *rows, int missing_ok)
   return rc;
 }
 
+int read_rows(const char *file, int ord, rowvec *rows, int missing_ok)
+{
+  return read_rows_tail(file, ord, rows, missing_ok, NULL);
+}
+
+/* run -o: the rows already in OUT, for resuming. Only a regular file is
+ * read (a device or FIFO given as -o is written through, never read); a
+ * directory is refused. *NO_EOL as read_rows_tail(). Returns 0 or 2. */
+int store_read_existing(const char *out, rowvec *rows, int *no_eol)
+{
+  struct stat st;
+  *no_eol = 0;
+  if (stat(out, &st) != 0)
+    return errno == ENOENT ? 0 : cmp_fail("-o: '%s': %s", out, strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return cmp_fail("-o: '%s': is a directory", out);
+  if (!S_ISREG(st.st_mode))
+    return 0;
+  return read_rows_tail(out, 0, rows, 1, no_eol);
+}
+
+/* The one append path of run -o, after store_read_existing() accepted the
+ * file: a missing or empty file gets the header, a last line without end of
+ * line gets one, then rows are appended (write_row() flushes each). A
+ * device or FIFO is written through (the header, then rows). The header is
+ * flushed here, so that an unwritable target (/dev/full) is an error before
+ * anything runs. Returns the stream, or NULL after printing the error. */
+FILE *store_open_append(const char *out, int no_eol)
+{
+  struct stat st;
+  int fresh = stat(out, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0;
+  FILE *csv = fopen(out, "a");
+  if (csv == NULL) {
+    cmp_fail("-o: '%s': cannot append: %s", out, strerror(errno));
+    return NULL;
+  }
+  errno = 0;
+  if ((fresh && fputs(CMP_HEADER "\n", csv) == EOF) || (!fresh && no_eol && fputc('\n', csv) == EOF) ||
+      fflush(csv) != 0) {
+    int e = errno;
+    fclose(csv);
+    cmp_fail("-o: '%s': write error%s%s", out, e ? ": " : "", e ? strerror(e) : "");
+    return NULL;
+  }
+  return csv;
+}
+
 char *row_key(const cmp_row *r)
 {
   return make_key(r->f[C_PROGRAM], r->f[C_ARGS], r->f[C_MODEL], r->f[C_PLATFORM], r->f[C_NP], r->f[C_METRIC],
@@ -86,26 +163,26 @@ int cmp_str(const void *a, const void *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall,
-               long rss, const char *status, int code)
+int write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall,
+              long rss, const char *status, int code)
 {
   fprintf(csv, "%ld,", r->index);
-  put_csv(csv, c->program);
+  hnm_csv_put(csv, c->program);
   fputc(',', csv);
-  put_csv(csv, c->args.v[r->argset]);
+  hnm_csv_put(csv, c->args.v[r->argset]);
   fputc(',', csv);
-  put_csv(csv, run_model(c, r));
+  hnm_csv_put(csv, run_model(c, r));
   fputc(',', csv);
-  put_csv(csv, run_platform(c, r));
+  hnm_csv_put(csv, run_platform(c, r));
   fprintf(csv, ",%ld,", r->np);
-  put_csv(csv, c->metric);
+  hnm_csv_put(csv, c->metric);
   fputc(',', csv);
-  put_csv(csv, run_options(c, r));
+  hnm_csv_put(csv, run_options(c, r));
   fputc(',', csv);
   if (have_time)
     fprintf(csv, "%.17g", time_s);
   fprintf(csv, ",%.3f,%ld,%s,%d\n", wall, rss, status, code);
-  fflush(csv);
+  return fflush(csv) != 0 || ferror(csv) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -142,7 +219,7 @@ void put_row(FILE *f, const cmp_row *r)
   for (int k = 0; k < CMP_NCOLS; k++) {
     if (k)
       fputc(',', f);
-    put_csv(f, r->f[k]);
+    hnm_csv_put(f, r->f[k]);
   }
   fputc('\n', f);
 }

@@ -23,10 +23,13 @@ typedef struct {
   long n, cap;
 } rowvec;
 
+int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int *no_eol);
 int read_rows(const char *file, int ord, rowvec *rows, int missing_ok);
+int store_read_existing(const char *out, rowvec *rows, int *no_eol);
+FILE *store_open_append(const char *out, int no_eol);
 char *row_key(const cmp_row *r);
 int cmp_str(const void *a, const void *b);
-void write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall, long rss, const char *status, int code);
+int write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall, long rss, const char *status, int code);
 void put_row(FILE *f, const cmp_row *r);
 int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups);
 

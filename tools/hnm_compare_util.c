@@ -119,69 +119,8 @@ void put_shell(FILE *f, const char *s)
 }
 
 /* CSV field, quoted when it holds a comma or a quote (RFC 4180). */
-void put_csv(FILE *f, const char *s)
-{
-  if (strpbrk(s, ",\"") == NULL) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (const char *p = s; *p; p++) {
-    if (*p == '"')
-      fputc('"', f);
-    fputc(*p, f);
-  }
-  fputc('"', f);
-}
-
 /* Split one CSV line (no newline inside fields) into at most MAX fields,
  * in place. Returns the number of fields, or -1 on a malformed quote. */
-int csv_split(char *line, char **fields, int max)
-{
-  int n = 0;
-  char *p = line, *w;
-  for (;;) {
-    if (n == max)
-      return max + 1;
-    fields[n++] = w = p;
-    if (*p == '"') {
-      p++;
-      for (;;) {
-        if (*p == '\0')
-          return -1;
-        if (*p == '"') {
-          if (p[1] == '"') {
-            *w++ = '"';
-            p += 2;
-            continue;
-          }
-          p++;
-          break;
-        }
-        *w++ = *p++;
-      }
-      if (*p != ',' && *p != '\0')
-        return -1;
-    } else {
-      while (*p && *p != ',')
-        *w++ = *p++;
-    }
-    if (*p == '\0') {
-      *w = '\0';
-      return n;
-    }
-    *w = '\0';
-    p++;
-  }
-}
-
-void chomp(char *s)
-{
-  size_t n = strlen(s);
-  while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-    s[--n] = '\0';
-}
-
 int parse_long(const char *s, long min, long max, long *out)
 {
   char *e;
@@ -204,19 +143,3 @@ int parse_double(const char *s, double *out)
   return 0;
 }
 
-int mkdir_p(const char *dir)
-{
-  char *d = xstrdup(dir);
-  for (char *p = d + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir(d, 0777) != 0 && errno != EEXIST) {
-        free(d);
-        return -1;
-      }
-      *p = '/';
-    }
-  int rc = mkdir(d, 0777) != 0 && errno != EEXIST ? -1 : 0;
-  free(d);
-  return rc;
-}

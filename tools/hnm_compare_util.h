@@ -20,11 +20,7 @@ double now_s(void);
 void sv_push(strvec *s, const char *x);
 void sv_split(strvec *s, const char *text);
 void put_shell(FILE *f, const char *s);
-void put_csv(FILE *f, const char *s);
-int csv_split(char *line, char **fields, int max);
-void chomp(char *s);
 int parse_long(const char *s, long min, long max, long *out);
 int parse_double(const char *s, double *out);
-int mkdir_p(const char *dir);
 
 #endif

@@ -23,6 +23,9 @@
 #include "hnm_home.h"
 #include "hnm_input.h"
 #include "hnm_model.h"
+#include "hnm_msg.h"
+#include "hnm_opt.h"
+#include "hnm_version.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,7 +33,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define HNM_VERSION "0.1.0"
 #define HNM_DEFAULT_MODEL "graphene"
 
 static const char *home_or_unknown(void)
@@ -38,36 +40,25 @@ static const char *home_or_unknown(void)
   return hnm_home() != NULL ? hnm_home() : "$HNM_HOME";
 }
 
-static void usage(FILE *out)
+/* The text after the option list (paths known at run time). */
+static void run__notes(FILE *out)
 {
   fprintf(out,
-          "Usage: hnm-run [OPTIONS] [--] [SMPIRUN-OPTIONS] PROGRAM [ARGS...]\n"
-          "Run an MPI program under SimGrid's smpirun with an hnm network model.\n"
           "\n"
-          "Options (anywhere before PROGRAM):\n"
-          "  --model SPEC    model: a bundled name (graphene, smpi-default, fluid, loggps),\n"
-          "                  a model file (path with '/' or ending in .xml), optionally\n"
-          "                  followed by inline overrides, e.g.\n"
-          "                  loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB  or  graphene:limiter=1.2\n"
-          "                  (default: %s)\n"
-          "  --explain       print the effective model parameters and exit\n"
-          "  --dry-run       validate everything and print the smpirun command, run nothing\n"
-          "  --tcmalloc      preload tcmalloc into the simulator: same results, faster\n"
-          "                  allocation for many ranks (1.36x on a 1024-rank gcr), but it\n"
-          "                  aborts some unmodified programs (\"free invalid pointer\" with\n"
-          "                  SMPI's privatization); off by default, see docs/scale.md\n"
-          "  --no-tcmalloc   do not preload it (the default)\n"
-          "  -h, --help      this help\n"
-          "  --version       print the version\n"
+          "hnm-run's options may come anywhere before PROGRAM; smpirun's (-np N, -platform FILE,\n"
+          "-hostfile FILE, --cfg=..., --log=...) pass through in order; PROGRAM is the first other\n"
+          "argument, and everything after it is the program's. After \"--\" only smpirun's.\n"
+          "--model: a bundled name (graphene, smpi-default, fluid, loggps) or a model file (path\n"
+          "with '/' or ending in .xml), optionally followed by inline overrides, e.g.\n"
+          "  loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB  or  graphene:limiter=1.2\n"
+          "--tcmalloc: preload tcmalloc into the simulator: same results, faster allocation for\n"
+          "many ranks (1.36x on a 1024-rank gcr), but it aborts some unmodified programs (\"free\n"
+          "invalid pointer\" with SMPI's privatization): off by default, see docs/scale.md.\n"
           "\n"
           "Checked before anything runs (exit 2, one line): the model; the platform, loaded\n"
-          "by SimGrid; the hostfile (HOST or HOST:N per line, hosts of the platform); -np, a\n"
-          "whole number from 1 to the hostfile's capacity (to put several ranks on a host,\n"
-          "say so: HOST:N).\n"
-          "Without -platform, the bundled default platform is used:\n"
-          "  %s/%s/default.xml\n"
-          "with its hostfile unless -hostfile is given; -platform without -hostfile places\n"
-          "ranks on every host of the platform, once.\n"
+          "by SimGrid (hnm-hosts); the hostfile (HOST or HOST:N per line, hosts of the\n"
+          "platform); -np, a whole number from 1 to the hostfile's capacity (to put several\n"
+          "ranks on a host, say so: HOST:N).\n"
           "Computation: SimGrid's default, smpi/simulate-computation:yes -- the CPU time of\n"
           "the program between MPI calls is measured on this machine and injected, so two\n"
           "runs differ by timing noise. For reproducible, network-only times add\n"
@@ -76,22 +67,26 @@ static void usage(FILE *out)
           "links that never saturate (lifted limiters, FATPIPE), where hnm-run passes Full\n"
           "(Lazy shares bandwidth wrongly there, docs/models.md); a --cfg=network/optim:X\n"
           "on the command line wins.\n"
+          "\n"
+          "Without -platform, the bundled default platform is used, with its hostfile\n"
+          "unless -hostfile is given; -platform without -hostfile places ranks on every\n"
+          "host of the platform, once. The bundled platform:\n"
+          "  %s/%s/default.xml\n"
           "Bundled models live in %s (override with $HNM_MODEL_DIR);\n"
           "the plugin is %s/%s (override with $HNM_PLUGIN).\n"
           "These paths are relative to hnm's home, %s\n"
           "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
           "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
           "Exit status: 2 on bad input (nothing simulated), else smpirun's.\n",
-          HNM_DEFAULT_MODEL, home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(),
-          HNM_HOME_PLUGIN, home_or_unknown());
+          home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(), HNM_HOME_PLUGIN,
+          home_or_unknown());
 }
 
 static int fail(const char *fmt, const char *a, const char *b)
 {
-  fprintf(stderr, "hnm-run: ");
-  fprintf(stderr, fmt, a, b);
-  fputc('\n', stderr);
-  return 2;
+  char msg[8192];
+  snprintf(msg, sizeof msg, fmt, a, b);
+  return hnm_msg_error("%s", msg);
 }
 
 /* smpirun options that take a value (so that their value is not mistaken for
@@ -121,6 +116,67 @@ static const char *conflicting_cfg(const char *arg)
       return owned[i];
   }
   return NULL;
+}
+
+/* --model: one model per run; a second --model is refused rather than
+ * silently replacing the first. */
+static int run__model(void *ctx, const char *arg, char *err, size_t errlen)
+{
+  const char **spec = ctx;
+  if (spec[1] != NULL) {
+    snprintf(err, errlen, "given twice ('%s', then '%s')", spec[1], arg);
+    return -1;
+  }
+  spec[0] = spec[1] = arg;
+  return 0;
+}
+
+/* hnm-run's command line. hnm-run's own options (OPTS) may come anywhere
+ * before the program; smpirun's options -- a single dash (with their value
+ * when they take one, smpirun_takes_value()), --cfg=..., --log=... -- pass
+ * through in order; the first other argument is the program, and it and
+ * everything after it belong to smpirun's command line. "--" ends hnm-run's
+ * options (it is dropped; what follows is smpirun's). OWN receives argv[0]
+ * and hnm-run's options with their values, for hnm_opt_parse(); REST the
+ * rest. Both have room for argc + 1 pointers. */
+static void run__split(int argc, char **argv, const struct hnm_opt *opts, char **own, int *nown, char **rest,
+                       int *nrest)
+{
+  int no = 0, nr = 0, ours = 1;
+  own[no++] = argv[0];
+  for (int j = 1; j < argc; j++) {
+    const char *a = argv[j];
+    if (!ours) {
+      rest[nr++] = argv[j];
+    } else if (strcmp(a, "--") == 0) {
+      ours = 0;
+    } else if (strcmp(a, "-h") == 0 ||
+               (strncmp(a, "--", 2) == 0 && strncmp(a, "--cfg=", 6) != 0 && strncmp(a, "--log=", 6) != 0)) {
+      /* Ours (getopt_long reports the unknown ones); its value with it. */
+      own[no++] = argv[j];
+      size_t len = strcspn(a + 2, "=");
+      const struct hnm_opt *hit = NULL;
+      int hits = 0;
+      for (const struct hnm_opt *o = opts; o->name != NULL && a[1] == '-'; o++)
+        if (strncmp(o->name, a + 2, len) == 0) {
+          hit = o;
+          hits += 1 + (strlen(o->name) == len) * 100; /* an exact name wins over prefixes */
+        }
+      if (hits > 0 && (hits == 1 || hits >= 100) && a[2 + len] == '\0' && hit->arg != NULL && j + 1 < argc)
+        own[no++] = argv[++j];
+    } else if (a[0] == '-') {
+      rest[nr++] = argv[j];
+      if (smpirun_takes_value(a) && j + 1 < argc)
+        rest[nr++] = argv[++j];
+    } else {
+      ours = 0; /* the program */
+      rest[nr++] = argv[j];
+    }
+  }
+  own[no] = NULL;
+  rest[nr] = NULL;
+  *nown = no;
+  *nrest = nr;
 }
 
 /* Does a run of MODEL on this platform need network/optim:Full? SimGrid
@@ -186,74 +242,36 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
 int main(int argc, char **argv)
 {
   const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
-  int explain = 0, dry_run = 0, tcmalloc = 0, model_given = 0;
-  const char *platform = NULL, *hostfile = NULL, *wrapper = NULL, *np_text = NULL;
-  /* smpirun's arguments before the program, in order (hnm-run's own taken
-   * out). Static: it lives until exec or exit, whatever the path. */
-  static char **smpi;
-  smpi = calloc((size_t)argc + 1, sizeof *smpi);
-  int nsmpi = 0, program = -1, own = 1;
-  if (smpi == NULL)
+  int explain = 0, dry_run = 0, tcmalloc = 0, no_tcmalloc = 0;
+  const struct hnm_opt opts[] = {
+    {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "network model: a bundled name or a file, with overrides (see below)", NULL, 0, 0, run__model},
+    {"explain", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the effective model parameters and exit", &explain, 0, 0, NULL},
+    {"dry-run", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "validate everything and print the smpirun command, run nothing", &dry_run, 0, 0, NULL},
+    {"tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "preload tcmalloc into the simulator (off by default: see below)", &tcmalloc, 0, 0, NULL},
+    {"no-tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "do not preload tcmalloc (the default)", &no_tcmalloc, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const char *given[2] = {spec, NULL}; /* the spec, the --model given (run__model()) */
+  const struct hnm_opt_cmd cmd = {"hnm-run", "[OPTIONS] [SMPIRUN-OPTIONS] PROGRAM [ARGS...]",
+                                  "Run an MPI program under SimGrid's smpirun with an hnm network model "
+                                  "(default model: " HNM_DEFAULT_MODEL ", or $HNM_DEFAULT_MODEL).",
+                                  NULL, run__notes, 0, given};
+  hnm_msg_init("hnm-run");
+  /* Static: they live until exec or exit, whatever the path. */
+  static char **own, **rest;
+  own = calloc((size_t)argc + 1, sizeof *own);
+  rest = calloc((size_t)argc + 1, sizeof *rest);
+  int nown, nrest;
+  if (own == NULL || rest == NULL)
     return fail("out of memory%s%s", "", "");
-
-  for (int i = 1; i < argc && program < 0; i++) {
-    const char *a = argv[i];
-    if (own && strcmp(a, "--") == 0) {
-      own = 0; /* from here on, smpirun's arguments only */
-    } else if (own && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)) {
-      usage(stdout);
-      return 0;
-    } else if (own && strcmp(a, "--version") == 0) {
-      printf("hnm-run %s\n", HNM_VERSION);
-      return 0;
-    } else if (own && strcmp(a, "--explain") == 0) {
-      explain = 1;
-    } else if (own && strcmp(a, "--dry-run") == 0) {
-      dry_run = 1;
-    } else if (own && strcmp(a, "--tcmalloc") == 0) {
-      tcmalloc = 1;
-    } else if (own && strcmp(a, "--no-tcmalloc") == 0) {
-      tcmalloc = 0;
-    } else if (own && (strcmp(a, "--model") == 0 || strncmp(a, "--model=", 8) == 0)) {
-      if (model_given)
-        return fail("--model given twice ('%s' and '%s'): give one model", spec, a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[i + 1] : ""));
-      if (a[7] == '\0' && i + 1 >= argc)
-        return fail("--model needs a value (a model name or file)%s%s", "", "");
-      spec = a[7] == '=' ? a + 8 : argv[++i];
-      model_given = 1;
-    } else if (own && strncmp(a, "--", 2) == 0 && strncmp(a, "--cfg=", 6) != 0 && strncmp(a, "--log=", 6) != 0) {
-      return fail("unknown option '%s'%s (see hnm-run --help)", a, "");
-    } else if (a[0] != '-') {
-      program = i;
-    } else {
-      const char *owned = conflicting_cfg(a);
-      if (owned != NULL)
-        return fail("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
-      if (!smpirun_takes_value(a)) {
-        smpi[nsmpi++] = argv[i];
-        continue;
-      }
-      if (i + 1 >= argc)
-        return fail("smpirun option %s needs a value%s", a, "");
-      const char *v = argv[++i], **slot = NULL;
-      if (strcmp(a, "-platform") == 0)
-        slot = &platform;
-      else if (strcmp(a, "-hostfile") == 0 || strcmp(a, "-machinefile") == 0)
-        slot = &hostfile;
-      else if (strcmp(a, "-np") == 0 || strcmp(a, "-n") == 0)
-        slot = &np_text;
-      else if (strcmp(a, "-wrapper") == 0)
-        slot = &wrapper;
-      if (slot != NULL && *slot != NULL)
-        return fail("%s given twice: give it once%s", a, "");
-      if (slot != NULL)
-        *slot = v;
-      if (strcmp(a, "-wrapper") != 0) { /* the wrapper is folded into ours */
-        smpi[nsmpi++] = argv[i - 1];
-        smpi[nsmpi++] = argv[i];
-      }
-    }
-  }
+  run__split(argc, argv, opts, own, &nown, rest, &nrest);
+  int first = hnm_opt_parse(&cmd, opts, nown, own);
+  if (first < 0)
+    return hnm_opt_status(first);
+  spec = given[0];
+  tcmalloc = tcmalloc && !no_tcmalloc;
+  argc = nrest; /* from here on, argv holds smpirun's arguments and the program */
+  argv = rest;
+  int i = 0;
 
   hnm_error err;
   hnm_model *model = hnm_model_parse_spec(spec, &err);
@@ -266,20 +284,53 @@ int main(int argc, char **argv)
     hnm_model_free(model);
     return 0;
   }
+
+  /* Scan smpirun's arguments: platform, hostfile, -np, wrapper, program. */
+  const char *platform = NULL, *hostfile = NULL, *wrapper = NULL, *np_text = NULL;
+  int program = -1, rc = 0;
+  for (int j = i; j < argc && rc == 0; j++) {
+    const char *a = argv[j];
+    const char *owned = conflicting_cfg(a);
+    if (owned != NULL) {
+      rc = fail("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
+    } else if (a[0] != '-') {
+      program = j;
+      break;
+    } else if (smpirun_takes_value(a)) {
+      if (j + 1 >= argc) {
+        rc = fail("smpirun option %s needs a value%s", a, "");
+        break;
+      }
+      const char **slot = NULL;
+      if (strcmp(a, "-platform") == 0)
+        slot = &platform;
+      else if (strcmp(a, "-hostfile") == 0 || strcmp(a, "-machinefile") == 0)
+        slot = &hostfile;
+      else if (strcmp(a, "-np") == 0 || strcmp(a, "-n") == 0)
+        slot = &np_text;
+      else if (strcmp(a, "-wrapper") == 0)
+        slot = &wrapper;
+      if (slot != NULL && *slot != NULL)
+        rc = fail("%s given twice: give it once%s", a, "");
+      else if (slot != NULL)
+        *slot = argv[j + 1];
+      j++;
+    }
+  }
   int full = 0;
-  int rc = check_run(argc, argv, program, platform, hostfile, np_text, model, &full);
+  if (rc == 0)
+    rc = check_run(argc, argv, program, platform, hostfile, np_text, model, &full);
   hnm_model_free(model);
   if (rc != 0)
     return rc;
 
-  if (access(argv[program], X_OK) != 0)
-    return fail("cannot execute program '%s': %s", argv[program], strerror(errno));
-  char why[512], plugin_path[4096], default_platform[4096], default_hostfile[4096];
+  char plugin_path[4096], default_platform[4096], default_hostfile[4096];
   if (hnm_home_path(plugin_path, sizeof plugin_path, HNM_HOME_PLUGIN) != 0 ||
       hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
       hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
     return fail("%s%s", plugin_path, "");
   const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : plugin_path;
+  char why[512];
   if (hnm_input_check(plugin, why, sizeof why) != 0)
     return fail("the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, why);
   if (strchr(plugin, ' ') != NULL)
@@ -301,16 +352,13 @@ int main(int argc, char **argv)
     return fail("--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)%s%s", "", "");
 #endif
 
-  /* Build: smpirun -wrapper "env LD_PRELOAD=plugin[:tcmalloc] [user wrapper]" [-platform P] [-hostfile H] args... */
+  /* Build: smpirun -wrapper "env LD_PRELOAD=plugin[:tcmalloc] [user wrapper]" [-platform P -hostfile H] args... */
   size_t wlen = strlen(plugin) + strlen(tc) + (wrapper ? strlen(wrapper) : 0) + 32;
   char *wrap = malloc(wlen);
-  char **args = calloc((size_t)argc + 10, sizeof(char *));
-  if (wrap == NULL || args == NULL) {
-    free(wrap);
-    free(args);
+  if (wrap == NULL)
     return fail("out of memory%s%s", "", "");
-  }
   snprintf(wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, wrapper ? " " : "", wrapper ? wrapper : "");
+
   /* The spec goes to the plugin as a SimGrid flag, unless smpirun would
    * split or glob it (it word-splits --cfg values) or SimGrid would split
    * it (at ',' and blanks): then in the environment. */
@@ -319,11 +367,15 @@ int main(int argc, char **argv)
   char *cfg_model = malloc(cfg_len);
   if (cfg_model == NULL) {
     free(wrap);
-    free(args);
     return fail("out of memory%s%s", "", "");
   }
   snprintf(cfg_model, cfg_len, "--cfg=hnm/model:%s", spec);
 
+  char **args = calloc((size_t)argc + 10, sizeof(char *));
+  if (args == NULL) {
+    free(wrap);
+    return fail("out of memory%s%s", "", "");
+  }
   int n = 0;
   args[n++] = "smpirun";
   args[n++] = "-wrapper";
@@ -336,20 +388,24 @@ int main(int argc, char **argv)
     args[n++] = "-hostfile";
     args[n++] = default_hostfile;
   }
+  /* Full only where links never saturate (needs_full_update()), unless the
+   * command line chose. */
   int optim_given = 0;
-  for (int j = 0; j < nsmpi; j++)
-    if (strncmp(smpi[j], "--cfg=network/optim:", 20) == 0)
+  for (int j = i; j < argc; j++)
+    if (strncmp(argv[j], "--cfg=network/optim:", 20) == 0)
       optim_given = 1;
   if (full && !optim_given)
     args[n++] = "--cfg=network/optim:Full";
   if (!spec_in_env)
     args[n++] = cfg_model;
-  for (int j = 0; j < nsmpi; j++)
-    args[n++] = smpi[j];
-  for (int j = program; j < argc; j++)
+  for (int j = i; j < argc; j++) {
+    if (strcmp(argv[j], "-wrapper") == 0) {
+      j++; /* folded into ours */
+      continue;
+    }
     args[n++] = argv[j];
+  }
   args[n] = NULL;
-  free(smpi);
 
   if (spec_in_env && setenv("HNM_MODEL", spec, 1) != 0) {
     free(args);

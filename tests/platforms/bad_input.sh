@@ -108,7 +108,7 @@ check "hostfile = -o: nothing written" [ -z "$(ls -A "$work/alone")" ]
 "$HNM_PLATFORM" torus -o "$work/missing/p.xml" 2>"$err"
 status=$?
 check "missing directory: exit 2 (got $status)" [ "$status" -eq 2 ]
-check "missing directory: one line naming -o ($(cat "$err"))" grep -qE "^hnm-platform: -o: cannot create" "$err"
+check "missing directory: one line naming -o ($(cat "$err"))" grep -qE "^hnm-platform: -o: .*cannot create" "$err"
 "$HNM_PLATFORM" torus --hostfile "$work/missing/p.hosts" >"$work/stdout.xml" 2>"$err"
 status=$?
 check "missing hostfile directory: exit 2, nothing on stdout (got $status)" [ "$status" -eq 2 ] && [ ! -s "$work/stdout.xml" ]

@@ -1,0 +1,44 @@
+/* hnm_msg.h -- the one way a tool talks to its user on stderr:
+ * "PROG: message", "PROG: warning: message".
+ *
+ * PROG is set once by hnm_msg_init() at the start of main() (a tool has one
+ * name; library code never prints and never calls these). Every function
+ * appends the newline itself.
+ */
+#ifndef HNM_MSG_H
+#define HNM_MSG_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define HNM_MSG__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define HNM_MSG__PRINTF(a, b)
+#endif
+
+/* Exit statuses shared by the tools. */
+#define HNM_EXIT_OK 0
+#define HNM_EXIT_FAILURE 1 /* the work failed (writing, a run, gnuplot) */
+#define HNM_EXIT_USAGE 2   /* bad input: nothing done */
+
+/* The tool's name for every message ("hnm-route"). */
+void hnm_msg_init(const char *prog);
+const char *hnm_msg_prog(void);
+
+/* "PROG: message" on stderr; returns HNM_EXIT_USAGE (2) so that a parser can
+ * `return hnm_msg_error(...)`. */
+int hnm_msg_error(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
+/* "PROG: warning: message" on stderr. */
+void hnm_msg_warn(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
+/* "PROG: message" on stderr, for progress and notes (not an error). */
+void hnm_msg_info(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
+/* "PROG: message" on stderr, then exit(status). For tools only. */
+_Noreturn void hnm_msg_die(int status, const char *fmt, ...) HNM_MSG__PRINTF(2, 3);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HNM_MSG_H */

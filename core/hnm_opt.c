@@ -1,0 +1,279 @@
+/* hnm_opt.c -- option tables on getopt_long (hnm_opt.h). */
+#define _GNU_SOURCE /* getopt_long, optind = 0 to restart */
+#include "hnm_opt.h"
+#include "hnm_msg.h"
+#include "hnm_units.h"
+#include "hnm_version.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OPT__VAL 256 /* getopt value of row i: OPT__VAL + i (above any short letter) */
+
+static int opt__takes_arg(const struct hnm_opt *o)
+{
+  return o->kind != HNM_OPT_FLAG && !(o->kind == HNM_OPT_CALL && o->arg == NULL);
+}
+
+static int opt__in_range(const struct hnm_opt *o, double v)
+{
+  return (o->min == 0 && o->max == 0) || (v >= o->min && v <= o->max);
+}
+
+int hnm_opt_value(const struct hnm_opt *o, const char *text, void *out, char *err, size_t errlen)
+{
+  double v;
+  switch (o->kind) {
+    case HNM_OPT_LONG: {
+      char *end;
+      errno = 0;
+      long l = strtol(text, &end, 10);
+      if (*text == '\0' || *end != '\0' || errno != 0) {
+        hnm_errf(err, errlen, "'%s' is not a whole number", text);
+        return -1;
+      }
+      if (!opt__in_range(o, (double)l)) {
+        hnm_errf(err, errlen, "'%s' is not in %.17g .. %.17g", text, o->min, o->max);
+        return -1;
+      }
+      *(long *)out = l;
+      return 0;
+    }
+    case HNM_OPT_NUMBER:
+      if (hnm_parse_number(text, &v, err, errlen) != 0)
+        return -1;
+      break;
+    case HNM_OPT_TIME:
+      if (hnm_parse_time(text, &v, err, errlen) != 0)
+        return -1;
+      break;
+    case HNM_OPT_SIZE:
+      if (hnm_parse_size(text, &v, err, errlen) != 0)
+        return -1;
+      break;
+    case HNM_OPT_BANDWIDTH:
+      if (hnm_parse_bandwidth(text, &v, err, errlen) != 0)
+        return -1;
+      break;
+    default:
+      hnm_errf(err, errlen, "not a numeric option");
+      return -1;
+  }
+  if (!opt__in_range(o, v)) {
+    hnm_errf(err, errlen, "'%s' is not in %.17g .. %.17g%s%s", text, o->min, o->max, o->unit ? " " : "",
+             o->unit ? o->unit : "");
+    return -1;
+  }
+  *(double *)out = v;
+  return 0;
+}
+
+/* How the user writes option o. */
+static void opt__spelling(const struct hnm_opt_cmd *cmd, const struct hnm_opt *o, char *buf, size_t len)
+{
+  snprintf(buf, len, "%s%s", (cmd->flags & HNM_OPT_LONG_ONLY) ? "-" : "--", o->name);
+}
+
+static int opt__apply(const struct hnm_opt_cmd *cmd, const struct hnm_opt *o, const char *arg)
+{
+  char err[512] = "", name[128];
+  int rc = 0;
+  switch (o->kind) {
+    case HNM_OPT_FLAG:
+      if (o->value != NULL)
+        *(int *)o->value = 1;
+      break;
+    case HNM_OPT_STRING:
+      if (o->value != NULL)
+        *(const char **)o->value = arg;
+      break;
+    case HNM_OPT_CALL:
+      rc = o->fn != NULL ? o->fn(cmd->ctx, arg, err, sizeof err) : 0;
+      break;
+    default: {
+      long l;
+      double d;
+      rc = hnm_opt_value(o, arg, o->kind == HNM_OPT_LONG ? (void *)&l : (void *)&d, err, sizeof err);
+      if (rc == 0 && o->value != NULL) {
+        if (o->kind == HNM_OPT_LONG)
+          *(long *)o->value = l;
+        else
+          *(double *)o->value = d;
+      }
+    }
+  }
+  if (rc != 0) {
+    opt__spelling(cmd, o, name, sizeof name);
+    hnm_opt_fail(name, "%s", err);
+  }
+  return rc;
+}
+
+int hnm_opt_fail(const char *option, const char *fmt, ...)
+{
+  char reason[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  va_end(ap);
+  return hnm_msg_error("option '%s': %s", option, reason);
+}
+
+const struct hnm_opt *hnm_opt_find(const struct hnm_opt *opts, const char *name)
+{
+  for (const struct hnm_opt *o = opts; o->name != NULL; o++)
+    if (strcmp(o->name, name) == 0)
+      return o;
+  return NULL;
+}
+
+int hnm_opt_status(int parse_result)
+{
+  return parse_result == HNM_OPT_DONE ? 0 : 2;
+}
+
+static void opt__left(const struct hnm_opt_cmd *cmd, const struct hnm_opt *o, char *buf, size_t len)
+{
+  const char *dash = (cmd->flags & HNM_OPT_LONG_ONLY) ? "-" : "--";
+  if (o->short_name)
+    snprintf(buf, len, "-%c, %s%s%s%s", o->short_name, dash, o->name, opt__takes_arg(o) ? " " : "",
+             opt__takes_arg(o) ? o->arg : "");
+  else
+    snprintf(buf, len, "    %s%s%s%s", dash, o->name, opt__takes_arg(o) ? " " : "", opt__takes_arg(o) ? o->arg : "");
+}
+
+void hnm_opt_help(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, FILE *out)
+{
+  static const struct hnm_opt builtin[] = {
+    {"help", 'h', HNM_OPT_FLAG, NULL, NULL, NULL, "this help", NULL, 0, 0, NULL},
+    {"version", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the version", NULL, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  char left[160];
+  int width = 0;
+  const struct hnm_opt *tables[2] = {opts, builtin};
+
+  for (int t = 0; t < 2; t++)
+    for (const struct hnm_opt *o = tables[t]; o->name != NULL; o++) {
+      opt__left(cmd, o, left, sizeof left);
+      if ((int)strlen(left) > width)
+        width = (int)strlen(left);
+    }
+  if (width > 30)
+    width = 30;
+  fprintf(out, "Usage: %s %s\n", cmd->prog, cmd->usage ? cmd->usage : "[OPTIONS]");
+  if (cmd->summary != NULL)
+    fprintf(out, "%s\n", cmd->summary);
+  fprintf(out, "\nOptions:\n");
+  for (int t = 0; t < 2; t++)
+    for (const struct hnm_opt *o = tables[t]; o->name != NULL; o++) {
+      opt__left(cmd, o, left, sizeof left);
+      if ((int)strlen(left) > width)
+        fprintf(out, "  %s\n  %-*s  ", left, width, "");
+      else
+        fprintf(out, "  %-*s  ", width, left);
+      fputs(o->help ? o->help : "", out);
+      if (o->unit != NULL && o->def != NULL)
+        fprintf(out, " (%s; default %s)", o->unit, o->def);
+      else if (o->unit != NULL)
+        fprintf(out, " (%s)", o->unit);
+      else if (o->def != NULL)
+        fprintf(out, " (default %s)", o->def);
+      fputc('\n', out);
+    }
+  if (cmd->epilog != NULL)
+    fprintf(out, "\n%s", cmd->epilog);
+  if (cmd->notes != NULL)
+    cmd->notes(out);
+}
+
+int hnm_opt_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv)
+{
+  size_t n = 0;
+  while (opts[n].name != NULL)
+    n++;
+  struct option *lo = calloc(n + 3, sizeof *lo);
+  char *shorts = malloc(3 * n + 8);
+  if (lo == NULL || shorts == NULL) {
+    free(lo);
+    free(shorts);
+    return hnm_msg_error("out of memory"), HNM_OPT_ERROR;
+  }
+  char *s = shorts;
+  if (cmd->flags & HNM_OPT_IN_ORDER)
+    *s++ = '+';
+  *s++ = ':'; /* report a missing argument as ':' */
+  *s++ = 'h';
+  for (size_t i = 0; i < n; i++) {
+    lo[i] = (struct option){opts[i].name, opt__takes_arg(&opts[i]) ? required_argument : no_argument, NULL,
+                            OPT__VAL + (int)i};
+    if (opts[i].short_name) {
+      *s++ = (char)opts[i].short_name;
+      if (opt__takes_arg(&opts[i]))
+        *s++ = ':';
+    }
+  }
+  *s = '\0';
+  lo[n] = (struct option){"help", no_argument, NULL, 'h'};
+  lo[n + 1] = (struct option){"version", no_argument, NULL, OPT__VAL + (int)n};
+  lo[n + 2] = (struct option){NULL, 0, NULL, 0};
+
+  int rc = 0;
+  /* Defaults first, through the same code as the user's values. */
+  for (size_t i = 0; i < n && rc == 0; i++)
+    if (opts[i].def != NULL && opts[i].kind != HNM_OPT_FLAG && opts[i].kind != HNM_OPT_CALL &&
+        opts[i].value != NULL && opt__apply(cmd, &opts[i], opts[i].def) != 0)
+      rc = HNM_OPT_ERROR;
+
+  optind = 0; /* glibc: start afresh (several parses per process) */
+  opterr = 0;
+  while (rc == 0) {
+    int c = (cmd->flags & HNM_OPT_LONG_ONLY) ? getopt_long_only(argc, argv, shorts, lo, NULL)
+                                             : getopt_long(argc, argv, shorts, lo, NULL);
+    if (c == -1)
+      break;
+    const struct hnm_opt *o = NULL;
+    if (c >= OPT__VAL && c < OPT__VAL + (int)n)
+      o = &opts[c - OPT__VAL];
+    else if (c != 'h' && c != '?' && c != ':' && c != OPT__VAL + (int)n)
+      for (size_t i = 0; i < n && o == NULL; i++)
+        if (opts[i].short_name == c)
+          o = &opts[i];
+    if (c == 'h') {
+      hnm_opt_help(cmd, opts, stdout);
+      rc = HNM_OPT_DONE;
+    } else if (c == OPT__VAL + (int)n) {
+      printf("%s %s\n", hnm_msg_prog(), HNM_VERSION);
+      rc = HNM_OPT_DONE;
+    } else if (c == '?' || c == ':') {
+      char name[256];
+      char unknown[160];
+      snprintf(unknown, sizeof unknown, "unknown or ambiguous option (see %s --help)", cmd->prog);
+      const char *what = c == ':' ? "needs an argument" : unknown;
+      if (optopt >= OPT__VAL && optopt < OPT__VAL + (int)n + 1) {
+        if (optopt == OPT__VAL + (int)n)
+          snprintf(name, sizeof name, "--version");
+        else
+          opt__spelling(cmd, &opts[optopt - OPT__VAL], name, sizeof name);
+        if (c == '?')
+          what = "takes no argument";
+      } else if (optopt > 0 && optopt < OPT__VAL) {
+        snprintf(name, sizeof name, "-%c", optopt);
+      } else {
+        const char *a = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
+      }
+      hnm_opt_fail(name, "%s", what);
+      rc = HNM_OPT_ERROR;
+    } else if (o != NULL) {
+      if (opt__apply(cmd, o, opt__takes_arg(o) ? optarg : NULL) != 0)
+        rc = HNM_OPT_ERROR;
+    }
+  }
+  free(lo);
+  free(shorts);
+  return rc != 0 ? rc : optind;
+}

@@ -1,0 +1,110 @@
+/* hnm_opt.h -- command-line options from one table, on libc's getopt_long.
+ *
+ * Each option is one row: long name, optional short letter, the kind of its
+ * argument (with units read by hnm_units: 1.5us, 64KiB, 10Gbps), default,
+ * unit, one help line, and where the value goes. The same table produces the
+ * --help text, so the documentation of an option cannot drift from what is
+ * parsed. -h/--help and --version are added to every table.
+ *
+ *   long np = 0; const char *out = NULL; double lat;
+ *   const struct hnm_opt opts[] = {
+ *     {"np", 0, HNM_OPT_LONG, "N", "2", NULL, "MPI ranks", &np, 1, 1e6},
+ *     {"output", 'o', HNM_OPT_STRING, "FILE", NULL, NULL, "write to FILE", &out},
+ *     {"lat", 0, HNM_OPT_TIME, "TIME", "1us", "s", "link latency", &lat},
+ *     {NULL}};
+ *   const struct hnm_opt_cmd cmd = {"hnm-x", "[OPTIONS] FILE...", "What it does."};
+ *   int first = hnm_opt_parse(&cmd, opts, argc, argv);
+ *   if (first < 0)
+ *     return hnm_opt_status(first);   (0 after --help/--version, 2 on error)
+ *
+ * Defaults are parsed exactly like a user's value before argv is read.
+ * Errors are one line on stderr, "PROG: option '--x': reason" (PROG from
+ * hnm_msg_init()), and parsing stops.
+ */
+#ifndef HNM_OPT_H
+#define HNM_OPT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hnm_opt_kind {
+  HNM_OPT_FLAG,      /* no argument; value: int *, set to 1 */
+  HNM_OPT_STRING,    /* value: const char **, the argument as given */
+  HNM_OPT_LONG,      /* value: long *, a whole number in [min, max] */
+  HNM_OPT_NUMBER,    /* value: double *, a plain finite number in [min, max] */
+  HNM_OPT_TIME,      /* value: double *, seconds (hnm_parse_time), in [min, max] */
+  HNM_OPT_SIZE,      /* value: double *, bytes (hnm_parse_size), in [min, max] */
+  HNM_OPT_BANDWIDTH, /* value: double *, bytes/s (hnm_parse_bandwidth), in [min, max] */
+  HNM_OPT_CALL       /* fn(ctx, argument) does the work; no argument when arg is NULL */
+};
+
+struct hnm_opt {
+  const char *name;       /* long name without "--"; NULL ends the table */
+  int short_name;         /* 'o', or 0 for none */
+  enum hnm_opt_kind kind;
+  const char *arg;        /* name of the argument in --help ("FILE"); NULL: none */
+  const char *def;        /* default, parsed like a user's value; NULL: none */
+  const char *unit;       /* unit shown in --help ("bytes/s"), or NULL */
+  const char *help;       /* one line */
+  void *value;            /* where the value goes (see the kinds); may be NULL */
+  double min, max;        /* accepted range of numbers; min == max == 0: any */
+  /* HNM_OPT_CALL: called with the argument (NULL when the option takes
+   * none); returns 0, or -1 with a reason in err (printed by the parser as
+   * "PROG: option '--x': reason"). */
+  int (*fn)(void *ctx, const char *arg, char *err, size_t errlen);
+};
+
+enum {
+  HNM_OPT_IN_ORDER = 1,  /* stop at the first operand (getopt's "+"): what follows is not ours */
+  HNM_OPT_LONG_ONLY = 2  /* also accept -name for --name (getopt_long_only), e.g. -np */
+};
+
+struct hnm_opt_cmd {
+  const char *prog;     /* as shown in "Usage: PROG ..." ("hnm-compare run") */
+  const char *usage;    /* what follows PROG in the usage line */
+  const char *summary;  /* a paragraph after the usage line, or NULL */
+  const char *epilog;   /* text after the option list, or NULL */
+  void (*notes)(FILE *out); /* more text after the epilog, or NULL */
+  int flags;            /* HNM_OPT_IN_ORDER | HNM_OPT_LONG_ONLY */
+  void *ctx;            /* passed to the fn of HNM_OPT_CALL options */
+};
+
+#define HNM_OPT_DONE (-1)  /* --help or --version was printed: exit 0 */
+#define HNM_OPT_ERROR (-2) /* an error was printed: exit 2 */
+
+/* Parse argv[1..argc) with the table (argv[0] is skipped, as getopt does).
+ * Returns the index of the first operand (argc if none; argv may have been
+ * permuted unless HNM_OPT_IN_ORDER, operands then come last), HNM_OPT_DONE,
+ * or HNM_OPT_ERROR. */
+int hnm_opt_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv);
+
+/* The exit status for a negative hnm_opt_parse() result. */
+int hnm_opt_status(int parse_result);
+
+/* The --help text of a table. */
+void hnm_opt_help(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, FILE *out);
+
+/* The row of long option NAME (without dashes), or NULL. */
+const struct hnm_opt *hnm_opt_find(const struct hnm_opt *opts, const char *name);
+
+/* "PROG: option 'OPTION': reason" on stderr; returns 2. OPTION is written as
+ * the user writes it ("--np", "-o"). For checks made after parsing. */
+int hnm_opt_fail(const char *option, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 2, 3)))
+#endif
+  ;
+
+/* Parse one value of a numeric kind (LONG .. BANDWIDTH) into *out (a long
+ * for HNM_OPT_LONG, else a double), range-checked by min/max of the row. */
+int hnm_opt_value(const struct hnm_opt *o, const char *text, void *out, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HNM_OPT_H */

@@ -1,0 +1,73 @@
+/* hnm_out.h -- writing an output file the user named, without damaging it.
+ *
+ * A regular file, or a path that does not exist yet, is written to a
+ * temporary file in the directory of the target (symbolic links followed to
+ * their final target, so that a link keeps pointing at the new content),
+ * flushed, fsync'ed and renamed over the target by hnm_out_commit(): a
+ * reader sees the old content or the new, never a half-written file, and a
+ * failed write leaves the old file as it was. The new file keeps the mode of
+ * the file it replaces (0666 & ~umask when new).
+ *
+ * Anything else -- a character device (/dev/stdout, /dev/null, /dev/full), a
+ * FIFO, a socket, a path under /dev or /proc -- is written through: opened
+ * for writing as it is, never replaced. When the target is the process's own
+ * standard output (-, /dev/stdout, or the file stdout already writes to), the
+ * output goes to file descriptor 1, keeping the shell's redirection (">>"
+ * appends). Write errors are reported there too (ENOSPC on /dev/full).
+ *
+ * A directory is refused. Nothing but the temporary file this module created
+ * is ever removed.
+ *
+ * Several outputs that belong together (a platform and its hostfile):
+ * open all, write all, hnm_out_finish() all, then hnm_out_commit() all; on
+ * any error hnm_out_abort() all -- only temporaries are removed.
+ */
+#ifndef HNM_OUT_H
+#define HNM_OUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hnm_out hnm_out;
+
+/* Open PATH ("-" or NULL: standard output) for writing. WHAT names it in
+ * messages ("-o", "--hostfile"). Returns NULL with "WHAT: 'PATH': reason" in
+ * err. Allocated by the callee: end with hnm_out_commit() or hnm_out_abort(). */
+hnm_out *hnm_out_open(const char *path, const char *what, char *err, size_t errlen);
+
+/* The stream to write to. */
+FILE *hnm_out_file(hnm_out *o);
+
+/* Whether the output is written through (device, FIFO, stdout) rather than
+ * through a temporary file. */
+int hnm_out_is_through(const hnm_out *o);
+
+/* Flush and close the stream (fsync for a temporary file), reporting any
+ * write error; the temporary is not renamed yet. 0, or -1 with err filled. */
+int hnm_out_finish(hnm_out *o, char *err, size_t errlen);
+
+/* hnm_out_finish() if not done, then rename the temporary over the target.
+ * Frees o whatever happens; on failure the temporary is removed. 0 or -1. */
+int hnm_out_commit(hnm_out *o, char *err, size_t errlen);
+
+/* Give up: close, remove the temporary (never the target), free. NULL is fine. */
+void hnm_out_abort(hnm_out *o);
+
+/* Open, write with FN(FILE*, CTX) (0 or -1), commit: the whole sequence for
+ * a single output. 0, or -1 with err filled (the target untouched). */
+int hnm_out_write(const char *path, const char *what, int (*fn)(FILE *f, void *ctx), void *ctx, char *err,
+                  size_t errlen);
+
+/* mkdir -p DIR (mode 0777 & ~umask): every missing directory of the path.
+ * 0 (also when it exists), or -1 with errno. */
+int hnm_out_mkdirs(const char *dir);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HNM_OUT_H */

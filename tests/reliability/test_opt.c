@@ -1,0 +1,156 @@
+/* test_opt.c -- the option tables of core/hnm_opt.h: kinds and units,
+ * defaults, ranges at their bounds and neighbours, short and long forms,
+ * --opt=value, operands, IN_ORDER, LONG_ONLY, errors (exit status 2), and
+ * the --help text generated from the table. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "hnm_msg.h"
+#include "hnm_opt.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+struct vals {
+  int flag;
+  const char *out;
+  long np;
+  double lat, size, bw, factor;
+  int calls;
+  const char *last;
+};
+
+static int on_call(void *ctx, const char *arg, char *err, size_t errlen)
+{
+  struct vals *v = ctx;
+  if (arg != NULL && strcmp(arg, "bad") == 0) {
+    snprintf(err, errlen, "'bad' is refused");
+    return -1;
+  }
+  v->calls++;
+  v->last = arg;
+  return 0;
+}
+
+/* Parse ARGS (NULL-terminated) with the test table; returns hnm_opt_parse()'s result. */
+static int parse(struct vals *v, int flags, const char *const *args)
+{
+  static char *argv[32];
+  int argc = 0;
+  argv[argc++] = "prog";
+  for (; *args != NULL; args++)
+    argv[argc++] = (char *)*args;
+  argv[argc] = NULL;
+  memset(v, 0, sizeof *v);
+  const struct hnm_opt opts[] = {
+    {"flag", 'f', HNM_OPT_FLAG, NULL, NULL, NULL, "a flag", &v->flag, 0, 0, NULL},
+    {"output", 'o', HNM_OPT_STRING, "FILE", NULL, NULL, "write to FILE", &v->out, 0, 0, NULL},
+    {"np", 0, HNM_OPT_LONG, "N", "2", NULL, "ranks", &v->np, 1, 1024, NULL},
+    {"lat", 0, HNM_OPT_TIME, "TIME", "1us", "s", "latency", &v->lat, 0, 1, NULL},
+    {"size", 0, HNM_OPT_SIZE, "SIZE", "64KiB", "bytes", "size", &v->size, 0, 0, NULL},
+    {"bw", 0, HNM_OPT_BANDWIDTH, "BW", "10Gbps", "bytes/s", "bandwidth", &v->bw, 0, 0, NULL},
+    {"factor", 0, HNM_OPT_NUMBER, "F", "1.5", NULL, "factor", &v->factor, 0, 0, NULL},
+    {"call", 'c', HNM_OPT_CALL, "X", NULL, NULL, "repeatable", NULL, 0, 0, on_call},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {"prog", "[OPTIONS] FILE...", "Test.", "Epilog.\n", NULL, flags, v};
+  /* --help, --version and error messages go to /dev/null here (their text
+   * is checked by the tools' suites). */
+  int out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY);
+  fflush(stdout);
+  dup2(null, 1);
+  dup2(null, 2);
+  int rc = hnm_opt_parse(&cmd, opts, argc, argv);
+  fflush(stdout);
+  dup2(out, 1);
+  dup2(err, 2);
+  close(out);
+  close(err);
+  close(null);
+  return rc;
+}
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+int main(void)
+{
+  struct vals v;
+  hnm_msg_init("test_opt");
+
+  /* Defaults, parsed like a user's values. */
+  CHECK(parse(&v, 0, ARGS("file")) == 1);
+  CHECK(v.np == 2 && v.lat == 1e-6 && v.size == 65536 && v.bw == 1.25e9 && v.factor == 1.5);
+  CHECK(v.flag == 0 && v.out == NULL && v.calls == 0);
+  /* Short, long, --x=value, clusters. */
+  CHECK(parse(&v, 0, ARGS("-f", "-o", "a.xml", "--np=4", "--lat", "1.5us")) == 7);
+  CHECK(v.flag == 1 && strcmp(v.out, "a.xml") == 0 && v.np == 4 && v.lat == 1.5e-6);
+  CHECK(parse(&v, 0, ARGS("-fo", "b")) == 3 && v.flag == 1 && strcmp(v.out, "b") == 0);
+  CHECK(parse(&v, 0, ARGS("--output=c")) == 2 && strcmp(v.out, "c") == 0);
+  /* Units. */
+  CHECK(parse(&v, 0, ARGS("--size", "1MiB", "--bw", "1GBps")) == 5 && v.size == 1048576 && v.bw == 1e9);
+  CHECK(parse(&v, 0, ARGS("--size", "1MB")) == 3 && v.size == 1e6);
+  CHECK(parse(&v, 0, ARGS("--bw", "8bps")) == 3 && v.bw == 1);
+  /* Ranges: the bounds and their neighbours. */
+  CHECK(parse(&v, 0, ARGS("--np", "1")) == 3 && v.np == 1);
+  CHECK(parse(&v, 0, ARGS("--np", "1024")) == 3 && v.np == 1024);
+  CHECK(parse(&v, 0, ARGS("--np", "0")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("--np", "1025")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("--lat", "1s")) == 3 && v.lat == 1);
+  CHECK(parse(&v, 0, ARGS("--lat", "1.000001s")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("--lat", "0")) == 3 && v.lat == 0);
+  CHECK(parse(&v, 0, ARGS("--lat", "-1ns")) == HNM_OPT_ERROR);
+  /* Not numbers, not units. */
+  CHECK(parse(&v, 0, ARGS("--np", "2.5")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("--np", "")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("--np", "9223372036854775808")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("--bw", "10")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("--lat", "1parsec")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("--factor", "inf")) == HNM_OPT_ERROR);
+  /* Errors: unknown, missing argument, argument to a flag. */
+  CHECK(parse(&v, 0, ARGS("--nope")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("-x")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("--output")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("-o")) == HNM_OPT_ERROR);
+  CHECK(parse(&v, 0, ARGS("--flag=1")) == HNM_OPT_ERROR);
+  CHECK(hnm_opt_status(HNM_OPT_ERROR) == 2 && hnm_opt_status(HNM_OPT_DONE) == 0);
+  /* Help and version. */
+  CHECK(parse(&v, 0, ARGS("--help")) == HNM_OPT_DONE);
+  CHECK(parse(&v, 0, ARGS("-h")) == HNM_OPT_DONE);
+  CHECK(parse(&v, 0, ARGS("--version")) == HNM_OPT_DONE);
+  /* Callbacks: every occurrence, in order; a refusal is an error. */
+  CHECK(parse(&v, 0, ARGS("-c", "a", "--call", "b")) == 5 && v.calls == 2 && strcmp(v.last, "b") == 0);
+  CHECK(parse(&v, 0, ARGS("--call", "bad")) == HNM_OPT_ERROR);
+  /* Operands: permuted to the end by default; IN_ORDER stops at the first. */
+  const char *const perm[] = {"x", "-f", "y", NULL};
+  CHECK(parse(&v, 0, perm) == 2 && v.flag == 1);
+  CHECK(parse(&v, HNM_OPT_IN_ORDER, ARGS("-f", "prog", "-o", "z")) == 2 && v.flag == 1 && v.out == NULL);
+  CHECK(parse(&v, HNM_OPT_IN_ORDER, ARGS("--", "-f")) == 2 && v.flag == 0);
+  /* LONG_ONLY: -np as --np. */
+  CHECK(parse(&v, HNM_OPT_LONG_ONLY, ARGS("-np", "8")) == 3 && v.np == 8);
+  /* Several parses in one process start afresh. */
+  CHECK(parse(&v, 0, ARGS("--np", "3")) == 3 && v.np == 3);
+  CHECK(parse(&v, 0, ARGS("--np", "5")) == 3 && v.np == 5);
+
+  /* The --help text comes from the table. */
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  struct vals w;
+  const struct hnm_opt opts[] = {
+    {"np", 0, HNM_OPT_LONG, "N", "2", NULL, "MPI ranks", &w.np, 1, 10, NULL},
+    {"lat", 0, HNM_OPT_TIME, "TIME", "1us", "s", "link latency", &w.lat, 0, 0, NULL},
+    {"output", 'o', HNM_OPT_STRING, "FILE", NULL, NULL, "write to FILE", &w.out, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {"prog", "[OPTIONS]", "Summary.", "Epilog.\n", NULL, 0, NULL};
+  hnm_opt_help(&cmd, opts, f);
+  fclose(f);
+  CHECK(strstr(text, "Usage: prog [OPTIONS]\nSummary.\n") == text);
+  CHECK(strstr(text, "--np N") != NULL && strstr(text, "MPI ranks (default 2)") != NULL);
+  CHECK(strstr(text, "link latency (s; default 1us)") != NULL);
+  CHECK(strstr(text, "-o, --output FILE") != NULL);
+  CHECK(strstr(text, "-h, --help") != NULL && strstr(text, "--version") != NULL);
+  CHECK(strstr(text, "\nEpilog.\n") != NULL);
+  free(text);
+
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
