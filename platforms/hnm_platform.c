@@ -68,7 +68,10 @@ int main(int argc, char **argv)
   if (build_config(&cli, &cfg) != 0)
     return 2;
   /* Valid input: say what departs from the request, then write. */
-  if (cfg.preset != NULL && cfg.preset->note != NULL)
+  if (cfg.preset != NULL && !hnm_routing_is_builtin(cfg.routing) && cfg.topo.family == HNM_TOPO_DRAGONFLY)
+    fprintf(stderr, "%s: note: %s with --routing: the group shape of the XML preset, with its %lu global links "
+                    "between two groups kept separate, one per router\n", PROG, cfg.preset->name, cfg.topo.blue);
+  else if (cfg.preset != NULL && cfg.preset->note != NULL)
     fprintf(stderr, "%s: note: %s\n", PROG, cfg.preset->note);
   if (cfg.scaled[0] != '\0')
     fprintf(stderr, "%s: %s\n", PROG, cfg.scaled);

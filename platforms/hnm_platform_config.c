@@ -7,6 +7,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -190,6 +191,26 @@ int build_config(const struct cli *c, struct config *cfg)
     return -1;
   }
 
+  /* --routing first: a routed dragonfly is not bound by SimGrid's rules. */
+  if (c->val[OPT_ROUTING] != NULL) {
+    if (hnm_routing_parse(c->fam->topo, c->val[OPT_ROUTING], &cfg->routing, err, sizeof err) != 0)
+      return bad("%s", err);
+    cfg->topo.own_routing = !hnm_routing_is_builtin(cfg->routing);
+  }
+  if (c->val[OPT_ROUTING_SEED] != NULL) {
+    char *end;
+    const char *v = c->val[OPT_ROUTING_SEED];
+    errno = 0;
+    cfg->routing_seed = (uint64_t)strtoull(v, &end, 10);
+    if (!isdigit((unsigned char)v[0]) || *end != '\0' || errno != 0)
+      return bad("--routing-seed: '%s' is not an integer in [0, 2^64)", v);
+    if (cfg->routing != HNM_ROUTING_VALIANT && cfg->routing != HNM_ROUTING_UGAL)
+      return bad("--routing-seed: routing '%s' makes no random choice (valiant and ugal do)",
+                 c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
+  } else {
+    cfg->routing_seed = 1;
+  }
+
   /* --scale, then the checks of the final shape. */
   if (family_doc(c->fam, OPT_SCALE) != NULL) {
     if (get_number(c, OPT_SCALE, &scale) != 0)
@@ -227,6 +248,10 @@ int build_config(const struct cli *c, struct config *cfg)
     return -1;
   if (cfg->limiter < 0)
     return bad("--limiter: '%s' is negative (0 = no limiter)", value_of(c, OPT_LIMITER));
+  if (!hnm_routing_is_builtin(cfg->routing) && cfg->limiter > 0)
+    return bad("--limiter: routed platforms (--routing %s) have no limiter links", hnm_routing_name(cfg->routing));
+  if (cfg->routing == HNM_ROUTING_UGAL && !cfg->splitduplex)
+    return bad("--sharing: ugal counts the flows of each direction of a link: use SPLITDUPLEX");
   if (family_doc(c->fam, OPT_USABLE) != NULL) {
     if (get_number(c, OPT_USABLE, &usable) != 0)
       return -1;

@@ -3,6 +3,9 @@
 #define HNM_PLATFORM_CONFIG_H
 
 #include "hnm_platform_options.h"
+#include "hnm_routing.h"
+
+#include <stdint.h>
 
 struct config {
   const struct family *fam;
@@ -22,6 +25,8 @@ struct config {
   const char *output;       /* NULL or "-": standard output */
   const char *hostfile;     /* NULL: none */
   char scaled[1024];        /* what --scale did, for stderr; empty if not scaled */
+  enum hnm_routing routing; /* HNM_ROUTING_BUILTIN or a builtin one: XML; else a description */
+  uint64_t routing_seed;
 };
 
 int build_config(const struct cli *c, struct config *cfg);

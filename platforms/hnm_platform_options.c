@@ -54,6 +54,8 @@ static const struct {
   [OPT_HOSTFILE] = {"--hostfile", "FILE"},
   [OPT_PLACEMENT] = {"--placement", "HOW"},
   [OPT_RANKS] = {"--ranks-per-host", "K"},
+  [OPT_ROUTING] = {"--routing", "NAME"},
+  [OPT_ROUTING_SEED] = {"--routing-seed", "N"},
 };
 
 #define DOC_END {OPT_COUNT, NULL, NULL, 0}
@@ -100,6 +102,8 @@ static const struct opt_doc torus_docs[] = {
   {OPT_DIMS, "8x8x8", "sizes of the dimensions, 1 to 16 of them; the first is routed first", 1},
   {OPT_SCALE, "1", "shrink every dimension by F^(1/dimensions), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of each torus link (per direction with SPLITDUPLEX)"),
+  {OPT_ROUTING, "dor", "dor (SimGrid's dimension order) or valiant (via a random host; hnm's platform library)", 0},
+  {OPT_ROUTING_SEED, "1", "seed of valiant's random choices (same seed, same routes)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP " (presets: 25)"),
   DOC_END
 };
@@ -112,21 +116,25 @@ static const struct opt_doc fattree_docs[] = {
   {OPT_LINKS, "1,2", "parallel links between level l and level l+1, l = 0 first", 1},
   {OPT_SCALE, "1", "shrink the down ports by F^(1/levels), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of each link (per direction with SPLITDUPLEX)"),
+  {OPT_ROUTING, "dmodk", "dmodk (SimGrid's D-mod-k, the only fat-tree routing so far)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
 
 static const struct opt_doc dragonfly_docs[] = {
   {OPT_PRESET, "none", "dragonfly-MM, dragonfly-SL, dragonfly-LS or dragonfly-ML, Zheng & Marguinaud 2018, Table 1", 0},
-  {OPT_GROUPS, "3", "groups (at most --routers: SimGrid 3.32 routes group g via router g)", 1},
+  {OPT_GROUPS, "3", "groups (at most --routers without --routing: SimGrid 3.32 routes group g via router g)", 1},
   {OPT_CHASSIS, "4", "chassis per group (black links: all-to-all between chassis)", 1},
   {OPT_ROUTERS, "5", "routers per chassis (green links: all-to-all inside a chassis)", 1},
   {OPT_NODES, "2", "nodes per router", 1},
-  {OPT_BLUE, "4", "links between two groups (one SimGrid link of N x --bw)", 1},
+  {OPT_BLUE, "4", "links between two groups (one SimGrid link of N x --bw; N links with --routing)", 1},
   {OPT_BLACK, "3", "links between two routers of different chassis (N x --bw)", 1},
   {OPT_GREEN, "1", "links between two routers of a chassis (N x --bw)", 1},
   {OPT_SCALE, "1", "shrink groups, chassis, routers, nodes by F^(1/4), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of one link (per direction with SPLITDUPLEX)"),
+  {OPT_ROUTING, "none", "minimal, valiant or ugal: hnm's platform library, global links spread over the routers "
+                        "(see below); none: SimGrid's DRAGONFLY zone", 0},
+  {OPT_ROUTING_SEED, "1", "seed of valiant's and ugal's random choices (same seed, same routes)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
@@ -311,7 +319,16 @@ static void dragonfly_notes(FILE *out)
           "Placement: linear: rank r on node-(r / K); round-robin: rank r on router r mod R.\n"
           "\n"
           "Limiter: SimGrid also puts a limiter of the same bandwidth on every router a route\n"
-          "crosses: none by default.\n");
+          "crosses: none by default.\n"
+          "\n"
+          "Routing (--routing minimal|valiant|ugal): writes a description for hnm's platform\n"
+          "library instead of XML (hnm-run -platform FILE loads it). BLUE then counts separate\n"
+          "global links of --bw between two groups, spread over the routers (copy k of group g's\n"
+          "links to group h on router (h' x BLUE + k) mod routers-per-group, h' = h's rank among\n"
+          "the other groups; BLUE = routers per group gives Table 1's one link per router and\n"
+          "group), and GROUPS may exceed ROUTERS. minimal: one global link, copy (source router)\n"
+          "mod BLUE; valiant: via a uniform random third group; ugal: UGAL-L, minimal unless\n"
+          "its flows in progress on the source router's first link x hops exceed Valiant's.\n");
 }
 
 static void bgq_notes(FILE *out)

@@ -312,6 +312,35 @@ static int write_hostfile(FILE *fp, const struct config *cfg)
   return hnm_topo_place(&cfg->topo, cfg->placement, cfg->ranks_per_host, emit_host, fp);
 }
 
+/* A routed platform: the description hnm's platform library reads
+ * (platforms/hnm_routing.h); hnm-run recognises it by its first line. */
+static int write_description(FILE *fp, const struct config *cfg)
+{
+  struct hnm_rnet_desc d;
+  char shape[512], comment[1024];
+
+  memset(&d, 0, sizeof d);
+  d.topo = cfg->topo;
+  d.routing = cfg->routing;
+  d.seed = cfg->routing_seed;
+  d.bw = cfg->bw;
+  d.lat = cfg->lat;
+  d.splitduplex = cfg->splitduplex;
+  d.loopback = cfg->loopback;
+  d.loopback_bw = cfg->loopback_bw;
+  d.loopback_lat = cfg->loopback_lat;
+  d.speed = cfg->speed;
+  d.cores = cfg->ranks_per_host;
+  hnm_topo_describe(&cfg->topo, shape, sizeof shape);
+  snprintf(comment, sizeof comment,
+           "%s %s --routing %s: %s; %lu hosts node-0 .. node-%lu.\n"
+           "Not a SimGrid XML file: run it with hnm-run -platform FILE (which loads it through\n"
+           "hnm's platform library, libhnmplatform.so); see docs/platforms.md, \"Routing\".",
+           PROG, cfg->fam->name, hnm_routing_name(cfg->routing), shape, hnm_topo_hosts(&cfg->topo),
+           hnm_topo_hosts(&cfg->topo) - 1);
+  return hnm_rnet_desc_write(fp, &d, comment);
+}
+
 void quiet_xml_error(void *ctx, const char *fmt, ...)
 {
   (void)ctx;
@@ -337,7 +366,8 @@ int generate(const struct config *cfg)
     return 2;
   }
   errno = 0;
-  if (write_xml(hnm_out_file(xml), cfg) != 0) {
+  if ((hnm_routing_is_builtin(cfg->routing) ? write_xml(hnm_out_file(xml), cfg)
+                                            : write_description(hnm_out_file(xml), cfg)) != 0) {
     bad("writing the platform failed%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
     goto err;
   }

@@ -345,7 +345,7 @@ static int topo__check_dragonfly(const struct hnm_topo *t, char *err, size_t err
    * green_links_[j] of the source chassis: an index into the routers of one
    * chassis. With more groups than routers per chassis the route reads past
    * that vector (checked: garbage routes). */
-  if (t->groups > t->routers) {
+  if (t->groups > t->routers && !t->own_routing) {
     hnm_errf(err, errlen,
                "--groups: %lu groups for %lu routers per chassis; SimGrid 3.32 reaches group g through router g "
                "of the chassis, so --groups must not exceed --routers",

@@ -77,6 +77,11 @@ struct hnm_topo {
    * carries one link per router of a group (blue = chassis x routers). */
   int full_bisection;
   int blue_per_router;
+
+  /* Dragonfly routed by hnm's platform library (hnm-platform --routing,
+   * platforms/hnm_routing.h): SimGrid 3.32's groups <= routers rule does not
+   * apply, and BLUE counts separate global links spread over the routers. */
+  int own_routing;
 };
 
 /* Parse a list of positive integers separated by sep ('x' for "8x8x8", ','

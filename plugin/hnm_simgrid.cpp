@@ -22,6 +22,7 @@
  * callbacks registered with SimGrid: errors end the simulation with exit 2
  * and a message naming the option at fault, before any simulated time runs.
  */
+#include "hnm_linkload.h"
 #include "hnm_model.h"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
@@ -71,7 +72,8 @@ void load_model(const std::string& spec, const char* origin)
 simgrid::config::Flag<std::string> cfg_model{
     "hnm/model",
     "hnm network model: graphene, loggps, fluid, smpi-default, or a model file (with '/' or ending in .xml), "
-    "optionally followed by overrides NAME:key=value,... (default: $HNM_MODEL)",
+    "optionally followed by an override NAME:key=value (SimGrid splits --cfg values at ',': give several "
+    "overrides through hnm-run --model or $HNM_MODEL) (default: $HNM_MODEL)",
     "", [](const std::string& spec) {
       if (not spec.empty())
         load_model(spec, "--cfg=hnm/model");
@@ -124,6 +126,7 @@ double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, co
 double bw_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
                     const std::unordered_set<sg4::NetZone*>& /*netzones*/)
 {
+  hnm_linkload_route(size, links);
   const hnm_segment* seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
   if (not seg->bandwidth_absolute)
     return seg->bw_factor;
@@ -274,6 +277,7 @@ __attribute__((constructor)) static void hnm_plugin_init()
     smpi_register_op_cost_callback(SmpiOperation::SEND, send_cost);
     smpi_register_op_cost_callback(SmpiOperation::ISEND, isend_cost);
     smpi_register_op_cost_callback(SmpiOperation::RECV, recv_cost);
+    hnm_linkload_init();
     sg4::Engine::on_platform_created_cb([] {
       try {
         install_on_platform();

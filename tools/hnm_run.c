@@ -18,16 +18,18 @@
  * own. The plugin, hnm-hosts and the bundled files are found relative to
  * hnm-run itself (core/hnm_home.h).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "hnm_check.h"
 #include "hnm_home.h"
 #include "hnm_input.h"
 #include "hnm_model.h"
 #include "hnm_msg.h"
 #include "hnm_opt.h"
+#include "hnm_routing.h"
 #include "hnm_version.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +118,44 @@ static const char *conflicting_cfg(const char *arg)
       return owned[i];
   }
   return NULL;
+}
+
+/* --link-load FILE: libhnm.so writes FILE at the end of the simulation
+ * ($HNM_LINK_LOAD, absolute) and reads link roles against the topology in
+ * $HNM_LINK_TOPOLOGY ("TORUS 8,8,8", "hnm-dragonfly 3,4;4,3;5,1;2"), taken
+ * from the routed description or from the platform's first <cluster>. */
+static int set_link_load(const char *file, const char *routed, const char *platform)
+{
+  char dir[PATH_MAX], abs[PATH_MAX + 256], topo[600] = "";
+  const char *slash = strrchr(file, '/');
+  const char *base = slash ? slash + 1 : file;
+  if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+    return fail("--link-load: '%s' is not a file name%s", file, "");
+  snprintf(abs, sizeof abs, "%.*s", slash ? (int)(slash - file) + 1 : 1, slash ? file : ".");
+  if (realpath(abs, dir) == NULL)
+    return fail("--link-load: directory of '%s': %s", file, strerror(errno));
+  snprintf(abs, sizeof abs, "%s/%s", dir, base);
+  if (routed != NULL) {
+    struct hnm_rnet_desc d;
+    char err[512], shape[512];
+    if (hnm_rnet_desc_read(routed, &d, err, sizeof err) == 0 && hnm_topo_parameters(&d.topo, shape, sizeof shape) == 0)
+      snprintf(topo, sizeof topo, "hnm-%s %s", d.topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly" : "torus", shape);
+  } else {
+    /* The first <cluster topology="..." topo_parameters="..."> near the top. */
+    static char head[65536];
+    char t[64], p[512];
+    FILE *f = fopen(platform, "r");
+    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+    if (f)
+      fclose(f);
+    head[n] = '\0';
+    const char *a = strstr(head, " topology=\""), *b = strstr(head, " topo_parameters=\"");
+    if (a && b && sscanf(a, " topology=\"%63[^\"]\"", t) == 1 && sscanf(b, " topo_parameters=\"%511[^\"]\"", p) == 1)
+      snprintf(topo, sizeof topo, "%s %s", t, p);
+  }
+  if (setenv("HNM_LINK_LOAD", abs, 1) != 0 || (topo[0] && setenv("HNM_LINK_TOPOLOGY", topo, 1) != 0))
+    return fail("--link-load: %s%s", strerror(errno), "");
+  return 0;
 }
 
 /* --model: one model per run; a second --model is refused rather than
@@ -243,12 +283,14 @@ int main(int argc, char **argv)
 {
   const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
   int explain = 0, dry_run = 0, tcmalloc = 0, no_tcmalloc = 0;
+  const char *link_load = NULL;
   const struct hnm_opt opts[] = {
     {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "network model: a bundled name or a file, with overrides (see below)", NULL, 0, 0, run__model},
     {"explain", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the effective model parameters and exit", &explain, 0, 0, NULL},
     {"dry-run", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "validate everything and print the smpirun command, run nothing", &dry_run, 0, 0, NULL},
     {"tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "preload tcmalloc into the simulator (off by default: see below)", &tcmalloc, 0, 0, NULL},
     {"no-tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "do not preload tcmalloc (the default)", &no_tcmalloc, 0, 0, NULL},
+    {"link-load", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "write per-link load (CSV) to FILE at the end (docs/experiments.md)", &link_load, 0, 0, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
   const char *given[2] = {spec, NULL}; /* the spec, the --model given (run__model()) */
   const struct hnm_opt_cmd cmd = {"hnm-run", "[OPTIONS] [SMPIRUN-OPTIONS] PROGRAM [ARGS...]",
@@ -317,9 +359,38 @@ int main(int argc, char **argv)
       j++;
     }
   }
+  /* A routed platform (hnm-platform --routing) is a description that hnm's
+   * platform library builds: SimGrid gets the library as -platform and the
+   * description in $HNM_ROUTED_PLATFORM (docs/platforms.md, "Routing"); the
+   * check below loads it the same way. */
+  char platform_lib[4096], routed[PATH_MAX];
+  int is_routed = 0;
+  if (rc == 0 && platform != NULL) {
+    char why[512];
+    if (hnm_input_check(platform, why, sizeof why) != 0)
+      rc = fail("platform file '%s': %s", platform, why);
+    else
+      is_routed = hnm_rnet_is_description(platform);
+  }
+  if (rc == 0 && is_routed) {
+    struct hnm_rnet_desc desc;
+    char derr[1024], why[512];
+    if (hnm_rnet_desc_read(platform, &desc, derr, sizeof derr) != 0)
+      rc = fail("%s%s", derr, "");
+    else if (realpath(platform, routed) == NULL)
+      rc = fail("cannot resolve platform file '%s': %s", platform, strerror(errno));
+    else if (getenv("HNM_PLATFORM_LIB") != NULL)
+      snprintf(platform_lib, sizeof platform_lib, "%s", getenv("HNM_PLATFORM_LIB"));
+    else if (hnm_home_path(platform_lib, sizeof platform_lib, "lib/libhnmplatform.so") != 0)
+      rc = fail("%s%s", platform_lib, "");
+    if (rc == 0 && hnm_input_check(platform_lib, why, sizeof why) != 0)
+      rc = fail("hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", platform_lib, why);
+    if (rc == 0 && setenv("HNM_ROUTED_PLATFORM", routed, 1) != 0)
+      rc = fail("cannot set HNM_ROUTED_PLATFORM: %s%s", strerror(errno), "");
+  }
   int full = 0;
   if (rc == 0)
-    rc = check_run(argc, argv, program, platform, hostfile, np_text, model, &full);
+    rc = check_run(argc, argv, program, is_routed ? platform_lib : platform, hostfile, np_text, model, &full);
   hnm_model_free(model);
   if (rc != 0)
     return rc;
@@ -329,6 +400,9 @@ int main(int argc, char **argv)
       hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
       hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
     return fail("%s%s", plugin_path, "");
+  if (link_load != NULL &&
+      set_link_load(link_load, is_routed ? platform : NULL, platform != NULL ? platform : default_platform) != 0)
+    return 2;
   const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : plugin_path;
   char why[512];
   if (hnm_input_check(plugin, why, sizeof why) != 0)
@@ -403,6 +477,11 @@ int main(int argc, char **argv)
       j++; /* folded into ours */
       continue;
     }
+    if (is_routed && strcmp(argv[j], "-platform") == 0 && j + 1 < argc && j < program) {
+      args[n++] = argv[j++];
+      args[n++] = platform_lib;
+      continue;
+    }
     args[n++] = argv[j];
   }
   args[n] = NULL;
@@ -414,6 +493,8 @@ int main(int argc, char **argv)
     return fail("cannot set HNM_MODEL: %s%s", strerror(errno), "");
   }
   if (dry_run) {
+    if (is_routed)
+      printf("HNM_ROUTED_PLATFORM='%s' ", routed);
     if (spec_in_env)
       printf("HNM_MODEL='%s' ", spec);
     for (int j = 0; j < n; j++)

@@ -1,0 +1,757 @@
+/* hnm_routing.c -- routed platforms: description file, link layout, route
+ * choosers (see hnm_routing.h). Pure C11, no SimGrid.
+ *
+ * Dragonfly layout (G groups, C chassis of R routers per group, K = C x R
+ * routers per group, N nodes per router, L = BLUE links between two groups).
+ * Router x = g*K + c*R + r sits at position p = c*R + r of group g.
+ *   - green: router (c, r1) -> (c, r2) of the same chassis, bw x GREEN;
+ *   - black: router (c1, r) -> (c2, r) of the same position, bw x BLACK;
+ *   - global: L links of bw between every two groups g and h. Copy k of
+ *     them is global port j = h' x L + k of group g (h' = h's rank among
+ *     the groups other than g), held by the router at position j mod K.
+ *     With L = K (the presets: one link per router of a group) router p of
+ *     every group links router p of every other group, the machine of Zheng
+ *     & Marguinaud 2018, Table 1 (radix = nodes + local + groups - 1).
+ * Minimal route between groups g and h from router position p: copy
+ * k = p mod L (so traffic between two groups spreads over the copies by
+ * source router), i.e. local hops to that copy's router in g (green then
+ * black, at most 2), the global link, local hops from the landing router to
+ * the destination router (at most 2). Inside a group: green then black.
+ *
+ * Torus layout: exactly SimGrid 3.32's TorusZone (names, one link per host
+ * and dimension toward its + neighbour, UP = that way, DOWN = back), and
+ * DOR is SimGrid's algorithm line for line, half-ring ties included.
+ */
+#include "hnm_routing.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DF_MAX_ROUTE 12 /* up, <=2 local, global, <=2 local, global, <=2 local, down: 10 */
+
+struct hnm_rnet {
+  struct hnm_rnet_desc d;
+  uint64_t rng;
+  unsigned long hosts;
+  size_t nlinks;
+  int max_route;
+  /* dragonfly */
+  unsigned long G, C, R, K, N, L, routers;
+  size_t lb, gr, bl, gl; /* first index of loopback, green, black, global links */
+  /* torus */
+  int D;
+  unsigned long dims[HNM_TOPO_MAX_DIMS];
+  unsigned long stride[HNM_TOPO_MAX_DIMS];
+};
+
+/* ---- names ------------------------------------------------------------- */
+
+static const char *const routing_names[] = {
+    [HNM_ROUTING_BUILTIN] = "builtin", [HNM_ROUTING_MINIMAL] = "minimal", [HNM_ROUTING_VALIANT] = "valiant",
+    [HNM_ROUTING_UGAL] = "ugal",       [HNM_ROUTING_DOR] = "dor",         [HNM_ROUTING_DMODK] = "dmodk"};
+
+const char *hnm_routing_name(enum hnm_routing r)
+{
+  return (unsigned)r < sizeof routing_names / sizeof routing_names[0] ? routing_names[r] : "?";
+}
+
+int hnm_routing_is_builtin(enum hnm_routing r)
+{
+  return r == HNM_ROUTING_BUILTIN || r == HNM_ROUTING_DOR || r == HNM_ROUTING_DMODK;
+}
+
+static void routing__errf(char *err, size_t len, const char *fmt, ...)
+{
+  va_list ap;
+  if (err == NULL || len == 0)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(err, len, fmt, ap);
+  va_end(ap);
+}
+
+int hnm_routing_parse(enum hnm_topo_family family, const char *name, enum hnm_routing *out, char *err,
+                      size_t errlen)
+{
+  static const struct {
+    enum hnm_topo_family family;
+    enum hnm_routing routing;
+  } allowed[] = {{HNM_TOPO_DRAGONFLY, HNM_ROUTING_MINIMAL}, {HNM_TOPO_DRAGONFLY, HNM_ROUTING_VALIANT},
+                 {HNM_TOPO_DRAGONFLY, HNM_ROUTING_UGAL},    {HNM_TOPO_TORUS, HNM_ROUTING_DOR},
+                 {HNM_TOPO_TORUS, HNM_ROUTING_VALIANT},     {HNM_TOPO_FATTREE, HNM_ROUTING_DMODK}};
+  const char *list = family == HNM_TOPO_DRAGONFLY ? "minimal, valiant, ugal"
+                     : family == HNM_TOPO_TORUS   ? "dor, valiant"
+                     : family == HNM_TOPO_FATTREE ? "dmodk"
+                                                  : NULL;
+  if (list == NULL) {
+    routing__errf(err, errlen, "--routing: this family has no routing choice (dragonfly, torus and fattree have)");
+    return -1;
+  }
+  for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
+    if (allowed[i].family == family && strcmp(name, hnm_routing_name(allowed[i].routing)) == 0) {
+      *out = allowed[i].routing;
+      return 0;
+    }
+  routing__errf(err, errlen, "--routing: '%s' is not a %s routing (%s)", name,
+                family == HNM_TOPO_DRAGONFLY ? "dragonfly" : family == HNM_TOPO_TORUS ? "torus" : "fattree", list);
+  return -1;
+}
+
+const char *hnm_link_role_name(enum hnm_link_role r)
+{
+  switch (r) {
+    case HNM_LINK_NODE_UP:
+      return "node-up";
+    case HNM_LINK_NODE_DOWN:
+      return "node-down";
+    case HNM_LINK_LOOPBACK:
+      return "loopback";
+    case HNM_LINK_LOCAL:
+      return "local";
+    case HNM_LINK_GLOBAL:
+      return "global";
+    case HNM_LINK_TORUS:
+      return "torus";
+    case HNM_LINK_NONE:
+      break;
+  }
+  return "none";
+}
+
+/* ---- random numbers ---------------------------------------------------- */
+
+static uint64_t rng__next(uint64_t *s)
+{
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+uint64_t hnm_routing_rng_below(uint64_t *state, uint64_t n)
+{
+  uint64_t threshold, x;
+  if (n <= 1)
+    return 0;
+  threshold = (0 - n) % n; /* reject the first 2^64 mod n values: no modulo bias */
+  do
+    x = rng__next(state);
+  while (x < threshold);
+  return x % n;
+}
+
+int hnm_routing_ugal_prefers_minimal(double q_min, int h_min, double q_val, int h_val)
+{
+  return q_min * h_min <= q_val * h_val;
+}
+
+/* ---- description file -------------------------------------------------- */
+
+static int desc__shape(const struct hnm_topo *t, char *buf, size_t len)
+{
+  return hnm_topo_parameters(t, buf, len);
+}
+
+int hnm_rnet_desc_write(FILE *fp, const struct hnm_rnet_desc *d, const char *comment)
+{
+  char shape[512];
+  if (desc__shape(&d->topo, shape, sizeof shape) != 0) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (fprintf(fp, "%s\n", HNM_RNET_MAGIC) < 0)
+    return -1;
+  for (const char *c = comment; c != NULL && *c != '\0';) {
+    const char *nl = strchr(c, '\n');
+    int n = nl ? (int)(nl - c) : (int)strlen(c);
+    if (fprintf(fp, "# %.*s\n", n, c) < 0)
+      return -1;
+    c += n + (nl ? 1 : 0);
+  }
+  if (fprintf(fp, "family %s\nrouting %s\nseed %llu\nshape %s\n",
+              d->topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly" : "torus", hnm_routing_name(d->routing),
+              (unsigned long long)d->seed, shape) < 0 ||
+      fprintf(fp, "bw %.17g\nlat %.17g\nsharing %s\n", d->bw, d->lat, d->splitduplex ? "SPLITDUPLEX" : "SHARED") < 0)
+    return -1;
+  if (d->loopback ? fprintf(fp, "loopback-bw %.17g\nloopback-lat %.17g\n", d->loopback_bw, d->loopback_lat) < 0
+                  : fprintf(fp, "loopback-bw none\n") < 0)
+    return -1;
+  if (fprintf(fp, "speed %.17g\ncores %lu\n", d->speed, d->cores) < 0)
+    return -1;
+  return 0;
+}
+
+int hnm_rnet_is_description(const char *path)
+{
+  char line[64];
+  FILE *f = fopen(path, "r");
+  int yes = 0;
+  if (f == NULL)
+    return 0;
+  if (fgets(line, sizeof line, f) != NULL)
+    yes = strncmp(line, HNM_RNET_MAGIC, strlen(HNM_RNET_MAGIC)) == 0 &&
+          (line[strlen(HNM_RNET_MAGIC)] == '\n' || line[strlen(HNM_RNET_MAGIC)] == '\0');
+  fclose(f);
+  return yes;
+}
+
+static int desc__number(const char *s, double *out)
+{
+  char *end;
+  errno = 0;
+  *out = strtod(s, &end);
+  return (end == s || *end != '\0' || errno != 0 || !isfinite(*out)) ? -1 : 0;
+}
+
+/* "G,BLUE;C,BLACK;R,GREEN;N" */
+static int desc__dragonfly_shape(const char *s, struct hnm_topo *t)
+{
+  unsigned long v[7];
+  int n = 0;
+  const char *p = s;
+  for (; n < 7; n++) {
+    char *end;
+    if (!isdigit((unsigned char)*p))
+      return -1;
+    errno = 0;
+    v[n] = strtoul(p, &end, 10);
+    if (errno != 0)
+      return -1;
+    p = end;
+    if (n == 6)
+      break;
+    if (*p != (n % 2 == 0 ? ',' : ';'))
+      return -1;
+    p++;
+  }
+  if (*p != '\0')
+    return -1;
+  t->groups = v[0], t->blue = v[1], t->chassis = v[2], t->black = v[3], t->routers = v[4], t->green = v[5];
+  t->nodes = v[6];
+  return 0;
+}
+
+int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, size_t errlen)
+{
+  enum { K_FAMILY, K_ROUTING, K_SEED, K_SHAPE, K_BW, K_LAT, K_SHARING, K_LBW, K_LLAT, K_SPEED, K_CORES, K_COUNT };
+  static const char *const keys[K_COUNT] = {"family", "routing", "seed", "shape",        "bw",   "lat",
+                                            "sharing", "loopback-bw", "loopback-lat", "speed", "cores"};
+  int seen[K_COUNT] = {0};
+  int lineno = 0, rc = -1;
+  char line[1024], topo_err[256];
+  const char *shape = NULL;
+  char shape_buf[1024];
+  FILE *f = fopen(path, "r");
+
+  memset(d, 0, sizeof *d);
+  if (f == NULL) {
+    routing__errf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    return -1;
+  }
+  while (fgets(line, sizeof line, f) != NULL) {
+    size_t n = strlen(line);
+    char *key, *val;
+    int k;
+    lineno++;
+    if (n > 0 && line[n - 1] == '\n')
+      line[--n] = '\0';
+    else if (!feof(f)) {
+      routing__errf(err, errlen, "%s:%d: line too long", path, lineno);
+      goto out;
+    }
+    if (lineno == 1) {
+      if (strcmp(line, HNM_RNET_MAGIC) != 0) {
+        routing__errf(err, errlen, "%s:1: not an hnm routed platform (first line '%s' expected)", path,
+                      HNM_RNET_MAGIC);
+        goto out;
+      }
+      continue;
+    }
+    if (line[0] == '#' || line[0] == '\0')
+      continue;
+    key = line;
+    val = strchr(line, ' ');
+    if (val == NULL) {
+      routing__errf(err, errlen, "%s:%d: '%s': expected 'key value'", path, lineno, line);
+      goto out;
+    }
+    *val++ = '\0';
+    for (k = 0; k < K_COUNT && strcmp(key, keys[k]) != 0; k++)
+      ;
+    if (k == K_COUNT) {
+      routing__errf(err, errlen, "%s:%d: unknown field '%s'", path, lineno, key);
+      goto out;
+    }
+    if (seen[k]++) {
+      routing__errf(err, errlen, "%s:%d: %s: given twice", path, lineno, key);
+      goto out;
+    }
+    double x = 0;
+    switch (k) {
+      case K_FAMILY:
+        if (strcmp(val, "dragonfly") == 0)
+          d->topo.family = HNM_TOPO_DRAGONFLY;
+        else if (strcmp(val, "torus") == 0)
+          d->topo.family = HNM_TOPO_TORUS;
+        else {
+          routing__errf(err, errlen, "%s:%d: family: '%s' is not dragonfly or torus", path, lineno, val);
+          goto out;
+        }
+        break;
+      case K_ROUTING:
+      case K_SHAPE:
+        /* checked once the family is known */
+        if (k == K_SHAPE) {
+          snprintf(shape_buf, sizeof shape_buf, "%s", val);
+          shape = shape_buf;
+        } else {
+          snprintf(topo_err, sizeof topo_err, "%s", val);
+        }
+        seen[k] = lineno;
+        break;
+      case K_SEED: {
+        char *end;
+        errno = 0;
+        unsigned long long s = strtoull(val, &end, 10);
+        if (!isdigit((unsigned char)val[0]) || *end != '\0' || errno != 0) {
+          routing__errf(err, errlen, "%s:%d: seed: '%s' is not an integer in [0, 2^64)", path, lineno, val);
+          goto out;
+        }
+        d->seed = (uint64_t)s;
+        break;
+      }
+      case K_BW:
+      case K_LAT:
+      case K_LBW:
+      case K_LLAT:
+      case K_SPEED:
+        if (k == K_LBW && strcmp(val, "none") == 0) {
+          d->loopback = 0;
+          break;
+        }
+        if (desc__number(val, &x) != 0 || x < 0 || ((k == K_BW || k == K_LBW || k == K_SPEED) && !(x > 0))) {
+          routing__errf(err, errlen, "%s:%d: %s: '%s' must be a %s number", path, lineno, key, val,
+                        (k == K_LAT || k == K_LLAT) ? "non-negative" : "positive");
+          goto out;
+        }
+        if (k == K_BW)
+          d->bw = x;
+        else if (k == K_LAT)
+          d->lat = x;
+        else if (k == K_LBW)
+          d->loopback = 1, d->loopback_bw = x;
+        else if (k == K_LLAT)
+          d->loopback_lat = x;
+        else
+          d->speed = x;
+        break;
+      case K_SHARING:
+        if (strcmp(val, "SPLITDUPLEX") == 0 || strcmp(val, "SHARED") == 0)
+          d->splitduplex = val[1] == 'P';
+        else {
+          routing__errf(err, errlen, "%s:%d: sharing: '%s' is not SPLITDUPLEX or SHARED", path, lineno, val);
+          goto out;
+        }
+        break;
+      case K_CORES:
+        if (hnm_topo_parse_count(val, &d->cores, topo_err, sizeof topo_err) != 0) {
+          routing__errf(err, errlen, "%s:%d: cores: %s", path, lineno, topo_err);
+          goto out;
+        }
+        break;
+    }
+  }
+  if (ferror(f)) {
+    routing__errf(err, errlen, "%s: read error: %s", path, strerror(errno));
+    goto out;
+  }
+  if (lineno == 0) {
+    routing__errf(err, errlen, "%s: empty file", path);
+    goto out;
+  }
+  for (int k = 0; k < K_COUNT; k++)
+    if (!seen[k] && k != K_LLAT) {
+      routing__errf(err, errlen, "%s: field '%s' missing", path, keys[k]);
+      goto out;
+    }
+  /* routing, then shape, now that the family is known */
+  if (hnm_routing_parse(d->topo.family, topo_err, &d->routing, line, sizeof line) != 0) {
+    routing__errf(err, errlen, "%s:%d: routing: %s", path, seen[K_ROUTING], line + strlen("--routing: "));
+    goto out;
+  }
+  if (d->topo.family == HNM_TOPO_DRAGONFLY) {
+    d->topo.own_routing = 1;
+    if (desc__dragonfly_shape(shape, &d->topo) != 0) {
+      routing__errf(err, errlen, "%s:%d: shape: '%s' is not GROUPS,BLUE;CHASSIS,BLACK;ROUTERS,GREEN;NODES", path,
+                    seen[K_SHAPE], shape);
+      goto out;
+    }
+  } else if (hnm_topo_parse_list(shape, ',', "dimension", d->topo.dims, HNM_TOPO_MAX_DIMS, &d->topo.ndims, topo_err,
+                                 sizeof topo_err) != 0) {
+    routing__errf(err, errlen, "%s:%d: shape: %s", path, seen[K_SHAPE], topo_err);
+    goto out;
+  }
+  if (hnm_topo_check(&d->topo, topo_err, sizeof topo_err) != 0) {
+    routing__errf(err, errlen, "%s:%d: shape: %s", path, seen[K_SHAPE], topo_err);
+    goto out;
+  }
+  if (d->loopback && !seen[K_LLAT]) {
+    routing__errf(err, errlen, "%s: field 'loopback-lat' missing", path);
+    goto out;
+  }
+  rc = 0;
+out:
+  fclose(f);
+  return rc;
+}
+
+/* ---- layout ------------------------------------------------------------ */
+
+hnm_rnet *hnm_rnet_new(const struct hnm_rnet_desc *d, char *err, size_t errlen)
+{
+  hnm_rnet *n = calloc(1, sizeof *n);
+  if (n == NULL) {
+    routing__errf(err, errlen, "out of memory");
+    return NULL;
+  }
+  n->d = *d;
+  n->rng = d->seed;
+  n->hosts = hnm_topo_hosts(&d->topo);
+  if (d->topo.family == HNM_TOPO_DRAGONFLY) {
+    const struct hnm_topo *t = &d->topo;
+    n->G = t->groups, n->C = t->chassis, n->R = t->routers, n->N = t->nodes, n->L = t->blue;
+    n->K = n->C * n->R;
+    n->routers = n->G * n->K;
+    n->lb = 2 * (size_t)n->hosts;
+    n->gr = n->lb + n->hosts;
+    n->bl = n->gr + (size_t)n->routers * n->R;
+    n->gl = n->bl + (size_t)n->routers * n->C;
+    if (n->G > 100000 || (double)n->G * n->G * n->L > 1e9) {
+      routing__errf(err, errlen, "%lu groups x %lu groups x %lu global links: too many links", n->G, n->G, n->L);
+      free(n);
+      return NULL;
+    }
+    n->nlinks = n->gl + (size_t)n->G * n->G * n->L;
+    n->max_route = DF_MAX_ROUTE;
+  } else if (d->topo.family == HNM_TOPO_TORUS) {
+    unsigned long s = 1, half = 0;
+    n->D = d->topo.ndims;
+    for (int k = 0; k < n->D; k++) {
+      n->dims[k] = d->topo.dims[k];
+      n->stride[k] = s;
+      s *= n->dims[k];
+      half += n->dims[k] / 2;
+    }
+    n->lb = 2 * (size_t)n->hosts * (size_t)n->D;
+    n->nlinks = n->lb + n->hosts;
+    n->max_route = (int)(2 * half + 2);
+  } else {
+    routing__errf(err, errlen, "hnm's platform library routes dragonfly and torus only");
+    free(n);
+    return NULL;
+  }
+  return n;
+}
+
+void hnm_rnet_free(hnm_rnet *n)
+{
+  free(n);
+}
+
+const struct hnm_rnet_desc *hnm_rnet_get_desc(const hnm_rnet *n)
+{
+  return &n->d;
+}
+unsigned long hnm_rnet_hosts(const hnm_rnet *n)
+{
+  return n->hosts;
+}
+size_t hnm_rnet_link_count(const hnm_rnet *n)
+{
+  return n->nlinks;
+}
+int hnm_rnet_max_route(const hnm_rnet *n)
+{
+  return n->max_route;
+}
+
+/* Dragonfly link indices. */
+static size_t df_up(unsigned long host)
+{
+  return 2 * (size_t)host;
+}
+static size_t df_down(unsigned long host)
+{
+  return 2 * (size_t)host + 1;
+}
+static size_t df_green(const hnm_rnet *n, unsigned long router, unsigned long to_r)
+{
+  return n->gr + (size_t)router * n->R + to_r;
+}
+static size_t df_black(const hnm_rnet *n, unsigned long router, unsigned long to_c)
+{
+  return n->bl + (size_t)router * n->C + to_c;
+}
+static size_t df_global(const hnm_rnet *n, unsigned long g, unsigned long h, unsigned long k)
+{
+  return n->gl + ((size_t)g * n->G + h) * n->L + k;
+}
+/* Position (inside group g) of the router holding copy k of g's links to h. */
+static unsigned long df_port_router(const hnm_rnet *n, unsigned long g, unsigned long h, unsigned long k)
+{
+  unsigned long hp = h < g ? h : h - 1;
+  return (unsigned long)(((unsigned long long)hp * n->L + k) % n->K);
+}
+
+static void torus_link(const hnm_rnet *n, size_t i, struct hnm_rnet_link *o)
+{
+  if (i >= n->lb) {
+    unsigned long h = (unsigned long)(i - n->lb);
+    o->role = HNM_LINK_LOOPBACK;
+    o->canonical = i;
+    o->bw = n->d.loopback_bw, o->lat = n->d.loopback_lat, o->fatpipe = 1;
+    o->a = (long)h;
+    snprintf(o->name, sizeof o->name, "torus_link_%lu_loopback", h);
+    return;
+  }
+  size_t pair = i / 2;
+  unsigned long host = (unsigned long)(pair / (size_t)n->D);
+  int k = (int)(pair % (size_t)n->D);
+  unsigned long d = n->dims[k], s = n->stride[k];
+  unsigned long nb = (host / s) % d == d - 1 ? host - (d - 1) * s : host + s;
+  int up = i % 2 == 0;
+  o->role = HNM_LINK_TORUS;
+  o->canonical = n->d.splitduplex ? i : 2 * pair;
+  o->bw = n->d.bw, o->lat = n->d.lat;
+  o->a = k;
+  o->b = (long)(up ? host : nb);
+  o->c = (long)(up ? nb : host);
+  if (n->d.splitduplex)
+    snprintf(o->name, sizeof o->name, "torus_link_from_%lu_to_%lu_%s", host, nb, up ? "UP" : "DOWN");
+  else
+    snprintf(o->name, sizeof o->name, "torus_link_from_%lu_to_%lu", host, nb);
+}
+
+static void df_link(const hnm_rnet *n, size_t i, struct hnm_rnet_link *o)
+{
+  const int sd = n->d.splitduplex;
+  o->lat = n->d.lat;
+  o->canonical = i;
+  if (i < n->lb) {
+    unsigned long h = (unsigned long)(i / 2);
+    int up = i % 2 == 0;
+    o->role = up ? HNM_LINK_NODE_UP : HNM_LINK_NODE_DOWN;
+    o->bw = n->d.bw;
+    o->a = (long)h;
+    o->canonical = sd ? i : df_up(h);
+    if (sd)
+      snprintf(o->name, sizeof o->name, "dragonfly_node_%lu_%s", h, up ? "up" : "down");
+    else
+      snprintf(o->name, sizeof o->name, "dragonfly_node_%lu", h);
+  } else if (i < n->gr) {
+    unsigned long h = (unsigned long)(i - n->lb);
+    o->role = HNM_LINK_LOOPBACK;
+    o->bw = n->d.loopback_bw, o->lat = n->d.loopback_lat, o->fatpipe = 1;
+    o->a = (long)h;
+    snprintf(o->name, sizeof o->name, "dragonfly_node_%lu_loopback", h);
+  } else if (i < n->bl) {
+    unsigned long x = (unsigned long)((i - n->gr) / n->R), r2 = (unsigned long)((i - n->gr) % n->R);
+    unsigned long g = x / n->K, p = x % n->K, c = p / n->R, r1 = p % n->R;
+    if (r1 == r2) {
+      o->role = HNM_LINK_NONE;
+      return;
+    }
+    o->role = HNM_LINK_LOCAL;
+    o->bw = n->d.bw * (double)n->d.topo.green;
+    o->a = (long)g, o->b = (long)p, o->c = (long)(c * n->R + r2);
+    if (!sd && r1 > r2)
+      o->canonical = df_green(n, g * n->K + c * n->R + r2, r1);
+    unsigned long lo = sd || r1 < r2 ? r1 : r2, hi = sd || r1 < r2 ? r2 : r1;
+    snprintf(o->name, sizeof o->name, "dragonfly_green_g%lu_c%lu_r%lu%s%lu", g, c, lo, sd ? "_to_r" : "_r", hi);
+  } else if (i < n->gl) {
+    unsigned long x = (unsigned long)((i - n->bl) / n->C), c2 = (unsigned long)((i - n->bl) % n->C);
+    unsigned long g = x / n->K, p = x % n->K, c1 = p / n->R, r = p % n->R;
+    if (c1 == c2) {
+      o->role = HNM_LINK_NONE;
+      return;
+    }
+    o->role = HNM_LINK_LOCAL;
+    o->bw = n->d.bw * (double)n->d.topo.black;
+    o->a = (long)g, o->b = (long)p, o->c = (long)(c2 * n->R + r);
+    if (!sd && c1 > c2)
+      o->canonical = df_black(n, g * n->K + c2 * n->R + r, c1);
+    unsigned long lo = sd || c1 < c2 ? c1 : c2, hi = sd || c1 < c2 ? c2 : c1;
+    snprintf(o->name, sizeof o->name, "dragonfly_black_g%lu_r%lu_c%lu%s%lu", g, r, lo, sd ? "_to_c" : "_c", hi);
+  } else {
+    size_t j = i - n->gl;
+    unsigned long k = (unsigned long)(j % n->L), pair = (unsigned long)(j / n->L);
+    unsigned long g = pair / n->G, h = pair % n->G;
+    if (g == h) {
+      o->role = HNM_LINK_NONE;
+      return;
+    }
+    o->role = HNM_LINK_GLOBAL;
+    o->bw = n->d.bw;
+    o->a = (long)g, o->b = (long)h, o->c = (long)k;
+    if (!sd && g > h)
+      o->canonical = df_global(n, h, g, k);
+    unsigned long lo = sd || g < h ? g : h, hi = sd || g < h ? h : g;
+    snprintf(o->name, sizeof o->name, "dragonfly_global_g%lu_r%lu%sg%lu_r%lu_k%lu", lo,
+             df_port_router(n, lo, hi, k), sd ? "_to_" : "_", hi, df_port_router(n, hi, lo, k), k);
+  }
+}
+
+void hnm_rnet_link_info(const hnm_rnet *n, size_t i, struct hnm_rnet_link *out)
+{
+  memset(out, 0, sizeof *out);
+  if (i >= n->nlinks)
+    return;
+  if (n->d.topo.family == HNM_TOPO_DRAGONFLY)
+    df_link(n, i, out);
+  else
+    torus_link(n, i, out);
+}
+
+/* ---- routes ------------------------------------------------------------ */
+
+/* Local hops inside group g from position p1 to p2: green then black. */
+static int df_local(const hnm_rnet *n, unsigned long g, unsigned long p1, unsigned long p2, size_t *out)
+{
+  int m = 0;
+  unsigned long c1 = p1 / n->R, r1 = p1 % n->R, c2 = p2 / n->R, r2 = p2 % n->R;
+  if (r1 != r2)
+    out[m++] = df_green(n, g * n->K + p1, r2);
+  if (c1 != c2)
+    out[m++] = df_black(n, g * n->K + c1 * n->R + r2, c2);
+  return m;
+}
+
+/* Router-to-router hops from router position p of group g to router
+ * position q of group h (minimal: one global link if g != h). */
+static int df_minimal(const hnm_rnet *n, unsigned long g, unsigned long p, unsigned long h, unsigned long q,
+                      size_t *out)
+{
+  if (g == h)
+    return df_local(n, g, p, q, out);
+  unsigned long k = p % n->L;
+  unsigned long gw = df_port_router(n, g, h, k), land = df_port_router(n, h, g, k);
+  int m = df_local(n, g, p, gw, out);
+  out[m++] = df_global(n, g, h, k);
+  return m + df_local(n, h, land, q, out + m);
+}
+
+/* Via group v: minimal to v's router holding the link from g, then minimal to (h, q). */
+static int df_valiant(const hnm_rnet *n, unsigned long g, unsigned long p, unsigned long v, unsigned long h,
+                      unsigned long q, size_t *out)
+{
+  unsigned long land = df_port_router(n, v, g, p % n->L);
+  int m = df_minimal(n, g, p, v, land, out);
+  return m + df_minimal(n, v, land, h, q, out + m);
+}
+
+static int df_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *links, hnm_rnet_load_fn load,
+                    void *ctx)
+{
+  unsigned long rs = src / n->N, rd = dst / n->N;
+  unsigned long g = rs / n->K, p = rs % n->K, h = rd / n->K, q = rd % n->K;
+  int m = 0;
+  if (src == dst) {
+    if (n->d.loopback)
+      links[m++] = n->lb + src;
+    return m;
+  }
+  links[m++] = df_up(src);
+  if (g == h || n->d.routing == HNM_ROUTING_MINIMAL || n->G < 3) {
+    m += df_minimal(n, g, p, h, q, links + m);
+  } else {
+    /* A uniform intermediate group other than g and h. */
+    unsigned long v = (unsigned long)hnm_routing_rng_below(&n->rng, n->G - 2);
+    unsigned long lo = g < h ? g : h, hi = g < h ? h : g;
+    if (v >= lo)
+      v++;
+    if (v >= hi)
+      v++;
+    if (n->d.routing == HNM_ROUTING_VALIANT) {
+      m += df_valiant(n, g, p, v, h, q, links + m);
+    } else {
+      size_t val[DF_MAX_ROUTE];
+      int hm = df_minimal(n, g, p, h, q, links + m);
+      int hv = df_valiant(n, g, p, v, h, q, val);
+      double qm = load != NULL ? load(links[m], ctx) : 0;
+      double qv = load != NULL ? load(val[0], ctx) : 0;
+      if (hnm_routing_ugal_prefers_minimal(qm, hm, qv, hv)) {
+        m += hm;
+      } else {
+        memcpy(links + m, val, (size_t)hv * sizeof *val);
+        m += hv;
+      }
+    }
+  }
+  links[m++] = df_down(dst);
+  return m;
+}
+
+/* SimGrid 3.32's TorusZone::get_local_route, without limiters. */
+static int torus_dor(const hnm_rnet *n, unsigned long src, unsigned long dst, size_t *links)
+{
+  int m = 0;
+  unsigned long cur = src;
+  while (cur != dst) {
+    unsigned long next = cur;
+    size_t link = 0;
+    for (int j = 0; j < n->D; j++) {
+      unsigned long d = n->dims[j], s = n->stride[j];
+      unsigned long mine = (src / s) % d, target = (dst / s) % d;
+      if ((cur / s) % d == target)
+        continue;
+      if ((target > mine && target <= mine + d / 2) || (mine > d / 2 && (mine + d / 2) % d >= target)) {
+        next = (cur / s) % d == d - 1 ? cur + s - s * d : cur + s;
+        link = 2 * ((size_t)cur * n->D + j); /* UP of cur's link toward next */
+      } else {
+        next = (cur / s) % d == 0 ? cur - s + s * d : cur - s;
+        link = 2 * ((size_t)next * n->D + j) + 1; /* DOWN of next's link toward cur */
+      }
+      break;
+    }
+    links[m++] = link;
+    cur = next;
+  }
+  return m;
+}
+
+static int torus_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *links)
+{
+  if (src == dst) {
+    if (n->d.loopback) {
+      links[0] = n->lb + src;
+      return 1;
+    }
+    return 0;
+  }
+  if (n->d.routing == HNM_ROUTING_VALIANT && n->hosts > 2) {
+    /* A uniform intermediate host other than src and dst. */
+    unsigned long v = (unsigned long)hnm_routing_rng_below(&n->rng, n->hosts - 2);
+    unsigned long lo = src < dst ? src : dst, hi = src < dst ? dst : src;
+    if (v >= lo)
+      v++;
+    if (v >= hi)
+      v++;
+    int m = torus_dor(n, src, v, links);
+    return m + torus_dor(n, v, dst, links + m);
+  }
+  return torus_dor(n, src, dst, links);
+}
+
+int hnm_rnet_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *links, hnm_rnet_load_fn load,
+                   void *ctx)
+{
+  if (src >= n->hosts || dst >= n->hosts)
+    return 0;
+  if (n->d.topo.family == HNM_TOPO_DRAGONFLY)
+    return df_route(n, src, dst, links, load, ctx);
+  return torus_route(n, src, dst, links);
+}

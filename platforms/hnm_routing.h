@@ -1,0 +1,153 @@
+/* hnm_routing.h -- routed platforms: hnm's own topologies and route choices.
+ *
+ * SimGrid 3.32's TORUS, FAT_TREE and DRAGONFLY zones route one way only
+ * (dimension order, D-mod-k, minimal). A platform written with
+ * `hnm-platform FAMILY --routing NAME` is instead a *description* (a small
+ * text file, below) that hnm's platform library (plugin/hnm_routed_zone.cpp,
+ * libhnmplatform.so, loaded by SimGrid as `-platform libhnmplatform.so`)
+ * turns into SimGrid hosts and links; for every message SimGrid asks that
+ * library for a route, and the library asks this module.
+ *
+ * This module is pure C11 (no SimGrid): the description file, the link
+ * layout (every link has an index, a name and a role), and the route
+ * choosers. It is unit-tested without a simulation (tests/routing).
+ *
+ * Hosts are numbered as in SimGrid's own zones (docs/platforms.md): torus
+ * host i has coordinate (i / (d0 x ... x d(k-1))) % dk; dragonfly host i is
+ * node i % NODES of router i / NODES, routers numbered group, chassis, router.
+ *
+ * Links are directed: index i carries traffic one way. With SHARED sharing
+ * both directions of a connection are one SimGrid link:
+ * hnm_rnet_link_info().canonical names the index that holds it.
+ *
+ * Per message, hnm_rnet_route() does O(route length) work and allocates
+ * nothing; the network's memory is O(links) (allocated once).
+ */
+#ifndef HNM_ROUTING_H
+#define HNM_ROUTING_H
+
+#include "hnm_topo.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Routing algorithms. DOR (torus) and DMODK (fattree) are SimGrid's own
+ * zones: hnm-platform writes them as plain SimGrid XML, unchanged. */
+enum hnm_routing {
+  HNM_ROUTING_BUILTIN = 0, /* no --routing: SimGrid's zone */
+  HNM_ROUTING_MINIMAL,     /* dragonfly */
+  HNM_ROUTING_VALIANT,     /* dragonfly, torus */
+  HNM_ROUTING_UGAL,        /* dragonfly */
+  HNM_ROUTING_DOR,         /* torus: SimGrid's (also understood by the library) */
+  HNM_ROUTING_DMODK        /* fattree: SimGrid's */
+};
+
+/* Parse a --routing NAME for a family. Returns 0, or -1 with a message
+ * ("--routing: 'x' is not a dragonfly routing (minimal, valiant, ugal)"). */
+int hnm_routing_parse(enum hnm_topo_family family, const char *name, enum hnm_routing *out, char *err,
+                      size_t errlen);
+const char *hnm_routing_name(enum hnm_routing r);
+/* 1 when the routing is SimGrid's own zone (written as XML), 0 when it
+ * needs hnm's platform library. */
+int hnm_routing_is_builtin(enum hnm_routing r);
+
+/* Everything the library needs to build the platform. */
+struct hnm_rnet_desc {
+  struct hnm_topo topo;     /* torus or dragonfly, checked */
+  enum hnm_routing routing;
+  uint64_t seed;            /* of every random choice */
+  double bw;                /* bytes/s of one link (dragonfly: x BLUE/BLACK/GREEN as in SimGrid) */
+  double lat;               /* seconds per link */
+  int splitduplex;          /* 1: one link per direction; 0: SHARED */
+  int loopback;             /* 1: a loopback link per host */
+  double loopback_bw;       /* bytes/s */
+  double loopback_lat;      /* seconds */
+  double speed;             /* flop/s per core */
+  unsigned long cores;      /* cores (MPI ranks) per host */
+};
+
+/* The first line of a description file. */
+#define HNM_RNET_MAGIC "hnm-routed-platform 1"
+
+/* Write a description: the magic line, comment lines ("# ..." for each line
+ * of comment, may be NULL), then "key value" lines. Numbers are written so
+ * that they read back as the same double. Returns 0 or -1 (errno). */
+int hnm_rnet_desc_write(FILE *fp, const struct hnm_rnet_desc *d, const char *comment);
+
+/* 1 if the file at path starts with HNM_RNET_MAGIC, 0 otherwise (also when
+ * it cannot be read). */
+int hnm_rnet_is_description(const char *path);
+
+/* Read and check a description. Returns 0, or -1 with a one-line message
+ * naming the file, line and field ("d.xml:5: bw: '0' must be positive"). */
+int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, size_t errlen);
+
+/* Link roles, for link-load files and congestion maps. */
+enum hnm_link_role {
+  HNM_LINK_NONE = 0,     /* an unused index */
+  HNM_LINK_NODE_UP,      /* node -> router (a: host) */
+  HNM_LINK_NODE_DOWN,    /* router -> node (a: host) */
+  HNM_LINK_LOOPBACK,     /* a host to itself (a: host) */
+  HNM_LINK_LOCAL,        /* dragonfly router -> router inside a group (a: group, b: from router, c: to router,
+                            routers counted inside the group) */
+  HNM_LINK_GLOBAL,       /* dragonfly group -> group (a: from group, b: to group, c: copy) */
+  HNM_LINK_TORUS         /* torus (a: dimension, b: from host, c: to host) */
+};
+const char *hnm_link_role_name(enum hnm_link_role r); /* "node-up", "local", ... */
+
+typedef struct hnm_rnet hnm_rnet;
+
+/* Build the link layout of a checked description. Returns NULL with a
+ * message on a shape the library cannot build (or out of memory). Free with
+ * hnm_rnet_free(). */
+hnm_rnet *hnm_rnet_new(const struct hnm_rnet_desc *d, char *err, size_t errlen);
+void hnm_rnet_free(hnm_rnet *n);
+
+const struct hnm_rnet_desc *hnm_rnet_get_desc(const hnm_rnet *n);
+unsigned long hnm_rnet_hosts(const hnm_rnet *n);
+size_t hnm_rnet_link_count(const hnm_rnet *n); /* indices 0 .. count-1, some unused */
+/* Longest route hnm_rnet_route() can return (its buffer size). */
+int hnm_rnet_max_route(const hnm_rnet *n);
+
+struct hnm_rnet_link {
+  enum hnm_link_role role; /* HNM_LINK_NONE: index unused, nothing else set */
+  size_t canonical;        /* the index whose SimGrid link carries this one (itself, or the other direction when
+                              SHARED) */
+  double bw;               /* bytes/s */
+  double lat;              /* seconds */
+  int fatpipe;             /* loopback links */
+  long a, b, c;            /* role coordinates, see enum hnm_link_role */
+  char name[96];           /* SimGrid link name (of the canonical index) */
+};
+/* Describe link i (< hnm_rnet_link_count()). */
+void hnm_rnet_link_info(const hnm_rnet *n, size_t i, struct hnm_rnet_link *out);
+
+/* Flows in progress on link i, for UGAL (the library counts them). */
+typedef double (*hnm_rnet_load_fn)(size_t link, void *ctx);
+
+/* The route of one message from host src to host dst: link indices in
+ * order into links[0 .. hnm_rnet_max_route()-1]; returns their number.
+ * Random choices draw from the network's generator (seeded with
+ * desc->seed), so the same calls in the same order give the same routes.
+ * load may be NULL except for UGAL. src == dst: the loopback, or nothing. */
+int hnm_rnet_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *links, hnm_rnet_load_fn load,
+                   void *ctx);
+
+/* UGAL-L's decision, exposed for tests: take the minimal path iff
+ * q_min x h_min <= q_val x h_val (q: flows in progress on the first
+ * router-to-router link of the path, h: its router-to-router hops). */
+int hnm_routing_ugal_prefers_minimal(double q_min, int h_min, double q_val, int h_val);
+
+/* The generator (splitmix64), exposed for tests: uniform in [0, n). */
+uint64_t hnm_routing_rng_below(uint64_t *state, uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HNM_ROUTING_H */

@@ -1,0 +1,134 @@
+/* hnm_linkload.cpp -- per-link load of a simulation (hnm-run --link-load),
+ * part of libhnm.so.
+ *
+ * For every link that carried traffic, at the end of the simulation:
+ *   bytes      the bytes of every message routed through the link (SimGrid's
+ *              simulated size, payload + SMPI's 16-byte envelope), counted
+ *              when SimGrid prices the message (the bandwidth-factor
+ *              callback, which receives each message's route: O(route)).
+ *   busy_s     simulated time during which the link's usage was positive;
+ *   mean_util  integral of usage / (bandwidth x simulated time);
+ *   peak_util  largest usage / bandwidth.
+ * Usage is SimGrid's (Link::get_usage(): bytes/s of the flows crossing the
+ * link, as max-min shares them; with network/crosstraffic it includes the
+ * 5% acknowledgement flows of messages going the other way). It is read
+ * after every simulated time step (Engine::on_time_advance: the models have
+ * advanced, the rates of the elapsed step are still in place) on every link
+ * that has carried a message so far: exact, and O(links used) per step.
+ * Roles come from link names and the topology hnm-run passes in
+ * $HNM_LINK_TOPOLOGY (platforms/hnm_linkrole.h).
+ *
+ * The file is written once, at Engine::on_simulation_end, to a temporary
+ * next to it and renamed.
+ */
+#include "hnm_linkload.h"
+
+#include "hnm_linkrole.h"
+
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Link.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <unordered_map>
+#include <vector>
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+struct LinkStat {
+  double bytes    = 0; /* routed through the link */
+  double integral = 0; /* of usage over time: bytes/s x s */
+  double busy     = 0; /* s */
+  double peak     = 0; /* bytes/s */
+};
+
+/* Plain data: hnm_linkload_init() runs from libhnm's constructor, possibly
+ * before this file's dynamic initialisers (which would reset a std::string). */
+bool enabled      = false;
+const char* path  = nullptr;
+hnm_linkrole_topo topo;
+std::unordered_map<const sg4::Link*, LinkStat> stats;
+std::vector<const sg4::Link*> used; /* links in stats, in first-use order */
+
+void on_step(double delta)
+{
+  for (const sg4::Link* l : used) {
+    double u   = l->get_usage();
+    LinkStat& s = stats[l];
+    s.integral += u * delta;
+    if (u > 0)
+      s.busy += delta;
+    s.peak = std::max(s.peak, u);
+  }
+}
+
+void write_file()
+{
+  double end = sg4::Engine::get_clock();
+  std::vector<const sg4::Link*> links(used);
+  std::sort(links.begin(), links.end(),
+            [](const sg4::Link* a, const sg4::Link* b) { return a->get_name() < b->get_name(); });
+  std::string tmp = std::string(path) + ".XXXXXX";
+  std::vector<char> tmpl(tmp.begin(), tmp.end());
+  tmpl.push_back('\0');
+  int fd = mkstemp(tmpl.data());
+  FILE* f = fd >= 0 ? fdopen(fd, "w") : nullptr;
+  if (f == nullptr) {
+    std::fprintf(stderr, "hnm: --link-load: cannot write next to '%s': %s\n", path, std::strerror(errno));
+    if (fd >= 0)
+      close(fd);
+    return;
+  }
+  bool ok = std::fprintf(f, "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util\n") > 0;
+  for (const sg4::Link* l : links) {
+    const LinkStat& s = stats[l];
+    hnm_linkrole r;
+    hnm_linkrole_of(l->get_cname(), &topo, &r);
+    double bw = l->get_bandwidth();
+    ok = ok && std::fprintf(f, "%s,%s,%ld,%ld,%ld,%.17g,%.17g,%.17g,%.17g,%.17g\n", l->get_cname(), r.role, r.a, r.b,
+                            r.c, bw, s.bytes, s.busy, end > 0 ? s.integral / (bw * end) : 0.0, s.peak / bw) > 0;
+  }
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmpl.data(), path) != 0) {
+    std::fprintf(stderr, "hnm: --link-load: writing '%s' failed: %s\n", path, std::strerror(errno));
+    unlink(tmpl.data());
+  }
+}
+
+} // namespace
+
+void hnm_linkload_init()
+{
+  const char* p = std::getenv("HNM_LINK_LOAD");
+  if (p == nullptr || *p == '\0')
+    return;
+  enabled = true;
+  path    = strdup(p);
+  std::memset(&topo, 0, sizeof topo);
+  if (const char* t = std::getenv("HNM_LINK_TOPOLOGY")) {
+    std::string s(t);
+    size_t sp = s.find(' ');
+    if (sp != std::string::npos)
+      hnm_linkrole_topo_parse(s.substr(0, sp).c_str(), s.substr(sp + 1).c_str(), &topo);
+  }
+  sg4::Engine::on_time_advance_cb(on_step);
+  sg4::Engine::on_simulation_end_cb(write_file);
+}
+
+void hnm_linkload_route(double size, const std::vector<sg4::Link*>& links)
+{
+  if (!enabled)
+    return;
+  for (const sg4::Link* l : links) {
+    auto [it, fresh] = stats.try_emplace(l);
+    if (fresh)
+      used.push_back(l);
+    it->second.bytes += size;
+  }
+}

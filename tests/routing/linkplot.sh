@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# hnm-linkplot on hand-written link-load files: the numbers it plots (its
+# .dat files) are checked exactly, the pictures exist and are PNG; bad input
+# exits 2 and writes nothing.
+source "$(dirname "$0")/../sim/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+H="link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util"
+# Dragonfly, 3 groups, 4 routers per group: two links 0 -> 1 (0.2 and 0.4:
+# mean 0.3), one 1 -> 2 (0.5), one 2 -> 0 (1); local links out of router 1 of
+# group 0 (0.1 and 0.7: largest 0.7) and of router 3 of group 2 (0.25); a
+# node link, which the map leaves out.
+cat >"$tmp/d.csv" <<CSV
+$H
+g01a,global,0,1,0,1e9,1,1,0.2,0.5
+g01b,global,0,1,1,1e9,1,1,0.4,0.9
+g12,global,1,2,0,1e9,1,1,0.5,1
+g20,global,2,0,0,1e9,1,1,1,1
+l0a,local,0,1,2,1e9,1,1,0.1,0.2
+l0b,local,0,1,3,1e9,1,1,0.7,0.8
+l2,local,2,3,0,1e9,1,1,0.25,0.3
+n0,node-up,0,-1,-1,1e9,1,1,0.9,1
+CSV
+"$HNM_LINKPLOT" map "$tmp/d.csv" -o "$tmp/dmap" 2>/dev/null
+want="0 0.3 0
+0 0 0.5
+1 0 0
+
+0 0.7 0 0
+0 0 0 0
+0 0 0 0.25"
+check "dragonfly map: global matrix and local maxima" [ "$(grep -v '^#' "$tmp/dmap.dat" | sed '/^$/N;/^\n$/D')" = "$want" ]
+check "dragonfly map: PNG" [ "$(head -c 4 "$tmp/dmap.png" | od -An -c | tr -d ' ')" = "211PNG" ]
+"$HNM_LINKPLOT" map "$tmp/d.csv" -o "$tmp/dpeak" --metric peak 2>/dev/null
+check "dragonfly map, peak: 0 -> 1 is (0.5 + 0.9) / 2" [ "$(grep -v '^#' "$tmp/dpeak.dat" | head -1)" = "0 0.7 0" ]
+
+# Torus 2 dimensions, 4 hosts: host 1's two dimension-0 links 0.3 and 0.6.
+cat >"$tmp/t.csv" <<CSV
+$H
+a,torus,0,1,2,1e9,1,1,0.3,1
+b,torus,0,1,0,1e9,1,1,0.6,1
+c,torus,1,3,1,1e9,1,1,0.125,1
+CSV
+"$HNM_LINKPLOT" map "$tmp/t.csv" -o "$tmp/tmap" 2>/dev/null
+check "torus map: dimension x host" [ "$(grep -v '^#' "$tmp/tmap.dat")" = "0 0.6 0 0
+0 0 0 0.125" ]
+check "torus map: PNG" [ -s "$tmp/tmap.png" ]
+
+# Distributions over the network links (the node link left out).
+set +e
+"$HNM_LINKPLOT" dist -o "$tmp/dist" A="$tmp/t.csv" B="$tmp/d.csv" --roles global 2>"$tmp/err"
+rc=$?
+set -e
+check "dist: a run without the roles asked: exit 2 ($(cat "$tmp/err"))" [ "$rc" -eq 2 ]
+check "dist: ... and nothing written" [ ! -e "$tmp/dist-cdf.dat" ]
+"$HNM_LINKPLOT" dist -o "$tmp/dist" torus="$tmp/t.csv" dragonfly="$tmp/d.csv" 2>/dev/null
+check "dist: CDFs" [ "$(grep -v '^#' "$tmp/dist-cdf.dat" | sed '/^$/d')" = "0.125 0.333333
+0.3 0.666667
+0.6 1
+0.1 0.142857
+0.2 0.285714
+0.25 0.428571
+0.4 0.571429
+0.5 0.714286
+0.7 0.857143
+1 1" ]
+check "dist: histogram bins 0.10 (torus 1/3, dragonfly 1/7) and 1.00 (dragonfly 1/7)" \
+  [ "$(awk '$1 == "0.10" || $1 == "1.00"' "$tmp/dist-hist.dat")" = "0.10 0.333333 0.142857
+1.00 0 0.142857" ]
+check "dist: PNGs" [ -s "$tmp/dist-cdf.png" ] && check "dist: histogram PNG" [ -s "$tmp/dist-hist.png" ]
+
+bad() { # WHAT ARGS...
+  local what=$1
+  shift
+  rm -f "$tmp"/bad*
+  set +e
+  "$HNM_LINKPLOT" "$@" 2>"$tmp/err"
+  local rc=$?
+  set -e
+  check "$what: exit 2 (got $rc: $(cat "$tmp/err"))" [ "$rc" -eq 2 ]
+  check "$what: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+  check "$what: nothing written" [ -z "$(ls "$tmp" | grep '^bad')" ]
+}
+printf 'x,y\n' >"$tmp/notload.csv"
+bad "not a link-load file" map "$tmp/notload.csv" -o "$tmp/bad"
+printf '%s\nl,global,0,1,0,1e9,1,1,-0.5,1\n' "$H" >"$tmp/neg.csv"
+bad "negative utilisation" map "$tmp/neg.csv" -o "$tmp/bad"
+printf '%s\nl,node-up,0,-1,-1,1e9,1,1,0.5,1\n' "$H" >"$tmp/nodes.csv"
+bad "no topology links" map "$tmp/nodes.csv" -o "$tmp/bad"
+bad "unknown metric" map "$tmp/d.csv" -o "$tmp/bad" --metric max
+bad "missing -o" map "$tmp/d.csv"
+bad "dist without LABEL=" dist -o "$tmp/bad" "$tmp/d.csv"
+bad "unknown command" draw "$tmp/d.csv" -o "$tmp/bad"
+finish

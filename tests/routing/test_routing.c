@@ -1,0 +1,475 @@
+/* test_routing -- the pure part of routed platforms (platforms/hnm_routing.c):
+ * routing names per family, the description file (round trip, bad input
+ * naming file:line:field), the dragonfly and torus link layouts, and route
+ * structure for every pair of small machines, walked link by link with
+ * router coordinates derived here from the layout rules:
+ *   - every route is connected (each hop leaves the router the previous one
+ *     reached) and ends at the destination's router;
+ *   - dragonfly minimal: exactly one global link between groups, none inside
+ *     a group, and on each side exactly the local hops (green if the router
+ *     position differs, black if the chassis differs) to the router holding
+ *     the copy p mod L of the global links: no detour;
+ *   - dragonfly valiant: two global links through a third group, chosen
+ *     uniformly (counts over 60000 messages within 2% of the mean);
+ *   - ugal: minimal when idle, Valiant when the minimal path's first link
+ *     carries flows, the decision rule at its tie and neighbours;
+ *   - torus dor: hops = wrap-around distance, dimensions in order; valiant:
+ *     hops = distance to a random host + from it, through every host but
+ *     src and dst with counts within 10% of the mean;
+ *   - same seed, same routes; another seed, other routes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "hnm_routing.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct hnm_rnet_desc dragonfly(unsigned long G, unsigned long C, unsigned long R, unsigned long N,
+                                      unsigned long L, enum hnm_routing r, uint64_t seed)
+{
+  struct hnm_rnet_desc d;
+  memset(&d, 0, sizeof d);
+  d.topo.family = HNM_TOPO_DRAGONFLY;
+  d.topo.own_routing = 1;
+  d.topo.groups = G, d.topo.chassis = C, d.topo.routers = R, d.topo.nodes = N;
+  d.topo.blue = L, d.topo.black = 3, d.topo.green = 2;
+  d.routing = r;
+  d.seed = seed;
+  d.bw = 1e9, d.lat = 1e-7, d.splitduplex = 1, d.loopback = 1, d.loopback_bw = 6e9, d.loopback_lat = 1e-6;
+  d.speed = 1e9, d.cores = 1;
+  return d;
+}
+
+static struct hnm_rnet_desc torus(const unsigned long *dims, int nd, enum hnm_routing r, uint64_t seed)
+{
+  struct hnm_rnet_desc d;
+  memset(&d, 0, sizeof d);
+  d.topo.family = HNM_TOPO_TORUS;
+  d.topo.ndims = nd;
+  for (int i = 0; i < nd; i++)
+    d.topo.dims[i] = dims[i];
+  d.routing = r;
+  d.seed = seed;
+  d.bw = 1e9, d.lat = 1e-7, d.splitduplex = 1, d.loopback = 1, d.loopback_bw = 6e9, d.loopback_lat = 1e-6;
+  d.speed = 1e9, d.cores = 1;
+  return d;
+}
+
+/* Dragonfly rules, restated: the router of group g at position j mod K
+ * holds copy k of g's links to h, j = h' L + k (h' = rank of h among the
+ * groups other than g). */
+static unsigned long port_router(unsigned long g, unsigned long h, unsigned long k, unsigned long L, unsigned long K)
+{
+  return (((h < g ? h : h - 1) * L) + k) % K;
+}
+
+struct df_walk {
+  int globals, locals_src, locals_dst, locals_mid, connected;
+  long mid_group;
+};
+
+/* Walk a dragonfly route; routers are (group, position). */
+static struct df_walk df_walk(const hnm_rnet *n, const struct hnm_rnet_desc *d, unsigned long src, unsigned long dst,
+                              const size_t *links, int m)
+{
+  struct df_walk w = {0, 0, 0, 0, 1, -1};
+  unsigned long K = d->topo.chassis * d->topo.routers, N = d->topo.nodes;
+  unsigned long g = src / N / K, p = src / N % K;
+  struct hnm_rnet_link l;
+  hnm_rnet_link_info(n, links[0], &l);
+  if (l.role != HNM_LINK_NODE_UP || l.a != (long)src)
+    w.connected = 0;
+  hnm_rnet_link_info(n, links[m - 1], &l);
+  if (l.role != HNM_LINK_NODE_DOWN || l.a != (long)dst)
+    w.connected = 0;
+  for (int i = 1; i < m - 1; i++) {
+    hnm_rnet_link_info(n, links[i], &l);
+    if (l.role == HNM_LINK_LOCAL) {
+      unsigned long c1 = (unsigned long)l.b / d->topo.routers, r1 = (unsigned long)l.b % d->topo.routers;
+      unsigned long c2 = (unsigned long)l.c / d->topo.routers, r2 = (unsigned long)l.c % d->topo.routers;
+      if ((unsigned long)l.a != g || (unsigned long)l.b != p || !((c1 == c2) != (r1 == r2)))
+        w.connected = 0;
+      p = (unsigned long)l.c;
+      if (w.globals == 0)
+        w.locals_src++;
+      else if (g == dst / N / K)
+        w.locals_dst++;
+      else
+        w.locals_mid++;
+    } else if (l.role == HNM_LINK_GLOBAL) {
+      unsigned long h = (unsigned long)l.b, k = (unsigned long)l.c;
+      if ((unsigned long)l.a != g || port_router(g, h, k, d->topo.blue, K) != p)
+        w.connected = 0;
+      if (w.globals == 1)
+        w.mid_group = (long)g;
+      p = port_router(h, g, k, d->topo.blue, K);
+      g = h;
+      w.globals++;
+    } else {
+      w.connected = 0;
+    }
+  }
+  if (g != dst / N / K || p != dst / N % K)
+    w.connected = 0;
+  return w;
+}
+
+static int local_hops(unsigned long p1, unsigned long p2, unsigned long R)
+{
+  return (p1 % R != p2 % R) + (p1 / R != p2 / R);
+}
+
+static void test_dragonfly_minimal(unsigned long G, unsigned long C, unsigned long R, unsigned long N,
+                                   unsigned long L)
+{
+  struct hnm_rnet_desc d = dragonfly(G, C, R, N, L, HNM_ROUTING_MINIMAL, 1);
+  hnm_rnet *n = hnm_rnet_new(&d, NULL, 0);
+  size_t links[16];
+  unsigned long H = hnm_rnet_hosts(n), K = C * R;
+  int bad_connected = 0, bad_globals = 0, bad_detour = 0;
+  CHECK(H == G * K * N);
+  CHECK(hnm_rnet_max_route(n) <= 16);
+  for (unsigned long s = 0; s < H; s++)
+    for (unsigned long t = 0; t < H; t++) {
+      int m = hnm_rnet_route(n, s, t, links, NULL, NULL);
+      if (s == t) {
+        struct hnm_rnet_link l;
+        hnm_rnet_link_info(n, links[0], &l);
+        bad_connected += !(m == 1 && l.role == HNM_LINK_LOOPBACK && l.a == (long)s);
+        continue;
+      }
+      struct df_walk w = df_walk(n, &d, s, t, links, m);
+      unsigned long g = s / N / K, p = s / N % K, h = t / N / K, q = t / N % K;
+      bad_connected += !w.connected;
+      if (g == h) {
+        bad_globals += w.globals != 0;
+        bad_detour += w.locals_src != local_hops(p, q, R);
+      } else {
+        unsigned long k = p % L;
+        bad_globals += w.globals != 1;
+        bad_detour += w.locals_src != local_hops(p, port_router(g, h, k, L, K), R) ||
+                      w.locals_dst != local_hops(port_router(h, g, k, L, K), q, R);
+      }
+    }
+  CHECK(bad_connected == 0);
+  CHECK(bad_globals == 0);
+  CHECK(bad_detour == 0);
+  hnm_rnet_free(n);
+}
+
+static void test_dragonfly_valiant(void)
+{
+  /* 6 groups: a fixed pair has 4 intermediate groups. */
+  struct hnm_rnet_desc d = dragonfly(6, 2, 3, 2, 2, HNM_ROUTING_VALIANT, 7);
+  hnm_rnet *n = hnm_rnet_new(&d, NULL, 0);
+  size_t links[16];
+  unsigned long per_group = 2 * 3 * 2, src = 1, dst = 3 * per_group + 5; /* group 0 -> group 3 */
+  long count[6] = {0};
+  int bad = 0;
+  const int messages = 60000;
+  for (int i = 0; i < messages; i++) {
+    int m = hnm_rnet_route(n, src, dst, links, NULL, NULL);
+    struct df_walk w = df_walk(n, &d, src, dst, links, m);
+    bad += !w.connected || w.globals != 2 || w.mid_group < 0;
+    if (w.mid_group >= 0)
+      count[w.mid_group]++;
+  }
+  CHECK(bad == 0);
+  CHECK(count[0] == 0 && count[3] == 0);
+  for (int g = 1; g < 6; g++)
+    if (g != 3)
+      CHECK(labs(count[g] - messages / 4) <= messages / 4 / 50);
+  /* Inside a group, valiant is minimal. */
+  int m = hnm_rnet_route(n, 0, 11, links, NULL, NULL);
+  struct df_walk w = df_walk(n, &d, 0, 11, links, m);
+  CHECK(w.connected && w.globals == 0);
+  /* Every pair: connected, two global links between groups. */
+  int bad_all = 0;
+  for (unsigned long s = 0; s < hnm_rnet_hosts(n); s++)
+    for (unsigned long t = 0; t < hnm_rnet_hosts(n); t++) {
+      if (s == t)
+        continue;
+      m = hnm_rnet_route(n, s, t, links, NULL, NULL);
+      w = df_walk(n, &d, s, t, links, m);
+      int diff = s / per_group != t / per_group;
+      bad_all += !w.connected || w.globals != (diff ? 2 : 0) ||
+                 (diff && (w.mid_group == (long)(s / per_group) || w.mid_group == (long)(t / per_group)));
+    }
+  CHECK(bad_all == 0);
+  hnm_rnet_free(n);
+}
+
+static double busy_link;
+static double load_one(size_t link, void *ctx)
+{
+  (void)ctx;
+  return (double)link == busy_link ? 3.0 : 0.0;
+}
+
+static void test_ugal(void)
+{
+  /* The rule: minimal iff q_min h_min <= q_val h_val (ties minimal). */
+  CHECK(hnm_routing_ugal_prefers_minimal(0, 3, 0, 5) == 1);
+  CHECK(hnm_routing_ugal_prefers_minimal(5, 3, 3, 5) == 1); /* 15 = 15 */
+  CHECK(hnm_routing_ugal_prefers_minimal(5, 3, 2.9, 5) == 0);
+  CHECK(hnm_routing_ugal_prefers_minimal(4.9, 3, 3, 5) == 1);
+  CHECK(hnm_routing_ugal_prefers_minimal(1, 1, 0, 2) == 0);
+  CHECK(hnm_routing_ugal_prefers_minimal(1, 1, 1, 2) == 1);
+
+  /* 3 groups of one router (K = L = 1): minimal 0 -> 1 is up, global, down. */
+  struct hnm_rnet_desc d = dragonfly(3, 1, 1, 2, 1, HNM_ROUTING_UGAL, 1);
+  hnm_rnet *n = hnm_rnet_new(&d, NULL, 0);
+  size_t links[16];
+  int m;
+  busy_link = -1;
+  m = hnm_rnet_route(n, 0, 2, links, load_one, NULL);
+  struct df_walk w = df_walk(n, &d, 0, 2, links, m);
+  CHECK(m == 3 && w.connected && w.globals == 1); /* idle: minimal */
+  busy_link = (double)links[1];                   /* flows on the minimal global link */
+  m = hnm_rnet_route(n, 0, 2, links, load_one, NULL);
+  w = df_walk(n, &d, 0, 2, links, m);
+  CHECK(m == 4 && w.connected && w.globals == 2 && w.mid_group == 2); /* 3 x 1 > 0 x 2: Valiant */
+  busy_link = (double)links[1];                                       /* now the Valiant path's first link */
+  m = hnm_rnet_route(n, 0, 2, links, load_one, NULL);
+  CHECK(m == 3); /* 0 x 1 <= 3 x 2: minimal */
+  hnm_rnet_free(n);
+}
+
+static unsigned long torus_dist(const unsigned long *dims, int nd, unsigned long a, unsigned long b)
+{
+  unsigned long s = 1, dist = 0;
+  for (int k = 0; k < nd; k++) {
+    long x = (long)((a / s) % dims[k]) - (long)((b / s) % dims[k]);
+    unsigned long ax = (unsigned long)labs(x);
+    dist += ax < dims[k] - ax ? ax : dims[k] - ax;
+    s *= dims[k];
+  }
+  return dist;
+}
+
+/* Walk a torus route: each link leaves the current host; returns the
+ * number of dimension changes backwards (0 for dor) or -1 if disconnected. */
+static int torus_walk(const hnm_rnet *n, unsigned long src, unsigned long dst, const size_t *links, int m,
+                      unsigned long via)
+{
+  unsigned long cur = src;
+  int back = 0, last = -1, passed = via == (unsigned long)-1;
+  for (int i = 0; i < m; i++) {
+    struct hnm_rnet_link l;
+    hnm_rnet_link_info(n, links[i], &l);
+    if (l.role != HNM_LINK_TORUS || (unsigned long)l.b != cur)
+      return -1;
+    if (l.a < last)
+      back++;
+    last = (int)l.a;
+    cur = (unsigned long)l.c;
+    if (cur == via)
+      passed = 1;
+  }
+  return cur == dst && passed ? back : -1;
+}
+
+static void test_torus(void)
+{
+  const unsigned long dims[3] = {4, 3, 5};
+  struct hnm_rnet_desc d = torus(dims, 3, HNM_ROUTING_DOR, 1);
+  hnm_rnet *n = hnm_rnet_new(&d, NULL, 0);
+  size_t links[64];
+  int bad = 0;
+  for (unsigned long s = 0; s < 60; s++)
+    for (unsigned long t = 0; t < 60; t++) {
+      if (s == t)
+        continue;
+      int m = hnm_rnet_route(n, s, t, links, NULL, NULL);
+      bad += (unsigned long)m != torus_dist(dims, 3, s, t) || torus_walk(n, s, t, links, m, (unsigned long)-1) != 0;
+    }
+  CHECK(bad == 0);
+  /* SimGrid's half-ring rule on a ring of 4: 0 -> 2 upwards, 2 -> 0 downwards. */
+  struct hnm_rnet_link l;
+  CHECK(hnm_rnet_route(n, 0, 2, links, NULL, NULL) == 2);
+  hnm_rnet_link_info(n, links[0], &l);
+  CHECK(strcmp(l.name, "torus_link_from_0_to_1_UP") == 0);
+  CHECK(hnm_rnet_route(n, 2, 0, links, NULL, NULL) == 2);
+  hnm_rnet_link_info(n, links[0], &l);
+  CHECK(strcmp(l.name, "torus_link_from_1_to_2_DOWN") == 0);
+  hnm_rnet_free(n);
+
+  /* valiant: through a host v, hops = d(s, v) + d(v, t); v uniform. */
+  d = torus(dims, 3, HNM_ROUTING_VALIANT, 3);
+  n = hnm_rnet_new(&d, NULL, 0);
+  uint64_t shadow = 3; /* the network's generator, replayed */
+  long count[60] = {0};
+  bad = 0;
+  const int messages = 58 * 2000;
+  for (int i = 0; i < messages; i++) {
+    unsigned long s = 7, t = 44;
+    unsigned long v = (unsigned long)hnm_routing_rng_below(&shadow, 58);
+    if (v >= 7)
+      v++;
+    if (v >= 44)
+      v++;
+    count[v]++;
+    int m = hnm_rnet_route(n, s, t, links, NULL, NULL);
+    bad += (unsigned long)m != torus_dist(dims, 3, s, v) + torus_dist(dims, 3, v, t) ||
+           torus_walk(n, s, t, links, m, v) < 0;
+  }
+  CHECK(bad == 0);
+  CHECK(count[7] == 0 && count[44] == 0);
+  int off = 0;
+  for (int v = 0; v < 60; v++)
+    if (v != 7 && v != 44)
+      off += labs(count[v] - 2000) > 200; /* 4.5 standard deviations */
+  CHECK(off == 0);
+  hnm_rnet_free(n);
+}
+
+static void test_seeds(void)
+{
+  struct hnm_rnet_desc a = dragonfly(5, 2, 2, 1, 2, HNM_ROUTING_VALIANT, 42), b = a, c = a;
+  c.seed = 43;
+  hnm_rnet *na = hnm_rnet_new(&a, NULL, 0), *nb = hnm_rnet_new(&b, NULL, 0), *nc = hnm_rnet_new(&c, NULL, 0);
+  size_t la[16], lb[16], lc[16];
+  int same = 1, differ = 0;
+  for (int i = 0; i < 200; i++) {
+    unsigned long s = (unsigned long)i % 20, t = (unsigned long)(i * 7 + 3) % 20;
+    int ma = hnm_rnet_route(na, s, t, la, NULL, NULL), mb = hnm_rnet_route(nb, s, t, lb, NULL, NULL);
+    int mc = hnm_rnet_route(nc, s, t, lc, NULL, NULL);
+    same &= ma == mb && memcmp(la, lb, (size_t)ma * sizeof la[0]) == 0;
+    differ |= ma != mc || memcmp(la, lc, (size_t)ma * sizeof la[0]) != 0;
+  }
+  CHECK(same);
+  CHECK(differ);
+  hnm_rnet_free(na);
+  hnm_rnet_free(nb);
+  hnm_rnet_free(nc);
+}
+
+static void test_layout(void)
+{
+  struct hnm_rnet_desc d = dragonfly(3, 2, 2, 1, 4, HNM_ROUTING_MINIMAL, 1);
+  d.splitduplex = 0;
+  hnm_rnet *n = hnm_rnet_new(&d, NULL, 0);
+  struct hnm_rnet_link l, r;
+  size_t globals = 0, locals = 0, nodes = 0, canon = 0;
+  int bad = 0;
+  for (size_t i = 0; i < hnm_rnet_link_count(n); i++) {
+    hnm_rnet_link_info(n, i, &l);
+    if (l.role == HNM_LINK_NONE)
+      continue;
+    canon += l.canonical == i;
+    globals += l.role == HNM_LINK_GLOBAL && l.canonical == i;
+    locals += l.role == HNM_LINK_LOCAL && l.canonical == i;
+    nodes += (l.role == HNM_LINK_NODE_UP || l.role == HNM_LINK_NODE_DOWN) && l.canonical == i;
+    hnm_rnet_link_info(n, l.canonical, &r);
+    bad += strcmp(l.name, r.name) != 0 || r.canonical != l.canonical;
+  }
+  /* 3 groups x 2 pairs... : C(3,2) x 4 global, per group 2 green + 2 black, 12 nodes */
+  CHECK(globals == 3 * 4);
+  CHECK(locals == 3 * (2 + 2));
+  CHECK(nodes == 12);
+  CHECK(canon == globals + locals + nodes + 12 /* loopbacks */);
+  CHECK(bad == 0);
+  /* Global bandwidth is one link's, local ones are multiplied (green 2, black 3). */
+  double global_bw = 0, local_bw_sum = 0;
+  for (size_t i = 0; i < hnm_rnet_link_count(n); i++) {
+    hnm_rnet_link_info(n, i, &l);
+    if (l.role == HNM_LINK_GLOBAL)
+      global_bw = l.bw;
+    if (l.role == HNM_LINK_LOCAL && l.canonical == i)
+      local_bw_sum += l.bw;
+  }
+  CHECK(global_bw == 1e9);
+  CHECK(local_bw_sum == 3 * (2 * 2e9 + 2 * 3e9));
+  hnm_rnet_free(n);
+}
+
+static void test_names(void)
+{
+  enum hnm_routing r;
+  char err[256];
+  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "ugal", &r, err, sizeof err) == 0 && r == HNM_ROUTING_UGAL);
+  CHECK(hnm_routing_parse(HNM_TOPO_TORUS, "valiant", &r, err, sizeof err) == 0 && r == HNM_ROUTING_VALIANT);
+  CHECK(hnm_routing_parse(HNM_TOPO_TORUS, "dor", &r, err, sizeof err) == 0 && hnm_routing_is_builtin(r));
+  CHECK(hnm_routing_parse(HNM_TOPO_FATTREE, "dmodk", &r, err, sizeof err) == 0 && hnm_routing_is_builtin(r));
+  CHECK(hnm_routing_parse(HNM_TOPO_TORUS, "ugal", &r, err, sizeof err) == -1);
+  CHECK(strcmp(err, "--routing: 'ugal' is not a torus routing (dor, valiant)") == 0);
+  CHECK(hnm_routing_parse(HNM_TOPO_BGQ, "dor", &r, err, sizeof err) == -1);
+  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "dor", &r, err, sizeof err) == -1);
+}
+
+static void write_file(const char *path, const char *text)
+{
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+static void test_description(void)
+{
+  char path[] = "/tmp/test_routing_XXXXXX", err[512];
+  int fd = mkstemp(path);
+  struct hnm_rnet_desc d = dragonfly(7, 2, 3, 4, 6, HNM_ROUTING_UGAL, 18446744073709551615ULL), back;
+  d.bw = 1.25e9 / 3, d.lat = 1e-7 * 3;
+  FILE *f = fdopen(fd, "w");
+  CHECK(hnm_rnet_desc_write(f, &d, "a comment\non two lines") == 0);
+  fclose(f);
+  CHECK(hnm_rnet_is_description(path) == 1);
+  CHECK(hnm_rnet_desc_read(path, &back, err, sizeof err) == 0);
+  CHECK(back.topo.groups == 7 && back.topo.chassis == 2 && back.topo.routers == 3 && back.topo.nodes == 4 &&
+        back.topo.blue == 6 && back.topo.black == 3 && back.topo.green == 2);
+  CHECK(back.routing == HNM_ROUTING_UGAL && back.seed == 18446744073709551615ULL);
+  CHECK(back.bw == d.bw && back.lat == d.lat && back.loopback_bw == d.loopback_bw &&
+        back.loopback_lat == d.loopback_lat && back.speed == d.speed && back.cores == 1 && back.splitduplex == 1);
+
+  static const struct {
+    const char *text, *msg;
+  } bad[] = {
+      {"not it\n", ":1: not an hnm routed platform"},
+      {HNM_RNET_MAGIC "\nfamily fattree\n", ":2: family: 'fattree' is not dragonfly or torus"},
+      {HNM_RNET_MAGIC "\nfamily torus\nrouting ugal\nseed 1\nshape 4,4\nbw 1\nlat 0\nsharing SHARED\n"
+                      "loopback-bw none\nspeed 1\ncores 1\n",
+       ":3: routing: 'ugal' is not a torus routing (dor, valiant)"},
+      {HNM_RNET_MAGIC "\nfamily torus\nrouting dor\nseed 1\nshape 4,0\nbw 1\nlat 0\nsharing SHARED\n"
+                      "loopback-bw none\nspeed 1\ncores 1\n",
+       ":5: shape: "},
+      {HNM_RNET_MAGIC "\nfamily torus\nrouting dor\nseed 1\nshape 4,4\nbw 0\n", ":6: bw: '0' must be a positive"},
+      {HNM_RNET_MAGIC "\nfamily torus\nrouting dor\nseed 1\nshape 4,4\nbw 1\nlat 0\nsharing SHARED\n"
+                      "loopback-bw none\nspeed 1\n",
+       ": field 'cores' missing"},
+      {HNM_RNET_MAGIC "\nfamily torus\nfamily torus\n", ":3: family: given twice"},
+      {HNM_RNET_MAGIC "\ncolour blue\n", ":2: unknown field 'colour'"},
+      {HNM_RNET_MAGIC "\nfamily dragonfly\nrouting minimal\nseed 1\nshape 3,4;4\nbw 1\nlat 0\nsharing SHARED\n"
+                      "loopback-bw none\nspeed 1\ncores 1\n",
+       ":5: shape: '3,4;4' is not GROUPS,BLUE;CHASSIS,BLACK;ROUTERS,GREEN;NODES"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    write_file(path, bad[i].text);
+    err[0] = '\0';
+    int rc = hnm_rnet_desc_read(path, &back, err, sizeof err);
+    CHECK(rc == -1);
+    CHECK(strncmp(err, path, strlen(path)) == 0 && strstr(err, bad[i].msg) == err + strlen(path));
+    if (rc != -1 || strstr(err, bad[i].msg) != err + strlen(path))
+      fprintf(stderr, "  case %zu: %s\n", i, err);
+  }
+  unlink(path);
+  CHECK(hnm_rnet_is_description(path) == 0);
+}
+
+int main(void)
+{
+  test_names();
+  test_description();
+  test_layout();
+  test_dragonfly_minimal(3, 4, 5, 2, 4);  /* hnm-platform's default shape */
+  test_dragonfly_minimal(4, 2, 3, 1, 6);  /* L = K: router p of every group linked to router p */
+  test_dragonfly_minimal(6, 1, 2, 2, 1);  /* more groups than routers */
+  test_dragonfly_minimal(5, 3, 2, 1, 10); /* L > K: a router holds several links to one group */
+  test_dragonfly_valiant();
+  test_ugal();
+  test_torus();
+  test_seeds();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}

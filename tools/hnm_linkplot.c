@@ -1,0 +1,551 @@
+/* hnm-linkplot -- pictures of link-load files (hnm-run --link-load).
+ *
+ *   hnm-linkplot map LOAD.csv -o PREFIX [--metric mean|peak] [--title TEXT]
+ *   hnm-linkplot dist -o PREFIX [--metric mean|peak] [--roles R1,R2,...] [--title TEXT] LABEL=LOAD.csv ...
+ *
+ * map: a congestion map like Zheng & Marguinaud 2018, Fig. 7, chosen from
+ * the roles in the file:
+ *   dragonfly  (global links present): left, the group x group matrix of
+ *              global-link utilisation (mean over the links between the two
+ *              groups, from row to column); right, per group (row) and router
+ *              (column) the largest utilisation of the router's outgoing
+ *              local links (hnm's routed dragonfly names its routers);
+ *   torus      per dimension (row) and host (column, the link's source) the
+ *              largest utilisation of the host's outgoing links in that
+ *              dimension;
+ *   fat tree   per level and direction, the links' utilisations sorted.
+ * Writes PREFIX.dat (the numbers plotted, gnuplot matrix/index blocks),
+ * PREFIX.gp and PREFIX.png.
+ *
+ * dist: the distribution of link utilisations of several runs side by side:
+ * PREFIX-cdf.png (empirical CDF, one curve per run) and PREFIX-hist.png
+ * (histogram, bins of 0.05, fraction of links), over the links whose role
+ * is in --roles (default: every network link, i.e. all but node-up,
+ * node-down, node, loopback, limiter). Data in PREFIX-cdf.dat and
+ * PREFIX-hist.dat.
+ *
+ * Exit status: 0; 2 on bad input (one line naming file, line and field;
+ * nothing written); 1 if gnuplot fails (data and script are written).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PROG "hnm-linkplot"
+
+struct row {
+  char role[32];
+  long a, b, c;
+  double mean, peak;
+};
+
+struct load {
+  const char *label, *path;
+  struct row *rows;
+  size_t n;
+};
+
+static int bad(const char *fmt, ...)
+{
+  va_list ap;
+  fprintf(stderr, PROG ": ");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return 2;
+}
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "Usage: " PROG " map LOAD.csv -o PREFIX [--metric mean|peak] [--title TEXT]\n"
+          "       " PROG " dist -o PREFIX [--metric mean|peak] [--roles R1,R2,...] [--title TEXT] LABEL=LOAD.csv ...\n"
+          "Pictures of hnm-run --link-load files (gnuplot, PNG).\n"
+          "  map   congestion map: dragonfly group x group global links + per-router local links,\n"
+          "        torus per dimension and host, fat tree per level (PREFIX.png, .dat, .gp)\n"
+          "  dist  utilisation distributions of several runs: PREFIX-cdf.png, PREFIX-hist.png\n"
+          "  --metric mean|peak  mean utilisation over the run (default) or peak\n"
+          "  --roles LIST        dist: roles kept (default: all but node and loopback links)\n"
+          "Exit status: 0; 2 on bad input (nothing written); 1 if gnuplot fails.\n");
+}
+
+/* Read a link-load CSV: header, then link,role,a,b,c,bandwidth,bytes,busy,mean,peak. */
+static int load_read(struct load *L)
+{
+  char line[1024];
+  size_t cap = 0;
+  int lineno = 0;
+  FILE *f = fopen(L->path, "r");
+  if (f == NULL)
+    return bad("%s: cannot read: %s", L->path, strerror(errno));
+  L->rows = NULL;
+  L->n = 0;
+  while (fgets(line, sizeof line, f) != NULL) {
+    char *field[10], *save = NULL, *end;
+    int nf = 0;
+    lineno++;
+    line[strcspn(line, "\r\n")] = '\0';
+    if (lineno == 1) {
+      if (strcmp(line, "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util") != 0) {
+        fclose(f);
+        return bad("%s:1: not a link-load file (hnm-run --link-load)", L->path);
+      }
+      continue;
+    }
+    for (char *p = strtok_r(line, ",", &save); p != NULL && nf < 10; p = strtok_r(NULL, ",", &save))
+      field[nf++] = p;
+    if (nf != 10) {
+      fclose(f);
+      return bad("%s:%d: %d fields, 10 expected", L->path, lineno, nf);
+    }
+    if (L->n == cap) {
+      cap = cap ? 2 * cap : 256;
+      struct row *r = realloc(L->rows, cap * sizeof *r);
+      if (r == NULL) {
+        fclose(f);
+        return bad("out of memory");
+      }
+      L->rows = r;
+    }
+    struct row *r = &L->rows[L->n];
+    snprintf(r->role, sizeof r->role, "%s", field[1]);
+    r->a = strtol(field[2], &end, 10);
+    r->b = strtol(field[3], &end, 10);
+    r->c = strtol(field[4], &end, 10);
+    errno = 0;
+    r->mean = strtod(field[8], &end);
+    if (*end != '\0' || errno || !(r->mean >= 0)) {
+      fclose(f);
+      return bad("%s:%d: mean_util: '%s' is not a non-negative number", L->path, lineno, field[8]);
+    }
+    r->peak = strtod(field[9], &end);
+    if (*end != '\0' || errno || !(r->peak >= 0)) {
+      fclose(f);
+      return bad("%s:%d: peak_util: '%s' is not a non-negative number", L->path, lineno, field[9]);
+    }
+    L->n++;
+  }
+  fclose(f);
+  if (lineno == 0)
+    return bad("%s: empty file", L->path);
+  return 0;
+}
+
+static double metric(const struct row *r, int peak)
+{
+  return peak ? r->peak : r->mean;
+}
+
+static void gp_string(FILE *g, const char *s)
+{
+  fputc('"', g);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', g);
+    fputc(*s, g);
+  }
+  fputc('"', g);
+}
+
+static int run_gnuplot(const char *gp)
+{
+  pid_t pid = fork();
+  int st = 0;
+  if (pid == 0) {
+    execlp("gnuplot", "gnuplot", gp, (char *)NULL);
+    fprintf(stderr, PROG ": cannot run gnuplot: %s (install gnuplot-nox; the script is %s)\n", strerror(errno), gp);
+    _exit(127);
+  }
+  if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    fprintf(stderr, PROG ": gnuplot failed on %s\n", gp);
+    return 1;
+  }
+  return 0;
+}
+
+static char *path_with(const char *prefix, const char *suffix)
+{
+  size_t n = strlen(prefix) + strlen(suffix) + 1;
+  char *p = malloc(n);
+  if (p != NULL)
+    snprintf(p, n, "%s%s", prefix, suffix);
+  return p;
+}
+
+static int has_role(const struct load *L, const char *role)
+{
+  for (size_t i = 0; i < L->n; i++)
+    if (strcmp(L->rows[i].role, role) == 0)
+      return 1;
+  return 0;
+}
+
+/* ---- map ------------------------------------------------------------------ */
+
+static void matrix_write(FILE *d, const double *m, long rows, long cols)
+{
+  for (long i = 0; i < rows; i++)
+    for (long j = 0; j < cols; j++)
+      fprintf(d, "%.6g%c", m[i * cols + j], j + 1 < cols ? ' ' : '\n');
+}
+
+static int map(const struct load *L, const char *prefix, int peak, const char *title)
+{
+  char *dat = path_with(prefix, ".dat"), *gpp = path_with(prefix, ".gp"), *png = path_with(prefix, ".png");
+  const char *what = peak ? "peak utilisation" : "mean utilisation";
+  FILE *d, *g;
+  int rc = 2;
+
+  if (has_role(L, "global")) {
+    long G = 0, K = 0, Gl = 0;
+    for (size_t i = 0; i < L->n; i++) {
+      const struct row *r = &L->rows[i];
+      if (strcmp(r->role, "global") == 0) {
+        G = r->a + 1 > G ? r->a + 1 : G;
+        G = r->b + 1 > G ? r->b + 1 : G;
+      } else if (strcmp(r->role, "local") == 0 && r->b >= 0) {
+        K = r->b + 1 > K ? r->b + 1 : K;
+        Gl = r->a + 1 > Gl ? r->a + 1 : Gl;
+      }
+    }
+    G = Gl > G ? Gl : G;
+    double *gm = calloc((size_t)(G * G), sizeof *gm), *gn = calloc((size_t)(G * G), sizeof *gn);
+    double *lm = calloc((size_t)(G * (K ? K : 1)), sizeof *lm);
+    if (gm == NULL || gn == NULL || lm == NULL)
+      return bad("out of memory");
+    /* Global: mean over the links between two groups that carried traffic.
+     * The file lists only links that carried traffic, so idle copies count
+     * as 0 only if the user asks for them: the mean is over listed links. */
+    for (size_t i = 0; i < L->n; i++) {
+      const struct row *r = &L->rows[i];
+      if (strcmp(r->role, "global") == 0 && r->a >= 0 && r->b >= 0) {
+        gm[r->a * G + r->b] += metric(r, peak);
+        gn[r->a * G + r->b] += 1;
+      } else if (strcmp(r->role, "local") == 0 && r->a >= 0 && r->b >= 0 && K > 0) {
+        double v = metric(r, peak);
+        if (v > lm[r->a * K + r->b])
+          lm[r->a * K + r->b] = v;
+      }
+    }
+    for (long i = 0; i < G * G; i++)
+      gm[i] = gn[i] > 0 ? gm[i] / gn[i] : 0;
+    if ((d = fopen(dat, "w")) == NULL)
+      return bad("-o: cannot write '%s': %s", dat, strerror(errno));
+    fprintf(d, "# global links: %s, row = from group, column = to group (mean over the links between them)\n",
+            what);
+    matrix_write(d, gm, G, G);
+    fprintf(d, "\n\n# local links: largest %s of a router's outgoing local links, row = group, column = router\n",
+            what);
+    if (K > 0)
+      matrix_write(d, lm, G, K);
+    fclose(d);
+    if ((g = fopen(gpp, "w")) == NULL)
+      return bad("-o: cannot write '%s': %s", gpp, strerror(errno));
+    fprintf(g, "# Generated by " PROG " map from %s\n", L->path);
+    fprintf(g, "set terminal pngcairo size %d,520 enhanced font 'sans,11'\nset output ", K > 0 ? 1200 : 640);
+    gp_string(g, png);
+    fprintf(g, "\nset palette defined (0 'white', 0.25 'yellow', 0.6 'orange', 1 'red', 1.2 'dark-red')\n");
+    fprintf(g, "set cbrange [0:1]\nset cblabel '%s'\nset multiplot layout 1,%d title ", what, K > 0 ? 2 : 1);
+    gp_string(g, title ? title : "");
+    fprintf(g, " noenhanced\n");
+    fprintf(g, "set title 'global links (group to group)'\nset xlabel 'to group'\nset ylabel 'from group'\n");
+    fprintf(g, "set xrange [-0.5:%ld.5]\nset yrange [%ld.5:-0.5]\n", G - 1, G - 1);
+    fprintf(g, "plot ");
+    gp_string(g, dat);
+    fprintf(g, " index 0 matrix with image notitle\n");
+    if (K > 0) {
+      fprintf(g, "set title 'local links (largest out of each router)'\nset xlabel 'router in group'\n"
+                 "set ylabel 'group'\nset xrange [-0.5:%ld.5]\nset yrange [%ld.5:-0.5]\nplot ",
+              K - 1, G - 1);
+      gp_string(g, dat);
+      fprintf(g, " index 1 matrix with image notitle\n");
+    }
+    fprintf(g, "unset multiplot\n");
+    fclose(g);
+    free(gm), free(gn), free(lm);
+  } else if (has_role(L, "torus")) {
+    long D = 0, N = 0;
+    for (size_t i = 0; i < L->n; i++) {
+      const struct row *r = &L->rows[i];
+      if (strcmp(r->role, "torus") == 0) {
+        D = r->a + 1 > D ? r->a + 1 : D;
+        N = r->b + 1 > N ? r->b + 1 : N;
+        N = r->c + 1 > N ? r->c + 1 : N;
+      }
+    }
+    if (D == 0)
+      return bad("%s: torus links without a dimension (run hnm-run --link-load with the platform file)", L->path);
+    double *m = calloc((size_t)(D * N), sizeof *m);
+    if (m == NULL)
+      return bad("out of memory");
+    for (size_t i = 0; i < L->n; i++) {
+      const struct row *r = &L->rows[i];
+      if (strcmp(r->role, "torus") == 0 && r->a >= 0 && r->b >= 0 && metric(r, peak) > m[r->a * N + r->b])
+        m[r->a * N + r->b] = metric(r, peak);
+    }
+    if ((d = fopen(dat, "w")) == NULL)
+      return bad("-o: cannot write '%s': %s", dat, strerror(errno));
+    fprintf(d, "# torus: largest %s of a host's outgoing links, row = dimension, column = host\n", what);
+    matrix_write(d, m, D, N);
+    fclose(d);
+    free(m);
+    if ((g = fopen(gpp, "w")) == NULL)
+      return bad("-o: cannot write '%s': %s", gpp, strerror(errno));
+    fprintf(g, "# Generated by " PROG " map from %s\n", L->path);
+    fprintf(g, "set terminal pngcairo size 1000,%ld enhanced font 'sans,11'\nset output ", 220 + 60 * D);
+    gp_string(g, png);
+    fprintf(g, "\nset palette defined (0 'white', 0.25 'yellow', 0.6 'orange', 1 'red')\nset cbrange [0:1]\n");
+    fprintf(g, "set cblabel '%s'\nset xlabel 'host (link source)'\nset ylabel 'dimension'\n", what);
+    fprintf(g, "set xrange [-0.5:%ld.5]\nset yrange [%ld.5:-0.5]\nset ytics 1\nset title ", N - 1, D - 1);
+    gp_string(g, title ? title : "torus links");
+    fprintf(g, " noenhanced\nplot ");
+    gp_string(g, dat);
+    fprintf(g, " matrix with image notitle\n");
+    fclose(g);
+  } else if (has_role(L, "fattree-up") || has_role(L, "fattree-down")) {
+    long levels = 0;
+    for (size_t i = 0; i < L->n; i++)
+      if (strncmp(L->rows[i].role, "fattree-", 8) == 0 && L->rows[i].a + 1 > levels)
+        levels = L->rows[i].a + 1;
+    if ((d = fopen(dat, "w")) == NULL)
+      return bad("-o: cannot write '%s': %s", dat, strerror(errno));
+    double *v = malloc((L->n + 1) * sizeof *v);
+    int blocks = 0;
+    for (long l = 0; l < levels; l++)
+      for (int up = 1; up >= 0; up--) {
+        size_t k = 0;
+        for (size_t i = 0; i < L->n; i++)
+          if (strcmp(L->rows[i].role, up ? "fattree-up" : "fattree-down") == 0 && L->rows[i].a == l)
+            v[k++] = metric(&L->rows[i], peak);
+        for (size_t i = 1; i < k; i++) /* insertion sort, descending */
+          for (size_t j = i; j > 0 && v[j] > v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1], v[j - 1] = t;
+          }
+        fprintf(d, "# level %ld-%ld %s\n", l, l + 1, up ? "up" : "down");
+        for (size_t i = 0; i < k; i++)
+          fprintf(d, "%zu %.6g\n", i, v[i]);
+        fprintf(d, "\n\n");
+        blocks++;
+      }
+    free(v);
+    fclose(d);
+    if ((g = fopen(gpp, "w")) == NULL)
+      return bad("-o: cannot write '%s': %s", gpp, strerror(errno));
+    fprintf(g, "# Generated by " PROG " map from %s\n", L->path);
+    fprintf(g, "set terminal pngcairo size 800,520 enhanced font 'sans,11'\nset output ");
+    gp_string(g, png);
+    fprintf(g, "\nset xlabel 'links of the level, most loaded first'\nset ylabel '%s'\nset grid\nset title ", what);
+    gp_string(g, title ? title : "fat-tree links per level");
+    fprintf(g, " noenhanced\nplot ");
+    for (int b = 0; b < blocks; b++) {
+      gp_string(g, dat);
+      fprintf(g, " index %d using 1:2 with lines lw 2 title 'level %d-%d %s'%s", b, b / 2, b / 2 + 1,
+              b % 2 == 0 ? "up" : "down", b + 1 < blocks ? ", " : "\n");
+    }
+    fclose(g);
+  } else {
+    return bad("%s: no dragonfly, torus or fat-tree links (roles global, torus, fattree-*)", L->path);
+  }
+  rc = run_gnuplot(gpp);
+  if (rc == 0)
+    fprintf(stderr, PROG " map: %s (data %s, script %s)\n", png, dat, gpp);
+  free(dat), free(gpp), free(png);
+  return rc;
+}
+
+/* ---- dist ----------------------------------------------------------------- */
+
+static int role_kept(const char *role, const char *roles)
+{
+  if (roles == NULL)
+    return strcmp(role, "node-up") != 0 && strcmp(role, "node-down") != 0 && strcmp(role, "node") != 0 &&
+           strcmp(role, "loopback") != 0 && strcmp(role, "limiter") != 0;
+  size_t n = strlen(role);
+  for (const char *p = roles; *p;) {
+    const char *e = strchr(p, ',');
+    size_t m = e ? (size_t)(e - p) : strlen(p);
+    if (m == n && strncmp(p, role, n) == 0)
+      return 1;
+    p += m + (e ? 1 : 0);
+  }
+  return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+#define HIST_BINS 20
+
+static int dist(struct load *runs, int nruns, const char *prefix, int peak, const char *roles, const char *title)
+{
+  char *cdat = path_with(prefix, "-cdf.dat"), *hdat = path_with(prefix, "-hist.dat"), *gpp = path_with(prefix, ".gp");
+  char *cpng = path_with(prefix, "-cdf.png"), *hpng = path_with(prefix, "-hist.png");
+  const char *what = peak ? "peak utilisation" : "mean utilisation";
+  double hist[64][HIST_BINS + 1];
+  FILE *c, *h, *g;
+
+  if (nruns > 64)
+    return bad("dist: at most 64 runs");
+  for (int k = 0; k < nruns; k++) {
+    size_t m = 0;
+    for (size_t i = 0; i < runs[k].n; i++)
+      m += role_kept(runs[k].rows[i].role, roles);
+    if (m == 0)
+      return bad("%s: no link with a role in %s", runs[k].path, roles ? roles : "the network");
+  }
+  if ((c = fopen(cdat, "w")) == NULL)
+    return bad("-o: cannot write '%s': %s", cdat, strerror(errno));
+  for (int k = 0; k < nruns; k++) {
+    double *v = malloc((runs[k].n + 1) * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; i < runs[k].n; i++)
+      if (role_kept(runs[k].rows[i].role, roles))
+        v[m++] = metric(&runs[k].rows[i], peak);
+    qsort(v, m, sizeof *v, cmp_double);
+    memset(hist[k], 0, sizeof hist[k]);
+    fprintf(c, "# %s: %zu links\n", runs[k].label, m);
+    for (size_t i = 0; i < m; i++) {
+      int b = (int)floor(v[i] * HIST_BINS);
+      hist[k][b < 0 ? 0 : b > HIST_BINS ? HIST_BINS : b] += 1.0 / (double)m;
+      fprintf(c, "%.6g %.6g\n", v[i], (double)(i + 1) / (double)m);
+    }
+    fprintf(c, "\n\n");
+    free(v);
+  }
+  fclose(c);
+  if ((h = fopen(hdat, "w")) == NULL)
+    return bad("-o: cannot write '%s': %s", hdat, strerror(errno));
+  fprintf(h, "# bin (lower edge) then the fraction of links of each run:");
+  for (int k = 0; k < nruns; k++)
+    fprintf(h, " %s", runs[k].label);
+  fprintf(h, "\n");
+  for (int b = 0; b <= HIST_BINS; b++) {
+    fprintf(h, "%.2f", (double)b / HIST_BINS);
+    for (int k = 0; k < nruns; k++)
+      fprintf(h, " %.6g", hist[k][b]);
+    fprintf(h, "\n");
+  }
+  fclose(h);
+  if ((g = fopen(gpp, "w")) == NULL)
+    return bad("-o: cannot write '%s': %s", gpp, strerror(errno));
+  fprintf(g, "# Generated by " PROG " dist\nset terminal pngcairo size 800,520 enhanced font 'sans,11'\nset grid\n");
+  fprintf(g, "set output ");
+  gp_string(g, cpng);
+  fprintf(g, "\nset title ");
+  gp_string(g, title ? title : "");
+  fprintf(g, " noenhanced\nset xlabel '%s'\nset ylabel 'fraction of links'\nset key bottom right\n", what);
+  fprintf(g, "set xrange [0:*]\nset yrange [0:1]\nplot ");
+  for (int k = 0; k < nruns; k++) {
+    gp_string(g, cdat);
+    fprintf(g, " index %d using 1:2 with steps lw 2 title ", k);
+    gp_string(g, runs[k].label);
+    fprintf(g, " noenhanced%s", k + 1 < nruns ? ", " : "\n");
+  }
+  fprintf(g, "set output ");
+  gp_string(g, hpng);
+  fprintf(g, "\nset style data histogram\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n");
+  fprintf(g, "set xlabel '%s (bin lower edge)'\nset key top right\nset xtics rotate by -45\nset autoscale x\n"
+             "set yrange [0:*]\nplot ",
+          what);
+  for (int k = 0; k < nruns; k++) {
+    gp_string(g, hdat);
+    fprintf(g, " using %d:xtic(1) title ", k + 2);
+    gp_string(g, runs[k].label);
+    fprintf(g, " noenhanced%s", k + 1 < nruns ? ", " : "\n");
+  }
+  fclose(g);
+  int rc = run_gnuplot(gpp);
+  if (rc == 0)
+    fprintf(stderr, PROG " dist: %s, %s (data %s, %s; script %s)\n", cpng, hpng, cdat, hdat, gpp);
+  free(cdat), free(hdat), free(gpp), free(cpng), free(hpng);
+  return rc;
+}
+
+int main(int argc, char **argv)
+{
+  const char *prefix = NULL, *title = NULL, *roles = NULL;
+  int peak = 0, nin = 0;
+  const char *inputs[64];
+
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf(PROG " %s\n", HNM_VERSION);
+    return 0;
+  }
+  int is_map = strcmp(argv[1], "map") == 0;
+  if (!is_map && strcmp(argv[1], "dist") != 0)
+    return bad("unknown command '%s' (map, dist; see " PROG " --help)", argv[1]);
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    }
+    if (strcmp(a, "-o") == 0 || strcmp(a, "--metric") == 0 || strcmp(a, "--title") == 0 || strcmp(a, "--roles") == 0) {
+      if (i + 1 >= argc)
+        return bad("%s needs a value", a);
+      const char *v = argv[++i];
+      if (strcmp(a, "-o") == 0)
+        prefix = v;
+      else if (strcmp(a, "--title") == 0)
+        title = v;
+      else if (strcmp(a, "--roles") == 0)
+        roles = v;
+      else if (strcmp(v, "mean") == 0 || strcmp(v, "peak") == 0)
+        peak = v[0] == 'p';
+      else
+        return bad("--metric: '%s' is not mean or peak", v);
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return bad("unknown option '%s' (see " PROG " --help)", a);
+    } else if (nin < 64) {
+      inputs[nin++] = a;
+    } else {
+      return bad("at most 64 input files");
+    }
+  }
+  if (prefix == NULL || prefix[0] == '\0')
+    return bad("-o PREFIX is required");
+  if (is_map && nin != 1)
+    return bad("map takes one LOAD.csv (%d given)", nin);
+  if (!is_map && nin < 1)
+    return bad("dist needs LABEL=LOAD.csv arguments");
+  if (is_map && roles != NULL)
+    return bad("--roles: only for dist");
+
+  struct load runs[64];
+  for (int k = 0; k < nin; k++) {
+    const char *eq = is_map ? NULL : strchr(inputs[k], '=');
+    if (!is_map && (eq == NULL || eq == inputs[k] || eq[1] == '\0'))
+      return bad("'%s' is not LABEL=LOAD.csv", inputs[k]);
+    if (eq != NULL) {
+      char *label = strndup(inputs[k], (size_t)(eq - inputs[k]));
+      runs[k].label = label;
+      runs[k].path = eq + 1;
+    } else {
+      runs[k].label = inputs[k];
+      runs[k].path = inputs[k];
+    }
+    int rc = load_read(&runs[k]);
+    if (rc != 0)
+      return rc;
+  }
+  return is_map ? map(&runs[0], prefix, peak, title) : dist(runs, nin, prefix, peak, roles, title);
+}
