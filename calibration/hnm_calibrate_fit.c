@@ -125,6 +125,10 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
   for (size_t i = 0; i < a->nforced && nf < 80; i++)
     f[nf++] = a->forced[i];
   hnm_fit_options o = {a->penalty, a->max_segments, a->min_sizes, f, nf, a->forced_only, a->noise_floor, a->loss};
+  /* Only forced breakpoints (the file's, refine's): as many segments as
+   * they make, whatever --max-segments says for free ones. */
+  if (o.forced_only && (int)nf + 1 > (o.max_segments > 0 ? o.max_segments : 8))
+    o.max_segments = (int)nf + 1 > 64 ? 64 : (int)nf + 1;
   char err[512];
   /* A protocol range (k <= async or detached, from the probe) may hold
    * fewer sampled sizes than a segment needs (a probe on noisy timings can
@@ -820,11 +824,11 @@ int cmd_fit(int argc, char **argv)
   }
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", a.report);
-  write_model(p, write_loggps, &m, a.name);
+  write_model(p, build_loggps, &m, a.name);
   snprintf(p, sizeof p, "%s/fluid.xml", a.report);
-  write_model(p, write_fluid, &m, a.name);
+  write_model(p, build_fluid, &m, a.name);
   write_report(a.report, &m, &in, a.out, a.plots);
-  write_model_out(out, a.out, write_hybrid, &m, a.name);
+  write_model_out(out, a.out, build_hybrid, &m, a.name);
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
     fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);

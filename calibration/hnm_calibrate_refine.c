@@ -219,7 +219,8 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
     hnm_model_free(m);
     return rc;
   }
-  /* refine.csv: every refinement measurement so far; breakpoints.csv. */
+  /* refine.csv: every refinement measurement so far (none: not written,
+   * fit refuses a CSV without rows); breakpoints.csv. */
   size_t hlen = strlen("op,size,start,duration\n");
   char *text = malloc(hlen + rlen + 1);
   if (text == NULL)
@@ -227,7 +228,8 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
   memcpy(text, "op,size,start,duration\n", hlen);
   memcpy(text + hlen, rows ? rows : "", rlen);
   text[hlen + rlen] = '\0';
-  write_file(prev, text);
+  if (rlen > 0)
+    write_file(prev, text);
   free(text);
   char bpath[4200], btext[65536];
   snprintf(bpath, sizeof bpath, "%s/breakpoints.csv", dir);
@@ -244,8 +246,8 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
               bp[b].first, bp[b].lo, bp[b].lo, bp[b].lo + 1, bp[b].rounds);
   }
   write_file(bpath, btext);
-  fprintf(stderr, PROG ": %zu segments in %s, %zu after refinement (%zu merged); %d benchmark run(s); wrote %s and %s\n",
-          nseg, model_path, nseg - merged, merged, round, prev, bpath);
+  fprintf(stderr, PROG ": %zu segments in %s, %zu after refinement (%zu merged); %d benchmark run(s); wrote %s%s%s\n",
+          nseg, model_path, nseg - merged, merged, round, rlen > 0 ? prev : "", rlen > 0 ? " and " : "", bpath);
   free(rows);
   free(bp);
   hnm_model_free(m);

@@ -17,7 +17,7 @@
 #include "hnm_calibrate_util.h"
 #include "hnm_msg.h"
 
-const char *const op_names[OP_COUNT] = {"send", "recv", "pingpong", "isend", "irecv"};
+const char *const op_names[OP_COUNT] = HNM_BENCH_OP_NAMES;
 
 void die(const char *fmt, ...)
 {

@@ -40,13 +40,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare.h"
+#include "hnm_msg.h"
+#include "hnm_version.h"
 #include "hnm_compare_util.h"
 #include "hnm_compare_store.h"
 #include "hnm_compare_pool.h"
 #include "hnm_compare_slurm.h"
 #include "hnm_compare_plot.h"
 
-#define CMP_VERSION "0.1.0"
 
 /* Options of run and slurm                                                  */
 
@@ -118,12 +119,13 @@ void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+  hnm_msg_init("hnm-compare");
   if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
   if (strcmp(argv[1], "--version") == 0) {
-    printf("hnm-compare %s\n", CMP_VERSION);
+    printf("hnm-compare %s\n", HNM_VERSION);
     return 0;
   }
   if (strcmp(argv[1], "run") == 0)

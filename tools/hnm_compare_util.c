@@ -19,19 +19,19 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_util.h"
+#include "hnm_msg.h"
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
 
 int cmp_fail(const char *fmt, ...)
 {
+  char msg[8192];
   va_list ap;
   va_start(ap, fmt);
-  fputs("hnm-compare: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return 2;
+  return hnm_msg_error("%s", msg);
 }
 
 void *xmalloc(size_t n)
