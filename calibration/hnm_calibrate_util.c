@@ -21,11 +21,10 @@ const char *const op_names[OP_COUNT] = HNM_BENCH_OP_NAMES;
 
 void die(const char *fmt, ...)
 {
-  char msg[8192];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  hnm_msg_verror(fmt, ap);
   va_end(ap);
-  hnm_msg_die(2, "%s", msg);
+  exit(2);
 }
 

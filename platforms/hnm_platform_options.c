@@ -359,13 +359,11 @@ static void bgq_notes(FILE *out)
 
 int bad(const char *fmt, ...)
 {
-  char msg[8192];
   va_list ap;
 
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  hnm_msg_verror(fmt, ap);
   va_end(ap);
-  hnm_msg_error("%s", msg);
   return -1;
 }
 

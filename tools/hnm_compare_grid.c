@@ -22,7 +22,6 @@
 #include "hnm_compare_grid.h"
 #include "hnm_opt.h"
 #include "hnm_compare_util.h"
-#include "hnm_compare.h"
 
 const char *run_model(const cmp_config *c, const cmp_run *r)
 {
@@ -288,6 +287,23 @@ static int grid__sbatch(void *ctx, const char *v, char *err, size_t errlen)
   return 0;
 }
 
+static const char grid__epilog[] =
+  "The grid is the product of --model, --np, --platform and --args; it is enumerated in a\n"
+  "fixed order (platform, argument set, process count, model, then the reference runs).\n"
+  "--platform XML[:HOSTS]: without HOSTS, XML with .xml replaced by .hosts; the CSV names it\n"
+  "  by its file name without .xml; default: hnm-run's bundled platform.\n"
+  "--args 'WORDS': split on blanks, appended to PROGRAM ARGS; default one empty set.\n"
+  "--metric: simclock = SimGrid's final simulated clock (smpi/display-timing, 6 significant\n"
+  "  digits); csv:COL[:KEY=VAL...] = the sum of column COL over the rows of the program's CSV\n"
+  "  output (stdout) whose column KEY equals VAL (default csv:time_s, the skeletons' report).\n"
+  "--reference: PROGRAM-mpi with mpirun at each np and argument set (model 'mpirun',\n"
+  "  platform '-'); with --metric simclock its time is mpirun's wall time. --mpirun-opt\n"
+  "  default: --allow-run-as-root --oversubscribe --mca btl self,vader.\n"
+  "-o FILE: appended to; runs with an ok row are skipped (with --no-retry, any recorded run);\n"
+  "  the existing file is checked first (header, complete last row, status values).\n"
+  "Exit status: 0 all runs ok, 1 some run not ok, 2 bad input (nothing run).\n"
+  "See docs/experiments.md.\n";
+
 /* Parse the run options argv[first..]; SLURM-only options are accepted when
  * SL is not NULL. Returns 0; -1 after --help (exit 0); or 2 after printing
  * the error. */
@@ -305,10 +321,10 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
   struct hnm_opt opts[] = {
     {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "an hnm-run model (repeatable; default graphene)", NULL, 0, 0, grid__model},
     {"np", 0, HNM_OPT_CALL, "LIST", NULL, NULL, "process counts, comma-separated (e.g. 8,16,32); required", NULL, 0, 0, grid__np},
-    {"platform", 0, HNM_OPT_CALL, "XML[:HOSTS]", NULL, NULL, "platform and hostfile (repeatable; see hnm-compare --help)", NULL, 0, 0, grid__platform},
+    {"platform", 0, HNM_OPT_CALL, "XML[:HOSTS]", NULL, NULL, "platform and hostfile (repeatable; see below)", NULL, 0, 0, grid__platform},
     {"args", 0, HNM_OPT_CALL, "WORDS", NULL, NULL, "one argument set appended to PROGRAM ARGS (repeatable)", NULL, 0, 0, grid__args},
     {"metric", 0, HNM_OPT_CALL, "M", "csv:time_s", NULL, "simclock, or csv:COL[:KEY=VAL...]", NULL, 0, 0, grid__metric},
-    {"sim-opt", 0, HNM_OPT_CALL, "OPT", NULL, NULL, "an smpirun option for every simulation (repeatable)", NULL, 0, 0, grid__sim_opt},
+    {"sim-opt", 0, HNM_OPT_CALL, "OPT", NULL, NULL, "an smpirun option for every simulation (repeatable); --cfg=smpi/simulate-computation:no is added unless one sets it (reproducible, network-only times)", NULL, 0, 0, grid__sim_opt},
     {"reference", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "also run PROGRAM-mpi with mpirun", &c->reference, 0, 0, NULL},
     {"mpi-program", 0, HNM_OPT_STRING, "PATH", NULL, NULL, "the program for --reference (default PROGRAM-mpi)", &c->mpi_program, 0, 0, NULL},
     {"mpirun-opt", 0, HNM_OPT_CALL, "OPT", NULL, NULL, "an mpirun option (repeatable)", NULL, 0, 0, grid__mpirun_opt},
@@ -330,8 +346,11 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
   const struct hnm_opt_cmd cmd = {sl ? "hnm-compare slurm" : "hnm-compare run",
                                   sl ? "--tasks N --script JOB.sh [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]"
                                      : "[OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]",
-                                  "Runs PROGRAM over models x process counts x platforms x argument sets (hnm-compare --help).",
-                                  NULL, NULL, HNM_OPT_IN_ORDER, &ctx};
+                                  sl ? "Writes a Slurm job array script: task I runs the grid indices equal to I modulo N\n"
+                                       "into OUT.task-I.csv (OUT without .csv; its directory created)."
+                                     : "Runs PROGRAM over models x process counts x platforms x argument sets through\n"
+                                       "hnm-run, several runs at once, into a resumable CSV.",
+                                  grid__epilog, NULL, HNM_OPT_IN_ORDER, &ctx};
   int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1));
   if (i < 0)
     return i == HNM_OPT_DONE ? -1 : 2;

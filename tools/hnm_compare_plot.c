@@ -23,7 +23,6 @@
 #include "hnm_compare_util.h"
 #include "hnm_compare_grid.h"
 #include "hnm_compare_store.h"
-#include "hnm_compare.h"
 
 /* ------------------------------------------------------------------------ */
 /* plot                                                                      */

@@ -26,12 +26,11 @@
 
 int cmp_fail(const char *fmt, ...)
 {
-  char msg[8192];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int rc = hnm_msg_verror(fmt, ap);
   va_end(ap);
-  return hnm_msg_error("%s", msg);
+  return rc;
 }
 
 void *xmalloc(size_t n)
