@@ -20,6 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "hnm_linkrole.h"
 #include "hnm_routing.h"
 
 #include <stdlib.h>
@@ -457,6 +458,58 @@ static void test_description(void)
   CHECK(hnm_rnet_is_description(path) == 0);
 }
 
+static int role_is(const char *name, const struct hnm_linkrole_topo *t, const char *role, long a, long b, long c)
+{
+  struct hnm_linkrole r;
+  hnm_linkrole_of(name, t, &r);
+  if (strcmp(r.role, role) == 0 && r.a == a && r.b == b && r.c == c)
+    return 1;
+  fprintf(stderr, "  %s: %s %ld %ld %ld\n", name, r.role, r.a, r.b, r.c);
+  return 0;
+}
+
+/* Link roles from names: SimGrid 3.32's zones and hnm's routed platforms. */
+static void test_linkrole(void)
+{
+  struct hnm_linkrole_topo t, none;
+  memset(&none, 0, sizeof none);
+  /* Torus 4x3x5: host 5 = (1,1,0), 17 = (1,1,1): dimension 2; 3 -> 0 wraps dimension 0. */
+  CHECK(hnm_linkrole_topo_parse("TORUS", "4,3,5", &t) == 0 && t.known);
+  CHECK(role_is("torus_link_from_5_to_17_UP", &t, "torus", 2, 5, 17));
+  CHECK(role_is("torus_link_from_5_to_17_DOWN", &t, "torus", 2, 17, 5));
+  CHECK(role_is("torus_link_from_3_to_0_UP", &t, "torus", 0, 3, 0));
+  CHECK(role_is("torus_link_from_3_to_0_UP", &none, "torus", -1, 3, 0));
+  CHECK(role_is("torus_link_7_loopback", &t, "loopback", 7, -1, -1));
+  /* Fat tree 2;4,4;1,2;1,2: 16 hosts (ids 0..15), 4 leaf switches (ids 31..28), 2 top (27, 26). */
+  CHECK(hnm_linkrole_topo_parse("FAT_TREE", "2;4,4;1,2;1,2", &t) == 0);
+  CHECK(role_is("link_from_5_30_12_UP", &t, "fattree-up", 0, 5, 30));
+  CHECK(role_is("link_from_28_26_40_DOWN", &t, "fattree-down", 1, 28, 26));
+  CHECK(role_is("link_from_29_26_40", &t, "fattree-up", 1, 29, 26));
+  /* SimGrid's dragonfly 3,4;4,3;5,1;2: 60 routers x 2 nodes = 120 node links (ids 0..119),
+   * green links from id 120, 10 per chassis: id 135 is chassis instance 1 (group 0), id 145 instance 2. */
+  CHECK(hnm_linkrole_topo_parse("DRAGONFLY", "3,4;4,3;5,1;2", &t) == 0);
+  CHECK(role_is("local_link_from_router_7_to_node_1_15_UP", &t, "node-up", 15, -1, -1));
+  CHECK(role_is("local_link_from_router_7_to_node_1_15_DOWN", &t, "node-down", 15, -1, -1));
+  CHECK(role_is("green_link_in_chassis_1_between_routers_0_and_3_135_UP", &t, "local", 0, 5, 8));
+  CHECK(role_is("green_link_in_chassis_1_between_routers_0_and_3_135_DOWN", &t, "local", 0, 8, 5));
+  CHECK(role_is("green_link_in_chassis_0_between_routers_0_and_3_200_UP", &t, "local", 2, 0, 3));
+  CHECK(role_is("black_link_in_group_2_between_chassis_1_and_3_blade_4_300_DOWN", &t, "local", 2, 19, 9));
+  CHECK(role_is("blue_link_between_group_0_and_2_routers_2_and_40_400_DOWN", &t, "global", 2, 0, -1));
+  /* hnm's routed dragonfly, 5 routers per chassis. */
+  CHECK(hnm_linkrole_topo_parse("hnm-dragonfly", "3,4;4,3;5,1;2", &t) == 0 && t.routed);
+  CHECK(role_is("dragonfly_node_12_up", &t, "node-up", 12, -1, -1));
+  CHECK(role_is("dragonfly_node_12_loopback", &t, "loopback", 12, -1, -1));
+  CHECK(role_is("dragonfly_green_g1_c2_r0_to_r4", &t, "local", 1, 10, 14));
+  CHECK(role_is("dragonfly_black_g2_r3_c0_to_c3", &t, "local", 2, 3, 18));
+  CHECK(role_is("dragonfly_global_g0_r4_to_g2_r0_k0", &t, "global", 0, 2, 0));
+  /* hnm-platform cluster */
+  CHECK(role_is("cab2_link_40_UP", &none, "node-up", 40, -1, -1));
+  CHECK(role_is("cab2_link_40_limiter", &none, "limiter", 40, -1, -1));
+  CHECK(role_is("cab4-down", &none, "cabinet-down", 4, -1, -1));
+  CHECK(role_is("something", &none, "other", -1, -1, -1));
+  CHECK(hnm_linkrole_topo_parse("TORUS", "4,x", &t) == -1 && !t.known);
+}
+
 int main(void)
 {
   test_names();
@@ -470,6 +523,7 @@ int main(void)
   test_ugal();
   test_torus();
   test_seeds();
+  test_linkrole();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
