@@ -24,14 +24,14 @@ int hnm_linkrole_topo_parse(const char *topology, const char *params, struct hnm
   memset(t, 0, sizeof *t);
   if (topology == NULL || params == NULL)
     return -1;
-  if (strcmp(topology, "hnm-torus") == 0 || strcmp(topology, "hnm-dragonfly") == 0)
+  if (strcmp(topology, "hnm-torus") == 0 || strcmp(topology, "hnm-dragonfly") == 0 || strcmp(topology, "hnm-fattree") == 0)
     t->routed = 1;
   if (strcmp(topology, "TORUS") == 0 || strcmp(topology, "hnm-torus") == 0) {
     t->topo.family = HNM_TOPO_TORUS;
     if (hnm_topo_parse_list(params, ',', "dimension", t->topo.dims, HNM_TOPO_MAX_DIMS, &t->topo.ndims, err,
                             sizeof err) != 0)
       return -1;
-  } else if (strcmp(topology, "FAT_TREE") == 0) {
+  } else if (strcmp(topology, "FAT_TREE") == 0 || strcmp(topology, "hnm-fattree") == 0) {
     /* levels;down;up;links */
     char *parts[4], *save = NULL;
     int n = 0, count;
@@ -148,6 +148,18 @@ void hnm_linkrole_of(const char *name, const struct hnm_linkrole_topo *t, struct
       sscanf(name, "dragonfly_global_g%lu_r%*u_g%lu_r%*u_k%lu", &x, &y, &z) == 3) {
     out->role = "global";
     out->a = (long)x, out->b = (long)y, out->c = (long)z;
+    return;
+  }
+
+  /* hnm's routed fat tree: fattree_lL_nX_uU_cC[_UP|_DOWN] */
+  if (sscanf(name, "fattree_l%lu_n%lu_u%lu_c%lu", &x, &y, &z, &w) == 4) {
+    out->role = dir == 0 ? "fattree-down" : "fattree-up";
+    out->a = (long)x, out->b = (long)y, out->c = (long)z;
+    return;
+  }
+  if (sscanf(name, "fattree_node_%lu_loopback", &x) == 1) {
+    out->role = "loopback";
+    out->a = (long)x;
     return;
   }
 

@@ -428,7 +428,7 @@ static void test_description(void)
     const char *text, *msg;
   } bad[] = {
       {"not it\n", ":1: not an hnm routed platform"},
-      {HNM_RNET_MAGIC "\nfamily fattree\n", ":2: family: 'fattree' is not dragonfly or torus"},
+      {HNM_RNET_MAGIC "\nfamily bgq\n", ":2: family: 'bgq' is not dragonfly, torus or fattree"},
       {HNM_RNET_MAGIC "\nfamily torus\nrouting ugal\nseed 1\nshape 4,4\nbw 1\nlat 0\nsharing SHARED\n"
                       "loopback-bw none\nspeed 1\ncores 1\n",
        ":3: routing: 'ugal' is not a torus routing (dor, valiant)"},
@@ -510,6 +510,104 @@ static void test_linkrole(void)
   CHECK(hnm_linkrole_topo_parse("TORUS", "4,x", &t) == -1 && !t.known);
 }
 
+/* Fat tree XGFT(h; m; w; p), random routing. Every route is walked with
+ * the node numbering restated here: a level-l node has digits d1..dh, d_i
+ * in [0, w_i) for i <= l, [0, m_i) above. Checks: up links then down
+ * links, 2 x (level of the nearest common ancestor) of them, each leaving
+ * the node the previous one reached, ending at the destination; over many
+ * messages every up-port and parallel link of the first hop is used, close
+ * to uniformly. */
+static void test_fattree(const unsigned long *m, const unsigned long *w, const unsigned long *p, int h)
+{
+  struct hnm_rnet_desc d;
+  memset(&d, 0, sizeof d);
+  d.topo.family = HNM_TOPO_FATTREE;
+  d.topo.ndims = h;
+  for (int i = 0; i < h; i++)
+    d.topo.dims[i] = m[i], d.topo.up[i] = w[i], d.topo.links[i] = p[i];
+  d.routing = HNM_ROUTING_RANDOM, d.seed = 9, d.bw = 1e9, d.lat = 1e-7, d.splitduplex = 1, d.loopback = 1;
+  d.loopback_bw = 6e9, d.loopback_lat = 1e-6, d.speed = 1e9, d.cores = 1;
+  hnm_rnet *n = hnm_rnet_new(&d, NULL, 0);
+  size_t links[64];
+  unsigned long H = 1;
+  for (int i = 0; i < h; i++)
+    H *= m[i];
+  CHECK(hnm_rnet_hosts(n) == H);
+  int bad = 0;
+  for (unsigned long s = 0; s < H; s++)
+    for (unsigned long t = 0; t < H; t++) {
+      int k = hnm_rnet_route(n, s, t, links, NULL, NULL);
+      if (s == t) {
+        struct hnm_rnet_link l;
+        hnm_rnet_link_info(n, links[0], &l);
+        bad += !(k == 1 && l.role == HNM_LINK_LOOPBACK);
+        continue;
+      }
+      int top = 0;
+      unsigned long a = s, b = t;
+      for (int i = 0; i < h; i++) {
+        if (a % m[i] != b % m[i])
+          top = i + 1;
+        a /= m[i], b /= m[i];
+      }
+      if (k != 2 * top) {
+        bad++;
+        continue;
+      }
+      /* walk: (level, node index) */
+      int level = 0;
+      unsigned long x = s;
+      for (int i = 0; i < k; i++) {
+        struct hnm_rnet_link l;
+        hnm_rnet_link_info(n, links[i], &l);
+        int up = l.role == HNM_LINK_FATTREE_UP;
+        if ((up && i >= top) || (!up && (i < top || l.role != HNM_LINK_FATTREE_DOWN))) {
+          bad++;
+          break;
+        }
+        /* the link joins lower node (l.a, l.b) and its parent through port l.c */
+        unsigned long digits[16], lower = (unsigned long)l.b, y = 0;
+        for (int j = 0; j < h; j++) {
+          unsigned long r = j < l.a ? w[j] : m[j];
+          digits[j] = lower % r;
+          lower /= r;
+        }
+        digits[l.a] = (unsigned long)l.c;
+        for (int j = h - 1; j >= 0; j--)
+          y = y * (j < l.a + 1 ? w[j] : m[j]) + digits[j];
+        if (up) {
+          if (l.a != level || (unsigned long)l.b != x) {
+            bad++;
+            break;
+          }
+          level++, x = y;
+        } else {
+          if (l.a + 1 != level || y != x) {
+            bad++;
+            break;
+          }
+          level--, x = (unsigned long)l.b;
+        }
+      }
+      bad += level != 0 || x != t;
+    }
+  CHECK(bad == 0);
+  /* First hop from host 0 to the last host: up-port x parallel link uniform. */
+  long count[64] = {0};
+  int cells = (int)(w[0] * p[0]), msgs = 400 * cells;
+  for (int i = 0; i < msgs; i++) {
+    hnm_rnet_route(n, 0, H - 1, links, NULL, NULL);
+    struct hnm_rnet_link l;
+    hnm_rnet_link_info(n, links[0], &l);
+    count[(links[0] / 2) % (size_t)cells]++;
+  }
+  int off = 0;
+  for (int c = 0; c < cells; c++)
+    off += labs(count[c] - 400) > 100; /* 5 standard deviations */
+  CHECK(off == 0);
+  hnm_rnet_free(n);
+}
+
 int main(void)
 {
   test_names();
@@ -524,6 +622,12 @@ int main(void)
   test_torus();
   test_seeds();
   test_linkrole();
+  {
+    const unsigned long m1[2] = {4, 4}, w1[2] = {1, 2}, p1[2] = {1, 2}; /* SimGrid's example 2;4,4;1,2;1,2 */
+    const unsigned long m2[3] = {2, 3, 2}, w2[3] = {2, 2, 3}, p2[3] = {2, 1, 1};
+    test_fattree(m1, w1, p1, 2);
+    test_fattree(m2, w2, p2, 3);
+  }
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
