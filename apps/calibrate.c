@@ -69,6 +69,8 @@ struct options {
   long cont_size;      /* bytes */
   long cont_reps;
   int progress;
+  long *list;          /* --size-list: these sizes instead of drawn ones */
+  long nlist;
 };
 
 struct task {
@@ -135,6 +137,7 @@ static void usage(void)
          "  --min SIZE          smallest message (default 1)\n"
          "  --max SIZE          largest message (default 8MiB)\n"
          "  --sizes N           sizes drawn log-uniformly (default 100)\n"
+         "  --size-list LIST    comma-separated sizes measured instead (each --reps times)\n"
          "  --reps N            repetitions of each (operation, size) (default 3)\n"
          "  --seed N            shuffling and sampling seed (default 1)\n"
          "  --delay SECONDS     how long one side waits for the other (default 0.001)\n"
@@ -182,7 +185,22 @@ static void parse_options(int argc, char **argv, struct options *o)
     else if (strcmp(a, "--probe-reps") == 0) o->probe_reps = skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 1, 1000);
     else if (strcmp(a, "--contention-size") == 0) o->cont_size = parse_size(a, v);
     else if (strcmp(a, "--contention-reps") == 0) o->cont_reps = skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 1, 1000);
-    else if (strcmp(a, "--ops") == 0) {
+    else if (strcmp(a, "--size-list") == 0) {
+      /* Exact sizes (hnm-calibrate's simulations of measured sizes and
+       * its breakpoint refinement): whole bytes >= 1, any order. */
+      size_t len = strlen(v);
+      char *buf = malloc(len + 1);
+      o->list = calloc(len / 2 + 2, sizeof *o->list);
+      if (buf == NULL || o->list == NULL)
+        skel_fail(MPI_COMM_WORLD, PROG, "out of memory");
+      memcpy(buf, v, len + 1);
+      o->nlist = 0;
+      for (char *save, *t = strtok_r(buf, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save))
+        o->list[o->nlist++] = parse_size(a, t);
+      free(buf);
+      if (o->nlist == 0)
+        skel_fail(MPI_COMM_WORLD, PROG, "--size-list: no size in '%s'", v);
+    } else if (strcmp(a, "--ops") == 0) {
       for (int k = 0; k < OP_COUNT; k++)
         o->ops[k] = 0;
       char buf[256];
@@ -198,6 +216,12 @@ static void parse_options(int argc, char **argv, struct options *o)
     } else
       skel_fail(MPI_COMM_WORLD, PROG, "%s: unknown option (see -h)", a);
     i += takes;
+  }
+  for (long i = 0; i < o->nlist; i++) {
+    if (o->list[i] < 1)
+      skel_fail(MPI_COMM_WORLD, PROG, "--size-list: sizes must be >= 1 (got %ld)", o->list[i]);
+    if (o->list[i] > o->max)
+      o->max = o->list[i];
   }
   if (o->min < 1 || o->max < o->min)
     skel_fail(MPI_COMM_WORLD, PROG, "--min/--max: need 1 <= min <= max (got %ld, %ld)", o->min, o->max);
@@ -396,7 +420,8 @@ int main(int argc, char **argv)
   int nops = 0;
   for (int k = 0; k < OP_COUNT; k++)
     nops += o.ops[k];
-  long ntasks = o.sizes * o.reps * nops;
+  long nsizes = o.nlist > 0 ? o.nlist : o.sizes;
+  long ntasks = nsizes * o.reps * nops;
   struct task *tasks = calloc((size_t)(ntasks > 0 ? ntasks : 1), sizeof *tasks);
   if (tasks == NULL)
     skel_fail(comm, PROG, "cannot allocate %ld tasks", ntasks);
@@ -405,9 +430,11 @@ int main(int argc, char **argv)
     rng = 1;
   long nt = 0;
   double lmin = log((double)o.min), lmax = log((double)o.max);
-  for (long s = 0; s < o.sizes; s++) {
+  for (long s = 0; s < nsizes; s++) {
     long size = (long)llround(exp(lmin + rng_uniform(&rng) * (lmax - lmin)));
     size = size < o.min ? o.min : size > o.max ? o.max : size;
+    if (o.nlist > 0)
+      size = o.list[s];
     for (int k = 0; k < OP_COUNT; k++)
       for (long r = 0; o.ops[k] && r < o.reps; r++) {
         tasks[nt].op = k;
@@ -539,6 +566,7 @@ int main(int argc, char **argv)
   }
   MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
   free(tasks);
+  free(o.list);
   skel_free(buf, 1);
   skel_free(buf2, 1);
   if (failed)

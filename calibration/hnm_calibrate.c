@@ -40,16 +40,19 @@
 #include "hnm_calibrate_fit.h"
 #include "hnm_calibrate_compare.h"
 #include "hnm_calibrate_run.h"
+#include "hnm_calibrate_smpi.h"
 
 int main(int argc, char **argv)
 {
   hnm_msg_init(PROG);
   if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
     FILE *f = argc < 2 ? stderr : stdout;
-    fprintf(f, "usage: hnm-calibrate run|fit|compare ... (hnm-calibrate CMD --help for each)\n"
+    fprintf(f, "usage: hnm-calibrate run|fit|compare|export|import ... (hnm-calibrate CMD --help for each)\n"
                "  run      measure (real mpirun, or --simulate under hnm-run): p2p.csv probe.csv contention.csv\n"
                "  fit      CSVs -> hybrid model file + report (table, PNG plots, LogGPS and fluid fits)\n"
-               "  compare  median relative error per size decade of simulations against real measurements\n");
+               "  compare  median relative error per size decade of simulations against real measurements\n"
+               "  export   a model as SimGrid's own SMPI <config> block (plain smpirun)\n"
+               "  import   SimGrid's SMPI <config> block (platform-calibration's output) as a model\n");
     return argc < 2 ? 2 : 0;
   }
   if (strcmp(argv[1], "--version") == 0) {
@@ -62,5 +65,9 @@ int main(int argc, char **argv)
     return cmd_fit(argc - 1, argv + 1);
   if (strcmp(argv[1], "compare") == 0)
     return cmd_compare(argc - 1, argv + 1);
-  die("%s: unknown command (run, fit, compare)", argv[1]);
+  if (strcmp(argv[1], "export") == 0)
+    return cmd_export(argc - 1, argv + 1);
+  if (strcmp(argv[1], "import") == 0)
+    return cmd_import(argc - 1, argv + 1);
+  die("%s: unknown command (run, fit, compare, export, import)", argv[1]);
 }

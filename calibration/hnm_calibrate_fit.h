@@ -11,6 +11,10 @@ struct fit_args {
   int max_segments, min_sizes;
   double force_async, force_detached; /* -2 = not forced */
   int plots;
+  int loss;    /* HNM_FIT_LOSS_* (see per_size_medians) */
+  int raw;     /* 1: fit the raw measurements, 0: the per-size medians */
+  const char *pcal; /* --platform-calibration CONFIG.xml */
+  int auto_bp;      /* --auto-breakpoints: not the file's */
 };
 
 int cmd_fit(int argc, char **argv);

@@ -15,14 +15,70 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "hnm_calibrate_refine.h"
 #include "hnm_calibrate_run.h"
 #include "hnm_out.h"
 #include "hnm_opt.h"
 #include "hnm_calibrate_util.h"
 
+/* Run av (NULL-terminated) and wait: its exit status, 128 if killed. */
+static int spawn(char **av)
+{
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0)
+    die("fork: %s", strerror(errno));
+  if (pid == 0) {
+    execvp(av[0], av);
+    fprintf(stderr, PROG ": %s: %s\n", av[0], strerror(errno));
+    _exit(127);
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR)
+      die("waitpid: %s", strerror(errno));
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* One refinement round: av[0..n) is the launcher and benchmark, then
+ * the user's benchmark options, then the round's sizes. */
+struct refine_ctx {
+  char **av;
+  int n;
+  char **user;
+  int nuser;
+};
+
+static int refine_bench(void *vctx, const char *dir, const char *sizes, long reps)
+{
+  struct refine_ctx *c = vctx;
+  char **av = calloc((size_t)(c->n + c->nuser + 16), sizeof *av);
+  char r[32];
+  snprintf(r, sizeof r, "%ld", reps);
+  int n = 0;
+  for (int i = 0; i < c->n; i++)
+    av[n++] = c->av[i];
+  av[n++] = "-d";
+  av[n++] = (char *)dir;
+  for (int i = 0; i < c->nuser; i++)
+    av[n++] = c->user[i];
+  char *fixed[] = {"--size-list", (char *)sizes, "--reps", r, "--no-probe", "--no-contention", "--ops",
+                   "send,recv,pingpong"};
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+    av[n++] = fixed[i];
+  av[n] = NULL;
+  int st = spawn(av);
+  free(av);
+  if (st != 0)
+    fprintf(stderr, PROG ": the benchmark failed (status %d)\n", st);
+  return st == 0 ? 0 : st == 2 ? 2 : 1;
+}
+
 int cmd_run(int argc, char **argv)
 {
   const char *dir = ".", *mpirun = "mpirun", *model = NULL, *platform = NULL, *hostfile = NULL, *bench = NULL;
+  const char *refine = NULL;
+  long refine_reps = 5;
   int simulate = 0, progress = isatty(2);
   long np = 2;
   const struct hnm_opt opts[] = {
@@ -35,6 +91,8 @@ int cmd_run(int argc, char **argv)
     {"hostfile", 0, HNM_OPT_STRING, "H", NULL, NULL, "hostfile (with --simulate)", &hostfile, 0, 0, NULL},
     {"bench", 0, HNM_OPT_STRING, "PATH", NULL, NULL, "benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)", &bench, 0, 0, NULL},
     {"progress", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "progress on stderr (default: when stderr is a terminal)", &progress, 0, 0, NULL},
+    {"refine", 0, HNM_OPT_STRING, "MODEL", NULL, NULL, "instead: locate MODEL's breakpoints (fitted from DIR's CSVs) to the byte; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit", &refine, 0, 0, NULL},
+    {"refine-reps", 0, HNM_OPT_LONG, "N", "5", NULL, "with --refine: measurements per size and round", &refine_reps, 1, 100000, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate run", "[OPTIONS] [-- BENCHMARK-OPTIONS]",
@@ -89,6 +147,13 @@ int cmd_run(int argc, char **argv)
     av[n++] = nps;
   }
   av[n++] = (char *)bench;
+  if (refine != NULL) {
+    struct refine_ctx c = {av, n, argv + i, argc - i};
+    int rc = refine_model(refine, dir, refine_reps, refine_bench, &c);
+    free(av);
+    free(launcher);
+    return rc;
+  }
   av[n++] = "-d";
   av[n++] = (char *)dir;
   if (progress)
@@ -102,24 +167,12 @@ int cmd_run(int argc, char **argv)
       fprintf(stderr, " %s", av[j]);
     fprintf(stderr, "\n");
   }
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0)
-    die("fork: %s", strerror(errno));
-  if (pid == 0) {
-    execvp(av[0], av);
-    fprintf(stderr, PROG ": %s: %s\n", av[0], strerror(errno));
-    _exit(127);
-  }
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR)
-      die("waitpid: %s", strerror(errno));
+  int st = spawn(av);
   free(av);
   free(launcher);
-  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    fprintf(stderr, PROG ": the benchmark failed (status %d)\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128);
-    return WIFEXITED(st) && WEXITSTATUS(st) == 2 ? 2 : 1;
+  if (st != 0) {
+    fprintf(stderr, PROG ": the benchmark failed (status %d)\n", st);
+    return st == 2 ? 2 : 1;
   }
   /* SMPI's MPI_Abort exits 0: make sure the CSVs are there. */
   char p[4200];

@@ -49,9 +49,12 @@ static void wls(const double *k, const double *y, const double *w, size_t n, dou
   *a = yb - *b * kb;
 }
 
+/* delta <= 0 stands for the absolute loss |r| (least absolute deviations). */
 static double huber(double r, double delta)
 {
   double u = fabs(r);
+  if (delta <= 0)
+    return u;
   return u <= delta ? 0.5 * u * u : delta * (u - 0.5 * delta);
 }
 
@@ -85,7 +88,10 @@ static double fit_line_iters(const double *k, const double *y, const double *d, 
   for (int it = 0; it < iters; it++) {
     for (size_t i = 0; i < n; i++) {
       double r = fabs((y[i] - *a - *b * k[i]) / d[i]);
-      w[i] = (r <= delta ? 1 : delta / r) / (d[i] * d[i]);
+      if (delta <= 0) /* IRLS for |r|: weight 1/|r| (floored) */
+        w[i] = 1 / ((r > 1e-6 ? r : 1e-6) * d[i] * d[i]);
+      else
+        w[i] = (r <= delta ? 1 : delta / r) / (d[i] * d[i]);
     }
     double a2, b2;
     wls(k, y, w, n, &a2, &b2);
@@ -281,24 +287,43 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
       dl[i] = D.d[i] * sg;
   }
   free(pr);
-  const double delta = HUBER_C;
+  const double delta = o.loss == HNM_FIT_LOSS_ABS ? 0 : HUBER_C;
 
   /* Units of the DP: runs of consecutive distinct sizes ("groups" of
    * distinct sizes merged when there are too many). unit u covers distinct
    * sizes [ustart[u], ustart[u+1]). */
   size_t m = D.ngroups, per = (m + HNM_FIT_MAX_GROUPS - 1) / HNM_FIT_MAX_GROUPS;
-  size_t nu = (m + per - 1) / per;
-  size_t *ustart = malloc((nu + 1) * sizeof *ustart);
-  int *cut = calloc(nu, sizeof *cut);       /* cut[u]: forced break after unit u */
-  double *cost = malloc(nu * nu * sizeof *cost); /* cost[i*nu+j]: units i..j as one segment */
-  double *best = malloc((size_t)(o.max_segments + 1) * (nu + 1) * sizeof *best);
-  size_t *from = malloc((size_t)(o.max_segments + 1) * (nu + 1) * sizeof *from);
-  if (ustart == NULL || cut == NULL || cost == NULL || best == NULL || from == NULL) {
+  size_t nu = 0;
+  size_t *ustart = malloc((m + 1) * sizeof *ustart);
+  int *cut = NULL;
+  double *cost = NULL, *best = NULL;
+  size_t *from = NULL;
+  if (ustart == NULL) {
     snprintf(err, errcap, "out of memory");
     goto out;
   }
-  for (size_t u = 0; u <= nu; u++)
-    ustart[u] = u * per < m ? u * per : m;
+  /* Units of `per` consecutive distinct sizes, except that a forced
+   * breakpoint always ends a unit: a forced breakpoint falling inside a
+   * unit could not be honoured (nor reported: it would vanish). */
+  for (size_t g = 0, in_unit = 0; g < m; g++) {
+    int forced_here = 0;
+    for (size_t f = 0; g > 0 && f < o.nforced && !forced_here; f++)
+      forced_here = D.k[D.gstart[g - 1]] <= o.forced[f] && D.k[D.gstart[g]] > o.forced[f];
+    if (g == 0 || in_unit == per || forced_here) {
+      ustart[nu++] = g;
+      in_unit = 0;
+    }
+    in_unit++;
+  }
+  ustart[nu] = m;
+  cut = calloc(nu, sizeof *cut);          /* cut[u]: forced break after unit u */
+  cost = malloc(nu * nu * sizeof *cost); /* cost[i*nu+j]: units i..j as one segment */
+  best = malloc((size_t)(o.max_segments + 1) * (nu + 1) * sizeof *best);
+  from = malloc((size_t)(o.max_segments + 1) * (nu + 1) * sizeof *from);
+  if (cut == NULL || cost == NULL || best == NULL || from == NULL) {
+    snprintf(err, errcap, "out of memory");
+    goto out;
+  }
   /* Largest sampled size of unit u. */
 #define UHI(u) (D.k[D.gstart[ustart[(u) + 1]] - 1])
   for (size_t f = 0; f < o.nforced; f++)

@@ -49,7 +49,15 @@ typedef struct hnm_fit_options {
   size_t nforced;
   int forced_only;      /* 1: no breakpoint other than the forced ones */
   double noise_floor;   /* lower bound of sigma; <= 0: 5e-3 */
+  int loss;             /* HNM_FIT_LOSS_HUBER (0, default) or HNM_FIT_LOSS_ABS */
 } hnm_fit_options;
+
+/* Losses on the scaled relative residuals: Huber's (quadratic up to 1 noise
+ * unit), or the absolute value (least absolute deviations: a segment's line
+ * passes through the median of its points, however far the others lie --
+ * the right choice when the data are per-size medians and the judge is the
+ * median relative error, hnm-calibrate's case). */
+enum { HNM_FIT_LOSS_HUBER = 0, HNM_FIT_LOSS_ABS = 1 };
 
 /* Robust (Huber, relative residuals) fit of y = a + b k over n points with
  * scales d (d_i > 0). delta: Huber threshold on relative residuals.

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Real clusters through SimGrid's platform-calibration data (issue 12): for
+# each cluster directory of a checkout of the SimGrid team's
+# platform-calibration repository (its data/ subdirectories, e.g.
+# data/plafrim_15_06_16 and data/stampede_17_06_01-17:26), fit
+#   hybrid  hnm-calibrate fit --platform-calibration (the file's breakpoints)
+#   auto    the same with --auto-breakpoints
+#   loggps  the single-segment LogGPS fit of the hybrid fit's report
+#   fluid   its fluid fit (latency + bandwidth only)
+# simulate each under hnm-run on tests/data/platforms/two.xml, one ping-pong
+# at every measured size, and print per size decade the median over the
+# decade's sizes of |simulated - measured median| / measured median (the
+# measured round trip is the MPI_Send row plus the MPI_Recv row of
+# PREFIX_PingPong.csv), and the same over all sizes.
+#   bench/platform-calibration.sh [BUILD-DIR] CLUSTER-DIR...
+# CLUSTER-DIR holds calibration/testplatform.xml (as in that repository).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=$1
+shift
+CAL=$BUILD/bin/hnm-calibrate
+TWO=(-platform tests/data/platforms/two.xml -hostfile tests/data/platforms/two.hosts)
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/hnm-pc.XXXXXX")
+trap 'rm -rf "$OUT"' EXIT
+errors() { # MEASURED_PingPong.csv SIM_p2p.csv
+  awk -F, '
+  function median(a, n,   i, j, t) {
+    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+  FNR == NR { if ($1 == "MPI_Send") { s = $4; k = $2 } else { n[k]++; v[k, n[k]] = s + $4 }; next }
+  FNR > 1 && $1 == "pingpong" { sim[$2] = $4 }
+  END { for (k in n) { for (i = 1; i <= n[k]; i++) b[i] = v[k, i]; med = median(b, n[k])
+          e = (sim[k] - med) / med; if (e < 0) e = -e
+          d = int(log(k) / log(10) + 1e-9); nd[d]++; E[d, nd[d]] = e; all[++na] = e }
+        for (d = 0; d < 10; d++) if (nd[d]) { for (i = 1; i <= nd[d]; i++) b[i] = E[d, i]; printf "%d %.4f\n", d, median(b, nd[d]) }
+        printf "all %.4f\n", median(all, na) }' "$1" "$2"
+}
+for c in "$@"; do
+  cfg=$c/calibration/testplatform.xml
+  name=$(basename "$c")
+  d=$OUT/$name
+  mkdir -p "$d"
+  start=$(date +%s.%N)
+  "$CAL" fit --platform-calibration "$cfg" -o "$d/hybrid.xml" --report "$d/report" --no-plots 2>"$d/fit.err"
+  mid=$(date +%s.%N)
+  "$CAL" fit --platform-calibration "$cfg" --auto-breakpoints -o "$d/auto.xml" --report "$d/auto-report" \
+    --no-plots 2>/dev/null
+  pp=$(ls "$c"/calibration/*_PingPong.csv | head -1)
+  sizes=$(cut -d, -f2 "$pp" | sort -un | paste -sd,)
+  for m in hybrid:"$d/hybrid.xml" auto:"$d/auto.xml" loggps:"$d/report/loggps.xml" fluid:"$d/report/fluid.xml"; do
+    "$CAL" run --simulate --model "${m#*:}" "${TWO[@]}" -d "$d/${m%%:*}" -- --size-list "$sizes" --reps 1 \
+      --ops pingpong --no-probe --no-contention 2>/dev/null
+    errors "$pp" "$d/${m%%:*}/p2p.csv" >"$d/${m%%:*}.err"
+  done
+  echo "== $name: $(grep -c . <<<"${sizes//,/$'\n'}") sizes, $(($(wc -l <"$pp") / 2)) round trips;" \
+    "fit in $(awk -v a="$start" -v b="$mid" 'BEGIN { printf "%.1f", b - a }') s;" \
+    "segments: hybrid $(grep -c '<segment ' "$d/hybrid.xml"), auto $(grep -c '<segment ' "$d/auto.xml");" \
+    "$(grep -o '<limiter factor="[^"]*"' "$d/hybrid.xml" || echo 'no limiter')"
+  echo "| decade | hybrid (file's breakpoints) | hybrid --auto-breakpoints | LogGPS | fluid |"
+  echo "|---|---|---|---|---|"
+  paste -d' ' "$d/hybrid.err" "$d/auto.err" "$d/loggps.err" "$d/fluid.err" | awk '
+    { lab = $1 == "all" ? "all sizes" : sprintf("1e%d-1e%d", $1, $1 + 1)
+      printf "| %s | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n", lab, 100 * $2, 100 * $4, 100 * $6, 100 * $8 }'
+done

@@ -1,0 +1,178 @@
+/* hnm_calibrate_pcal.c -- see hnm_calibrate_pcal.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_calibrate_pcal.h"
+
+#include "hnm_pcal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The series name their file for messages; the names outlive the reader. */
+static char names[HNM_PCAL_OPS + 1][4400];
+
+static void add(struct series *s, const hnm_pcal_series *from, int slot)
+{
+  s->k = malloc((from->n ? from->n : 1) * sizeof *s->k);
+  s->y = malloc((from->n ? from->n : 1) * sizeof *s->y);
+  if (s->k == NULL || s->y == NULL)
+    die("out of memory");
+  memcpy(s->k, from->k, from->n * sizeof *s->k);
+  memcpy(s->y, from->y, from->n * sizeof *s->y);
+  s->n = s->cap = from->n;
+  snprintf(names[slot], sizeof names[slot], "%s", from->file);
+  s->file = names[slot];
+  s->line = from->line;
+}
+
+static void cont_add(struct inputs *in, int bi, int rank, double size, const double *d, size_t n, const char *file)
+{
+  for (size_t i = 0; i < n; i++) {
+    if (in->ncont == in->capcont) {
+      in->capcont = in->capcont ? 2 * in->capcont : 64;
+      in->cont = realloc(in->cont, in->capcont * sizeof *in->cont);
+      if (in->cont == NULL)
+        die("out of memory");
+    }
+    in->cont[in->ncont++] = (struct cont_row){1, bi, rank, size, d[i]};
+  }
+  in->cont_file = file;
+  in->cont_line = 1;
+}
+
+int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t cap)
+{
+  hnm_pcal p;
+  char err[1200];
+  if (hnm_pcal_load(a->pcal, &p, err, sizeof err) != 0) {
+    hnm_pcal_free(&p);
+    die("%s", err);
+  }
+  int files = 2 + (p.op[HNM_PCAL_ISEND].n > 0) + (p.bp_file[0] != '\0') + 2 * p.have_sat;
+  add(&in->op[OP_SEND], &p.op[HNM_PCAL_SEND], 0);
+  add(&in->op[OP_PINGPONG], &p.op[HNM_PCAL_PINGPONG], 1);
+  add(&in->op[OP_RECV], &p.op[HNM_PCAL_RECV], 2);
+  if (p.op[HNM_PCAL_ISEND].n > 0)
+    add(&in->op[OP_ISEND], &p.op[HNM_PCAL_ISEND], 3);
+  in->p2p_file = in->op[OP_PINGPONG].file;
+  in->p2p_line = in->op[OP_PINGPONG].line;
+  if (p.have_sat) {
+    snprintf(names[HNM_PCAL_OPS], sizeof names[HNM_PCAL_OPS], "%s", p.sat_file);
+    const char *f = names[HNM_PCAL_OPS];
+    for (int r = 0; r < 2; r++) {
+      cont_add(in, 0, r, p.sat_size, p.uni[r], p.nuni[r], f);
+      cont_add(in, 1, r, p.sat_size, p.bi[r], p.nbi[r], f);
+    }
+  }
+  /* SMPI's thresholds are strict (eager when k < eager_threshold): hnm's
+   * largest eager size is one less; 0 means never. */
+  if (a->force_detached <= -2) {
+    if (p.eager < 0 || p.detached < 0) {
+      fprintf(stderr, PROG ": %s: field '%s': missing (or give --protocol ASYNC,DETACHED)\n", a->pcal,
+              p.eager < 0 ? "eager_threshold" : "detached_threshold");
+      exit(2);
+    }
+    a->force_async = p.eager > 0 ? p.eager - 1 : -1;
+    a->force_detached = p.detached > 0 ? p.detached - 1 : -1;
+  }
+  /* The breakpoints file's limits are exclusive (LimitInf <= k < Limit). */
+  if (!a->auto_bp && p.nbp > 0 && a->nforced == 0) {
+    size_t n = 0;
+    for (size_t i = 0; i < p.nbp && n < cap && n < 40; i++)
+      forced[n++] = p.bp[i] - 1;
+    a->forced = forced;
+    a->nforced = n;
+    a->forced_only = 1;
+  }
+  fprintf(stderr,
+          PROG ": %s: %zu round trips, %zu receives, %zu isends; thresholds eager < %.0f, detached < %.0f; "
+               "%zu breakpoint(s) in %s%s%s\n",
+          a->pcal, p.op[HNM_PCAL_PINGPONG].n, p.op[HNM_PCAL_RECV].n, p.op[HNM_PCAL_ISEND].n, p.eager, p.detached,
+          p.nbp, p.bp_file[0] ? p.bp_file : "(none)", p.have_sat ? "; saturation runs in " : "",
+          p.have_sat ? p.sat_file : "");
+  hnm_pcal_free(&p);
+  return files;
+}
+
+/* Median over the decade's sizes of |hybrid rtt - median rtt| / median. */
+static void decades(const struct series *s, const struct fitted *m, double *err, int ndec)
+{
+  double *v = malloc((s->n + 1) * sizeof *v), *e = malloc((s->n + 1) * sizeof *e);
+  if (v == NULL || e == NULL)
+    die("out of memory");
+  for (int d = 0; d < ndec; d++) {
+    size_t ne = 0;
+    for (size_t i = 0; i < s->n; i++) {
+      int dk = s->k[i] < 1 ? 0 : (int)floor(log10(s->k[i]) + 1e-12);
+      if (dk != d)
+        continue;
+      int first = 1;
+      for (size_t q = 0; q < i && first; q++)
+        first = s->k[q] != s->k[i];
+      if (!first)
+        continue;
+      size_t nv = 0;
+      for (size_t q = i; q < s->n; q++)
+        if (s->k[q] == s->k[i])
+          v[nv++] = s->y[q];
+      double med = hnm_fit_median(v, nv);
+      if (med > 0)
+        e[ne++] = fabs(hybrid_predict(m, OP_PINGPONG, s->k[i]) - med) / med;
+    }
+    err[d] = ne ? hnm_fit_median(e, ne) : -1;
+  }
+  free(v);
+  free(e);
+}
+
+void pcal_compare(const struct fit_args *a, struct inputs *in, const struct fitted *m, pcal_fit_fn fit)
+{
+  struct fit_args b = *a;
+  if (a->auto_bp || a->nforced == 0) {
+    /* The other fit would need the file's breakpoints: only when it has some. */
+    hnm_pcal p;
+    char err[1200];
+    int ok = hnm_pcal_load(a->pcal, &p, err, sizeof err) == 0 && p.nbp > 0;
+    double forced[40];
+    size_t n = 0;
+    for (size_t i = 0; ok && i < p.nbp && n < 40; i++)
+      forced[n++] = p.bp[i] - 1;
+    hnm_pcal_free(&p);
+    if (!ok || a->nforced > 0)
+      return;
+    b.forced = forced;
+    b.nforced = n;
+    b.forced_only = 1;
+    b.auto_bp = 0;
+    struct fitted o;
+    fit(in, &b, &o);
+    double e1[10], e2[10];
+    decades(&in->op[OP_PINGPONG], m, e1, 10);
+    decades(&in->op[OP_PINGPONG], &o, e2, 10);
+    fprintf(stderr, PROG ": ping-pong median relative error per size decade (in-sample):\n  %-10s %14s %14s\n",
+            "decade", "automatic", "file's");
+    for (int d = 0; d < 10; d++)
+      if (e1[d] >= 0)
+        fprintf(stderr, "  1e%d-1e%-4d %13.2f%% %13.2f%%\n", d, d + 1, 100 * e1[d], 100 * e2[d]);
+    fprintf(stderr, "  %-10s %14zu %14zu\n", "segments", m->nseg, o.nseg);
+    free(o.seg);
+    return;
+  }
+  b.forced = NULL;
+  b.nforced = 0;
+  b.forced_only = 0;
+  b.auto_bp = 1;
+  struct fitted o;
+  fit(in, &b, &o);
+  double e1[10], e2[10];
+  decades(&in->op[OP_PINGPONG], m, e1, 10);
+  decades(&in->op[OP_PINGPONG], &o, e2, 10);
+  fprintf(stderr, PROG ": ping-pong median relative error per size decade (in-sample):\n  %-10s %14s %14s\n",
+          "decade", "file's", "automatic");
+  for (int d = 0; d < 10; d++)
+    if (e1[d] >= 0)
+      fprintf(stderr, "  1e%d-1e%-4d %13.2f%% %13.2f%%\n", d, d + 1, 100 * e1[d], 100 * e2[d]);
+  fprintf(stderr, "  %-10s %14zu %14zu\n", "segments", m->nseg, o.nseg);
+  free(o.seg);
+}

@@ -1,0 +1,25 @@
+/* hnm-calibrate fit --platform-calibration: the data of SimGrid's
+ * platform-calibration tool (hnm_pcal.h) as hnm-calibrate's inputs. */
+#ifndef HNM_CALIBRATE_PCAL_H
+#define HNM_CALIBRATE_PCAL_H
+
+#include <stddef.h>
+
+#include "hnm_calibrate_csv.h"
+#include "hnm_calibrate_fit.h"
+#include "hnm_calibrate_fitted.h"
+
+/* Read a->pcal into in (send, recv, pingpong, isend; the saturation runs as
+ * one pair's contention rows), set the protocol from eager_threshold and
+ * detached_threshold (unless --protocol), and the breakpoints from the
+ * breakpoints file (the only ones, unless --auto-breakpoints) into forced
+ * (cap entries). Returns the number of files read; exits 2 on bad input. */
+int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t cap);
+
+/* Fit again with the other breakpoints (the file's if m used automatic
+ * ones, automatic ones otherwise) and print both fits' ping-pong errors per
+ * size decade on stderr (and append them to warnings-free report text). */
+typedef void (*pcal_fit_fn)(struct inputs *in, const struct fit_args *a, struct fitted *m);
+void pcal_compare(const struct fit_args *a, struct inputs *in, const struct fitted *m, pcal_fit_fn fit);
+
+#endif

@@ -1,0 +1,299 @@
+/* hnm_calibrate_refine.c -- see hnm_calibrate_refine.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_calibrate_refine.h"
+
+#include "hnm_calibrate_csv.h"
+#include "hnm_calibrate_util.h"
+#include "hnm_fit.h"
+#include "hnm_model.h"
+#include "hnm_out.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_ROUNDS 64
+
+struct bp {
+  double lo, hi;  /* the breakpoint is in [lo, hi): k <= lo left, k >= hi right */
+  size_t seg;     /* left segment index */
+  int state;      /* 0 active, 1 located, 2 merged */
+  int rounds;
+  double first;   /* the model's value */
+};
+
+/* What SMPI makes of segment s for op at k (docs/calibration.md's table). */
+static double predict(const struct hnm_segment *s, int op, double k, double A, double D)
+{
+  double T = s->latency_s + k / s->bandwidth_Bps;
+  double so = s->send_o + k * s->send_O, ro = s->recv_o + k * s->recv_O;
+  switch (op) {
+    case OP_SEND:
+      return k <= D ? so : T;
+    case OP_RECV:
+      return k <= A ? ro : k <= D ? T + ro : T;
+    default:
+      return k <= D ? 2 * (so + T + ro) : 2 * T;
+  }
+}
+
+/* Median and relative spread (1.4826 MAD / median) of op's rows at size k. */
+static double median_at(const struct series *s, double k, double *spread)
+{
+  double *v = malloc((s->n + 1) * sizeof *v);
+  if (v == NULL)
+    die("out of memory");
+  size_t n = 0;
+  for (size_t i = 0; i < s->n; i++)
+    if (s->k[i] == k)
+      v[n++] = s->y[i];
+  double med = hnm_fit_median(v, n);
+  for (size_t i = 0; i < n; i++)
+    v[i] = fabs(v[i] - med);
+  *spread = n > 1 && med > 0 ? 1.4826 * hnm_fit_median(v, n) / med : 0;
+  free(v);
+  return n ? med : NAN;
+}
+
+static void free_inputs(struct inputs *in)
+{
+  for (int op = 0; op < OP_COUNT; op++) {
+    free(in->op[op].k);
+    free(in->op[op].y);
+  }
+  free(in->probe);
+  free(in->cont);
+  memset(in, 0, sizeof *in);
+}
+
+/* Append the data rows of src (a p2p.csv) to the growing text *buf. */
+static void append_rows(const char *src, char **buf, size_t *len)
+{
+  FILE *f = fopen(src, "r");
+  if (f == NULL)
+    die("%s: cannot open: %s", src, strerror(errno));
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t l;
+  long ln = 0;
+  while ((l = getline(&line, &cap, f)) != -1) {
+    if (ln++ == 0)
+      continue;
+    char *nb = realloc(*buf, *len + (size_t)l + 1);
+    if (nb == NULL)
+      die("out of memory");
+    *buf = nb;
+    memcpy(*buf + *len, line, (size_t)l + 1);
+    *len += (size_t)l;
+  }
+  free(line);
+  fclose(f);
+}
+
+static void write_file(const char *path, const char *text)
+{
+  char tmp[4300];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (f == NULL)
+    die("%s: cannot write: %s", tmp, strerror(errno));
+  fputs(text, f);
+  if (fclose(f) != 0 || rename(tmp, path) != 0) {
+    remove(tmp);
+    die("%s: cannot write", path);
+  }
+}
+
+int refine_model(const char *model_path, const char *dir, long reps, refine_bench_fn bench, void *ctx)
+{
+  hnm_error err;
+  hnm_model *m = hnm_model_load(model_path, &err);
+  if (m == NULL)
+    die("--refine: %s", err.msg);
+  size_t nseg;
+  const struct hnm_segment *seg = hnm_model_segments(m, HNM_ROUTE_REMOTE, &nseg);
+  for (size_t i = 0; i < nseg; i++)
+    if (!seg[i].latency_absolute || !seg[i].bandwidth_absolute)
+      die("--refine: %s: segment %zu has a relative latency or bandwidth: refine a model that `fit` wrote",
+          model_path, i + 1);
+  double A = (double)hnm_model_async_max(m), D = (double)hnm_model_detached_max(m);
+
+  /* The sizes already measured: DIR/p2p.csv and a previous refine.csv. */
+  char p2p[4200], prev[4200];
+  snprintf(p2p, sizeof p2p, "%s/p2p.csv", dir);
+  snprintf(prev, sizeof prev, "%s/refine.csv", dir);
+  struct inputs in;
+  memset(&in, 0, sizeof in);
+  read_csv(p2p, &in);
+  int have_prev = access(prev, R_OK) == 0;
+  if (have_prev)
+    read_csv(prev, &in);
+
+  struct bp *bp = calloc(nseg + 1, sizeof *bp);
+  size_t nbp = 0;
+  for (size_t i = 0; i + 1 < nseg; i++) {
+    double u = seg[i].upto, next = INFINITY;
+    if (u == A || u == D)
+      continue; /* protocol thresholds: the probe's, exact */
+    for (int op = OP_SEND; op <= OP_PINGPONG; op++)
+      for (size_t j = 0; j < in.op[op].n; j++)
+        if (in.op[op].k[j] > u && in.op[op].k[j] < next)
+          next = in.op[op].k[j];
+    if (!isfinite(next))
+      continue;
+    bp[nbp++] = (struct bp){u, next, i, next == u + 1 ? 1 : 0, 0, u};
+  }
+  free_inputs(&in);
+
+  char tdir[4300];
+  snprintf(tdir, sizeof tdir, "%s/refine.tmp.%ld", dir, (long)getpid());
+  if (hnm_out_mkdirs(tdir) != 0)
+    die("-d: %s: cannot create: %s", tdir, strerror(errno));
+  char *rows = NULL;
+  size_t rlen = 0;
+  if (have_prev)
+    append_rows(prev, &rows, &rlen);
+  int rc = 0, round = 0;
+  for (; round < MAX_ROUNDS; round++) {
+    char list[65536] = "";
+    size_t used = 0, active = 0;
+    for (size_t b = 0; b < nbp; b++)
+      if (bp[b].state == 0) {
+        long mid = (long)floor(bp[b].lo + (bp[b].hi - bp[b].lo) / 2);
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld", used ? "," : "", mid);
+        active++;
+      }
+    if (active == 0)
+      break;
+    rc = bench(ctx, tdir, list, reps);
+    if (rc != 0)
+      break;
+    char out[4400];
+    snprintf(out, sizeof out, "%s/p2p.csv", tdir);
+    memset(&in, 0, sizeof in);
+    read_csv(out, &in);
+    append_rows(out, &rows, &rlen);
+    remove(out);
+    for (size_t b = 0; b < nbp; b++) {
+      struct bp *p = &bp[b];
+      if (p->state != 0)
+        continue;
+      double mid = floor(p->lo + (p->hi - p->lo) / 2), score = 0;
+      int distinct = 0;
+      for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
+        double spread, y = median_at(&in.op[op], mid, &spread);
+        if (!(y > 0))
+          continue;
+        double pl = predict(&seg[p->seg], op, mid, A, D), pr = predict(&seg[p->seg + 1], op, mid, A, D);
+        /* Distinguishable: the segments differ by more than 3 standard
+         * errors of the measured median (and than rounding). */
+        if (fabs(pl - pr) / y > fmax(3 * spread / sqrt((double)reps), 1e-9))
+          distinct = 1;
+        score += (fabs(y - pl) - fabs(y - pr)) / y;
+      }
+      p->rounds++;
+      if (!distinct && p->rounds == 1) {
+        p->state = 2;
+        continue;
+      }
+      if (score <= 0)
+        p->lo = mid;
+      else
+        p->hi = mid;
+      if (p->hi - p->lo <= 1)
+        p->state = 1;
+    }
+    free_inputs(&in);
+  }
+  rmdir(tdir);
+  if (rc == 0 && round == MAX_ROUNDS)
+    die("--refine: not located after %d rounds", MAX_ROUNDS);
+  if (rc != 0) {
+    free(rows);
+    free(bp);
+    hnm_model_free(m);
+    return rc;
+  }
+  /* refine.csv: every refinement measurement so far (none: not written,
+   * fit refuses a CSV without rows); breakpoints.csv. */
+  size_t hlen = strlen("op,size,start,duration\n");
+  char *text = malloc(hlen + rlen + 1);
+  if (text == NULL)
+    die("out of memory");
+  memcpy(text, "op,size,start,duration\n", hlen);
+  memcpy(text + hlen, rows ? rows : "", rlen);
+  text[hlen + rlen] = '\0';
+  if (rlen > 0)
+    write_file(prev, text);
+  free(text);
+  char bpath[4200], btext[65536];
+  snprintf(bpath, sizeof bpath, "%s/breakpoints.csv", dir);
+  size_t bl = (size_t)snprintf(btext, sizeof btext, "breakpoint,status\n");
+  size_t merged = 0;
+  for (size_t b = 0; b < nbp; b++) {
+    bl += (size_t)snprintf(btext + bl, sizeof btext - bl, "%.0f,%s\n", bp[b].state == 2 ? bp[b].first : bp[b].lo,
+                           bp[b].state == 2 ? "merged" : "located");
+    merged += bp[b].state == 2;
+    if (bp[b].state == 2)
+      fprintf(stderr, PROG ": breakpoint after %.0f B: both sides indistinguishable: merged\n", bp[b].first);
+    else
+      fprintf(stderr, PROG ": breakpoint after %.0f B: located at %.0f B (k <= %.0f | k >= %.0f), %d run(s)\n",
+              bp[b].first, bp[b].lo, bp[b].lo, bp[b].lo + 1, bp[b].rounds);
+  }
+  write_file(bpath, btext);
+  fprintf(stderr, PROG ": %zu segments in %s, %zu after refinement (%zu merged); %d benchmark run(s); wrote %s%s%s\n",
+          nseg, model_path, nseg - merged, merged, round, rlen > 0 ? prev : "", rlen > 0 ? " and " : "", bpath);
+  free(rows);
+  free(bp);
+  hnm_model_free(m);
+  return 0;
+}
+
+int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n)
+{
+  FILE *f = fopen(path, "r");
+  if (f == NULL)
+    return 0; /* read_csv says why */
+  char *line = NULL;
+  size_t lcap = 0;
+  ssize_t len;
+  long ln = 0;
+  int is_bp = 0;
+  *n = 0;
+  while ((len = getline(&line, &lcap, f)) != -1) {
+    ln++;
+    if (len == 0 || line[len - 1] != '\n') {
+      if (ln == 1)
+        break;
+      fprintf(stderr, PROG ": %s:%ld: truncated line (no end of line)\n", path, ln);
+      exit(2);
+    }
+    line[--len] = '\0';
+    if (ln == 1) {
+      if (strcmp(line, "breakpoint,status") != 0)
+        break;
+      is_bp = 1;
+      continue;
+    }
+    char *c = strchr(line, ',');
+    double v;
+    if (c == NULL || (*c = '\0', !parse_field(line, &v)) || v != floor(v) ||
+        (strcmp(c + 1, "located") != 0 && strcmp(c + 1, "merged") != 0)) {
+      fprintf(stderr, PROG ": %s:%ld: expected BYTES,located or BYTES,merged\n", path, ln);
+      exit(2);
+    }
+    if (strcmp(c + 1, "located") == 0) {
+      if (*n == cap) {
+        fprintf(stderr, PROG ": %s:%ld: more than %zu breakpoints\n", path, ln, cap);
+        exit(2);
+      }
+      out[(*n)++] = v;
+    }
+  }
+  free(line);
+  fclose(f);
+  return is_bp;
+}

@@ -1,0 +1,39 @@
+/* hnm-calibrate run --refine MODEL: locate a fitted model's breakpoints to
+ * the byte.
+ *
+ * A fit can only say that a breakpoint lies somewhere between two sampled
+ * sizes: at or after the largest size of one segment (the model's upto U),
+ * before the next sampled size V. Refinement bisects [U, V): it measures the
+ * middle size M (send, recv and ping-pong, --reps times each) and gives M to
+ * the side whose segment predicts the measured medians better (the sum over
+ * the operations of |median - prediction| / median), until V = U + 1: then
+ * the breakpoint is U, exactly (k <= U on the left). When the two segments'
+ * predictions at M differ by less than 3 x the measurement's relative noise
+ * / sqrt(reps) for every operation, the data cannot tell them apart there:
+ * the breakpoint is dropped and the two segments will merge. All midpoints
+ * of a round are measured by one run of the benchmark (--size-list), so a
+ * model with b breakpoints between sizes V - U apart costs about
+ * log2(V - U) runs. The protocol thresholds are left alone (the probe finds
+ * them to the byte).
+ *
+ * Output in DIR: refine.csv (the new measurements, p2p.csv's format) and
+ * breakpoints.csv ("breakpoint,status": located or merged), which `fit`
+ * reads among its CSVs: the located breakpoints become the only ones. */
+#ifndef HNM_CALIBRATE_REFINE_H
+#define HNM_CALIBRATE_REFINE_H
+
+#include <stddef.h>
+
+/* Run the benchmark once into dir with these sizes (comma-separated) and
+ * reps: the exit status (0 = p2p.csv written). */
+typedef int (*refine_bench_fn)(void *ctx, const char *dir, const char *sizes, long reps);
+
+/* 0, or the exit status to return (2: bad input, 1: the benchmark failed). */
+int refine_model(const char *model_path, const char *dir, long reps, refine_bench_fn bench, void *ctx);
+
+/* If path is a breakpoints.csv of refine: 1 and the located breakpoints in
+ * out (at most cap); 0 if the file is something else. Exits 2 on a broken
+ * one. */
+int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n);
+
+#endif

@@ -1,0 +1,148 @@
+/* hnm_calibrate_smpi.c -- see hnm_calibrate_smpi.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_calibrate_smpi.h"
+
+#include "hnm_calibrate_util.h"
+#include "hnm_model.h"
+#include "hnm_opt.h"
+#include "hnm_out.h"
+#include "hnm_smpi_config.h"
+#include "hnm_units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_notes(const char *notes)
+{
+  for (const char *n = notes, *e; *n; n = e + 1) {
+    e = strchr(n, '\n');
+    fprintf(stderr, PROG ": %.*s\n", (int)(e - n), n);
+  }
+}
+
+/* The route: NAN when not given. */
+#define ROUTE_OPTS(bw, lat)                                                                                            \
+  {"bandwidth", 0, HNM_OPT_BANDWIDTH, "B", NULL, "bytes/s",                                                           \
+   "narrowest link bandwidth of the route the factors apply to (e.g. 10Gbps)", &(bw), 0, 0, NULL},                   \
+  {                                                                                                                    \
+    "latency", 0, HNM_OPT_TIME, "L", NULL, "s", "latency of that route, its links' sum (e.g. 2us)", &(lat), 0, 0, NULL \
+  }
+
+int cmd_export(int argc, char **argv)
+{
+  double bw = NAN, lat = NAN;
+  const struct hnm_opt opts[] = {ROUTE_OPTS(bw, lat), {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {
+    "hnm-calibrate export", "MODEL [--bandwidth B --latency L]",
+    "Prints the SimGrid <config> block (smpi/os, smpi/ois, smpi/or, smpi/bw-factor, smpi/lat-factor,\n"
+    "smpi/async-small-thresh, smpi/send-is-detached-thresh) with which plain smpirun times messages as\n"
+    "hnm-run --model MODEL does on a route of bandwidth B and latency L (both needed when the model has\n"
+    "absolute latencies or bandwidths). MODEL: a model file or a bundled name.",
+    "Exit 2 naming the field SimGrid's configuration cannot express (route classes with different\n"
+    "tables, contention=\"none\" as in loggps). A limiter factor is printed as a comment.\n",
+    NULL, 0, NULL};
+  int first = hnm_opt_parse(&cmd, opts, argc, argv);
+  if (first < 0)
+    return hnm_opt_status(first);
+  if (argc - first != 1)
+    return hnm_opt_fail("MODEL", "give exactly one model (got %d)", argc - first);
+  const char *file = argv[first];
+  if ((!isnan(bw) && !(bw > 0)) || (!isnan(lat) && !(lat > 0)))
+    return hnm_opt_fail(isnan(bw) || bw > 0 ? "--latency" : "--bandwidth", "must be > 0");
+  hnm_error err;
+  hnm_model *m = hnm_model_parse_spec(file, &err);
+  if (m == NULL)
+    die("%s", err.msg);
+  char e[1200], notes[2048] = "";
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (mem == NULL)
+    die("out of memory");
+  int rc = hnm_smpi_config_export(m, isnan(bw) ? -1 : bw, isnan(lat) ? -1 : lat, mem, notes, sizeof notes, e,
+                                  sizeof e);
+  fclose(mem);
+  hnm_model_free(m);
+  if (rc != 0) {
+    free(buf);
+    fprintf(stderr, PROG ": %s: %s\n", file, e);
+    return 2;
+  }
+  fputs(buf, stdout);
+  free(buf);
+  print_notes(notes);
+  return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int cmd_import(int argc, char **argv)
+{
+  double bw = NAN, lat = NAN;
+  const char *out = NULL, *name = "imported";
+  const struct hnm_opt opts[] = {
+    ROUTE_OPTS(bw, lat),
+    {"output", 'o', HNM_OPT_STRING, "MODEL.xml", NULL, NULL, "model to write (required)", &out, 0, 0, NULL},
+    {"name", 0, HNM_OPT_STRING, "NAME", "imported", NULL, "model name", &name, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {
+    "hnm-calibrate import", "CONFIG-or-PLATFORM.xml --bandwidth B --latency L -o MODEL.xml",
+    "Reads SimGrid's SMPI options from a <config> block (platform-calibration's output, or a platform\n"
+    "file's) and writes the hnm model that times messages as plain smpirun does on a route of bandwidth\n"
+    "B and latency L (absolute latencies and bandwidths).",
+    "Options the block lacks take SimGrid 3.32's defaults; the old names smpi/async-small-thres and\n"
+    "smpi/send-is-detached-thres are read as SimGrid 3.32's -thresh ones.\n",
+    NULL, 0, NULL};
+  int first = hnm_opt_parse(&cmd, opts, argc, argv);
+  if (first < 0)
+    return hnm_opt_status(first);
+  if (argc - first != 1)
+    return hnm_opt_fail("CONFIG", "give exactly one configuration or platform file (got %d)", argc - first);
+  const char *file = argv[first];
+  if (!(bw > 0))
+    return hnm_opt_fail("--bandwidth", "required, > 0 (the route the factors apply to)");
+  if (!(lat > 0))
+    return hnm_opt_fail("--latency", "required, > 0 (the route the factors apply to)");
+  if (out == NULL)
+    return hnm_opt_fail("--output", "-o MODEL.xml is required");
+  if (*name == '\0' || strpbrk(name, "<>&\"'") != NULL)
+    return hnm_opt_fail("--name", "'%s': empty or has XML special characters", name);
+  char e[1200], notes[4096] = "";
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (mem == NULL)
+    die("out of memory");
+  int rc = hnm_smpi_config_import(file, bw, lat, name, mem, notes, sizeof notes, e, sizeof e);
+  fclose(mem);
+  if (rc != 0) {
+    free(buf);
+    fprintf(stderr, PROG ": %s\n", e);
+    return 2;
+  }
+  /* Nothing hnm-run would refuse is ever written. */
+  hnm_error err;
+  hnm_model *m = hnm_model_load_memory(out, buf, len, &err);
+  if (m == NULL) {
+    free(buf);
+    die("%s: the imported model does not load: %s", file, err.msg);
+  }
+  hnm_model_free(m);
+  hnm_out *o = hnm_out_open(out, "-o", e, sizeof e);
+  if (o == NULL) {
+    free(buf);
+    die("%s", e);
+  }
+  size_t put = fwrite(buf, 1, len, hnm_out_file(o));
+  free(buf);
+  if (put != len) {
+    hnm_out_abort(o);
+    die("-o: '%s': write error: %s", out, strerror(errno));
+  }
+  if (hnm_out_commit(o, e, sizeof e) != 0)
+    die("%s", e);
+  print_notes(notes);
+  fprintf(stderr, PROG ": wrote %s\n", out);
+  return 0;
+}

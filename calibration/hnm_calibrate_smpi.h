@@ -1,0 +1,9 @@
+/* hnm-calibrate export / import: hnm model files to and from SimGrid's own
+ * SMPI configuration (hnm_smpi_config.h). */
+#ifndef HNM_CALIBRATE_SMPI_H
+#define HNM_CALIBRATE_SMPI_H
+
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+
+#endif

@@ -1,0 +1,439 @@
+/* hnm_smpi_config.c -- see hnm_smpi_config.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_smpi_config.h"
+
+#include "hnm_units.h"
+#include "hnm_xml.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ENVELOPE 16.0 /* bytes SMPI adds before asking for factors */
+
+static void note(char *notes, size_t cap, const char *fmt, ...)
+{
+  if (notes == NULL || cap == 0)
+    return;
+  size_t used = strlen(notes);
+  if (used + 1 >= cap)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(notes + used, cap - used, fmt, ap);
+  va_end(ap);
+  used = strlen(notes);
+  if (used + 1 < cap) {
+    notes[used] = '\n';
+    notes[used + 1] = '\0';
+  }
+}
+
+/* ------------------------------------------------------------ export -- */
+
+static int same_segments(const struct hnm_segment *a, size_t na, const struct hnm_segment *b, size_t nb)
+{
+  if (na != nb)
+    return 0;
+  for (size_t i = 0; i < na; i++)
+    if (memcmp(&a[i], &b[i], sizeof a[i]) != 0)
+      return 0;
+  return 1;
+}
+
+/* One option's entries: key and up to 2 values; consecutive entries with
+ * the same values are merged (SimGrid's lookup gives the same result). */
+struct entries {
+  char buf[65536];
+  double last[2];
+  int nvals, count;
+};
+
+static void entry(struct entries *e, long key, const double *v)
+{
+  if (e->count > 0 && memcmp(e->last, v, (size_t)e->nvals * sizeof *v) == 0)
+    return;
+  size_t used = strlen(e->buf);
+  if (used + 128 >= sizeof e->buf)
+    return; /* cannot happen: at most a few hundred segments */
+  used += (size_t)snprintf(e->buf + used, sizeof e->buf - used, "%s%ld", e->count ? ";" : "", key);
+  for (int i = 0; i < e->nvals; i++)
+    used += (size_t)snprintf(e->buf + used, sizeof e->buf - used, ":%.17g", v[i]);
+  memcpy(e->last, v, (size_t)e->nvals * sizeof *v);
+  e->count++;
+}
+
+int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat, FILE *out, char *notes,
+                           size_t notescap, char *err, size_t errcap)
+{
+  size_t n, n1, n2;
+  const struct hnm_segment *s = hnm_model_segments(m, HNM_ROUTE_REMOTE, &n);
+  const struct hnm_segment *s1 = hnm_model_segments(m, HNM_ROUTE_SAME_HOST, &n1);
+  const struct hnm_segment *s2 = hnm_model_segments(m, HNM_ROUTE_SAME_ZONE, &n2);
+  if (!same_segments(s, n, s1, n1) || !same_segments(s, n, s2, n2)) {
+    hnm_errf(err, errcap,
+             "field 'segments route': model '%s' gives route classes different tables; SimGrid's smpi/* options "
+             "are one table for every message",
+             hnm_model_name(m));
+    return -1;
+  }
+  if (hnm_model_contention(m) == HNM_CONTENTION_NONE) {
+    hnm_errf(err, errcap,
+             "field 'sharing contention': model '%s' has contention=\"none\" (every link a FATPIPE, no TCP window), "
+             "which is the platform's links, not SimGrid's configuration",
+             hnm_model_name(m));
+    return -1;
+  }
+  struct entries *e = calloc(5, sizeof *e); /* os, ois, or, bw, lat */
+  if (e == NULL) {
+    hnm_errf(err, errcap, "out of memory");
+    return -1;
+  }
+  e[0].nvals = e[1].nvals = e[2].nvals = 2;
+  e[3].nvals = e[4].nvals = 1;
+  int rc = -1;
+  for (size_t i = 0; i < n; i++) {
+    const struct hnm_segment *g = &s[i];
+    double prev = i == 0 ? -1 : s[i - 1].upto;
+    if (i + 1 < n && !(g->upto + ENVELOPE <= (double)INT_MAX)) {
+      hnm_errf(err, errcap, "field 'upto': segment %zu ends at %.17g B, beyond SimGrid's int keys (%d - 16)", i + 1,
+               g->upto, INT_MAX);
+      goto out;
+    }
+    if ((g->latency_absolute && !(route_lat > 0)) || (g->bandwidth_absolute && !(route_bw > 0))) {
+      hnm_errf(err, errcap, "field '%s': segment %zu is absolute: give the route's --%s (> 0)",
+               g->latency_absolute && !(route_lat > 0) ? "latency" : "bandwidth", i + 1,
+               g->latency_absolute && !(route_lat > 0) ? "latency" : "bandwidth");
+      goto out;
+    }
+    long kc = i == 0 ? 0 : (long)prev;                 /* costs: k > prev */
+    long kf = i == 0 ? 0 : (long)(prev + ENVELOPE);    /* factors: k + 16 > prev + 16 */
+    double os[2] = {g->send_o, g->send_O}, ois[2] = {g->isend_o, g->isend_O}, orr[2] = {g->recv_o, g->recv_O};
+    /* The very factors hnm's plugin hands SimGrid on this route. */
+    double bw = hnm_segment_bw_factor(g, route_bw);
+    double lat = hnm_segment_lat_factor(g, 0, route_lat, NULL);
+    entry(&e[0], kc, os);
+    entry(&e[1], kc, ois);
+    entry(&e[2], kc, orr);
+    entry(&e[3], kf, &bw);
+    entry(&e[4], kf, &lat);
+  }
+  fprintf(out, "<config>\n");
+  static const char *const ids[5] = {"smpi/os", "smpi/ois", "smpi/or", "smpi/bw-factor", "smpi/lat-factor"};
+  for (int i = 0; i < 5; i++)
+    fprintf(out, "  <prop id=\"%s\" value=\"%s\"/>\n", ids[i], e[i].buf);
+  fprintf(out, "  <prop id=\"smpi/async-small-thresh\" value=\"%ld\"/>\n", hnm_model_smpi_async_thresh(m));
+  fprintf(out, "  <prop id=\"smpi/send-is-detached-thresh\" value=\"%ld\"/>\n", hnm_model_smpi_detached_thresh(m));
+  if (hnm_model_crosstraffic(m) != HNM_CROSSTRAFFIC_SIMGRID)
+    fprintf(out, "  <prop id=\"network/crosstraffic\" value=\"%d\"/>\n",
+            hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_ON);
+  if (hnm_model_limiter_mode(m) == HNM_LIMITER_FACTOR) {
+    fprintf(out, "  <!-- node limiter: give each node's limiter link %.17g x its own link's bandwidth -->\n",
+            hnm_model_limiter_factor(m));
+    note(notes, notescap,
+         "note: limiter factor %.6g is not a configuration option: give your platform's node limiter links %.6g x "
+         "the node link's bandwidth",
+         hnm_model_limiter_factor(m), hnm_model_limiter_factor(m));
+  } else if (hnm_model_limiter_mode(m) == HNM_LIMITER_OFF) {
+    fprintf(out, "  <!-- node limiter: off (remove the platform's node limiter links) -->\n");
+    note(notes, notescap, "note: limiter off is not a configuration option: remove your platform's node limiter links");
+  }
+  fprintf(out, "</config>\n");
+  rc = 0;
+out:
+  free(e);
+  return rc;
+}
+
+/* ------------------------------------------------------------ import -- */
+
+struct fentry {
+  long key;
+  double v[2];
+  int nv;
+};
+
+struct factor {
+  struct fentry *e;
+  size_t n;
+};
+
+static int cmp_fentry(const void *a, const void *b)
+{
+  long x = ((const struct fentry *)a)->key, y = ((const struct fentry *)b)->key;
+  return x < y ? -1 : x > y;
+}
+
+/* SimGrid's parse_factor: ';'-separated chunks "KEY:V[:V...]" (empty
+ * chunks skipped), sorted by KEY. need: values each chunk must have. */
+static int parse_factor(const char *str, int need, struct factor *f, const char *where, const char *id, char *err,
+                        size_t errcap)
+{
+  char *buf = strdup(str);
+  size_t cap = strlen(str) / 2 + 2;
+  f->e = calloc(cap, sizeof *f->e);
+  f->n = 0;
+  if (buf == NULL || f->e == NULL) {
+    free(buf);
+    hnm_errf(err, errcap, "out of memory");
+    return -1;
+  }
+  int rc = -1;
+  int chunk = 0;
+  for (char *sv, *t = strtok_r(buf, ";", &sv); t != NULL; t = strtok_r(NULL, ";", &sv)) {
+    chunk++;
+    struct fentry *e = &f->e[f->n];
+    int idx = 0;
+    for (char *sv2, *v = strtok_r(t, ":", &sv2); v != NULL; v = strtok_r(NULL, ":", &sv2), idx++) {
+      if (idx == 0) {
+        char *end;
+        errno = 0;
+        long k = strtol(v, &end, 10);
+        if (end == v || *end != '\0' || errno == ERANGE || k < 0 || k > INT_MAX) {
+          hnm_errf(err, errcap, "%s: field '%s': chunk %d: key '%s' is not a whole number of bytes (an int)", where,
+                   id, chunk, v);
+          goto out;
+        }
+        e->key = k;
+        continue;
+      }
+      double x;
+      char e2[256];
+      if (hnm_parse_time(v, &x, e2, sizeof e2) != 0 || !isfinite(x)) {
+        hnm_errf(err, errcap, "%s: field '%s': chunk %d: value '%s' is not a time or number", where, id, chunk, v);
+        goto out;
+      }
+      if (idx <= 2)
+        e->v[idx - 1] = x;
+    }
+    e->nv = idx - 1;
+    if (e->nv < need) {
+      hnm_errf(err, errcap, "%s: field '%s': chunk %d has %d value(s), SimGrid reads %d", where, id, chunk, e->nv,
+               need);
+      goto out;
+    }
+    for (int i = 0; i < need; i++)
+      if (e->v[i] < 0) {
+        hnm_errf(err, errcap, "%s: field '%s': chunk %d: negative value %.17g (hnm models have none)", where, id,
+                 chunk, e->v[i]);
+        goto out;
+      }
+    f->n++;
+  }
+  if (f->n == 0) {
+    hnm_errf(err, errcap, "%s: field '%s': no chunk in '%s'", where, id, str);
+    goto out;
+  }
+  qsort(f->e, f->n, sizeof *f->e, cmp_fentry);
+  rc = 0;
+out:
+  free(buf);
+  return rc;
+}
+
+/* The entry SimGrid uses for size: the last with key < size (the first
+ * when none). first_default: factors return 1.0 for size <= first key
+ * (NULL then). */
+static const struct fentry *lookup(const struct factor *f, double size, int factor_style)
+{
+  const struct fentry *cur = factor_style ? NULL : &f->e[0];
+  for (size_t i = 0; i < f->n; i++) {
+    if (size <= (double)f->e[i].key)
+      return cur;
+    cur = &f->e[i];
+  }
+  return cur;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* SimGrid 3.32's defaults (src/simgrid/sg_config.cpp, smpi_config.cpp). */
+#define SG_BW_DEFAULT                                                                                                  \
+  "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;1426:0.608902;732:0.341987;257:0.338112;"    \
+  "0:0.812084"
+#define SG_LAT_DEFAULT                                                                                                 \
+  "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;732:1.9503;257:1.95341;0:2.01467"
+
+int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, const char *name, FILE *out,
+                           char *notes, size_t notescap, char *err, size_t errcap)
+{
+  enum { OS, OIS, OR, BW, LAT, ASYNC, DETACHED, CROSS, NIDS };
+  static const char *const ids[NIDS] = {"smpi/os",        "smpi/ois",
+                                        "smpi/or",        "smpi/bw-factor",
+                                        "smpi/lat-factor", "smpi/async-small-thresh",
+                                        "smpi/send-is-detached-thresh", "network/crosstraffic"};
+  char *val[NIDS] = {0};
+  long line[NIDS] = {0};
+  struct factor f[5] = {{0}};
+  double *bounds = NULL;
+  int rc = -1;
+  hnm_xml_doc doc;
+  if (hnm_xml_read(path, &doc, err, errcap) != 0) {
+    hnm_xml_free(&doc);
+    return -1;
+  }
+  if (strcmp(doc.e[0].name, "config") != 0 && strcmp(doc.e[0].name, "platform") != 0) {
+    hnm_errf(err, errcap, "%s:%ld: root element <%s> is neither <config> nor <platform>", path, doc.e[0].line,
+             doc.e[0].name);
+    goto out;
+  }
+  /* <config> as the root, or as a child of <platform>; its <prop>s. */
+  int nconfig = 0, in_config = 0;
+  for (size_t i = 0; i < doc.n; i++) {
+    const hnm_xml_elem *c = &doc.e[i];
+    int config_depth = strcmp(doc.e[0].name, "config") == 0 ? 0 : 1;
+    if (c->depth <= config_depth)
+      in_config = c->depth == config_depth && strcmp(c->name, "config") == 0;
+    if (c->depth == config_depth && in_config)
+      nconfig++;
+    if (!in_config || c->depth != config_depth + 1 || strcmp(c->name, "prop") != 0)
+      continue;
+    const char *sid = hnm_xml_attr(c, "id"), *v = hnm_xml_attr(c, "value");
+    if (sid == NULL || v == NULL) {
+      hnm_errf(err, errcap, "%s:%ld: <prop> without id or value", path, c->line);
+      goto out;
+    }
+    int k = 0;
+    while (k < NIDS && strcmp(sid, ids[k]) != 0)
+      k++;
+    /* platform-calibration still writes the names older SimGrids knew. */
+    if (k == NIDS && strcmp(sid, "smpi/async-small-thres") == 0)
+      k = ASYNC;
+    if (k == NIDS && strcmp(sid, "smpi/send-is-detached-thres") == 0)
+      k = DETACHED;
+    if (k < NIDS && strcmp(sid, ids[k]) != 0)
+      note(notes, notescap, "note: %s:%ld: '%s' read as SimGrid 3.32's '%s'", path, c->line, sid, ids[k]);
+    if (k == NIDS)
+      note(notes, notescap, "note: %s:%ld: '%s' is not part of the network model: ignored", path, c->line, sid);
+    else {
+      free(val[k]);
+      val[k] = strdup(v);
+      line[k] = c->line;
+    }
+  }
+  if (nconfig == 0) {
+    hnm_errf(err, errcap, "%s: no <config> block", path);
+    goto out;
+  }
+  static const char *const defaults[5] = {"0:0:0:0:0", "0:0:0:0:0", "0:0:0:0:0", SG_BW_DEFAULT, SG_LAT_DEFAULT};
+  for (int i = 0; i < 5; i++) {
+    char where[4200];
+    snprintf(where, sizeof where, "%s:%ld", path, line[i]);
+    if (val[i] == NULL)
+      note(notes, notescap, "note: %s: no '%s': SimGrid 3.32's default '%s'", path, ids[i], defaults[i]);
+    if (parse_factor(val[i] ? val[i] : defaults[i], i < 3 ? 2 : 1, &f[i], val[i] ? where : path, ids[i], err,
+                     errcap) != 0)
+      goto out;
+  }
+  long thr[2] = {0, 65536};
+  for (int i = 0; i < 2; i++)
+    if (val[ASYNC + i] != NULL) {
+      char *end;
+      errno = 0;
+      long t = strtol(val[ASYNC + i], &end, 10);
+      if (end == val[ASYNC + i] || *end != '\0' || errno == ERANGE || t < 0 || t > INT_MAX) {
+        hnm_errf(err, errcap, "%s:%ld: field '%s': '%s' is not a whole number of bytes (an int)", path,
+                 line[ASYNC + i], ids[ASYNC + i], val[ASYNC + i]);
+        goto out;
+      }
+      thr[i] = t;
+    }
+  if (thr[0] > thr[1]) {
+    hnm_errf(err, errcap, "%s:%ld: field '%s': %ld > smpi/send-is-detached-thresh %ld (SimGrid refuses it)", path,
+             line[ASYNC], ids[ASYNC], thr[0], thr[1]);
+    goto out;
+  }
+  int cross = -1;
+  if (val[CROSS] != NULL) {
+    const char *v = val[CROSS];
+    if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "true"))
+      cross = 1;
+    else if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false"))
+      cross = 0;
+    else {
+      hnm_errf(err, errcap, "%s:%ld: field '%s': '%s' is not a boolean", path, line[CROSS], ids[CROSS], v);
+      goto out;
+    }
+  }
+  /* Segment boundaries in k (payload bytes): cost keys K (k <= K), factor
+   * keys K - 16 (k + 16 <= K); a factor key below 16 splits nothing. */
+  size_t nb = 0, capb = 8;
+  for (int i = 0; i < 5; i++)
+    capb += f[i].n;
+  bounds = malloc(capb * sizeof *bounds);
+  if (bounds == NULL) {
+    hnm_errf(err, errcap, "out of memory");
+    goto out;
+  }
+  for (int i = 0; i < 5; i++)
+    for (size_t j = i < 3 ? 1 : 0; j < f[i].n; j++) { /* a cost table's first key splits nothing */
+      double b = i < 3 ? (double)f[i].e[j].key : (double)f[i].e[j].key - ENVELOPE;
+      if (b >= 0)
+        bounds[nb++] = b;
+    }
+  qsort(bounds, nb, sizeof *bounds, cmp_double);
+  size_t u = 0;
+  for (size_t i = 0; i < nb; i++)
+    if (u == 0 || bounds[i] != bounds[u - 1])
+      bounds[u++] = bounds[i];
+  nb = u;
+  fprintf(out, "<?xml version=\"1.0\"?>\n<!DOCTYPE hnm-model SYSTEM \"hnm-model.dtd\">\n");
+  fprintf(out, "<hnm-model name=\"%s\" version=\"1\">\n", name);
+  fprintf(out, "  <description>Imported by hnm-calibrate from SimGrid's configuration in %s, for a route of "
+               "%.17g B/s and %.17g s</description>\n",
+          path, route_bw, route_lat);
+  fprintf(out, "  <protocol async=\"");
+  if (thr[0] > 0)
+    fprintf(out, "%ld", thr[0] - 1);
+  else
+    fprintf(out, "none");
+  fprintf(out, "\" detached=\"");
+  if (thr[1] > 0)
+    fprintf(out, "%ld", thr[1] - 1);
+  else
+    fprintf(out, "none");
+  fprintf(out, "\"/>\n  <limiter factor=\"keep\"/>\n  <sharing contention=\"maxmin\" crosstraffic=\"%s\"/>\n",
+          cross < 0 ? "simgrid" : cross ? "on" : "off");
+  fprintf(out, "  <segments route=\"any\">\n");
+  for (size_t i = 0; i <= nb; i++) {
+    double hi = i < nb ? bounds[i] : INFINITY;
+    double k = i < nb ? hi : (nb ? bounds[nb - 1] + 1 : 1); /* a payload inside the segment */
+    const struct fentry *c[3], *bf = lookup(&f[3], k + ENVELOPE, 1), *lf = lookup(&f[4], k + ENVELOPE, 1);
+    for (int j = 0; j < 3; j++)
+      c[j] = lookup(&f[j], k, 0);
+    double bwf = bf ? bf->v[0] : 1.0, latf = lf ? lf->v[0] : 1.0;
+    if (!(bwf > 0)) {
+      hnm_errf(err, errcap, "%s:%ld: field 'smpi/bw-factor': factor 0 for %.0f-byte messages (no transfer)", path,
+               line[BW], k);
+      goto out;
+    }
+    /* SimGrid alone on the route: latf L + (k + 16) / (bwf B). */
+    double bw = bwf * route_bw, lat = latf * route_lat + ENVELOPE / bw;
+    fprintf(out, "    <segment upto=\"");
+    if (isinf(hi))
+      fprintf(out, "inf");
+    else
+      fprintf(out, "%.0f", hi);
+    fprintf(out, "\" latency=\"%.17gs\" bandwidth=\"%.17gBps\"", lat, bw);
+    fprintf(out, " send-o=\"%.17gs\" send-per-byte=\"%.17gs\" isend-o=\"%.17gs\" isend-per-byte=\"%.17gs\"",
+            c[0]->v[0], c[0]->v[1], c[1]->v[0], c[1]->v[1]);
+    fprintf(out, " recv-o=\"%.17gs\" recv-per-byte=\"%.17gs\"/>\n", c[2]->v[0], c[2]->v[1]);
+  }
+  fprintf(out, "  </segments>\n</hnm-model>\n");
+  rc = 0;
+out:
+  for (int i = 0; i < NIDS; i++)
+    free(val[i]);
+  for (int i = 0; i < 5; i++)
+    free(f[i].e);
+  free(bounds);
+  hnm_xml_free(&doc);
+  return rc;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Breakpoints to the byte (issue 12), closed loop on graphene in simulation
+# (tests/data/platforms/two.xml): run --simulate (150 sizes log-uniform in
+# 1 B - 16 MiB), fit, run --refine, fit again. Expected, from graphene's own
+# file (plugin/models/graphene.xml): protocol async 65536 and detached
+# 327680 (the probe bisects to the byte), segment boundaries exactly 1420,
+# 32768, 65536, 327680 (the first fit can only put the two free ones at the
+# largest sampled sizes below them, 1215 and 31133 with this seed, and says
+# so), and the refined model's ping-pong within 1% of graphene's at 1, 1000,
+# 1419, 1420, 1421, 32768, 65535, 65536, 65537, 327680, 327681 B and 1 MiB
+# (measured: <= 0.41%: SimGrid's 16-byte envelope time in graphene's eager
+# round trips, which no segment model expresses; 20.7% at 1419-1420 before
+# refinement).
+source "$(dirname "$0")/lib.sh"
+
+simulate graphene "$WORK/g" --sizes 150 --reps 2 --max 16MiB --seed 3
+"$HNM_CALIBRATE" fit "$WORK"/g/*.csv -o "$WORK/first.xml" --no-plots 2>"$WORK/first.err"
+uptos() { grep -o 'upto="[^"]*"' "$1" | sed 's/upto="\(.*\)"/\1/' | paste -sd' '; }
+for k in 65536 65537 327680 327681; do
+  check "the probe bisected to the byte: $k probed" grep -q "^$k," "$WORK/g/probe.csv"
+done
+check "first fit: free breakpoints at sampled sizes" [ "$(uptos "$WORK/first.xml")" = "1215 31133 65536 327680 inf" ]
+check "first fit says the breakpoints lie between sampled sizes" grep -q "lies in \[1215, " "$WORK/first.err"
+"$HNM_CALIBRATE" run --simulate --model graphene -platform "${TWO[0]}" -hostfile "${TWO[1]}" -d "$WORK/g" \
+  --refine "$WORK/first.xml" --refine-reps 1 2>"$WORK/refine.err"
+cat "$WORK/refine.err"
+check "refine: 1215 located at 1420" grep -q "after 1215 B: located at 1420 B" "$WORK/refine.err"
+check "refine: 31133 located at 32768" grep -q "after 31133 B: located at 32768 B" "$WORK/refine.err"
+check "refine reports the segment count" grep -q "5 segments in .*, 5 after refinement (0 merged)" "$WORK/refine.err"
+"$HNM_CALIBRATE" fit "$WORK"/g/*.csv -o "$WORK/refined.xml" --no-plots 2>/dev/null
+check "refined fit: every boundary exact" [ "$(uptos "$WORK/refined.xml")" = "1420 32768 65536 327680 inf" ]
+check "refined fit: protocol exact" grep -q 'async="65536" detached="327680"' "$WORK/refined.xml"
+
+PP=1,1000,1419,1420,1421,32768,65535,65536,65537,327680,327681,1048576
+SIMOPTS=(--cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no --log=root.thres:warning)
+pp() { "$HNM_RUN" --model "$1" -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 2 "${SIMOPTS[@]}" \
+         "$SIM_BIN/pingpong_sizes" "$PP" 8 | grep '^pingpong'; }
+ref=$(pp graphene)
+got=$(pp "$WORK/refined.xml")
+check "12 ping-pong sizes" [ "$(grep -c . <<<"$ref")" = 12 ]
+while read -r op k t_ref && read -r op2 k2 t_got <&3; do
+  check_close "refined model's ping-pong at $k B within 1% of graphene's" "$t_got" "$t_ref" 0.01
+done <<<"$ref" 3<<<"$got"
+finish
