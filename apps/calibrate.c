@@ -42,6 +42,7 @@
  *                   a barrier to the end of its call.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_bench.h"
 #include "skel.h"
 
 #include <math.h>
@@ -54,8 +55,10 @@
 
 #define PROG "calibrate"
 
-enum op { OP_SEND, OP_RECV, OP_PINGPONG, OP_ISEND, OP_IRECV, OP_COUNT };
-static const char *const op_names[OP_COUNT] = {"send", "recv", "pingpong", "isend", "irecv"};
+/* The operations and CSV columns: core/hnm_bench.h, shared with hnm-calibrate. */
+enum op { OP_SEND = HNM_BENCH_SEND, OP_RECV = HNM_BENCH_RECV, OP_PINGPONG = HNM_BENCH_PINGPONG,
+          OP_ISEND = HNM_BENCH_ISEND, OP_IRECV = HNM_BENCH_IRECV, OP_COUNT = HNM_BENCH_OPS };
+static const char *const op_names[OP_COUNT] = HNM_BENCH_OP_NAMES;
 
 struct options {
   const char *dir;
@@ -487,11 +490,11 @@ int main(int argc, char **argv)
           tasks[i].duration = v[2 * m + 1];
           m++;
         }
-      FILE *f = open_out(o.dir, "p2p.csv", tmp, final, sizeof tmp);
+      FILE *f = open_out(o.dir, HNM_BENCH_P2P_FILE, tmp, final, sizeof tmp);
       if (f == NULL)
         failed = 1;
       else {
-        fprintf(f, "op,size,start,duration\n");
+        fprintf(f, HNM_BENCH_P2P_HEADER "\n");
         for (long i = 0; i < nt; i++)
           fprintf(f, "%s,%ld,%.9g,%.9g\n", op_names[tasks[i].op], tasks[i].size, tasks[i].start, tasks[i].duration);
         failed |= close_out(f, tmp, final) != 0;
@@ -503,10 +506,10 @@ int main(int argc, char **argv)
   if (o.probe) {
     FILE *f = NULL;
     if (rank == 0) {
-      f = open_out(o.dir, "probe.csv", tmp, final, sizeof tmp);
+      f = open_out(o.dir, HNM_BENCH_PROBE_FILE, tmp, final, sizeof tmp);
       if (f == NULL)
         f = fopen("/dev/null", "w"), failed = 1;
-      fprintf(f, "size,delay,send,recv,pingpong\n");
+      fprintf(f, HNM_BENCH_PROBE_HEADER "\n");
     }
     if (rank == 0 && o.progress)
       fprintf(stderr, PROG ": protocol probe\n");
@@ -526,10 +529,10 @@ int main(int argc, char **argv)
   if (o.contention) {
     FILE *f = NULL;
     if (rank == 0) {
-      f = open_out(o.dir, "contention.csv", tmp, final, sizeof tmp);
+      f = open_out(o.dir, HNM_BENCH_CONTENTION_FILE, tmp, final, sizeof tmp);
       if (f == NULL)
         f = fopen("/dev/null", "w"), failed = 1;
-      fprintf(f, "pairs,mode,size,rank,duration\n");
+      fprintf(f, HNM_BENCH_CONTENTION_HEADER "\n");
     }
     int n = (int)o.cont_size;
     double *d = rank == 0 ? calloc((size_t)np, sizeof *d) : NULL;
@@ -553,7 +556,7 @@ int main(int argc, char **argv)
           MPI_Gather(&dur, 1, MPI_DOUBLE, d, 1, MPI_DOUBLE, 0, comm);
           if (rank == 0)
             for (int k = 0; k < 2 * pairs; k++)
-              fprintf(f, "%d,%s,%ld,%d,%.9g\n", pairs, mode ? "bi" : "uni", o.cont_size, k, d[k]);
+              fprintf(f, "%d,%s,%ld,%d,%.9g\n", pairs, mode ? HNM_BENCH_MODE_BI : HNM_BENCH_MODE_UNI, o.cont_size, k, d[k]);
         }
     }
     free(d);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_csv.h"
+#include "hnm_csv.h"
 #include "hnm_calibrate_util.h"
 
 static void series_add(struct series *s, double k, double y, const char *file, long line)
@@ -43,21 +44,6 @@ int parse_field(const char *f, double *v)
   return *f != '\0' && *end == '\0' && errno != ERANGE && isfinite(*v) && *v >= 0;
 }
 
-static int split(char *line, char **fields, int max)
-{
-  int n = 0;
-  for (char *p = line;; p++) {
-    if (n < max)
-      fields[n] = p;
-    n++;
-    p = strchr(p, ',');
-    if (p == NULL)
-      break;
-    *p = '\0';
-  }
-  return n;
-}
-
 void read_csv(const char *path, struct inputs *in)
 {
   FILE *f = fopen(path, "r");
@@ -79,24 +65,24 @@ void read_csv(const char *path, struct inputs *in)
     if (len > 0 && line[len - 1] == '\r')
       line[--len] = '\0';
     if (ln == 1) {
-      if (strcmp(line, "op,size,start,duration") == 0)
+      if (strcmp(line, HNM_BENCH_P2P_HEADER) == 0)
         kind = 0;
-      else if (strcmp(line, "size,delay,send,recv,pingpong") == 0)
+      else if (strcmp(line, HNM_BENCH_PROBE_HEADER) == 0)
         kind = 1;
-      else if (strcmp(line, "pairs,mode,size,rank,duration") == 0)
+      else if (strcmp(line, HNM_BENCH_CONTENTION_HEADER) == 0)
         kind = 2;
       else {
         fprintf(stderr,
-                PROG ": %s:1: unknown header '%s' (expected op,size,start,duration or "
-                     "size,delay,send,recv,pingpong or pairs,mode,size,rank,duration)\n",
+                PROG ": %s:1: unknown header '%s' (expected " HNM_BENCH_P2P_HEADER " or " HNM_BENCH_PROBE_HEADER
+                     " or " HNM_BENCH_CONTENTION_HEADER ")\n",
                 path, line);
         exit(2);
       }
       continue;
     }
     char *fl[6];
-    int want = kind == 0 ? 4 : 5;
-    int nf = split(line, fl, 6);
+    int want = kind == 0 ? HNM_BENCH_P2P_FIELDS : kind == 1 ? HNM_BENCH_PROBE_FIELDS : HNM_BENCH_CONTENTION_FIELDS;
+    int nf = hnm_csv_split(line, fl, 6);
     if (nf != want) {
       fprintf(stderr, PROG ": %s:%ld: %d field(s), expected %d\n", path, ln, nf, want);
       exit(2);
@@ -150,8 +136,8 @@ void read_csv(const char *path, struct inputs *in)
       in->probe_file = path;
       in->probe_line = ln;
     } else {
-      int bi = strcmp(fl[1], "bi") == 0;
-      if (!bi && strcmp(fl[1], "uni") != 0) {
+      int bi = strcmp(fl[1], HNM_BENCH_MODE_BI) == 0;
+      if (!bi && strcmp(fl[1], HNM_BENCH_MODE_UNI) != 0) {
         fprintf(stderr, PROG ": %s:%ld: field 'mode': '%s' is not uni or bi\n", path, ln, fl[1]);
         exit(2);
       }

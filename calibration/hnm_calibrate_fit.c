@@ -757,11 +757,11 @@ int cmd_fit(int argc, char **argv)
   }
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", a.report);
-  write_model(p, write_loggps, &m, a.name);
+  write_model(p, build_loggps, &m, a.name);
   snprintf(p, sizeof p, "%s/fluid.xml", a.report);
-  write_model(p, write_fluid, &m, a.name);
+  write_model(p, build_fluid, &m, a.name);
   write_report(a.report, &m, &in, a.out, a.plots);
-  write_model_out(out, a.out, write_hybrid, &m, a.name);
+  write_model_out(out, a.out, build_hybrid, &m, a.name);
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
     fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);

@@ -94,102 +94,87 @@ void write_size(FILE *f, double v)
     fprintf(f, "%.0f", v);
 }
 
-void write_hybrid(FILE *f, const struct fitted *m, const char *name)
+/* The fitted models as hnm models (checked by hnm_model_new(): what the
+ * loader would refuse is never written). */
+static hnm_model *fitted__model(const struct hnm_model_desc *d)
 {
-  fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE hnm-model SYSTEM \"hnm-model.dtd\">\n");
-  fprintf(f, "<hnm-model name=\"%s\" version=\"1\">\n", name);
-  fprintf(f, "  <description>Hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its report)</description>\n",
-          m->nfiles);
-  fprintf(f, "  <protocol async=\"");
-  write_size(f, m->async);
-  fprintf(f, "\" detached=\"");
-  write_size(f, m->detached);
-  fprintf(f, "\"/>\n");
-  if (m->limiter > 0)
-    fprintf(f, "  <limiter factor=\"%.17g\"/>\n", m->limiter);
-  fprintf(f, "  <sharing contention=\"maxmin\" crosstraffic=\"off\"/>\n  <segments route=\"any\">\n");
+  hnm_error e;
+  hnm_model *model = hnm_model_new(d, &e);
+  if (model == NULL)
+    die("internal error: the fitted model does not load: %s", e.msg);
+  return model;
+}
+
+hnm_model *build_hybrid(const struct fitted *m, const char *name)
+{
+  char description[256];
+  snprintf(description, sizeof description,
+           "Hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its report)", m->nfiles);
+  struct hnm_segment *seg = calloc(m->nseg ? m->nseg : 1, sizeof *seg);
+  if (seg == NULL)
+    die("out of memory");
   for (size_t i = 0; i < m->nseg; i++) {
     const struct segment *s = &m->seg[i];
-    fprintf(f, "    <segment upto=\"");
-    if (isinf(s->upto))
-      fprintf(f, "inf");
-    else
-      fprintf(f, "%.0f", s->upto);
-    fprintf(f, "\" latency=\"%.17gs\" bandwidth=\"%.17gBps\"", s->lat, s->bw);
-    fprintf(f, " send-o=\"%.17gs\" send-per-byte=\"%.17gs\" recv-o=\"%.17gs\" recv-per-byte=\"%.17gs\"", s->so,
-            s->sb, s->ro, s->rb);
-    fprintf(f, " isend-o=\"%.17gs\" isend-per-byte=\"%.17gs\"/>\n", s->io, s->ib);
+    seg[i] = (struct hnm_segment){.upto = s->upto, .latency_absolute = 1, .latency_s = s->lat, .lat_factor = 1,
+                                  .bandwidth_absolute = 1, .bandwidth_Bps = s->bw, .bw_factor = 1,
+                                  .send_o = s->so, .send_O = s->sb, .recv_o = s->ro, .recv_O = s->rb,
+                                  .isend_o = s->io, .isend_O = s->ib};
   }
-  fprintf(f, "  </segments>\n</hnm-model>\n");
+  struct hnm_model_desc d = {name, description, (long)m->async, (long)m->detached,
+                             m->limiter > 0 ? HNM_LIMITER_FACTOR : HNM_LIMITER_KEEP, m->limiter > 0 ? m->limiter : 0,
+                             HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, m->nseg};
+  hnm_model *model = fitted__model(&d);
+  free(seg);
+  return model;
 }
 
-void write_loggps(FILE *f, const struct fitted *m, const char *name)
+hnm_model *build_loggps(const struct fitted *m, const char *name)
 {
-  fprintf(f, "<?xml version=\"1.0\"?>\n<hnm-model name=\"%s-loggps\" version=\"1\">\n", name);
-  fprintf(f, "  <description>Single-segment LogGPS fit by hnm-calibrate (g = G, s = 0, S = detached)</description>\n");
-  fprintf(f, "  <loggps L=\"%.17gs\" o=\"%.17gs\" g=\"%.17gs\" G=\"%.17gs\" s=\"0\" S=\"%.0f\" Os=\"%.17gs\" Or=\"%.17gs\"/>\n",
-          m->lg_L, m->lg_o, m->lg_G, m->lg_G, m->detached > 0 ? m->detached : 0, m->lg_Os, m->lg_Or);
-  fprintf(f, "</hnm-model>\n");
+  char full[512];
+  snprintf(full, sizeof full, "%s-loggps", name);
+  const double p[8] = {m->lg_L, m->lg_o, m->lg_G, m->lg_G, 0, m->detached > 0 ? m->detached : 0, m->lg_Os, m->lg_Or};
+  struct hnm_model_desc d = {full, "Single-segment LogGPS fit by hnm-calibrate (g = G, s = 0, S = detached)", -1, -1,
+                             HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_SIMGRID, p, NULL, 0};
+  return fitted__model(&d);
 }
 
-void write_fluid(FILE *f, const struct fitted *m, const char *name)
+hnm_model *build_fluid(const struct fitted *m, const char *name)
 {
-  fprintf(f, "<?xml version=\"1.0\"?>\n<hnm-model name=\"%s-fluid\" version=\"1\">\n", name);
-  fprintf(f, "  <description>Fluid fit by hnm-calibrate: latency + bandwidth only</description>\n");
-  fprintf(f, "  <protocol async=\"");
-  write_size(f, m->async);
-  fprintf(f, "\" detached=\"");
-  write_size(f, m->detached);
-  fprintf(f, "\"/>\n  <limiter factor=\"off\"/>\n  <sharing contention=\"maxmin\" crosstraffic=\"off\"/>\n");
-  fprintf(f, "  <segments route=\"any\">\n    <segment upto=\"inf\" latency=\"%.17gs\" bandwidth=\"%.17gBps\"/>\n",
-          m->fl_L, m->fl_B);
-  fprintf(f, "  </segments>\n</hnm-model>\n");
+  char full[512];
+  snprintf(full, sizeof full, "%s-fluid", name);
+  const struct hnm_segment seg = {.upto = INFINITY, .latency_absolute = 1, .latency_s = m->fl_L, .lat_factor = 1,
+                                  .bandwidth_absolute = 1, .bandwidth_Bps = m->fl_B, .bw_factor = 1};
+  struct hnm_model_desc d = {full, "Fluid fit by hnm-calibrate: latency + bandwidth only", (long)m->async,
+                             (long)m->detached, HNM_LIMITER_OFF, 0, HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF,
+                             NULL, &seg, 1};
+  return fitted__model(&d);
 }
 
-/* Write a model: into memory, loaded back with hnm's own loader (so that
- * nothing hnm-run would refuse is ever written), then into O (opened on
- * PATH by hnm_out_open(): a temporary renamed over a regular file, written
- * through to a device), committed. O is consumed. */
-void write_model_out(hnm_out *o, const char *path, void (*writer)(FILE *, const struct fitted *, const char *),
+/* Write the model BUILD makes of M into O (opened on PATH by
+ * hnm_out_open(): a temporary renamed over a regular file, written through
+ * to a device), committed. O is consumed. */
+void write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *),
                      const struct fitted *m, const char *name)
 {
-  char *buf = NULL, err[1024];
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (f == NULL) {
-    hnm_out_abort(o);
-    die("out of memory");
-  }
-  writer(f, m, name);
-  if (fclose(f) != 0) {
-    hnm_out_abort(o);
-    die("out of memory");
-  }
+  char err[1024];
   hnm_error e;
-  hnm_model *chk = hnm_model_load_memory(path, buf, len, &e);
-  if (chk == NULL) {
+  hnm_model *model = build(m, name);
+  int rc = hnm_model_write(model, hnm_out_file(o), &e);
+  hnm_model_free(model);
+  if (rc != 0) {
     hnm_out_abort(o);
-    free(buf);
-    die("internal error: the fitted model does not load: %s", e.msg);
+    hnm_msg_die(1, "'%s': %s", path, e.msg);
   }
-  hnm_model_free(chk);
-  size_t put = fwrite(buf, 1, len, hnm_out_file(o));
-  free(buf);
-  if (put != len || hnm_out_commit(o, err, sizeof err) != 0) {
-    if (put != len) {
-      snprintf(err, sizeof err, "'%s': write error: %s", path, strerror(errno));
-      hnm_out_abort(o);
-    }
+  if (hnm_out_commit(o, err, sizeof err) != 0)
     hnm_msg_die(1, "%s", err);
-  }
 }
 
-void write_model(const char *path, void (*writer)(FILE *, const struct fitted *, const char *),
-                 const struct fitted *m, const char *name)
+void write_model(const char *path, hnm_model *(*build)(const struct fitted *, const char *), const struct fitted *m,
+                 const char *name)
 {
   char err[1024];
   hnm_out *o = hnm_out_open(path, path, err, sizeof err);
   if (o == NULL)
     hnm_msg_die(1, "%s", err);
-  write_model_out(o, path, writer, m, name);
+  write_model_out(o, path, build, m, name);
 }

@@ -4,6 +4,7 @@
 #define HNM_CALIBRATE_FITTED_H
 
 #include "hnm_fit.h"
+#include "hnm_model.h"
 #include "hnm_out.h"
 
 #include <stdio.h>
@@ -40,10 +41,10 @@ double hybrid_predict(const struct fitted *m, int op, double k);
 double loggps_predict(const struct fitted *m, int op, double k);
 double fluid_predict(const struct fitted *m, int op, double k);
 void write_size(FILE *f, double v);
-void write_hybrid(FILE *f, const struct fitted *m, const char *name);
-void write_loggps(FILE *f, const struct fitted *m, const char *name);
-void write_fluid(FILE *f, const struct fitted *m, const char *name);
-void write_model_out(hnm_out *o, const char *path, void (*writer)(FILE *, const struct fitted *, const char *), const struct fitted *m, const char *name);
-void write_model(const char *path, void (*writer)(FILE *, const struct fitted *, const char *), const struct fitted *m, const char *name);
+hnm_model *build_hybrid(const struct fitted *m, const char *name);
+hnm_model *build_loggps(const struct fitted *m, const char *name);
+hnm_model *build_fluid(const struct fitted *m, const char *name);
+void write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *), const struct fitted *m, const char *name);
+void write_model(const char *path, hnm_model *(*build)(const struct fitted *, const char *), const struct fitted *m, const char *name);
 
 #endif

@@ -93,18 +93,17 @@ static void append_rows(const char *src, char **buf, size_t *len)
   fclose(f);
 }
 
+static int put_text(FILE *f, void *text)
+{
+  return fputs(text, f) == EOF ? -1 : 0;
+}
+
+/* PATH through hnm_out: a temporary renamed over it (symlinks followed). */
 static void write_file(const char *path, const char *text)
 {
-  char tmp[4300];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL)
-    die("%s: cannot write: %s", tmp, strerror(errno));
-  fputs(text, f);
-  if (fclose(f) != 0 || rename(tmp, path) != 0) {
-    remove(tmp);
-    die("%s: cannot write", path);
-  }
+  char err[1024];
+  if (hnm_out_write(path, path, put_text, (void *)text, err, sizeof err) != 0)
+    die("%s", err);
 }
 
 int refine_model(const char *model_path, const char *dir, long reps, refine_bench_fn bench, void *ctx)

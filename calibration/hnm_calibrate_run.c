@@ -5,6 +5,7 @@
 #include "hnm_model.h"
 #include "hnm_units.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -49,6 +50,49 @@ struct refine_ctx {
   int nuser;
 };
 
+/* hnm-calibrate fit DIR/\*.csv -o OUT --no-plots, run as a child of this
+ * very program: its exit status. */
+static int fit_dir(const char *dir, const char *out)
+{
+  DIR *d = opendir(dir);
+  if (d == NULL)
+    die("-d: %s: %s", dir, strerror(errno));
+  size_t cap = 16, n = 0;
+  char **av = calloc(cap, sizeof *av);
+  char report[4500];
+  snprintf(report, sizeof report, "%s/refine-first-report", dir);
+  av[n++] = "/proc/self/exe";
+  av[n++] = "fit";
+  av[n++] = "-o";
+  av[n++] = (char *)out;
+  av[n++] = "--report";
+  av[n++] = report;
+  av[n++] = "--no-plots";
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    size_t l = strlen(e->d_name);
+    if (l < 5 || strcmp(e->d_name + l - 4, ".csv") != 0)
+      continue;
+    if (n + 2 >= cap) {
+      cap *= 2;
+      av = realloc(av, cap * sizeof *av);
+      if (av == NULL)
+        die("out of memory");
+    }
+    size_t pl = strlen(dir) + l + 2;
+    av[n] = malloc(pl);
+    if (av[n] == NULL)
+      die("out of memory");
+    snprintf(av[n++], pl, "%s/%s", dir, e->d_name);
+  }
+  closedir(d);
+  av[n] = NULL;
+  int st = spawn(av);
+  for (size_t i = 7; i < n; i++)
+    free(av[i]);
+  free(av);
+  return st == 0 ? 0 : st == 2 ? 2 : 1;
+}
+
 static int refine_bench(void *vctx, const char *dir, const char *sizes, long reps)
 {
   struct refine_ctx *c = vctx;
@@ -91,7 +135,7 @@ int cmd_run(int argc, char **argv)
     {"hostfile", 0, HNM_OPT_STRING, "H", NULL, NULL, "hostfile (with --simulate)", &hostfile, 0, 0, NULL},
     {"bench", 0, HNM_OPT_STRING, "PATH", NULL, NULL, "benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)", &bench, 0, 0, NULL},
     {"progress", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "progress on stderr (default: when stderr is a terminal)", &progress, 0, 0, NULL},
-    {"refine", 0, HNM_OPT_STRING, "MODEL", NULL, NULL, "instead: locate MODEL's breakpoints (fitted from DIR's CSVs) to the byte; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit", &refine, 0, 0, NULL},
+    {"refine", 0, HNM_OPT_STRING, "MODEL", NULL, NULL, "instead: locate MODEL's breakpoints (fitted from DIR's CSVs; auto: fit them first) to the byte; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit", &refine, 0, 0, NULL},
     {"refine-reps", 0, HNM_OPT_LONG, "N", "5", NULL, "with --refine: measurements per size and round", &refine_reps, 1, 100000, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
   const struct hnm_opt_cmd cmd = {
@@ -149,6 +193,18 @@ int cmd_run(int argc, char **argv)
   av[n++] = (char *)bench;
   if (refine != NULL) {
     struct refine_ctx c = {av, n, argv + i, argc - i};
+    char first[4400];
+    if (strcmp(refine, "auto") == 0) {
+      /* Fit DIR's CSVs first (this very program, `fit`), then refine that. */
+      snprintf(first, sizeof first, "%s/refine-first.xml", dir);
+      int st = fit_dir(dir, first);
+      if (st != 0) {
+        free(av);
+        free(launcher);
+        return st;
+      }
+      refine = first;
+    }
     int rc = refine_model(refine, dir, refine_reps, refine_bench, &c);
     free(av);
     free(launcher);

@@ -109,37 +109,23 @@ int cmd_import(int argc, char **argv)
   if (*name == '\0' || strpbrk(name, "<>&\"'") != NULL)
     return hnm_opt_fail("--name", "'%s': empty or has XML special characters", name);
   char e[1200], notes[4096] = "";
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&buf, &len);
-  if (mem == NULL)
-    die("out of memory");
-  int rc = hnm_smpi_config_import(file, bw, lat, name, mem, notes, sizeof notes, e, sizeof e);
-  fclose(mem);
-  if (rc != 0) {
-    free(buf);
+  hnm_model *m = NULL;
+  if (hnm_smpi_config_import(file, bw, lat, name, &m, notes, sizeof notes, e, sizeof e) != 0) {
     fprintf(stderr, PROG ": %s\n", e);
     return 2;
   }
-  /* Nothing hnm-run would refuse is ever written. */
-  hnm_error err;
-  hnm_model *m = hnm_model_load_memory(out, buf, len, &err);
-  if (m == NULL) {
-    free(buf);
-    die("%s: the imported model does not load: %s", file, err.msg);
-  }
-  hnm_model_free(m);
   hnm_out *o = hnm_out_open(out, "-o", e, sizeof e);
   if (o == NULL) {
-    free(buf);
+    hnm_model_free(m);
     die("%s", e);
   }
-  size_t put = fwrite(buf, 1, len, hnm_out_file(o));
-  free(buf);
-  if (put != len) {
+  hnm_error werr;
+  if (hnm_model_write(m, hnm_out_file(o), &werr) != 0) {
     hnm_out_abort(o);
-    die("-o: '%s': write error: %s", out, strerror(errno));
+    hnm_model_free(m);
+    die("-o: '%s': %s", out, werr.msg);
   }
+  hnm_model_free(m);
   if (hnm_out_commit(o, e, sizeof e) != 0)
     die("%s", e);
   print_notes(notes);

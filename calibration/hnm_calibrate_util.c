@@ -17,15 +17,14 @@
 #include "hnm_calibrate_util.h"
 #include "hnm_msg.h"
 
-const char *const op_names[OP_COUNT] = {"send", "recv", "pingpong", "isend", "irecv"};
+const char *const op_names[OP_COUNT] = HNM_BENCH_OP_NAMES;
 
 void die(const char *fmt, ...)
 {
-  char msg[8192];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  hnm_msg_verror(fmt, ap);
   va_end(ap);
-  hnm_msg_die(2, "%s", msg);
+  exit(2);
 }
 

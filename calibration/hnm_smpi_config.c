@@ -261,9 +261,11 @@ static int cmp_double(const void *a, const void *b)
 #define SG_LAT_DEFAULT                                                                                                 \
   "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;732:1.9503;257:1.95341;0:2.01467"
 
-int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, const char *name, FILE *out,
+int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, const char *name, hnm_model **model,
                            char *notes, size_t notescap, char *err, size_t errcap)
 {
+  struct hnm_segment *segs = NULL;
+  *model = NULL;
   enum { OS, OIS, OR, BW, LAT, ASYNC, DETACHED, CROSS, NIDS };
   static const char *const ids[NIDS] = {"smpi/os",        "smpi/ois",
                                         "smpi/or",        "smpi/bw-factor",
@@ -384,24 +386,11 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
     if (u == 0 || bounds[i] != bounds[u - 1])
       bounds[u++] = bounds[i];
   nb = u;
-  fprintf(out, "<?xml version=\"1.0\"?>\n<!DOCTYPE hnm-model SYSTEM \"hnm-model.dtd\">\n");
-  fprintf(out, "<hnm-model name=\"%s\" version=\"1\">\n", name);
-  fprintf(out, "  <description>Imported by hnm-calibrate from SimGrid's configuration in %s, for a route of "
-               "%.17g B/s and %.17g s</description>\n",
-          path, route_bw, route_lat);
-  fprintf(out, "  <protocol async=\"");
-  if (thr[0] > 0)
-    fprintf(out, "%ld", thr[0] - 1);
-  else
-    fprintf(out, "none");
-  fprintf(out, "\" detached=\"");
-  if (thr[1] > 0)
-    fprintf(out, "%ld", thr[1] - 1);
-  else
-    fprintf(out, "none");
-  fprintf(out, "\"/>\n  <limiter factor=\"keep\"/>\n  <sharing contention=\"maxmin\" crosstraffic=\"%s\"/>\n",
-          cross < 0 ? "simgrid" : cross ? "on" : "off");
-  fprintf(out, "  <segments route=\"any\">\n");
+  segs = calloc(nb + 1, sizeof *segs);
+  if (segs == NULL) {
+    hnm_errf(err, errcap, "out of memory");
+    goto out;
+  }
   for (size_t i = 0; i <= nb; i++) {
     double hi = i < nb ? bounds[i] : INFINITY;
     double k = i < nb ? hi : (nb ? bounds[nb - 1] + 1 : 1); /* a payload inside the segment */
@@ -415,18 +404,28 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
       goto out;
     }
     /* SimGrid alone on the route: latf L + (k + 16) / (bwf B). */
-    double bw = bwf * route_bw, lat = latf * route_lat + ENVELOPE / bw;
-    fprintf(out, "    <segment upto=\"");
-    if (isinf(hi))
-      fprintf(out, "inf");
-    else
-      fprintf(out, "%.0f", hi);
-    fprintf(out, "\" latency=\"%.17gs\" bandwidth=\"%.17gBps\"", lat, bw);
-    fprintf(out, " send-o=\"%.17gs\" send-per-byte=\"%.17gs\" isend-o=\"%.17gs\" isend-per-byte=\"%.17gs\"",
-            c[0]->v[0], c[0]->v[1], c[1]->v[0], c[1]->v[1]);
-    fprintf(out, " recv-o=\"%.17gs\" recv-per-byte=\"%.17gs\"/>\n", c[2]->v[0], c[2]->v[1]);
+    struct hnm_segment *g = &segs[i];
+    g->upto = hi;
+    g->latency_absolute = g->bandwidth_absolute = 1;
+    g->bandwidth_Bps = bwf * route_bw;
+    g->latency_s = latf * route_lat + ENVELOPE / g->bandwidth_Bps;
+    g->send_o = c[0]->v[0], g->send_O = c[0]->v[1];
+    g->isend_o = c[1]->v[0], g->isend_O = c[1]->v[1];
+    g->recv_o = c[2]->v[0], g->recv_O = c[2]->v[1];
   }
-  fprintf(out, "  </segments>\n</hnm-model>\n");
+  char desc[4600];
+  snprintf(desc, sizeof desc, "Imported by hnm-calibrate from SimGrid's configuration in %s, for a route of %.17g B/s and %.17g s",
+           path, route_bw, route_lat);
+  struct hnm_model_desc d = {name, desc, thr[0] > 0 ? thr[0] - 1 : -1, thr[1] > 0 ? thr[1] - 1 : -1,
+                             HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN,
+                             cross < 0 ? HNM_CROSSTRAFFIC_SIMGRID : cross ? HNM_CROSSTRAFFIC_ON : HNM_CROSSTRAFFIC_OFF,
+                             NULL, segs, nb + 1};
+  hnm_error he;
+  *model = hnm_model_new(&d, &he);
+  if (*model == NULL) {
+    hnm_errf(err, errcap, "%s: the imported model does not load: %s", path, he.msg);
+    goto out;
+  }
   rc = 0;
 out:
   for (int i = 0; i < NIDS; i++)
@@ -434,6 +433,7 @@ out:
   for (int i = 0; i < 5; i++)
     free(f[i].e);
   free(bounds);
+  free(segs);
   hnm_xml_free(&doc);
   return rc;
 }

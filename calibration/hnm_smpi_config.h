@@ -38,11 +38,12 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
                            size_t notescap, char *err, size_t errcap);
 
 /* Read the <config> block of path (a <config> document, or a <platform>
- * holding one) and write the equivalent hnm model file (XML) on out, with
- * absolute latencies and bandwidths for the route (route_bw, route_lat).
- * Options SimGrid would default are taken at SimGrid 3.32's defaults.
- * -1 with err = "FILE:LINE: field 'ID': reason". */
-int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, const char *name, FILE *out,
+ * holding one) into *model (free with hnm_model_free()): the hnm model that
+ * times messages as plain smpirun does on the route (route_bw, route_lat),
+ * with absolute latencies and bandwidths. Options SimGrid would default are
+ * taken at SimGrid 3.32's defaults. -1 with err = "FILE:LINE: field 'ID':
+ * reason". */
+int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, const char *name, hnm_model **model,
                            char *notes, size_t notescap, char *err, size_t errcap);
 
 #ifdef __cplusplus

@@ -33,6 +33,12 @@ int hnm_msg_error(const char *fmt, ...)
   return HNM_EXIT_USAGE;
 }
 
+int hnm_msg_verror(const char *fmt, va_list ap)
+{
+  msg__print("", fmt, ap);
+  return HNM_EXIT_USAGE;
+}
+
 void hnm_msg_warn(const char *fmt, ...)
 {
   va_list ap;

@@ -8,6 +8,8 @@
 #ifndef HNM_MSG_H
 #define HNM_MSG_H
 
+#include <stdarg.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -34,6 +36,9 @@ int hnm_msg_error(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
 void hnm_msg_warn(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
 /* "PROG: message" on stderr, for progress and notes (not an error). */
 void hnm_msg_info(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
+/* The same with a va_list, for a tool's own printf-like wrappers. */
+int hnm_msg_verror(const char *fmt, va_list ap);
+
 /* "PROG: message" on stderr, then exit(status). For tools only. */
 _Noreturn void hnm_msg_die(int status, const char *fmt, ...) HNM_MSG__PRINTF(2, 3);
 

@@ -106,7 +106,7 @@ static int opt__apply(const struct hnm_opt_cmd *cmd, const struct hnm_opt *o, co
       }
     }
   }
-  if (rc != 0) {
+  if (rc != 0 && err[0] != '\0') {
     opt__spelling(cmd, o, name, sizeof name);
     hnm_opt_fail(name, "%s", err);
   }

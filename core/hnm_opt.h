@@ -54,7 +54,8 @@ struct hnm_opt {
   double min, max;        /* accepted range of numbers; min == max == 0: any */
   /* HNM_OPT_CALL: called with the argument (NULL when the option takes
    * none); returns 0, or -1 with a reason in err (printed by the parser as
-   * "PROG: option '--x': reason"). */
+   * "PROG: option '--x': reason"; nothing is printed when err is left
+   * empty: the callback reported the error itself). */
   int (*fn)(void *ctx, const char *arg, char *err, size_t errlen);
 };
 

@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "hnm_platform_options.h"
+#include "hnm_msg.h"
 #include "hnm_platform_config.h"
 #include "hnm_platform_write.h"
 
@@ -42,6 +43,7 @@ int main(int argc, char **argv)
   struct config cfg;
   int rc;
 
+  hnm_msg_init(PROG);
   if (argc < 2) {
     usage(stderr);
     return 2;

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "hnm_platform_options.h"
+#include "hnm_opt.h"
+#include "hnm_msg.h"
 
 /* Name and argument of every option, whatever the family. */
 static const struct {
@@ -220,24 +222,19 @@ void usage(FILE *out)
           PROG, PROG, PROG, PROG, PROG);
 }
 
-static void family_usage(const struct family *f, FILE *out)
+/* The family whose --help is being printed (hnm_opt's notes take no context). */
+static const struct family *usage__family;
+
+/* After the option list of FAMILY --help: units, the family's notes. */
+static void family_notes(FILE *out)
 {
-  fprintf(out, "Usage: %s %s [OPTIONS]\n%s.\n\nOptions (default in brackets):\n", PROG, f->name, f->summary);
-  for (const struct opt_doc *d = f->docs; d->id != OPT_COUNT; d++) {
-    char left[64];
-    snprintf(left, sizeof left, "%s%s %s", opt_names[d->id].name, d->id == OPT_OUTPUT ? ", --output" : "",
-             opt_names[d->id].arg);
-    fprintf(out, "  %-28s %s [%s]\n", left, d->help, d->def);
-  }
-  fprintf(out, "  %-28s %s\n", "-h, --help", "this help");
-  fprintf(out, "  %-28s %s\n", "--version", "print the version");
   fprintf(out,
           "\n"
           "Units: BANDWIDTH as in SimGrid (10Gbps = bits/s, 1.25GBps = bytes/s, 1GiBps; a unit is\n"
           "required), TIME (10us, 1.5ms, 100ns, 0s), SPEED (1Gf = 1e9 flop/s), LIST = N,N,...\n"
           "Options accept --name VALUE or --name=VALUE; a later option overrides an earlier one.\n"
           "\n");
-  f->notes(out);
+  usage__family->notes(out);
   fprintf(out,
           "\n"
           "Sharing: SimGrid 3.32 creates the links of a <cluster> SHARED whatever its\n"
@@ -366,11 +363,9 @@ int bad(const char *fmt, ...)
 {
   va_list ap;
 
-  fprintf(stderr, "%s: ", PROG);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  hnm_msg_verror(fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
   return -1;
 }
 
@@ -393,37 +388,37 @@ const char *value_of(const struct cli *c, enum opt_id id)
 /* Parse argv[first..] into c->val. Returns 0, 1 if help was printed, -1 on error. */
 int cli_parse(struct cli *c, int argc, char **argv, int first)
 {
-  for (int i = first; i < argc; i++)
-    if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-      family_usage(c->fam, stdout);
-      return 1;
-    }
-  for (int i = first; i < argc; i++) {
-    const char *a = argv[i];
-    const char *eq = strchr(a, '=');
-    size_t n = eq != NULL && strncmp(a, "--", 2) == 0 ? (size_t)(eq - a) : strlen(a);
-    const struct opt_doc *d = NULL;
-
-    if (a[0] != '-')
-      return bad("unexpected argument '%s' (see %s %s --help)", a, PROG, c->fam->name);
-    if (strcmp(a, "--version") == 0) {
-      printf("%s %s\n", PROG, HNM_VERSION);
-      return 1;
-    }
-    for (const struct opt_doc *x = c->fam->docs; x->id != OPT_COUNT && d == NULL; x++) {
-      const char *name = opt_names[x->id].name;
-      if ((strlen(name) == n && strncmp(a, name, n) == 0) || (x->id == OPT_OUTPUT && n == 8 && strncmp(a, "--output", 8) == 0))
-        d = x;
-    }
-    if (d == NULL)
-      return bad("unknown option '%.*s' for %s (see %s %s --help)", (int)n, a, c->fam->name, PROG, c->fam->name);
-    if (n < strlen(a)) {
-      c->val[d->id] = a + n + 1;
-    } else {
-      if (i + 1 >= argc)
-        return bad("%s needs a value (%s)", opt_name(d->id), opt_names[d->id].arg);
-      c->val[d->id] = argv[++i];
-    }
+  /* The family's options as an hnm_opt table: each stores its text in
+   * c->val[id] (NULL when absent: value_of() then takes the family's
+   * default, shown in brackets in --help), parsed with units later. */
+  struct hnm_opt opts[OPT_COUNT + 1];
+  char help[OPT_COUNT][512], prog[64];
+  size_t n = 0;
+  for (const struct opt_doc *d = c->fam->docs; d->id != OPT_COUNT && n < OPT_COUNT; d++, n++) {
+    snprintf(help[n], sizeof help[n], "%s [%s]", d->help, d->def);
+    opts[n] = (struct hnm_opt){d->id == OPT_OUTPUT ? "output" : opt_names[d->id].name + 2,
+                               d->id == OPT_OUTPUT ? 'o' : 0,
+                               HNM_OPT_STRING,
+                               opt_names[d->id].arg,
+                               NULL,
+                               NULL,
+                               help[n],
+                               (void *)&c->val[d->id],
+                               0,
+                               0,
+                               NULL};
   }
+  opts[n] = (struct hnm_opt){NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL};
+  snprintf(prog, sizeof prog, "%s %s", PROG, c->fam->name);
+  char summary[256];
+  snprintf(summary, sizeof summary, "%s.", c->fam->summary);
+  const struct hnm_opt_cmd cmd = {prog, "[OPTIONS]", summary, NULL, family_notes, 0, NULL};
+  usage__family = c->fam;
+  int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1));
+  if (i < 0)
+    return i == HNM_OPT_DONE ? 1 : -1;
+  i += first - 1;
+  if (i < argc)
+    return bad("unexpected argument '%s' (see %s %s --help)", argv[i], PROG, c->fam->name);
   return 0;
 }

@@ -159,6 +159,31 @@ double hnm_segment_recv_overhead(const struct hnm_segment *s, double k);
 long hnm_model_smpi_async_thresh(const hnm_model *m);
 long hnm_model_smpi_detached_thresh(const hnm_model *m);
 
+/* A model described in memory (what hnm-calibrate fits). Either LOGGPS (the
+ * 8 parameters L o g G s S Os Or in SI units: seconds, bytes) or the route
+ * "any" table SEGMENTS[0 .. NSEGMENTS) (upto increasing, the last INFINITY). */
+struct hnm_model_desc {
+  const char *name, *description; /* description may be NULL */
+  long async_max, detached_max;   /* bytes, -1 = never (ignored for LogGPS) */
+  enum hnm_limiter_mode limiter;
+  double limiter_factor;          /* for HNM_LIMITER_FACTOR */
+  enum hnm_contention contention;
+  enum hnm_crosstraffic crosstraffic;
+  const double *loggps;           /* [8], or NULL */
+  const struct hnm_segment *segments;
+  size_t nsegments;
+};
+
+/* Build a model from D, checked exactly as a model file is (it is written
+ * and loaded back): NULL with err filled if hnm_model_load() would refuse
+ * it. Free with hnm_model_free(). */
+hnm_model *hnm_model_new(const struct hnm_model_desc *d, hnm_error *err);
+
+/* Write M as a model file (docs/model-format.md) to FILE (a FILE*), through
+ * libxml2's xmlTextWriter: hnm_model_load() of the result gives the same
+ * model. Returns 0, or -1 with err filled (a write error). */
+int hnm_model_write(const hnm_model *m, void *file, hnm_error *err);
+
 /* Print the effective parameters, human-readable, one segment per line. */
 void hnm_model_explain(const hnm_model *m, void *file /* FILE* */);
 

@@ -39,18 +39,18 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "hnm_compare.h"
+#include "hnm_msg.h"
+#include "hnm_version.h"
 #include "hnm_compare_util.h"
 #include "hnm_compare_store.h"
 #include "hnm_compare_pool.h"
 #include "hnm_compare_slurm.h"
 #include "hnm_compare_plot.h"
 
-#define CMP_VERSION "0.1.0"
 
 /* Options of run and slurm                                                  */
 
-void usage(FILE *f)
+static void usage(FILE *f)
 {
   fprintf(f,
           "Usage: hnm-compare run   [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]\n"
@@ -60,66 +60,27 @@ void usage(FILE *f)
           "Run an MPI program built with smpicc over models x process counts x platforms x\n"
           "argument sets through hnm-run, several runs at once, into a resumable CSV.\n"
           "\n"
-          "Grid (each option repeatable; the grid is their product):\n"
-          "  --model SPEC        an hnm-run model (graphene, loggps, fluid, smpi-default, a file,\n"
-          "                      NAME:k=v,...); default graphene\n"
-          "  --np LIST           process counts, comma-separated (e.g. 8,16,32); required\n"
-          "  --platform XML[:HOSTS]  platform and hostfile (default hostfile: XML with .xml\n"
-          "                      replaced by .hosts); label = file name without .xml;\n"
-          "                      default: hnm-run's bundled platform\n"
-          "  --args 'WORDS'      one argument set appended to PROGRAM ARGS (split on blanks);\n"
-          "                      default: one empty set\n"
-          "Runs:\n"
-          "  --metric M          simclock: SimGrid's final simulated clock (smpi/display-timing,\n"
-          "                      6 significant digits); csv:COL[:KEY=VAL...]: the sum of column\n"
-          "                      COL over the rows of the program's CSV output (stdout) whose\n"
-          "                      column KEY equals VAL (default csv:time_s, the skeletons' report)\n"
-          "  --sim-opt OPT       an smpirun option for every simulation (repeatable), e.g.\n"
-          "                      --sim-opt=--cfg=smpi/privatization:no\n"
-          "  --reference         also run PROGRAM-mpi with mpirun at each np and argument set\n"
-          "                      (model 'mpirun', platform '-'); with --metric simclock its\n"
-          "                      time is the wall time of mpirun\n"
-          "  --mpi-program PATH  the program for --reference (default PROGRAM-mpi)\n"
-          "  --mpirun-opt OPT    mpirun options (repeatable; default --allow-run-as-root\n"
-          "                      --oversubscribe --mca btl self,vader)\n"
-          "  --workers N         runs at once (default: the number of cores)\n"
-          "  --timeout SEC       kill a run's process group after SEC seconds of wall time\n"
-          "                      (default 0: none); recorded with status timeout\n"
-          "  -o, --out FILE      the CSV (appended to; runs with an ok row are skipped)\n"
-          "  --no-retry          also skip the runs recorded as failed, timeout, ... (default:\n"
-          "                      run them again)\n"
-          "  --log-dir DIR       stdout/stderr of each run, INDEX.out/INDEX.err (default FILE.logs)\n"
-          "  --task I --tasks N  run only the grid indices equal to I modulo N (0 <= I < N)\n"
-          "  --progress          progress line on stderr even when it is not a terminal\n"
-          "  --dry-run           print the runs to do (shell syntax), run nothing\n"
-          "  --hnm-run PATH      the hnm-run to use (default %s)\n"
+          "  run    the sweep (hnm-compare run --help: every option, its unit and default)\n"
+          "  slurm  a Slurm job array script running the sweep in N tasks (slurm --help)\n"
+          "  merge  the per-task CSVs into one: sorted by index, duplicates dropped (merge --help)\n"
+          "  plot   PREFIX-time.png, PREFIX-error.png, their .dat, PREFIX.gp (plot --help)\n"
           "  -h, --help, --version\n"
-          "Slurm: --tasks N (array size), --script FILE (the job script to write), --sbatch LINE\n"
-          "  (an #SBATCH line, repeatable); the other options as for run; per-task CSVs\n"
-          "  OUT.task-I.csv (OUT without .csv), its directory created.\n"
-          "Merge: rows sorted by index; duplicates dropped; conflicting ok rows or two runs\n"
-          "  with one index (different grids) refused.\n"
-          "\n"
-          "Plot: PREFIX-time.png (time vs processes, log axes, one line per model, platform\n"
-          "  and argument set that vary), PREFIX-error.png (relative error against --reference\n"
-          "  MODEL at the same program, args, platform or '-', np), their .dat files, PREFIX.gp\n"
-          "  and a table on stdout; --only keeps the rows whose COLUMN equals VALUE.\n"
           "\n"
           "CSV columns: " CMP_HEADER "\n"
           "status: ok, failed (exit status != 0), signal, timeout, nometric (exit 0, no metric).\n"
           "Exit status: 0 all runs ok, 1 some run not ok, 2 bad input (nothing run).\n"
-          "See docs/experiments.md.\n",
-          hnm_home_file(HNM_HOME_BIN "/hnm-run"));
+          "See docs/experiments.md.\n");
 }
 
 int main(int argc, char **argv)
 {
+  hnm_msg_init("hnm-compare");
   if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
   if (strcmp(argv[1], "--version") == 0) {
-    printf("hnm-compare %s\n", CMP_VERSION);
+    printf("hnm-compare %s\n", HNM_VERSION);
     return 0;
   }
   if (strcmp(argv[1], "run") == 0)

@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_grid.h"
+#include "hnm_opt.h"
 #include "hnm_compare_util.h"
-#include "hnm_compare.h"
 
 const char *run_model(const cmp_config *c, const cmp_run *r)
 {
@@ -202,26 +202,111 @@ static int check_metric(const char *m)
   return 0;
 }
 
-/* The value following an option: "--opt VAL" or "--opt=VAL". */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, int *err)
+/* The options of run and slurm, as given to parse_run(). */
+struct cmp_parse {
+  cmp_config *c;
+  slurm_opts *sl;
+};
+
+static int grid__model(void *ctx, const char *v, char *err, size_t errlen)
 {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  if (strncmp(a, name, n) != 0)
-    return NULL;
-  if (a[n] == '=')
-    return a + n + 1;
-  if (a[n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc) {
-    *err = cmp_fail("%s needs a value (see hnm-compare --help)", name);
-    return NULL;
-  }
-  return argv[++*i];
+  cmp_config *c = ((struct cmp_parse *)ctx)->c;
+  if (strpbrk(v, "\n\r") != NULL)
+    return snprintf(err, errlen, "a model spec cannot hold a newline"), -1;
+  hnm_error e;
+  hnm_model *m = hnm_model_parse_spec(v, &e);
+  if (m == NULL)
+    return snprintf(err, errlen, "%s: %s", v, e.msg), -1;
+  hnm_model_free(m);
+  for (int k = 0; k < c->models.n; k++)
+    if (strcmp(c->models.v[k], v) == 0)
+      return snprintf(err, errlen, "'%s' given twice", v), -1;
+  if (strcmp(v, "mpirun") == 0)
+    return snprintf(err, errlen, "'mpirun' is the reference's label (use --reference)"), -1;
+  sv_push(&c->models, v);
+  return 0;
 }
 
+static int grid__np(void *ctx, const char *v, char *err, size_t errlen)
+{
+  (void)err;
+  (void)errlen;
+  return add_nps(((struct cmp_parse *)ctx)->c, v) != 0 ? -1 : 0;
+}
+
+static int grid__platform(void *ctx, const char *v, char *err, size_t errlen)
+{
+  (void)err;
+  (void)errlen;
+  return add_platform(((struct cmp_parse *)ctx)->c, v) != 0 ? -1 : 0;
+}
+
+static int grid__args(void *ctx, const char *v, char *err, size_t errlen)
+{
+  cmp_config *c = ((struct cmp_parse *)ctx)->c;
+  if (strpbrk(v, "\n\r") != NULL)
+    return snprintf(err, errlen, "an argument set cannot hold a newline"), -1;
+  for (int k = 0; k < c->args.n; k++)
+    if (strcmp(c->args.v[k], v) == 0)
+      return snprintf(err, errlen, "'%s' given twice", v), -1;
+  sv_push(&c->args, v);
+  return 0;
+}
+
+static int grid__metric(void *ctx, const char *v, char *err, size_t errlen)
+{
+  (void)err;
+  (void)errlen;
+  if (check_metric(v) != 0)
+    return -1;
+  ((struct cmp_parse *)ctx)->c->metric = v;
+  return 0;
+}
+
+static int grid__sim_opt(void *ctx, const char *v, char *err, size_t errlen)
+{
+  (void)err;
+  (void)errlen;
+  sv_push(&((struct cmp_parse *)ctx)->c->sim_opts, v);
+  return 0;
+}
+
+static int grid__mpirun_opt(void *ctx, const char *v, char *err, size_t errlen)
+{
+  (void)err;
+  (void)errlen;
+  sv_push(&((struct cmp_parse *)ctx)->c->mpirun_opts, v);
+  return 0;
+}
+
+static int grid__sbatch(void *ctx, const char *v, char *err, size_t errlen)
+{
+  if (strpbrk(v, "\n\r") != NULL)
+    return snprintf(err, errlen, "a line cannot hold a newline"), -1;
+  sv_push(&((struct cmp_parse *)ctx)->sl->sbatch, v);
+  return 0;
+}
+
+static const char grid__epilog[] =
+  "The grid is the product of --model, --np, --platform and --args; it is enumerated in a\n"
+  "fixed order (platform, argument set, process count, model, then the reference runs).\n"
+  "--platform XML[:HOSTS]: without HOSTS, XML with .xml replaced by .hosts; the CSV names it\n"
+  "  by its file name without .xml; default: hnm-run's bundled platform.\n"
+  "--args 'WORDS': split on blanks, appended to PROGRAM ARGS; default one empty set.\n"
+  "--metric: simclock = SimGrid's final simulated clock (smpi/display-timing, 6 significant\n"
+  "  digits); csv:COL[:KEY=VAL...] = the sum of column COL over the rows of the program's CSV\n"
+  "  output (stdout) whose column KEY equals VAL (default csv:time_s, the skeletons' report).\n"
+  "--reference: PROGRAM-mpi with mpirun at each np and argument set (model 'mpirun',\n"
+  "  platform '-'); with --metric simclock its time is mpirun's wall time. --mpirun-opt\n"
+  "  default: --allow-run-as-root --oversubscribe --mca btl self,vader.\n"
+  "-o FILE: appended to; runs with an ok row are skipped (with --no-retry, any recorded run);\n"
+  "  the existing file is checked first (header, complete last row, status values).\n"
+  "Exit status: 0 all runs ok, 1 some run not ok, 2 bad input (nothing run).\n"
+  "See docs/experiments.md.\n";
+
 /* Parse the run options argv[first..]; SLURM-only options are accepted when
- * SL is not NULL. Returns 0, or 2 after printing the error. */
+ * SL is not NULL. Returns 0; -1 after --help (exit 0); or 2 after printing
+ * the error. */
 int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
 {
   memset(c, 0, sizeof *c);
@@ -229,103 +314,65 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
   c->hnm_run = getenv("HNM_COMPARE_HNM_RUN") ? getenv("HNM_COMPARE_HNM_RUN") : hnm_home_file(HNM_HOME_BIN "/hnm-run");
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   c->workers = ncpu > 0 ? ncpu : 1;
-  c->task = 0;
-  c->tasks = 1;
-  int task_given = 0, tasks_given = 0;
-  int i = first;
-  for (; i < argc; i++) {
-    const char *a = argv[i], *v;
-    int err = 0, start = i;
-    if (strcmp(a, "--") == 0) {
-      i++;
-      break;
-    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      usage(stdout);
-      exit(0);
-    } else if ((v = opt_value(argc, argv, &i, "--model", &err)) != NULL) {
-      if (strpbrk(v, "\n\r") != NULL)
-        return cmp_fail("--model: a model spec cannot hold a newline");
-      hnm_error e;
-      hnm_model *m = hnm_model_parse_spec(v, &e);
-      if (m == NULL)
-        return cmp_fail("--model %s: %s", v, e.msg);
-      hnm_model_free(m);
-      for (int k = 0; k < c->models.n; k++)
-        if (strcmp(c->models.v[k], v) == 0)
-          return cmp_fail("--model: '%s' given twice", v);
-      if (strcmp(v, "mpirun") == 0)
-        return cmp_fail("--model: 'mpirun' is the reference's label (use --reference)");
-      sv_push(&c->models, v);
-    } else if ((v = opt_value(argc, argv, &i, "--np", &err)) != NULL) {
-      if ((err = add_nps(c, v)) != 0)
-        return err;
-    } else if ((v = opt_value(argc, argv, &i, "--platform", &err)) != NULL) {
-      if ((err = add_platform(c, v)) != 0)
-        return err;
-    } else if ((v = opt_value(argc, argv, &i, "--args", &err)) != NULL) {
-      if (strpbrk(v, "\n\r") != NULL)
-        return cmp_fail("--args: an argument set cannot hold a newline");
-      for (int k = 0; k < c->args.n; k++)
-        if (strcmp(c->args.v[k], v) == 0)
-          return cmp_fail("--args: '%s' given twice", v);
-      sv_push(&c->args, v);
-    } else if ((v = opt_value(argc, argv, &i, "--metric", &err)) != NULL) {
-      if ((err = check_metric(v)) != 0)
-        return err;
-      c->metric = v;
-    } else if ((v = opt_value(argc, argv, &i, "--sim-opt", &err)) != NULL) {
-      sv_push(&c->sim_opts, v);
-    } else if (strcmp(a, "--reference") == 0) {
-      c->reference = 1;
-    } else if ((v = opt_value(argc, argv, &i, "--mpi-program", &err)) != NULL) {
-      c->mpi_program = v;
-    } else if ((v = opt_value(argc, argv, &i, "--mpirun-opt", &err)) != NULL) {
-      sv_push(&c->mpirun_opts, v);
-    } else if ((v = opt_value(argc, argv, &i, "--workers", &err)) != NULL) {
-      if (parse_long(v, 1, 4096, &c->workers) != 0)
-        return cmp_fail("--workers: '%s' is not a whole number in [1, 4096]", v);
-    } else if ((v = opt_value(argc, argv, &i, "--timeout", &err)) != NULL) {
-      if (parse_double(v, &c->timeout) != 0 || c->timeout < 0)
-        return cmp_fail("--timeout: '%s' is not a number of seconds >= 0", v);
-    } else if ((v = opt_value(argc, argv, &i, "--out", &err)) != NULL ||
-               (err == 0 && (v = opt_value(argc, argv, &i, "-o", &err)) != NULL)) {
-      c->out = v;
-    } else if ((v = opt_value(argc, argv, &i, "--log-dir", &err)) != NULL) {
-      c->log_dir = v;
-    } else if ((v = opt_value(argc, argv, &i, "--tasks", &err)) != NULL) {
-      if (parse_long(v, 1, 1000000, &c->tasks) != 0)
-        return cmp_fail("--tasks: '%s' is not a whole number in [1, 1000000]", v);
-      tasks_given = 1;
-    } else if ((v = opt_value(argc, argv, &i, "--task", &err)) != NULL) {
-      if (parse_long(v, 0, 999999, &c->task) != 0)
-        return cmp_fail("--task: '%s' is not a whole number >= 0", v);
-      task_given = 1;
-    } else if (strcmp(a, "--progress") == 0) {
-      c->progress = 1;
-    } else if (strcmp(a, "--dry-run") == 0) {
-      c->dry_run = 1;
-    } else if (strcmp(a, "--no-retry") == 0) {
-      c->no_retry = 1;
-    } else if ((v = opt_value(argc, argv, &i, "--hnm-run", &err)) != NULL) {
-      c->hnm_run = v;
-    } else if (sl != NULL && (v = opt_value(argc, argv, &i, "--script", &err)) != NULL) {
-      sl->script = v;
+  c->task = -1; /* -1: not given */
+  c->tasks = -1;
+  const double any = HUGE_VAL;
+  struct cmp_parse ctx = {c, sl};
+  struct hnm_opt opts[] = {
+    {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "an hnm-run model (repeatable; default graphene)", NULL, 0, 0, grid__model},
+    {"np", 0, HNM_OPT_CALL, "LIST", NULL, NULL, "process counts, comma-separated (e.g. 8,16,32); required", NULL, 0, 0, grid__np},
+    {"platform", 0, HNM_OPT_CALL, "XML[:HOSTS]", NULL, NULL, "platform and hostfile (repeatable; see below)", NULL, 0, 0, grid__platform},
+    {"args", 0, HNM_OPT_CALL, "WORDS", NULL, NULL, "one argument set appended to PROGRAM ARGS (repeatable)", NULL, 0, 0, grid__args},
+    {"metric", 0, HNM_OPT_CALL, "M", "csv:time_s", NULL, "simclock, or csv:COL[:KEY=VAL...]", NULL, 0, 0, grid__metric},
+    {"sim-opt", 0, HNM_OPT_CALL, "OPT", NULL, NULL, "an smpirun option for every simulation (repeatable)", NULL, 0, 0, grid__sim_opt},
+    {"reference", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "also run PROGRAM-mpi with mpirun", &c->reference, 0, 0, NULL},
+    {"mpi-program", 0, HNM_OPT_STRING, "PATH", NULL, NULL, "the program for --reference (default PROGRAM-mpi)", &c->mpi_program, 0, 0, NULL},
+    {"mpirun-opt", 0, HNM_OPT_CALL, "OPT", NULL, NULL, "an mpirun option (repeatable)", NULL, 0, 0, grid__mpirun_opt},
+    {"workers", 0, HNM_OPT_LONG, "N", NULL, NULL, "runs at once (default: the number of cores)", &c->workers, 1, 4096, NULL},
+    {"timeout", 0, HNM_OPT_NUMBER, "SEC", "0", "s", "kill a run's process group after SEC of wall time, 0 = never", &c->timeout, 0, any, NULL},
+    {"out", 'o', HNM_OPT_STRING, "FILE", NULL, NULL, "the CSV (appended to; runs with an ok row are skipped)", &c->out, 0, 0, NULL},
+    {"no-retry", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "also skip the runs recorded as not ok", &c->no_retry, 0, 0, NULL},
+    {"log-dir", 0, HNM_OPT_STRING, "DIR", NULL, NULL, "stdout/stderr of each run (default FILE.logs)", &c->log_dir, 0, 0, NULL},
+    {"tasks", 0, HNM_OPT_LONG, "N", NULL, NULL, "with --task: run only the grid indices equal to I modulo N", &c->tasks, 1, 1000000, NULL},
+    {"task", 0, HNM_OPT_LONG, "I", NULL, NULL, "see --tasks (0 <= I < N)", &c->task, 0, 999999, NULL},
+    {"progress", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "progress line on stderr even when it is not a terminal", &c->progress, 0, 0, NULL},
+    {"dry-run", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the runs to do (shell syntax), run nothing", &c->dry_run, 0, 0, NULL},
+    {"hnm-run", 0, HNM_OPT_STRING, "PATH", NULL, NULL, "the hnm-run to use", &c->hnm_run, 0, 0, NULL},
+    {"script", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "slurm: the job script to write", sl ? (void *)&sl->script : NULL, 0, 0, NULL},
+    {"sbatch", 0, HNM_OPT_CALL, "LINE", NULL, NULL, "slurm: an #SBATCH line (repeatable)", NULL, 0, 0, grid__sbatch},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  if (sl == NULL) /* script, sbatch: slurm only */
+    opts[sizeof opts / sizeof opts[0] - 3].name = NULL;
+  const struct hnm_opt_cmd cmd = {sl ? "hnm-compare slurm" : "hnm-compare run",
+                                  sl ? "--tasks N --script JOB.sh [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]"
+                                     : "[OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]",
+                                  sl ? "Writes a Slurm job array script: task I runs the grid indices equal to I modulo N\n"
+                                       "into OUT.task-I.csv (OUT without .csv; its directory created)."
+                                     : "Runs PROGRAM over models x process counts x platforms x argument sets through\n"
+                                       "hnm-run, several runs at once, into a resumable CSV.",
+                                  grid__epilog, NULL, HNM_OPT_IN_ORDER, &ctx};
+  int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1));
+  if (i < 0)
+    return i == HNM_OPT_DONE ? -1 : 2;
+  i += first - 1;
+  int task_given = c->task >= 0, tasks_given = c->tasks >= 0;
+  if (!task_given)
+    c->task = 0;
+  if (!tasks_given)
+    c->tasks = 1;
+  /* The run options as given (slurm re-emits them, except -o and the task slice). */
+  for (int k = first; k < i && strcmp(argv[k], "--") != 0; k++) {
+    const char *a = argv[k];
+    int slice = strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--task") == 0 ||
+                strcmp(a, "--tasks") == 0 || strcmp(a, "--script") == 0 || strcmp(a, "--sbatch") == 0;
+    if (slice) {
+      k++; /* and its value */
       continue;
-    } else if (sl != NULL && (v = opt_value(argc, argv, &i, "--sbatch", &err)) != NULL) {
-      if (strpbrk(v, "\n\r") != NULL)
-        return cmp_fail("--sbatch: a line cannot hold a newline");
-      sv_push(&sl->sbatch, v);
-      continue;
-    } else if (err == 0) {
-      return cmp_fail("unknown option '%s' (see hnm-compare --help)", a);
     }
-    if (err != 0)
-      return err;
-    /* Keep the run options as given (slurm re-emits them, except -o and the task slice). */
-    int keep = !(strcmp(a, "-o") == 0 || strncmp(a, "-o=", 3) == 0 || strncmp(a, "--out", 5) == 0 ||
-                 strncmp(a, "--task", 6) == 0);
-    for (int k = start; k <= i && keep; k++)
-      sv_push(&c->raw, argv[k]);
+    if (strncmp(a, "-o", 2) == 0 || strncmp(a, "--out=", 6) == 0 || strncmp(a, "--task=", 7) == 0 ||
+        strncmp(a, "--tasks=", 8) == 0 || strncmp(a, "--script=", 9) == 0 || strncmp(a, "--sbatch=", 9) == 0)
+      continue;
+    sv_push(&c->raw, a);
   }
   if (i >= argc)
     return cmp_fail("no program to run (give it after --; see hnm-compare --help)");

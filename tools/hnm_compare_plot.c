@@ -19,10 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_plot.h"
+#include "hnm_opt.h"
 #include "hnm_compare_util.h"
 #include "hnm_compare_grid.h"
 #include "hnm_compare_store.h"
-#include "hnm_compare.h"
 
 /* ------------------------------------------------------------------------ */
 /* plot                                                                      */
@@ -71,6 +71,31 @@ static void put_gp_string(FILE *f, const char *s)
   fputc('"', f);
 }
 
+/* --only COLUMN=VALUE, up to 16. */
+struct plot_only {
+  int *col;
+  const char **val;
+  int n;
+  const char *const *colnames;
+};
+
+static int plot__only(void *ctx, const char *v, char *err, size_t errlen)
+{
+  struct plot_only *o = ctx;
+  const char *eq = strchr(v, '=');
+  int col = -1;
+  for (int k = 0; eq && k < CMP_NCOLS; k++)
+    if (strlen(o->colnames[k]) == (size_t)(eq - v) && strncmp(v, o->colnames[k], (size_t)(eq - v)) == 0)
+      col = k;
+  if (col < 0)
+    return snprintf(err, errlen, "'%s' is not COLUMN=VALUE with a column of " CMP_HEADER, v), -1;
+  if (o->n == 16)
+    return snprintf(err, errlen, "at most 16 of them"), -1;
+  o->col[o->n] = col;
+  o->val[o->n++] = eq + 1;
+  return 0;
+}
+
 int cmd_plot(int argc, char **argv)
 {
   const char *in = NULL, *prefix = NULL, *ref = NULL, *title = NULL;
@@ -79,43 +104,25 @@ int cmd_plot(int argc, char **argv)
   static const char *const colnames[CMP_NCOLS] = {"index",  "program", "args",   "model",      "platform",
                                                    "np",     "metric",  "options", "time_s",    "wall_s",
                                                    "maxrss_kib", "status", "exit_code"};
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      usage(stdout);
-      return 0;
-    }
-    if (strcmp(a, "--only") == 0) {
-      if (i + 1 >= argc)
-        return cmp_fail("--only needs a value (COLUMN=VALUE)");
-      const char *v = argv[++i], *eq = strchr(v, '=');
-      int col = -1;
-      for (int k = 0; eq && k < CMP_NCOLS; k++)
-        if (strlen(colnames[k]) == (size_t)(eq - v) && strncmp(v, colnames[k], (size_t)(eq - v)) == 0)
-          col = k;
-      if (col < 0)
-        return cmp_fail("--only: '%s' is not COLUMN=VALUE with a column of " CMP_HEADER, v);
-      if (nonly == 16)
-        return cmp_fail("--only: at most 16 of them");
-      onlycol[nonly] = col;
-      onlyval[nonly++] = eq + 1;
-      continue;
-    }
-    const char **dst = strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0 ? &prefix
-                       : strcmp(a, "--reference") == 0                  ? &ref
-                       : strcmp(a, "--title") == 0                      ? &title
-                                                                        : NULL;
-    if (dst != NULL) {
-      if (i + 1 >= argc)
-        return cmp_fail("%s needs a value", a);
-      *dst = argv[++i];
-    } else if (a[0] == '-') {
-      return cmp_fail("plot: unknown option '%s'", a);
-    } else if (in == NULL) {
-      in = a;
-    } else {
-      return cmp_fail("plot: one input CSV only ('%s' is a second one; merge first)", a);
-    }
+  struct plot_only only = {onlycol, onlyval, 0, colnames};
+  const struct hnm_opt opts[] = {
+    {"out", 'o', HNM_OPT_STRING, "PREFIX", NULL, NULL, "PREFIX-time.png, PREFIX-error.png, their .dat, PREFIX.gp", &prefix, 0, 0, NULL},
+    {"reference", 0, HNM_OPT_STRING, "MODEL", NULL, NULL, "relative errors against this model's runs", &ref, 0, 0, NULL},
+    {"only", 0, HNM_OPT_CALL, "COLUMN=VALUE", NULL, NULL, "keep the rows whose COLUMN equals VALUE (repeatable)", NULL, 0, 0, plot__only},
+    {"title", 0, HNM_OPT_STRING, "TEXT", NULL, NULL, "figure title", &title, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {"hnm-compare plot", "IN.csv -o PREFIX [OPTIONS]",
+                                  "Figures of a result CSV: time vs processes, errors against --reference (hnm-compare --help).",
+                                  NULL, NULL, 0, &only};
+  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1);
+  if (first < 0)
+    return hnm_opt_status(first);
+  nonly = only.n;
+  for (int i = first + 1; i < argc; i++) {
+    if (in == NULL)
+      in = argv[i];
+    else
+      return cmp_fail("plot: one input CSV only ('%s' is a second one; merge first)", argv[i]);
   }
   if (in == NULL || prefix == NULL)
     return cmp_fail("plot needs IN.csv and -o PREFIX");

@@ -207,7 +207,7 @@ int cmd_run(int argc, char **argv)
   cmp_config c;
   int rc = parse_run(argc, argv, 2, &c, NULL);
   if (rc != 0)
-    return rc;
+    return rc < 0 ? 0 : rc;
   cmp_run *runs;
   long nruns = enumerate(&c, &runs);
 

@@ -19,11 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_slurm.h"
+#include "hnm_opt.h"
 #include "hnm_out.h"
 #include "hnm_compare_util.h"
 #include "hnm_compare_grid.h"
 #include "hnm_compare_store.h"
-#include "hnm_compare.h"
 
 /* ------------------------------------------------------------------------ */
 /* slurm                                                                     */
@@ -34,7 +34,7 @@ int cmd_slurm(int argc, char **argv)
   slurm_opts sl = {0};
   int rc = parse_run(argc, argv, 2, &c, &sl);
   if (rc != 0)
-    return rc;
+    return rc < 0 ? 0 : rc;
   if (c.tasks < 1 || sl.script == NULL)
     return cmp_fail("slurm needs --tasks N and --script JOB.sh");
   for (int i = 0; i < c.raw.n; i++)
@@ -124,21 +124,18 @@ int cmd_merge(int argc, char **argv)
 {
   const char *out = NULL;
   strvec in = {0};
-  for (int i = 2; i < argc; i++) {
-    if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-      usage(stdout);
-      return 0;
-    }
-    if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0) {
-      if (i + 1 >= argc)
-        return cmp_fail("%s needs a value", argv[i]);
-      out = argv[++i];
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      return cmp_fail("merge: unknown option '%s'", argv[i]);
-    } else {
-      sv_push(&in, argv[i]);
-    }
-  }
+  const struct hnm_opt opts[] = {
+    {"out", 'o', HNM_OPT_STRING, "OUT.csv", NULL, NULL, "the merged CSV", &out, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {"hnm-compare merge", "-o OUT.csv IN.csv...",
+                                  "Rows of the per-task CSVs sorted by index; duplicates dropped; conflicting ok rows\n"
+                                  "or two runs with one index (different grids) refused.",
+                                  NULL, NULL, 0, NULL};
+  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1);
+  if (first < 0)
+    return hnm_opt_status(first);
+  for (int i = first + 1; i < argc; i++)
+    sv_push(&in, argv[i]);
   if (out == NULL || in.n == 0)
     return cmp_fail("merge needs -o OUT.csv and at least one input CSV");
   rowvec rows = {0};

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_util.h"
+#include "hnm_msg.h"
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
@@ -27,11 +28,9 @@ int cmp_fail(const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  fputs("hnm-compare: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  int rc = hnm_msg_verror(fmt, ap);
   va_end(ap);
-  return 2;
+  return rc;
 }
 
 void *xmalloc(size_t n)

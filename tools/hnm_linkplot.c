@@ -28,6 +28,10 @@
  * nothing written); 1 if gnuplot fails (data and script are written).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_msg.h"
+#include "hnm_opt.h"
+#include "hnm_version.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -54,12 +58,10 @@ struct load {
 static int bad(const char *fmt, ...)
 {
   va_list ap;
-  fprintf(stderr, PROG ": ");
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  int rc = hnm_msg_verror(fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
-  return 2;
+  return rc;
 }
 
 static void usage(FILE *out)
@@ -71,9 +73,16 @@ static void usage(FILE *out)
           "  map   congestion map: dragonfly group x group global links + per-router local links,\n"
           "        torus per dimension and host, fat tree per level (PREFIX.png, .dat, .gp)\n"
           "  dist  utilisation distributions of several runs: PREFIX-cdf.png, PREFIX-hist.png\n"
-          "  --metric mean|peak  mean utilisation over the run (default) or peak\n"
-          "  --roles LIST        dist: roles kept (default: all but node and loopback links)\n"
+          "The options of each: " PROG " map --help, " PROG " dist --help.\n"
           "Exit status: 0; 2 on bad input (nothing written); 1 if gnuplot fails.\n");
+}
+
+static int metric__peak(void *ctx, const char *v, char *err, size_t errlen)
+{
+  if (strcmp(v, "mean") != 0 && strcmp(v, "peak") != 0)
+    return snprintf(err, errlen, "'%s' is not mean or peak", v), -1;
+  *(int *)ctx = v[0] == 'p';
+  return 0;
 }
 
 /* Read a link-load CSV: header, then link,role,a,b,c,bandwidth,bytes,busy,mean,peak. */
@@ -478,6 +487,7 @@ int main(int argc, char **argv)
   int peak = 0, nin = 0;
   const char *inputs[64];
 
+  hnm_msg_init(PROG);
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -493,33 +503,24 @@ int main(int argc, char **argv)
   int is_map = strcmp(argv[1], "map") == 0;
   if (!is_map && strcmp(argv[1], "dist") != 0)
     return bad("unknown command '%s' (map, dist; see " PROG " --help)", argv[1]);
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      usage(stdout);
-      return 0;
-    }
-    if (strcmp(a, "-o") == 0 || strcmp(a, "--metric") == 0 || strcmp(a, "--title") == 0 || strcmp(a, "--roles") == 0) {
-      if (i + 1 >= argc)
-        return bad("%s needs a value", a);
-      const char *v = argv[++i];
-      if (strcmp(a, "-o") == 0)
-        prefix = v;
-      else if (strcmp(a, "--title") == 0)
-        title = v;
-      else if (strcmp(a, "--roles") == 0)
-        roles = v;
-      else if (strcmp(v, "mean") == 0 || strcmp(v, "peak") == 0)
-        peak = v[0] == 'p';
-      else
-        return bad("--metric: '%s' is not mean or peak", v);
-    } else if (a[0] == '-' && a[1] != '\0') {
-      return bad("unknown option '%s' (see " PROG " --help)", a);
-    } else if (nin < 64) {
-      inputs[nin++] = a;
-    } else {
+  const struct hnm_opt opts[] = {
+    {"out", 'o', HNM_OPT_STRING, "PREFIX", NULL, NULL, "the files to write: PREFIX.png, .dat, .gp (map) or PREFIX-cdf.png, -hist.png (dist)", &prefix, 0, 0, NULL},
+    {"metric", 0, HNM_OPT_CALL, "mean|peak", "mean", NULL, "mean utilisation over the run, or peak", NULL, 0, 0, metric__peak},
+    {"roles", 0, HNM_OPT_STRING, "LIST", NULL, NULL, "dist: roles kept, comma-separated (default: all but node and loopback links)", &roles, 0, 0, NULL},
+    {"title", 0, HNM_OPT_STRING, "TEXT", NULL, NULL, "figure title", &title, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {is_map ? PROG " map" : PROG " dist",
+                                  is_map ? "LOAD.csv -o PREFIX [OPTIONS]" : "-o PREFIX [OPTIONS] LABEL=LOAD.csv ...",
+                                  is_map ? "Congestion map of one hnm-run --link-load file."
+                                         : "Utilisation distributions (CDF, histogram) of several runs.",
+                                  NULL, NULL, 0, &peak};
+  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1);
+  if (first < 0)
+    return hnm_opt_status(first);
+  for (int i = first + 1; i < argc; i++) {
+    if (nin == 64)
       return bad("at most 64 input files");
-    }
+    inputs[nin++] = argv[i];
   }
   if (prefix == NULL || prefix[0] == '\0')
     return bad("-o PREFIX is required");

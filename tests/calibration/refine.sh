@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Breakpoints to the byte (issue 12), closed loop on graphene in simulation
 # (tests/data/platforms/two.xml): run --simulate (150 sizes log-uniform in
-# 1 B - 16 MiB), fit, run --refine, fit again. Expected, from graphene's own
+# 1 B - 16 MiB), fit, run --refine, fit again (and run --refine auto, which
+# fits first by itself, on a copy: the same breakpoints). Expected, from graphene's own
 # file (plugin/models/graphene.xml): protocol async 65536 and detached
 # 327680 (the probe bisects to the byte), segment boundaries exactly 1420,
 # 32768, 65536, 327680 (the first fit can only put the two free ones at the
@@ -21,6 +22,7 @@ for k in 65536 65537 327680 327681; do
 done
 check "first fit: free breakpoints at sampled sizes" [ "$(uptos "$WORK/first.xml")" = "1215 31133 65536 327680 inf" ]
 check "first fit says the breakpoints lie between sampled sizes" grep -q "lies in \[1215, " "$WORK/first.err"
+cp -r "$WORK/g" "$WORK/g-auto"
 "$HNM_CALIBRATE" run --simulate --model graphene -platform "${TWO[0]}" -hostfile "${TWO[1]}" -d "$WORK/g" \
   --refine "$WORK/first.xml" --refine-reps 1 2>"$WORK/refine.err"
 cat "$WORK/refine.err"
@@ -30,6 +32,11 @@ check "refine reports the segment count" grep -q "5 segments in .*, 5 after refi
 "$HNM_CALIBRATE" fit "$WORK"/g/*.csv -o "$WORK/refined.xml" --no-plots 2>/dev/null
 check "refined fit: every boundary exact" [ "$(uptos "$WORK/refined.xml")" = "1420 32768 65536 327680 inf" ]
 check "refined fit: protocol exact" grep -q 'async="65536" detached="327680"' "$WORK/refined.xml"
+
+# --refine auto: fits the directory's CSVs itself first, same result.
+"$HNM_CALIBRATE" run --simulate --model graphene -platform "${TWO[0]}" -hostfile "${TWO[1]}" -d "$WORK/g-auto" \
+  --refine auto --refine-reps 1 2>/dev/null
+check "--refine auto locates the same breakpoints" cmp "$WORK/g/breakpoints.csv" "$WORK/g-auto/breakpoints.csv"
 
 PP=1,1000,1419,1420,1421,32768,65535,65536,65537,327680,327681,1048576
 SIMOPTS=(--cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no --log=root.thres:warning)

@@ -60,11 +60,11 @@ refused "--ranks-per-host: 10000 ranks on each of 100000 hosts" torus --dims 100
 refused "--preset: unknown torus preset 'torus-XL' \(torus-M, torus-L\)" torus --preset torus-XL
 refused "--preset: unknown torus preset 'fattree-M'" torus --preset fattree-M
 refused "--dims: cannot be combined with --preset" torus --preset torus-M --dims 4x4
-refused "unknown option '--preset' for bgq" bgq --preset 512
+refused "option '--preset': unknown" bgq --preset 512
 refused "--scale: '0' is not in \(0, 1\]" torus --scale 0
 refused "--scale: '1.5' is not in \(0, 1\]" dragonfly --preset dragonfly-MM --scale 1.5
 refused "--scale: 'abc' is not a number" torus --scale abc
-refused "unknown option '--scale' for cluster" cluster --preset graphene --scale 0.5
+refused "option '--scale': unknown" cluster --preset graphene --scale 0.5
 
 # Units, policies, factors.
 refused "--bw: '10' has no unit" torus --bw 10
@@ -86,7 +86,7 @@ refused "--limiter: 8 switches for 4 hosts" fattree --down 2,2 --up 2,2 --links 
 refused "--placement: 'random' is not a placement" torus --placement random
 
 # Command line.
-refused "unknown option '--frobnicate' for torus" torus --frobnicate 3
+refused "option '--frobnicate': unknown" torus --frobnicate 3
 refused "unexpected argument 'extra'" torus extra
 refused "unknown family 'tours'" tours --dims 8x8
 
@@ -96,7 +96,7 @@ mkdir -p "$work/alone"
 out=$("$HNM_PLATFORM" torus --dims 2>"$err")
 status=$?
 check "missing value: exit 2 (got $status)" [ "$status" -eq 2 ]
-check "missing value: one line naming --dims ($(cat "$err"))" grep -qxE "hnm-platform: --dims needs a value .*" "$err"
+check "missing value: one line naming --dims ($(cat "$err"))" grep -qxE "hnm-platform: option '--dims': needs an argument" "$err"
 out=$("$HNM_PLATFORM" torus -o "$work/alone/p.xml" --hostfile "$work/alone/p.xml" 2>"$err")
 status=$?
 check "hostfile = -o: exit 2 (got $status)" [ "$status" -eq 2 ]

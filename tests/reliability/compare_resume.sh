@@ -39,7 +39,8 @@ R=(run --model fluid --np 2 --platform "$TWO" "${SIMS[@]}" --log-dir logs)
 # A 0-byte CSV: the header first, then the row; it reads back.
 : > empty.csv
 run empty.csv 1000
-check "empty CSV: exit 0 ($(head -c 200 err.txt))" [ $? -eq 0 ]
+st=$?
+check "empty CSV: exit 0 ($(head -c 200 err.txt))" [ $st -eq 0 ]
 check "empty CSV: header then one row" [ "$(head -n 1 empty.csv | cut -d, -f1-2)" = index,program ] && [ "$(wc -l < empty.csv)" -eq 2 ]
 check "empty CSV: reads back (nothing left to run)" grep -q ' 0 to run$' \
   <(timeout $T "$HNM_COMPARE" "${R[@]}" --args "--bytes 1000" --dry-run -o empty.csv -- "$PROG")
@@ -50,11 +51,13 @@ cp good.csv noeol.csv
 truncate -s -1 noeol.csv
 check "no final newline: prepared" [ "$(tail -c 1 noeol.csv | od -An -c | tr -d ' ')" != '\n' ]
 run noeol.csv 100
-check "no final newline: exit 0 ($(head -c 200 err.txt))" [ $? -eq 0 ]
+st=$?
+check "no final newline: exit 0 ($(head -c 200 err.txt))" [ $st -eq 0 ]
 check "no final newline: 3 lines of 13 fields (got $(fields noeol.csv))" [ "$(wc -l < noeol.csv)" -eq 3 ] && [ "$(fields noeol.csv)" = "13 " ]
 check "no final newline: the old row kept as it was" cmp -s <(head -n 2 good.csv) <(head -n 2 noeol.csv)
 timeout $T "$HNM_COMPARE" merge -o merged.csv noeol.csv 2> err.txt
-check "no final newline: merge reads it ($(head -c 200 err.txt))" [ $? -eq 0 ]
+st=$?
+check "no final newline: merge reads it ($(head -c 200 err.txt))" [ $st -eq 0 ]
 # The header alone without end of line: completed too.
 printf '%s' "$(head -n 1 good.csv)" > header.csv
 run header.csv 1000

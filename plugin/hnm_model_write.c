@@ -1,0 +1,201 @@
+/* hnm_model_write.c -- a model as a model file, through libxml2's
+ * xmlTextWriter (escaping and encoding are libxml2's), and models built in
+ * memory (hnm_model_new(), what hnm-calibrate fits), checked by writing them
+ * and loading them back with the file loader: whatever hnm_model_new()
+ * returns, hnm-run accepts. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_model.h"
+#include "hnm_model_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/xmlwriter.h>
+
+static int write__attr(xmlTextWriterPtr w, const char *name, const char *value)
+{
+  return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value) < 0 ? -1 : 0;
+}
+
+/* "%.17g" followed by UNIT ("s", "Bps", "" for a plain number). */
+static int write__num(xmlTextWriterPtr w, const char *name, double v, const char *unit)
+{
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.17g%s", v, unit);
+  return write__attr(w, name, buf);
+}
+
+/* Bytes: a whole number, "none" below 0, "inf" for infinity. */
+static int write__bytes(xmlTextWriterPtr w, const char *name, double v)
+{
+  char buf[64];
+  if (isinf(v))
+    snprintf(buf, sizeof buf, "inf");
+  else if (v < 0)
+    snprintf(buf, sizeof buf, "none");
+  else
+    snprintf(buf, sizeof buf, "%.0f", v);
+  return write__attr(w, name, buf);
+}
+
+static int write__segment(xmlTextWriterPtr w, const struct hnm_segment *s)
+{
+  if (xmlTextWriterStartElement(w, BAD_CAST "segment") < 0 || write__bytes(w, "upto", s->upto) != 0 ||
+      (s->latency_absolute ? write__num(w, "latency", s->latency_s, "s")
+                           : write__num(w, "lat-factor", s->lat_factor, "")) != 0 ||
+      (s->bandwidth_absolute ? write__num(w, "bandwidth", s->bandwidth_Bps, "Bps")
+                             : write__num(w, "bw-factor", s->bw_factor, "")) != 0)
+    return -1;
+  const struct {
+    const char *attr;
+    double v;
+  } o[] = {{"send-o", s->send_o},   {"send-per-byte", s->send_O}, {"recv-o", s->recv_o},
+           {"recv-per-byte", s->recv_O}, {"isend-o", s->isend_o}, {"isend-per-byte", s->isend_O}};
+  int any = 0;
+  for (size_t i = 0; i < sizeof o / sizeof o[0]; i++)
+    any |= o[i].v != 0;
+  for (size_t i = 0; any && i < sizeof o / sizeof o[0]; i++)
+    if (write__num(w, o[i].attr, o[i].v, "s") != 0)
+      return -1;
+  return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
+static int write__model(xmlTextWriterPtr w, const hnm_model *m)
+{
+  static const char *const contention[] = {"maxmin", "none"};
+  static const char *const crosstraffic[] = {"simgrid", "on", "off"};
+  if (xmlTextWriterSetIndent(w, 1) < 0 || xmlTextWriterSetIndentString(w, BAD_CAST "  ") < 0 ||
+      xmlTextWriterStartDocument(w, "1.0", NULL, NULL) < 0 ||
+      xmlTextWriterWriteRaw(w, BAD_CAST "<!DOCTYPE hnm-model SYSTEM \"hnm-model.dtd\">\n") < 0 ||
+      xmlTextWriterStartElement(w, BAD_CAST "hnm-model") < 0 || write__attr(w, "name", m->name) != 0 ||
+      write__attr(w, "version", "1") != 0)
+    return -1;
+  if (m->description != NULL &&
+      xmlTextWriterWriteElement(w, BAD_CAST "description", BAD_CAST m->description) < 0)
+    return -1;
+  if (m->is_loggps) {
+    if (xmlTextWriterStartElement(w, BAD_CAST "loggps") < 0)
+      return -1;
+    for (int k = 0; k < LG_COUNT; k++)
+      if ((model__lg_params[k].kind == KIND_BYTES ? write__bytes(w, model__lg_params[k].name, m->loggps[k])
+                                                  : write__num(w, model__lg_params[k].name, m->loggps[k], "s")) != 0)
+        return -1;
+    return xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0
+             ? -1
+             : 0;
+  }
+  if (xmlTextWriterStartElement(w, BAD_CAST "protocol") < 0 ||
+      write__bytes(w, "async", (double)m->async_max) != 0 ||
+      write__bytes(w, "detached", (double)m->detached_max) != 0 || xmlTextWriterEndElement(w) < 0)
+    return -1;
+  if (m->limiter != HNM_LIMITER_KEEP &&
+      (xmlTextWriterStartElement(w, BAD_CAST "limiter") < 0 ||
+       (m->limiter == HNM_LIMITER_OFF ? write__attr(w, "factor", "off")
+                                      : write__num(w, "factor", m->limiter_factor, "")) != 0 ||
+       xmlTextWriterEndElement(w) < 0))
+    return -1;
+  if (xmlTextWriterStartElement(w, BAD_CAST "sharing") < 0 ||
+      write__attr(w, "contention", contention[m->contention]) != 0 ||
+      write__attr(w, "crosstraffic", crosstraffic[m->crosstraffic]) != 0 || xmlTextWriterEndElement(w) < 0)
+    return -1;
+  for (int t = 0; t < MODEL__TABLES; t++) {
+    if (m->table[t] == NULL)
+      continue;
+    if (xmlTextWriterStartElement(w, BAD_CAST "segments") < 0 || write__attr(w, "route", model__route_names[t]) != 0)
+      return -1;
+    for (size_t i = 0; i < m->table_len[t]; i++)
+      if (write__segment(w, &m->table[t][i]) != 0)
+        return -1;
+    if (xmlTextWriterEndElement(w) < 0)
+      return -1;
+  }
+  return xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0 ? -1 : 0;
+}
+
+int hnm_model_write(const hnm_model *m, void *file, hnm_error *err)
+{
+  FILE *f = file;
+  xmlOutputBufferPtr buf = xmlOutputBufferCreateFile(f, NULL);
+  if (buf == NULL) {
+    model__fail(err, "%s: out of memory", m->name);
+    return -1;
+  }
+  xmlTextWriterPtr w = xmlNewTextWriter(buf); /* owns buf from here on */
+  if (w == NULL) {
+    xmlOutputBufferClose(buf);
+    model__fail(err, "%s: out of memory", m->name);
+    return -1;
+  }
+  int rc = write__model(w, m);
+  if (xmlTextWriterFlush(w) < 0)
+    rc = -1;
+  xmlFreeTextWriter(w);
+  if (rc != 0 || fflush(f) != 0 || ferror(f)) {
+    model__fail(err, "%s: write error", m->name);
+    return -1;
+  }
+  return 0;
+}
+
+hnm_model *hnm_model_new(const struct hnm_model_desc *d, hnm_error *err)
+{
+  hnm_model *m = calloc(1, sizeof *m);
+  char reason[MODEL__REASON];
+  const char *field = NULL;
+  if (m == NULL) {
+    model__fail(err, "out of memory");
+    return NULL;
+  }
+  m->name = model__strdup(d->name != NULL ? d->name : "");
+  m->description = d->description != NULL ? model__strdup(d->description) : NULL;
+  m->async_max = d->async_max;
+  m->detached_max = d->detached_max;
+  m->limiter = d->limiter;
+  m->limiter_factor = d->limiter_factor;
+  m->contention = d->contention;
+  m->crosstraffic = d->crosstraffic;
+  if (m->name == NULL || (d->description != NULL && m->description == NULL)) {
+    model__fail(err, "out of memory");
+    goto err;
+  }
+  if (d->loggps != NULL) {
+    if (model__loggps_expand(m, d->loggps, &field, reason, sizeof reason) != 0) {
+      model__fail(err, "%s: loggps %s: %s", m->name, field != NULL ? field : "", reason);
+      goto err;
+    }
+  } else {
+    if (d->nsegments == 0) {
+      model__fail(err, "%s: no segment", m->name);
+      goto err;
+    }
+    m->table[MODEL__ANY] = malloc(d->nsegments * sizeof *d->segments);
+    if (m->table[MODEL__ANY] == NULL) {
+      model__fail(err, "out of memory");
+      goto err;
+    }
+    memcpy(m->table[MODEL__ANY], d->segments, d->nsegments * sizeof *d->segments);
+    m->table_len[MODEL__ANY] = d->nsegments;
+  }
+  /* The one check: written, then read back by the file loader. */
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (f == NULL) {
+    model__fail(err, "out of memory");
+    goto err;
+  }
+  int rc = hnm_model_write(m, f, err);
+  if (fclose(f) != 0 && rc == 0) {
+    model__fail(err, "out of memory");
+    rc = -1;
+  }
+  hnm_model *checked = rc == 0 ? hnm_model_load_memory(m->name, text, len, err) : NULL;
+  free(text);
+  hnm_model_free(m);
+  return checked;
+err:
+  hnm_model_free(m);
+  return NULL;
+}
