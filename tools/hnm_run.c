@@ -144,6 +144,10 @@ static int set_link_load(const char *file, const char *routed, const char *platf
   return 0;
 }
 
+/* smpirun's arguments and the program (run__split()): argv of the rest of
+ * main(), kept for the life of the process. */
+static char **run__rest;
+
 /* --model: one model per run; a second --model is refused rather than
  * silently replacing the first. */
 static int run__model(void *ctx, const char *arg, char *err, size_t errlen)
@@ -223,14 +227,19 @@ int main(int argc, char **argv)
                                   "(default model: " HNM_DEFAULT_MODEL ", or $HNM_DEFAULT_MODEL).",
                                   NULL, run__notes, 0, given};
   hnm_msg_init("hnm-run");
-  char **own = calloc((size_t)argc + 1, sizeof *own), **rest = calloc((size_t)argc + 1, sizeof *rest);
+  char **own = calloc((size_t)argc + 1, sizeof *own);
   int nown, nrest;
-  if (own == NULL || rest == NULL)
+  run__rest = calloc((size_t)argc + 1, sizeof *run__rest);
+  if (own == NULL || run__rest == NULL) {
+    free(own);
     return fail("out of memory%s%s", "", "");
-  run__split(argc, argv, opts, own, &nown, rest, &nrest);
+  }
+  run__split(argc, argv, opts, own, &nown, run__rest, &nrest);
   int first = hnm_opt_parse(&cmd, opts, nown, own);
+  free(own); /* the values point into argv */
   if (first < 0)
     return hnm_opt_status(first);
+  char **rest = run__rest;
   spec = given[0];
   int tcmalloc = !no_tcmalloc;
   argc = nrest; /* from here on, argv holds smpirun's arguments and the program */
