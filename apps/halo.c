@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PROG "halo"
 
@@ -537,25 +538,33 @@ int main(int argc, char **argv)
   skel_block(o.ny, (int)o.cy, py, &f.gy0, &f.ly);
 
   /* Size sanity before any allocation: the local field (halos included) in
-   * doubles, computed in floating point to catch overflow. */
+   * doubles, computed in floating point to catch overflow. With a payload
+   * it must fit in this machine's memory: under SMPI a failed malloc aborts
+   * the whole simulation instead of returning NULL. */
   double field_len = (double)(f.lx + 2 * f.w) * (double)(f.ly + 2 * f.w) * (double)f.nz;
-  int bad = field_len * sizeof(double) > 0x1p62 ? 1 : 0, anybad;
+  double memory = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  double limit = o.payload && memory > 0 ? memory : 0x1p62; /* --no-payload: the field is not allocated */
+  int bad = field_len * sizeof(double) > limit ? 1 : 0, anybad;
   MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm);
   if (anybad)
-    skel_fail(comm, PROG, "the local field of %.3g doubles is too large: reduce the grid (--scale) or --width",
+    skel_fail(comm, PROG,
+              "the local field of %.3g doubles is larger than this machine's memory: reduce the grid (--scale) "
+              "or --width",
               field_len);
 
   halo_stage st[2];
   int rc[2], err = 0;
   for (int s = 0; s < 2; s++)
     rc[s] = halo_stage_build(&st[s], &f, &o, s == 0, px, py, o.payload);
-  if (o.payload) {
+  for (int s = 0; s < 2; s++)
+    err = rc[s] < err ? rc[s] : err;
+  /* Messages too large for an int count are refused before the field is
+   * allocated (a failed allocation aborts under SMPI). */
+  if (o.payload && err == 0) {
     f.a = malloc((size_t)field_len * sizeof(double));
     if (f.a == NULL)
       err = -1;
   }
-  for (int s = 0; s < 2; s++)
-    err = rc[s] < err ? rc[s] : err;
   int minerr;
   MPI_Allreduce(&err, &minerr, 1, MPI_INT, MPI_MIN, comm);
   if (minerr == -2)

@@ -17,8 +17,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Settings that matter at scale (docs/scale.md): no privatization (the
 # skeletons have no global state), small actor stacks, shared no-payload
-# buffers, tcmalloc (hnm-run's default), network/optim:Full (hnm-run's default).
-SIMOPTS=(--cfg=smpi/privatization:no --cfg=contexts/stack-size:128 --cfg=smpi/simulate-computation:no
+# buffers, tcmalloc (hnm-run --tcmalloc: safe here, privatization is off),
+# network/optim:Full (what docs/scale.md measured).
+SIMOPTS=(--tcmalloc --cfg=network/optim:Full
+         --cfg=smpi/privatization:no --cfg=contexts/stack-size:128 --cfg=smpi/simulate-computation:no
          --cfg=smpi/shared-malloc-blocksize:1073741824 --log=root.thres:critical)
 declare -A ARGS=(
   [transpose]="--nx 1024 --ny 512 --nz 64 --no-payload --algo ring --k 4"

@@ -2,6 +2,7 @@
  * recognised by their header, every field checked. */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_fit.h"
+#include "hnm_input.h"
 #include "hnm_model.h"
 #include "hnm_units.h"
 
@@ -35,6 +36,13 @@ static void series_add(struct series *s, double k, double y, const char *file, l
   s->line = line;
 }
 
+/* Plausibility of measurements (docs/calibration.md): a message size is a
+ * whole number of at most 2^53 bytes (exact in a double, as in model files);
+ * one operation takes at most an hour (a larger value is a unit mistake or a
+ * corrupted file, and would fit a model no network has). */
+#define CSV_MAX_SIZE 9007199254740992.0 /* bytes */
+#define CSV_MAX_DURATION 3600.0          /* seconds */
+
 /* A non-negative finite number filling the whole field. */
 int parse_field(const char *f, double *v)
 {
@@ -44,11 +52,23 @@ int parse_field(const char *f, double *v)
   return *f != '\0' && *end == '\0' && errno != ERANGE && isfinite(*v) && *v >= 0;
 }
 
+void inputs_free(struct inputs *in)
+{
+  for (int op = 0; op < OP_COUNT; op++) {
+    free(in->op[op].k);
+    free(in->op[op].y);
+  }
+  free(in->probe);
+  free(in->cont);
+  memset(in, 0, sizeof *in);
+}
+
 void read_csv(const char *path, struct inputs *in)
 {
-  FILE *f = fopen(path, "r");
+  char why[512];
+  FILE *f = hnm_input_open(path, why, sizeof why);
   if (f == NULL)
-    die("%s: cannot open: %s", path, strerror(errno));
+    die("%s: %s", path, why);
   char *line = NULL;
   size_t cap = 0;
   ssize_t len;
@@ -105,6 +125,21 @@ void read_csv(const char *path, struct inputs *in)
       fprintf(stderr, PROG ": %s:%ld: field 'size': '%s' is not a whole number of bytes\n", path, ln,
               fl[size_field]);
       exit(2);
+    }
+    if (v[size_field] > CSV_MAX_SIZE) {
+      fprintf(stderr, PROG ": %s:%ld: field 'size': '%s' is above 2^53 bytes (not a message size)\n", path, ln,
+              fl[size_field]);
+      exit(2);
+    }
+    /* Every field but the size (and p2p's start, a clock reading) is a
+     * duration of one operation. */
+    for (int i = 0; i < want; i++) {
+      int is_time = kind == 0 ? i == 3 : kind == 1 ? i >= 1 : i == 4;
+      if (is_time && v[i] > CSV_MAX_DURATION) {
+        fprintf(stderr, PROG ": %s:%ld: field '%s': %s s is above %g s (not the time of one message)\n", path,
+                ln, names[kind][i], fl[i], CSV_MAX_DURATION);
+        exit(2);
+      }
     }
     rows++;
     if (kind == 0) {

@@ -36,5 +36,7 @@ struct inputs {
 
 int parse_field(const char *f, double *v);
 void read_csv(const char *path, struct inputs *in);
+/* Free what read_csv() allocated in IN. */
+void inputs_free(struct inputs *in);
 
 #endif

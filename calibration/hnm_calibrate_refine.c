@@ -5,6 +5,7 @@
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_util.h"
 #include "hnm_fit.h"
+#include "hnm_input.h"
 #include "hnm_model.h"
 #include "hnm_out.h"
 
@@ -72,9 +73,10 @@ static void free_inputs(struct inputs *in)
 /* Append the data rows of src (a p2p.csv) to the growing text *buf. */
 static void append_rows(const char *src, char **buf, size_t *len)
 {
-  FILE *f = fopen(src, "r");
+  char why[512];
+  FILE *f = hnm_input_open(src, why, sizeof why);
   if (f == NULL)
-    die("%s: cannot open: %s", src, strerror(errno));
+    die("%s: %s", src, why);
   char *line = NULL;
   size_t cap = 0;
   ssize_t l;
@@ -253,7 +255,7 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
 
 int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n)
 {
-  FILE *f = fopen(path, "r");
+  FILE *f = hnm_input_open(path, NULL, 0); /* never blocks on a pipe */
   if (f == NULL)
     return 0; /* read_csv says why */
   char *line = NULL;

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,40 @@
 #include "hnm_out.h"
 #include "hnm_opt.h"
 #include "hnm_calibrate_util.h"
+
+/* hnm-run --dry-run with the simulation's arguments AV (AV[0] is hnm-run):
+ * model, platform, hostfile and -np checked before the benchmark starts or
+ * anything is written; hnm-run's one-line reason goes to stderr. 0 if valid. */
+static int simulate_check(char **av)
+{
+  int n = 0;
+  while (av[n] != NULL)
+    n++;
+  char **dry = calloc((size_t)n + 2, sizeof *dry);
+  if (dry == NULL)
+    die("out of memory");
+  dry[0] = av[0];
+  dry[1] = "--dry-run";
+  memcpy(dry + 2, av + 1, (size_t)n * sizeof *dry);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0)
+    die("fork: %s", strerror(errno));
+  if (pid == 0) {
+    int nul = open("/dev/null", O_WRONLY);
+    if (nul >= 0)
+      dup2(nul, 1);
+    execv(dry[0], dry);
+    fprintf(stderr, PROG ": %s: %s\n", dry[0], strerror(errno));
+    _exit(2);
+  }
+  free(dry);
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR)
+      die("waitpid: %s", strerror(errno));
+  return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
 
 /* Run av (NULL-terminated) and wait: its exit status, 128 if killed. */
 static int spawn(char **av)
@@ -154,8 +189,6 @@ int cmd_run(int argc, char **argv)
     die("run --simulate: --model, -platform and -hostfile are all required");
   if (!simulate && (model || platform || hostfile))
     die("run: --model, -platform and -hostfile need --simulate");
-  if (hnm_out_mkdirs(dir) != 0)
-    die("-d: %s: cannot create: %s", dir, strerror(errno));
   if (bench == NULL)
     bench = hnm_home_file(simulate ? HNM_HOME_APPS "/calibrate" : HNM_HOME_APPS "/calibrate-mpi");
   if (access(bench, X_OK) != 0)
@@ -191,6 +224,13 @@ int cmd_run(int argc, char **argv)
     av[n++] = nps;
   }
   av[n++] = (char *)bench;
+  if (simulate && simulate_check(av) != 0) {
+    free(av[0]); /* hnm_home_file()'s */
+    free(av);
+    return 2; /* hnm-run said why, in one line; nothing created */
+  }
+  if (hnm_out_mkdirs(dir) != 0)
+    die("-d: %s: cannot create: %s", dir, strerror(errno));
   if (refine != NULL) {
     struct refine_ctx c = {av, n, argv + i, argc - i};
     char first[4400];
@@ -206,6 +246,8 @@ int cmd_run(int argc, char **argv)
       refine = first;
     }
     int rc = refine_model(refine, dir, refine_reps, refine_bench, &c);
+    if (simulate)
+      free(av[0]);
     free(av);
     free(launcher);
     return rc;
@@ -224,6 +266,8 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "\n");
   }
   int st = spawn(av);
+  if (simulate)
+    free(av[0]);
   free(av);
   free(launcher);
   if (st != 0) {

@@ -1,5 +1,6 @@
 /* hnm_pcal.c -- see hnm_pcal.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_input.h"
 #include "hnm_pcal.h"
 
 #include "hnm_units.h"
@@ -197,9 +198,10 @@ out:
 
 static int read_breakpoints(hnm_pcal *p, char *err, size_t errcap)
 {
-  FILE *f = fopen(p->bp_file, "r");
+  char why[512];
+  FILE *f = hnm_input_open(p->bp_file, why, sizeof why);
   if (f == NULL) {
-    hnm_errf(err, errcap, "%s: cannot open: %s", p->bp_file, strerror(errno));
+    hnm_errf(err, errcap, "%s: %s", p->bp_file, why);
     return -1;
   }
   char *line = NULL;
@@ -277,9 +279,10 @@ typedef int (*row_fn)(hnm_pcal *p, int which, double size, double start, double 
 static int read_measurements(hnm_pcal *p, const char *path, const char *const *ops, int nops, row_fn row, char *err,
                              size_t errcap)
 {
-  FILE *f = fopen(path, "r");
+  char why[512];
+  FILE *f = hnm_input_open(path, why, sizeof why);
   if (f == NULL) {
-    hnm_errf(err, errcap, "%s: cannot open: %s", path, strerror(errno));
+    hnm_errf(err, errcap, "%s: %s", path, why);
     return -1;
   }
   char *line = NULL;
@@ -417,7 +420,7 @@ struct sat_row {
 static int read_sat(const char *path, const char *opname, struct sat_row **rows, size_t *n, int *maxrank, char *err,
                     size_t errcap)
 {
-  FILE *f = fopen(path, "r");
+  FILE *f = hnm_input_open(path, NULL, 0); /* a regular file, never blocking */
   if (f == NULL)
     return 1;
   char *line = NULL;

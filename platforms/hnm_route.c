@@ -14,6 +14,7 @@
  * and field); 1 if GLPK fails (no optimum, time limit) or writing fails.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_input.h"
 #include "hnm_msg.h"
 #include "hnm_opt.h"
 #include "hnm_out.h"
@@ -230,10 +231,12 @@ int main(int argc, char **argv)
       goto out;
     }
   } else {
-    FILE *f = strcmp(o.pattern_file, "-") == 0 ? stdin : fopen(o.pattern_file, "r");
+    /* A named pipe or device would block or stream forever: regular files only (or "-"). */
+    char why[512];
+    FILE *f = strcmp(o.pattern_file, "-") == 0 ? stdin : hnm_input_open(o.pattern_file, why, sizeof why);
     int rc;
     if (f == NULL) {
-      hnm_opt_fail("--pattern-file", "'%s': %s", o.pattern_file, strerror(errno));
+      hnm_opt_fail("--pattern-file", "'%s': %s", o.pattern_file, why);
       goto out;
     }
     rc = hnm_pattern_read(f, o.pattern_file, g->n, &pt, err, sizeof err);

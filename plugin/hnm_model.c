@@ -96,19 +96,18 @@ int model__parse_value(const char *v, enum model__kind kind, double *out, char *
       model__reason(reason, len, "'%s' is negative (must be >= 0)", v);
       return -1;
     }
+    if (x > MODEL__MAX_TIME) {
+      model__reason(reason, len, "'%s' is above %gs (not a network's latency or overhead)", v, MODEL__MAX_TIME);
+      return -1;
+    }
     break;
   case KIND_UPTO:
     if (strcmp(v, "inf") == 0) {
       x = INFINITY;
       break;
     }
-    if (hnm_parse_size(v, &x, reason, len) < 0)
-      return -1;
-    if (x < 0) {
-      model__reason(reason, len, "'%s' is negative (must be >= 0)", v);
-      return -1;
-    }
-    break;
+    /* Otherwise a whole number of bytes, as KIND_BYTES. */
+    /* fall through */
   case KIND_BYTES:
     if (hnm_parse_size(v, &x, reason, len) < 0)
       return -1;
@@ -128,8 +127,9 @@ int model__parse_value(const char *v, enum model__kind kind, double *out, char *
   case KIND_FACTOR:
     if (hnm_parse_number(v, &x, reason, len) < 0)
       return -1;
-    if (x <= 0) {
-      model__reason(reason, len, "'%s' must be > 0", v);
+    if (!(x >= MODEL__MIN_FACTOR && x <= MODEL__MAX_FACTOR)) {
+      model__reason(reason, len, "'%s' is out of range (a factor from %g to %g)", v, MODEL__MIN_FACTOR,
+                    MODEL__MAX_FACTOR);
       return -1;
     }
     break;
@@ -138,6 +138,10 @@ int model__parse_value(const char *v, enum model__kind kind, double *out, char *
       return -1;
     if (x <= 0) {
       model__reason(reason, len, "'%s' must be > 0", v);
+      return -1;
+    }
+    if (x > MODEL__MAX_BANDWIDTH) {
+      model__reason(reason, len, "'%s' is above %gBps (hnm's 'no limit')", v, MODEL__MAX_BANDWIDTH);
       return -1;
     }
     break;

@@ -22,6 +22,19 @@
 #define MODEL__MAX_BYTES ((double)(LONG_MAX - 1))
 #endif
 
+/* Physical sanity ranges (docs/model-format.md, "Ranges"): values outside
+ * are typing mistakes or broken fits, not networks. A time (latency,
+ * overhead, gap; also per byte) above 1 s is three orders of magnitude above
+ * any network's latency or software overhead and would let the simulated
+ * clock run away (1e300 s saturates it); a bandwidth is at most
+ * HNM_MAX_BANDWIDTH (1e20 B/s, hnm's "no limit", what a per-byte time of 0
+ * means); a factor above 1e6 (or below 1e-6) multiplies a route's latency
+ * or bandwidth beyond anything a calibration measures. */
+#define MODEL__MAX_TIME 1.0                    /* seconds, or seconds per byte */
+#define MODEL__MAX_BANDWIDTH HNM_MAX_BANDWIDTH /* bytes per second */
+#define MODEL__MIN_FACTOR 1e-6
+#define MODEL__MAX_FACTOR 1e6
+
 #define MODEL__REASON 512
 
 static const char *const model__route_names[MODEL__TABLES] = {"same-host", "same-zone", "remote", "any"};
@@ -33,11 +46,11 @@ enum model__lg { LG_L, LG_o, LG_g, LG_G, LG_s, LG_S, LG_Os, LG_Or, LG_COUNT };
 
 /* How an attribute or --model value is read. */
 enum model__kind {
-  KIND_TIME,      /* time >= 0 (seconds, or seconds per byte) */
+  KIND_TIME,      /* time, 0 <= v <= MODEL__MAX_TIME (seconds, or seconds per byte) */
   KIND_BYTES,     /* whole number of bytes, 0 <= v <= MODEL__MAX_BYTES */
-  KIND_UPTO,      /* "inf" or a size >= 0 */
-  KIND_FACTOR,    /* plain finite number > 0 */
-  KIND_BANDWIDTH  /* bandwidth > 0 */
+  KIND_UPTO,      /* "inf" or a KIND_BYTES */
+  KIND_FACTOR,    /* plain number, MODEL__MIN_FACTOR <= v <= MODEL__MAX_FACTOR */
+  KIND_BANDWIDTH  /* bandwidth, 0 < v <= MODEL__MAX_BANDWIDTH */
 };
 
 static const struct {

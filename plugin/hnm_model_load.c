@@ -1,6 +1,7 @@
 /* hnm_model_load.c -- loading a model file: libxml2 parse, validation against
  * hnm-model.dtd, then the checks a DTD cannot make (see hnm_model.c). */
 #include "hnm_model.h"
+#include "hnm_input.h"
 #include "hnm_units.h"
 
 #include <assert.h>
@@ -506,12 +507,12 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
     return NULL;
   }
   if (buf == NULL) {
-    f = fopen(path, "r");
-    if (f == NULL) {
-      model__fail(err, "%s: cannot open model file: %s", path, strerror(errno));
+    /* A named pipe or a device would block or stream forever in libxml2. */
+    char why[512];
+    if (hnm_input_check(path, why, sizeof why) != 0) {
+      model__fail(err, "%s: model file: %s", path, why);
       return NULL;
     }
-    fclose(f);
   }
 
   memset(&cap, 0, sizeof cap);

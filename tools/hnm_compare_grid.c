@@ -324,7 +324,7 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
     {"platform", 0, HNM_OPT_CALL, "XML[:HOSTS]", NULL, NULL, "platform and hostfile (repeatable; see below)", NULL, 0, 0, grid__platform},
     {"args", 0, HNM_OPT_CALL, "WORDS", NULL, NULL, "one argument set appended to PROGRAM ARGS (repeatable)", NULL, 0, 0, grid__args},
     {"metric", 0, HNM_OPT_CALL, "M", "csv:time_s", NULL, "simclock, or csv:COL[:KEY=VAL...]", NULL, 0, 0, grid__metric},
-    {"sim-opt", 0, HNM_OPT_CALL, "OPT", NULL, NULL, "an smpirun option for every simulation (repeatable)", NULL, 0, 0, grid__sim_opt},
+    {"sim-opt", 0, HNM_OPT_CALL, "OPT", NULL, NULL, "an smpirun option for every simulation (repeatable); --cfg=smpi/simulate-computation:no is added unless one sets it (reproducible, network-only times)", NULL, 0, 0, grid__sim_opt},
     {"reference", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "also run PROGRAM-mpi with mpirun", &c->reference, 0, 0, NULL},
     {"mpi-program", 0, HNM_OPT_STRING, "PATH", NULL, NULL, "the program for --reference (default PROGRAM-mpi)", &c->mpi_program, 0, 0, NULL},
     {"mpirun-opt", 0, HNM_OPT_CALL, "OPT", NULL, NULL, "an mpirun option (repeatable)", NULL, 0, 0, grid__mpirun_opt},
@@ -419,6 +419,14 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
   for (int k = 0; k < c->sim_opts.n; k++)
     if (strpbrk(c->sim_opts.v[k], "\n\r") != NULL)
       return cmp_fail("--sim-opt: an option cannot hold a newline");
+  /* Sweeps compare network models: unless told otherwise, no measured
+   * computation, so that two runs of a sweep give the same numbers. */
+  int simcomp_given = 0;
+  for (int k = 0; k < c->sim_opts.n; k++)
+    if (strncmp(c->sim_opts.v[k], "--cfg=smpi/simulate-computation:", 32) == 0)
+      simcomp_given = 1;
+  if (!simcomp_given)
+    sv_push(&c->sim_opts, "--cfg=smpi/simulate-computation:no");
   c->sim_opts_str = join(&c->sim_opts);
   c->mpirun_opts_str = join(&c->mpirun_opts);
   struct stat st;

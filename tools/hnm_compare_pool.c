@@ -151,14 +151,23 @@ static void progress(int tty, long done, long total, long bad, double t0)
 }
 
 /* Before anything runs: let hnm-run validate (--dry-run) one run per
- * platform, so that a platform, hostfile or --sim-opt it refuses stops the
+ * platform (its largest -np), so that a platform, hostfile or --sim-opt it refuses stops the
  * sweep with its one-line message instead of failing every run. */
+static void sv_release(strvec *s)
+{
+  for (int i = 0; i < s->n; i++)
+    free(s->v[i]);
+  free(s->v);
+  memset(s, 0, sizeof *s);
+}
+
 static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long nruns)
 {
   for (int p = 0; p < c->nplats; p++) {
+    /* The largest process count: hnm-run checks it against the hostfile. */
     const cmp_run *r = NULL;
-    for (long k = 0; k < nruns && r == NULL; k++)
-      if (runs[k].plat == p)
+    for (long k = 0; k < nruns; k++)
+      if (runs[k].plat == p && (r == NULL || runs[k].np > r->np))
         r = &runs[k];
     if (r == NULL)
       continue;
@@ -169,6 +178,7 @@ static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long 
     sv_push(&dry, "--dry-run");
     for (int j = 1; j < v.n; j++)
       sv_push(&dry, v.v[j]);
+    sv_release(&v);
     char errf[] = "/tmp/hnm-compare-XXXXXX";
     int fd = mkstemp(errf);
     if (fd < 0)
@@ -187,8 +197,9 @@ static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long 
     if (pid < 0 || waitpid(pid, &st, 0) < 0) {
       close(fd);
       unlink(errf);
-      return cmp_fail("cannot run '%s': %s", dry.v[0], strerror(errno));
+      return cmp_fail("cannot run '%s': %s", c->hnm_run, strerror(errno));
     }
+    sv_release(&dry);
     char msg[1024] = "";
     ssize_t n = pread(fd, msg, sizeof msg - 1, 0);
     msg[n > 0 ? n : 0] = '\0';
@@ -204,26 +215,29 @@ static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long 
 
 int cmd_run(int argc, char **argv)
 {
-  cmp_config c;
+  /* The grid lives until the process exits (static: whatever the path). */
+  static cmp_config c;
   int rc = parse_run(argc, argv, 2, &c, NULL);
   if (rc != 0)
     return rc < 0 ? 0 : rc;
-  cmp_run *runs;
+  static cmp_run *runs;
   long nruns = enumerate(&c, &runs);
 
   /* Resume: the keys that already have an ok row. */
-  rowvec old = {0};
+  static rowvec old;
   int no_eol = 0;
   if ((rc = store_read_existing(c.out, &old, &no_eol)) != 0)
     return rc;
-  char **done = xmalloc((size_t)(old.n + 1) * sizeof *done);
+  static char **done;
+  done = xmalloc((size_t)(old.n + 1) * sizeof *done);
   long ndone = 0;
   for (long k = 0; k < old.n; k++)
     if (c.no_retry || strcmp(old.v[k].f[C_STATUS], "ok") == 0)
       done[ndone++] = row_key(&old.v[k]);
   qsort(done, (size_t)ndone, sizeof *done, cmp_str);
 
-  long *todo = xmalloc((size_t)(nruns + 1) * sizeof *todo);
+  static long *todo;
+  todo = xmalloc((size_t)(nruns + 1) * sizeof *todo);
   long ntodo = 0, mine = 0;
   for (long k = 0; k < nruns; k++) {
     if (k % c.tasks != c.task)
@@ -249,10 +263,11 @@ int cmd_run(int argc, char **argv)
     return 0;
   }
 
-  if (hnm_out_mkdirs(c.log_dir) != 0)
-    return cmp_fail("--log-dir: cannot create '%s': %s", c.log_dir, strerror(errno));
+  /* Validated before anything is created. */
   if (ntodo > 0 && (rc = validate_with_hnm_run(&c, runs, nruns)) != 0)
     return rc;
+  if (hnm_out_mkdirs(c.log_dir) != 0)
+    return cmp_fail("--log-dir: cannot create '%s': %s", c.log_dir, strerror(errno));
   FILE *csv = store_open_append(c.out, no_eol);
   if (csv == NULL)
     return 2;

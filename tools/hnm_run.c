@@ -1,20 +1,27 @@
 /* hnm-run -- smpirun with an hnm network model.
  *
- *   hnm-run [--model NAME|FILE[:k=v,...]] [--explain] [--dry-run] [--] SMPIRUN-ARGS...
+ *   hnm-run [--model NAME|FILE[:k=v,...]] [--explain] [--dry-run] [SMPIRUN-ARGS...] PROGRAM [ARGS...]
  *
- * Everything after hnm-run's own options goes to smpirun unchanged. hnm-run
- * validates the model, the platform and the hostfile before anything is
- * simulated (exit 2 with a one-line message on bad input), then execs smpirun
+ * hnm-run's own options are recognised anywhere before the program name
+ * (before a "--", if any); everything else before the program goes to smpirun
+ * unchanged, and everything from the program name on belongs to the program.
+ * hnm-run validates the model, the platform (loaded by SimGrid through the
+ * hnm-hosts helper), the hostfile and -np before anything is simulated (exit
+ * 2 with a one-line message on bad input, hnm_check.h), then execs smpirun
  * with libhnm.so preloaded into the simulator only (through smpirun's
  * -wrapper, combined with the user's own -wrapper if any) and the model
  * given to the plugin as --cfg=hnm/model:SPEC (in $HNM_MODEL instead if SPEC
  * holds a character that smpirun or SimGrid would split at or expand: SimGrid
- * separates --cfg settings at ',' and blanks). Without -platform /
- * -hostfile the bundled default cluster is used. The plugin and the bundled
- * files are found relative to hnm-run itself (core/hnm_home.h).
+ * separates --cfg settings at ',' and blanks). Without -platform the bundled
+ * default cluster is used; without -hostfile, the bundled hostfile with the
+ * bundled platform, every host of the platform once with a platform of one's
+ * own. The plugin, hnm-hosts and the bundled files are found relative to
+ * hnm-run itself (core/hnm_home.h).
  */
 #define _XOPEN_SOURCE 700
+#include "hnm_check.h"
 #include "hnm_home.h"
+#include "hnm_input.h"
 #include "hnm_model.h"
 #include "hnm_msg.h"
 #include "hnm_opt.h"
@@ -46,10 +53,26 @@ static void run__notes(FILE *out)
           "--model: a bundled name (graphene, smpi-default, fluid, loggps) or a model file (path\n"
           "with '/' or ending in .xml), optionally followed by inline overrides, e.g.\n"
           "  loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB  or  graphene:limiter=1.2\n"
-          "--no-tcmalloc: tcmalloc is preloaded into the simulator when installed (same results,\n"
-          "faster allocation; see docs/scale.md).\n"
+          "--tcmalloc: preload tcmalloc into the simulator: same results, faster allocation for\n"
+          "many ranks (1.36x on a 1024-rank gcr), but it aborts some unmodified programs (\"free\n"
+          "invalid pointer\" with SMPI's privatization): off by default, see docs/scale.md.\n"
           "\n"
-          "Without -platform/-hostfile, the bundled default platform is used:\n"
+          "Checked before anything runs (exit 2, one line): the model; the platform, loaded\n"
+          "by SimGrid (hnm-hosts); the hostfile (HOST or HOST:N per line, hosts of the\n"
+          "platform); -np, a whole number from 1 to the hostfile's capacity (to put several\n"
+          "ranks on a host, say so: HOST:N).\n"
+          "Computation: SimGrid's default, smpi/simulate-computation:yes -- the CPU time of\n"
+          "the program between MPI calls is measured on this machine and injected, so two\n"
+          "runs differ by timing noise. For reproducible, network-only times add\n"
+          "--cfg=smpi/simulate-computation:no (hnm-compare does unless told otherwise).\n"
+          "network/optim: SimGrid's default (Lazy) unless the model or platform leaves\n"
+          "links that never saturate (lifted limiters, FATPIPE), where hnm-run passes Full\n"
+          "(Lazy shares bandwidth wrongly there, docs/models.md); a --cfg=network/optim:X\n"
+          "on the command line wins.\n"
+          "\n"
+          "Without -platform, the bundled default platform is used, with its hostfile\n"
+          "unless -hostfile is given; -platform without -hostfile places ranks on every\n"
+          "host of the platform, once. The bundled platform:\n"
           "  %s/%s/default.xml\n"
           "Bundled models live in %s (override with $HNM_MODEL_DIR);\n"
           "the plugin is %s/%s (override with $HNM_PLUGIN).\n"
@@ -66,15 +89,6 @@ static int fail(const char *fmt, const char *a, const char *b)
   char msg[8192];
   snprintf(msg, sizeof msg, fmt, a, b);
   return hnm_msg_error("%s", msg);
-}
-
-static int readable(const char *path)
-{
-  FILE *f = fopen(path, "r");
-  if (f == NULL)
-    return 0;
-  fclose(f);
-  return 1;
 }
 
 /* smpirun options that take a value (so that their value is not mistaken for
@@ -144,10 +158,6 @@ static int set_link_load(const char *file, const char *routed, const char *platf
   return 0;
 }
 
-/* smpirun's arguments and the program (run__split()): argv of the rest of
- * main(), kept for the life of the process. */
-static char **run__rest;
-
 /* --model: one model per run; a second --model is refused rather than
  * silently replacing the first. */
 static int run__model(void *ctx, const char *arg, char *err, size_t errlen)
@@ -209,16 +219,77 @@ static void run__split(int argc, char **argv, const struct hnm_opt *opts, char *
   *nrest = nr;
 }
 
+/* Does a run of MODEL on this platform need network/optim:Full? SimGrid
+ * 3.32's lazy max-min update shares bandwidth wrongly when a route holds a
+ * link that never saturates (docs/models.md, tests/sim/sharing.sh): a
+ * FATPIPE link of the platform, every link under a contention-free model
+ * (the plugin makes them FATPIPE), or node limiters the model lifts.
+ * Elsewhere SimGrid's own default is kept, so that smpi-default is plain
+ * smpirun. */
+static int needs_full_update(const hnm_model *model, const hnm_platform_info *info)
+{
+  return info->fatpipe > 0 || hnm_model_contention(model) == HNM_CONTENTION_NONE ||
+         (hnm_model_limiter_mode(model) == HNM_LIMITER_OFF && info->limiters > 0);
+}
+
+/* Everything checked before smpirun starts, once the model is known:
+ * arguments after the program, the platform (loaded by SimGrid), the
+ * hostfile against it, -np against the hostfile. 0, or 2 after the one-line
+ * message; *full: whether the run needs network/optim:Full. */
+static int check_run(int argc, char **argv, int program, const char *platform, const char *hostfile,
+                     const char *np_text, const hnm_model *model, int *full)
+{
+  char helper_path[4096], default_platform[4096], default_hostfile[4096];
+  if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
+      hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
+      hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
+    return fail("%s%s", helper_path, "");
+  hnm_error err;
+  if (program < 0)
+    return fail("no program to run%s%s (see hnm-run --help)", "", "");
+  /* Options after the program belong to the program: still refuse owned cfgs,
+   * since smpirun steals --cfg= wherever it finds them. */
+  for (int j = program + 1; j < argc; j++) {
+    const char *owned = conflicting_cfg(argv[j]);
+    if (owned != NULL)
+      return fail("'%s' conflicts with --model (hnm sets %s from the model)", argv[j], owned);
+  }
+
+  long np = 0, slots = 0;
+  if (np_text != NULL && hnm_check_np(np_text, &np, &err) != 0)
+    return fail("%s%s", err.msg, "");
+  const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
+  hnm_platform_info info;
+  if (hnm_check_platform(helper, platform ? platform : default_platform, &info, &err) != 0)
+    return fail("%s%s", err.msg, "");
+  const char *hosts_used = hostfile ? hostfile : platform ? NULL : default_hostfile;
+  int rc = 0;
+  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, &err) != 0)
+    rc = fail("%s%s", err.msg, "");
+  if (rc == 0 && hosts_used == NULL)
+    slots = (long)info.nhosts;
+  if (rc == 0 && np > slots) {
+    char msg[4400];
+    snprintf(msg, sizeof msg, "-np %ld: more ranks than the %ld places of %s%s", np, slots,
+             hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform);
+    rc = fail("%s%s (to put several ranks on one host, write HOST:N in the hostfile)", msg, "");
+  }
+  *full = needs_full_update(model, &info);
+  hnm_platform_info_free(&info);
+  return rc;
+}
+
 int main(int argc, char **argv)
 {
   const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
-  int explain = 0, dry_run = 0, no_tcmalloc = 0;
+  int explain = 0, dry_run = 0, tcmalloc = 0, no_tcmalloc = 0;
   const char *link_load = NULL;
   const struct hnm_opt opts[] = {
     {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "network model: a bundled name or a file, with overrides (see below)", NULL, 0, 0, run__model},
     {"explain", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the effective model parameters and exit", &explain, 0, 0, NULL},
     {"dry-run", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "validate everything and print the smpirun command, run nothing", &dry_run, 0, 0, NULL},
-    {"no-tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "do not preload tcmalloc into the simulator", &no_tcmalloc, 0, 0, NULL},
+    {"tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "preload tcmalloc into the simulator (off by default: see below)", &tcmalloc, 0, 0, NULL},
+    {"no-tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "do not preload tcmalloc (the default)", &no_tcmalloc, 0, 0, NULL},
     {"link-load", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "write per-link load (CSV) to FILE at the end (docs/experiments.md)", &link_load, 0, 0, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
   const char *given[2] = {spec, NULL}; /* the spec, the --model given (run__model()) */
@@ -227,21 +298,19 @@ int main(int argc, char **argv)
                                   "(default model: " HNM_DEFAULT_MODEL ", or $HNM_DEFAULT_MODEL).",
                                   NULL, run__notes, 0, given};
   hnm_msg_init("hnm-run");
-  char **own = calloc((size_t)argc + 1, sizeof *own);
+  /* Static: they live until exec or exit, whatever the path. */
+  static char **own, **rest;
+  own = calloc((size_t)argc + 1, sizeof *own);
+  rest = calloc((size_t)argc + 1, sizeof *rest);
   int nown, nrest;
-  run__rest = calloc((size_t)argc + 1, sizeof *run__rest);
-  if (own == NULL || run__rest == NULL) {
-    free(own);
+  if (own == NULL || rest == NULL)
     return fail("out of memory%s%s", "", "");
-  }
-  run__split(argc, argv, opts, own, &nown, run__rest, &nrest);
+  run__split(argc, argv, opts, own, &nown, rest, &nrest);
   int first = hnm_opt_parse(&cmd, opts, nown, own);
-  free(own); /* the values point into argv */
   if (first < 0)
     return hnm_opt_status(first);
-  char **rest = run__rest;
   spec = given[0];
-  int tcmalloc = !no_tcmalloc;
+  tcmalloc = tcmalloc && !no_tcmalloc;
   argc = nrest; /* from here on, argv holds smpirun's arguments and the program */
   argv = rest;
   int i = 0;
@@ -257,69 +326,74 @@ int main(int argc, char **argv)
     hnm_model_free(model);
     return 0;
   }
-  hnm_model_free(model);
 
-  /* Scan smpirun's arguments: platform, hostfile, wrapper, program. */
-  const char *platform = NULL, *hostfile = NULL, *wrapper = NULL;
-  int program = -1;
-  for (int j = i; j < argc; j++) {
+  /* Scan smpirun's arguments: platform, hostfile, -np, wrapper, program. */
+  const char *platform = NULL, *hostfile = NULL, *wrapper = NULL, *np_text = NULL;
+  int program = -1, rc = 0;
+  for (int j = i; j < argc && rc == 0; j++) {
     const char *a = argv[j];
     const char *owned = conflicting_cfg(a);
-    if (owned != NULL)
-      return fail("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
-    if (a[0] != '-') {
+    if (owned != NULL) {
+      rc = fail("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
+    } else if (a[0] != '-') {
       program = j;
       break;
-    }
-    if (smpirun_takes_value(a)) {
-      if (j + 1 >= argc)
-        return fail("smpirun option %s needs a value%s", a, "");
+    } else if (smpirun_takes_value(a)) {
+      if (j + 1 >= argc) {
+        rc = fail("smpirun option %s needs a value%s", a, "");
+        break;
+      }
+      const char **slot = NULL;
       if (strcmp(a, "-platform") == 0)
-        platform = argv[j + 1];
+        slot = &platform;
       else if (strcmp(a, "-hostfile") == 0 || strcmp(a, "-machinefile") == 0)
-        hostfile = argv[j + 1];
+        slot = &hostfile;
+      else if (strcmp(a, "-np") == 0 || strcmp(a, "-n") == 0)
+        slot = &np_text;
       else if (strcmp(a, "-wrapper") == 0)
-        wrapper = argv[j + 1];
+        slot = &wrapper;
+      if (slot != NULL && *slot != NULL)
+        rc = fail("%s given twice: give it once%s", a, "");
+      else if (slot != NULL)
+        *slot = argv[j + 1];
       j++;
     }
   }
-  if (program < 0)
-    return fail("no program to run%s%s (see hnm-run --help)", "", "");
-  /* Options after the program belong to the program: still refuse owned cfgs,
-   * since smpirun steals --cfg= wherever it finds them. */
-  for (int j = program + 1; j < argc; j++) {
-    const char *owned = conflicting_cfg(argv[j]);
-    if (owned != NULL)
-      return fail("'%s' conflicts with --model (hnm sets %s from the model)", argv[j], owned);
-  }
-  if (platform != NULL && !readable(platform))
-    return fail("cannot read platform file '%s': %s", platform, strerror(errno));
   /* A routed platform (hnm-platform --routing) is a description that hnm's
    * platform library builds: SimGrid gets the library as -platform and the
-   * description in $HNM_ROUTED_PLATFORM (docs/platforms.md, "Routing"). */
+   * description in $HNM_ROUTED_PLATFORM (docs/platforms.md, "Routing"); the
+   * check below loads it the same way. */
   char platform_lib[4096], routed[PATH_MAX];
-  int is_routed = platform != NULL && hnm_rnet_is_description(platform);
-  if (is_routed) {
+  int is_routed = 0;
+  if (rc == 0 && platform != NULL) {
+    char why[512];
+    if (hnm_input_check(platform, why, sizeof why) != 0)
+      rc = fail("platform file '%s': %s", platform, why);
+    else
+      is_routed = hnm_rnet_is_description(platform);
+  }
+  if (rc == 0 && is_routed) {
     struct hnm_rnet_desc desc;
-    char derr[1024];
+    char derr[1024], why[512];
     if (hnm_rnet_desc_read(platform, &desc, derr, sizeof derr) != 0)
-      return fail("%s%s", derr, "");
-    if (realpath(platform, routed) == NULL)
-      return fail("cannot resolve platform file '%s': %s", platform, strerror(errno));
-    if (getenv("HNM_PLATFORM_LIB") != NULL)
+      rc = fail("%s%s", derr, "");
+    else if (realpath(platform, routed) == NULL)
+      rc = fail("cannot resolve platform file '%s': %s", platform, strerror(errno));
+    else if (getenv("HNM_PLATFORM_LIB") != NULL)
       snprintf(platform_lib, sizeof platform_lib, "%s", getenv("HNM_PLATFORM_LIB"));
     else if (hnm_home_path(platform_lib, sizeof platform_lib, "lib/libhnmplatform.so") != 0)
-      return fail("%s%s", platform_lib, "");
-    if (!readable(platform_lib))
-      return fail("cannot read hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", platform_lib,
-                  strerror(errno));
-    if (setenv("HNM_ROUTED_PLATFORM", routed, 1) != 0)
-      return fail("cannot set HNM_ROUTED_PLATFORM: %s%s", strerror(errno), "");
+      rc = fail("%s%s", platform_lib, "");
+    if (rc == 0 && hnm_input_check(platform_lib, why, sizeof why) != 0)
+      rc = fail("hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", platform_lib, why);
+    if (rc == 0 && setenv("HNM_ROUTED_PLATFORM", routed, 1) != 0)
+      rc = fail("cannot set HNM_ROUTED_PLATFORM: %s%s", strerror(errno), "");
   }
-  if (hostfile != NULL && !readable(hostfile))
-    return fail("cannot read hostfile '%s': %s", hostfile, strerror(errno));
-  if (access(argv[program], X_OK) != 0)
-    return fail("cannot execute program '%s': %s", argv[program], strerror(errno));
+  int full = 0;
+  if (rc == 0)
+    rc = check_run(argc, argv, program, is_routed ? platform_lib : platform, hostfile, np_text, model, &full);
+  hnm_model_free(model);
+  if (rc != 0)
+    return rc;
 
   char plugin_path[4096], default_platform[4096], default_hostfile[4096];
   if (hnm_home_path(plugin_path, sizeof plugin_path, HNM_HOME_PLUGIN) != 0 ||
@@ -330,19 +404,26 @@ int main(int argc, char **argv)
       set_link_load(link_load, is_routed ? platform : NULL, platform != NULL ? platform : default_platform) != 0)
     return 2;
   const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : plugin_path;
-  if (!readable(plugin))
-    return fail("cannot read the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, strerror(errno));
+  char why[512];
+  if (hnm_input_check(plugin, why, sizeof why) != 0)
+    return fail("the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, why);
   if (strchr(plugin, ' ') != NULL)
     return fail("the plugin path '%s' contains a space, which smpirun's -wrapper cannot carry%s", plugin, "");
 
   /* tcmalloc speeds up SMPI's many small allocations (bench: 1.36x on a
-   * 1024-rank gcr); the simulated results do not depend on it. */
+   * 1024-rank gcr) without changing simulated results, but with SMPI's
+   * privatization (smpirun's default) an unmodified program can free a
+   * pointer tcmalloc did not allocate and abort: opt-in only. */
   const char *tc = "";
 #ifdef HNM_TCMALLOC_PATH
-  if (tcmalloc && readable(HNM_TCMALLOC_PATH) && strchr(HNM_TCMALLOC_PATH, ' ') == NULL)
+  if (tcmalloc) {
+    if (hnm_input_check(HNM_TCMALLOC_PATH, why, sizeof why) != 0 || strchr(HNM_TCMALLOC_PATH, ' ') != NULL)
+      return fail("--tcmalloc: cannot preload '%s': %s", HNM_TCMALLOC_PATH, why);
     tc = ":" HNM_TCMALLOC_PATH;
+  }
 #else
-  (void)tcmalloc;
+  if (tcmalloc)
+    return fail("--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)%s%s", "", "");
 #endif
 
   /* Build: smpirun -wrapper "env LD_PRELOAD=plugin[:tcmalloc] [user wrapper]" [-platform P -hostfile H] args... */
@@ -377,18 +458,17 @@ int main(int argc, char **argv)
     args[n++] = "-platform";
     args[n++] = default_platform;
   }
-  if (hostfile == NULL) {
+  if (hostfile == NULL && platform == NULL) {
     args[n++] = "-hostfile";
     args[n++] = default_hostfile;
   }
-  /* SimGrid 3.32's default lazy max-min update shares bandwidth wrongly when
-   * a route holds a link that never saturates (a removed limiter, a FATPIPE):
-   * use the full update unless the user chose (docs/models.md). */
+  /* Full only where links never saturate (needs_full_update()), unless the
+   * command line chose. */
   int optim_given = 0;
   for (int j = i; j < argc; j++)
     if (strncmp(argv[j], "--cfg=network/optim:", 20) == 0)
       optim_given = 1;
-  if (!optim_given)
+  if (full && !optim_given)
     args[n++] = "--cfg=network/optim:Full";
   if (!spec_in_env)
     args[n++] = cfg_model;

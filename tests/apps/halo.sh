@@ -239,7 +239,7 @@ refused "scale above 1" "scale: 2 is out of range" mpi 2 "$MPI_HALO" --scale 2
 refused "nz 0" "nz: 0 is out of range" mpi 2 "$MPI_HALO" --nz 0
 refused "iterations 0" "iterations: 0 is out of range" mpi 2 "$MPI_HALO" --iterations 0
 refused "width wrapping too often" "spans up to" mpi 2 "$MPI_HALO" --nx 4 --ny 4 --nz 1 --width 100000
-refused "local field too large" "local field of .* doubles is too large" \
+refused "local field too large" "local field of .* doubles is larger than this machine's memory" \
   mpi 1 "$MPI_HALO" --nx 2000000000 --ny 2000000000 --nz 1
 refused "message above MPI's int count" "exceeds MPI's int count" \
   mpi 2 "$MPI_HALO" --nx 2 --ny 1 --nz 3000000000 --no-payload

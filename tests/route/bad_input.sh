@@ -52,7 +52,7 @@ refused "option '--bw': " --shape 512 --pattern subset --bw 2
 refused "option '--lp-time-limit': '-1' is not" --shape 512 --pattern subset --lp-time-limit -1
 refused "option '--frobnicate': unknown" --shape 512 --pattern subset --frobnicate
 refused "option '--pattern-file': --bytes, --sources" --shape 512 --pattern-file x --bytes 1
-refused "option '--pattern-file': 'nonexistent': No such file" --shape 512 --pattern-file nonexistent
+refused "option '--pattern-file': 'nonexistent': cannot open: No such file" --shape 512 --pattern-file nonexistent
 # Pattern files: FILE:LINE: field.
 pf() { printf -- "$2" >"$work/$1"; }
 pf unknown.txt '0 1 8MiB\n# comment\n\n3 512 1\n'

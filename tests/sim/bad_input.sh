@@ -41,7 +41,7 @@ expect_refusal "receive overheads per route class" "recv-per-route\.xml:[0-9]+.*
 expect_refusal "inline value that does not parse" "key 'L'" --model "loggps:L=fast" "${TWO[@]}" "${P[@]}"
 expect_refusal "inline key unknown" "key 'latency'" --model "graphene:latency=5us" "${TWO[@]}" "${P[@]}"
 expect_refusal "inline async > detached" "async > detached" --model "graphene:async=1MiB" "${TWO[@]}" "${P[@]}"
-expect_refusal "missing platform" "cannot read platform file" --model fluid -platform /nonexistent.xml \
+expect_refusal "missing platform" "platform file .*cannot open" --model fluid -platform /nonexistent.xml \
   -hostfile "$DATA/platforms/two.hosts" -np 2 "${P[@]}"
 expect_refusal "owned SimGrid option" "conflicts with --model" --model fluid "${TWO[@]}" \
   --cfg=smpi/bw-factor:0:1 "${P[@]}"

@@ -35,7 +35,15 @@ check "user wrapper not passed twice" [ "$(grep -o -- '-wrapper' <<<"$out" | wc 
 
 out2=$("$HNM_RUN" --model fluid --dry-run --no-tcmalloc -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
 check "--no-tcmalloc preloads the plugin only" grep -q "'env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out2"
-check "hnm-run adds network/optim:Full" grep -q -- "--cfg=network/optim:Full" <<<"$out2"
+check "fluid lifts the limiters: hnm-run adds network/optim:Full" grep -q -- "--cfg=network/optim:Full" <<<"$out2"
+out3=$("$HNM_RUN" --model graphene --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
+check "graphene keeps SimGrid's network/optim" bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out3"
+check "no tcmalloc by default" grep -q "'env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out3"
+out4=$("$HNM_RUN" --model smpi-default --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
+check "smpi-default keeps SimGrid's network/optim" bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out4"
+out5=$("$HNM_RUN" --model loggps --dry-run --cfg=network/optim:Lazy -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
+check "a user's network/optim wins" [ "$(grep -o -- 'network/optim:[A-Za-z]*' <<<"$out5")" = "network/optim:Lazy" ]
+check "hnm-run options after smpirun's" grep -q -- '--cfg=hnm/model:fluid ' <<<"$("$HNM_RUN" -np 2 --model fluid --dry-run "$SIM_BIN/p2p_timing")"
 
 # The plugin on its own, without a model: refuses with exit 2.
 plugin=$(sed -n "s/.*LD_PRELOAD=\([^ ']*\).*/\1/p" <<<"$out")

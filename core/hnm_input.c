@@ -1,0 +1,80 @@
+/* hnm_input.c -- see hnm_input.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_input.h"
+
+#include "hnm_units.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *input__kind(mode_t m)
+{
+  if (S_ISDIR(m))
+    return "a directory";
+  if (S_ISFIFO(m))
+    return "a named pipe";
+  if (S_ISCHR(m))
+    return "a character device";
+  if (S_ISBLK(m))
+    return "a block device";
+  if (S_ISSOCK(m))
+    return "a socket";
+  return "not a plain file";
+}
+
+/* Open PATH read-only and non-blocking; -1 with err unless it is a regular file. */
+static int input__open_fd(const char *path, char *err, size_t errlen)
+{
+  if (path == NULL || *path == '\0') {
+    hnm_errf(err, errlen, "empty file name");
+    return -1;
+  }
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    hnm_errf(err, errlen, "cannot open: %s", strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    hnm_errf(err, errlen, "cannot stat: %s", strerror(errno));
+    close(fd);
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    hnm_errf(err, errlen, "not a regular file (%s)", input__kind(st.st_mode));
+    close(fd);
+    return -1;
+  }
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+    hnm_errf(err, errlen, "cannot read: %s", strerror(errno));
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+FILE *hnm_input_open(const char *path, char *err, size_t errlen)
+{
+  int fd = input__open_fd(path, err, errlen);
+  if (fd < 0)
+    return NULL;
+  FILE *f = fdopen(fd, "r");
+  if (f == NULL) {
+    hnm_errf(err, errlen, "cannot read: %s", strerror(errno));
+    close(fd);
+  }
+  return f;
+}
+
+int hnm_input_check(const char *path, char *err, size_t errlen)
+{
+  int fd = input__open_fd(path, err, errlen);
+  if (fd < 0)
+    return -1;
+  close(fd);
+  return 0;
+}

@@ -1,0 +1,34 @@
+/* hnm_input.h -- open an input file without ever blocking on it.
+ *
+ * Every file a tool reads (model, platform, hostfile, pattern, CSV) must be a
+ * regular file: opening a named pipe for reading blocks until a writer
+ * appears, a device or a socket can stream forever, and a directory reads as
+ * nothing. hnm_input_open() opens with O_NONBLOCK, looks at what it opened
+ * with fstat() (so that the check and the read are about the same file, even
+ * if the path is replaced in between), refuses anything but a regular file,
+ * then clears O_NONBLOCK. Symbolic links are followed.
+ */
+#ifndef HNM_INPUT_H
+#define HNM_INPUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Open PATH for reading. Returns the stream (close with fclose()), or NULL
+ * with a one-line reason in err (at most errlen bytes), e.g.
+ * "cannot open: No such file or directory" or "not a regular file (a named
+ * pipe)"; the caller adds the file name and what the file is for. */
+FILE *hnm_input_open(const char *path, char *err, size_t errlen);
+
+/* The same checks without keeping the file open: 0, or -1 with err. */
+int hnm_input_check(const char *path, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HNM_INPUT_H */

@@ -1,0 +1,97 @@
+/* hnm-hosts -- load a SimGrid platform the way smpirun will and list its hosts.
+ *
+ *   hnm-hosts PLATFORM
+ *
+ * Prints one summary line, "# hosts=H fatpipe=F limiters=L", then the H host
+ * names, one per line. F counts the links other than loopbacks that SimGrid
+ * shares as FATPIPE (never saturating: SimGrid 3.32's network/optim:Lazy
+ * mishandles them, docs/models.md), L the node limiter links (NAME_limiter
+ * beside NAME_UP or NAME, the links hnm's models resize or lift: the rule of
+ * hnm_simgrid.cpp). hnm-run runs it before smpirun (tools/hnm_check.h) so
+ * that a platform SimGrid cannot load, and a hostfile naming hosts the
+ * platform does not have, are refused with one line instead of a simulator
+ * abort. Its own process, so that whatever SimGrid does with a bad platform
+ * (an exception, caught here, or an abort) cannot take hnm-run with it.
+ * Exit status: 0 loaded; 2 usage; 3 SimGrid refused the platform (its reason
+ * on stderr, one line).
+ */
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <unordered_set>
+
+namespace {
+
+bool ends_with(const std::string& s, const char* suffix)
+{
+  size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+/* SimGrid's loopback links (a cluster's NAME_loopback, a zone's
+ * __loopback__) are FATPIPE but alone on same-host routes: they share nothing
+ * with other links, so the lazy update has nothing to get wrong there. */
+bool is_loopback(const std::string& name)
+{
+  return name == "__loopback__" || ends_with(name, "_loopback");
+}
+
+bool is_node_limiter(const std::unordered_set<std::string>& names, const std::string& name)
+{
+  if (!ends_with(name, "_limiter") || name.size() == std::strlen("_limiter"))
+    return false;
+  std::string base = name.substr(0, name.size() - std::strlen("_limiter"));
+  return names.count(base + "_UP") > 0 || names.count(base) > 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  if (argc != 2 || argv[1][0] == '-') {
+    bool help = argc == 2 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0);
+    std::fprintf(help ? stdout : stderr,
+                 "Usage: hnm-hosts PLATFORM\n"
+                 "Load a SimGrid platform (XML or .so) and print '# hosts=H fatpipe=F limiters=L'\n"
+                 "then its host names, one per line.\n");
+    return help ? 0 : 2;
+  }
+  try {
+    /* SimGrid's own messages off: the exception says why, in one line. */
+    char log_thres[] = "--log=root.thres:critical";
+    char log_loc[]   = "--log=no_loc";
+    char* sg_argv[]  = {argv[0], log_thres, log_loc, nullptr};
+    int sg_argc      = 3;
+    simgrid::s4u::Engine engine(&sg_argc, sg_argv);
+    engine.load_platform(argv[1]);
+
+    std::unordered_set<std::string> names;
+    auto links = engine.get_all_links();
+    for (const auto* link : links)
+      names.insert(link->get_name());
+    size_t fatpipe = 0, limiters = 0;
+    for (const auto* link : links) {
+      if (link->get_sharing_policy() == simgrid::s4u::Link::SharingPolicy::FATPIPE && !is_loopback(link->get_name()))
+        fatpipe++;
+      if (is_node_limiter(names, link->get_name()))
+        limiters++;
+    }
+    auto hosts = engine.get_all_hosts();
+    std::printf("# hosts=%zu fatpipe=%zu limiters=%zu\n", hosts.size(), fatpipe, limiters);
+    for (const auto* host : hosts)
+      std::printf("%s\n", host->get_cname());
+    return std::fflush(stdout) == 0 ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::string msg = e.what();
+    msg             = msg.substr(0, msg.find('\n'));
+    std::fprintf(stderr, "%s\n", msg.empty() ? "SimGrid cannot load it" : msg.c_str());
+    return 3;
+  } catch (...) {
+    std::fprintf(stderr, "SimGrid cannot load it (unknown error)\n");
+    return 3;
+  }
+}

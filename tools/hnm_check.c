@@ -1,0 +1,292 @@
+/* hnm_check.c -- see hnm_check.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_check.h"
+
+#include "hnm_input.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A HOST:N entry places at most this many ranks: smpirun writes N lines for
+ * it into a temporary file, and no machine runs a million ranks per host. */
+#define CHECK_MAX_PER_HOST 1048576L
+
+static int check__fail(hnm_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 2, 3)))
+#endif
+  ;
+
+static int check__fail(hnm_error *err, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* Decimal digits only, value in [1, max]: 0 on success. */
+static int check__count(const char *s, size_t len, long max, long *out)
+{
+  long v = 0;
+  if (len == 0)
+    return -1;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] < '0' || s[i] > '9')
+      return -1;
+    if (v > (max - (s[i] - '0')) / 10)
+      return -1;
+    v = v * 10 + (s[i] - '0');
+  }
+  if (v < 1)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+int hnm_check_np(const char *text, long *np, hnm_error *err)
+{
+  if (check__count(text, strlen(text), INT_MAX, np) != 0)
+    return check__fail(err, "-np '%s': not a number of processes (a whole number from 1 to %d, in digits)", text,
+                       INT_MAX);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Platform: SimGrid loads it in a child process.                            */
+
+static int check__compare_names(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void hnm_platform_info_free(hnm_platform_info *info)
+{
+  if (info == NULL)
+    return;
+  for (size_t i = 0; i < info->nhosts; i++)
+    free(info->hosts[i]);
+  free(info->hosts);
+  memset(info, 0, sizeof *info);
+}
+
+/* Read all of FD into a NUL-terminated buffer (NULL when out of memory). */
+static char *check__slurp(int fd, size_t *len)
+{
+  size_t cap = 65536, n = 0;
+  char *buf = malloc(cap);
+  if (buf == NULL)
+    return NULL;
+  for (;;) {
+    if (cap - n < 4096) {
+      char *nb = realloc(buf, cap * 2);
+      if (nb == NULL) {
+        free(buf);
+        return NULL;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+    ssize_t r = read(fd, buf + n, cap - n - 1);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    n += (size_t)r;
+  }
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+/* SimGrid's reason in the helper's stderr: the first xbt_exception line,
+ * without its "[time] [category/LEVEL] " prefix and "Uncaught exception
+ * TYPE: ", else the first non-empty line. */
+static void check__simgrid_reason(char *text, char *out, size_t outlen)
+{
+  char *first = NULL, *msg = NULL;
+  for (char *line = text; line != NULL && msg == NULL;) {
+    char *next = strchr(line, '\n');
+    if (next != NULL)
+      *next++ = '\0';
+    char *cat = strstr(line, "[xbt_exception/");
+    if (cat != NULL && strstr(cat, "] ") != NULL)
+      msg = strstr(cat, "] ") + 2;
+    else if (first == NULL && *line != '\0')
+      first = line;
+    line = next;
+  }
+  if (msg == NULL)
+    msg = first != NULL ? first : "";
+  if (strncmp(msg, "Uncaught exception ", 19) == 0 && strstr(msg, ": ") != NULL)
+    msg = strstr(msg, ": ") + 2;
+  snprintf(out, outlen, "%s", *msg ? msg : "SimGrid cannot load it");
+}
+
+int hnm_check_platform(const char *helper, const char *platform, hnm_platform_info *info, hnm_error *err)
+{
+  char why[512];
+  memset(info, 0, sizeof *info);
+  if (hnm_input_check(platform, why, sizeof why) != 0)
+    return check__fail(err, "platform file '%s': %s", platform, why);
+
+  int out[2];
+  FILE *errf = tmpfile();
+  if (errf == NULL || pipe(out) != 0) {
+    if (errf)
+      fclose(errf);
+    return check__fail(err, "platform file '%s': cannot check it: %s", platform, strerror(errno));
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(out[0]);
+    close(out[1]);
+    fclose(errf);
+    return check__fail(err, "platform file '%s': cannot check it: %s", platform, strerror(errno));
+  }
+  if (pid == 0) {
+    dup2(out[1], 1);
+    dup2(fileno(errf), 2);
+    close(out[0]);
+    close(out[1]);
+    execl(helper, helper, platform, (char *)NULL);
+    fprintf(stderr, "cannot run the platform checker %s: %s\n", helper, strerror(errno));
+    _exit(127);
+  }
+  close(out[1]);
+  size_t len = 0;
+  char *text = check__slurp(out[0], &len);
+  close(out[0]);
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || text == NULL || strncmp(text, "# hosts=", 8) != 0) {
+    char reason[400];
+    rewind(errf);
+    size_t elen = 0;
+    char *etext = check__slurp(fileno(errf), &elen);
+    check__simgrid_reason(etext ? etext : (char[]){""}, reason, sizeof reason);
+    free(etext);
+    free(text);
+    fclose(errf);
+    return check__fail(err, "platform file '%s': %s", platform, reason);
+  }
+  fclose(errf);
+
+  unsigned long long nh = 0, fp = 0, lim = 0;
+  if (sscanf(text, "# hosts=%llu fatpipe=%llu limiters=%llu", &nh, &fp, &lim) != 3 || nh > len) {
+    free(text);
+    return check__fail(err, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
+  }
+  info->hosts = calloc(nh ? nh : 1, sizeof *info->hosts);
+  if (info->hosts == NULL) {
+    free(text);
+    return check__fail(err, "platform file '%s': out of memory", platform);
+  }
+  char *p = strchr(text, '\n');
+  for (p = p ? p + 1 : text + len; *p && info->nhosts < nh;) {
+    char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if ((info->hosts[info->nhosts] = strndup(p, n)) == NULL)
+      break;
+    info->nhosts++;
+    p += n + (e ? 1 : 0);
+  }
+  free(text);
+  info->fatpipe = fp;
+  info->limiters = lim;
+  if (info->nhosts != nh) {
+    hnm_platform_info_free(info);
+    return check__fail(err, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
+  }
+  if (nh == 0) {
+    hnm_platform_info_free(info);
+    return check__fail(err, "platform file '%s': the platform has no host", platform);
+  }
+  qsort(info->hosts, info->nhosts, sizeof *info->hosts, check__compare_names);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Hostfile                                                                  */
+
+static int check__has_host(const hnm_platform_info *info, const char *name)
+{
+  return info == NULL ||
+         bsearch(&name, info->hosts, info->nhosts, sizeof *info->hosts, check__compare_names) != NULL;
+}
+
+int hnm_check_hostfile_text(const char *name, const char *text, size_t len, const hnm_platform_info *info,
+                            long *slots, hnm_error *err)
+{
+  long total = 0, line = 0;
+  char host[256];
+  if (memchr(text, '\0', len) != NULL)
+    return check__fail(err, "hostfile '%s': holds a NUL byte (not a text file)", name);
+  for (size_t pos = 0; pos < len;) {
+    const char *s = text + pos;
+    const char *nl = memchr(s, '\n', len - pos);
+    size_t n = nl ? (size_t)(nl - s) : len - pos;
+    pos += n + (nl ? 1 : 0);
+    line++;
+    if (n == 0)
+      continue; /* SimGrid skips empty lines */
+    if (memchr(s, '\r', n) != NULL)
+      return check__fail(err, "%s:%ld: carriage return in the line (DOS line ends? one host name per line)", name,
+                         line);
+    for (size_t i = 0; i < n; i++)
+      if (s[i] == ' ' || s[i] == '\t' || s[i] == '\v' || s[i] == '\f')
+        return check__fail(err, "%s:%ld: blank in '%.*s' (one host name per line, HOST or HOST:N, no blanks)",
+                           name, line, (int)(n < 80 ? n : 80), s);
+    /* smpirun splits HOST:N at the last colon. */
+    const char *colon = NULL;
+    for (size_t i = 0; i < n; i++)
+      if (s[i] == ':')
+        colon = s + i;
+    size_t hl = colon ? (size_t)(colon - s) : n;
+    long count = 1;
+    if (colon != NULL &&
+        check__count(colon + 1, n - hl - 1, CHECK_MAX_PER_HOST, &count) != 0)
+      return check__fail(err, "%s:%ld: '%.*s': N in HOST:N must be a whole number from 1 to %ld", name, line,
+                         (int)(n < 80 ? n : 80), s, CHECK_MAX_PER_HOST);
+    if (hl == 0)
+      return check__fail(err, "%s:%ld: '%.*s': no host name", name, line, (int)(n < 80 ? n : 80), s);
+    if (hl >= sizeof host)
+      return check__fail(err, "%s:%ld: host name longer than %zu bytes", name, line, sizeof host - 1);
+    memcpy(host, s, hl);
+    host[hl] = '\0';
+    if (!check__has_host(info, host))
+      return check__fail(err, "%s:%ld: host '%s' is not in the platform", name, line, host);
+    if (total > INT_MAX - count)
+      return check__fail(err, "%s:%ld: more than %d ranks in the hostfile", name, line, INT_MAX);
+    total += count;
+  }
+  if (total == 0)
+    return check__fail(err, "hostfile '%s': no host in it (one host name per line)", name);
+  *slots = total;
+  return 0;
+}
+
+int hnm_check_hostfile(const char *hostfile, const hnm_platform_info *info, long *slots, hnm_error *err)
+{
+  char why[512];
+  FILE *f = hnm_input_open(hostfile, why, sizeof why);
+  if (f == NULL)
+    return check__fail(err, "hostfile '%s': %s", hostfile, why);
+  size_t len = 0;
+  char *text = check__slurp(fileno(f), &len);
+  fclose(f);
+  if (text == NULL)
+    return check__fail(err, "hostfile '%s': out of memory", hostfile);
+  int rc = hnm_check_hostfile_text(hostfile, text, len, info, slots, err);
+  free(text);
+  return rc;
+}

@@ -1,0 +1,64 @@
+/* hnm_check.h -- validate hnm-run's inputs before smpirun starts.
+ *
+ * hnm-run promises that bad input ends with one line naming the file, line
+ * and field, and exit status 2, with nothing simulated. SimGrid itself checks
+ * the platform, the hostfile and -np only once the simulation starts, and
+ * answers with an abort and a backtrace; smpirun's script hangs on a named
+ * pipe. This module does the same checks first:
+ *
+ *   - platform and hostfile: regular files (hnm_input.h: never blocks);
+ *   - the platform: loaded by SimGrid itself in a separate process (the
+ *     hnm-hosts helper), which yields its host names, or SimGrid's reason;
+ *   - the hostfile: one host per line, "HOST" or "HOST:N" with N a positive
+ *     whole number (smpirun expands it to N lines), every HOST a host of the
+ *     platform, at least one entry; empty lines are skipped as SimGrid does;
+ *     a line with blanks around or inside a name, or a carriage return, is
+ *     refused (SimGrid would look up a host named with the blanks);
+ *   - -np: a whole number in [1, INT_MAX] written in decimal digits, at most
+ *     the hostfile's capacity (the sum of its entries). SimGrid would deal
+ *     ranks beyond the capacity round-robin over the hostfile again; hnm-run
+ *     refuses instead and says how to oversubscribe explicitly (HOST:N).
+ *
+ * Every function returns 0, or -1 with err->msg holding the one line.
+ */
+#ifndef HNM_CHECK_H
+#define HNM_CHECK_H
+
+#include "hnm_model.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What SimGrid made of a platform file. */
+typedef struct hnm_platform_info {
+  char **hosts;     /* host names, sorted (strcmp) */
+  size_t nhosts;
+  size_t fatpipe;   /* FATPIPE links other than loopbacks */
+  size_t limiters;  /* node limiter links (NAME_limiter beside NAME_UP or NAME) */
+} hnm_platform_info;
+
+/* Parse -np's value: decimal digits only, 1 <= np <= INT_MAX. */
+int hnm_check_np(const char *text, long *np, hnm_error *err);
+
+/* Load PLATFORM with the helper program HELPER (hnm-hosts) and fill INFO
+ * (free with hnm_platform_info_free()). */
+int hnm_check_platform(const char *helper, const char *platform, hnm_platform_info *info, hnm_error *err);
+void hnm_platform_info_free(hnm_platform_info *info);
+
+/* Check HOSTFILE against the platform's hosts (INFO, or any host when INFO is
+ * NULL) and store its capacity (number of ranks it places) in *slots. */
+int hnm_check_hostfile(const char *hostfile, const hnm_platform_info *info, long *slots, hnm_error *err);
+
+/* Parse the hostfile text TEXT of LEN bytes (NAME names it in messages):
+ * the parsing half of hnm_check_hostfile(), for tests and fuzzing. */
+int hnm_check_hostfile_text(const char *name, const char *text, size_t len, const hnm_platform_info *info,
+                            long *slots, hnm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HNM_CHECK_H */
