@@ -6,7 +6,7 @@
  *   link_from_C_P_U[_UP|_DOWN]                            fat tree (UP: C -> P)
  *   local_link_from_router_R_to_node_N_U[_UP|_DOWN]       dragonfly node (UP: node -> router)
  *   blue_link_between_group_I_and_J_routers_X_and_Y_U[_UP|_DOWN]  global (UP: I -> J)
- *   green_link_in_chassis_..., black_link_in_group_...    local (group only)
+ *   green_link_in_chassis_..., black_link_in_group_...    local (UP: first router named -> second)
  *   cabN_link_I_UP / _DOWN, cabN-up / cabN-down           hnm-platform cluster
  * and hnm's routed platforms: dragonfly_node_I_up|down, dragonfly_green_gG_cC_rA_to_rB,
  * dragonfly_black_gG_rR_cA_to_cB, dragonfly_global_gA_rX_to_gB_rY_kK, and the
@@ -24,14 +24,14 @@ int hnm_linkrole_topo_parse(const char *topology, const char *params, struct hnm
   memset(t, 0, sizeof *t);
   if (topology == NULL || params == NULL)
     return -1;
-  if (strcmp(topology, "hnm-torus") == 0 || strcmp(topology, "hnm-dragonfly") == 0)
+  if (strcmp(topology, "hnm-torus") == 0 || strcmp(topology, "hnm-dragonfly") == 0 || strcmp(topology, "hnm-fattree") == 0)
     t->routed = 1;
   if (strcmp(topology, "TORUS") == 0 || strcmp(topology, "hnm-torus") == 0) {
     t->topo.family = HNM_TOPO_TORUS;
     if (hnm_topo_parse_list(params, ',', "dimension", t->topo.dims, HNM_TOPO_MAX_DIMS, &t->topo.ndims, err,
                             sizeof err) != 0)
       return -1;
-  } else if (strcmp(topology, "FAT_TREE") == 0) {
+  } else if (strcmp(topology, "FAT_TREE") == 0 || strcmp(topology, "hnm-fattree") == 0) {
     /* levels;down;up;links */
     char *parts[4], *save = NULL;
     int n = 0, count;
@@ -151,6 +151,18 @@ void hnm_linkrole_of(const char *name, const struct hnm_linkrole_topo *t, struct
     return;
   }
 
+  /* hnm's routed fat tree: fattree_lL_nX_uU_cC[_UP|_DOWN] */
+  if (sscanf(name, "fattree_l%lu_n%lu_u%lu_c%lu", &x, &y, &z, &w) == 4) {
+    out->role = dir == 0 ? "fattree-down" : "fattree-up";
+    out->a = (long)x, out->b = (long)y, out->c = (long)z;
+    return;
+  }
+  if (sscanf(name, "fattree_node_%lu_loopback", &x) == 1) {
+    out->role = "loopback";
+    out->a = (long)x;
+    return;
+  }
+
   /* SimGrid's dragonfly */
   if (sscanf(name, "local_link_from_router_%lu_to_node_%lu_%lu", &x, &y, &z) == 3) {
     out->role = dir == 1 ? "node-up" : dir == 0 ? "node-down" : "node";
@@ -163,10 +175,22 @@ void hnm_linkrole_of(const char *name, const struct hnm_linkrole_topo *t, struct
     return;
   }
   if (strncmp(name, "green_link_in_chassis_", 22) == 0 || strncmp(name, "black_link_in_group_", 20) == 0) {
+    unsigned long R = t->known && t->topo.family == HNM_TOPO_DRAGONFLY ? t->topo.routers : 0;
     out->role = "local";
-    if (sscanf(name, "black_link_in_group_%lu_", &x) == 1)
+    /* UP goes from the first router named to the second, DOWN back. */
+    if (sscanf(name, "black_link_in_group_%lu_between_chassis_%lu_and_%lu_blade_%lu_", &x, &y, &z, &w) == 4) {
       out->a = (long)x;
-    else if (t->known && t->topo.family == HNM_TOPO_DRAGONFLY && (p = strrchr(name, '_')) != NULL) {
+      if (R > 0) {
+        out->b = (long)((dir == 0 ? z : y) * R + w);
+        out->c = (long)((dir == 0 ? y : z) * R + w);
+      }
+    } else if (sscanf(name, "green_link_in_chassis_%lu_between_routers_%lu_and_%lu_", &x, &y, &z) == 3 && R > 0) {
+      out->b = (long)(x * R + (dir == 0 ? z : y));
+      out->c = (long)(x * R + (dir == 0 ? y : z));
+    }
+    if (name[0] == 'b' && out->a < 0 && sscanf(name, "black_link_in_group_%lu_", &x) == 1)
+      out->a = (long)x;
+    else if (name[0] == 'g' && t->known && t->topo.family == HNM_TOPO_DRAGONFLY && (p = strrchr(name, '_')) != NULL) {
       /* green: the unique id after the node links, per chassis R(R-1)/2 */
       const struct hnm_topo *g = &t->topo;
       const char *idp = dir >= 0 ? NULL : p + 1;

@@ -35,11 +35,13 @@ int hnm_linkrole_topo_parse(const char *topology, const char *params, struct hnm
 /* The role of one link. Coordinates (-1 when not known):
  *   node-up, node-down, node (SHARED), loopback, limiter: a = host index;
  *   local (dragonfly, inside a group): a = group, b = from router, c = to
- *     router (routers counted inside the group; hnm's routed names only);
+ *     router (routers counted inside the group, chassis-major; for SimGrid's
+ *     zone b and c need the topology);
  *   global (dragonfly): a = from group, b = to group, c = copy;
  *   torus: a = dimension (0 first), b = from host, c = to host;
  *   fattree-up, fattree-down: a = level of the lower end (0 = hosts),
- *     b = lower node id, c = upper node id (SimGrid's ids);
+ *     b = lower node id, c = upper node id (SimGrid's ids; hnm's routed fat
+ *     tree: b = lower node's index in its level, c = up-port);
  *   cabinet-up, cabinet-down (hnm-platform cluster): a = cabinet (1 first);
  *   other. */
 struct hnm_linkrole {

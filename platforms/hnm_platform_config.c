@@ -204,8 +204,8 @@ int build_config(const struct cli *c, struct config *cfg)
     cfg->routing_seed = (uint64_t)strtoull(v, &end, 10);
     if (!isdigit((unsigned char)v[0]) || *end != '\0' || errno != 0)
       return bad("--routing-seed: '%s' is not an integer in [0, 2^64)", v);
-    if (cfg->routing != HNM_ROUTING_VALIANT && cfg->routing != HNM_ROUTING_UGAL)
-      return bad("--routing-seed: routing '%s' makes no random choice (valiant and ugal do)",
+    if (cfg->routing != HNM_ROUTING_VALIANT && cfg->routing != HNM_ROUTING_UGAL && cfg->routing != HNM_ROUTING_RANDOM)
+      return bad("--routing-seed: routing '%s' makes no random choice (valiant, ugal and random do)",
                  c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
   } else {
     cfg->routing_seed = 1;

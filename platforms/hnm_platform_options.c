@@ -118,7 +118,9 @@ static const struct opt_doc fattree_docs[] = {
   {OPT_LINKS, "1,2", "parallel links between level l and level l+1, l = 0 first", 1},
   {OPT_SCALE, "1", "shrink the down ports by F^(1/levels), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of each link (per direction with SPLITDUPLEX)"),
-  {OPT_ROUTING, "dmodk", "dmodk (SimGrid's D-mod-k, the only fat-tree routing so far)", 0},
+  {OPT_ROUTING, "dmodk", "dmodk (SimGrid's D-mod-k) or random (a random up-port per level and message; hnm's "
+                         "platform library)", 0},
+  {OPT_ROUTING_SEED, "1", "seed of random's choices (same seed, same routes)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };

@@ -18,6 +18,17 @@
  * black, at most 2), the global link, local hops from the landing router to
  * the destination router (at most 2). Inside a group: green then black.
  *
+ * Fat-tree layout: SimGrid's XGFT(h; m; w; p) (m = down ports, w = up ports,
+ * p = parallel links per level). A node of level l has digits d1..dh, d_i in
+ * [0, w_i) for i <= l and in [0, m_i) above, index d1 + r1 (d2 + r2 (...))
+ * (r_i the digit's radix): hosts (level 0) are numbered as SimGrid numbers
+ * them (host i under the leaf switches of group i / m1). Up-port u of a
+ * level-l node leads to the node with digit l+1 replaced by u. Random
+ * routing climbs to the lowest level L at which source and destination
+ * share every digit above L, choosing up-port and parallel link uniformly at
+ * each level, then descends the unique way (digit l set to the
+ * destination's), choosing the parallel link uniformly.
+ *
  * Torus layout: exactly SimGrid 3.32's TorusZone (names, one link per host
  * and dimension toward its + neighbour, UP = that way, DOWN = back), and
  * DOR is SimGrid's algorithm line for line, half-ring ties included.
@@ -42,6 +53,11 @@ struct hnm_rnet {
   /* dragonfly */
   unsigned long G, C, R, K, N, L, routers;
   size_t lb, gr, bl, gl; /* first index of loopback, green, black, global links */
+  /* fat tree: levels, m, w, p, nodes and first link index per level */
+  int h;
+  unsigned long fm[HNM_TOPO_MAX_DIMS], fw[HNM_TOPO_MAX_DIMS], fp[HNM_TOPO_MAX_DIMS];
+  unsigned long fnodes[HNM_TOPO_MAX_DIMS + 1];
+  size_t fbase[HNM_TOPO_MAX_DIMS + 1];
   /* torus */
   int D;
   unsigned long dims[HNM_TOPO_MAX_DIMS];
@@ -52,7 +68,8 @@ struct hnm_rnet {
 
 static const char *const routing_names[] = {
     [HNM_ROUTING_BUILTIN] = "builtin", [HNM_ROUTING_MINIMAL] = "minimal", [HNM_ROUTING_VALIANT] = "valiant",
-    [HNM_ROUTING_UGAL] = "ugal",       [HNM_ROUTING_DOR] = "dor",         [HNM_ROUTING_DMODK] = "dmodk"};
+    [HNM_ROUTING_UGAL] = "ugal",       [HNM_ROUTING_DOR] = "dor",         [HNM_ROUTING_DMODK] = "dmodk",
+    [HNM_ROUTING_RANDOM] = "random"};
 
 const char *hnm_routing_name(enum hnm_routing r)
 {
@@ -82,10 +99,11 @@ int hnm_routing_parse(enum hnm_topo_family family, const char *name, enum hnm_ro
     enum hnm_routing routing;
   } allowed[] = {{HNM_TOPO_DRAGONFLY, HNM_ROUTING_MINIMAL}, {HNM_TOPO_DRAGONFLY, HNM_ROUTING_VALIANT},
                  {HNM_TOPO_DRAGONFLY, HNM_ROUTING_UGAL},    {HNM_TOPO_TORUS, HNM_ROUTING_DOR},
-                 {HNM_TOPO_TORUS, HNM_ROUTING_VALIANT},     {HNM_TOPO_FATTREE, HNM_ROUTING_DMODK}};
+                 {HNM_TOPO_TORUS, HNM_ROUTING_VALIANT},     {HNM_TOPO_FATTREE, HNM_ROUTING_DMODK},
+                 {HNM_TOPO_FATTREE, HNM_ROUTING_RANDOM}};
   const char *list = family == HNM_TOPO_DRAGONFLY ? "minimal, valiant, ugal"
                      : family == HNM_TOPO_TORUS   ? "dor, valiant"
-                     : family == HNM_TOPO_FATTREE ? "dmodk"
+                     : family == HNM_TOPO_FATTREE ? "dmodk, random"
                                                   : NULL;
   if (list == NULL) {
     routing__errf(err, errlen, "--routing: this family has no routing choice (dragonfly, torus and fattree have)");
@@ -116,6 +134,10 @@ const char *hnm_link_role_name(enum hnm_link_role r)
       return "global";
     case HNM_LINK_TORUS:
       return "torus";
+    case HNM_LINK_FATTREE_UP:
+      return "fattree-up";
+    case HNM_LINK_FATTREE_DOWN:
+      return "fattree-down";
     case HNM_LINK_NONE:
       break;
   }
@@ -173,7 +195,10 @@ int hnm_rnet_desc_write(FILE *fp, const struct hnm_rnet_desc *d, const char *com
     c += n + (nl ? 1 : 0);
   }
   if (fprintf(fp, "family %s\nrouting %s\nseed %llu\nshape %s\n",
-              d->topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly" : "torus", hnm_routing_name(d->routing),
+              d->topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly"
+              : d->topo.family == HNM_TOPO_FATTREE ? "fattree"
+                                                   : "torus",
+              hnm_routing_name(d->routing),
               (unsigned long long)d->seed, shape) < 0 ||
       fprintf(fp, "bw %.17g\nlat %.17g\nsharing %s\n", d->bw, d->lat, d->splitduplex ? "SPLITDUPLEX" : "SHARED") < 0)
     return -1;
@@ -232,6 +257,31 @@ static int desc__dragonfly_shape(const char *s, struct hnm_topo *t)
     return -1;
   t->groups = v[0], t->blue = v[1], t->chassis = v[2], t->black = v[3], t->routers = v[4], t->green = v[5];
   t->nodes = v[6];
+  return 0;
+}
+
+/* "LEVELS;DOWN;UP;LINKS" (SimGrid's FAT_TREE topo_parameters) */
+static int desc__fattree_shape(const char *s, struct hnm_topo *t, char *err, size_t errlen)
+{
+  char buf[1024], *parts[4], *save = NULL;
+  int n = 0, count[3];
+  snprintf(buf, sizeof buf, "%s", s);
+  for (char *p = strtok_r(buf, ";", &save); p != NULL && n < 4; p = strtok_r(NULL, ";", &save))
+    parts[n++] = p;
+  if (n != 4 || strtok_r(NULL, ";", &save) != NULL) {
+    routing__errf(err, errlen, "not LEVELS;DOWN;UP;LINKS");
+    return -1;
+  }
+  t->ndims = atoi(parts[0]);
+  if (hnm_topo_parse_list(parts[1], ',', "level", t->dims, HNM_TOPO_MAX_DIMS, &count[0], err, errlen) != 0 ||
+      hnm_topo_parse_list(parts[2], ',', "level", t->up, HNM_TOPO_MAX_DIMS, &count[1], err, errlen) != 0 ||
+      hnm_topo_parse_list(parts[3], ',', "level", t->links, HNM_TOPO_MAX_DIMS, &count[2], err, errlen) != 0)
+    return -1;
+  if (count[0] != t->ndims || count[1] != t->ndims || count[2] != t->ndims) {
+    routing__errf(err, errlen, "LEVELS is %d but the lists have %d, %d, %d items", t->ndims, count[0], count[1],
+                  count[2]);
+    return -1;
+  }
   return 0;
 }
 
@@ -297,8 +347,10 @@ int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, siz
           d->topo.family = HNM_TOPO_DRAGONFLY;
         else if (strcmp(val, "torus") == 0)
           d->topo.family = HNM_TOPO_TORUS;
+        else if (strcmp(val, "fattree") == 0)
+          d->topo.family = HNM_TOPO_FATTREE;
         else {
-          routing__errf(err, errlen, "%s:%d: family: '%s' is not dragonfly or torus", path, lineno, val);
+          routing__errf(err, errlen, "%s:%d: family: '%s' is not dragonfly, torus or fattree", path, lineno, val);
           goto out;
         }
         break;
@@ -390,6 +442,11 @@ int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, siz
                     seen[K_SHAPE], shape);
       goto out;
     }
+  } else if (d->topo.family == HNM_TOPO_FATTREE) {
+    if (desc__fattree_shape(shape, &d->topo, topo_err, sizeof topo_err) != 0) {
+      routing__errf(err, errlen, "%s:%d: shape: '%s': %s", path, seen[K_SHAPE], shape, topo_err);
+      goto out;
+    }
   } else if (hnm_topo_parse_list(shape, ',', "dimension", d->topo.dims, HNM_TOPO_MAX_DIMS, &d->topo.ndims, topo_err,
                                  sizeof topo_err) != 0) {
     routing__errf(err, errlen, "%s:%d: shape: %s", path, seen[K_SHAPE], topo_err);
@@ -449,8 +506,32 @@ hnm_rnet *hnm_rnet_new(const struct hnm_rnet_desc *d, char *err, size_t errlen)
     n->lb = 2 * (size_t)n->hosts * (size_t)n->D;
     n->nlinks = n->lb + n->hosts;
     n->max_route = (int)(2 * half + 2);
+  } else if (d->topo.family == HNM_TOPO_FATTREE) {
+    n->h = d->topo.ndims;
+    for (int l = 0; l < n->h; l++)
+      n->fm[l] = d->topo.dims[l], n->fw[l] = d->topo.up[l], n->fp[l] = d->topo.links[l];
+    for (int l = 0; l <= n->h; l++) {
+      double c = 1;
+      for (int i = 0; i < n->h; i++)
+        c *= (double)(i < l ? n->fw[i] : n->fm[i]);
+      n->fnodes[l] = (unsigned long)c;
+    }
+    n->fbase[0] = 0;
+    double total = 0;
+    for (int l = 0; l < n->h; l++) {
+      total += 2.0 * (double)n->fnodes[l] * (double)n->fw[l] * (double)n->fp[l];
+      n->fbase[l + 1] = n->fbase[l] + 2 * (size_t)n->fnodes[l] * n->fw[l] * n->fp[l];
+    }
+    if (total > 1e9) {
+      routing__errf(err, errlen, "fat tree of %.0f links: too many", total);
+      free(n);
+      return NULL;
+    }
+    n->lb = n->fbase[n->h];
+    n->nlinks = n->lb + n->hosts;
+    n->max_route = 2 * n->h + 2;
   } else {
-    routing__errf(err, errlen, "hnm's platform library routes dragonfly and torus only");
+    routing__errf(err, errlen, "hnm's platform library routes dragonfly, torus and fattree only");
     free(n);
     return NULL;
   }
@@ -477,6 +558,97 @@ size_t hnm_rnet_link_count(const hnm_rnet *n)
 int hnm_rnet_max_route(const hnm_rnet *n)
 {
   return n->max_route;
+}
+size_t hnm_rnet_loopback(const hnm_rnet *n, unsigned long host)
+{
+  return n->lb + host;
+}
+
+/* Fat tree: digit i (0-based) of node x at level l, and x with digit i set
+ * to v where the node's level becomes nl (radices change at digit i). */
+static unsigned long ft_radix(const hnm_rnet *n, int level, int i)
+{
+  return i < level ? n->fw[i] : n->fm[i];
+}
+static unsigned long ft_digit(const hnm_rnet *n, int level, unsigned long x, int i)
+{
+  for (int k = 0; k < i; k++)
+    x /= ft_radix(n, level, k);
+  return x % ft_radix(n, level, i);
+}
+static unsigned long ft_replace(const hnm_rnet *n, int level, unsigned long x, int i, unsigned long v, int nlevel)
+{
+  unsigned long digits[HNM_TOPO_MAX_DIMS], y = 0;
+  for (int k = 0; k < n->h; k++) {
+    digits[k] = x % ft_radix(n, level, k);
+    x /= ft_radix(n, level, k);
+  }
+  digits[i] = v;
+  for (int k = n->h - 1; k >= 0; k--)
+    y = y * ft_radix(n, nlevel, k) + digits[k];
+  return y;
+}
+static size_t ft_link(const hnm_rnet *n, int level, unsigned long x, unsigned long u, unsigned long c, int down)
+{
+  return n->fbase[level] + (((size_t)x * n->fw[level] + u) * n->fp[level] + c) * 2 + (size_t)down;
+}
+
+static void ft_link_info(const hnm_rnet *n, size_t i, struct hnm_rnet_link *o)
+{
+  o->lat = n->d.lat;
+  o->canonical = i;
+  if (i >= n->lb) {
+    unsigned long h = (unsigned long)(i - n->lb);
+    o->role = HNM_LINK_LOOPBACK;
+    o->bw = n->d.loopback_bw, o->lat = n->d.loopback_lat, o->fatpipe = 1;
+    o->a = (long)h;
+    snprintf(o->name, sizeof o->name, "fattree_node_%lu_loopback", h);
+    return;
+  }
+  int l = 0;
+  while (l + 1 < n->h && i >= n->fbase[l + 1])
+    l++;
+  size_t j = (i - n->fbase[l]) / 2;
+  int down = (i - n->fbase[l]) % 2 == 1;
+  unsigned long c = (unsigned long)(j % n->fp[l]), u = (unsigned long)(j / n->fp[l] % n->fw[l]);
+  unsigned long x = (unsigned long)(j / n->fp[l] / n->fw[l]);
+  o->role = down ? HNM_LINK_FATTREE_DOWN : HNM_LINK_FATTREE_UP;
+  o->bw = n->d.bw;
+  o->a = l, o->b = (long)x, o->c = (long)u;
+  if (!n->d.splitduplex)
+    o->canonical = i - (size_t)down;
+  if (n->d.splitduplex)
+    snprintf(o->name, sizeof o->name, "fattree_l%d_n%lu_u%lu_c%lu_%s", l, x, u, c, down ? "DOWN" : "UP");
+  else
+    snprintf(o->name, sizeof o->name, "fattree_l%d_n%lu_u%lu_c%lu", l, x, u, c);
+}
+
+static int ft_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *links)
+{
+  int m = 0, top = 0;
+  if (src == dst) {
+    if (n->d.loopback)
+      links[m++] = n->lb + src;
+    return m;
+  }
+  for (int i = 0; i < n->h; i++)
+    if (ft_digit(n, 0, src, i) != ft_digit(n, 0, dst, i))
+      top = i + 1;
+  unsigned long x = src;
+  for (int l = 0; l < top; l++) { /* up: digit l becomes the up-port */
+    unsigned long u = (unsigned long)hnm_routing_rng_below(&n->rng, n->fw[l]);
+    unsigned long c = (unsigned long)hnm_routing_rng_below(&n->rng, n->fp[l]);
+    links[m++] = ft_link(n, l, x, u, c, 0);
+    x = ft_replace(n, l, x, l, u, l + 1);
+  }
+  for (int l = top; l > 0; l--) { /* down: digit l-1 becomes the destination's */
+    unsigned long u = ft_digit(n, l, x, l - 1);
+    unsigned long child = ft_replace(n, l, x, l - 1, ft_digit(n, 0, dst, l - 1), l - 1);
+    unsigned long c = (unsigned long)hnm_routing_rng_below(&n->rng, n->fp[l - 1]);
+    links[m++] = ft_link(n, l - 1, child, u, c, 1);
+    x = child;
+  }
+  return m;
 }
 
 /* Dragonfly link indices. */
@@ -612,6 +784,8 @@ void hnm_rnet_link_info(const hnm_rnet *n, size_t i, struct hnm_rnet_link *out)
     return;
   if (n->d.topo.family == HNM_TOPO_DRAGONFLY)
     df_link(n, i, out);
+  else if (n->d.topo.family == HNM_TOPO_FATTREE)
+    ft_link_info(n, i, out);
   else
     torus_link(n, i, out);
 }
@@ -753,5 +927,7 @@ int hnm_rnet_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *li
     return 0;
   if (n->d.topo.family == HNM_TOPO_DRAGONFLY)
     return df_route(n, src, dst, links, load, ctx);
+  if (n->d.topo.family == HNM_TOPO_FATTREE)
+    return ft_route(n, src, dst, links);
   return torus_route(n, src, dst, links);
 }

@@ -44,7 +44,8 @@ enum hnm_routing {
   HNM_ROUTING_VALIANT,     /* dragonfly, torus */
   HNM_ROUTING_UGAL,        /* dragonfly */
   HNM_ROUTING_DOR,         /* torus: SimGrid's (also understood by the library) */
-  HNM_ROUTING_DMODK        /* fattree: SimGrid's */
+  HNM_ROUTING_DMODK,       /* fattree: SimGrid's */
+  HNM_ROUTING_RANDOM       /* fattree: a random up-port (and parallel link) per level and message */
 };
 
 /* Parse a --routing NAME for a family. Returns 0, or -1 with a message
@@ -58,7 +59,7 @@ int hnm_routing_is_builtin(enum hnm_routing r);
 
 /* Everything the library needs to build the platform. */
 struct hnm_rnet_desc {
-  struct hnm_topo topo;     /* torus or dragonfly, checked */
+  struct hnm_topo topo;     /* torus, dragonfly or fattree, checked */
   enum hnm_routing routing;
   uint64_t seed;            /* of every random choice */
   double bw;                /* bytes/s of one link (dragonfly: x BLUE/BLACK/GREEN as in SimGrid) */
@@ -96,7 +97,9 @@ enum hnm_link_role {
   HNM_LINK_LOCAL,        /* dragonfly router -> router inside a group (a: group, b: from router, c: to router,
                             routers counted inside the group) */
   HNM_LINK_GLOBAL,       /* dragonfly group -> group (a: from group, b: to group, c: copy) */
-  HNM_LINK_TORUS         /* torus (a: dimension, b: from host, c: to host) */
+  HNM_LINK_TORUS,        /* torus (a: dimension, b: from host, c: to host) */
+  HNM_LINK_FATTREE_UP,   /* fat tree, level a -> a+1 (b: lower node's index in its level, c: up-port) */
+  HNM_LINK_FATTREE_DOWN  /* fat tree, level a+1 -> a (same coordinates) */
 };
 const char *hnm_link_role_name(enum hnm_link_role r); /* "node-up", "local", ... */
 
@@ -113,6 +116,8 @@ unsigned long hnm_rnet_hosts(const hnm_rnet *n);
 size_t hnm_rnet_link_count(const hnm_rnet *n); /* indices 0 .. count-1, some unused */
 /* Longest route hnm_rnet_route() can return (its buffer size). */
 int hnm_rnet_max_route(const hnm_rnet *n);
+/* Index of host h's loopback link (meaningful when desc->loopback). */
+size_t hnm_rnet_loopback(const hnm_rnet *n, unsigned long host);
 
 struct hnm_rnet_link {
   enum hnm_link_role role; /* HNM_LINK_NONE: index unused, nothing else set */

@@ -126,14 +126,13 @@ public:
     };
     bool torus = d->topo.family == HNM_TOPO_TORUS;
     size_t per_host = torus ? 2 * (size_t)d->topo.ndims : 0;
-    size_t loopback0 = torus ? per_host * hosts : 2 * (size_t)hosts;
     for (unsigned long h = 0; h < hosts; h++) {
       get_iface()
           ->create_host("node-" + std::to_string(h), d->speed)
           ->set_core_count((int)d->cores)
           ->seal();
       if (d->loopback)
-        create(loopback0 + h);
+        create(hnm_rnet_loopback(net_, h));
       if (torus)
         for (size_t j = 0; j < per_host; j++)
           create(h * per_host + j);
@@ -190,7 +189,10 @@ extern "C" void load_platform(const sg4::Engine& /*engine*/)
   if (net == nullptr)
     die(std::string(path) + ": " + err);
   try {
-    auto* zone = new RoutedZone(d.topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly" : "torus", net);
+    auto* zone = new RoutedZone(d.topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly"
+                                : d.topo.family == HNM_TOPO_FATTREE ? "fattree"
+                                                                     : "torus",
+                                net);
     zone->build();
     zone->seal();
     sg4::Engine::on_platform_created();

@@ -9,7 +9,7 @@
  *              global-link utilisation (mean over the links between the two
  *              groups, from row to column); right, per group (row) and router
  *              (column) the largest utilisation of the router's outgoing
- *              local links (hnm's routed dragonfly names its routers);
+ *              local links;
  *   torus      per dimension (row) and host (column, the link's source) the
  *              largest utilisation of the host's outgoing links in that
  *              dimension;

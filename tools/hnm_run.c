@@ -139,7 +139,11 @@ static int set_link_load(const char *file, const char *routed, const char *platf
     struct hnm_rnet_desc d;
     char err[512], shape[512];
     if (hnm_rnet_desc_read(routed, &d, err, sizeof err) == 0 && hnm_topo_parameters(&d.topo, shape, sizeof shape) == 0)
-      snprintf(topo, sizeof topo, "hnm-%s %s", d.topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly" : "torus", shape);
+      snprintf(topo, sizeof topo, "hnm-%s %s",
+               d.topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly"
+               : d.topo.family == HNM_TOPO_FATTREE ? "fattree"
+                                                   : "torus",
+               shape);
   } else {
     /* The first <cluster topology="..." topo_parameters="..."> near the top. */
     static char head[65536];

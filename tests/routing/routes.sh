@@ -12,6 +12,8 @@
 #     possible intermediate groups, counts within 10% of 1000;
 #   - same seed: byte-identical simulation output; another seed: other routes,
 #     same message totals;
+#   - fat tree: --routing dmodk writes SimGrid's XML unchanged; random routes
+#     are as long as SimGrid's D-mod-k ones and vary;
 #   - bad input: exit 2, one line, nothing written.
 source "$(dirname "$0")/../sim/lib.sh"
 tmp=$(mktemp -d)
@@ -40,6 +42,24 @@ tp=("$APPS/transpose" --no-payload --algo ring --k 4 --nx 60 --ny 60 --nz 12)
 "$HNM_RUN" --model graphene -platform "$tmp/td.txt" -hostfile "$tmp/t.hosts" -np 60 "${SIM[@]}" "${tp[@]}" >"$tmp/lib.out"
 check "torus dor: transposition through the library byte-identical to SimGrid's torus" cmp -s "$tmp/sg.out" "$tmp/lib.out"
 check "torus dor: the transposition ran" [ "$(wc -l <"$tmp/sg.out")" -ge 6 ]
+
+# --- fat tree --------------------------------------------------------------------
+# SimGrid's example XGFT 2;4,4;1,2;1,2 (16 hosts): random routes have exactly
+# as many links as SimGrid's D-mod-k routes (both climb to the nearest common
+# ancestor), for all 256 pairs, and vary from one message to the next.
+"$HNM_PLATFORM" fattree -o "$tmp/f.xml" --hostfile "$tmp/f.hosts"
+"$HNM_PLATFORM" fattree --routing dmodk -o "$tmp/f-dmodk.xml"
+check "fattree --routing dmodk: SimGrid's XML, byte for byte" cmp -s "$tmp/f.xml" "$tmp/f-dmodk.xml"
+"$HNM_PLATFORM" fattree --routing random --routing-seed 4 -o "$tmp/fr.txt"
+pairs=()
+for a in $(seq 0 15); do for b in $(seq 0 15); do pairs+=("node-$a" "node-$b"); done; done
+"$ROUTE_PRINT" "$tmp/f.xml" "${pairs[@]}" 2>/dev/null | awk '{ print $1, $2, ($1 == $2 ? "loop" : $3) }' >"$tmp/fsg.len"
+lib_routes "$tmp/fr.txt" "${pairs[@]}" | awk '{ print $1, $2, ($1 == $2 ? "loop" : $3) }' >"$tmp/flib.len"
+check "fattree random: 256 routes as long as SimGrid's D-mod-k" cmp -s "$tmp/fsg.len" "$tmp/flib.len"
+pairs=()
+for i in $(seq 200); do pairs+=(node-0 node-15); done
+check "fattree random: node-0 -> node-15 takes several routes over 200 messages" \
+  [ "$(lib_routes "$tmp/fr.txt" "${pairs[@]}" | sort -u | wc -l)" -gt 1 ]
 
 # --- dragonfly minimal ----------------------------------------------------------
 # 3 groups x 4 chassis x 5 routers x 2 nodes, 4 global links per group pair.
@@ -112,8 +132,8 @@ bad_input "unknown dragonfly routing" "--routing: 'dor' is not a dragonfly routi
   "$HNM_PLATFORM" dragonfly --routing dor -o "$tmp/out.txt"
 bad_input "unknown torus routing" "--routing: 'ugal' is not a torus routing (dor, valiant)" \
   "$HNM_PLATFORM" torus --routing ugal -o "$tmp/out.txt"
-bad_input "unknown fattree routing" "--routing: 'random' is not a fattree routing (dmodk)" \
-  "$HNM_PLATFORM" fattree --routing random -o "$tmp/out.txt"
+bad_input "unknown fattree routing" "--routing: 'ugal' is not a fattree routing (dmodk, random)" \
+  "$HNM_PLATFORM" fattree --routing ugal -o "$tmp/out.txt"
 bad_input "--routing on bgq" "option '--routing': unknown" \
   "$HNM_PLATFORM" bgq --routing dor -o "$tmp/out.txt"
 bad_input "--routing on cluster" "option '--routing': unknown" \

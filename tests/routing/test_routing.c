@@ -20,6 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "hnm_linkrole.h"
 #include "hnm_routing.h"
 
 #include <stdlib.h>
@@ -427,7 +428,7 @@ static void test_description(void)
     const char *text, *msg;
   } bad[] = {
       {"not it\n", ":1: not an hnm routed platform"},
-      {HNM_RNET_MAGIC "\nfamily fattree\n", ":2: family: 'fattree' is not dragonfly or torus"},
+      {HNM_RNET_MAGIC "\nfamily bgq\n", ":2: family: 'bgq' is not dragonfly, torus or fattree"},
       {HNM_RNET_MAGIC "\nfamily torus\nrouting ugal\nseed 1\nshape 4,4\nbw 1\nlat 0\nsharing SHARED\n"
                       "loopback-bw none\nspeed 1\ncores 1\n",
        ":3: routing: 'ugal' is not a torus routing (dor, valiant)"},
@@ -457,6 +458,156 @@ static void test_description(void)
   CHECK(hnm_rnet_is_description(path) == 0);
 }
 
+static int role_is(const char *name, const struct hnm_linkrole_topo *t, const char *role, long a, long b, long c)
+{
+  struct hnm_linkrole r;
+  hnm_linkrole_of(name, t, &r);
+  if (strcmp(r.role, role) == 0 && r.a == a && r.b == b && r.c == c)
+    return 1;
+  fprintf(stderr, "  %s: %s %ld %ld %ld\n", name, r.role, r.a, r.b, r.c);
+  return 0;
+}
+
+/* Link roles from names: SimGrid 3.32's zones and hnm's routed platforms. */
+static void test_linkrole(void)
+{
+  struct hnm_linkrole_topo t, none;
+  memset(&none, 0, sizeof none);
+  /* Torus 4x3x5: host 5 = (1,1,0), 17 = (1,1,1): dimension 2; 3 -> 0 wraps dimension 0. */
+  CHECK(hnm_linkrole_topo_parse("TORUS", "4,3,5", &t) == 0 && t.known);
+  CHECK(role_is("torus_link_from_5_to_17_UP", &t, "torus", 2, 5, 17));
+  CHECK(role_is("torus_link_from_5_to_17_DOWN", &t, "torus", 2, 17, 5));
+  CHECK(role_is("torus_link_from_3_to_0_UP", &t, "torus", 0, 3, 0));
+  CHECK(role_is("torus_link_from_3_to_0_UP", &none, "torus", -1, 3, 0));
+  CHECK(role_is("torus_link_7_loopback", &t, "loopback", 7, -1, -1));
+  /* Fat tree 2;4,4;1,2;1,2: 16 hosts (ids 0..15), 4 leaf switches (ids 31..28), 2 top (27, 26). */
+  CHECK(hnm_linkrole_topo_parse("FAT_TREE", "2;4,4;1,2;1,2", &t) == 0);
+  CHECK(role_is("link_from_5_30_12_UP", &t, "fattree-up", 0, 5, 30));
+  CHECK(role_is("link_from_28_26_40_DOWN", &t, "fattree-down", 1, 28, 26));
+  CHECK(role_is("link_from_29_26_40", &t, "fattree-up", 1, 29, 26));
+  /* SimGrid's dragonfly 3,4;4,3;5,1;2: 60 routers x 2 nodes = 120 node links (ids 0..119),
+   * green links from id 120, 10 per chassis: id 135 is chassis instance 1 (group 0), id 145 instance 2. */
+  CHECK(hnm_linkrole_topo_parse("DRAGONFLY", "3,4;4,3;5,1;2", &t) == 0);
+  CHECK(role_is("local_link_from_router_7_to_node_1_15_UP", &t, "node-up", 15, -1, -1));
+  CHECK(role_is("local_link_from_router_7_to_node_1_15_DOWN", &t, "node-down", 15, -1, -1));
+  CHECK(role_is("green_link_in_chassis_1_between_routers_0_and_3_135_UP", &t, "local", 0, 5, 8));
+  CHECK(role_is("green_link_in_chassis_1_between_routers_0_and_3_135_DOWN", &t, "local", 0, 8, 5));
+  CHECK(role_is("green_link_in_chassis_0_between_routers_0_and_3_200_UP", &t, "local", 2, 0, 3));
+  CHECK(role_is("black_link_in_group_2_between_chassis_1_and_3_blade_4_300_DOWN", &t, "local", 2, 19, 9));
+  CHECK(role_is("blue_link_between_group_0_and_2_routers_2_and_40_400_DOWN", &t, "global", 2, 0, -1));
+  /* hnm's routed dragonfly, 5 routers per chassis. */
+  CHECK(hnm_linkrole_topo_parse("hnm-dragonfly", "3,4;4,3;5,1;2", &t) == 0 && t.routed);
+  CHECK(role_is("dragonfly_node_12_up", &t, "node-up", 12, -1, -1));
+  CHECK(role_is("dragonfly_node_12_loopback", &t, "loopback", 12, -1, -1));
+  CHECK(role_is("dragonfly_green_g1_c2_r0_to_r4", &t, "local", 1, 10, 14));
+  CHECK(role_is("dragonfly_black_g2_r3_c0_to_c3", &t, "local", 2, 3, 18));
+  CHECK(role_is("dragonfly_global_g0_r4_to_g2_r0_k0", &t, "global", 0, 2, 0));
+  /* hnm-platform cluster */
+  CHECK(role_is("cab2_link_40_UP", &none, "node-up", 40, -1, -1));
+  CHECK(role_is("cab2_link_40_limiter", &none, "limiter", 40, -1, -1));
+  CHECK(role_is("cab4-down", &none, "cabinet-down", 4, -1, -1));
+  CHECK(role_is("something", &none, "other", -1, -1, -1));
+  CHECK(hnm_linkrole_topo_parse("TORUS", "4,x", &t) == -1 && !t.known);
+}
+
+/* Fat tree XGFT(h; m; w; p), random routing. Every route is walked with
+ * the node numbering restated here: a level-l node has digits d1..dh, d_i
+ * in [0, w_i) for i <= l, [0, m_i) above. Checks: up links then down
+ * links, 2 x (level of the nearest common ancestor) of them, each leaving
+ * the node the previous one reached, ending at the destination; over many
+ * messages every up-port and parallel link of the first hop is used, close
+ * to uniformly. */
+static void test_fattree(const unsigned long *m, const unsigned long *w, const unsigned long *p, int h)
+{
+  struct hnm_rnet_desc d;
+  memset(&d, 0, sizeof d);
+  d.topo.family = HNM_TOPO_FATTREE;
+  d.topo.ndims = h;
+  for (int i = 0; i < h; i++)
+    d.topo.dims[i] = m[i], d.topo.up[i] = w[i], d.topo.links[i] = p[i];
+  d.routing = HNM_ROUTING_RANDOM, d.seed = 9, d.bw = 1e9, d.lat = 1e-7, d.splitduplex = 1, d.loopback = 1;
+  d.loopback_bw = 6e9, d.loopback_lat = 1e-6, d.speed = 1e9, d.cores = 1;
+  hnm_rnet *n = hnm_rnet_new(&d, NULL, 0);
+  size_t links[64];
+  unsigned long H = 1;
+  for (int i = 0; i < h; i++)
+    H *= m[i];
+  CHECK(hnm_rnet_hosts(n) == H);
+  int bad = 0;
+  for (unsigned long s = 0; s < H; s++)
+    for (unsigned long t = 0; t < H; t++) {
+      int k = hnm_rnet_route(n, s, t, links, NULL, NULL);
+      if (s == t) {
+        struct hnm_rnet_link l;
+        hnm_rnet_link_info(n, links[0], &l);
+        bad += !(k == 1 && l.role == HNM_LINK_LOOPBACK);
+        continue;
+      }
+      int top = 0;
+      unsigned long a = s, b = t;
+      for (int i = 0; i < h; i++) {
+        if (a % m[i] != b % m[i])
+          top = i + 1;
+        a /= m[i], b /= m[i];
+      }
+      if (k != 2 * top) {
+        bad++;
+        continue;
+      }
+      /* walk: (level, node index) */
+      int level = 0;
+      unsigned long x = s;
+      for (int i = 0; i < k; i++) {
+        struct hnm_rnet_link l;
+        hnm_rnet_link_info(n, links[i], &l);
+        int up = l.role == HNM_LINK_FATTREE_UP;
+        if ((up && i >= top) || (!up && (i < top || l.role != HNM_LINK_FATTREE_DOWN))) {
+          bad++;
+          break;
+        }
+        /* the link joins lower node (l.a, l.b) and its parent through port l.c */
+        unsigned long digits[16], lower = (unsigned long)l.b, y = 0;
+        for (int j = 0; j < h; j++) {
+          unsigned long r = j < l.a ? w[j] : m[j];
+          digits[j] = lower % r;
+          lower /= r;
+        }
+        digits[l.a] = (unsigned long)l.c;
+        for (int j = h - 1; j >= 0; j--)
+          y = y * (j < l.a + 1 ? w[j] : m[j]) + digits[j];
+        if (up) {
+          if (l.a != level || (unsigned long)l.b != x) {
+            bad++;
+            break;
+          }
+          level++, x = y;
+        } else {
+          if (l.a + 1 != level || y != x) {
+            bad++;
+            break;
+          }
+          level--, x = (unsigned long)l.b;
+        }
+      }
+      bad += level != 0 || x != t;
+    }
+  CHECK(bad == 0);
+  /* First hop from host 0 to the last host: up-port x parallel link uniform. */
+  long count[64] = {0};
+  int cells = (int)(w[0] * p[0]), msgs = 400 * cells;
+  for (int i = 0; i < msgs; i++) {
+    hnm_rnet_route(n, 0, H - 1, links, NULL, NULL);
+    struct hnm_rnet_link l;
+    hnm_rnet_link_info(n, links[0], &l);
+    count[(links[0] / 2) % (size_t)cells]++;
+  }
+  int off = 0;
+  for (int c = 0; c < cells; c++)
+    off += labs(count[c] - 400) > 100; /* 5 standard deviations */
+  CHECK(off == 0);
+  hnm_rnet_free(n);
+}
+
 int main(void)
 {
   test_names();
@@ -470,6 +621,13 @@ int main(void)
   test_ugal();
   test_torus();
   test_seeds();
+  test_linkrole();
+  {
+    const unsigned long m1[2] = {4, 4}, w1[2] = {1, 2}, p1[2] = {1, 2}; /* SimGrid's example 2;4,4;1,2;1,2 */
+    const unsigned long m2[3] = {2, 3, 2}, w2[3] = {2, 2, 3}, p2[3] = {2, 1, 1};
+    test_fattree(m1, w1, p1, 2);
+    test_fattree(m2, w2, p2, 3);
+  }
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Wall-time cost of hnm's routed dragonfly (docs/platforms.md, "Routing"):
+# a 1024-rank ring-4 transposition under SimGrid's own DRAGONFLY zone
+# (minimal) and under hnm's platform library with minimal, valiant and ugal
+# routing, same shape (4 groups x 4 chassis x 4 routers x 16 nodes). Runs
+# alternate between the platforms, REPS rounds; prints each platform's median
+# wall time and its ratio to SimGrid's zone. Not a test; the machine may be
+# shared, so compare medians of alternating runs only.
+#   bench/routing.sh [BUILD-DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+REPS=${REPS:-3}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+P=$BUILD/bin/hnm-platform
+S=(--groups 4 --chassis 4 --routers 4 --nodes 16 --blue-links 16 --black-links 1 --green-links 1)
+"$P" dragonfly "${S[@]}" -o "$T/simgrid.xml" --hostfile "$T/h" 2>/dev/null
+for r in minimal valiant ugal; do "$P" dragonfly "${S[@]}" --routing $r -o "$T/$r.txt" 2>/dev/null; done
+SIM=(--cfg=smpi/privatization:no --cfg=contexts/stack-size:128 --cfg=smpi/simulate-computation:no
+     --cfg=smpi/shared-malloc-blocksize:1073741824 --log=root.thres:critical)
+APP=("$BUILD/apps/transpose" --no-payload --nx 1024 --ny 512 --nz 32 --algo ring --k 4)
+names=(simgrid minimal valiant ugal)
+for rep in $(seq "$REPS"); do
+  for n in "${names[@]}"; do
+    f="$T/$n.txt"
+    [ "$n" = simgrid ] && f="$T/simgrid.xml"
+    /usr/bin/time -f "%e" -o "$T/time" "$BUILD/bin/hnm-run" --model fluid -platform "$f" -hostfile "$T/h" -np 1024 \
+      "${SIM[@]}" "${APP[@]}" >"$T/$n.out"
+    echo "$n $(cat "$T/time")" | tee -a "$T/all" >&2
+  done
+done
+median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+base=$(awk '$1 == "simgrid" { print $2 }' "$T/all" | median)
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+for n in "${names[@]}"; do
+  m=$(awk -v n="$n" '$1 == n { print $2 }' "$T/all" | median)
+  printf '%-8s median %7.2f s  ratio to simgrid %.2f  (runs: %s)\n' "$n" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN { print a / b }')" \
+    "$(awk -v n="$n" '$1 == n { printf "%s ", $2 }' "$T/all")"
+done
