@@ -123,7 +123,8 @@ int cmd_slurm(int argc, char **argv)
 int cmd_merge(int argc, char **argv)
 {
   const char *out = NULL;
-  strvec in = {0};
+  /* The inputs and rows live until the process exits (static: whatever the path). */
+  static strvec in;
   const struct hnm_opt opts[] = {
     {"out", 'o', HNM_OPT_STRING, "OUT.csv", NULL, NULL, "the merged CSV", &out, 0, 0, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
@@ -138,7 +139,7 @@ int cmd_merge(int argc, char **argv)
     sv_push(&in, argv[i]);
   if (out == NULL || in.n == 0)
     return cmp_fail("merge needs -o OUT.csv and at least one input CSV");
-  rowvec rows = {0};
+  static rowvec rows;
   for (int i = 0; i < in.n; i++) {
     for (int j = 0; j < i; j++)
       if (strcmp(in.v[i], in.v[j]) == 0)
@@ -147,7 +148,7 @@ int cmd_merge(int argc, char **argv)
     if (rc != 0)
       return rc;
   }
-  cmp_row **sel;
+  static cmp_row **sel;
   long n, dups;
   int rc = select_rows(&rows, &sel, &n, &dups);
   if (rc != 0)

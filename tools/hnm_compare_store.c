@@ -231,6 +231,13 @@ void put_row(FILE *f, const cmp_row *r)
  * files mean the files come from different grids: a conflict too. (Within
  * one file they are legitimate: a CSV resumed with a grown or changed grid
  * holds runs numbered by several grids.) */
+static void keyed_free(keyed *k, long n)
+{
+  for (long i = 0; i < n; i++)
+    free(k[i].key);
+  free(k);
+}
+
 int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
 {
   keyed *k = xmalloc((size_t)(rows->n + 1) * sizeof *k);
@@ -252,9 +259,13 @@ int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
       } else {
         int bok = strcmp(best->f[C_STATUS], "ok") == 0, rok = strcmp(r->f[C_STATUS], "ok") == 0;
         if (bok && rok) {
-          if (strcmp(best->f[C_TIME], r->f[C_TIME]) != 0)
-            return cmp_fail("%s:%ld: time_s %s conflicts with %s:%ld (time_s %s) for the same run", r->file, r->line,
-                            r->f[C_TIME], best->file, best->line, best->f[C_TIME]);
+          if (strcmp(best->f[C_TIME], r->f[C_TIME]) != 0) {
+            int rc = cmp_fail("%s:%ld: time_s %s conflicts with %s:%ld (time_s %s) for the same run", r->file,
+                              r->line, r->f[C_TIME], best->file, best->line, best->f[C_TIME]);
+            keyed_free(k, rows->n);
+            free(sel);
+            return rc;
+          }
           (*dups)++;
         } else if (rok) {
           best = r;
@@ -267,11 +278,15 @@ int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
     sel[n++] = best;
     i = j;
   }
+  keyed_free(k, rows->n);
   qsort(sel, (size_t)n, sizeof *sel, cmp_row_index);
   for (long i = 1; i < n; i++)
-    if (strcmp(sel[i]->f[C_INDEX], sel[i - 1]->f[C_INDEX]) == 0 && sel[i]->ord != sel[i - 1]->ord)
-      return cmp_fail("%s:%ld: index %s is another run in %s:%ld (CSVs of different grids?)", sel[i]->file,
-                      sel[i]->line, sel[i]->f[C_INDEX], sel[i - 1]->file, sel[i - 1]->line);
+    if (strcmp(sel[i]->f[C_INDEX], sel[i - 1]->f[C_INDEX]) == 0 && sel[i]->ord != sel[i - 1]->ord) {
+      int rc = cmp_fail("%s:%ld: index %s is another run in %s:%ld (CSVs of different grids?)", sel[i]->file,
+                        sel[i]->line, sel[i]->f[C_INDEX], sel[i - 1]->file, sel[i - 1]->line);
+      free(sel);
+      return rc;
+    }
   *out = sel;
   *nout = n;
   return 0;
