@@ -173,9 +173,10 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
     snprintf(dat, sizeof dat, "%s/%s.dat", dir, op_names[op]);
     snprintf(gp, sizeof gp, "%s/%s.gp", dir, op_names[op]);
     snprintf(png, sizeof png, "%s/%s.png", dir, op_names[op]);
-    FILE *d = fopen(dat, "w");
-    if (d == NULL)
-      die("%s: cannot write", dat);
+    hnm_out *od = hnm_out_open(dat, "--report", err, sizeof err), *og;
+    if (od == NULL)
+      die("%s", err);
+    FILE *d = hnm_out_file(od);
     /* index 2i: points of segment i; index 2i+1: its model line. */
     double lo = 0;
     double kmax = 1;
@@ -208,10 +209,12 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
       fprintf(d, "\n\n");
       lo = hi;
     }
-    fclose(d);
-    FILE *g = fopen(gp, "w");
-    if (g == NULL)
-      die("%s: cannot write", gp);
+    if (hnm_out_commit(od, err, sizeof err) != 0)
+      hnm_msg_die(1, "%s", err);
+    og = hnm_out_open(gp, "--report", err, sizeof err);
+    if (og == NULL)
+      die("%s", err);
+    FILE *g = hnm_out_file(og);
     fprintf(g, "set terminal png size 1000,650\nset output '%s'\nset logscale xy\nset key left top\n"
                "set xlabel 'message size (bytes)'\nset ylabel '%s duration (s)'\nset title '%s: raw measurements and "
                "fitted hybrid model'\nplot ",
@@ -228,7 +231,8 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
               k ? ", " : "", dat, 2 * k, k + 1, title, dat, 2 * k + 1, k + 1);
     }
     fprintf(g, "\n");
-    fclose(g);
+    if (hnm_out_commit(og, err, sizeof err) != 0)
+      hnm_msg_die(1, "%s", err);
     char cmd[9000];
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
     if (system(cmd) != 0)

@@ -1,6 +1,7 @@
 /* hnm_smpi_config.c -- see hnm_smpi_config.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_smpi_config.h"
+#include "hnm_xml_writer.h"
 
 #include "hnm_units.h"
 #include "hnm_xml.h"
@@ -66,6 +67,14 @@ static void entry(struct entries *e, long key, const double *v)
   e->count++;
 }
 
+static void prop(hnm_xml_writer *x, const char *id, const char *value)
+{
+  hnm_xml_writer_start(x, "prop");
+  hnm_xml_writer_attr(x, "id", id);
+  hnm_xml_writer_attr(x, "value", value);
+  hnm_xml_writer_end(x);
+}
+
 int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat, FILE *out, char *notes,
                            size_t notescap, char *err, size_t errcap)
 {
@@ -121,27 +130,40 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
     entry(&e[3], kf, &bw);
     entry(&e[4], kf, &lat);
   }
-  fprintf(out, "<config>\n");
+  /* Through xmlTextWriter (plugin/hnm_xml_writer.h): a fragment, no declaration. */
+  hnm_xml_writer *x = hnm_xml_writer_new(out, 0);
+  if (x == NULL) {
+    hnm_errf(err, errcap, "out of memory");
+    goto out;
+  }
   static const char *const ids[5] = {"smpi/os", "smpi/ois", "smpi/or", "smpi/bw-factor", "smpi/lat-factor"};
+  char v[64], comment[256];
+  hnm_xml_writer_start(x, "config");
   for (int i = 0; i < 5; i++)
-    fprintf(out, "  <prop id=\"%s\" value=\"%s\"/>\n", ids[i], e[i].buf);
-  fprintf(out, "  <prop id=\"smpi/async-small-thresh\" value=\"%ld\"/>\n", hnm_model_smpi_async_thresh(m));
-  fprintf(out, "  <prop id=\"smpi/send-is-detached-thresh\" value=\"%ld\"/>\n", hnm_model_smpi_detached_thresh(m));
+    prop(x, ids[i], e[i].buf);
+  snprintf(v, sizeof v, "%ld", hnm_model_smpi_async_thresh(m));
+  prop(x, "smpi/async-small-thresh", v);
+  snprintf(v, sizeof v, "%ld", hnm_model_smpi_detached_thresh(m));
+  prop(x, "smpi/send-is-detached-thresh", v);
   if (hnm_model_crosstraffic(m) != HNM_CROSSTRAFFIC_SIMGRID)
-    fprintf(out, "  <prop id=\"network/crosstraffic\" value=\"%d\"/>\n",
-            hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_ON);
+    prop(x, "network/crosstraffic", hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_ON ? "1" : "0");
   if (hnm_model_limiter_mode(m) == HNM_LIMITER_FACTOR) {
-    fprintf(out, "  <!-- node limiter: give each node's limiter link %.17g x its own link's bandwidth -->\n",
-            hnm_model_limiter_factor(m));
+    snprintf(comment, sizeof comment, " node limiter: give each node's limiter link %.17g x its own link's bandwidth ",
+             hnm_model_limiter_factor(m));
+    hnm_xml_writer_comment(x, comment);
     note(notes, notescap,
          "note: limiter factor %.6g is not a configuration option: give your platform's node limiter links %.6g x "
          "the node link's bandwidth",
          hnm_model_limiter_factor(m), hnm_model_limiter_factor(m));
   } else if (hnm_model_limiter_mode(m) == HNM_LIMITER_OFF) {
-    fprintf(out, "  <!-- node limiter: off (remove the platform's node limiter links) -->\n");
+    hnm_xml_writer_comment(x, " node limiter: off (remove the platform's node limiter links) ");
     note(notes, notescap, "note: limiter off is not a configuration option: remove your platform's node limiter links");
   }
-  fprintf(out, "</config>\n");
+  hnm_xml_writer_end(x);
+  if (hnm_xml_writer_finish(x) != 0) {
+    hnm_errf(err, errcap, "write error");
+    goto out;
+  }
   rc = 0;
 out:
   free(e);

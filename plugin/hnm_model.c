@@ -154,6 +154,24 @@ int model__parse_value(const char *v, enum model__kind kind, double *out, char *
 }
 
 /* A protocol threshold: "none" (-1) or a whole number of bytes. */
+int model__parse_ports(const char *v, enum hnm_ports *out, char *reason, size_t len)
+{
+  if (hnm_ports_parse(v, out) == 0)
+    return 0;
+  model__reason(reason, len, "'%s' is not single, duplex or multi", v);
+  return -1;
+}
+
+/* A gap spaces the messages of one port; multi has no port. */
+int model__check_gap(enum hnm_ports ports, double gap, char *reason, size_t len)
+{
+  if (ports == HNM_PORTS_MULTI && gap > 0) {
+    model__reason(reason, len, "gap = %g s needs ports=single or duplex (ports=multi has no port to space)", gap);
+    return -1;
+  }
+  return 0;
+}
+
 int model__parse_threshold(const char *v, long *out, char *reason, size_t len)
 {
   double x;
@@ -480,4 +498,28 @@ long hnm_model_smpi_async_thresh(const hnm_model *m)
 long hnm_model_smpi_detached_thresh(const hnm_model *m)
 {
   return m->detached_max < 0 ? 0 : m->detached_max + 1;
+}
+
+int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out)
+{
+  if (!m->is_loggps)
+    return 0;
+  out->L = m->loggps[LG_L];
+  out->o = m->loggps[LG_o];
+  out->g = m->loggps[LG_g];
+  out->G = m->loggps[LG_G];
+  out->s = m->loggps[LG_s];
+  out->S = m->loggps[LG_S];
+  out->Os = m->loggps[LG_Os];
+  out->Or = m->loggps[LG_Or];
+  out->gap = m->gap;
+  out->ports = m->ports;
+  return 1;
+}
+
+int hnm_model_needs_full_update(const hnm_model *m)
+{
+  if (m->is_loggps)
+    return 0;
+  return m->contention == HNM_CONTENTION_NONE || m->limiter == HNM_LIMITER_OFF;
 }

@@ -30,6 +30,8 @@
 
 #include <stddef.h>
 
+#include "hnm_ports.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -121,6 +123,21 @@ enum hnm_limiter_mode hnm_model_limiter_mode(const hnm_model *m);
 double hnm_model_limiter_factor(const hnm_model *m); /* meaningful for HNM_LIMITER_FACTOR */
 enum hnm_contention hnm_model_contention(const hnm_model *m);
 enum hnm_crosstraffic hnm_model_crosstraffic(const hnm_model *m);
+
+/* If m is a LogGPS model (a <loggps> element), fill *out with its
+ * parameters, port mode and gap, and return 1; otherwise return 0 and leave
+ * *out alone. LogGPS transfers are timed by hnm_ports (hnm_ports.h); the
+ * segment table still gives their overheads. */
+int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out);
+
+/* 1 if SimGrid's network/optim:Lazy would time this model wrongly, so that
+ * network/optim:Full is needed: its routes hold links that never saturate
+ * (node limiters off, or every link a FATPIPE) while flows share the others
+ * (docs/models.md, "Max-min sharing and SimGrid's lazy update"). 0 for a
+ * LogGPS model, whose transfers are all latency and share nothing (Lazy
+ * and Full then differ only in the order of transfers that start at the
+ * same instant), and for models that keep every link. */
+int hnm_model_needs_full_update(const hnm_model *m);
 
 /* Segment table of a route class (falls back to the model's "any" table).
  * *count receives the number of segments (>= 1). The array is owned by m. */

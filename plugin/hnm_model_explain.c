@@ -93,6 +93,14 @@ void hnm_model_explain(const hnm_model *m, void *file)
       fprintf(f, " %s=%.6g %s", model__lg_params[i].name, m->loggps[i], unit);
     }
     fputc('\n', f);
+    fprintf(f, "  ports: %s (%s), gap=%.6g s between the starts of two messages through one port\n",
+            hnm_ports_name(m->ports),
+            m->ports == HNM_PORTS_SINGLE   ? "one port per node: its sends and receives one after the other"
+            : m->ports == HNM_PORTS_DUPLEX ? "a send port and a receive port per node, as LogGOPSim"
+                                           : "no port: every message alone on the network, contention-free",
+            m->gap);
+    fprintf(f, "  transfers: timed by the port rule (docs/models.md, \"Ports\"); the segments below give the "
+               "overheads and, for a message alone, its transfer\n");
   }
   fprintf(f, "  protocol: ");
   explain__threshold(f, "eager (async)", m->async_max);

@@ -80,6 +80,8 @@ struct hnm_model {
   size_t nseg[HNM_ROUTE_CLASSES];
   int is_loggps;
   double loggps[LG_COUNT]; /* SI units, meaningful if is_loggps */
+  enum hnm_ports ports;    /* loggps only; calloc's 0 is the default, single */
+  double gap;              /* seconds, loggps only */
 };
 
 char *model__strdup(const char *s);
@@ -87,6 +89,8 @@ void model__fail(hnm_error *err, const char *fmt, ...);
 void model__resolve(hnm_model *m);
 int model__parse_value(const char *v, enum model__kind kind, double *out, char *reason, size_t len);
 int model__parse_threshold(const char *v, long *out, char *reason, size_t len);
+int model__parse_ports(const char *v, enum hnm_ports *out, char *reason, size_t len);
+int model__check_gap(enum hnm_ports ports, double gap, char *reason, size_t len);
 int model__parse_limiter(const char *v, enum hnm_limiter_mode *mode, double *factor, char *reason, size_t len);
 int model__check_protocol(long async, long detached, const char *blame, const char **field, char *reason, size_t len);
 int model__loggps_expand(hnm_model *m, const double p[LG_COUNT], const char **field, char *reason, size_t len);

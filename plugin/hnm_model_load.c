@@ -338,7 +338,8 @@ static int load__loggps(const struct model__load *ld, const xmlNode *n, hnm_mode
   char reason[MODEL__REASON];
   const char *field;
   double p[LG_COUNT];
-  int i;
+  xmlChar *v;
+  int i, rc = 0;
 
   for (i = 0; i < LG_COUNT; i++) {
     if (load__required(ld, n, model__lg_params[i].name, model__lg_params[i].kind, &p[i]) < 0)
@@ -346,6 +347,16 @@ static int load__loggps(const struct model__load *ld, const xmlNode *n, hnm_mode
   }
   if (model__loggps_expand(m, p, &field, reason, sizeof reason) < 0)
     return load__fail(ld, n, field, "%s", reason);
+  m->ports = HNM_PORTS_SINGLE;
+  m->gap = 0;
+  v = xmlGetProp(n, (const xmlChar *)"ports");
+  if (v != NULL && model__parse_ports((const char *)v, &m->ports, reason, sizeof reason) < 0)
+    rc = load__fail(ld, n, "ports", "%s", reason);
+  xmlFree(v);
+  if (rc < 0 || load__value(ld, n, "gap", KIND_TIME, &m->gap, NULL) < 0)
+    return -1;
+  if (model__check_gap(m->ports, m->gap, reason, sizeof reason) < 0)
+    return load__fail(ld, n, "gap", "%s", reason);
   return 0;
 }
 

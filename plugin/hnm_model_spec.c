@@ -22,7 +22,7 @@
 /* ------------------------------------------------------------------ */
 /* --model specifications                                               */
 
-enum spec__key { KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_LOGGPS /* + LG_* */ };
+enum spec__key { KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_PORTS, KEY_GAP, KEY_LOGGPS /* + LG_* */ };
 
 /* "--model: key 'X': reason". Returns -1. */
 static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
@@ -40,13 +40,16 @@ static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
 /* Apply "k=v,k=v" (opts is modified) to m, then check the result. */
 static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
 {
-  static const char known[] = "async, detached, limiter; for a loggps model also L, o, g, G, s, S, Os, Or";
+  static const char known[] =
+      "async, detached, limiter; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap";
   char reason[MODEL__REASON];
   const char *field;
   double lg[LG_COUNT];
   long async = m->async_max, detached = m->detached_max;
   enum hnm_limiter_mode limiter = m->limiter;
   double limiter_factor = m->limiter_factor;
+  enum hnm_ports ports = m->ports;
+  double gap = m->gap;
   int seen[KEY_LOGGPS + LG_COUNT] = {0};
   const char *blame = NULL;
   char *item = opts;
@@ -79,6 +82,10 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       key = KEY_DETACHED;
     else if (strcmp(item, "limiter") == 0)
       key = KEY_LIMITER;
+    else if (strcmp(item, "ports") == 0)
+      key = KEY_PORTS;
+    else if (strcmp(item, "gap") == 0)
+      key = KEY_GAP;
     for (i = 0; i < LG_COUNT; i++) {
       if (strcmp(item, model__lg_params[i].name) == 0)
         key = KEY_LOGGPS + i;
@@ -99,6 +106,14 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       break;
     case KEY_LIMITER:
       if (model__parse_limiter(val, &limiter, &limiter_factor, reason, sizeof reason) < 0)
+        return spec__fail(err, item, "%s", reason);
+      break;
+    case KEY_PORTS:
+    case KEY_GAP:
+      if (!m->is_loggps)
+        return spec__fail(err, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
+      if ((key == KEY_PORTS ? model__parse_ports(val, &ports, reason, sizeof reason)
+                            : model__parse_value(val, KIND_TIME, &gap, reason, sizeof reason)) < 0)
         return spec__fail(err, item, "%s", reason);
       break;
     default:
@@ -127,6 +142,10 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
     m->limiter = limiter;
     m->limiter_factor = limiter_factor;
   }
+  if (model__check_gap(ports, gap, reason, sizeof reason) < 0)
+    return spec__fail(err, seen[KEY_GAP] ? "gap" : "ports", "%s", reason);
+  m->ports = ports;
+  m->gap = gap;
   if (seen[KEY_ASYNC] && !seen[KEY_DETACHED])
     blame = "async";
   else if (seen[KEY_DETACHED] && !seen[KEY_ASYNC])

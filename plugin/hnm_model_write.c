@@ -82,6 +82,8 @@ static int write__model(xmlTextWriterPtr w, const hnm_model *m)
       if ((model__lg_params[k].kind == KIND_BYTES ? write__bytes(w, model__lg_params[k].name, m->loggps[k])
                                                   : write__num(w, model__lg_params[k].name, m->loggps[k], "s")) != 0)
         return -1;
+    if (write__attr(w, "ports", hnm_ports_name(m->ports)) != 0 || write__num(w, "gap", m->gap, "s") != 0)
+      return -1;
     return xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0
              ? -1
              : 0;

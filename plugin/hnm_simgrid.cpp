@@ -15,12 +15,21 @@
  *     (smpi/async-small-thresh, smpi/send-is-detached-thresh), cross-traffic,
  *     node limiter links, and FATPIPE links for contention-free models.
  *
+ * LogGPS models are timed differently (hnm_ports.h, docs/models.md): when
+ * SimGrid starts a transfer, the latency callback computes its whole duration
+ * from the message's phases and the ports of its two hosts (a host extension,
+ * O(1)), and returns it as latency at a rate that never binds; every link is
+ * a FATPIPE with a latency of its own, so no platform value reaches the
+ * result.
+ *
  * Invariants: the model is loaded once and never changes; the factor and cost
  * callbacks run once per simulated message, so they do a binary search over
  * a handful of segments and (for absolute segments only) one walk over the
- * route, and never allocate. No C++ exception crosses into C or out of the
- * callbacks registered with SimGrid: errors end the simulation with exit 2
- * and a message naming the option at fault, before any simulated time runs.
+ * route, and never allocate (except the pending-Isend map of a LogGPS
+ * model, one entry per rendez-vous Isend in flight). No C++ exception
+ * crosses into C or out of the callbacks registered with SimGrid: errors end
+ * the simulation with exit 2 and a message naming the option at fault,
+ * before any simulated time runs.
  */
 #include "hnm_linkload.h"
 #include "hnm_model.h"
@@ -31,6 +40,7 @@
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
 #include <smpi/smpi.h>
+#include <xbt/Extendable.hpp>
 #include <xbt/config.hpp>
 
 #include <algorithm>
@@ -41,6 +51,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <unordered_map>
 
 namespace sg4 = simgrid::s4u;
 
@@ -48,7 +59,51 @@ namespace {
 
 hnm_model* model = nullptr;
 bool verbose     = false;
+bool trace_messages = false; /* HNM_VERBOSE=2: one line per LogGPS message */
 bool warned_lost_latency = false;
+bool warned_over_link    = false;
+
+/* LogGPS models are timed by hnm_ports (see hnm_ports.h): the whole transfer
+ * is a latency computed when SimGrid starts it, at a rate that never binds. */
+bool is_loggps = false;
+hnm_loggps loggps{};
+
+/* Per-host state of a LogGPS model, attached to each s4u::Host as a SimGrid
+ * extension so that a message finds it in O(1). */
+struct HostState {
+  static simgrid::xbt::Extension<sg4::Host, HostState> EXTENSION_ID;
+  unsigned long index; /* 0 .. hosts-1, for the pending-Isend keys */
+  hnm_node_ports ports{};
+};
+simgrid::xbt::Extension<sg4::Host, HostState> HostState::EXTENSION_ID;
+
+HostState* host_state(const sg4::Host* h)
+{
+  return h->extension<HostState>();
+}
+
+/* Rendez-vous MPI_Isend calls whose transfer has not started yet, per
+ * (source host, destination host): SMPI charged them o already (Figure 1(c)),
+ * so their transfer is o shorter than a blocking MPI_Send's. SMPI calls the
+ * Isend cost callback just before the Isend posts its message, and the
+ * latency callback when the transfer starts; the entry is removed at zero, so
+ * the map holds at most the rendez-vous Isends in flight. */
+std::unordered_map<unsigned long long, long> pending_isends;
+
+unsigned long long pair_key(const sg4::Host* src, const sg4::Host* dst)
+{
+  return ((unsigned long long)host_state(src)->index << 32) | host_state(dst)->index;
+}
+
+bool take_pending_isend(const sg4::Host* src, const sg4::Host* dst)
+{
+  auto it = pending_isends.find(pair_key(src, dst));
+  if (it == pending_isends.end())
+    return false;
+  if (--it->second == 0)
+    pending_isends.erase(it);
+  return true;
+}
 
 [[noreturn]] void die(const std::string& msg)
 {
@@ -102,15 +157,57 @@ double payload_to_k(double size)
   return size > HNM_SMPI_ENVELOPE_BYTES ? size - HNM_SMPI_ENVELOPE_BYTES : 0.0;
 }
 
-double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
-                     const std::unordered_set<sg4::NetZone*>& /*netzones*/)
+/* Large enough never to bind, small enough to keep max-min arithmetic sane. */
+constexpr double UNLIMITED_BANDWIDTH = 1e20; /* bytes/s */
+
+double route_latency(const std::vector<sg4::Link*>& links)
 {
-  const hnm_segment* seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
-  if (not seg->latency_absolute)
-    return seg->lat_factor;
   double route_lat = 0.0;
   for (const sg4::Link* l : links)
     route_lat += l->get_latency();
+  return route_lat;
+}
+
+/* A LogGPS transfer: SimGrid charges latency x factor + size / rate, with the
+ * rate set to UNLIMITED_BANDWIDTH by bw_factor_cb; the factor makes the whole
+ * last the duration hnm_ports_transfer() gives. Called once per message, when
+ * SimGrid starts the transfer (NetworkCm02Model::communicate()), so the
+ * simulated clock is the transfer's start. */
+double loggps_lat_factor(double size, const sg4::Host* src, const sg4::Host* dst,
+                         const std::vector<sg4::Link*>& links)
+{
+  double k        = payload_to_k(size);
+  bool from_isend = k > loggps.S && take_pending_isend(src, dst);
+  hnm_phases ph;
+  hnm_loggps_phases(&loggps, k, from_isend, &ph);
+  double now      = sg4::Engine::get_clock();
+  double duration = hnm_ports_transfer(&loggps, &host_state(src)->ports, &host_state(dst)->ports, now, &ph);
+  if (trace_messages)
+    std::fprintf(stderr, "hnm: message %s -> %s, %.0f bytes%s: starts %.17g, delivered %.17g\n", src->get_cname(),
+                 dst->get_cname(), k, from_isend ? " (MPI_Isend)" : "", now, now + duration);
+  double latency = std::max(duration - size / UNLIMITED_BANDWIDTH, 0.0);
+  double route_lat = route_latency(links);
+  if (route_lat > 0)
+    return latency / route_lat;
+  if (latency > 0 && not warned_lost_latency) {
+    warned_lost_latency = true;
+    std::fprintf(stderr,
+                 "hnm: warning: route %s -> %s has zero latency and no link hnm could give one, so model '%s' "
+                 "cannot time its messages; report this platform\n",
+                 src->get_cname(), dst->get_cname(), hnm_model_name(model));
+  }
+  return 1.0;
+}
+
+double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+                     const std::unordered_set<sg4::NetZone*>& /*netzones*/)
+{
+  if (is_loggps)
+    return loggps_lat_factor(size, src, dst, links);
+  const hnm_segment* seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
+  if (not seg->latency_absolute)
+    return seg->lat_factor;
+  double route_lat = route_latency(links);
   int lost       = 0;
   double factor  = hnm_segment_lat_factor(seg, size, route_lat, &lost);
   if (lost && not warned_lost_latency) {
@@ -127,18 +224,35 @@ double bw_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, con
                     const std::unordered_set<sg4::NetZone*>& /*netzones*/)
 {
   hnm_linkload_route(size, links);
-  const hnm_segment* seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
-  if (not seg->bandwidth_absolute)
-    return seg->bw_factor;
+  const hnm_segment* seg = nullptr;
+  if (not is_loggps) {
+    seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
+    if (not seg->bandwidth_absolute)
+      return seg->bw_factor;
+  }
   /* Same bound as SimGrid's NetworkCm02Model::comm_action_set_bounds(). */
-  double min_bw = -1.0;
+  const sg4::Link* narrowest = nullptr;
   for (const sg4::Link* l : links) {
     if (l->get_sharing_policy() == sg4::Link::SharingPolicy::WIFI)
       continue;
-    if (min_bw < 0 || l->get_bandwidth() < min_bw)
-      min_bw = l->get_bandwidth();
+    if (narrowest == nullptr || l->get_bandwidth() < narrowest->get_bandwidth())
+      narrowest = l;
   }
-  return min_bw > 0 ? hnm_segment_bw_factor(seg, min_bw) : 1.0;
+  if (narrowest == nullptr || narrowest->get_bandwidth() <= 0)
+    return 1.0;
+  double min_bw = narrowest->get_bandwidth();
+  if (is_loggps)
+    return UNLIMITED_BANDWIDTH / min_bw;
+  if (seg->bandwidth_Bps > min_bw && hnm_model_contention(model) == HNM_CONTENTION_MAXMIN && not warned_over_link) {
+    warned_over_link = true;
+    std::fprintf(stderr,
+                 "hnm: warning: model '%s' gives %g-byte messages %g bytes/s, more than link %s (%g bytes/s) on "
+                 "route %s -> %s: SimGrid then scales this link's max-min shares up to the model's rate (flows "
+                 "sharing it get %g bytes/s between them, not %g); lower the segment's bandwidth or raise the link's\n",
+                 hnm_model_name(model), payload_to_k(size), seg->bandwidth_Bps, narrowest->get_cname(), min_bw,
+                 src->get_cname(), dst->get_cname(), seg->bandwidth_Bps, min_bw);
+  }
+  return hnm_segment_bw_factor(seg, min_bw);
 }
 
 /* A node limiter is a link NAME_limiter next to the node's own link, NAME_UP
@@ -159,9 +273,6 @@ double node_limiter_base_bandwidth(const sg4::Link* link)
   return -1.0;
 }
 
-/* Large enough never to bind, small enough to keep max-min arithmetic sane. */
-constexpr double UNLIMITED_BANDWIDTH = 1e20; /* bytes/s */
-
 /* Set a SimGrid option the model owns. An explicit user setting that
  * disagrees with the model is an error, as SimGrid itself refuses to mix
  * smpi/lat-factor with a factor callback. */
@@ -171,6 +282,29 @@ template <class T> void set_config_or_die(const char* key, T value, const char* 
     die(std::string("--cfg=") + key + " conflicts with model '" + hnm_model_name(model) + "' (which sets " + shown +
         "); remove the option or change the model");
   sg4::Engine::set_config(key, value);
+}
+
+/* A latency every link gets under a LogGPS model. SimGrid multiplies the
+ * route's latency by the latency factor, so a route must not add up to zero
+ * (a cluster's loopback, a zero-latency link); any positive value will do,
+ * since the factor then makes the transfer last what hnm_ports_transfer()
+ * says, and link latencies have no other effect once every link is a
+ * FATPIPE and TCP-gamma is lifted. */
+constexpr double LOGGPS_LINK_LATENCY = 1e-6; /* seconds */
+
+void install_loggps(sg4::Engine* engine)
+{
+  HostState::EXTENSION_ID = sg4::Host::extension_create<HostState>();
+  unsigned long index     = 0;
+  for (sg4::Host* host : engine->get_all_hosts()) {
+    auto* st  = new HostState();
+    st->index = index++;
+    host->extension_set(st);
+  }
+  for (sg4::Link* link : engine->get_all_links())
+    link->set_latency(LOGGPS_LINK_LATENCY);
+  if (sg4::Link* loopback = sg4::Link::by_name_or_null("__loopback__"))
+    loopback->set_latency(LOGGPS_LINK_LATENCY);
 }
 
 void install_on_platform()
@@ -221,13 +355,14 @@ void install_on_platform()
     if (fatpipe && link->get_sharing_policy() != sg4::Link::SharingPolicy::WIFI)
       link->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
   }
+  if (is_loggps)
+    install_loggps(engine);
   if (fatpipe) {
     /* SimGrid bounds each flow by TCP-gamma / (2 x route latency), a window
      * limit that a contention-free delay model does not have. */
     sg4::Engine::set_config("network/TCP-gamma:1e300");
   }
-  bool never_saturates = fatpipe || hnm_model_limiter_mode(model) == HNM_LIMITER_OFF;
-  if (never_saturates && limiters + (fatpipe ? 1 : 0) > 0 &&
+  if (hnm_model_needs_full_update(model) && limiters + (fatpipe ? 1 : 0) > 0 &&
       simgrid::config::get_value<std::string>("network/optim") == "Lazy")
     std::fprintf(stderr,
                  "hnm: warning: model '%s' leaves links that never saturate on routes, and SimGrid 3.32's "
@@ -245,6 +380,8 @@ double send_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 }
 double isend_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 {
+  if (is_loggps && (double)size > loggps.S && src != nullptr && dst != nullptr)
+    pending_isends[pair_key(src, dst)]++;
   return hnm_segment_isend_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
 }
 double recv_cost(size_t size, sg4::Host* src, sg4::Host* dst)
@@ -266,6 +403,10 @@ void resolve_settings()
   const char* v = std::getenv("HNM_VERBOSE");
   verbose = simgrid::config::is_default("hnm/verbose") ? v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0
                                                        : bool(cfg_verbose);
+  /* HNM_VERBOSE=2: also one line per LogGPS message (tests/sim/loggps_ports.sh
+   * reads the order of the transfers from it). */
+  trace_messages = v != nullptr && std::strcmp(v, "2") == 0;
+  is_loggps      = hnm_model_loggps(model, &loggps) != 0;
 }
 
 } // namespace

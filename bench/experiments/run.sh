@@ -71,14 +71,17 @@ for w in "${WHICH[@]}"; do
   fig9)
     # As in Degomme et al. 2013 (Section V.C), the pairwise-exchange algorithm for every
     # size; then SMPI's default selection (Open MPI's), for contrast.
-    A2A=(--platform "$OUT/graphene.xml" --model graphene --model loggps --model fluid --np 8,16,32,64,128
+    # LogGPS with its default single port (the paper's), and with LogGOPSim's
+    # duplex ports for contrast (docs/models.md, "Ports").
+    A2A=(--platform "$OUT/graphene.xml" --model graphene --model loggps --model loggps:ports=duplex --model fluid
+         --np 8,16,32,64,128
          --metric csv:seconds:op=alltoall
          --args "--pingpong-sizes 1 --alltoall-sizes 102400" --args "--pingpong-sizes 1 --alltoall-sizes 4194304")
     sweep degomme2013-fig9 "${A2A[@]}" --sim-opt=--cfg=smpi/alltoall:pair -- "$APPS/pingpong_alltoall"
     sweep degomme2013-fig9-selector "${A2A[@]}" -- "$APPS/pingpong_alltoall"
     for c in degomme2013-fig9 degomme2013-fig9-selector; do
       for s in 102400 4194304; do
-        $([ $c = degomme2013-fig9 ] && echo figure || echo plot) $c $c-$s --only "args=--pingpong-sizes 1 --alltoall-sizes $s" --reference graphene \
+        figure $c $c-$s --only "args=--pingpong-sizes 1 --alltoall-sizes $s" --reference graphene \
           --title "MPI_Alltoall $s B per pair, graphene, $([ $c = degomme2013-fig9 ] && echo pairwise || echo SMPI selector) (Degomme et al. 2013, Fig. 9)"
       done
     done ;;

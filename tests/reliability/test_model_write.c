@@ -42,7 +42,7 @@ static int same_segments(const hnm_model *a, const hnm_model *b)
 int main(void)
 {
   const char *bundled[] = {"graphene", "smpi-default", "fluid", "loggps", "loggps:L=5us,o=1.5us,S=64KiB",
-                           "graphene:limiter=1.2,async=1000"};
+                           "graphene:limiter=1.2,async=1000", "loggps:ports=duplex,gap=2.5us"};
   for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++) {
     hnm_error err;
     hnm_model *m = hnm_model_parse_spec(bundled[i], &err);
@@ -60,6 +60,11 @@ int main(void)
       CHECK(hnm_model_contention(m) == hnm_model_contention(b));
       CHECK(hnm_model_crosstraffic(m) == hnm_model_crosstraffic(b));
       CHECK(same_segments(m, b));
+      struct hnm_loggps lm, lb;
+      int im = hnm_model_loggps(m, &lm), ib = hnm_model_loggps(b, &lb);
+      CHECK(im == ib);
+      if (im && ib)
+        CHECK(lm.ports == lb.ports && lm.gap == lb.gap);
       hnm_model_free(b);
     }
     hnm_model_free(m);

@@ -724,6 +724,91 @@ static void test_bad_specs(void)
   SPEC_ERR("graphene:=5", "--model", "empty key");
   SPEC_ERR("/nonexistent/nope.xml", "nope.xml", NULL);
   SPEC_ERR(HNM_TEST_DATA_DIR "/models/negative-latency.xml:async=none", "negative-latency.xml:7:", "latency");
+  SPEC_ERR("loggps:ports=dual", "--model: key 'ports'", "single, duplex or multi");
+  SPEC_ERR("loggps:ports=", "--model: key 'ports'", "empty value");
+  SPEC_ERR("loggps:gap=-1us", "--model: key 'gap'", "negative");
+  SPEC_ERR("loggps:ports=multi,gap=1us", "--model: key 'gap'", "ports=single or duplex");
+  SPEC_ERR("loggps:gap=1us,ports=multi", "--model: key 'gap'", "ports=single or duplex");
+  SPEC_ERR("graphene:ports=single", "--model: key 'ports'", "loggps");
+  SPEC_ERR("fluid:gap=1us", "--model: key 'gap'", "loggps");
+}
+
+/* Ports and gap: parsed, defaulted, and the port rule on messages worked by
+ * hand (hnm_ports.h): L = 5 us, o = 1 us, W(k) = k x 1 ns (g = G), S = 64 KiB. */
+static void test_ports(void)
+{
+  hnm_error err;
+  struct hnm_loggps lg;
+  struct hnm_phases ph;
+  struct hnm_node_ports a = {{0, 0}}, b = {{0, 0}}, c = {{0, 0}};
+  hnm_model *m = hnm_model_parse_spec("loggps", &err);
+
+  CHECK(m != NULL && hnm_model_loggps(m, &lg) == 1);
+  CHECK(m != NULL && lg.ports == HNM_PORTS_SINGLE && lg.gap == 0);
+  hnm_model_free(m);
+  m = hnm_model_parse_spec("loggps:ports=duplex,gap=2.5us,L=5us,o=1us,g=1ns,G=1ns,Os=0,Or=0", &err);
+  CHECK(m != NULL && hnm_model_loggps(m, &lg) == 1);
+  CHECK(m != NULL && lg.ports == HNM_PORTS_DUPLEX);
+  NEAR(lg.gap, 2.5e-6);
+  hnm_model_free(m);
+  m = hnm_model_parse_spec("graphene", &err);
+  CHECK(m != NULL && hnm_model_loggps(m, &lg) == 0);
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0); /* limiter 1.5, max-min: Lazy is right */
+  hnm_model_free(m);
+  m = hnm_model_parse_spec("fluid", &err);
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* limiters lifted to 1e20 */
+  hnm_model_free(m);
+  m = hnm_model_parse_spec("loggps", &err);
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0); /* nothing shared */
+  hnm_model_free(m);
+
+  /* Phases: eager 1000 B: head 0, W 1 us, wire 5 us, rest 0. Rendez-vous
+   * 100000 B with Os = 0.1 ns, Or = 0.2 ns: head 2L + 5o + k Os = 25 us
+   * (24 us from MPI_Isend), rest o + k Or = 21 us. */
+  lg = (struct hnm_loggps){5e-6, 1e-6, 1e-9, 1e-9, 0, 65536, 0.1e-9, 0.2e-9, 0, HNM_PORTS_SINGLE};
+  hnm_loggps_phases(&lg, 1000, 0, &ph);
+  NEAR(ph.port_s, 1e-6);
+  NEAR(ph.wire_s, 5e-6);
+  CHECK(ph.head_s == 0 && ph.rest_s == 0);
+  hnm_loggps_phases(&lg, 100000, 0, &ph);
+  NEAR(ph.head_s, 25e-6);
+  NEAR(ph.port_s, 100e-6);
+  NEAR(ph.rest_s, 21e-6);
+  hnm_loggps_phases(&lg, 100000, 1, &ph);
+  NEAR(ph.head_s, 24e-6);
+  lg.s = 1000; lg.G = 0.5e-9; /* W = s g + (k - s) G */
+  hnm_loggps_phases(&lg, 3000, 0, &ph);
+  NEAR(ph.port_s, 1000 * 1e-9 + 2000 * 0.5e-9);
+  lg.s = 0; lg.G = 1e-9;
+
+  /* single: a -> b at 0 (ports of a and b 0..1 us, delivered 6 us), then
+   * b -> c at 0.5 us waits for b's port: leaves 1 us (b, c busy to 2 us),
+   * delivered 7 us, 6.5 us after it started; c -> a at 0 waits for c: leaves
+   * 2 us, delivered 8 us; a and c busy to 3 us. */
+  hnm_loggps_phases(&lg, 1000, 0, &ph);
+  NEAR(hnm_ports_transfer(&lg, &a, &b, 0, &ph), 6e-6);
+  NEAR(hnm_ports_transfer(&lg, &b, &c, 0.5e-6, &ph), 6.5e-6);
+  NEAR(hnm_ports_transfer(&lg, &c, &a, 0, &ph), 8e-6);
+  NEAR(a.free_at[0], 3e-6);
+  NEAR(c.free_at[0], 3e-6);
+  /* duplex: two messages into one node at 0 from different senders: the
+   * second enters the receive port at 6 us: delivered 7 us. The send port
+   * of a is free for a third message at once: delivered 6 us. */
+  lg.ports = HNM_PORTS_DUPLEX;
+  a = b = c = (struct hnm_node_ports){{0, 0}};
+  NEAR(hnm_ports_transfer(&lg, &a, &c, 0, &ph), 6e-6);
+  NEAR(hnm_ports_transfer(&lg, &b, &c, 0, &ph), 7e-6);
+  NEAR(hnm_ports_transfer(&lg, &c, &a, 0, &ph), 6e-6);
+  /* gap 2.5 us > W: a second message from a leaves at 2.5 us. */
+  lg.gap = 2.5e-6;
+  a = b = (struct hnm_node_ports){{0, 0}};
+  NEAR(hnm_ports_transfer(&lg, &a, &b, 0, &ph), 6e-6);
+  NEAR(hnm_ports_transfer(&lg, &a, &b, 0, &ph), 8.5e-6);
+  /* multi: no port: always head + L + W + rest. */
+  lg.ports = HNM_PORTS_MULTI;
+  lg.gap = 0;
+  NEAR(hnm_ports_transfer(&lg, NULL, NULL, 0.5e-6, &ph), 6e-6);
+  CHECK(strcmp(hnm_ports_name(HNM_PORTS_DUPLEX), "duplex") == 0);
 }
 
 int main(void)
@@ -736,6 +821,7 @@ int main(void)
   test_good_files();
   test_bad_files();
   test_bad_specs();
+  test_ports();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }
