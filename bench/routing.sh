@@ -4,8 +4,9 @@
 # (minimal) and under hnm's platform library with minimal, valiant and ugal
 # routing, same shape (4 groups x 4 chassis x 4 routers x 16 nodes). Runs
 # alternate between the platforms, REPS rounds; prints each platform's median
-# wall time and its ratio to SimGrid's zone. Not a test; the machine may be
-# shared, so compare medians of alternating runs only.
+# wall time and CPU time (user + system, less sensitive to other jobs on a
+# shared machine) and their ratios to SimGrid's zone. Not a test; on a shared
+# machine compare medians of alternating runs only.
 #   bench/routing.sh [BUILD-DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,16 +26,21 @@ for rep in $(seq "$REPS"); do
   for n in "${names[@]}"; do
     f="$T/$n.txt"
     [ "$n" = simgrid ] && f="$T/simgrid.xml"
-    /usr/bin/time -f "%e" -o "$T/time" "$BUILD/bin/hnm-run" --model fluid -platform "$f" -hostfile "$T/h" -np 1024 \
+    /usr/bin/time -f "%e %U %S" -o "$T/time" "$BUILD/bin/hnm-run" --model fluid -platform "$f" -hostfile "$T/h" -np 1024 \
       "${SIM[@]}" "${APP[@]}" >"$T/$n.out"
     echo "$n $(cat "$T/time")" | tee -a "$T/all" >&2
   done
 done
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-base=$(awk '$1 == "simgrid" { print $2 }' "$T/all" | median)
+wall() { awk -v n="$1" '$1 == n { print $2 }' "$T/all"; }
+cpu() { awk -v n="$1" '$1 == n { print $3 + $4 }' "$T/all"; }
+bw=$(wall simgrid | median)
+bc=$(cpu simgrid | median)
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in "${names[@]}"; do
-  m=$(awk -v n="$n" '$1 == n { print $2 }' "$T/all" | median)
-  printf '%-8s median %7.2f s  ratio to simgrid %.2f  (runs: %s)\n' "$n" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN { print a / b }')" \
-    "$(awk -v n="$n" '$1 == n { printf "%s ", $2 }' "$T/all")"
+  w=$(wall "$n" | median)
+  c=$(cpu "$n" | median)
+  printf '%-8s wall median %7.2f s (ratio %.2f)  cpu median %7.2f s (ratio %.2f)  wall runs: %s\n' "$n" "$w" \
+    "$(awk -v a="$w" -v b="$bw" 'BEGIN { print a / b }')" "$c" "$(awk -v a="$c" -v b="$bc" 'BEGIN { print a / b }')" \
+    "$(wall "$n" | tr '\n' ' ')"
 done
