@@ -1,5 +1,10 @@
 /* hnm-calibrate fit: piecewise fits per operation, protocol thresholds from
- * the probe, contention, and the fit command. */
+ * the probe, contention, and the fit command.
+ *
+ * Over the house's ~800 lines on purpose: one concept, the fit; fit_model()
+ * alone is about 300 lines (protocol, per-operation fits, contention, one
+ * pass), and the fit command around it is its only caller.
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_fit.h"
 #include "hnm_model.h"

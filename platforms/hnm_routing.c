@@ -32,6 +32,10 @@
  * Torus layout: exactly SimGrid 3.32's TorusZone (names, one link per host
  * and dimension toward its + neighbour, UP = that way, DOWN = back), and
  * DOR is SimGrid's algorithm line for line, half-ring ties included.
+ *
+ * Over the house's ~800 lines on purpose: the three families' link layouts
+ * and route choosers index the same private struct hnm_rnet and its link
+ * arithmetic, which a split per family would have to expose in a header.
  */
 #include "hnm_routing.h"
 

@@ -5,7 +5,11 @@
  *     strings and SimGrid's rule, re-implemented here;
  *   - LogGPS segments against Figure 1 of Degomme et al. 2013 formulas worked by hand;
  *   - bad files against the line and attribute known to be at fault.
- * Prints "N passed, M failed"; exits non-zero if anything failed. */
+ * Prints "N passed, M failed"; exits non-zero if anything failed.
+ *
+ * Over the house's ~800 lines on purpose: one independent case after another;
+ * its length is the number of cases.
+ */
 #include "check.h"
 #include "hnm_model.h"
 
