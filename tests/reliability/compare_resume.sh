@@ -41,7 +41,8 @@ R=(run --model fluid --np 2 --platform "$TWO" "${SIMS[@]}" --log-dir logs)
 run empty.csv 1000
 st=$?
 check "empty CSV: exit 0 ($(head -c 200 err.txt))" [ $st -eq 0 ]
-check "empty CSV: header then one row" [ "$(head -n 1 empty.csv | cut -d, -f1-2)" = index,program ] && [ "$(wc -l < empty.csv)" -eq 2 ]
+check "empty CSV: header then one row" [ "$(head -n 1 empty.csv | cut -d, -f1-2)" = index,program ]
+check "empty CSV: header then one row" [ "$(wc -l < empty.csv)" -eq 2 ]
 check "empty CSV: reads back (nothing left to run)" grep -q ' 0 to run$' \
   <(timeout $T "$HNM_COMPARE" "${R[@]}" --args "--bytes 1000" --dry-run -o empty.csv -- "$PROG")
 
@@ -53,7 +54,8 @@ check "no final newline: prepared" [ "$(tail -c 1 noeol.csv | od -An -c | tr -d 
 run noeol.csv 100
 st=$?
 check "no final newline: exit 0 ($(head -c 200 err.txt))" [ $st -eq 0 ]
-check "no final newline: 3 lines of 13 fields (got $(fields noeol.csv))" [ "$(wc -l < noeol.csv)" -eq 3 ] && [ "$(fields noeol.csv)" = "13 " ]
+check "no final newline: 3 lines of 13 fields (got $(fields noeol.csv))" [ "$(wc -l < noeol.csv)" -eq 3 ]
+check "no final newline: 3 lines of 13 fields (got $(fields noeol.csv))" [ "$(fields noeol.csv)" = "13 " ]
 check "no final newline: the old row kept as it was" cmp -s <(head -n 2 good.csv) <(head -n 2 noeol.csv)
 timeout $T "$HNM_COMPARE" merge -o merged.csv noeol.csv 2> err.txt
 st=$?
@@ -61,7 +63,8 @@ check "no final newline: merge reads it ($(head -c 200 err.txt))" [ $st -eq 0 ]
 # The header alone without end of line: completed too.
 printf '%s' "$(head -n 1 good.csv)" > header.csv
 run header.csv 1000
-check "header without newline: header then one row" [ "$(wc -l < header.csv)" -eq 2 ] && [ "$(fields header.csv)" = "13 " ]
+check "header without newline: header then one row" [ "$(wc -l < header.csv)" -eq 2 ]
+check "header without newline: header then one row" [ "$(fields header.csv)" = "13 " ]
 
 # A partial last row (an interrupted write): refused, untouched.
 head -c -12 good.csv > partial.csv

@@ -43,19 +43,22 @@ for t in hnm-run hnm-route hnm-platform hnm-calibrate hnm-compare; do
   timeout $T ${CMD[$t]} --bogus-option 1 > out.txt 2> err.txt
   st=$?
   check "$t --bogus-option: exit 2 (got $st)" [ $st -eq 2 ]
-  check "$t --bogus-option: one line ($(cat err.txt))" [ "$(wc -l < err.txt)" -eq 1 ] && \
-    grep -q "^$t: option '--bogus-option': unknown" err.txt
+  check "$t --bogus-option: one line ($(cat err.txt))" [ "$(wc -l < err.txt)" -eq 1 ]
+  check "$t --bogus-option: names the option ($(cat err.txt))" grep -q "^$t: option '--bogus-option': unknown" err.txt
 done
 # A missing argument, and a typed value out of its range.
 timeout $T "$HNM_ROUTE" --shape 512 --pattern subset --k > /dev/null 2> err.txt
 st=$?
-check "hnm-route --k: exit 2, needs an argument ($(cat err.txt))" [ $st -eq 2 ] && grep -qx "hnm-route: option '--k': needs an argument" err.txt
+check "hnm-route --k: exit 2, needs an argument ($(cat err.txt))" [ $st -eq 2 ]
+check "hnm-route --k: exit 2, needs an argument ($(cat err.txt))" grep -qx "hnm-route: option '--k': needs an argument" err.txt
 timeout $T "$HNM_ROUTE" --shape 512 --pattern subset --k 1001 > /dev/null 2> err.txt
 st=$?
-check "hnm-route --k 1001: out of range ($(cat err.txt))" [ $st -eq 2 ] && grep -qx "hnm-route: option '--k': '1001' is not in 1 .. 1000" err.txt
+check "hnm-route --k 1001: out of range ($(cat err.txt))" [ $st -eq 2 ]
+check "hnm-route --k 1001: out of range ($(cat err.txt))" grep -qx "hnm-route: option '--k': '1001' is not in 1 .. 1000" err.txt
 timeout $T "$HNM_ROUTE" --shape 512 --pattern subset --bw 10 > /dev/null 2> err.txt
 st=$?
-check "hnm-route --bw 10: a bandwidth needs a unit ($(cat err.txt))" [ $st -eq 2 ] && grep -q "^hnm-route: option '--bw': '10' has no unit" err.txt
+check "hnm-route --bw 10: a bandwidth needs a unit ($(cat err.txt))" [ $st -eq 2 ]
+check "hnm-route --bw 10: a bandwidth needs a unit ($(cat err.txt))" grep -q "^hnm-route: option '--bw': '10' has no unit" err.txt
 
 # hnm-run: its options anywhere before the program.
 out=$(timeout $T "$HNM_RUN" -np 2 --dry-run "$PROG" --bytes 10 2> err.txt)
@@ -71,6 +74,6 @@ out=$(timeout $T "$HNM_RUN" --dry-run -- -np 2 "$PROG" 2> err.txt)
 check "hnm-run: after --, smpirun's" grep -q -- "-np 2 $PROG\$" <<<"$out"
 timeout $T "$HNM_RUN" --model fluid --model loggps --dry-run -np 2 "$PROG" > /dev/null 2> err.txt
 st=$?
-check "hnm-run --model twice: exit 2 ($(cat err.txt))" [ $st -eq 2 ] && \
-  grep -qx "hnm-run: option '--model': given twice ('fluid', then 'loggps')" err.txt
+check "hnm-run --model twice: exit 2 ($(cat err.txt))" [ $st -eq 2 ]
+check "hnm-run --model twice: the message ($(cat err.txt))" grep -qx "hnm-run: option '--model': given twice ('fluid', then 'loggps')" err.txt
 finish

@@ -72,7 +72,8 @@ for t in platform hostfile route calibrate compare; do
   rm -rf rep logs plat.xml
   timeout $T $(tool $t /dev/full) > /dev/null 2> err.txt
   st=$?
-  check "$t /dev/full: error exit (got $st)" [ $st -ne 0 ] && [ $st -ne 124 ]
+  check "$t /dev/full: error exit (got $st)" [ $st -ne 0 ]
+  check "$t /dev/full: error exit (got $st)" [ $st -ne 124 ]
   check "$t /dev/full: write error reported ($(head -c 200 err.txt))" grep -qi "write error\|No space" err.txt
   check "$t /dev/full: still a character device" [ -c /dev/full ]
   # -o LINK: the link kept, its target updated.
@@ -83,7 +84,7 @@ for t in platform hostfile route calibrate compare; do
   timeout $T $(tool $t link) > /dev/null 2> err.txt
   st=$?
   check "$t symlink: exit 0 (got $st: $(head -c 200 err.txt))" [ $st -eq 0 ]
-  check "$t symlink: still a symlink to target/file" [ -L link ] && [ "$(readlink link)" = target/file ]
+  check "$t symlink: still a symlink to target/file" [ -L link -a "$(readlink link)" = target/file ]
   # (hnm-compare appends to its CSV and refuses a file that is not one: its
   # target starts empty and gets the header and a row.)
   check "$t symlink: target updated" grep -q "^$(head_of $t)" target/file
@@ -110,4 +111,25 @@ echo old > hosts
 timeout $T "$HNM_PLATFORM" torus --dims 2x2 -o /dev/full --hostfile hosts > /dev/null 2> err.txt
 check "platform /dev/full with --hostfile: the hostfile untouched" [ "$(cat hosts)" = old ]
 check "platform /dev/full with --hostfile: nothing left behind" nothing_left .
+# hnm-linkplot writes PREFIX.dat and PREFIX.gp through the same writer (and
+# gnuplot writes PREFIX.png): a symlinked PREFIX.dat keeps its link; a FIFO
+# given as the link-load file is refused at once, naming it.
+if [ -n "${HNM_LINKPLOT:-}" ]; then
+  printf 'link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util\ng01,global,0,1,0,1e9,1,1,0.2,0.5\n' > ll.csv
+  rm -rf target && mkdir target && echo old > target/map.dat
+  ln -sfn target/map.dat map.dat
+  timeout $T "$HNM_LINKPLOT" map ll.csv -o map > /dev/null 2> err.txt
+  st=$?
+  check "linkplot symlink: exit 0 (got $st: $(head -c 200 err.txt))" [ $st -eq 0 ]
+  check "linkplot symlink: still a symlink" [ -L map.dat -a "$(readlink map.dat)" = target/map.dat ]
+  check "linkplot symlink: target updated" grep -q '^# global links' target/map.dat
+  check "linkplot symlink: nothing left behind" nothing_left . target
+  rm -f ll.fifo && mkfifo ll.fifo
+  timeout $T "$HNM_LINKPLOT" map ll.fifo -o fifo > /dev/null 2> err.txt
+  st=$?
+  check "linkplot FIFO input: exit 2, no hang (got $st)" [ $st -eq 2 ]
+  check "linkplot FIFO input: one line" [ "$(wc -l < err.txt)" -eq 1 ]
+  check "linkplot FIFO input: the line names it" grep -q 'll.fifo' err.txt
+  check "linkplot FIFO input: nothing written" [ ! -e fifo.dat -a ! -e fifo.gp ]
+fi
 finish
