@@ -126,6 +126,26 @@ static void decades(const struct series *s, const struct fitted *m, double *err,
   free(e);
 }
 
+/* Fit IN again with B, and print the ping-pong error per size decade of M
+ * (column NAME_M) beside that of the other fit (NAME_O), with both segment
+ * counts. */
+static void print_other_fit(struct inputs *in, const struct fitted *m, const struct fit_args *b, pcal_fit_fn fit,
+                            const char *name_m, const char *name_o)
+{
+  struct fitted o;
+  fit(in, b, &o);
+  double e1[10], e2[10];
+  decades(&in->op[OP_PINGPONG], m, e1, 10);
+  decades(&in->op[OP_PINGPONG], &o, e2, 10);
+  fprintf(stderr, PROG ": ping-pong median relative error per size decade (in-sample):\n  %-10s %14s %14s\n",
+          "decade", name_m, name_o);
+  for (int d = 0; d < 10; d++)
+    if (e1[d] >= 0)
+      fprintf(stderr, "  1e%d-1e%-4d %13.2f%% %13.2f%%\n", d, d + 1, 100 * e1[d], 100 * e2[d]);
+  fprintf(stderr, "  %-10s %14zu %14zu\n", "segments", m->nseg, o.nseg);
+  free(o.seg);
+}
+
 void pcal_compare(const struct fit_args *a, struct inputs *in, const struct fitted *m, pcal_fit_fn fit)
 {
   struct fit_args b = *a;
@@ -145,34 +165,12 @@ void pcal_compare(const struct fit_args *a, struct inputs *in, const struct fitt
     b.nforced = n;
     b.forced_only = 1;
     b.auto_bp = 0;
-    struct fitted o;
-    fit(in, &b, &o);
-    double e1[10], e2[10];
-    decades(&in->op[OP_PINGPONG], m, e1, 10);
-    decades(&in->op[OP_PINGPONG], &o, e2, 10);
-    fprintf(stderr, PROG ": ping-pong median relative error per size decade (in-sample):\n  %-10s %14s %14s\n",
-            "decade", "automatic", "file's");
-    for (int d = 0; d < 10; d++)
-      if (e1[d] >= 0)
-        fprintf(stderr, "  1e%d-1e%-4d %13.2f%% %13.2f%%\n", d, d + 1, 100 * e1[d], 100 * e2[d]);
-    fprintf(stderr, "  %-10s %14zu %14zu\n", "segments", m->nseg, o.nseg);
-    free(o.seg);
+    print_other_fit(in, m, &b, fit, "automatic", "file's");
     return;
   }
   b.forced = NULL;
   b.nforced = 0;
   b.forced_only = 0;
   b.auto_bp = 1;
-  struct fitted o;
-  fit(in, &b, &o);
-  double e1[10], e2[10];
-  decades(&in->op[OP_PINGPONG], m, e1, 10);
-  decades(&in->op[OP_PINGPONG], &o, e2, 10);
-  fprintf(stderr, PROG ": ping-pong median relative error per size decade (in-sample):\n  %-10s %14s %14s\n",
-          "decade", "file's", "automatic");
-  for (int d = 0; d < 10; d++)
-    if (e1[d] >= 0)
-      fprintf(stderr, "  1e%d-1e%-4d %13.2f%% %13.2f%%\n", d, d + 1, 100 * e1[d], 100 * e2[d]);
-  fprintf(stderr, "  %-10s %14zu %14zu\n", "segments", m->nseg, o.nseg);
-  free(o.seg);
+  print_other_fit(in, m, &b, fit, "file's", "automatic");
 }
