@@ -390,7 +390,7 @@ int main(int argc, char **argv)
   double *times = malloc(sizeof(double) * (size_t)nallr);
   double *stages = malloc(sizeof(double) * (size_t)nallr * (size_t)(nst > 0 ? nst : 1));
   long *msgs = malloc(sizeof(long) * (size_t)nallr);
-  struct skel_batch *batch = skel_batch_new(comm);
+  struct skel_batch *batch = skel_batch_new(comm, NULL);
   ok = ok && times != NULL && stages != NULL && msgs != NULL && batch != NULL;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
   if (!all_ok)

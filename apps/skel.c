@@ -210,13 +210,15 @@ struct skel_batch {
   double late;  /* the longest a skel_sync of this batch started late, seconds (0: none) */
   int late_line; /* the line added after that skel_sync */
   int oom;
+  const char *sync; /* the params key sync= */
 };
 
-struct skel_batch *skel_batch_new(MPI_Comm comm)
+struct skel_batch *skel_batch_new(MPI_Comm comm, const char *sync)
 {
   struct skel_batch *b = calloc(1, sizeof(*b));
   if (b == NULL)
     return NULL;
+  b->sync = sync != NULL ? sync : skel_sync_name();
   MPI_Comm_rank(comm, &b->rank);
   MPI_Comm_size(comm, &b->procs);
   b->late_line = -1;
@@ -260,14 +262,14 @@ void skel_batch_add(struct skel_batch *b, const char *prog, const char *operatio
   if (b->rank == 0) {
     const char *sep = params[0] != '\0' ? ";" : "";
     int n = snprintf(NULL, 0, "%s,%s,%s,%d,%s%ssync=%s", prog, operation, algorithm, b->procs, params, sep,
-                     skel_sync_name());
+                     b->sync);
     l->head = malloc((size_t)n + 1);
     if (l->head == NULL) {
       b->oom = 1;
       return;
     }
     snprintf(l->head, (size_t)n + 1, "%s,%s,%s,%d,%s%ssync=%s", prog, operation, algorithm, b->procs, params, sep,
-             skel_sync_name());
+             b->sync);
   }
   l->nstages = nstages;
   l->first = b->nmax;
@@ -379,31 +381,6 @@ void skel_batch_free(struct skel_batch *b)
   free(b->maxv);
   free(b->msgs);
   free(b);
-}
-
-/* The former per-line report (three MPI_Reduce); kept until every skeleton
- * reports through skel_batch. */
-void skel_report(MPI_Comm comm, const char *prog, const char *operation, const char *algorithm,
-                 const char *params, int nstages, const double *stage_s, long messages, double time_s)
-{
-  int rank, procs;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &procs);
-  double tmax = 0;
-  long msum = 0;
-  double *smax = malloc(sizeof(double) * (size_t)(nstages > 0 ? nstages : 1));
-  MPI_Reduce(&time_s, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
-  MPI_Reduce(&messages, &msum, 1, MPI_LONG, MPI_SUM, 0, comm);
-  if (nstages > 0)
-    MPI_Reduce(stage_s, smax, nstages, MPI_DOUBLE, MPI_MAX, 0, comm);
-  if (rank == 0) {
-    printf("%s,%s,%s,%d,%s,%d,%ld,%.17g,", prog, operation, algorithm, procs, params, nstages, msum, tmax);
-    for (int i = 0; i < nstages; i++)
-      printf(i ? ";%.17g" : "%.17g", smax[i]);
-    printf("\n");
-    fflush(stdout);
-  }
-  free(smax);
 }
 
 long skel_square_divisor(long p)

@@ -94,11 +94,13 @@ const char *skel_sync_name(void);
  * at once by skel_batch_report -- one packed binomial reduction to rank 0
  * (MAX of every time and stage time, SUM of the message counts) and a
  * binomial broadcast of the verdict -- then printed by rank 0, one CSV line
- * each, in the order added. NULL when out of memory. */
-struct skel_batch *skel_batch_new(MPI_Comm comm);
+ * each, in the order added. sync: the value of the params key sync= (NULL:
+ * skel_sync_name(), for operations started by skel_sync). NULL when out of
+ * memory. */
+struct skel_batch *skel_batch_new(MPI_Comm comm, const char *sync);
 /* Add a line (every rank, same order): this rank's time, stage times
  * (stage_s may be NULL when nstages == 0) and messages. params gets
- * ";sync=window" or ";sync=barrier" appended. */
+ * ";sync=..." appended. */
 void skel_batch_add(struct skel_batch *b, const char *prog, const char *operation, const char *algorithm,
                     const char *params, int nstages, const double *stage_s, long messages, double time_s);
 /* Record that this rank started the next line's operation late_s late. */
@@ -108,12 +110,6 @@ void skel_batch_late(struct skel_batch *b, double late_s);
  * (skel_fail, exit 2). */
 void skel_batch_report(MPI_Comm comm, struct skel_batch *b, const char *prog);
 void skel_batch_free(struct skel_batch *b);
-
-/* The former per-line report: MPI_Reduce (MAX of time and of each stage,
- * SUM of messages) over comm and one CSV line on rank 0, params as given.
- * Kept until every skeleton reports through skel_batch. */
-void skel_report(MPI_Comm comm, const char *prog, const char *operation, const char *algorithm,
-                 const char *params, int nstages, const double *stage_s, long messages, double time_s);
 
 /* Integer helpers used by the decompositions. */
 /* The largest divisor of p not above sqrt(p): p = d x (p / d) is the most
