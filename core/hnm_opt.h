@@ -39,7 +39,9 @@ enum hnm_opt_kind {
   HNM_OPT_TIME,      /* value: double *, seconds (hnm_parse_time), in [min, max] */
   HNM_OPT_SIZE,      /* value: double *, bytes (hnm_parse_size), in [min, max] */
   HNM_OPT_BANDWIDTH, /* value: double *, bytes/s (hnm_parse_bandwidth), in [min, max] */
-  HNM_OPT_CALL       /* fn(ctx, argument) does the work; no argument when arg is NULL */
+  HNM_OPT_CALL,      /* fn(ctx, argument) does the work; no argument when arg is NULL */
+  HNM_OPT_CHOICE     /* value: int *, the index of the argument in unit, which lists
+                        the accepted words separated by '|' ("mpi|ring"; --help shows it) */
 };
 
 struct hnm_opt {
@@ -49,7 +51,7 @@ struct hnm_opt {
   const char *arg;        /* name of the argument in --help ("FILE"); NULL: none */
   const char *def;        /* default, parsed like a user's value; NULL: none */
   const char *unit;       /* unit shown in --help ("bytes/s"), or NULL */
-  const char *help;       /* one line */
+  const char *help;       /* one line (a '\n' continues it, indented, on the next) */
   void *value;            /* where the value goes (see the kinds); may be NULL */
   double min, max;        /* accepted range of numbers; min == max == 0: any */
   /* HNM_OPT_CALL: called with the argument (NULL when the option takes
@@ -74,14 +76,26 @@ struct hnm_opt_cmd {
   void *ctx;            /* passed to the fn of HNM_OPT_CALL options */
 };
 
-#define HNM_OPT_DONE (-1)  /* --help or --version was printed: exit 0 */
-#define HNM_OPT_ERROR (-2) /* an error was printed: exit 2 */
+#define HNM_OPT_DONE (-1)    /* --help or --version was printed: exit 0 */
+#define HNM_OPT_ERROR (-2)   /* an error was printed (hnm_opt_scan: described): exit 2 */
+#define HNM_OPT_HELP (-3)    /* hnm_opt_scan: --help or -h was given: print hnm_opt_help() */
+#define HNM_OPT_VERSION (-4) /* hnm_opt_scan: --version was given */
 
 /* Parse argv[1..argc) with the table (argv[0] is skipped, as getopt does).
  * Returns the index of the first operand (argc if none; argv may have been
  * permuted unless HNM_OPT_IN_ORDER, operands then come last), HNM_OPT_DONE,
  * or HNM_OPT_ERROR. */
 int hnm_opt_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv);
+
+/* hnm_opt_parse() without printing anything, for callers that decide who
+ * prints (an MPI program prints on rank 0 only): returns the index of the
+ * first operand, HNM_OPT_HELP, HNM_OPT_VERSION, or HNM_OPT_ERROR with the
+ * reason in err as "option '--x': reason" (no PROG; err is left empty when
+ * an HNM_OPT_CALL callback reported the error itself). Uses no global state
+ * of its own and calls nothing that could switch SMPI ranks: see the note at
+ * the top of hnm_opt.c on getopt_long's global state. */
+int hnm_opt_scan(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv, char *err,
+                 size_t errlen);
 
 /* The exit status for a negative hnm_opt_parse() result. */
 int hnm_opt_status(int parse_result);
