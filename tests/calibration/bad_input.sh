@@ -67,7 +67,7 @@ st=0
 "$HNM_CALIBRATE" run --simulate --model graphene -platform "${TWO[0]}" -hostfile "${TWO[1]}" -d "$WORK/x" \
   -- --max lots 2> "$WORK/err" || st=$?
 check "benchmark: bad size: exit 2 (got $st)" [ "$st" -eq 2 ]
-check "benchmark: bad size: its message" grep -qx "calibrate: --max: 'lots' is not a size in bytes (e.g. 4096, 64KiB, 1MiB)" "$WORK/err"
+check "benchmark: bad size: its message" grep -qx "calibrate: option '--max': 'lots' is not a size in bytes (e.g. 4096, 64KiB, 1MiB)" "$WORK/err"
 check "benchmark: no CSV left" [ ! -e "$WORK/x/p2p.csv" ]
 
 # And the good input is accepted, with every output.
