@@ -126,7 +126,7 @@ static int opt__choice(const char *list, const char *text)
   return -1;
 }
 
-/* Apply one value; on failure err holds "option '--x': reason" (or nothing
+/* Apply one value; on failure err holds "--x: reason" (or nothing
  * when a callback reported the error itself). */
 static int opt__apply(const struct hnm_opt_cmd *cmd, const struct hnm_opt *o, const char *arg, char *err,
                       size_t errlen)
@@ -169,7 +169,7 @@ static int opt__apply(const struct hnm_opt_cmd *cmd, const struct hnm_opt *o, co
   }
   if (rc != 0 && reason[0] != '\0') {
     opt__spelling(cmd, o, name, sizeof name);
-    hnm_errf(err, errlen, "option '%s': %s", name, reason);
+    hnm_errf(err, errlen, "%s: %s", name, reason);
   }
   return rc;
 }
@@ -181,7 +181,7 @@ int hnm_opt_fail(const char *option, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(reason, sizeof reason, fmt, ap);
   va_end(ap);
-  return hnm_msg_error("option '%s': %s", option, reason);
+  return hnm_msg_error("%s: %s", option, reason);
 }
 
 const struct hnm_opt *hnm_opt_find(const struct hnm_opt *opts, const char *name)
@@ -332,7 +332,7 @@ int hnm_opt_scan(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int 
         const char *a = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
         snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
       }
-      hnm_errf(err, errlen, "option '%s': %s", name, what);
+      hnm_errf(err, errlen, "%s: %s", name, what);
       rc = HNM_OPT_ERROR;
     } else if (o != NULL) {
       if (opt__apply(cmd, o, opt__takes_arg(o) ? optarg : NULL, err, errlen) != 0)
@@ -359,4 +359,60 @@ int hnm_opt_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int
   if (rc == HNM_OPT_ERROR && err[0] != '\0')
     hnm_msg_error("%s", err);
   return rc;
+}
+
+void hnm_opt_tool_help(const struct hnm_opt_tool *tool, const struct hnm_opt_command *cmds, FILE *out)
+{
+  int width = 0, lines = 0;
+  for (const struct hnm_opt_command *c = cmds; c->name != NULL; c++)
+    if ((int)strlen(c->name) > width)
+      width = (int)strlen(c->name);
+  for (const struct hnm_opt_command *c = cmds; c->name != NULL; c++)
+    if (c->usage != NULL)
+      fprintf(out, "%s %s %-*s %s\n", lines++ == 0 ? "Usage:" : "      ", tool->prog, width, c->name, c->usage);
+  if (lines == 0)
+    fprintf(out, "Usage: %s %s [OPTIONS]\n", tool->prog, tool->metavar);
+  if (tool->summary != NULL)
+    fprintf(out, "%s\n", tool->summary);
+  fprintf(out, "\n%s:\n", tool->heading);
+  for (const struct hnm_opt_command *c = cmds; c->name != NULL; c++)
+    fprintf(out, "  %-*s  %s\n", width, c->name, c->summary != NULL ? c->summary : "");
+  fprintf(out, "\n  -h, --help   this help; %s %s --help: every option, its unit and default\n", tool->prog,
+          tool->metavar);
+  fprintf(out, "  --version    print the version\n");
+  if (tool->epilog != NULL)
+    fprintf(out, "\n%s", tool->epilog);
+  if (tool->notes != NULL)
+    tool->notes(out);
+}
+
+int hnm_opt_command(const struct hnm_opt_tool *tool, const struct hnm_opt_command *cmds, int argc, char **argv)
+{
+  if (argc < 2) {
+    hnm_opt_tool_help(tool, cmds, stderr);
+    return HNM_OPT_ERROR;
+  }
+  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+    hnm_opt_tool_help(tool, cmds, stdout);
+    return HNM_OPT_DONE;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("%s %s\n", tool->prog, HNM_VERSION);
+    return HNM_OPT_DONE;
+  }
+  char names[512] = "";
+  size_t used = 0;
+  for (int i = 0; cmds[i].name != NULL; i++) {
+    if (strcmp(argv[1], cmds[i].name) == 0)
+      return i;
+    int n = snprintf(names + used, sizeof names - used, "%s%s", i > 0 ? ", " : "", cmds[i].name);
+    if (n > 0 && (size_t)n < sizeof names - used)
+      used += (size_t)n;
+  }
+  char what[64];
+  snprintf(what, sizeof what, "%s", tool->metavar);
+  for (char *w = what; *w != '\0'; w++)
+    *w = (char)(*w >= 'A' && *w <= 'Z' ? *w - 'A' + 'a' : *w);
+  hnm_msg_error("unknown %s '%s' (%s; see %s --help)", what, argv[1], names, tool->prog);
+  return HNM_OPT_ERROR;
 }
