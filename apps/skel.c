@@ -33,7 +33,7 @@ static void skel__vfail(MPI_Comm comm, const char *prog, const char *option, con
   if (rank == 0) {
     fprintf(stderr, "%s: ", prog);
     if (option != NULL)
-      fprintf(stderr, "option '%s': ", option);
+      fprintf(stderr, "%s: ", option);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
   }

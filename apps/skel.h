@@ -41,7 +41,7 @@ void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
  *     the help generated from the table; every rank ends with status 0;
  *   --version: rank 0 prints "PROG VERSION"; status 0;
  *   an error, or an operand (the programs take none): skel_fail() with one
- *     line, "PROG: option '--x': 'VAL' is not a whole number"; status 2.
+ *     line, "PROG: --x: 'VAL' is not a whole number"; status 2.
  * Returns only when the options are good. Options are parsed in order
  * (cmd->flags gets HNM_OPT_IN_ORDER: argv is not permuted). cmd->ctx is
  * passed to the table's HNM_OPT_CALL callbacks, which must not print or call
@@ -49,7 +49,7 @@ void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
 void skel_options(MPI_Comm comm, const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv);
 
 /* skel_fail() for a check made after parsing, in the options' wording:
- * "PROG: option 'OPTION': message". Collective. */
+ * "PROG: OPTION: message". Collective. */
 void skel_option_fail(MPI_Comm comm, const char *prog, const char *option, const char *fmt, ...)
 #if defined(__GNUC__)
   __attribute__((format(printf, 4, 5)))

@@ -2,7 +2,7 @@
 # (core/hnm_opt.h through apps/skel.c's skel_options), under smpirun with 2
 # ranks in one process (privatization off, the skeletons' norm):
 #   a bad value, an unknown option, a missing argument, an operand: exit
-#   status 2 and exactly one line on stderr, "PROG: option '--x': ..."
+#   status 2 and exactly one line on stderr, "PROG: --x: ..."
 #   (or "PROG: 'x': unexpected argument"), from rank 0 only, and no CSV;
 #   -h (SimGrid takes --help under smpirun): exit 0, the help generated from
 #   the table once (its usage line, every option of the table, the built-in
@@ -41,10 +41,10 @@ PROGS=(gcr halo transpose monc_halo multipath calibrate pingpong_alltoall)
 for p in "${PROGS[@]}"; do
   if [ -n "${NUMERIC[$p]:-}" ]; then
     o=${NUMERIC[$p]}
-    refused "$p" "$p: option '$o': '12x' is not a whole number" "$o" 12x
-    refused "$p" "$p: option '$o': needs an argument" "$o"
+    refused "$p" "$p: $o: '12x' is not a whole number" "$o" 12x
+    refused "$p" "$p: $o: needs an argument" "$o"
   fi
-  refused "$p" "$p: option '--frobnicate': unknown or ambiguous option (see $p --help)" --frobnicate
+  refused "$p" "$p: --frobnicate: unknown or ambiguous option (see $p --help)" --frobnicate
   refused "$p" "$p: 'extra': unexpected argument (options start with --; see -h)" extra
 
   smpi "$APPS_BIN/$p" -h
@@ -66,9 +66,9 @@ for p in "${PROGS[@]}"; do
 done
 
 # A CHOICE option and a list callback: the value is named, quoted.
-refused gcr "gcr: option '--algo': 'ring' is not one of mpi|recursive" --algo ring
+refused gcr "gcr: --algo: 'ring' is not one of mpi|recursive" --algo ring
 refused pingpong_alltoall \
-  "pingpong_alltoall: option '--alltoall-sizes': '1,x' is not a list of byte counts N,N,... (at most 32)" \
+  "pingpong_alltoall: --alltoall-sizes: '1,x' is not a list of byte counts N,N,... (at most 32)" \
   --alltoall-sizes 1,x
 # The options are read in order: what follows an operand is not parsed.
 refused halo "halo: 'extra': unexpected argument (options start with --; see -h)" extra --width 0

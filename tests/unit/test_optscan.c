@@ -115,27 +115,27 @@ int main(void)
   CHECK(scan(&v, av, 0, err, sizeof err, ARGS("--scale", "0.5")) == 3);
   CHECK(v.n == 2 && v.algo == 2 && v.scale == 0.5); /* the defaults "2" and "c" */
 
-  /* Errors: the exact reason, "option '--x': 'VAL' reason". */
-  expect(0, ARGS("--n", "x"), HNM_OPT_ERROR, "option '--n': 'x' is not a whole number");
-  expect(0, ARGS("--n", "11"), HNM_OPT_ERROR, "option '--n': '11' is not in 1 .. 10");
-  expect(0, ARGS("--n", "0"), HNM_OPT_ERROR, "option '--n': '0' is not in 1 .. 10");
+  /* Errors: the exact reason, "--x: 'VAL' reason". */
+  expect(0, ARGS("--n", "x"), HNM_OPT_ERROR, "--n: 'x' is not a whole number");
+  expect(0, ARGS("--n", "11"), HNM_OPT_ERROR, "--n: '11' is not in 1 .. 10");
+  expect(0, ARGS("--n", "0"), HNM_OPT_ERROR, "--n: '0' is not in 1 .. 10");
   expect(0, ARGS("--n", "1"), 3, "");
-  expect(0, ARGS("--n", ""), HNM_OPT_ERROR, "option '--n': '' is not a whole number");
-  expect(0, ARGS("--n"), HNM_OPT_ERROR, "option '--n': needs an argument");
-  expect(0, ARGS("--algo", "b"), HNM_OPT_ERROR, "option '--algo': 'b' is not one of a|bb|c");
-  expect(0, ARGS("--algo", "bbb"), HNM_OPT_ERROR, "option '--algo': 'bbb' is not one of a|bb|c");
-  expect(0, ARGS("--algo", ""), HNM_OPT_ERROR, "option '--algo': '' is not one of a|bb|c");
-  expect(0, ARGS("--scale", "1.5"), HNM_OPT_ERROR, "option '--scale': '1.5' is not in 0 .. 1");
-  expect(0, ARGS("--bogus"), HNM_OPT_ERROR, "option '--bogus': unknown or ambiguous option (see prog --help)");
-  expect(0, ARGS("-x"), HNM_OPT_ERROR, "option '-x': unknown or ambiguous option (see prog --help)");
-  expect(0, ARGS("--verbose=1"), HNM_OPT_ERROR, "option '--verbose': takes no argument");
-  expect(0, ARGS("--call", "bad"), HNM_OPT_ERROR, "option '--call': 'bad' is refused");
+  expect(0, ARGS("--n", ""), HNM_OPT_ERROR, "--n: '' is not a whole number");
+  expect(0, ARGS("--n"), HNM_OPT_ERROR, "--n: needs an argument");
+  expect(0, ARGS("--algo", "b"), HNM_OPT_ERROR, "--algo: 'b' is not one of a|bb|c");
+  expect(0, ARGS("--algo", "bbb"), HNM_OPT_ERROR, "--algo: 'bbb' is not one of a|bb|c");
+  expect(0, ARGS("--algo", ""), HNM_OPT_ERROR, "--algo: '' is not one of a|bb|c");
+  expect(0, ARGS("--scale", "1.5"), HNM_OPT_ERROR, "--scale: '1.5' is not in 0 .. 1");
+  expect(0, ARGS("--bogus"), HNM_OPT_ERROR, "--bogus: unknown or ambiguous option (see prog --help)");
+  expect(0, ARGS("-x"), HNM_OPT_ERROR, "-x: unknown or ambiguous option (see prog --help)");
+  expect(0, ARGS("--verbose=1"), HNM_OPT_ERROR, "--verbose: takes no argument");
+  expect(0, ARGS("--call", "bad"), HNM_OPT_ERROR, "--call: 'bad' is refused");
   expect(0, ARGS("--call", "silent"), HNM_OPT_ERROR, "");
   expect(0, ARGS("--call", "ok", "--call", "ok"), 5, "");
   /* The first error ends the scan: the later one is not reported. */
-  expect(0, ARGS("--n", "x", "--algo", "z"), HNM_OPT_ERROR, "option '--n': 'x' is not a whole number");
+  expect(0, ARGS("--n", "x", "--algo", "z"), HNM_OPT_ERROR, "--n: 'x' is not a whole number");
   expect(0, ARGS("-h", "--n", "x"), HNM_OPT_HELP, "");
-  expect(0, ARGS("--n", "x", "-h"), HNM_OPT_ERROR, "option '--n': 'x' is not a whole number");
+  expect(0, ARGS("--n", "x", "-h"), HNM_OPT_ERROR, "--n: 'x' is not a whole number");
 
   /* In order: the first operand ends the options, argv is not permuted. */
   const char *const in_order[] = {"--n", "5", "op", "--n", "7", NULL};
@@ -157,7 +157,7 @@ int main(void)
   const struct hnm_opt_cmd vcmd = {"prog", NULL, NULL, NULL, NULL, HNM_OPT_IN_ORDER, NULL};
   v.verbose = 0;
   CHECK(hnm_opt_scan(&vcmd, vopt, 2, a1, err, sizeof err) == HNM_OPT_ERROR);
-  CHECK(strcmp(err, "option '-x': unknown or ambiguous option (see prog --help)") == 0);
+  CHECK(strcmp(err, "-x: unknown or ambiguous option (see prog --help)") == 0);
   CHECK(v.verbose == 1);
   char *a2[] = {"prog", "-v", "op", NULL};
   v.verbose = 0;
