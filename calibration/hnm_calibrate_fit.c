@@ -825,7 +825,7 @@ int cmd_fit(int argc, char **argv)
   if (hnm_out_mkdirs(a.report) != 0) {
     int e = errno;
     hnm_out_abort(out);
-    die("--report: %s: cannot create: %s", a.report, strerror(e));
+    die("--report: '%s': cannot create: %s", a.report, strerror(e));
   }
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", a.report);

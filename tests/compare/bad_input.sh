@@ -42,7 +42,7 @@ refuse "program not executable" "cannot execute program '/nonexistent'" "${R[@]}
 refuse "no output" "-o OUT.csv is required" run --platform "$TWO" --np 2 -- "$PROG"
 refuse "reference program missing" "--reference: cannot execute '/nonexistent-mpi'" "${R[@]}" --np 2 --reference \
   --mpi-program /nonexistent-mpi -- "$PROG"
-refuse "log directory" "--log-dir: cannot create '/proc/nope/logs'" "${R[@]}" --np 2 --log-dir /proc/nope/logs -- "$PROG"
+refuse "log directory" "--log-dir: '/proc/nope/logs': cannot create" "${R[@]}" --np 2 --log-dir /proc/nope/logs -- "$PROG"
 refuse "an option hnm-run refuses" "platform two: hnm-run: '--cfg=smpi/os:1' conflicts with --model" \
   "${R[@]}" --np 2 --sim-opt=--cfg=smpi/os:1 -- "$PROG"
 refuse "unknown command" "unknown command 'rn'" rn --np 2

@@ -43,7 +43,7 @@ refused "--bytes: " --shape 512 --pattern subset --bytes 8XB
 refused "--bytes: must be positive" --shape 512 --pattern subset --bytes -1
 refused "--sources: '600' is not in 1 .. 512" --shape 512 --pattern subset --sources 600
 refused "--dests: 300 sources and 300 destinations do not fit disjoint" --shape 512 --pattern disjoint --sources 300 --dests 300
-refused "--overlap: 200, more than the sources" --shape 512 --pattern overlap --overlap 200
+refused "--overlap: '200' is more than the sources" --shape 512 --pattern overlap --overlap 200
 refused "--group: '1' is not in 2 .. 512" --shape 512 --pattern aggregation --group 1
 refused "--k: '0' is not in 1 .. 1000" --shape 512 --pattern subset --k 0
 refused "--slack: 'x' is not a whole number" --shape 512 --pattern subset --slack x
