@@ -363,11 +363,12 @@ void install_on_platform()
     sg4::Engine::set_config("network/TCP-gamma:1e300");
   }
   if (hnm_model_needs_full_update(model) && simgrid::config::get_value<std::string>("network/optim") == "Lazy")
-    std::fprintf(stderr,
-                 "hnm: warning: model '%s' shares bandwidth by max-min, and SimGrid 3.32's network/optim:Lazy "
-                 "can then overload a link when flows start at the same instant (docs/lazy-bug/README.md); "
-                 "add --cfg=network/optim:Full (hnm-run does unless told otherwise)\n",
-                 hnm_model_name(model));
+    std::fprintf(stderr, "hnm: warning: model '%s' %s; add --cfg=network/optim:Full (hnm-run does unless told otherwise)\n",
+                 hnm_model_name(model),
+                 is_loggps ? "takes ports in the order transfers start, and under SimGrid's network/optim:Lazy that "
+                             "order depends on the platform's link values (docs/models.md)"
+                           : "shares bandwidth by max-min, and SimGrid 3.32's network/optim:Lazy can then overload a "
+                             "link when flows start at the same instant (docs/lazy-bug/README.md)");
   if (verbose)
     std::fprintf(stderr, "hnm: model '%s' installed (%d node limiter links%s)\n", hnm_model_name(model), limiters,
                  fatpipe ? ", all links FATPIPE" : "");
