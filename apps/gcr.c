@@ -37,11 +37,13 @@
  * "allreduce": its stages and messages) then one line for the call
  * (operation "gcr": its "stages" are its 2N + 1 allreduces, each the maximum
  * over ranks of that allreduce's time; time_s is the maximum over ranks of
- * the rank's summed allreduce times; messages the total). Each allreduce is
- * timed from the end of its own MPI_Barrier and is followed by the next
- * allreduce's barrier (the call's last one by one more barrier); the lines
- * are printed after the call, so that no reporting traffic runs between the
- * allreduces of a call.
+ * the rank's summed allreduce times; messages the total). Each allreduce
+ * starts at the common instant its own skel_sync sets (skel.h: under SMPI
+ * every rank starts at the same simulated time; with a real MPI after an
+ * MPI_Barrier) and is followed by the next allreduce's skel_sync (the
+ * call's last one by one more); the lines of a call are reduced in one
+ * batch and printed after the call, so that no reporting traffic runs
+ * between its allreduces.
  *
  * No mutable global state: runs with SMPI privatization off.
  */
@@ -206,17 +208,18 @@ static int rk_first_extra(const struct rk_shape *s, int j)
 }
 
 /* Recursive-k allreduce (MPI_SUM) of count doubles in b->vec, in place.
- * Fills stage_s[0 .. s->nstages) with this rank's stage times (seconds) and
+ * Fills stage_s[0 .. s->nstages) with this rank's stage times (seconds,
+ * the first from t0, the operation's common start) and
  * returns the number of messages this rank sent. Without payload the
  * additions are skipped (the data is meaningless). */
 static long rk_allreduce(MPI_Comm comm, const struct rk_shape *s, int rank, int count, struct gcr_bufs *b,
-                         int payload, double *stage_s)
+                         int payload, double *stage_s, double t0)
 {
   long sent = 0;
   int st = 0;
   int nreq = 0;
   double *vec = b->vec;
-  double t_prev = MPI_Wtime();
+  double t_prev = t0;
 
   /* Stage 0: fold the extra processes into [0, m). */
   if (s->extras > 0) {
@@ -387,7 +390,8 @@ int main(int argc, char **argv)
   double *times = malloc(sizeof(double) * (size_t)nallr);
   double *stages = malloc(sizeof(double) * (size_t)nallr * (size_t)(nst > 0 ? nst : 1));
   long *msgs = malloc(sizeof(long) * (size_t)nallr);
-  ok = ok && times != NULL && stages != NULL && msgs != NULL;
+  struct skel_batch *batch = skel_batch_new(comm, NULL);
+  ok = ok && times != NULL && stages != NULL && msgs != NULL && batch != NULL;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
   if (!all_ok)
     skel_fail(comm, GCR_PROG, "out of memory for %d doubles x %d partners", maxcount, b.npeer);
@@ -404,10 +408,9 @@ int main(int argc, char **argv)
         for (int x = 0; x < count; x++)
           b.vec[x] = gcr_value(seq, rank, count, x);
 
-      MPI_Barrier(comm);
-      double t0 = MPI_Wtime();
+      double t0 = skel_sync(comm, batch);
       if (recursive) {
-        msgs[a] = rk_allreduce(comm, &s, rank, count, &b, o.payload, st);
+        msgs[a] = rk_allreduce(comm, &s, rank, count, &b, o.payload, st, t0);
       } else {
         MPI_Allreduce(b.vec, b.out, count, MPI_DOUBLE, MPI_SUM, comm);
         msgs[a] = 0;
@@ -443,12 +446,12 @@ int main(int argc, char **argv)
       }
     }
 
-    /* Every allreduce sits between two barriers, the last one too: with
+    /* Every allreduce is followed by a skel_sync, the last one too: with
      * detached sends a rank may leave an allreduce while its last messages
-     * are still in flight, and what it does next (the next barrier) shares
-     * links with them. Then report: no reporting traffic between the
-     * allreduces of a call. */
-    MPI_Barrier(comm);
+     * are still in flight, and what it does next (the next skel_sync)
+     * shares links with them. Then report the call in one batch: no
+     * reporting traffic between the allreduces of a call. */
+    skel_sync(comm, batch);
     double total = 0;
     long total_msgs = 0;
     for (long a = 0; a < nallr; a++) {
@@ -461,15 +464,16 @@ int main(int argc, char **argv)
         else
           snprintf(params, sizeof params, "call=%ld;allreduce=%ld;line=%d;doubles=%d", c, a, gcr_line(a),
                    gcr_count(a, o.restart));
-        skel_report(comm, GCR_PROG, "allreduce", algo, params, nst, stages + (size_t)a * (size_t)nst, msgs[a],
-                    times[a]);
+        skel_batch_add(batch, GCR_PROG, "allreduce", algo, params, nst, stages + (size_t)a * (size_t)nst, msgs[a],
+                       times[a]);
       }
     }
     if (recursive)
       snprintf(params, sizeof params, "n=%ld;restart=%ld;k=%ld;call=%ld", o.n, o.restart, o.radix, c);
     else
       snprintf(params, sizeof params, "n=%ld;restart=%ld;call=%ld", o.n, o.restart, c);
-    skel_report(comm, GCR_PROG, "gcr", algo, params, (int)nallr, times, total_msgs, total);
+    skel_batch_add(batch, GCR_PROG, "gcr", algo, params, (int)nallr, times, total_msgs, total);
+    skel_batch_report(comm, batch, GCR_PROG);
   }
 
   if (o.verify) {
@@ -481,6 +485,7 @@ int main(int argc, char **argv)
     }
   }
 
+  skel_batch_free(batch);
   free(times);
   free(stages);
   free(msgs);

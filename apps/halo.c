@@ -575,6 +575,11 @@ int main(int argc, char **argv)
 
   char params[256];
   long checked = 0;
+  struct skel_batch *batch = skel_batch_new(comm, NULL);
+  int nobatch = batch == NULL, anynobatch;
+  MPI_Allreduce(&nobatch, &anynobatch, 1, MPI_INT, MPI_MAX, comm);
+  if (anynobatch)
+    skel_fail(comm, PROG, "out of memory for the report");
   skel_csv_header(comm);
   for (long it = 1; it <= o.iterations; it++) {
     if (o.payload) {
@@ -584,7 +589,8 @@ int main(int argc, char **argv)
     }
     long messages = 0;
     double stage_s[2];
-    MPI_Barrier(comm);
+    /* Every rank starts at the same instant (skel.h). */
+    skel_sync(comm, batch);
     stage_s[0] = halo_stage_run(&st[0], comm, &messages);
     if (o.payload) {
       halo_stage_finish(&st[0], &f);
@@ -595,7 +601,8 @@ int main(int argc, char **argv)
       halo_stage_finish(&st[1], &f);
     snprintf(params, sizeof(params), "nx=%ld;ny=%ld;nz=%ld;cx=%ld;cy=%ld;width=%ld;payload=%d;iteration=%ld",
              o.nx, o.ny, o.nz, o.cx, o.cy, o.width, o.payload, it);
-    skel_report(comm, PROG, "halo", "xy-sweep", params, 2, stage_s, messages, stage_s[0] + stage_s[1]);
+    skel_batch_add(batch, PROG, "halo", "xy-sweep", params, 2, stage_s, messages, stage_s[0] + stage_s[1]);
+    skel_batch_report(comm, batch, PROG);
     if (o.verify) {
       char msg[512] = "";
       int failed = halo_check(&f, &o, rank, &checked, msg, sizeof(msg)) < 0;
@@ -611,6 +618,7 @@ int main(int argc, char **argv)
     }
   }
 
+  skel_batch_free(batch);
   for (int s = 0; s < 2; s++)
     halo_stage_free(&st[s], o.payload);
   free(f.a);

@@ -43,7 +43,7 @@
  * MPI_Type_vector / MPI_Type_create_hvector types (RMA: the window is the
  * field array).
  *
- * Output: skel_csv_header, then one skel_report line per swap; time_s is the
+ * Output: skel_csv_header, then one skel_batch line per swap; time_s is the
  * whole swap, packing and unpacking included. No mutable global state.
  *
  * Over the house's ~800 lines on purpose: each skeleton is one MPI program
@@ -798,21 +798,31 @@ int main(int argc, char **argv)
   int manual = o.pack == PACK_MANUAL;
   long notify_total = 0, checked = 0;
   char params[256];
+  struct skel_batch *batch = skel_batch_new(comm, NULL);
+  int nobatch = batch == NULL, anynobatch;
+  MPI_Allreduce(&nobatch, &anynobatch, 1, MPI_INT, MPI_MAX, comm);
+  if (anynobatch)
+    skel_fail(comm, PROG, "out of memory for the report");
   skel_csv_header(comm);
   for (long it = 0; it < o.iterations; it++) {
     if (o.verify)
       verify_reset(&g, &h);
     long transfers_before = h.transfers, notes_before = h.notifications;
     struct clock c;
-    MPI_Barrier(comm);
+    /* Every rank starts the swap at the same instant (skel.h); the sync
+     * is also a barrier: no neighbour's next puts before this rank's
+     * unpacking (fence, passive). */
+    skel_sync(comm, batch);
     swap(&h, comm, &c);
     double t = MPI_Wtime() - c.t0;
-    long notes = h.notifications - notes_before;
-    MPI_Reduce(&notes, &notify_total, 1, MPI_LONG, MPI_SUM, 0, comm);
+    /* notifications is the same on every rank: 8 per rank and swap
+     * (passive), 0 otherwise. */
+    notify_total = (h.notifications - notes_before) * procs;
     snprintf(params, sizeof params, "cx=%d;cy=%d;nx=%ld;ny=%ld;nz=%d;fields=%d;depth=%d;pack=%s;notifications=%ld",
              g.cx, g.cy, g.nx, g.ny, g.nz, g.F, g.D, manual ? "manual" : "datatype", notify_total);
-    skel_report(comm, PROG, "halo_swap", variant_names[o.variant], params, c.n, c.s,
-                h.transfers - transfers_before, t);
+    skel_batch_add(batch, PROG, "halo_swap", variant_names[o.variant], params, c.n, c.s,
+                   h.transfers - transfers_before, t);
+    skel_batch_report(comm, batch, PROG);
     if (o.verify)
       checked += verify_swap(comm, &g, &h);
   }
@@ -824,6 +834,7 @@ int main(int argc, char **argv)
       fflush(stdout);
     }
   }
+  skel_batch_free(batch);
   halo_teardown(&h);
   MPI_Finalize();
   return 0;

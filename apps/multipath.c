@@ -21,8 +21,11 @@
  *              of H hops carrying n chunks takes (n + H - 1) chunk times when
  *              it has its links to itself.
  *
- * Every rank reads the file and keeps the paths it is on. The time is from a
- * barrier (none with --no-barrier) to the rank's last completion, the maximum over ranks, in the
+ * Every rank reads the file and keeps the paths it is on. The time is from
+ * skel_sync's common start (skel.h: the same simulated instant on every
+ * rank under SMPI, params sync=window; an MPI_Barrier with a real MPI,
+ * sync=barrier), or with --no-barrier from the rank's own start (sync=none),
+ * to the rank's last completion, the maximum over ranks, in the
  * skeletons' CSV (skel.h): multipath,move,METHOD,procs,params,0,messages,time_s,
  * messages counting every chunk sent on every hop. --verify fills the data
  * with a pattern of (src, dst, byte offset) and checks it on arrival.
@@ -305,9 +308,13 @@ int main(int argc, char **argv)
   if (reqs == NULL)
     skel_fail(comm, PROG, "out of memory");
 
-  if (o.barrier)
-    MPI_Barrier(comm);
-  t0 = MPI_Wtime();
+  /* With the barrier: the common start of skel_sync (skel.h; under SMPI
+   * every rank starts at the same simulated instant). Without: every rank
+   * starts when it gets here (time 0 under SMPI). */
+  struct skel_batch *batch = skel_batch_new(comm, o.barrier ? NULL : "none");
+  if (batch == NULL)
+    skel_fail(comm, PROG, "out of memory");
+  t0 = o.barrier ? skel_sync(comm, batch) : MPI_Wtime();
   for (long i = 0; i < ntasks; i++)
     mp_start(comm, &tasks[i], o.chunk, o.verify, &messages);
   for (;;) {
@@ -342,7 +349,9 @@ int main(int argc, char **argv)
   snprintf(params, sizeof params, "paths=%ld;chunk=%ld%s", npaths, strcmp(o.method, "direct") ? o.chunk : 0L,
            o.payload ? "" : ";no-payload");
   skel_csv_header(comm);
-  skel_report(comm, PROG, "move", o.method, params, 0, NULL, messages, elapsed);
+  skel_batch_add(batch, PROG, "move", o.method, params, 0, NULL, messages, elapsed);
+  skel_batch_report(comm, batch, PROG);
+  skel_batch_free(batch);
   if (o.verify) {
     long allbad = 0;
     MPI_Reduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, 0, comm);

@@ -8,6 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef SMPI_SHARED_MALLOC
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#endif
+
 void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
 {
   int rank = 0;
@@ -107,27 +112,275 @@ void skel_csv_header(MPI_Comm comm)
   }
 }
 
-void skel_report(MPI_Comm comm, const char *prog, const char *operation, const char *algorithm,
-                 const char *params, int nstages, const double *stage_s, long messages, double time_s)
+/* ------------------------------------------------------------------ timing */
+
+/* The skeleton's own collectives (skel_sync's allreduce-max, the report's
+ * reduction and verdict) use these tags; MPI guarantees MPI_TAG_UB >= 32767
+ * and no skeleton uses tags this high. */
+#define SKEL_TAG_SYNC 32001
+#define SKEL_TAG_REPORT 32002
+
+/* Allreduce-max of v[0..n) over comm by dissemination: in round j, rank r
+ * sends what it holds to r + 2^j and takes the maximum with what r - 2^j
+ * sends (mod P). After ceil(log2 P) rounds every rank holds the maximum
+ * over all ranks (max is idempotent, so the overlapping windows of a
+ * non-power-of-two P do no harm); every rank computes it bitwise alike. */
+static void skel_allmax(MPI_Comm comm, double *v, int n)
 {
   int rank, procs;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
-  double tmax = 0;
-  long msum = 0;
-  double *smax = malloc(sizeof(double) * (size_t)(nstages > 0 ? nstages : 1));
-  MPI_Reduce(&time_s, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
-  MPI_Reduce(&messages, &msum, 1, MPI_LONG, MPI_SUM, 0, comm);
-  if (nstages > 0)
-    MPI_Reduce(stage_s, smax, nstages, MPI_DOUBLE, MPI_MAX, 0, comm);
-  if (rank == 0) {
-    printf("%s,%s,%s,%d,%s,%d,%ld,%.17g,", prog, operation, algorithm, procs, params, nstages, msum, tmax);
-    for (int i = 0; i < nstages; i++)
-      printf(i ? ";%.17g" : "%.17g", smax[i]);
-    printf("\n");
+  double in[SKEL_SYNC_VALUES];
+  for (long d = 1; d < procs; d *= 2) {
+    int to = (int)((rank + d) % procs), from = (int)((rank - d + procs) % procs);
+    MPI_Sendrecv(v, n, MPI_DOUBLE, to, SKEL_TAG_SYNC, in, n, MPI_DOUBLE, from, SKEL_TAG_SYNC, comm,
+                 MPI_STATUS_IGNORE);
+    for (int i = 0; i < n; i++)
+      v[i] = in[i] > v[i] ? in[i] : v[i];
+  }
+}
+
+double skel_window_start(double entry_min, double exit_max)
+{
+  return exit_max + 2.0 * (exit_max - entry_min) + SKEL_WINDOW_MARGIN;
+}
+
+#ifdef SMPI_SHARED_MALLOC
+/* The simulated clock, read without the smpi/wtime sleep MPI_Wtime adds. */
+static double skel_now(void)
+{
+  return simgrid_get_clock();
+}
+#endif
+
+double skel_sync(MPI_Comm comm, struct skel_batch *b)
+{
+#ifdef SMPI_SHARED_MALLOC
+  double v[1] = {-skel_now()};
+  skel_allmax(comm, v, 1); /* every rank has entered; v = -(first entry) */
+  double entry_min = -v[0];
+  v[0] = skel_now();
+  skel_allmax(comm, v, 1); /* v = the last exit from the first allreduce */
+  double t = skel_window_start(entry_min, v[0]);
+  double now = skel_now();
+  if (now > t) {
+    skel_batch_late(b, now - t);
+  } else {
+    /* Under smpi/simulate-computation the application's own CPU time is
+     * benchmarked between MPI calls: close that benchmark before sleeping
+     * (as SMPI's own sleep() does) and reopen it after. */
+    smpi_bench_end();
+    sg_actor_sleep_until(t);
+    smpi_bench_begin();
+  }
+  return t;
+#else
+  (void)b;
+  MPI_Barrier(comm);
+  return MPI_Wtime();
+#endif
+}
+
+const char *skel_sync_name(void)
+{
+#ifdef SMPI_SHARED_MALLOC
+  return "window";
+#else
+  return "barrier";
+#endif
+}
+
+/* ----------------------------------------------------------------- reports */
+
+struct skel_line {
+  char *head;   /* rank 0: "program,operation,algorithm,procs,params;sync=S" (NULL elsewhere) */
+  int nstages;
+  long first;   /* index of the line's time in skel_batch.maxv; its stages follow */
+};
+
+struct skel_batch {
+  int rank, procs;
+  struct skel_line *line;
+  int nlines;
+  long capline;
+  double *maxv; /* per line: time, then its stage times (reduced with MAX) */
+  long nmax, capmax;
+  double *msgs; /* per line: messages (reduced with SUM; exact below 2^53) */
+  long capmsgs;
+  double late;  /* the longest a skel_sync of this batch started late, seconds (0: none) */
+  int late_line; /* the line added after that skel_sync */
+  int oom;
+  const char *sync; /* the params key sync= */
+};
+
+struct skel_batch *skel_batch_new(MPI_Comm comm, const char *sync)
+{
+  struct skel_batch *b = calloc(1, sizeof(*b));
+  if (b == NULL)
+    return NULL;
+  b->sync = sync != NULL ? sync : skel_sync_name();
+  MPI_Comm_rank(comm, &b->rank);
+  MPI_Comm_size(comm, &b->procs);
+  b->late_line = -1;
+  return b;
+}
+
+void skel_batch_late(struct skel_batch *b, double late_s)
+{
+  if (late_s > b->late) {
+    b->late = late_s;
+    b->late_line = b->nlines;
+  }
+}
+
+static int skel_grow(void **p, long *cap, long need, size_t elem)
+{
+  if (need <= *cap)
+    return 0;
+  long c = *cap > 0 ? *cap : 16;
+  while (c < need)
+    c *= 2;
+  void *q = realloc(*p, (size_t)c * elem);
+  if (q == NULL)
+    return -1;
+  *p = q;
+  *cap = c;
+  return 0;
+}
+
+void skel_batch_add(struct skel_batch *b, const char *prog, const char *operation, const char *algorithm,
+                    const char *params, int nstages, const double *stage_s, long messages, double time_s)
+{
+  if (b->oom || skel_grow((void **)&b->line, &b->capline, b->nlines + 1, sizeof(*b->line)) < 0 ||
+      skel_grow((void **)&b->msgs, &b->capmsgs, b->nlines + 1, sizeof(double)) < 0 ||
+      skel_grow((void **)&b->maxv, &b->capmax, b->nmax + 1 + nstages, sizeof(double)) < 0) {
+    b->oom = 1;
+    return;
+  }
+  struct skel_line *l = &b->line[b->nlines];
+  l->head = NULL;
+  if (b->rank == 0) {
+    const char *sep = params[0] != '\0' ? ";" : "";
+    int n = snprintf(NULL, 0, "%s,%s,%s,%d,%s%ssync=%s", prog, operation, algorithm, b->procs, params, sep,
+                     b->sync);
+    l->head = malloc((size_t)n + 1);
+    if (l->head == NULL) {
+      b->oom = 1;
+      return;
+    }
+    snprintf(l->head, (size_t)n + 1, "%s,%s,%s,%d,%s%ssync=%s", prog, operation, algorithm, b->procs, params, sep,
+             b->sync);
+  }
+  l->nstages = nstages;
+  l->first = b->nmax;
+  b->maxv[b->nmax++] = time_s;
+  for (int i = 0; i < nstages; i++)
+    b->maxv[b->nmax++] = stage_s[i];
+  b->msgs[b->nlines++] = (double)messages;
+}
+
+/* Binomial-tree reduction to rank 0 of v[0..n): the first nmax elements by
+ * MAX, the others by SUM. Rank r receives from r + 2^j for every 2^j below
+ * its lowest set bit, then sends to r - (its lowest set bit). */
+static void skel_reduce0(MPI_Comm comm, int rank, int procs, double *v, double *in, long n, long nmax)
+{
+  for (long mask = 1; mask < procs; mask <<= 1) {
+    if (rank & mask) {
+      MPI_Send(v, (int)n, MPI_DOUBLE, (int)(rank - mask), SKEL_TAG_REPORT, comm);
+      return;
+    }
+    if (rank + mask < procs) {
+      MPI_Recv(in, (int)n, MPI_DOUBLE, (int)(rank + mask), SKEL_TAG_REPORT, comm, MPI_STATUS_IGNORE);
+      for (long i = 0; i < nmax; i++)
+        v[i] = in[i] > v[i] ? in[i] : v[i];
+      for (long i = nmax; i < n; i++)
+        v[i] += in[i];
+    }
+  }
+}
+
+/* Binomial-tree broadcast of v[0..n) from rank 0. */
+static void skel_bcast0(MPI_Comm comm, int rank, int procs, double *v, int n)
+{
+  long mask = 1;
+  while (mask < procs) {
+    if (rank & mask) {
+      MPI_Recv(v, n, MPI_DOUBLE, (int)(rank - mask), SKEL_TAG_REPORT, comm, MPI_STATUS_IGNORE);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (rank + mask < procs)
+      MPI_Send(v, n, MPI_DOUBLE, (int)(rank + mask), SKEL_TAG_REPORT, comm);
+}
+
+void skel_batch_report(MPI_Comm comm, struct skel_batch *b, const char *prog)
+{
+  /* Out of memory anywhere: every rank must know before the reduction,
+   * whose length depends on the lines. */
+  double verdict[2] = {b->oom ? 1.0 : 0.0, 0};
+  skel_allmax(comm, verdict, 1);
+  if (verdict[0] != 0)
+    skel_fail(comm, prog, "out of memory for the report of %d lines", b->nlines);
+  /* One packed array: late seconds, late line, the lines' times and
+   * stages (MAX), then their message counts (SUM). */
+  long nmax = 2 + b->nmax, n = nmax + b->nlines;
+  double *v = malloc(sizeof(double) * (size_t)n), *in = malloc(sizeof(double) * (size_t)n);
+  int ok = v != NULL && in != NULL;
+  verdict[0] = ok ? 0.0 : 1.0;
+  skel_allmax(comm, verdict, 1);
+  if (verdict[0] != 0)
+    skel_fail(comm, prog, "out of memory for the report of %d lines", b->nlines);
+  v[0] = b->late;
+  v[1] = b->late > 0 ? b->late_line : -1;
+  memcpy(v + 2, b->maxv, sizeof(double) * (size_t)b->nmax);
+  memcpy(v + nmax, b->msgs, sizeof(double) * (size_t)b->nlines);
+  skel_reduce0(comm, b->rank, b->procs, v, in, n, nmax);
+  /* Every rank learns whether some rank started an operation late. */
+  verdict[0] = v[0];
+  verdict[1] = v[1];
+  skel_bcast0(comm, b->rank, b->procs, verdict, 2);
+  if (verdict[0] > 0) {
+    int ln = (int)verdict[1];
+    free(v);
+    free(in);
+    skel_fail(comm, prog,
+              "a rank reached the common start of line %d of this report (%s) %.3g s late: the timing window was "
+              "too short, no time printed (please report this)",
+              ln, b->rank == 0 && ln >= 0 && ln < b->nlines ? b->line[ln].head : "?", verdict[0]);
+  }
+  if (b->rank == 0) {
+    for (int k = 0; k < b->nlines; k++) {
+      const struct skel_line *l = &b->line[k];
+      const double *t = v + 2 + l->first;
+      printf("%s,%d,%.0f,%.17g,", l->head, l->nstages, v[nmax + k], t[0]);
+      for (int i = 0; i < l->nstages; i++)
+        printf(i ? ";%.17g" : "%.17g", t[1 + i]);
+      printf("\n");
+    }
     fflush(stdout);
   }
-  free(smax);
+  free(v);
+  free(in);
+  for (int k = 0; k < b->nlines; k++)
+    free(b->line[k].head);
+  b->nlines = 0;
+  b->nmax = 0;
+  b->late = 0;
+  b->late_line = -1;
+}
+
+void skel_batch_free(struct skel_batch *b)
+{
+  if (b == NULL)
+    return;
+  for (int k = 0; k < b->nlines; k++)
+    free(b->line[k].head);
+  free(b->line);
+  free(b->maxv);
+  free(b->msgs);
+  free(b);
 }
 
 long skel_square_divisor(long p)

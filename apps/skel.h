@@ -6,7 +6,8 @@
  *
  * Output: one CSV line per operation on rank 0, after skel_csv_header():
  *   program,operation,algorithm,procs,params,stages,messages,time_s,stage_times_s
- * time_s is the maximum over ranks of the rank's communication time; the
+ * time_s is the maximum over ranks of the rank's communication time (see
+ * "Timing" below for where it starts); the
  * stage times (one per communication stage, ';'-separated) are each the
  * maximum over ranks; messages is the number of point-to-point messages (or
  * RMA puts) all ranks issued for the operation; params is a ';'-separated
@@ -47,11 +48,68 @@ void skel_free(void *p, int payload);
 /* Rank 0 prints the CSV header (once per program run). */
 void skel_csv_header(MPI_Comm comm);
 
-/* Reduce (MAX of time and of each stage, SUM of messages) over comm and
- * print one CSV line on rank 0. stage_s may be NULL when nstages == 0.
- * Collective over comm. */
-void skel_report(MPI_Comm comm, const char *prog, const char *operation, const char *algorithm,
-                 const char *params, int nstages, const double *stage_s, long messages, double time_s);
+/* Timing: skel_sync() before every timed operation, then the operation,
+ * each rank measuring from the instant skel_sync returned (t0) to its own
+ * end; the report takes the maximum over ranks.
+ *
+ * Under SMPI (compiled by smpicc) the simulated clock is global, so every
+ * rank starts the operation at the same simulated instant T ("sync=window"
+ * in the report's params): skel_sync computes T collectively -- an
+ * allreduce-max of the ranks' entry times (hence E_min), then one of their
+ * exit times from it (Y) and T = skel_window_start(E_min, Y) -- and each
+ * rank sleeps until T (sg_actor_sleep_until; simulated idle time costs no
+ * wall time). The operation's time is then not skewed by how a barrier
+ * releases the ranks (SMPI's default barrier is linear: rank i leaves
+ * about i send overheads after rank 0). A rank that reaches T after T
+ * cannot start on time: it records by how much in the batch, whose report
+ * then fails (exit 2) instead of printing a skewed time.
+ * With a real MPI (mpicc) clocks are not global: skel_sync is MPI_Barrier
+ * and t0 the rank's MPI_Wtime after it ("sync=barrier"); Open MPI's and
+ * MPICH's barriers are logarithmic.
+ *
+ * The allreduce-max and the report's reduction are the skeleton's own
+ * point-to-point algorithms (dissemination, binomial tree; MPI_Sendrecv /
+ * MPI_Send / MPI_Recv on tags 32001-32002 of comm): O(log P) messages per
+ * rank, the same under every SMPI collective selector and every MPI. */
+struct skel_batch;
+
+/* Extra idle time after the window's estimate, seconds. */
+#define SKEL_WINDOW_MARGIN 1e-6
+/* Doubles skel_sync's allreduce carries at most. */
+#define SKEL_SYNC_VALUES 2
+
+/* Collective over comm: the start t0 of the next timed operation (see
+ * above); a late start is recorded in b. */
+double skel_sync(MPI_Comm comm, struct skel_batch *b);
+/* The common start T from the first entry into skel_sync's first
+ * allreduce and the last exit from it: the second allreduce, started by
+ * every rank before exit_max, takes about as long as the first
+ * (exit_max - entry_min at most); T leaves twice that, plus
+ * SKEL_WINDOW_MARGIN. */
+double skel_window_start(double entry_min, double exit_max);
+/* "window" (SMPI) or "barrier" (real MPI): the params key sync=. */
+const char *skel_sync_name(void);
+
+/* A report batch: the lines of one or more operations, reduced over comm
+ * at once by skel_batch_report -- one packed binomial reduction to rank 0
+ * (MAX of every time and stage time, SUM of the message counts) and a
+ * binomial broadcast of the verdict -- then printed by rank 0, one CSV line
+ * each, in the order added. sync: the value of the params key sync= (NULL:
+ * skel_sync_name(), for operations started by skel_sync). NULL when out of
+ * memory. */
+struct skel_batch *skel_batch_new(MPI_Comm comm, const char *sync);
+/* Add a line (every rank, same order): this rank's time, stage times
+ * (stage_s may be NULL when nstages == 0) and messages. params gets
+ * ";sync=..." appended. */
+void skel_batch_add(struct skel_batch *b, const char *prog, const char *operation, const char *algorithm,
+                    const char *params, int nstages, const double *stage_s, long messages, double time_s);
+/* Record that this rank started the next line's operation late_s late. */
+void skel_batch_late(struct skel_batch *b, double late_s);
+/* Collective over comm: reduce and print the lines, then empty the batch.
+ * If any rank started one of its operations late, print nothing and fail
+ * (skel_fail, exit 2). */
+void skel_batch_report(MPI_Comm comm, struct skel_batch *b, const char *prog);
+void skel_batch_free(struct skel_batch *b);
 
 /* Integer helpers used by the decompositions. */
 /* The largest divisor of p not above sqrt(p): p = d x (p / d) is the most

@@ -43,15 +43,17 @@
  *             of two, else send to i+s and receive from i-s (mod n)
  * The block a rank keeps for itself is a local copy, never a message.
  *
- * Output: one CSV line (skel_report) per transposition per iteration:
+ * Output: one CSV line (skel_batch) per transposition per iteration:
  * stages is the algorithm's number of communication stages for the
  * sub-communicator size n of that transposition (burst: 1, bruck:
  * ceil(log2 n), ring-k: ceil((n-1)/k), pairwise: n-1; 0 for all when n = 1),
  * stage_times_s the time of each (max over ranks); messages the point-to-
  * point messages posted by all ranks: n(n-1) per sub-communicator for burst,
  * ring and pairwise, n ceil(log2 n) for bruck. mpi reports 0 stages and 0
- * messages: what the library does inside is not visible. The time is from the end of an MPI_Barrier on
- * MPI_COMM_WORLD to the end of the rank's alltoallv; packing the send
+ * messages: what the library does inside is not visible. The time is from
+ * the common start skel_sync(MPI_COMM_WORLD) sets (skel.h: the same
+ * simulated instant on every rank under SMPI, the rank's exit of an
+ * MPI_Barrier with a real MPI) to the end of the rank's alltoallv; packing the send
  * buffer before and unpacking the receive buffer after are not timed
  * (bruck's per-stage packing is part of the algorithm and is timed).
  *
@@ -700,6 +702,8 @@ int main(int argc, char **argv)
     box_fill(&d, data, &mybox);
   long checked = 0;
 
+  struct skel_batch *batch = skel_batch_new(world, NULL);
+  fail_if_any(world, batch == NULL, "out of memory for the report");
   skel_csv_header(world);
   for (long it = 0; it < o.iterations; it++) {
     for (int x = 0; x < 6; x++) {
@@ -725,8 +729,7 @@ int main(int argc, char **argv)
 
       long messages = 0;
       int nstages = algo_stages(o.algo, p.n, o.k);
-      MPI_Barrier(world);
-      double t0 = MPI_Wtime();
+      double t0 = skel_sync(world, batch); /* every rank starts at t0 (skel.h) */
       double time_s = alltoallv(&p, &o, sbuf, rbuf, &br, stage_s, &messages, t0);
 
       if (o.algo == A_BRUCK)
@@ -743,7 +746,8 @@ int main(int argc, char **argv)
       char params[192];
       snprintf(params, sizeof params, "nx=%ld;ny=%ld;nz=%ld;cx=%d;cy=%d;comm=%s;n=%d;iteration=%ld", d.nx, d.ny,
                d.nz, d.cx, d.cy, t->rows ? "rows" : "columns", p.n, it);
-      skel_report(world, PROG, t->name, algo_name, params, nstages, stage_s, messages, time_s);
+      skel_batch_add(batch, PROG, t->name, algo_name, params, nstages, stage_s, messages, time_s);
+      skel_batch_report(world, batch, PROG);
     }
   }
   if (o.verify) {
@@ -757,6 +761,7 @@ int main(int argc, char **argv)
     }
   }
 
+  skel_batch_free(batch);
   skel_free(data, 1);
   skel_free(sbuf, o.payload);
   skel_free(rbuf, o.payload);

@@ -74,53 +74,51 @@ done
 # transfer starts when the receive is posted. One message alone takes
 # X = L + w/B.
 #
-# Barrier skew: SMPI's MPI_Barrier here is linear: every rank sends 16 B to
-# rank 0, which answers all once it has them all. Rank 0 leaves first and the
-# P - 1 others leave D = L + 16 (P - 1)/B later, together (rank 0's P - 1
-# answers share its UP link). Each allreduce is timed from the rank's own
-# barrier exit; take t = 0 when rank 0 leaves.
-#
-# A: P = 2, k = 2 (one stage, 2 messages). Rank 0 posts its Irecv and Isend
-#    at 0, rank 1 at D; both flows start at D in opposite directions (no
-#    shared link) and end at D + X. Rank 0 is the slowest:
-#      T_A = D + X = 2L + (16 + w)/B.
-#    Both ranks finish together, so the next barrier starts alike.
-# B: P = 3, k = 3 (one stage, 6 messages). Ranks 1 and 2 leave at
-#    D = L + 32/B; the 6 flows all start at D; every UP and every DOWN link
-#    carries 2 of them, B/2 each:  T_B = D + L + 2w/B = 2L + (32 + 2w)/B.
+# Common start (skel.h, sync=window): every rank starts each allreduce at
+# the same simulated instant T, after the previous allreduce's messages
+# have all arrived (each was received before its receiver entered
+# skel_sync); the time is the slowest rank's end - T. So:
+# A: P = 2, k = 2 (one stage, 2 messages in opposite directions, no shared
+#    link): T_A = X.
+# B: P = 3, k = 3 (one stage, 6 messages): every UP and every DOWN link
+#    carries 2 of them, B/2 each: T_B = L + 2w/B.
 # C: P = 3, k = 2 (m = 2, p = 1: fold, exchange, unfold; 4 messages). Extra
-#    rank 2 folds into 2 - (3 - 2) = 1. D = L + 32/B.
-#    stage 0: 2 -> 1 from D to D + X (rank 2's send is detached: 0 s);
-#    stage 1: 0 <-> 1 start when rank 1 posts them, at D + X, end D + 2X;
-#             rank 0 waited from 0: its stage 1 lasts D + 2X;
-#    stage 2: rank 1 sends to 2 at D + 2X and, its send being detached,
-#             enters the next barrier at once: its 16-B barrier message to
-#             rank 0 leaves through the same UP link at the same instant.
-#             After the latency both share it (B/2 each); the 16-B flow is
-#             done after 32/B, the result then has w - 16 bytes left at B:
-#             it reaches rank 2 at D + 2X + L + (w + 16)/B.
-#    Rank 2 (left the barrier at D) is the slowest: 3X + 16/B; rank 0 takes
-#    D + 2X, less since w >= 24 > 16. Stage maxima (rank 2's stages 0 and 1
-#    take no time): X; D + 2X; 3X + 16/B.   T_C = 3X + 16/B.
-#    Rank 0 gets rank 2's barrier message last and leaves the barrier D
-#    before the others again. (The program puts a barrier after a call's
-#    last allreduce too, so that it sees the same traffic.)
+#    rank 2 folds into 2 - (3 - 2) = 1.
+#    stage 0: 2 -> 1 from 0 to X (rank 2's send is detached: 0 s; rank 0
+#             has nothing to fold: 0 s); max X (rank 1);
+#    stage 1: 0 <-> 1 start when rank 1 posts them, at X, end 2X; rank 0
+#             waited from 0: its stage 1 ends at 2X, max 2X;
+#    stage 2: rank 1 sends the result to 2 at 2X; rank 2, waiting since 0,
+#             has it at 3X. Rank 1 then enters skel_sync: its first
+#             message goes to rank 2, which has not posted that receive
+#             yet (no sharing); rank 0's goes to rank 1 (other links).
+#    T_C = 3X; stage maxima X; 2X; 3X.
+# D: P = 4, k = 2 (two stages of pairwise exchanges, 8 messages): every
+#    node sends one and receives one message per stage: stage maxima X; X,
+#    T_D = 2X.
+# E: P = 8, k = 2: stage maxima X; X; X, T_E = 3X (24 messages).
+# Before the common start these were measured from each rank's exit of
+# SMPI's linear barrier, which releases rank 0 L + 16 (P - 1)/B before the
+# others: that skew was part of every time (e.g. A was 2L + (16 + w)/B).
 # A call line (operation gcr) sums its allreduce times (the same rank is the
 # slowest in each one) and their messages.
 L=20e-6
 B=125e6
 closed_form() { # CASE C -> "time;stage times"
-  local w
+  local w x
   w=$(calc "8 * $2 + 16")
+  x=$(calc "$L + $w / $B")
   case $1 in
-  A) calc "2 * $L + (16 + $w) / $B" ;;
-  B) calc "2 * $L + (32 + 2 * $w) / $B" ;;
-  C) echo "$(calc "3 * ($L + $w / $B) + 16 / $B");$(calc "$L + $w / $B");$(calc "$L + 32 / $B + 2 * ($L + $w / $B)");$(calc "3 * ($L + $w / $B) + 16 / $B")" ;;
+  A) echo "$x;$x" ;;
+  B) t=$(calc "$L + 2 * $w / $B") && echo "$t;$t" ;;
+  C) echo "$(calc "3 * $x");$x;$(calc "2 * $x");$(calc "3 * $x")" ;;
+  D) echo "$(calc "2 * $x");$x;$x" ;;
+  E) echo "$(calc "3 * $x");$x;$x;$x" ;;
   esac
 }
-for c in "A 2 2 2" "B 3 3 6" "C 3 2 4"; do
+for c in "A 2 2 2 1" "B 3 3 6 1" "C 3 2 4 3" "D 4 2 8 2" "E 8 2 24 3"; do
   set -- $c
-  case_=$1 np=$2 k=$3 per=$4
+  case_=$1 np=$2 k=$3 per=$4 nst=$5
   out=$(sim fluid "$np" "$GCR" --n 4 --restart 3 --k "$k")
   sum=0
   nlines=0
@@ -132,16 +130,14 @@ for c in "A 2 2 2" "B 3 3 6" "C 3 2 4"; do
     want=$(closed_form "$case_" "$cnt")
     t=${want%%;*}
     check_close "fluid $case_ allreduce $nlines (c=$cnt) time" "$(csv_field "$line" 8)" "$t" 1e-9
-    if [ "$case_" = C ]; then
-      st=$(csv_field "$line" 9)
-      for s in 1 2 3; do
-        check_close "fluid C allreduce $nlines stage $s" "$(cut -d';' -f$s <<<"$st")" \
-          "$(cut -d';' -f$((s + 1)) <<<"$want")" 1e-9
-      done
-    else
-      check_close "fluid $case_ allreduce $nlines stage time" "$(csv_field "$line" 9)" "$t" 1e-9
-    fi
+    st=$(csv_field "$line" 9)
+    for s in $(seq 1 "$nst"); do
+      check_close "fluid $case_ allreduce $nlines stage $s" "$(cut -d';' -f$s <<<"$st")" \
+        "$(cut -d';' -f$((s + 1)) <<<"$want")" 1e-9
+    done
     check "fluid $case_ allreduce $nlines messages" test "$(csv_field "$line" 7)" -eq "$per"
+    check "fluid $case_ allreduce $nlines: params end with sync=window" grep -q ';sync=window$' \
+      <<<"$(csv_field "$line" 5)"
     sum=$(calc "$sum + $t")
   done < <(grep '^gcr,allreduce,' <<<"$out")
   check "fluid $case_: 9 allreduces of 2 1 2 2 2 3 2 3 2 doubles (got $sizes)" test "$sizes" = "2 1 2 2 2 3 2 3 2 "
@@ -150,6 +146,45 @@ for c in "A 2 2 2" "B 3 3 6" "C 3 2 4"; do
   check "fluid $case_ call stages" test "$(csv_field "$call" 6)" -eq 9
   check "fluid $case_ call messages" test "$(csv_field "$call" 7)" -eq $((9 * per))
 done
+
+# --- (3b) the times do not depend on SMPI's barrier or reduce --------------
+# The same runs under two barrier algorithms (SMPI's default linear one and
+# recursive doubling) and two reduce algorithms report the same times and
+# stage times (1e-9 relative), every line: under fluid (case C and E
+# above) and under graphene, whose per-message overheads made the linear
+# barrier's skew grow with P. --algo mpi (MPI_Allreduce = SMPI's default
+# selector's reduce + bcast) is compared across barriers only: the reduce
+# algorithm is part of what it measures.
+# same_times WHAT OUT1 OUT2: same CSV lines (fields 1-7) and times (8, 9).
+same_times() {
+  local what=$1 n1 n2 i l1 l2 f
+  n1=$(grep -c '^gcr,' <<<"$2")
+  n2=$(grep -c '^gcr,' <<<"$3")
+  check "$what: same number of lines ($n1, $n2)" test "$n1" -eq "$n2" -a "$n1" -gt 0
+  for i in $(seq 1 "$n1"); do
+    l1=$(grep '^gcr,' <<<"$2" | sed -n "${i}p")
+    l2=$(grep '^gcr,' <<<"$3" | sed -n "${i}p")
+    check "$what line $i: same fields 1-7" test "$(cut -d, -f1-7 <<<"$l1")" = "$(cut -d, -f1-7 <<<"$l2")"
+    check_close "$what line $i: time" "$(csv_field "$l1" 8)" "$(csv_field "$l2" 8)" 1e-9
+    f=$(csv_field "$l1" 9 | tr ';' ' ')
+    local s=1
+    for v in $f; do
+      check_close "$what line $i: stage $s" "$(cut -d';' -f$s <<<"$(csv_field "$l2" 9)")" "$v" 1e-9
+      s=$((s + 1))
+    done
+  done
+}
+LIN=(--cfg=smpi/barrier:ompi_basic_linear --cfg=smpi/reduce:ompi_basic_linear)
+RD=(--cfg=smpi/barrier:ompi_recursivedoubling --cfg=smpi/reduce:ompi_binomial)
+for c in "fluid 3 2" "fluid 8 2" "graphene 8 2" "graphene 13 3"; do
+  set -- $c
+  a=$(sim "$1" "$2" "${LIN[@]}" "$GCR" --n 2 --restart 3 --k "$3")
+  b=$(sim "$1" "$2" "${RD[@]}" "$GCR" --n 2 --restart 3 --k "$3")
+  same_times "$1 P=$2 k=$3 linear vs recursive-doubling barrier and binomial reduce" "$a" "$b"
+done
+a=$(sim graphene 8 --cfg=smpi/barrier:ompi_basic_linear "$GCR" --n 2 --algo mpi)
+b=$(sim graphene 8 --cfg=smpi/barrier:ompi_recursivedoubling "$GCR" --n 2 --algo mpi)
+same_times "graphene P=8 mpi, linear vs recursive-doubling barrier" "$a" "$b"
 
 # --- (4) recursive-k invariants -------------------------------------------
 # m = k^p, the largest power of k <= P: p stages if P = m, else p + 2; the
@@ -186,7 +221,7 @@ check "default call: 51 allreduces of 8 x (2 - 1) x 3 = 24 messages" \
 # MPI_Allreduce is opaque: 0 stages, 0 messages; --no-payload with a real MPI.
 out=$(mpi 3 "$GCR_MPI" --algo mpi --n 1 --no-payload)
 check "mpi algo: 3 allreduce lines with 0 stages and 0 messages" \
-  test "$(grep -c '^gcr,allreduce,mpi,3,call=0;allreduce=[0-9];line=[0-9]*;doubles=[0-9],0,0,' <<<"$out")" -eq 3
+  test "$(grep -c '^gcr,allreduce,mpi,3,call=0;allreduce=[0-9];line=[0-9]*;doubles=[0-9];sync=barrier,0,0,' <<<"$out")" -eq 3
 
 # --- (5) refused input -------------------------------------------------------
 # refused WHAT MESSAGE-PATTERN COMMAND...: non-zero exit, message on stderr.

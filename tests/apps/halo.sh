@@ -154,28 +154,27 @@ msgs_case "mpi np 4 defaults no-payload (16)" "$out" 288 144 2 2 3
 # posted (or at the send if the receive was first), max-min sharing on the
 # node's UP (outgoing) and DOWN (incoming) links, nothing else.
 #
-# Barrier skew (SMPI's default barrier = ompi_basic_linear): ranks > 0 send
-# 0 B to rank 0 and wait for its reply; rank 0 waits for all, then sends
-# P - 1 replies of 0 B at once, which share its UP link. So rank 0 leaves
-# the barrier at some instant a, the others at a + d with
-# d = L + 16 (P - 1) / B. Each rank times from its own barrier exit.
+# Common start (skel.h, sync=window): every rank starts the exchange at the
+# same simulated instant, with no message of the previous iteration or of
+# the report in flight; the time is the slowest rank's end minus that
+# instant. (Before, each rank timed from its own exit of SMPI's linear
+# barrier, which lets rank 0 out d = L + 16 (P - 1) / B before the others:
+# d was part of every case below.)
 L=20e-6
 B=125e6
 
 # Case A: 4 ranks as 2 x 2, nx 8, ny 6, nz 2, w 2: blocks of 4 x 3.
 # Stage 1: each rank sends its 2 boundary columns x 3 rows x 2 levels =
 # 96 B to its x partner twice (it is both the west and the east neighbour).
-# All 4 flows of a pair start at a + d (the later rank's receives / sends);
-# 2 flows of 112 B share each UP and DOWN link: they end at
-# a + d + L + 224/B. Rank 0 measured from a: d + L + 224/B (the maximum).
+# All 8 flows start at the common start; 2 flows of 112 B share each UP and
+# DOWN link: every rank's stage 1 is L + 224/B.
 # Stage 2 starts on every rank at that same instant (no time between the
 # stages under SMPI without computation): 2 rows x (4 + 2 w) columns x 2
 # levels = 256 B twice to the y partner, 2 flows of 272 B per link:
-# L + 544/B for every rank. Total: d + 2L + (224 + 544)/B, both iterations
-# alike (the barrier absorbs the report's skew; d is the same).
+# L + 544/B for every rank. Total: 2L + (224 + 544)/B, both iterations
+# alike.
 out=$(sim fluid 4 "$SIM_HALO" --nx 8 --ny 6 --nz 2 --width 2 --iterations 2 2>&1 || true)
-d=$(calc "$L + 16 * 3 / $B")
-s1=$(calc "$d + $L + 224 / $B")
+s1=$(calc "$L + 224 / $B")
 s2=$(calc "$L + 544 / $B")
 n=0
 while IFS= read -r line; do
@@ -193,23 +192,46 @@ check "case A: two iterations reported (got $n)" [ "$n" = 2 ]
 # Rank 1's west halo -1..2 of global columns 4 (itself) and 0-2 (rank 0, 3
 # doubles), east halo 5..8 = columns 0-2 (rank 0) and 3 (itself): rank 1
 # receives 2 x 24 B. Stage 2 (cy = 1) is all local copies: no time.
-# d = L + 16/B; all flows start at a + d; rank 0's receives: 2 flows of
-# 32 B on one link, done at L + 64/B, its sends are detached, so rank 0
-# measures d + L + 64/B; rank 1 measures L + 80/B. Maximum: d + L + 64/B.
+# All flows start at the common start; rank 0's receives: 2 flows of 32 B
+# sharing its DOWN link (and rank 1's UP link, nothing else), done at
+# L + 64/B; its sends are detached. Rank 1's receives: 2 flows of 40 B,
+# done at L + 80/B: the maximum. (With the barrier, rank 0 was the slowest:
+# d + L + 64/B.)
 out=$(sim fluid 2 "$SIM_HALO" --cx 2 --nx 5 --ny 1 --nz 1 --width 4 2>&1 || true)
 line=$(grep -m1 '^halo,' <<<"$out" || true)
-d=$(calc "$L + 16 / $B")
-check_close "case B time" "$(csv_field "$line" 8)" "$(calc "$d + $L + 64 / $B")" 1e-9
+check_close "case B time" "$(csv_field "$line" 8)" "$(calc "$L + 80 / $B")" 1e-9
+check "case B: params end with sync=window" grep -q ';sync=window$' <<<"$(csv_field "$line" 5)"
 check "case B: 4 messages, stage 2 free" [ "$(csv_field "$line" 7);$(csv_field "$line" 9 | cut -d';' -f2)" = "4;0" ]
 
 # Case C: the same along y, to time the extended rows: 2 ranks as 1 x 2,
 # nx 1, ny 5, w 4. Stage 1 (cx = 1) is local. A y message is its rows x
 # (lx + 2w = 9) columns: rank 0 receives 2 x (2 x 9 x 8 = 144 B), rank 1
-# 2 x (3 x 9 x 8 = 216 B). Stage 2: rank 0 measures d + L + 2 x 160/B.
+# 2 x (3 x 9 x 8 = 216 B). Stage 2: rank 0 takes L + 2 x 160/B, rank 1
+# L + 2 x 232/B, the maximum (with the barrier: rank 0, d + L + 320/B).
 out=$(sim fluid 2 "$SIM_HALO" --cy 2 --nx 1 --ny 5 --nz 1 --width 4 2>&1 || true)
 line=$(grep -m1 '^halo,' <<<"$out" || true)
-check_close "case C time" "$(csv_field "$line" 8)" "$(calc "$d + $L + 320 / $B")" 1e-9
-check_close "case C stage 2" "$(csv_field "$line" 9 | cut -d';' -f2)" "$(calc "$d + $L + 320 / $B")" 1e-9
+check_close "case C time" "$(csv_field "$line" 8)" "$(calc "$L + 464 / $B")" 1e-9
+check_close "case C stage 2" "$(csv_field "$line" 9 | cut -d';' -f2)" "$(calc "$L + 464 / $B")" 1e-9
+
+# Case D: the times do not depend on SMPI's barrier: case A under
+# graphene (per-message overheads: a linear barrier's skew grows with P)
+# with 16 ranks as 4 x 4, under the linear and the recursive-doubling
+# barrier: the same times and stage times (1e-9).
+a=$(sim graphene 16 --cfg=smpi/barrier:ompi_basic_linear "$SIM_HALO" --nx 16 --ny 12 --nz 2 --width 2 \
+  --iterations 2 2>&1 || true)
+b=$(sim graphene 16 --cfg=smpi/barrier:ompi_recursivedoubling "$SIM_HALO" --nx 16 --ny 12 --nz 2 --width 2 \
+  --iterations 2 2>&1 || true)
+check "case D: two lines each" [ "$(grep -c '^halo,' <<<"$a");$(grep -c '^halo,' <<<"$b")" = "2;2" ]
+for i in 1 2; do
+  la=$(grep '^halo,' <<<"$a" | sed -n "${i}p")
+  lb=$(grep '^halo,' <<<"$b" | sed -n "${i}p")
+  check_close "case D iteration $i time, linear vs recursive-doubling barrier" "$(csv_field "$la" 8)" \
+    "$(csv_field "$lb" 8)" 1e-9
+  for s in 1 2; do
+    check_close "case D iteration $i stage $s" "$(csv_field "$la" 9 | cut -d';' -f$s)" \
+      "$(csv_field "$lb" 9 | cut -d';' -f$s)" 1e-9
+  done
+done
 
 # --- 5. Bad input: refused with a message, non-zero exit, no hang ---------
 # refused LABEL PATTERN RUNNER...: exit status non-zero, stderr matches.

@@ -43,12 +43,15 @@ check_run() {
   local lines
   lines=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
   check "$what: $it CSV lines" test "$(grep -c . <<<"$lines")" -eq "$it"
-  local line bad=0 notif=0
+  local line bad=0 notif=0 sync=window
   [ "$v" = passive ] && notif=$((8 * p))
+  # How the start was taken (skel.h): a common simulated instant under
+  # SMPI ("sim ..." cases), an MPI_Barrier with Open MPI ("mpi ...").
+  [[ $what == mpi\ * ]] && sync=barrier
   while IFS= read -r line; do
     [ "$(csv_field "$line" 3)" = "$v" ] || bad=1
     [ "$(csv_field "$line" 4)" = "$p" ] || bad=1
-    [ "$(csv_field "$line" 5)" = "cx=$cx;cy=$cy;nx=$nx;ny=$ny;nz=$nz;fields=$f;depth=$d;pack=$pack;notifications=$notif" ] || bad=1
+    [ "$(csv_field "$line" 5)" = "cx=$cx;cy=$cy;nx=$nx;ny=$ny;nz=$nz;fields=$f;depth=$d;pack=$pack;notifications=$notif;sync=$sync" ] || bad=1
     [ "$(csv_field "$line" 6)" = "$(stages_of "$v" "$pack")" ] || bad=1
     [ "$(csv_field "$line" 7)" = "$((8 * p))" ] || bad=1
   done <<<"$lines"
@@ -123,11 +126,9 @@ done
 # crosstraffic off); the Full update gives the max-min solution that the
 # closed forms below describe.
 #
-# The barrier before each swap (ompi_basic_linear, SMPI's default): the
-# others send 0 B to rank 0, which then Isends 0 B to each and returns at
-# once; the others leave when that message arrives: m = 20 us + 16/B after
-# rank 0 on 2 ranks, 20 us + 3 x 16/B on 4 (3 flows share rank 0's UP
-# link). Each rank times from its own exit; the CSV has the maximum.
+# Common start (skel.h, sync=window): both ranks start each swap at the
+# same simulated instant, nothing in flight; the time is the slowest rank's
+# end minus that instant.
 #
 # 2 ranks: cx = 2, cy = 1, 16 x 8 columns, nz = 16, F = 2, D = 2: blocks of
 # 8 x 8. Each rank sends to the other its west and east faces,
@@ -136,37 +137,37 @@ done
 # (loopback link, 1 us + a / 6e9 s: off the critical path; RMA puts to
 # oneself are local copies in SMPI). The 6 flows of one direction share the
 # sender's UP link and the receiver's DOWN link, the other direction's 6
-# use the other two links: a direction's last flow ends 20 us + W/B after
-# they start, W = 2a + 4c (the link is saturated throughout).
-#   p2p: all 12 flows start when the later rank posts (m after rank 0):
-#        time = m + 20 us + W/B, all in the exchange stage.
+# use the other two links: a direction's last flow ends P1 = 20 us + W/B
+# after they start, W = 2a + 4c (the link is saturated throughout). The
+# two ranks are symmetric, so every rank ends each stage at the same time.
+#   p2p: all 12 flows start at once: time = P1, all in the exchange stage.
 # SMPI's RMA (smpi_win.cpp): a put starts its transfer at once (no need for
-# the target); MPI_Barrier also waits for the window's pending incoming
-# puts (Comm::finish_rma_calls); flushes, fence, complete and wait wait for
-# the puts; fence = linear barrier, wait for the puts, linear barrier;
-# post/complete send 0 B to the group, start/wait receive them. Rank 0
-# leaves the barrier first and puts at once; its 16 B barrier message to
-# rank 1 shares rank 0's UP link with the puts, so rank 1's barrier ends
-# when rank 0's puts end: P0 = 20 us + (16 + W)/B after rank 0 started.
-#   passive: rank 0: put stage P0 (its flush waits for its puts); rank 1
-#        starts at P0, its puts are alone on its UP link: P1; then its 6
-#        notifications of 16 B share that link: N. Rank 0's notify stage
-#        waits for them: P1 + N; time = P0 + P1 + N.
-#   pscw: rank 1 starts at P0; its puts and its 16 B complete message
-#        share its UP link and end P0 later; rank 0's MPI_Win_wait waits
-#        for those puts: put stage 2 P0 on rank 0. Rank 1's wait receives
-#        rank 0's complete message (detached, it flows once rank 1 posts
-#        the receive): it ends at P0 + m. Reopen: rank 0 posts at 2 P0 and
-#        its start receives rank 1's post message, which flows only then:
-#        m; rank 1 waits in start from P0 + m for rank 0's post message,
-#        sent at 2 P0: P0. Stages put 2 P0, reopen P0; time = 2 P0 + m.
-#   fence: closing fence = barrier, wait for the puts, barrier. Rank 0 (the
-#        barrier's root) gets rank 1's first barrier message early, waits
-#        for rank 1's puts until 2 P0 (rank 1's UP link carried 16 + W
-#        bytes from P0), then receives rank 1's second barrier message,
-#        which flows once rank 0 posts the receive: put stage 2 P0 + m.
-#        Reopen (MPI_MODE_NOPRECEDE: one barrier): rank 1 gets rank 0's
-#        release m later and answers, m more: 2m. Time = 2 P0 + 3m.
+# the target); flushes, fence, complete and wait wait for the puts; fence =
+# linear barrier, wait for the puts, linear barrier; post/complete send
+# 0 B (16 B on the wire) to the group, start/wait receive them; those are
+# detached: they flow once the receive is posted, m = 20 us + 16/B.
+#   passive: put stage P1 (the flush waits for the puts); then 6
+#        notifications of 16 B share each UP link: N = 20 us + 6 x 16/B;
+#        time = P1 + N.
+#   pscw: MPI_Win_complete sends its 0 B message, then waits for its puts
+#        (P1); MPI_Win_wait then posts the receive of the other's message,
+#        which flows only then: put stage P1 + m. Reopen: MPI_Win_post's
+#        message flows once the other's MPI_Win_start posts its receive,
+#        right after: m. Time = P1 + 2m.
+#   fence: closing fence = barrier, wait for the puts, barrier. Rank 1's
+#        16 B barrier message to rank 0 (the root) flows at once (rank 0
+#        posted its receive) and shares rank 1's UP link with its puts, as
+#        rank 0's release does rank 0's: both directions carry 16 + W
+#        bytes and the puts end at P0 = 20 us + (16 + W)/B. The second
+#        barrier: rank 1's message reaches rank 0 at P0 + m, rank 0's
+#        release rank 1 at P0 + 2m: put stage P0 + 2m (rank 1). Reopen
+#        (MPI_MODE_NOPRECEDE: one barrier): rank 0 enters at P0 + m and
+#        gets rank 1's message at P0 + 3m, rank 1 the release at P0 + 4m:
+#        2m for both; time = P0 + 4m.
+#   (Before the common start, each rank timed from its own exit of SMPI's
+#   linear MPI_Barrier, which let rank 0 out m early: rank 0 then waited for
+#   rank 1, e.g. p2p was m + P1, passive P0 + P1 + N, pscw 2 P0 + m, fence
+#   2 P0 + 3m.)
 # Manual and datatype packing move the same bytes (packing costs no
 # simulated time: smpi/simulate-computation:no), so the times are equal.
 B=125e6
@@ -178,14 +179,14 @@ P0=$(calc "20e-6 + (16 + $W) / $B")
 P1=$(calc "20e-6 + $W / $B")
 N=$(calc "20e-6 + 6 * 16 / $B")
 declare -A T S
-T[p2p]=$(calc "$m + 20e-6 + $W / $B")
+T[p2p]=$P1
 S[p2p]=${T[p2p]}
-T[passive]=$(calc "$P0 + $P1 + $N")
-S[passive]="$P0;$(calc "$P1 + $N")"
-T[pscw]=$(calc "2 * $P0 + $m")
-S[pscw]="$(calc "2 * $P0");$P0"
-T[fence]=$(calc "2 * $P0 + 3 * $m")
-S[fence]="$(calc "2 * $P0 + $m");$(calc "2 * $m")"
+T[passive]=$(calc "$P1 + $N")
+S[passive]="$P1;$N"
+T[pscw]=$(calc "$P1 + 2 * $m")
+S[pscw]="$(calc "$P1 + $m");$m"
+T[fence]=$(calc "$P0 + 4 * $m")
+S[fence]="$(calc "$P0 + 2 * $m");$(calc "2 * $m")"
 for v in "${VARIANTS[@]}"; do
   for pack in "${PACKS[@]}"; do
     out=$(sim fluid 2 --cfg=network/optim:Full "$APP" --variant "$v" --pack "$pack" --nx 16 --ny 8 --nz 16 \
@@ -218,12 +219,29 @@ done
 # 4 ranks, p2p: 2 x 2 blocks of 8 x 8 (16 x 16 columns): every neighbour is
 # another rank (x neighbour twice, y neighbour twice, diagonal 4 times), all
 # 8 transfers of 4 x a + 4 x c leave each UP link and reach each DOWN link
-# once the 3 others leave the barrier 20 us + 3 x 16/B after rank 0:
-# time = 20 us + 48/B + 20 us + (4a + 4c)/B.
-t4=$(calc "20e-6 + 48 / $B + 20e-6 + (4 * $a + 4 * $c) / $B")
+# from the common start: time = 20 us + (4a + 4c)/B. (With the linear
+# barrier it was 20 us + 3 x 16/B more: the others left it that late.)
+t4=$(calc "20e-6 + (4 * $a + 4 * $c) / $B")
 out=$(sim fluid 4 --cfg=network/optim:Full "$APP" --nx 16 --ny 16 --nz 16 --fields 2 2>&1) || true
 line=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
 check_close "closed form p2p 4 ranks" "$(csv_field "$line" 8)" "$t4" 1e-9
+
+# The swap times do not depend on SMPI's barrier algorithm (fence excepted:
+# MPI_Win_fence is SMPI's barrier, part of what it measures): 6 ranks
+# under graphene (per-message overheads), linear vs recursive doubling.
+for v in p2p pscw passive; do
+  x=$(sim graphene 6 --cfg=smpi/barrier:ompi_basic_linear "$APP" --variant "$v" --nz 16 --fields 2 \
+    --iterations 2 2>&1 | grep '^monc_halo,halo_swap,' || true)
+  y=$(sim graphene 6 --cfg=smpi/barrier:ompi_recursivedoubling "$APP" --variant "$v" --nz 16 --fields 2 \
+    --iterations 2 2>&1 | grep '^monc_halo,halo_swap,' || true)
+  check "barrier independence $v: 2 lines each" test "$(grep -c . <<<"$x"),$(grep -c . <<<"$y")" = "2,2"
+  for i in 1 2; do
+    lx=$(sed -n "${i}p" <<<"$x")
+    ly=$(sed -n "${i}p" <<<"$y")
+    check_close "barrier independence $v line $i: time" "$(csv_field "$lx" 8)" "$(csv_field "$ly" 8)" 1e-9
+    check "barrier independence $v line $i: same fields 1-7" test "$(cut -d, -f1-7 <<<"$lx")" = "$(cut -d, -f1-7 <<<"$ly")"
+  done
+done
 
 # 4. Defaults (Brown et al. 2018: 16 x 16 columns of 256 levels per process, 30
 # fields, depth 2, p2p, manual) and --no-payload: same simulated time,
@@ -231,7 +249,7 @@ check_close "closed form p2p 4 ranks" "$(csv_field "$line" 8)" "$t4" 1e-9
 out=$(sim fluid 4 "$APP" 2>&1) || true
 with=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
 check "defaults" test "$(csv_field "$with" 3),$(csv_field "$with" 5),$(csv_field "$with" 6),$(csv_field "$with" 7)" \
-  = "p2p,cx=2;cy=2;nx=32;ny=32;nz=256;fields=30;depth=2;pack=manual;notifications=0,3,32"
+  = "p2p,cx=2;cy=2;nx=32;ny=32;nz=256;fields=30;depth=2;pack=manual;notifications=0;sync=window,3,32"
 for v in "${VARIANTS[@]}"; do
   for pack in "${PACKS[@]}"; do
     args=(--variant "$v" --pack "$pack" --nz 64 --fields 4)

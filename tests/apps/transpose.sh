@@ -75,23 +75,19 @@ done
 # T(k) = L + (k + 16) / B. Flows that start together share the bandwidth
 # phase together (the latency phase consumes no bandwidth).
 #
-# The timed region starts when the rank leaves MPI_Barrier(MPI_COMM_WORLD).
-# SMPI 3.32's default barrier (barrier__ompi_basic_linear) has rank 0
-# receive a 0-byte message from every rank, then MPI_Isend a 0-byte message
-# to each of the P - 1 others: those are detached, so rank 0 leaves at
-# once (time 0 below), and the others leave when their message arrives;
-# the P - 1 messages (16 bytes each) share rank 0's UP link, so they all
-# leave at d(P) = L + 16 (P - 1) / B. (Nothing else is in flight then: the
-# previous line's MPI_Reduce ends at rank 0, which waited for everything.)
-# The time of a line is the max over ranks; rank 0 starts d(P) early and
-# waits for partners that start at d(P), so every line (with n > 1) is
-# d(P) + the algorithm's time when all start together, and the first stage
-# time is d(P) + the first stage's time. Data blocks are all of k bytes
-# (divisible grids). Detached (k < 65536) or rendez-vous, a transfer starts
-# when both ends have posted, here at d(P).
+# The timed region starts at the common start of skel_sync (skel.h,
+# sync=window): every rank starts the transposition at the same simulated
+# instant, nothing else in flight (the previous line's report ended at
+# every rank). The time of a line is the max over ranks of the algorithm's
+# time when all start together; data blocks are all of k bytes (divisible
+# grids). Detached (k < 65536) or rendez-vous, a transfer starts when both
+# ends have posted, here at the common start.
+# (Before, the time started when the rank left SMPI's linear
+# MPI_Barrier(MPI_COMM_WORLD), which releases rank 0 d(P) = L + 16 (P - 1)/B
+# before the others; rank 0 then waited for its partners, and every line
+# with n > 1 was d(P) + the times below.)
 L=20e-6
 B=125e6
-d() { calc "$L + 16 * ($1 - 1) / $B"; }
 tk() { calc "$L + ($1 + 16) / $B"; }
 
 # field N LINE: the N-th CSV field; stage_time I LINE: the I-th stage time.
@@ -117,17 +113,16 @@ expect_line() {
 
 # 3a. P = 3, 6 x 6 x 4: cx = 1, cy = 3. The row transpositions (n = 1) are
 # local copies: time 0, no stage. yz_to_xz and xz_to_yz exchange, in each
-# direction, blocks of 2 x 2 x 4 doubles: k = 128 B, d(3) = L + 32/B.
+# direction, blocks of 2 x 2 x 4 doubles: k = 128 B.
 #   burst, ring-2 (= ring-(n-1)), and mpi (SMPI 3.32's default alltoallv
 #   is its non-blocking ialltoallv: all sends and receives posted at once;
 #   reported with 0 stages): each node has 2 flows out and 2 in, all at
-#   B/2, in one stage:  d + L + 2(k+16)/B
+#   B/2, in one stage:  L + 2(k+16)/B
 #   ring-1, bruck (stage s sends block i+2^s, one block each), pairwise
 #   (n = 3: to i+s, from i-s): 2 stages of one flow per link:
-#     d + T(k) then T(k)
-d3=$(d 3)
-one=$(calc "$d3 + $L + 2 * 144 / $B")
-two1=$(calc "$d3 + $(tk 128)")
+#     T(k) then T(k)
+one=$(calc "$L + 2 * 144 / $B")
+two1=$(calc "$(tk 128)")
 two=$(calc "$two1 + $(tk 128)")
 for algo in burst "ring --k 2" mpi "ring --k 1" bruck pairwise; do
   # shellcheck disable=SC2086
@@ -145,24 +140,23 @@ for algo in burst "ring --k 2" mpi "ring --k 1" bruck pairwise; do
 done
 
 # 3b. P = 4 with --cx 1 (cy = 4), 16 x 16 x 4: the column transpositions
-# exchange blocks of 4 x 4 x 4 doubles, k = 512 B, d(4) = L + 48/B.
+# exchange blocks of 4 x 4 x 4 doubles, k = 512 B.
 #   burst, ring-3, mpi: 3 flows out and in per node, all at B/3:
-#     d + L + 3(k+16)/B (mpi: no stage reported)
+#     L + 3(k+16)/B (mpi: no stage reported)
 #   ring-1, pairwise (XOR partners): 3 stages of one flow per link:
-#     d + T(k), T(k), T(k)
+#     T(k), T(k), T(k)
 #   ring-2: stage 1 has 2 flows per link at B/2, stage 2 one flow:
-#     d + L + 2(k+16)/B, T(k)
+#     L + 2(k+16)/B, T(k)
 #   bruck: 2 stages of one message of 2 blocks (positions 1, 3 then 2, 3):
-#     d + T(2k), T(2k)
-d4=$(d 4)
+#     T(2k), T(2k)
 t512=$(tk 512)
 declare -A want4 # the stage times; the time is their sum
-want4[burst]=$(calc "$d4 + $L + 3 * 528 / $B")
+want4[burst]=$(calc "$L + 3 * 528 / $B")
 want4[ring-3]=${want4[burst]}
-want4[ring-1]="$(calc "$d4 + $t512") $t512 $t512"
+want4[ring-1]="$(calc "$t512") $t512 $t512"
 want4[pairwise]=${want4[ring-1]}
-want4[ring-2]="$(calc "$d4 + $L + 2 * 528 / $B") $t512"
-want4[bruck]="$(calc "$d4 + $(tk 1024)") $(tk 1024)"
+want4[ring-2]="$(calc "$L + 2 * 528 / $B") $t512"
+want4[bruck]="$(calc "$(tk 1024)") $(tk 1024)"
 for algo in burst ring-3 ring-1 pairwise ring-2 bruck mpi; do
   args=(--algo "${algo%-*}")
   [ "${algo#ring-}" != "$algo" ] && args+=(--k "${algo#ring-}")
@@ -180,8 +174,8 @@ done
 # 3c. P = 4 on the default 2 x 2 process grid, 64 x 64 x 32: every one of
 # the six transpositions exchanges, inside pairs, blocks of 32 x 32 x 16
 # doubles, k = 131072 B (rendez-vous): each pair's two flows use disjoint
-# links, so every line is d(4) + T(k), in one stage, for every algorithm.
-big=$(calc "$d4 + $(tk 131072)")
+# links, so every line is T(k), in one stage, for every algorithm.
+big=$(tk 131072)
 for algo in burst bruck pairwise "ring --k 1" mpi; do
   # shellcheck disable=SC2086
   out=$(sim fluid 4 "$T" --nx 64 --ny 64 --nz 32 --algo $algo 2>&1) || true
@@ -254,7 +248,7 @@ for layout in "8" "8 --cx 1" "8 --cx 8" "6 --cx 3" "7" "12" "5 --cy 1"; do
 done
 out=$(sim fluid 6 "$T" "${GRID[@]}" --algo bruck --iterations 3 --no-payload 2>&1) || true
 check_invariants "np=6 bruck 3 iterations" "$out" 3
-check "iteration column" test "$(grep -c ';iteration=2,' <<<"$out")" = 6
+check "iteration column" test "$(grep -c ';iteration=2;sync=window,' <<<"$out")" = 6
 
 # ------------------------------------------- 5. grid, scale, process grid
 first_params() { grep '^transpose,grid_to_yz,' <<<"$1" | head -1 | cut -d, -f5 || true; }

@@ -17,7 +17,9 @@ printf '#include "hnm_topo.h"\n#include "hnm_units.h"\n' >"$T/platforms/hnm_topo
 printf '/* topo */\n' >"$T/platforms/hnm_topo.h"
 printf '#include <glpk.h>\n' >"$T/platforms/hnm_paths_lp.c"
 printf '#include <libxml/xmlwriter.h>\n' >"$T/platforms/hnm_platform.c"
-printf '#include <mpi.h>\n#include "skel.h"\n' >"$T/apps/skel.c"
+# apps/ may include SimGrid's C actor/engine API only in code smpicc alone
+# compiles (directly under #ifdef SMPI_SHARED_MALLOC).
+printf '#include <mpi.h>\n#include "skel.h"\n#ifdef SMPI_SHARED_MALLOC\n#include <simgrid/actor.h>\n#include <simgrid/engine.h>\n#endif\n' >"$T/apps/skel.c"
 printf '/* skel */\n' >"$T/apps/skel.h"
 printf '#include "hnm_model.h"\n#include "hnm_topo.h"\n' >"$T/tests/unit/test_all.c"
 cat >"$T/core/CMakeLists.txt" <<'CM'
@@ -53,6 +55,7 @@ printf '#include "hnm_model.h"\n' >>"$T/platforms/hnm_topo.c"
 printf '#include <simgrid/s4u.hpp>\n' >>"$T/plugin/hnm_model.c"
 printf '#include <glpk.h>\n#include <libxml/parser.h>\n' >>"$T/platforms/hnm_topo.c"
 printf '#include "nowhere.h"\n' >>"$T/apps/skel.c"
+printf '#include <simgrid/actor.h>\n#ifndef SMPI_SHARED_MALLOC\n#include <simgrid/engine.h>\n#endif\n' >>"$T/apps/skel.c"
 printf 'target_link_libraries(hnmbase PUBLIC LibXml2::LibXml2)\n' >>"$T/core/CMakeLists.txt"
 printf 'target_link_libraries(hnmtopo PUBLIC hnmmodel\n  LibXml2::LibXml2)\n' >>"$T/platforms/CMakeLists.txt"
 out=$(bash "$CHECK_LAYERING" "$T")
@@ -66,9 +69,11 @@ expect "platforms/hnm_topo.c:3: platforms/ may not include plugin/'s \"hnm_model
 expect "plugin/hnm_model.c:3: <simgrid/s4u.hpp> outside plugin's C++ glue"
 expect "platforms/hnm_topo.c:4: <glpk.h> outside the GLPK module"
 expect "platforms/hnm_topo.c:5: <libxml/parser.h> in a source of a platforms/ library"
-expect "apps/skel.c:3: includes \"nowhere.h\", which no part holds"
+expect "apps/skel.c:7: includes \"nowhere.h\", which no part holds"
+expect "apps/skel.c:8: apps/ may not include <simgrid/actor.h>"
+expect "apps/skel.c:10: apps/ may not include <simgrid/engine.h>"
 expect "core/CMakeLists.txt:3: hnmbase (core/ library) may not link libxml2"
 expect "platforms/CMakeLists.txt:8: hnmtopo links plugin/'s hnmmodel"
 expect "platforms/CMakeLists.txt:8: hnmtopo (platforms/ library) may not link libxml2"
-check "exactly 11 violations" grep -q '^layering: 11 violation(s)' <<<"$out"
+check "exactly 13 violations" grep -q '^layering: 13 violation(s)' <<<"$out"
 finish
