@@ -496,8 +496,10 @@ int main(int argc, char **argv)
   if (fast)
     args[n++] = "--cfg=hnm/fast:yes";
   for (int j = i; j < argc; j++) {
-    if (strcmp(argv[j], "-wrapper") == 0) {
-      j++; /* folded into ours */
+    /* smpirun's -wrapper is folded into ours; from the program on,
+     * everything is the program's, spelled like an option or not. */
+    if (j < program && strcmp(argv[j], "-wrapper") == 0) {
+      j++;
       continue;
     }
     if (is_routed && strcmp(argv[j], "-platform") == 0 && j + 1 < argc && j < program) {
