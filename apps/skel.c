@@ -131,24 +131,50 @@ void skel_csv_header(MPI_Comm comm)
 #define SKEL_TAG_SYNC 32001
 #define SKEL_TAG_REPORT 32002
 
-/* Allreduce-max of v[0..n) over comm by dissemination: in round j, rank r
- * sends what it holds to r + 2^j and takes the maximum with what r - 2^j
- * sends (mod P). After ceil(log2 P) rounds every rank holds the maximum
- * over all ranks (max is idempotent, so the overlapping windows of a
- * non-power-of-two P do no harm); every rank computes it bitwise alike. */
+/* Allreduce-max of v[0..n) over comm by recursive doubling. With q the
+ * largest power of two <= P, rank r >= q first hands its values to r - q;
+ * ranks below q then exchange with r XOR 2^j for every 2^j < q; finally
+ * r < P - q hands the result back to r + q. Every rank ends with the maximum
+ * over all ranks, bitwise alike (max is exact).
+ *
+ * Why this shape, for simulations of thousands of ranks: each round pairs
+ * ranks (and so blocks of consecutive ranks, cabinets), so the flows of a
+ * round form small independent max-min systems; a dissemination round
+ * (r -> r + 2^j) chains every cabinet to the next through its up and down
+ * links, one system of P flows that SimGrid re-solves at every message.
+ * And the sends are synchronous (MPI_Issend, MPI_Ssend): SMPI never detaches
+ * them, so they stay out of SimGrid 3.32's list of detached transfers, whose
+ * every removal walks the whole list (docs/scale.md). Their timing does not
+ * matter: the window absorbs it. */
 static void skel_allmax(MPI_Comm comm, double *v, int n)
 {
   int rank, procs;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
   double in[SKEL_SYNC_VALUES];
-  for (long d = 1; d < procs; d *= 2) {
-    int to = (int)((rank + d) % procs), from = (int)((rank - d + procs) % procs);
-    MPI_Sendrecv(v, n, MPI_DOUBLE, to, SKEL_TAG_SYNC, in, n, MPI_DOUBLE, from, SKEL_TAG_SYNC, comm,
-                 MPI_STATUS_IGNORE);
+  int q = 1;
+  while (q <= procs / 2)
+    q *= 2;
+  if (rank >= q) {
+    MPI_Ssend(v, n, MPI_DOUBLE, rank - q, SKEL_TAG_SYNC, comm);
+    MPI_Recv(v, n, MPI_DOUBLE, rank - q, SKEL_TAG_SYNC, comm, MPI_STATUS_IGNORE);
+    return;
+  }
+  if (rank + q < procs) {
+    MPI_Recv(in, n, MPI_DOUBLE, rank + q, SKEL_TAG_SYNC, comm, MPI_STATUS_IGNORE);
     for (int i = 0; i < n; i++)
       v[i] = in[i] > v[i] ? in[i] : v[i];
   }
+  for (int d = 1; d < q; d *= 2) {
+    MPI_Request req[2];
+    MPI_Irecv(in, n, MPI_DOUBLE, rank ^ d, SKEL_TAG_SYNC, comm, &req[0]);
+    MPI_Issend(v, n, MPI_DOUBLE, rank ^ d, SKEL_TAG_SYNC, comm, &req[1]);
+    MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < n; i++)
+      v[i] = in[i] > v[i] ? in[i] : v[i];
+  }
+  if (rank + q < procs)
+    MPI_Ssend(v, n, MPI_DOUBLE, rank + q, SKEL_TAG_SYNC, comm);
 }
 
 double skel_window_start(double entry_min, double exit_max)
@@ -291,13 +317,13 @@ void skel_batch_add(struct skel_batch *b, const char *prog, const char *operatio
 }
 
 /* Binomial-tree reduction to rank 0 of v[0..n): the first nmax elements by
- * MAX, the others by SUM. Rank r receives from r + 2^j for every 2^j below
+ * MAX, the others by SUM (synchronous sends, as skel_allmax's). Rank r receives from r + 2^j for every 2^j below
  * its lowest set bit, then sends to r - (its lowest set bit). */
 static void skel_reduce0(MPI_Comm comm, int rank, int procs, double *v, double *in, long n, long nmax)
 {
   for (long mask = 1; mask < procs; mask <<= 1) {
     if (rank & mask) {
-      MPI_Send(v, (int)n, MPI_DOUBLE, (int)(rank - mask), SKEL_TAG_REPORT, comm);
+      MPI_Ssend(v, (int)n, MPI_DOUBLE, (int)(rank - mask), SKEL_TAG_REPORT, comm);
       return;
     }
     if (rank + mask < procs) {
@@ -323,7 +349,7 @@ static void skel_bcast0(MPI_Comm comm, int rank, int procs, double *v, int n)
   }
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (rank + mask < procs)
-      MPI_Send(v, n, MPI_DOUBLE, (int)(rank + mask), SKEL_TAG_REPORT, comm);
+      MPI_Ssend(v, n, MPI_DOUBLE, (int)(rank + mask), SKEL_TAG_REPORT, comm);
 }
 
 void skel_batch_report(MPI_Comm comm, struct skel_batch *b, const char *prog)

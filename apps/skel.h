@@ -88,8 +88,8 @@ void skel_csv_header(MPI_Comm comm);
  * MPICH's barriers are logarithmic.
  *
  * The allreduce-max and the report's reduction are the skeleton's own
- * point-to-point algorithms (dissemination, binomial tree; MPI_Sendrecv /
- * MPI_Send / MPI_Recv on tags 32001-32002 of comm): O(log P) messages per
+ * point-to-point algorithms (recursive doubling, binomial tree; MPI_Issend /
+ * MPI_Ssend / MPI_Recv on tags 32001-32002 of comm): O(log P) messages per
  * rank, the same under every SMPI collective selector and every MPI. */
 struct skel_batch;
 
