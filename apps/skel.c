@@ -120,24 +120,56 @@ void skel_csv_header(MPI_Comm comm)
 #define SKEL_TAG_SYNC 32001
 #define SKEL_TAG_REPORT 32002
 
-/* Allreduce-max of v[0..n) over comm by dissemination: in round j, rank r
- * sends what it holds to r + 2^j and takes the maximum with what r - 2^j
- * sends (mod P). After ceil(log2 P) rounds every rank holds the maximum
- * over all ranks (max is idempotent, so the overlapping windows of a
- * non-power-of-two P do no harm); every rank computes it bitwise alike. */
+/* Binomial-tree reduction to rank 0 of v[0..n): the first nmax elements by
+ * MAX, the others by SUM. Rank r receives from r + 2^j for every 2^j below
+ * its lowest set bit, then sends to r - (its lowest set bit). */
+static void skel_reduce0(MPI_Comm comm, int tag, int rank, int procs, double *v, double *in, long n, long nmax)
+{
+  for (long mask = 1; mask < procs; mask <<= 1) {
+    if (rank & mask) {
+      MPI_Send(v, (int)n, MPI_DOUBLE, (int)(rank - mask), tag, comm);
+      return;
+    }
+    if (rank + mask < procs) {
+      MPI_Recv(in, (int)n, MPI_DOUBLE, (int)(rank + mask), tag, comm, MPI_STATUS_IGNORE);
+      for (long i = 0; i < nmax; i++)
+        v[i] = in[i] > v[i] ? in[i] : v[i];
+      for (long i = nmax; i < n; i++)
+        v[i] += in[i];
+    }
+  }
+}
+
+/* Binomial-tree broadcast of v[0..n) from rank 0. */
+static void skel_bcast0(MPI_Comm comm, int tag, int rank, int procs, double *v, int n)
+{
+  long mask = 1;
+  while (mask < procs) {
+    if (rank & mask) {
+      MPI_Recv(v, n, MPI_DOUBLE, (int)(rank - mask), tag, comm, MPI_STATUS_IGNORE);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (rank + mask < procs)
+      MPI_Send(v, n, MPI_DOUBLE, (int)(rank + mask), tag, comm);
+}
+
+/* Allreduce-max of v[0..n) over comm: binomial-tree reduction to rank 0,
+ * then binomial broadcast: 2 (P - 1) messages in all, at most log2 P
+ * received by a rank, 2 ceil(log2 P) steps deep; every rank gets the same
+ * bits. (Dissemination would take ceil(log2 P) steps but P ceil(log2 P)
+ * messages: measured at 2,048 ranks under graphene, that made skel_sync
+ * cost more simulation time than the allreduces it times.) */
 static void skel_allmax(MPI_Comm comm, double *v, int n)
 {
   int rank, procs;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
   double in[SKEL_SYNC_VALUES];
-  for (long d = 1; d < procs; d *= 2) {
-    int to = (int)((rank + d) % procs), from = (int)((rank - d + procs) % procs);
-    MPI_Sendrecv(v, n, MPI_DOUBLE, to, SKEL_TAG_SYNC, in, n, MPI_DOUBLE, from, SKEL_TAG_SYNC, comm,
-                 MPI_STATUS_IGNORE);
-    for (int i = 0; i < n; i++)
-      v[i] = in[i] > v[i] ? in[i] : v[i];
-  }
+  skel_reduce0(comm, SKEL_TAG_SYNC, rank, procs, v, in, n, n);
+  skel_bcast0(comm, SKEL_TAG_SYNC, rank, procs, v, n);
 }
 
 double skel_window_start(double entry_min, double exit_max)
@@ -279,42 +311,6 @@ void skel_batch_add(struct skel_batch *b, const char *prog, const char *operatio
   b->msgs[b->nlines++] = (double)messages;
 }
 
-/* Binomial-tree reduction to rank 0 of v[0..n): the first nmax elements by
- * MAX, the others by SUM. Rank r receives from r + 2^j for every 2^j below
- * its lowest set bit, then sends to r - (its lowest set bit). */
-static void skel_reduce0(MPI_Comm comm, int rank, int procs, double *v, double *in, long n, long nmax)
-{
-  for (long mask = 1; mask < procs; mask <<= 1) {
-    if (rank & mask) {
-      MPI_Send(v, (int)n, MPI_DOUBLE, (int)(rank - mask), SKEL_TAG_REPORT, comm);
-      return;
-    }
-    if (rank + mask < procs) {
-      MPI_Recv(in, (int)n, MPI_DOUBLE, (int)(rank + mask), SKEL_TAG_REPORT, comm, MPI_STATUS_IGNORE);
-      for (long i = 0; i < nmax; i++)
-        v[i] = in[i] > v[i] ? in[i] : v[i];
-      for (long i = nmax; i < n; i++)
-        v[i] += in[i];
-    }
-  }
-}
-
-/* Binomial-tree broadcast of v[0..n) from rank 0. */
-static void skel_bcast0(MPI_Comm comm, int rank, int procs, double *v, int n)
-{
-  long mask = 1;
-  while (mask < procs) {
-    if (rank & mask) {
-      MPI_Recv(v, n, MPI_DOUBLE, (int)(rank - mask), SKEL_TAG_REPORT, comm, MPI_STATUS_IGNORE);
-      break;
-    }
-    mask <<= 1;
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (rank + mask < procs)
-      MPI_Send(v, n, MPI_DOUBLE, (int)(rank + mask), SKEL_TAG_REPORT, comm);
-}
-
 void skel_batch_report(MPI_Comm comm, struct skel_batch *b, const char *prog)
 {
   /* Out of memory anywhere: every rank must know before the reduction,
@@ -336,11 +332,11 @@ void skel_batch_report(MPI_Comm comm, struct skel_batch *b, const char *prog)
   v[1] = b->late > 0 ? b->late_line : -1;
   memcpy(v + 2, b->maxv, sizeof(double) * (size_t)b->nmax);
   memcpy(v + nmax, b->msgs, sizeof(double) * (size_t)b->nlines);
-  skel_reduce0(comm, b->rank, b->procs, v, in, n, nmax);
+  skel_reduce0(comm, SKEL_TAG_REPORT, b->rank, b->procs, v, in, n, nmax);
   /* Every rank learns whether some rank started an operation late. */
   verdict[0] = v[0];
   verdict[1] = v[1];
-  skel_bcast0(comm, b->rank, b->procs, verdict, 2);
+  skel_bcast0(comm, SKEL_TAG_REPORT, b->rank, b->procs, verdict, 2);
   if (verdict[0] > 0) {
     int ln = (int)verdict[1];
     free(v);
