@@ -1,5 +1,6 @@
 /* skel.c -- see skel.h. */
 #include "skel.h"
+#include "hnm_version.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,65 +14,75 @@
 #include <simgrid/engine.h>
 #endif
 
-void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
+/* Every rank of comm is here: end the program with status, rank 0's output
+ * flushed first. */
+static void skel__exit(MPI_Comm comm, int status)
+{
+  /* Let rank 0's message out before the job is torn down. */
+  fflush(stdout);
+  fflush(stderr);
+  MPI_Barrier(comm);
+  /* Not MPI_Abort: SimGrid 3.32's ends smpirun with status 0, and Open MPI's
+   * teardown after an abort may drop rank 0's message before mpirun
+   * forwards it. Every rank is here, so finalize cleanly and exit: mpirun
+   * then exits with the ranks' status; under SMPI exit() is smpi_exit(),
+   * which ends this rank only and makes smpirun exit with the status. */
+  MPI_Finalize();
+  exit(status);
+}
+
+static void skel__vfail(MPI_Comm comm, const char *prog, const char *option, const char *fmt, va_list ap)
 {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank == 0) {
-    va_list ap;
     fprintf(stderr, "%s: ", prog);
-    va_start(ap, fmt);
+    if (option != NULL)
+      fprintf(stderr, "%s: ", option);
     vfprintf(stderr, fmt, ap);
-    va_end(ap);
     fputc('\n', stderr);
-    fflush(stderr);
   }
-  /* Let rank 0's message out before the abort tears the job down. */
-  MPI_Barrier(comm);
-#ifdef SMPI_SHARED_MALLOC
-  /* SimGrid 3.32's MPI_Abort ends smpirun with status 0; every rank is here
-   * (skel_fail is collective), so ending the simulation process is safe. */
-  exit(2);
-#else
-  /* Not MPI_Abort: Open MPI's teardown after an abort may drop rank 0's
-   * message before mpirun forwards it. Every rank is here, so finalize
-   * cleanly; mpirun then exits with the ranks' status 2. */
-  MPI_Finalize();
-  exit(2);
-#endif
+  skel__exit(comm, 2);
 }
 
-int skel_asks_help(int argc, char **argv)
+void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
 {
-  for (int i = 1; i < argc; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-      return 1;
-  return 0;
+  va_list ap;
+  va_start(ap, fmt);
+  skel__vfail(comm, prog, NULL, fmt, ap);
+  va_end(ap);
 }
 
-long skel_parse_long(MPI_Comm comm, const char *prog, const char *opt, const char *val, long min, long max)
+void skel_option_fail(MPI_Comm comm, const char *prog, const char *option, const char *fmt, ...)
 {
-  char *end;
-  errno = 0;
-  long v = val != NULL ? strtol(val, &end, 10) : 0;
-  if (val == NULL || *val == '\0' || *end != '\0' || errno == ERANGE)
-    skel_fail(comm, prog, "%s: '%s' is not a whole number", opt, val != NULL ? val : "");
-  if (v < min || v > max)
-    skel_fail(comm, prog, "%s: %ld is out of range [%ld, %ld]", opt, v, min, max);
-  return v;
+  va_list ap;
+  va_start(ap, fmt);
+  skel__vfail(comm, prog, option, fmt, ap);
+  va_end(ap);
 }
 
-double skel_parse_double(MPI_Comm comm, const char *prog, const char *opt, const char *val, double min,
-                         double max)
+void skel_options(MPI_Comm comm, const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv)
 {
-  char *end;
-  errno = 0;
-  double v = val != NULL ? strtod(val, &end) : 0;
-  if (val == NULL || *val == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
-    skel_fail(comm, prog, "%s: '%s' is not a number", opt, val != NULL ? val : "");
-  if (!(v > min && v <= max))
-    skel_fail(comm, prog, "%s: %g is out of range (%g, %g]", opt, v, min, max);
-  return v;
+  struct hnm_opt_cmd in_order = *cmd;
+  char err[1024];
+  in_order.flags |= HNM_OPT_IN_ORDER;
+  /* The whole scan before any MPI call (core/hnm_opt.c's note). */
+  int first = hnm_opt_scan(&in_order, opts, argc, argv, err, sizeof err);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (first == HNM_OPT_HELP || first == HNM_OPT_VERSION) {
+    if (rank == 0) {
+      if (first == HNM_OPT_HELP)
+        hnm_opt_help(cmd, opts, stdout);
+      else
+        printf("%s %s\n", cmd->prog, HNM_VERSION);
+    }
+    skel__exit(comm, 0);
+  }
+  if (first == HNM_OPT_ERROR)
+    skel_fail(comm, cmd->prog, "%s", err[0] != '\0' ? err : "bad command line (see -h)");
+  if (first < argc)
+    skel_fail(comm, cmd->prog, "'%s': unexpected argument (options start with --; see -h)", argv[first]);
 }
 
 void *skel_alloc(size_t bytes, int payload)

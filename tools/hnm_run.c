@@ -56,6 +56,12 @@ static void run__notes(FILE *out)
           "--tcmalloc: preload tcmalloc into the simulator: same results, faster allocation for\n"
           "many ranks (1.36x on a 1024-rank gcr), but it aborts some unmodified programs (\"free\n"
           "invalid pointer\" with SMPI's privatization): off by default, see docs/scale.md.\n"
+          "--fast: SMPI's eager and detached sends keep a list whose every removal walks all\n"
+          "messages in flight (SimGrid 3.32), so runs of thousands of ranks slow down\n"
+          "quadratically; --fast sends everything rendez-vous and puts the send and receive\n"
+          "overheads of eager and detached messages on the wire. Receivers complete as in\n"
+          "the exact run; a blocking sender is held until its message arrives. Error and\n"
+          "speed measured per skeleton in docs/scale.md.\n"
           "\n"
           "Checked before anything runs (exit 2, one line): the model; the platform, loaded\n"
           "by SimGrid (hnm-hosts); the hostfile (HOST or HOST:N per line, hosts of the\n"
@@ -286,13 +292,14 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
 int main(int argc, char **argv)
 {
   const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
-  int explain = 0, dry_run = 0, tcmalloc = 0, no_tcmalloc = 0;
+  int explain = 0, dry_run = 0, tcmalloc = 0, no_tcmalloc = 0, fast = 0;
   const char *link_load = NULL;
   const struct hnm_opt opts[] = {
     {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "network model: a bundled name or a file, with overrides (see below)", NULL, 0, 0, run__model},
     {"explain", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the effective model parameters and exit", &explain, 0, 0, NULL},
     {"dry-run", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "validate everything and print the smpirun command, run nothing", &dry_run, 0, 0, NULL},
     {"tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "preload tcmalloc into the simulator (off by default: see below)", &tcmalloc, 0, 0, NULL},
+    {"fast", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "fast mode for the largest runs: every message rendez-vous, overheads on the wire (not exact: docs/scale.md)", &fast, 0, 0, NULL},
     {"no-tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "do not preload tcmalloc (the default)", &no_tcmalloc, 0, 0, NULL},
     {"link-load", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "write per-link load (CSV) to FILE at the end (docs/experiments.md)", &link_load, 0, 0, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
@@ -325,8 +332,18 @@ int main(int argc, char **argv)
     fprintf(stderr, "hnm-run: %s\n", err.msg);
     return 2;
   }
+  struct hnm_loggps fast_loggps;
+  if (fast && hnm_model_loggps(model, &fast_loggps)) {
+    hnm_model_free(model);
+    return fail("--fast: model '%s' is LogGPS, whose messages cost O(1) each already; fast mode applies to "
+                "max-min models (hybrid, fluid)%s",
+                spec, "");
+  }
   if (explain) {
     hnm_model_explain(model, stdout);
+    if (fast)
+      printf("fast mode (--fast): every message rendez-vous; messages the model sends eagerly or detached carry\n"
+             "  their send and receive overheads as latency (docs/scale.md)\n");
     hnm_model_free(model);
     return 0;
   }
@@ -449,7 +466,7 @@ int main(int argc, char **argv)
   }
   snprintf(cfg_model, cfg_len, "--cfg=hnm/model:%s", spec);
 
-  char **args = calloc((size_t)argc + 10, sizeof(char *));
+  char **args = calloc((size_t)argc + 12, sizeof(char *));
   if (args == NULL) {
     free(wrap);
     return fail("out of memory%s%s", "", "");
@@ -476,9 +493,13 @@ int main(int argc, char **argv)
     args[n++] = "--cfg=network/optim:Full";
   if (!spec_in_env)
     args[n++] = cfg_model;
+  if (fast)
+    args[n++] = "--cfg=hnm/fast:yes";
   for (int j = i; j < argc; j++) {
-    if (strcmp(argv[j], "-wrapper") == 0) {
-      j++; /* folded into ours */
+    /* smpirun's -wrapper is folded into ours; from the program on,
+     * everything is the program's, spelled like an option or not. */
+    if (j < program && strcmp(argv[j], "-wrapper") == 0) {
+      j++;
       continue;
     }
     if (is_routed && strcmp(argv[j], "-platform") == 0 && j + 1 < argc && j < program) {

@@ -52,13 +52,13 @@ refuse "no probe" "no protocol probe" fit "$P2P" -o "$WORK/m.xml"
 smallest=$(awk -F, 'NR > 1 && $1 == "send" && (m == "" || $2 < m) { m = $2 } END { print m }' "$P2P")
 refuse "too few sizes" "p2p.csv:[0-9]+: op 'send': only 1 distinct size\(s\) in \(0, $smallest\]" \
   fit "$P2P" "$PROBE" -o "$WORK/m.xml" --breakpoints "$smallest"
-refuse "bad option value" "^hnm-calibrate: option '--penalty': -1: not a number > 0" fit "$P2P" "$PROBE" -o "$WORK/m.xml" --penalty -1
-refuse "protocol order" "option '--protocol': '10,5': async > detached" fit "$P2P" "$PROBE" -o "$WORK/m.xml" --protocol 10,5
+refuse "bad option value" "^hnm-calibrate: --penalty: '-1' is not a number > 0$" fit "$P2P" "$PROBE" -o "$WORK/m.xml" --penalty -1
+refuse "protocol order" "--protocol: '10,5': async > detached" fit "$P2P" "$PROBE" -o "$WORK/m.xml" --protocol 10,5
 refuse "no output" "-o MODEL.xml is required" fit "$P2P" "$PROBE"
 refuse "missing file" "nope.csv: cannot open" fit "$WORK/nope.csv" -o "$WORK/m.xml"
 refuse "run: simulate needs a platform" "--simulate: --model, -platform and -hostfile are all required" \
   run --simulate --model graphene -d "$WORK/x"
-refuse "run: bad -np" "^hnm-calibrate: option '-np': '1' is not in 2 \\.\\. 1000000" run -np 1 -d "$WORK/x"
+refuse "run: bad -np" "^hnm-calibrate: -np: '1' is not in 2 \\.\\. 1000000" run -np 1 -d "$WORK/x"
 refuse "compare: bad argument" "expected NAME=SIM.csv" compare "$P2P" "$P2P"
 
 # The benchmark's own refusals (through hnm-calibrate run, under SMPI): its

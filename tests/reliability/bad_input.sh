@@ -69,7 +69,7 @@ refuse "-np given twice" "-np given twice" "$HNM_RUN" "${H[@]}" -np 2 -np 2 "$PR
 refuse "-n (smpirun's alias) checked too" "-np 'x'" "$HNM_RUN" "${H[@]}" -n x "$PROG"
 
 # --- hnm-run: options ----------------------------------------------------------
-refuse "--model twice" "option '--model': given twice \('fluid', then 'loggps'\)" \
+refuse "--model twice" "--model: given twice \('fluid', then 'loggps'\)" \
   "$HNM_RUN" --model fluid "${H[@]}" --model loggps "$PROG"
 refuse "--model named pipe" "fifo.xml: model file: not a regular file \(a named pipe\)" \
   "$HNM_RUN" --model "$IN/fifo.xml" "${H[@]}" "$PROG"
@@ -150,7 +150,7 @@ refuse "fit: a hard link to a file given" "p2p-hard.csv: the same file as .*p2p.
 refuse "fit: CSV is a named pipe" "fifo: not a regular file \(a named pipe\)" "$HNM_CALIBRATE" fit "$IN/fifo" "${M[@]}"
 
 # --- hnm-route: --pattern-file -------------------------------------------------
-refuse "route: pattern file is a named pipe" "option '--pattern-file': '.*fifo': not a regular file \(a named pipe\)" \
+refuse "route: pattern file is a named pipe" "--pattern-file: '.*fifo': not a regular file \(a named pipe\)" \
   "$HNM_ROUTE" --shape 2048 --pattern-file "$IN/fifo"
 
 # --- halo under SMPI: a field larger than memory, refused before allocating ---
