@@ -138,7 +138,7 @@ static void skel_reduce0(MPI_Comm comm, int tag, int rank, int procs, double *v,
 {
   for (long mask = 1; mask < procs; mask <<= 1) {
     if (rank & mask) {
-      MPI_Send(v, (int)n, MPI_DOUBLE, (int)(rank - mask), tag, comm);
+      MPI_Ssend(v, (int)n, MPI_DOUBLE, (int)(rank - mask), tag, comm);
       return;
     }
     if (rank + mask < procs) {
@@ -164,15 +164,21 @@ static void skel_bcast0(MPI_Comm comm, int tag, int rank, int procs, double *v, 
   }
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (rank + mask < procs)
-      MPI_Send(v, n, MPI_DOUBLE, (int)(rank + mask), tag, comm);
+      MPI_Ssend(v, n, MPI_DOUBLE, (int)(rank + mask), tag, comm);
 }
 
 /* Allreduce-max of v[0..n) over comm: binomial-tree reduction to rank 0,
  * then binomial broadcast: 2 (P - 1) messages in all, at most log2 P
  * received by a rank, 2 ceil(log2 P) steps deep; every rank gets the same
- * bits. (Dissemination would take ceil(log2 P) steps but P ceil(log2 P)
- * messages: measured at 2,048 ranks under graphene, that made skel_sync
- * cost more simulation time than the allreduces it times.) */
+ * bits. Why, for simulations of thousands of ranks: dissemination or
+ * recursive doubling take ceil(log2 P) steps but P log2 P messages; measured
+ * at 2,048 ranks under graphene (gcr --n 2 --k 2, docs/scale.md), the
+ * trees cost 6 s of CPU, recursive doubling with synchronous sends 11-14 s,
+ * dissemination 27 s, for the same simulated times. The sends are
+ * synchronous (MPI_Ssend): SMPI never detaches them, so they stay out of
+ * SimGrid 3.32's list of detached transfers, whose every removal walks the
+ * whole list (docs/scale.md); their timing does not matter, the window
+ * absorbs it. */
 static void skel_allmax(MPI_Comm comm, double *v, int n)
 {
   int rank, procs;

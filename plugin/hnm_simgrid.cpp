@@ -419,13 +419,13 @@ void install_on_platform()
      * limit that a contention-free delay model does not have. */
     sg4::Engine::set_config("network/TCP-gamma:1e300");
   }
-  if (hnm_model_needs_full_update(model) && limiters + (fatpipe ? 1 : 0) > 0 &&
-      simgrid::config::get_value<std::string>("network/optim") == "Lazy")
-    std::fprintf(stderr,
-                 "hnm: warning: model '%s' leaves links that never saturate on routes, and SimGrid 3.32's "
-                 "network/optim:Lazy then shares bandwidth wrongly; add --cfg=network/optim:Full "
-                 "(hnm-run does unless told otherwise)\n",
-                 hnm_model_name(model));
+  if (hnm_model_needs_full_update(model) && simgrid::config::get_value<std::string>("network/optim") == "Lazy")
+    std::fprintf(stderr, "hnm: warning: model '%s' %s; add --cfg=network/optim:Full (hnm-run does unless told otherwise)\n",
+                 hnm_model_name(model),
+                 is_loggps ? "takes ports in the order transfers start, and under SimGrid's network/optim:Lazy that "
+                             "order depends on the platform's link values (docs/models.md)"
+                           : "shares bandwidth by max-min, and SimGrid 3.32's network/optim:Lazy can then overload a "
+                             "link when flows start at the same instant (docs/lazy-bug/README.md)");
   if (verbose)
     std::fprintf(stderr, "hnm: model '%s' installed (%d node limiter links%s%s)\n", hnm_model_name(model), limiters,
                  fatpipe ? ", all links FATPIPE" : "", fast_eager_max >= 0 ? ", fast mode" : "");

@@ -71,10 +71,11 @@ static void run__notes(FILE *out)
           "the program between MPI calls is measured on this machine and injected, so two\n"
           "runs differ by timing noise. For reproducible, network-only times add\n"
           "--cfg=smpi/simulate-computation:no (hnm-compare does unless told otherwise).\n"
-          "network/optim: SimGrid's default (Lazy) unless the model or platform leaves\n"
-          "links that never saturate (lifted limiters, FATPIPE), where hnm-run passes Full\n"
-          "(Lazy shares bandwidth wrongly there, docs/models.md); a --cfg=network/optim:X\n"
-          "on the command line wins.\n"
+          "network/optim: Full for max-min models (SimGrid 3.32's default, Lazy, can\n"
+          "overload a link when flows start at the same instant: docs/lazy-bug/README.md)\n"
+          "and for loggps (same-instant port order); SimGrid's default (Lazy) for\n"
+          "smpi-default, so that it is plain smpirun, and for contention=\"none\" models,\n"
+          "where Lazy is exact. A --cfg=network/optim:X on the command line wins.\n"
           "\n"
           "Without -platform, the bundled default platform is used, with its hostfile\n"
           "unless -hostfile is given; -platform without -hostfile places ranks on every\n"
@@ -229,17 +230,16 @@ static void run__split(int argc, char **argv, const struct hnm_opt *opts, char *
   *nrest = nr;
 }
 
-/* Does a run of MODEL on this platform need network/optim:Full? SimGrid
- * 3.32's lazy max-min update shares bandwidth wrongly when a route holds a
- * link that never saturates (docs/models.md, tests/sim/sharing.sh): a
- * FATPIPE link of the platform, every link under a contention-free model
- * (the plugin makes them FATPIPE), or node limiters the model lifts.
- * Elsewhere SimGrid's own default is kept, so that smpi-default is plain
- * smpirun. */
-static int needs_full_update(const hnm_model *model, const hnm_platform_info *info)
+/* Does a run of MODEL need network/optim:Full? Every max-min model does,
+ * except smpi-default (SimGrid's own sharing and update, so that it is plain
+ * smpirun): SimGrid 3.32's lazy update can overload a link on any platform
+ * whose routes share a first link (docs/lazy-bug/README.md). LogGPS does
+ * (port order of same-instant transfers); other contention-free models keep
+ * SimGrid's default, Lazy, which cannot go wrong there. The platform plays
+ * no part (hnm_model_needs_full_update()). */
+static int needs_full_update(const hnm_model *model)
 {
-  return info->fatpipe > 0 || hnm_model_contention(model) == HNM_CONTENTION_NONE ||
-         (hnm_model_limiter_mode(model) == HNM_LIMITER_OFF && info->limiters > 0);
+  return hnm_model_needs_full_update(model);
 }
 
 /* Everything checked before smpirun starts, once the model is known:
@@ -284,7 +284,7 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
              hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform);
     rc = fail("%s%s (to put several ranks on one host, write HOST:N in the hostfile)", msg, "");
   }
-  *full = needs_full_update(model, &info);
+  *full = needs_full_update(model);
   hnm_platform_info_free(&info);
   return rc;
 }
@@ -483,8 +483,8 @@ int main(int argc, char **argv)
     args[n++] = "-hostfile";
     args[n++] = default_hostfile;
   }
-  /* Full only where links never saturate (needs_full_update()), unless the
-   * command line chose. */
+  /* Full where Lazy can go wrong (needs_full_update()), unless the command
+   * line chose. */
   int optim_given = 0;
   for (int j = i; j < argc; j++)
     if (strncmp(argv[j], "--cfg=network/optim:", 20) == 0)

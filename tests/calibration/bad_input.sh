@@ -34,19 +34,19 @@ refuse "truncated" "bad.csv:$n: truncated line" fit "$WORK/bad.csv" "$PROBE" -o 
 bad "$P2P" '5s/,[^,]*$//'
 refuse "missing field" "bad.csv:5: 3 field\(s\), expected 4" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 bad "$P2P" '7s/,[^,]*$/,fast/'
-refuse "non-numeric" "bad.csv:7: field 'duration': 'fast' is not a non-negative number" \
+refuse "non-numeric" "bad.csv:7: duration: 'fast' is not a non-negative number" \
   fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 bad "$P2P" '3s/^[a-z]*,[0-9]*/send,12.5/'
-refuse "fractional size" "bad.csv:3: field 'size': '12.5' is not a whole number" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
+refuse "fractional size" "bad.csv:3: size: '12.5' is not a whole number" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 bad "$P2P" '4s/^[a-z]*,/ping,/'
-refuse "unknown op" "bad.csv:4: field 'op': unknown operation 'ping'" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
+refuse "unknown op" "bad.csv:4: op: unknown operation 'ping'" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 bad "$P2P" '1s/.*/op,bytes,start,duration/'
 refuse "unknown header" "bad.csv:1: unknown header" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 grep -v '^recv,' "$P2P" > "$WORK/bad.csv"
 refuse "missing operation" "bad.csv:$(wc -l < "$WORK/bad.csv"): no 'recv' measurements" \
   fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 bad "$PROBE" '3s/^\([0-9]*\),[^,]*,/\1,0,/'
-refuse "probe delay 0" "bad.csv:3: field 'delay': must be > 0" fit "$P2P" "$WORK/bad.csv" -o "$WORK/m.xml"
+refuse "probe delay 0" "bad.csv:3: delay: must be > 0" fit "$P2P" "$WORK/bad.csv" -o "$WORK/m.xml"
 refuse "no probe" "no protocol probe" fit "$P2P" -o "$WORK/m.xml"
 # Too few sizes for a segment: a forced breakpoint just above the smallest size.
 smallest=$(awk -F, 'NR > 1 && $1 == "send" && (m == "" || $2 < m) { m = $2 } END { print m }' "$P2P")

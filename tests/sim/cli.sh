@@ -50,9 +50,9 @@ check "... and the preload wrapper is hnm-run's own" grep -q "'env LD_PRELOAD=[^
 
 out2=$("$HNM_RUN" --model fluid --dry-run --no-tcmalloc -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
 check "--no-tcmalloc preloads the plugin only" grep -q "'env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out2"
-check "fluid lifts the limiters: hnm-run adds network/optim:Full" grep -q -- "--cfg=network/optim:Full" <<<"$out2"
+check "fluid (max-min): hnm-run adds network/optim:Full" grep -q -- "--cfg=network/optim:Full" <<<"$out2"
 out3=$("$HNM_RUN" --model graphene --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
-check "graphene keeps SimGrid's network/optim" bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out3"
+check "graphene (max-min): hnm-run adds network/optim:Full" grep -q -- "--cfg=network/optim:Full" <<<"$out3"
 check "no tcmalloc by default" grep -q "'env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out3"
 out4=$("$HNM_RUN" --model smpi-default --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
 check "smpi-default keeps SimGrid's network/optim" bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out4"
