@@ -80,8 +80,12 @@ for mode in exact fast; do
 done
 
 # The skeletons at 64 ranks on 2 cabinets of 32: fast against exact, within
-# the bound docs/scale.md states (2%; measured there at 1,024-4,096 ranks).
-BOUND=0.02
+# the bounds docs/scale.md states from its measurements at 512-4,096 ranks:
+# gcr's exchanges are MPI_Isend/MPI_Irecv pairs posted together, which fast
+# mode times exactly (1e-9); halo and transpose post receives and sends in
+# sweeps and rings, where a receive posted late or several eager receive
+# overheads in one MPI_Waitall make the two differ (2%).
+declare -A BOUND=([gcr]=1e-9 [halo]=0.02 [transpose]=0.02)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$BUILD_DIR/bin/hnm-platform" cluster --cabinets 2 --nodes 32 -o "$tmp/p.xml" --hostfile "$tmp/h"
@@ -98,7 +102,7 @@ for s in gcr halo transpose; do
     "$APPS_BIN/$s" ${ARGS[$s]} | grep -v '^program')
   check "$s: same operations in both modes" [ "$(cut -d, -f1-7 <<<"$e")" = "$(cut -d, -f1-7 <<<"$f")" ]
   while IFS=, read -r _ op _ _ _ _ _ te _ && IFS=, read -r _ _ _ _ _ _ _ tf _ <&3; do
-    check_close "$s $op: fast within $BOUND of exact" "$tf" "$te" "$BOUND"
+    check_close "$s $op: fast within ${BOUND[$s]} of exact" "$tf" "$te" "${BOUND[$s]}"
   done <<<"$e" 3<<<"$f"
 done
 
