@@ -84,8 +84,8 @@ done
 # gcr's exchanges are MPI_Isend/MPI_Irecv pairs posted together, which fast
 # mode times exactly (1e-9); halo and transpose post receives and sends in
 # sweeps and rings, where a receive posted late or several eager receive
-# overheads in one MPI_Waitall make the two differ (2%).
-declare -A BOUND=([gcr]=1e-9 [halo]=0.02 [transpose]=0.02)
+# overheads in one MPI_Waitall make the two differ (halo 2%, transpose 3%).
+declare -A BOUND=([gcr]=1e-9 [halo]=0.02 [transpose]=0.03)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$BUILD_DIR/bin/hnm-platform" cluster --cabinets 2 --nodes 32 -o "$tmp/p.xml" --hostfile "$tmp/h"
