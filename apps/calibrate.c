@@ -109,8 +109,9 @@ static void wait_for(double seconds)
 #endif
 }
 
-/* A size: whole bytes, optionally followed by k, Ki, M, Mi, G, Gi (and B). */
-static long parse_size(const char *opt, const char *val)
+/* A size: whole bytes, optionally followed by k, Ki, M, Mi, G, Gi (and B).
+ * 0 and *bytes, or -1 with the reason in err. */
+static int parse_size(const char *val, long *bytes, char *err, size_t errlen)
 {
   char *end;
   double v = strtod(val, &end);
@@ -127,109 +128,132 @@ static long parse_size(const char *opt, const char *val)
     end++;
   if (*end != '\0' || !(v >= 0) || v * mult > 4e9 || v * mult != floor(v * mult))
     goto bad;
-  return (long)(v * mult);
-bad:
-  skel_fail(MPI_COMM_WORLD, PROG, "%s: '%s' is not a size in bytes (e.g. 4096, 64KiB, 1MiB)", opt, val);
+  *bytes = (long)(v * mult);
   return 0;
+bad:
+  snprintf(err, errlen, "'%s' is not a size in bytes (e.g. 4096, 64KiB, 1MiB)", val);
+  return -1;
 }
 
-static void usage(void)
+/* The HNM_OPT_CALL options; ctx is the struct options. */
+static int set_min(void *ctx, const char *arg, char *err, size_t errlen)
 {
-  printf("usage: calibrate [options]   (run with 2 or more ranks; see apps/calibrate.c)\n"
-         "  -d DIR              output directory (default .): p2p.csv, probe.csv, contention.csv\n"
-         "  --min SIZE          smallest message (default 1)\n"
-         "  --max SIZE          largest message (default 8MiB)\n"
-         "  --sizes N           sizes drawn log-uniformly (default 100)\n"
-         "  --size-list LIST    comma-separated sizes measured instead (each --reps times)\n"
-         "  --reps N            repetitions of each (operation, size) (default 3)\n"
-         "  --seed N            shuffling and sampling seed (default 1)\n"
-         "  --delay SECONDS     how long one side waits for the other (default 0.001)\n"
-         "  --ops LIST          of send,recv,pingpong,isend,irecv (default all)\n"
-         "  --no-probe          skip the protocol probe\n"
-         "  --probe-reps N      measurements per probed size (default 3)\n"
-         "  --no-contention     skip the contention probe\n"
-         "  --contention-size SIZE  bytes per transfer (default 4MiB)\n"
-         "  --contention-reps N     (default 3)\n"
-         "  --progress          progress on stderr (default: when stderr is a terminal)\n");
+  return parse_size(arg, &((struct options *)ctx)->min, err, errlen);
+}
+
+static int set_max(void *ctx, const char *arg, char *err, size_t errlen)
+{
+  return parse_size(arg, &((struct options *)ctx)->max, err, errlen);
+}
+
+static int set_cont_size(void *ctx, const char *arg, char *err, size_t errlen)
+{
+  return parse_size(arg, &((struct options *)ctx)->cont_size, err, errlen);
+}
+
+/* Exact sizes (hnm-calibrate's simulations of measured sizes and its
+ * breakpoint refinement): whole bytes >= 1, any order. */
+static int set_size_list(void *ctx, const char *arg, char *err, size_t errlen)
+{
+  struct options *o = ctx;
+  size_t len = strlen(arg);
+  char *buf = malloc(len + 1);
+  free(o->list);
+  o->list = calloc(len / 2 + 2, sizeof *o->list);
+  o->nlist = 0;
+  if (buf == NULL || o->list == NULL) {
+    free(buf);
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  memcpy(buf, arg, len + 1);
+  int rc = 0;
+  for (char *save, *t = strtok_r(buf, ",", &save); t != NULL && rc == 0; t = strtok_r(NULL, ",", &save)) {
+    rc = parse_size(t, &o->list[o->nlist], err, errlen);
+    if (rc == 0 && o->list[o->nlist] < 1) {
+      snprintf(err, errlen, "'%s': sizes must be >= 1 (got %ld)", arg, o->list[o->nlist]);
+      rc = -1;
+    }
+    o->nlist++;
+  }
+  free(buf);
+  if (rc == 0 && o->nlist == 0) {
+    snprintf(err, errlen, "'%s': no size", arg);
+    rc = -1;
+  }
+  return rc;
+}
+
+static int set_ops(void *ctx, const char *arg, char *err, size_t errlen)
+{
+  struct options *o = ctx;
+  char buf[256];
+  for (int k = 0; k < OP_COUNT; k++)
+    o->ops[k] = 0;
+  snprintf(buf, sizeof buf, "%s", arg);
+  for (char *save, *t = strtok_r(buf, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
+    int k = 0;
+    while (k < OP_COUNT && strcmp(t, op_names[k]) != 0)
+      k++;
+    if (k == OP_COUNT) {
+      snprintf(err, errlen, "'%s': unknown operation '%s' (send, recv, pingpong, isend, irecv)", arg, t);
+      return -1;
+    }
+    o->ops[k] = 1;
+  }
+  return 0;
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int no_probe = 0, no_contention = 0, progress = 0;
   memset(o, 0, sizeof *o);
-  o->dir = ".";
   o->min = 1;
   o->max = 8 << 20;
-  o->sizes = 100;
-  o->reps = 3;
-  o->seed = 1;
-  o->delay = 1e-3;
   for (int i = 0; i < OP_COUNT; i++)
     o->ops[i] = 1;
-  o->probe = o->contention = 1;
-  o->probe_reps = 3;
   o->cont_size = 4 << 20;
-  o->cont_reps = 3;
-  o->progress = isatty(2);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    int takes = 1;
-    if (strcmp(a, "--no-probe") == 0) { o->probe = 0; takes = 0; }
-    else if (strcmp(a, "--no-contention") == 0) { o->contention = 0; takes = 0; }
-    else if (strcmp(a, "--progress") == 0) { o->progress = 1; takes = 0; }
-    else if (v == NULL) skel_fail(MPI_COMM_WORLD, PROG, "%s: unknown option or missing value (see -h)", a);
-    else if (strcmp(a, "-d") == 0) o->dir = v;
-    else if (strcmp(a, "--min") == 0) o->min = parse_size(a, v);
-    else if (strcmp(a, "--max") == 0) o->max = parse_size(a, v);
-    else if (strcmp(a, "--sizes") == 0) o->sizes = skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 1, 1000000);
-    else if (strcmp(a, "--reps") == 0) o->reps = skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 1, 100000);
-    else if (strcmp(a, "--seed") == 0) o->seed = (unsigned long)skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 0, 1L << 40);
-    else if (strcmp(a, "--delay") == 0) o->delay = skel_parse_double(MPI_COMM_WORLD, PROG, a, v, 0, 10);
-    else if (strcmp(a, "--probe-reps") == 0) o->probe_reps = skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 1, 1000);
-    else if (strcmp(a, "--contention-size") == 0) o->cont_size = parse_size(a, v);
-    else if (strcmp(a, "--contention-reps") == 0) o->cont_reps = skel_parse_long(MPI_COMM_WORLD, PROG, a, v, 1, 1000);
-    else if (strcmp(a, "--size-list") == 0) {
-      /* Exact sizes (hnm-calibrate's simulations of measured sizes and
-       * its breakpoint refinement): whole bytes >= 1, any order. */
-      size_t len = strlen(v);
-      char *buf = malloc(len + 1);
-      o->list = calloc(len / 2 + 2, sizeof *o->list);
-      if (buf == NULL || o->list == NULL)
-        skel_fail(MPI_COMM_WORLD, PROG, "out of memory");
-      memcpy(buf, v, len + 1);
-      o->nlist = 0;
-      for (char *save, *t = strtok_r(buf, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save))
-        o->list[o->nlist++] = parse_size(a, t);
-      free(buf);
-      if (o->nlist == 0)
-        skel_fail(MPI_COMM_WORLD, PROG, "--size-list: no size in '%s'", v);
-    } else if (strcmp(a, "--ops") == 0) {
-      for (int k = 0; k < OP_COUNT; k++)
-        o->ops[k] = 0;
-      char buf[256];
-      snprintf(buf, sizeof buf, "%s", v);
-      for (char *save, *t = strtok_r(buf, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save)) {
-        int k = 0;
-        while (k < OP_COUNT && strcmp(t, op_names[k]) != 0)
-          k++;
-        if (k == OP_COUNT)
-          skel_fail(MPI_COMM_WORLD, PROG, "--ops: unknown operation '%s' (send, recv, pingpong, isend, irecv)", t);
-        o->ops[k] = 1;
-      }
-    } else
-      skel_fail(MPI_COMM_WORLD, PROG, "%s: unknown option (see -h)", a);
-    i += takes;
-  }
-  for (long i = 0; i < o->nlist; i++) {
-    if (o->list[i] < 1)
-      skel_fail(MPI_COMM_WORLD, PROG, "--size-list: sizes must be >= 1 (got %ld)", o->list[i]);
+  long seed = 1;
+  const struct hnm_opt opts[] = {
+    {"dir", 'd', HNM_OPT_STRING, "DIR", ".", NULL, "output directory: p2p.csv, probe.csv, contention.csv", &o->dir,
+     0, 0, NULL},
+    {"min", 0, HNM_OPT_CALL, "SIZE", "1", "bytes", "smallest message", NULL, 0, 0, set_min},
+    {"max", 0, HNM_OPT_CALL, "SIZE", "8MiB", "bytes", "largest message", NULL, 0, 0, set_max},
+    {"sizes", 0, HNM_OPT_LONG, "N", "100", NULL, "sizes drawn log-uniformly", &o->sizes, 1, 1000000, NULL},
+    {"size-list", 0, HNM_OPT_CALL, "LIST", NULL, NULL, "comma-separated sizes measured instead (each --reps times)",
+     NULL, 0, 0, set_size_list},
+    {"reps", 0, HNM_OPT_LONG, "N", "3", NULL, "repetitions of each (operation, size)", &o->reps, 1, 100000, NULL},
+    {"seed", 0, HNM_OPT_LONG, "N", "1", NULL, "shuffling and sampling seed", &seed, 0, 1L << 40, NULL},
+    {"delay", 0, HNM_OPT_NUMBER, "SECONDS", "0.001", "s", "how long one side waits for the other, in (0, 10]",
+     &o->delay, 0, 10, NULL},
+    {"ops", 0, HNM_OPT_CALL, "LIST", "all", NULL, "of send,recv,pingpong,isend,irecv", NULL, 0, 0, set_ops},
+    {"no-probe", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "skip the protocol probe", &no_probe, 0, 0, NULL},
+    {"probe-reps", 0, HNM_OPT_LONG, "N", "3", NULL, "measurements per probed size", &o->probe_reps, 1, 1000, NULL},
+    {"no-contention", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "skip the contention probe", &no_contention, 0, 0, NULL},
+    {"contention-size", 0, HNM_OPT_CALL, "SIZE", "4MiB", "bytes", "bytes per transfer", NULL, 0, 0, set_cont_size},
+    {"contention-reps", 0, HNM_OPT_LONG, "N", "3", NULL, "transfers of the contention probe", &o->cont_reps, 1, 1000,
+     NULL},
+    {"progress", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "progress on stderr (default: when stderr is a terminal)",
+     &progress, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {PROG, "[OPTIONS]",
+                                  "The calibration benchmark run by hnm-calibrate (2 or more ranks; see apps/calibrate.c).",
+                                  "Under smpirun use -h: SimGrid takes --help.\n", NULL, 0, o};
+  skel_options(comm, &cmd, opts, argc, argv);
+  o->seed = (unsigned long)seed;
+  o->probe = !no_probe;
+  o->contention = !no_contention;
+  o->progress = progress || isatty(2);
+  if (o->delay == 0)
+    skel_option_fail(comm, PROG, "--delay", "'%g' is not in (0, 10]", o->delay);
+  for (long i = 0; i < o->nlist; i++)
     if (o->list[i] > o->max)
       o->max = o->list[i];
-  }
   if (o->min < 1 || o->max < o->min)
-    skel_fail(MPI_COMM_WORLD, PROG, "--min/--max: need 1 <= min <= max (got %ld, %ld)", o->min, o->max);
+    skel_option_fail(comm, PROG, "--min", "need 1 <= --min <= --max (got %ld, %ld)", o->min, o->max);
   if (o->cont_size < 1)
-    skel_fail(MPI_COMM_WORLD, PROG, "--contention-size: must be >= 1");
+    skel_option_fail(comm, PROG, "--contention-size", "must be >= 1");
 }
 
 /* One measurement of op at size on ranks 0 and 1; the measuring rank fills
@@ -400,12 +424,6 @@ int main(int argc, char **argv)
   int rank, np;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &np);
-  if (skel_asks_help(argc, argv)) {
-    if (rank == 0)
-      usage();
-    MPI_Finalize();
-    return 0;
-  }
   struct options o;
   parse_options(argc, argv, &o);
   if (np < 2)

@@ -91,77 +91,43 @@ struct gcr_bufs {
   int npeer;    /* slots in peer: min(k, P) - 1 (at least 1) */
 };
 
-static void gcr_usage(void)
-{
-  printf("usage: gcr [options]\n"
-         "Allreduces of one preconditioned GCR solve (Zheng & Marguinaud 2018, Section 3.3, Algorithm 1):\n"
-         "per call, 1 allreduce of 2 doubles, then per iteration i = 1..N one of min(i, K)\n"
-         "doubles and one of 2 doubles (2N + 1 allreduces, MPI_SUM of doubles).\n"
-         "\n"
-         "  --n N            GCR iterations per call (default 25: Zheng & Marguinaud 2018, Section 4.4)\n"
-         "  --restart K      restart number k of Algorithm 1, K >= 1 (default 3: Section 4.4)\n"
-         "  --algo NAME      mpi (MPI_Allreduce) or recursive (recursive-k, Fig. 4c);\n"
-         "                   default recursive\n"
-         "  --k R            radix of recursive-k, R >= 2 (default 2: recursive doubling;\n"
-         "                   the paper's best radices were 5..32, median about 21)\n"
-         "  --iterations C   GCR calls (default 1)\n"
-         "  --report WHAT    all (one line per allreduce and per call) or call (per call only);\n"
-         "                   default all\n"
-         "  --verify         check every element of every result against its closed form\n"
-         "                   (and recursive-k against MPI_Allreduce of the same input)\n"
-         "  --no-payload     no real buffers (incompatible with --verify)\n"
-         "  --help           this text\n"
-         "\n"
-         "CSV: program,operation,algorithm,procs,params,stages,messages,time_s,stage_times_s\n");
-}
-
 static void gcr_parse(MPI_Comm comm, int argc, char **argv, struct gcr_opts *o)
 {
-  *o = (struct gcr_opts){.n = 25, .restart = 3, .algo = GCR_ALGO_RECURSIVE, .radix = 2,
-                         .calls = 1, .report_all = 1, .verify = 0, .payload = 1};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--verify") == 0) {
-      o->verify = 1;
-      continue;
-    }
-    if (strcmp(a, "--no-payload") == 0) {
-      o->payload = 0;
-      continue;
-    }
-    if (strcmp(a, "--n") != 0 && strcmp(a, "--restart") != 0 && strcmp(a, "--algo") != 0 &&
-        strcmp(a, "--k") != 0 && strcmp(a, "--iterations") != 0 && strcmp(a, "--report") != 0)
-      skel_fail(comm, GCR_PROG, "unknown option '%s' (try --help)", a);
-    if (v == NULL)
-      skel_fail(comm, GCR_PROG, "%s needs a value", a);
-    i++;
-    if (strcmp(a, "--n") == 0)
-      o->n = skel_parse_long(comm, GCR_PROG, a, v, 0, 1000000);
-    else if (strcmp(a, "--restart") == 0)
-      o->restart = skel_parse_long(comm, GCR_PROG, a, v, 1, 1L << 24);
-    else if (strcmp(a, "--k") == 0)
-      o->radix = skel_parse_long(comm, GCR_PROG, a, v, 2, INT_MAX);
-    else if (strcmp(a, "--iterations") == 0)
-      o->calls = skel_parse_long(comm, GCR_PROG, a, v, 1, 1000000);
-    else if (strcmp(a, "--algo") == 0) {
-      if (strcmp(v, "mpi") == 0)
-        o->algo = GCR_ALGO_MPI;
-      else if (strcmp(v, "recursive") == 0)
-        o->algo = GCR_ALGO_RECURSIVE;
-      else
-        skel_fail(comm, GCR_PROG, "--algo: unknown algorithm '%s' (mpi or recursive)", v);
-    } else {
-      if (strcmp(v, "all") == 0)
-        o->report_all = 1;
-      else if (strcmp(v, "call") == 0)
-        o->report_all = 0;
-      else
-        skel_fail(comm, GCR_PROG, "--report: unknown value '%s' (all or call)", v);
-    }
-  }
+  int algo = 0, report = 0, no_payload = 0;
+  *o = (struct gcr_opts){.verify = 0};
+  const struct hnm_opt opts[] = {
+    {"n", 0, HNM_OPT_LONG, "N", "25", NULL, "GCR iterations per call; the default is Zheng & Marguinaud 2018, Section 4.4's",
+     &o->n, 0, 1000000, NULL},
+    {"restart", 0, HNM_OPT_LONG, "K", "3", NULL, "restart number k of Algorithm 1; the default is Section 4.4's", &o->restart, 1,
+     1L << 24, NULL},
+    {"algo", 0, HNM_OPT_CHOICE, "NAME", "recursive", "mpi|recursive",
+     "mpi (MPI_Allreduce) or recursive (recursive-k, Fig. 4c)", &algo, 0, 0, NULL},
+    {"k", 0, HNM_OPT_LONG, "R", "2", NULL,
+     "radix of recursive-k; 2 is recursive doubling,\nthe paper's best radices were 5..32, median about 21", &o->radix,
+     2, INT_MAX, NULL},
+    {"iterations", 0, HNM_OPT_LONG, "C", "1", NULL, "GCR calls", &o->calls, 1, 1000000, NULL},
+    {"report", 0, HNM_OPT_CHOICE, "WHAT", "all", "all|call", "all (one line per allreduce and per call) or call (per call only)",
+     &report, 0, 0, NULL},
+    {"verify", 0, HNM_OPT_FLAG, NULL, NULL, NULL,
+     "check every element of every result against its closed form\n(and recursive-k against MPI_Allreduce of the same input)",
+     &o->verify, 0, 0, NULL},
+    {"no-payload", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no real buffers (incompatible with --verify)", &no_payload, 0, 0,
+     NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {
+    GCR_PROG, "[OPTIONS]",
+    "Allreduces of one preconditioned GCR solve (Zheng & Marguinaud 2018, Section 3.3, Algorithm 1):\n"
+    "per call, 1 allreduce of 2 doubles, then per iteration i = 1..N one of min(i, K)\n"
+    "doubles and one of 2 doubles (2N + 1 allreduces, MPI_SUM of doubles).",
+    "CSV: program,operation,algorithm,procs,params,stages,messages,time_s,stage_times_s\n"
+    "(under smpirun SimGrid takes --help: use -h)\n",
+    NULL, 0, NULL};
+  skel_options(comm, &cmd, opts, argc, argv);
+  o->algo = algo == 0 ? GCR_ALGO_MPI : GCR_ALGO_RECURSIVE;
+  o->report_all = report == 0;
+  o->payload = !no_payload;
   if (o->verify && !o->payload)
-    skel_fail(comm, GCR_PROG, "--verify needs real buffers: drop --no-payload");
+    skel_option_fail(comm, GCR_PROG, "--verify", "needs real buffers: drop --no-payload");
 }
 
 static struct rk_shape rk_shape_of(int procs, long radix)
@@ -360,13 +326,6 @@ int main(int argc, char **argv)
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
 
-  if (skel_asks_help(argc, argv)) {
-    if (rank == 0)
-      gcr_usage();
-    MPI_Finalize();
-    return 0;
-  }
-
   struct gcr_opts o;
   gcr_parse(comm, argc, argv, &o);
   struct rk_shape s = rk_shape_of(procs, o.radix);
@@ -381,7 +340,7 @@ int main(int argc, char **argv)
   if (o.verify) {
     double top = (double)procs * (1024.0 + (double)procs * maxcount);
     if (top >= 9007199254740992.0)
-      skel_fail(comm, GCR_PROG, "--verify: sums of %d ranks x %d doubles would not be exact in double", procs,
+      skel_option_fail(comm, GCR_PROG, "--verify", "sums of %d ranks x %d doubles would not be exact in double", procs,
                 maxcount);
   }
 

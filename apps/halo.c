@@ -114,67 +114,45 @@ typedef struct {
   double *a;
 } halo_field;
 
-static void halo_usage(void)
-{
-  printf("usage: " PROG " [options]\n"
-         "Wide halo exchange of the Semi-Lagrangian method (Zheng & Marguinaud 2018, Section 3.2, Fig. 4b):\n"
-         "x sweep (stage 1), then y sweep over the x halos (stage 2), periodic domain.\n"
-         "  --scale F        about F times the points of Table 3's 28800 x 14400 grid (nx, ny x sqrt(F)),\n"
-         "                   0 < F <= 1 (default 1)\n"
-         "  --nx N, --ny N   global grid points along x / y (default: Table 3 x scale)\n"
-         "  --nz N           doubles per grid point, the levels (default 256, Table 3)\n"
-         "  --width N        halo width in grid points, N >= 1 (default 3; paper: 3, 10, 20, 30)\n"
-         "  --cx N, --cy N   process grid (default: the most square cx x cy = P with cx >= cy)\n"
-         "  --iterations N   halo exchanges, one CSV line each (default 1)\n"
-         "  --verify         fill with global indices and check every halo point\n"
-         "  --no-payload     no real buffers (timing only); incompatible with --verify\n"
-         "  --help, -h       this text (under smpirun/hnm-run SimGrid takes --help: use -h)\n"
-         "Output: CSV program,operation,algorithm,procs,params,stages,messages,time_s,stage_times_s\n");
-}
-
 static void halo_parse(MPI_Comm comm, int argc, char **argv, halo_opts *o)
 {
-  *o = (halo_opts){.scale = 1.0, .width = 3, .iterations = 1, .payload = 1};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--verify") == 0) {
-      o->verify = 1;
-      continue;
-    }
-    if (strcmp(a, "--no-payload") == 0) {
-      o->payload = 0;
-      continue;
-    }
-    static const char *const with_value[] = {"--scale", "--nx", "--ny", "--nz", "--width", "--cx", "--cy",
-                                             "--iterations"};
-    int known = 0;
-    for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
-      known |= strcmp(a, with_value[k]) == 0;
-    if (!known)
-      skel_fail(comm, PROG, "unknown option '%s' (see --help)", a);
-    if (val == NULL)
-      skel_fail(comm, PROG, "%s needs a value (see --help)", a);
-    if (strcmp(a, "--scale") == 0)
-      o->scale = skel_parse_double(comm, PROG, a, val, 0.0, 1.0);
-    else if (strcmp(a, "--nx") == 0)
-      o->nx = skel_parse_long(comm, PROG, a, val, 1, LONG_MAX / 4);
-    else if (strcmp(a, "--ny") == 0)
-      o->ny = skel_parse_long(comm, PROG, a, val, 1, LONG_MAX / 4);
-    else if (strcmp(a, "--nz") == 0)
-      o->nz = skel_parse_long(comm, PROG, a, val, 1, LONG_MAX / 4);
-    else if (strcmp(a, "--width") == 0)
-      o->width = skel_parse_long(comm, PROG, a, val, 1, HALO_MAX_WIDTH);
-    else if (strcmp(a, "--cx") == 0)
-      o->cx = skel_parse_long(comm, PROG, a, val, 1, INT_MAX);
-    else if (strcmp(a, "--cy") == 0)
-      o->cy = skel_parse_long(comm, PROG, a, val, 1, INT_MAX);
-    else
-      o->iterations = skel_parse_long(comm, PROG, a, val, 1, INT_MAX);
-    i++; /* the option's value */
-  }
+  int no_payload = 0;
+  *o = (halo_opts){.verify = 0};
+  const struct hnm_opt opts[] = {
+    {"scale", 0, HNM_OPT_NUMBER, "F", "1", NULL,
+     "about F times the points of Table 3's 28800 x 14400 grid (nx, ny x sqrt(F)),\n0 < F <= 1", &o->scale, 0, 1,
+     NULL},
+    {"nx", 0, HNM_OPT_LONG, "N", NULL, NULL, "global grid points along x (default: Table 3 x scale)", &o->nx, 1,
+     LONG_MAX / 4, NULL},
+    {"ny", 0, HNM_OPT_LONG, "N", NULL, NULL, "global grid points along y (default: Table 3 x scale)", &o->ny, 1,
+     LONG_MAX / 4, NULL},
+    {"nz", 0, HNM_OPT_LONG, "N", "256", NULL, "doubles per grid point, the levels; the default is Table 3's", &o->nz, 1,
+     LONG_MAX / 4, NULL},
+    {"width", 0, HNM_OPT_LONG, "N", "3", "grid points", "halo width; the paper uses 3, 10, 20, 30", &o->width, 1,
+     HALO_MAX_WIDTH, NULL},
+    {"cx", 0, HNM_OPT_LONG, "N", NULL, NULL, "process grid along x (default: the most square cx x cy = P with cx >= cy)",
+     &o->cx, 1, INT_MAX, NULL},
+    {"cy", 0, HNM_OPT_LONG, "N", NULL, NULL, "process grid along y", &o->cy, 1, INT_MAX, NULL},
+    {"iterations", 0, HNM_OPT_LONG, "N", "1", NULL, "halo exchanges, one CSV line each", &o->iterations, 1, INT_MAX,
+     NULL},
+    {"verify", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "fill with global indices and check every halo point", &o->verify,
+     0, 0, NULL},
+    {"no-payload", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no real buffers (timing only); incompatible with --verify",
+     &no_payload, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {
+    PROG, "[OPTIONS]",
+    "Wide halo exchange of the Semi-Lagrangian method (Zheng & Marguinaud 2018, Section 3.2, Fig. 4b):\n"
+    "x sweep (stage 1), then y sweep over the x halos (stage 2), periodic domain.",
+    "Output: CSV program,operation,algorithm,procs,params,stages,messages,time_s,stage_times_s\n"
+    "(under smpirun/hnm-run SimGrid takes --help: use -h)\n",
+    NULL, 0, NULL};
+  skel_options(comm, &cmd, opts, argc, argv);
+  o->payload = !no_payload;
+  if (o->scale == 0)
+    skel_option_fail(comm, PROG, "--scale", "'%g' is not in (0, 1]", o->scale);
   if (o->verify && !o->payload)
-    skel_fail(comm, PROG, "--verify needs real buffers: drop --no-payload");
+    skel_option_fail(comm, PROG, "--verify", "needs real buffers: drop --no-payload");
   /* --scale F keeps the shape and makes the number of points about F times
    * Table 3's (as transpose's --scale does in 3D): sqrt(F) per dimension. */
   double per_dim = sqrt(o->scale);
@@ -194,14 +172,14 @@ static void halo_parse(MPI_Comm comm, int argc, char **argv, halo_opts *o)
     o->cx = procs / o->cy;
   } else if (o->cy == 0) {
     if (procs % o->cx != 0)
-      skel_fail(comm, PROG, "--cx %ld does not divide the %d processes", o->cx, procs);
+      skel_option_fail(comm, PROG, "--cx", "'%ld' does not divide the %d processes", o->cx, procs);
     o->cy = procs / o->cx;
   } else if (o->cx == 0) {
     if (procs % o->cy != 0)
-      skel_fail(comm, PROG, "--cy %ld does not divide the %d processes", o->cy, procs);
+      skel_option_fail(comm, PROG, "--cy", "'%ld' does not divide the %d processes", o->cy, procs);
     o->cx = procs / o->cy;
   } else if (o->cx * o->cy != procs) {
-    skel_fail(comm, PROG, "--cx %ld x --cy %ld = %ld, but there are %d processes", o->cx, o->cy,
+    skel_option_fail(comm, PROG, "--cy", "--cx %ld x --cy %ld = %ld, but there are %d processes", o->cx, o->cy,
               o->cx * o->cy, procs);
   }
   if (o->nx < o->cx)
@@ -523,13 +501,6 @@ int main(int argc, char **argv)
   int rank, procs;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
-  if (skel_asks_help(argc, argv)) {
-    if (rank == 0)
-      halo_usage();
-    MPI_Finalize();
-    return 0;
-  }
-
   halo_opts o;
   halo_parse(comm, argc, argv, &o);
   int px = rank % (int)o.cx, py = rank / (int)o.cx;

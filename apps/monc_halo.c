@@ -127,97 +127,53 @@ struct halo {
   long notifications;        /* passive: zero-byte notifications issued */
 };
 
-static void usage(void)
-{
-  printf("Usage: %s [options]\n"
-         "MONC halo swap (Brown et al. 2018) of F fields with a depth-D box stencil on a periodic\n"
-         "cx x cy process grid; 8 neighbours (4 faces, 4 corners) per swap.\n"
-         "  --variant V      p2p (Isend/Irecv/Waitall), fence, pscw, passive (lock_all,\n"
-         "                   put, flush_all, zero-byte notifications) [p2p]\n"
-         "  --pack P         manual (copy loops into contiguous buffers) or datatype\n"
-         "                   (MPI_Type_vector types straight from the fields) [manual]\n"
-         "  --nx N, --ny N   global columns in x and y [%d x cx, %d x cy: the 16 x 16\n"
-         "                   columns per process of Brown et al. 2018]\n"
-         "  --nz N           levels per column, never decomposed [%d]\n"
-         "  --fields F       prognostic fields swapped together [%d]\n"
-         "  --depth D        halo depth in columns [%d]\n"
-         "  --cx N, --cy N   process grid (cx x cy = processes) [most square, cx >= cy]\n"
-         "  --iterations N   swaps, one CSV line each [1]\n"
-         "  --verify         fill the fields with global indices and check every halo\n"
-         "                   and interior point after each swap\n"
-         "  --no-payload     no real data (large simulations); excludes --verify\n"
-         "  --help, -h       this text (under smpirun use -h: SimGrid takes --help)\n"
-         "Output: CSV (program,operation,algorithm,procs,params,stages,messages,time_s,\n"
-         "stage_times_s); messages counts sends or puts, not notifications.\n",
-         PROG, DEFAULT_COLUMNS, DEFAULT_COLUMNS, DEFAULT_NZ, DEFAULT_FIELDS, DEFAULT_DEPTH);
-}
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
-static void parse_options(MPI_Comm comm, int argc, char **argv, struct options *o, int *help)
+static void parse_options(MPI_Comm comm, int argc, char **argv, struct options *o)
 {
-  *o = (struct options){.nx = -1, .ny = -1, .nz = DEFAULT_NZ, .fields = DEFAULT_FIELDS,
-                        .depth = DEFAULT_DEPTH, .cx = -1, .cy = -1, .iterations = 1,
-                        .variant = V_P2P, .pack = PACK_MANUAL, .verify = 0, .payload = 1};
-  int no_payload = 0;
-  *help = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      *help = 1;
-      return;
-    }
-    if (strcmp(a, "--verify") == 0) {
-      o->verify = 1;
-      continue;
-    }
-    if (strcmp(a, "--no-payload") == 0) {
-      no_payload = 1;
-      continue;
-    }
-    static const char *const valued[] = {"--variant", "--pack", "--nx", "--ny", "--nz", "--fields",
-                                         "--depth", "--cx", "--cy", "--iterations"};
-    int known = 0;
-    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-      known |= strcmp(a, valued[k]) == 0;
-    if (!known)
-      skel_fail(comm, PROG, "unknown option '%s' (try --help)", a);
-    if (i + 1 >= argc)
-      skel_fail(comm, PROG, "%s needs a value", a);
-    const char *v = argv[++i];
-    if (strcmp(a, "--variant") == 0) {
-      int found = -1;
-      for (int k = 0; k < V_COUNT; k++)
-        if (strcmp(v, variant_names[k]) == 0)
-          found = k;
-      if (found < 0)
-        skel_fail(comm, PROG, "--variant: unknown variant '%s' (p2p, fence, pscw or passive)", v);
-      o->variant = (enum variant)found;
-    } else if (strcmp(a, "--pack") == 0) {
-      if (strcmp(v, "manual") == 0)
-        o->pack = PACK_MANUAL;
-      else if (strcmp(v, "datatype") == 0)
-        o->pack = PACK_DATATYPE;
-      else
-        skel_fail(comm, PROG, "--pack: unknown packing '%s' (manual or datatype)", v);
-    } else if (strcmp(a, "--nx") == 0) {
-      o->nx = skel_parse_long(comm, PROG, a, v, 1, INT_MAX);
-    } else if (strcmp(a, "--ny") == 0) {
-      o->ny = skel_parse_long(comm, PROG, a, v, 1, INT_MAX);
-    } else if (strcmp(a, "--nz") == 0) {
-      o->nz = skel_parse_long(comm, PROG, a, v, 1, INT_MAX);
-    } else if (strcmp(a, "--fields") == 0) {
-      o->fields = skel_parse_long(comm, PROG, a, v, 1, INT_MAX);
-    } else if (strcmp(a, "--depth") == 0) {
-      o->depth = skel_parse_long(comm, PROG, a, v, 1, INT_MAX / 4);
-    } else if (strcmp(a, "--cx") == 0) {
-      o->cx = skel_parse_long(comm, PROG, a, v, 1, INT_MAX);
-    } else if (strcmp(a, "--cy") == 0) {
-      o->cy = skel_parse_long(comm, PROG, a, v, 1, INT_MAX);
-    } else {
-      o->iterations = skel_parse_long(comm, PROG, a, v, 1, INT_MAX);
-    }
-  }
+  int variant = 0, pack = 0, no_payload = 0;
+  *o = (struct options){.nx = -1, .ny = -1, .cx = -1, .cy = -1, .verify = 0};
+  const struct hnm_opt opts[] = {
+    {"variant", 0, HNM_OPT_CHOICE, "V", "p2p", "p2p|fence|pscw|passive",
+     "p2p (Isend/Irecv/Waitall), fence, pscw, passive (lock_all,\nput, flush_all, zero-byte notifications)", &variant,
+     0, 0, NULL},
+    {"pack", 0, HNM_OPT_CHOICE, "P", "manual", "manual|datatype",
+     "manual (copy loops into contiguous buffers) or datatype\n(MPI_Type_vector types straight from the fields)", &pack,
+     0, 0, NULL},
+    {"nx", 0, HNM_OPT_LONG, "N", NULL, NULL,
+     "global columns in x (default " STR(DEFAULT_COLUMNS) " x cx: the 16 x 16\ncolumns per process of Brown et al. 2018)",
+     &o->nx, 1, INT_MAX, NULL},
+    {"ny", 0, HNM_OPT_LONG, "N", NULL, NULL, "global columns in y (default " STR(DEFAULT_COLUMNS) " x cy)", &o->ny, 1,
+     INT_MAX, NULL},
+    {"nz", 0, HNM_OPT_LONG, "N", STR(DEFAULT_NZ), NULL, "levels per column, never decomposed", &o->nz, 1, INT_MAX,
+     NULL},
+    {"fields", 0, HNM_OPT_LONG, "F", STR(DEFAULT_FIELDS), NULL, "prognostic fields swapped together", &o->fields, 1,
+     INT_MAX, NULL},
+    {"depth", 0, HNM_OPT_LONG, "D", STR(DEFAULT_DEPTH), "columns", "halo depth", &o->depth, 1, INT_MAX / 4, NULL},
+    {"cx", 0, HNM_OPT_LONG, "N", NULL, NULL, "process grid in x (cx x cy = processes; default most square, cx >= cy)",
+     &o->cx, 1, INT_MAX, NULL},
+    {"cy", 0, HNM_OPT_LONG, "N", NULL, NULL, "process grid in y", &o->cy, 1, INT_MAX, NULL},
+    {"iterations", 0, HNM_OPT_LONG, "N", "1", NULL, "swaps, one CSV line each", &o->iterations, 1, INT_MAX, NULL},
+    {"verify", 0, HNM_OPT_FLAG, NULL, NULL, NULL,
+     "fill the fields with global indices and check every halo\nand interior point after each swap", &o->verify, 0, 0,
+     NULL},
+    {"no-payload", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no real data (large simulations); excludes --verify",
+     &no_payload, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {
+    PROG, "[OPTIONS]",
+    "MONC halo swap (Brown et al. 2018) of F fields with a depth-D box stencil on a periodic\n"
+    "cx x cy process grid; 8 neighbours (4 faces, 4 corners) per swap.",
+    "Output: CSV (program,operation,algorithm,procs,params,stages,messages,time_s,\n"
+    "stage_times_s); messages counts sends or puts, not notifications.\n"
+    "Under smpirun use -h: SimGrid takes --help.\n",
+    NULL, 0, NULL};
+  skel_options(comm, &cmd, opts, argc, argv);
+  o->variant = (enum variant)variant;
+  o->pack = pack == 0 ? PACK_MANUAL : PACK_DATATYPE;
   if (no_payload && o->verify)
-    skel_fail(comm, PROG, "--verify needs real data: drop --no-payload");
+    skel_option_fail(comm, PROG, "--verify", "needs real data: drop --no-payload");
   o->payload = !no_payload;
 }
 
@@ -231,11 +187,11 @@ static void choose_grid(MPI_Comm comm, int procs, struct options *o)
                 o->cx * o->cy, procs);
   } else if (o->cx > 0) {
     if (procs % o->cx != 0)
-      skel_fail(comm, PROG, "--cx %ld does not divide the %d processes", o->cx, procs);
+      skel_option_fail(comm, PROG, "--cx", "'%ld' does not divide the %d processes", o->cx, procs);
     o->cy = procs / o->cx;
   } else if (o->cy > 0) {
     if (procs % o->cy != 0)
-      skel_fail(comm, PROG, "--cy %ld does not divide the %d processes", o->cy, procs);
+      skel_option_fail(comm, PROG, "--cy", "'%ld' does not divide the %d processes", o->cy, procs);
     o->cx = procs / o->cy;
   } else {
     o->cy = skel_square_divisor(procs);
@@ -278,7 +234,7 @@ static void setup_geom(MPI_Comm comm, const struct options *o, struct geom *g)
   if (local > (double)SIZE_MAX / 2)
     skel_fail(comm, PROG, "local block of %.0f bytes is too large", local);
   if (o->verify && (double)o->fields * (double)o->nx * (double)o->ny * (double)o->nz >= 9007199254740992.0)
-    skel_fail(comm, PROG, "--verify needs fields x nx x ny x nz < 2^53 (exact global indices)");
+    skel_option_fail(comm, PROG, "--verify", "needs fields x nx x ny x nz < 2^53 (exact global indices)");
 
   long start, count;
   skel_block(o->nx, g->cx, g->px, &start, &count);
@@ -778,17 +734,11 @@ int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
   MPI_Comm comm = MPI_COMM_WORLD;
-  int rank, procs, help;
+  int rank, procs;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
   struct options o;
-  parse_options(comm, argc, argv, &o, &help);
-  if (help) {
-    if (rank == 0)
-      usage();
-    MPI_Finalize();
-    return 0;
-  }
+  parse_options(comm, argc, argv, &o);
   choose_grid(comm, procs, &o);
   struct geom g;
   setup_geom(comm, &o, &g);

@@ -240,51 +240,39 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
-  if (skel_asks_help(argc, argv)) {
-    if (rank == 0)
-      printf("usage: " PROG " --paths FILE [--method direct|default|heuristic|lp] [--chunk BYTES]\n"
-             "                 [--verify] [--no-payload] [--no-barrier]\n"
-             "Moves the pattern of hnm-route's path file: 'direct' sends each pair of the default\n"
-             "lines in one message; default, heuristic or lp forward every path of those lines hop\n"
-             "by hop through the intermediate ranks, in chunks of --chunk bytes (default 131072).\n"
-             "Run one rank per node (hnm-platform bgq's hostfile). Prints the skeletons' CSV.\n"
-             "--no-barrier: start without a barrier (under SMPI every rank starts at time 0, so\n"
-             "the time is exactly the movement's; with a real MPI it then includes start skew).\n");
-    MPI_Finalize();
-    return 0;
-  }
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--verify") == 0) {
-      o.verify = 1;
-      continue;
-    }
-    if (strcmp(a, "--no-barrier") == 0) {
-      o.barrier = 0;
-      continue;
-    }
-    if (strcmp(a, "--no-payload") == 0) {
-      o.payload = 0;
-      continue;
-    }
-    if (i + 1 >= argc)
-      skel_fail(comm, PROG, "%s: unknown option or missing value (see -h)", a);
-    if (strcmp(a, "--paths") == 0)
-      o.paths = argv[++i];
-    else if (strcmp(a, "--method") == 0)
-      o.method = argv[++i];
-    else if (strcmp(a, "--chunk") == 0)
-      o.chunk = skel_parse_long(comm, PROG, a, argv[++i], 1, INT_MAX);
-    else
-      skel_fail(comm, PROG, "%s: unknown option (see -h)", a);
-  }
+  static const char *const methods[] = {"direct", "default", "heuristic", "lp"};
+  int method = 3, no_barrier = 0, no_payload = 0;
+  const struct hnm_opt opts[] = {
+    {"paths", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "hnm-route's path file (hnm-route --paths FILE writes it)",
+     &o.paths, 0, 0, NULL},
+    {"method", 0, HNM_OPT_CHOICE, "M", "lp", "direct|default|heuristic|lp",
+     "'direct' sends each pair of the default lines in one message; default, heuristic or lp\n"
+     "forward every path of those lines hop by hop through the intermediate ranks",
+     &method, 0, 0, NULL},
+    {"chunk", 0, HNM_OPT_LONG, "BYTES", "131072", "bytes", "chunk of the hop-by-hop forwarding", &o.chunk, 1,
+     INT_MAX, NULL},
+    {"verify", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "fill the data with a pattern of (src, dst, byte offset) and check it on arrival", &o.verify, 0, 0, NULL},
+    {"no-payload", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no real buffers (timing only); not with --verify",
+     &no_payload, 0, 0, NULL},
+    {"no-barrier", 0, HNM_OPT_FLAG, NULL, NULL, NULL,
+     "start without a barrier (under SMPI every rank starts at time 0, so\n"
+     "the time is exactly the movement's; with a real MPI it then includes start skew)",
+     &no_barrier, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {
+    PROG, "--paths FILE [OPTIONS]",
+    "Moves the pattern of hnm-route's path file along its path splits.",
+    "Run one rank per node (hnm-platform bgq's hostfile). Prints the skeletons' CSV.\n"
+    "Under smpirun use -h: SimGrid takes --help.\n",
+    NULL, 0, NULL};
+  skel_options(comm, &cmd, opts, argc, argv);
+  o.method = methods[method];
+  o.barrier = !no_barrier;
+  o.payload = !no_payload;
   if (o.paths == NULL)
-    skel_fail(comm, PROG, "--paths: missing (hnm-route --paths FILE writes it)");
-  if (strcmp(o.method, "direct") && strcmp(o.method, "default") && strcmp(o.method, "heuristic") &&
-      strcmp(o.method, "lp"))
-    skel_fail(comm, PROG, "--method: '%s' is not direct, default, heuristic or lp", o.method);
+    skel_option_fail(comm, PROG, "--paths", "missing (hnm-route --paths FILE writes it)");
   if (o.verify && !o.payload)
-    skel_fail(comm, PROG, "--verify: needs the payload (drop --no-payload)");
+    skel_option_fail(comm, PROG, "--verify", "needs the payload (drop --no-payload)");
   if (strcmp(o.method, "direct") == 0)
     o.chunk = INT_MAX; /* one message per pair */
 

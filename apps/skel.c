@@ -1,5 +1,6 @@
 /* skel.c -- see skel.h. */
 #include "skel.h"
+#include "hnm_version.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,65 +14,75 @@
 #include <simgrid/engine.h>
 #endif
 
-void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
+/* Every rank of comm is here: end the program with status, rank 0's output
+ * flushed first. */
+static void skel__exit(MPI_Comm comm, int status)
+{
+  /* Let rank 0's message out before the job is torn down. */
+  fflush(stdout);
+  fflush(stderr);
+  MPI_Barrier(comm);
+  /* Not MPI_Abort: SimGrid 3.32's ends smpirun with status 0, and Open MPI's
+   * teardown after an abort may drop rank 0's message before mpirun
+   * forwards it. Every rank is here, so finalize cleanly and exit: mpirun
+   * then exits with the ranks' status; under SMPI exit() is smpi_exit(),
+   * which ends this rank only and makes smpirun exit with the status. */
+  MPI_Finalize();
+  exit(status);
+}
+
+static void skel__vfail(MPI_Comm comm, const char *prog, const char *option, const char *fmt, va_list ap)
 {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank == 0) {
-    va_list ap;
     fprintf(stderr, "%s: ", prog);
-    va_start(ap, fmt);
+    if (option != NULL)
+      fprintf(stderr, "%s: ", option);
     vfprintf(stderr, fmt, ap);
-    va_end(ap);
     fputc('\n', stderr);
-    fflush(stderr);
   }
-  /* Let rank 0's message out before the abort tears the job down. */
-  MPI_Barrier(comm);
-#ifdef SMPI_SHARED_MALLOC
-  /* SimGrid 3.32's MPI_Abort ends smpirun with status 0; every rank is here
-   * (skel_fail is collective), so ending the simulation process is safe. */
-  exit(2);
-#else
-  /* Not MPI_Abort: Open MPI's teardown after an abort may drop rank 0's
-   * message before mpirun forwards it. Every rank is here, so finalize
-   * cleanly; mpirun then exits with the ranks' status 2. */
-  MPI_Finalize();
-  exit(2);
-#endif
+  skel__exit(comm, 2);
 }
 
-int skel_asks_help(int argc, char **argv)
+void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
 {
-  for (int i = 1; i < argc; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-      return 1;
-  return 0;
+  va_list ap;
+  va_start(ap, fmt);
+  skel__vfail(comm, prog, NULL, fmt, ap);
+  va_end(ap);
 }
 
-long skel_parse_long(MPI_Comm comm, const char *prog, const char *opt, const char *val, long min, long max)
+void skel_option_fail(MPI_Comm comm, const char *prog, const char *option, const char *fmt, ...)
 {
-  char *end;
-  errno = 0;
-  long v = val != NULL ? strtol(val, &end, 10) : 0;
-  if (val == NULL || *val == '\0' || *end != '\0' || errno == ERANGE)
-    skel_fail(comm, prog, "%s: '%s' is not a whole number", opt, val != NULL ? val : "");
-  if (v < min || v > max)
-    skel_fail(comm, prog, "%s: %ld is out of range [%ld, %ld]", opt, v, min, max);
-  return v;
+  va_list ap;
+  va_start(ap, fmt);
+  skel__vfail(comm, prog, option, fmt, ap);
+  va_end(ap);
 }
 
-double skel_parse_double(MPI_Comm comm, const char *prog, const char *opt, const char *val, double min,
-                         double max)
+void skel_options(MPI_Comm comm, const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv)
 {
-  char *end;
-  errno = 0;
-  double v = val != NULL ? strtod(val, &end) : 0;
-  if (val == NULL || *val == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
-    skel_fail(comm, prog, "%s: '%s' is not a number", opt, val != NULL ? val : "");
-  if (!(v > min && v <= max))
-    skel_fail(comm, prog, "%s: %g is out of range (%g, %g]", opt, v, min, max);
-  return v;
+  struct hnm_opt_cmd in_order = *cmd;
+  char err[1024];
+  in_order.flags |= HNM_OPT_IN_ORDER;
+  /* The whole scan before any MPI call (core/hnm_opt.c's note). */
+  int first = hnm_opt_scan(&in_order, opts, argc, argv, err, sizeof err);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (first == HNM_OPT_HELP || first == HNM_OPT_VERSION) {
+    if (rank == 0) {
+      if (first == HNM_OPT_HELP)
+        hnm_opt_help(cmd, opts, stdout);
+      else
+        printf("%s %s\n", cmd->prog, HNM_VERSION);
+    }
+    skel__exit(comm, 0);
+  }
+  if (first == HNM_OPT_ERROR)
+    skel_fail(comm, cmd->prog, "%s", err[0] != '\0' ? err : "bad command line (see -h)");
+  if (first < argc)
+    skel_fail(comm, cmd->prog, "'%s': unexpected argument (options start with --; see -h)", argv[first]);
 }
 
 void *skel_alloc(size_t bytes, int payload)
@@ -120,24 +131,50 @@ void skel_csv_header(MPI_Comm comm)
 #define SKEL_TAG_SYNC 32001
 #define SKEL_TAG_REPORT 32002
 
-/* Allreduce-max of v[0..n) over comm by dissemination: in round j, rank r
- * sends what it holds to r + 2^j and takes the maximum with what r - 2^j
- * sends (mod P). After ceil(log2 P) rounds every rank holds the maximum
- * over all ranks (max is idempotent, so the overlapping windows of a
- * non-power-of-two P do no harm); every rank computes it bitwise alike. */
+/* Allreduce-max of v[0..n) over comm by recursive doubling. With q the
+ * largest power of two <= P, rank r >= q first hands its values to r - q;
+ * ranks below q then exchange with r XOR 2^j for every 2^j < q; finally
+ * r < P - q hands the result back to r + q. Every rank ends with the maximum
+ * over all ranks, bitwise alike (max is exact).
+ *
+ * Why this shape, for simulations of thousands of ranks: each round pairs
+ * ranks (and so blocks of consecutive ranks, cabinets), so the flows of a
+ * round form small independent max-min systems; a dissemination round
+ * (r -> r + 2^j) chains every cabinet to the next through its up and down
+ * links, one system of P flows that SimGrid re-solves at every message.
+ * And the sends are synchronous (MPI_Issend, MPI_Ssend): SMPI never detaches
+ * them, so they stay out of SimGrid 3.32's list of detached transfers, whose
+ * every removal walks the whole list (docs/scale.md). Their timing does not
+ * matter: the window absorbs it. */
 static void skel_allmax(MPI_Comm comm, double *v, int n)
 {
   int rank, procs;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
   double in[SKEL_SYNC_VALUES];
-  for (long d = 1; d < procs; d *= 2) {
-    int to = (int)((rank + d) % procs), from = (int)((rank - d + procs) % procs);
-    MPI_Sendrecv(v, n, MPI_DOUBLE, to, SKEL_TAG_SYNC, in, n, MPI_DOUBLE, from, SKEL_TAG_SYNC, comm,
-                 MPI_STATUS_IGNORE);
+  int q = 1;
+  while (q <= procs / 2)
+    q *= 2;
+  if (rank >= q) {
+    MPI_Ssend(v, n, MPI_DOUBLE, rank - q, SKEL_TAG_SYNC, comm);
+    MPI_Recv(v, n, MPI_DOUBLE, rank - q, SKEL_TAG_SYNC, comm, MPI_STATUS_IGNORE);
+    return;
+  }
+  if (rank + q < procs) {
+    MPI_Recv(in, n, MPI_DOUBLE, rank + q, SKEL_TAG_SYNC, comm, MPI_STATUS_IGNORE);
     for (int i = 0; i < n; i++)
       v[i] = in[i] > v[i] ? in[i] : v[i];
   }
+  for (int d = 1; d < q; d *= 2) {
+    MPI_Request req[2];
+    MPI_Irecv(in, n, MPI_DOUBLE, rank ^ d, SKEL_TAG_SYNC, comm, &req[0]);
+    MPI_Issend(v, n, MPI_DOUBLE, rank ^ d, SKEL_TAG_SYNC, comm, &req[1]);
+    MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < n; i++)
+      v[i] = in[i] > v[i] ? in[i] : v[i];
+  }
+  if (rank + q < procs)
+    MPI_Ssend(v, n, MPI_DOUBLE, rank + q, SKEL_TAG_SYNC, comm);
 }
 
 double skel_window_start(double entry_min, double exit_max)
@@ -280,13 +317,13 @@ void skel_batch_add(struct skel_batch *b, const char *prog, const char *operatio
 }
 
 /* Binomial-tree reduction to rank 0 of v[0..n): the first nmax elements by
- * MAX, the others by SUM. Rank r receives from r + 2^j for every 2^j below
+ * MAX, the others by SUM (synchronous sends, as skel_allmax's). Rank r receives from r + 2^j for every 2^j below
  * its lowest set bit, then sends to r - (its lowest set bit). */
 static void skel_reduce0(MPI_Comm comm, int rank, int procs, double *v, double *in, long n, long nmax)
 {
   for (long mask = 1; mask < procs; mask <<= 1) {
     if (rank & mask) {
-      MPI_Send(v, (int)n, MPI_DOUBLE, (int)(rank - mask), SKEL_TAG_REPORT, comm);
+      MPI_Ssend(v, (int)n, MPI_DOUBLE, (int)(rank - mask), SKEL_TAG_REPORT, comm);
       return;
     }
     if (rank + mask < procs) {
@@ -312,7 +349,7 @@ static void skel_bcast0(MPI_Comm comm, int rank, int procs, double *v, int n)
   }
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (rank + mask < procs)
-      MPI_Send(v, n, MPI_DOUBLE, (int)(rank + mask), SKEL_TAG_REPORT, comm);
+      MPI_Ssend(v, n, MPI_DOUBLE, (int)(rank + mask), SKEL_TAG_REPORT, comm);
 }
 
 void skel_batch_report(MPI_Comm comm, struct skel_batch *b, const char *prog)

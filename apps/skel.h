@@ -19,23 +19,43 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "hnm_opt.h"
+
 /* Print "PROG: message" on rank 0 of comm (others stay silent), then every
- * rank ends with status 2: MPI_Finalize + exit(2) with a real MPI (an
- * MPI_Abort could lose the message in Open MPI's teardown), exit(2) under
- * SMPI (SimGrid 3.32's MPI_Abort ends smpirun with status 0). comm must be
- * MPI_COMM_WORLD and every rank must call it (collective). */
-void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...);
+ * rank ends with status 2: MPI_Finalize + exit(2) (an MPI_Abort could lose
+ * the message in Open MPI's teardown, and SimGrid 3.32's MPI_Abort ends
+ * smpirun with status 0). comm must be MPI_COMM_WORLD and every rank must
+ * call it (collective). */
+void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
 
-/* 1 if the command line asks for help (--help or -h: under smpirun,
- * SimGrid takes --help for itself, so -h is the way there). */
-int skel_asks_help(int argc, char **argv);
+/* The command line, from an option table (core/hnm_opt.h; the table gives
+ * every option its default, unit, range and help line, and --help, -h and
+ * --version are added). Collective over comm (MPI_COMM_WORLD): every rank
+ * parses its own argv with hnm_opt_scan() (no MPI call until the scan is
+ * over: see the note at the top of core/hnm_opt.c on why getopt_long's
+ * global state is safe with SMPI ranks in one process), then
+ *   --help / -h (under smpirun SimGrid takes --help: use -h): rank 0 prints
+ *     the help generated from the table; every rank ends with status 0;
+ *   --version: rank 0 prints "PROG VERSION"; status 0;
+ *   an error, or an operand (the programs take none): skel_fail() with one
+ *     line, "PROG: --x: 'VAL' is not a whole number"; status 2.
+ * Returns only when the options are good. Options are parsed in order
+ * (cmd->flags gets HNM_OPT_IN_ORDER: argv is not permuted). cmd->ctx is
+ * passed to the table's HNM_OPT_CALL callbacks, which must not print or call
+ * MPI: they fill err and return -1. */
+void skel_options(MPI_Comm comm, const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv);
 
-/* Parse VAL as a whole number in [min, max] for option OPT; on failure
- * skel_fail() with "OPT: 'VAL' ...". */
-long skel_parse_long(MPI_Comm comm, const char *prog, const char *opt, const char *val, long min, long max);
-/* Same for a finite double in (min, max]. */
-double skel_parse_double(MPI_Comm comm, const char *prog, const char *opt, const char *val, double min,
-                         double max);
+/* skel_fail() for a check made after parsing, in the options' wording:
+ * "PROG: OPTION: message". Collective. */
+void skel_option_fail(MPI_Comm comm, const char *prog, const char *option, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 4, 5)))
+#endif
+  ;
 
 /* Buffers. With payload, a zeroed private buffer. Without payload (large
  * simulations), under SMPI one shared buffer folded by SMPI_SHARED_MALLOC
@@ -68,8 +88,8 @@ void skel_csv_header(MPI_Comm comm);
  * MPICH's barriers are logarithmic.
  *
  * The allreduce-max and the report's reduction are the skeleton's own
- * point-to-point algorithms (dissemination, binomial tree; MPI_Sendrecv /
- * MPI_Send / MPI_Recv on tags 32001-32002 of comm): O(log P) messages per
+ * point-to-point algorithms (recursive doubling, binomial tree; MPI_Issend /
+ * MPI_Ssend / MPI_Recv on tags 32001-32002 of comm): O(log P) messages per
  * rank, the same under every SMPI collective selector and every MPI. */
 struct skel_batch;
 

@@ -471,96 +471,55 @@ static double alltoallv(const struct plan *p, const struct opts *o, const double
 
 /* ------------------------------------------------------------------ driver */
 
-static void usage(void)
+static void parse(MPI_Comm comm, int argc, char **argv, struct opts *o)
 {
-  printf("usage: transpose [options]\n"
-         "Transpositions of a spectral transform (Zheng & Marguinaud 2018, Section 3.1, Figure 3):\n"
-         "grid -> yz -> xz -> spectral and back on a cx x cy process grid, each a set of\n"
-         "simultaneous alltoallv in the rows or columns of the process grid.\n"
-         "  --nx N, --ny N, --nz N  grid points (default 28800 x 14400 x 256, Table 3,\n"
-         "                          times --scale^(1/3)); override the scaled size\n"
-         "  --scale F               shrink each dimension by F^(1/3), 0 < F <= 1 (default 1)\n"
-         "  --cx N, --cy N          process grid, cx * cy = processes (default: the most\n"
-         "                          square factorisation, cx <= cy)\n"
-         "  --algo NAME             mpi | burst | bruck | ring | pairwise (default ring)\n"
-         "  --k N                   ring-k radix, N >= 1 (default 4; --algo ring only)\n"
-         "  --iterations N          forward+backward cycles (default 1)\n"
-         "  --verify                fill with global indices, check every element after\n"
-         "                          each transposition\n"
-         "  --no-payload            no real buffers (large simulations); not with --verify\n"
-         "  --help                  this text\n"
-         "Output: CSV, one line per transposition per iteration (see docs/skeletons/transpose.md).\n");
-}
-
-static void parse(MPI_Comm comm, int argc, char **argv, struct opts *o, int *help)
-{
-  int procs;
+  int procs, algo = A_RING, no_payload = 0;
   double scale = 1;
-  long nx = -1, ny = -1, nz = -1;
-  int k_given = 0;
+  long nx = -1, ny = -1, nz = -1, cx = 0, cy = 0, k = 0;
   MPI_Comm_size(comm, &procs);
   memset(o, 0, sizeof *o);
-  o->algo = A_RING;
-  o->k = 4;
-  o->iterations = 1;
-  o->payload = 1;
-  *help = 0;
-  for (int a = 1; a < argc; a++) {
-    const char *opt = argv[a];
-    const char *val = a + 1 < argc ? argv[a + 1] : NULL;
-    int takes = 1;
-    if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
-      *help = 1;
-      return;
-    } else if (strcmp(opt, "--verify") == 0) {
-      o->verify = 1;
-      takes = 0;
-    } else if (strcmp(opt, "--no-payload") == 0) {
-      o->payload = 0;
-      takes = 0;
-    } else if (strcmp(opt, "--nx") == 0 || strcmp(opt, "--ny") == 0 || strcmp(opt, "--nz") == 0 ||
-               strcmp(opt, "--scale") == 0 || strcmp(opt, "--cx") == 0 || strcmp(opt, "--cy") == 0 ||
-               strcmp(opt, "--algo") == 0 || strcmp(opt, "--k") == 0 || strcmp(opt, "--iterations") == 0) {
-      if (val == NULL)
-        skel_fail(comm, PROG, "%s needs a value", opt);
-      if (strcmp(opt, "--nx") == 0)
-        nx = skel_parse_long(comm, PROG, opt, val, 1, 1000000000L);
-      else if (strcmp(opt, "--ny") == 0)
-        ny = skel_parse_long(comm, PROG, opt, val, 1, 1000000000L);
-      else if (strcmp(opt, "--nz") == 0)
-        nz = skel_parse_long(comm, PROG, opt, val, 1, 1000000000L);
-      else if (strcmp(opt, "--scale") == 0)
-        scale = skel_parse_double(comm, PROG, opt, val, 0, 1);
-      else if (strcmp(opt, "--cx") == 0)
-        o->cx = (int)skel_parse_long(comm, PROG, opt, val, 1, procs);
-      else if (strcmp(opt, "--cy") == 0)
-        o->cy = (int)skel_parse_long(comm, PROG, opt, val, 1, procs);
-      else if (strcmp(opt, "--k") == 0) {
-        o->k = skel_parse_long(comm, PROG, opt, val, 1, INT_MAX);
-        k_given = 1;
-      } else if (strcmp(opt, "--iterations") == 0)
-        o->iterations = skel_parse_long(comm, PROG, opt, val, 1, 1000000L);
-      else if (strcmp(val, "mpi") == 0)
-        o->algo = A_MPI;
-      else if (strcmp(val, "burst") == 0)
-        o->algo = A_BURST;
-      else if (strcmp(val, "bruck") == 0)
-        o->algo = A_BRUCK;
-      else if (strcmp(val, "ring") == 0)
-        o->algo = A_RING;
-      else if (strcmp(val, "pairwise") == 0)
-        o->algo = A_PAIRWISE;
-      else
-        skel_fail(comm, PROG, "--algo: unknown algorithm '%s' (mpi, burst, bruck, ring, pairwise)", val);
-    } else {
-      skel_fail(comm, PROG, "unknown option '%s' (see --help)", opt);
-    }
-    a += takes;
-  }
+  const struct hnm_opt opts[] = {
+    {"nx", 0, HNM_OPT_LONG, "N", NULL, NULL,
+     "grid points along x (default 28800, Table 3, times --scale^(1/3));\noverrides the scaled size", &nx, 1,
+     1000000000L, NULL},
+    {"ny", 0, HNM_OPT_LONG, "N", NULL, NULL, "grid points along y (default 14400 x --scale^(1/3))", &ny, 1,
+     1000000000L, NULL},
+    {"nz", 0, HNM_OPT_LONG, "N", NULL, NULL, "grid points along z (default 256 x --scale^(1/3))", &nz, 1,
+     1000000000L, NULL},
+    {"scale", 0, HNM_OPT_NUMBER, "F", "1", NULL, "shrink each dimension by F^(1/3), 0 < F <= 1", &scale, 0, 1, NULL},
+    {"cx", 0, HNM_OPT_LONG, "N", NULL, NULL,
+     "process grid, cx * cy = processes (default: the most\nsquare factorisation, cx <= cy)", &cx, 1, procs, NULL},
+    {"cy", 0, HNM_OPT_LONG, "N", NULL, NULL, "process grid along y", &cy, 1, procs, NULL},
+    {"algo", 0, HNM_OPT_CHOICE, "NAME", "ring", "mpi|burst|bruck|ring|pairwise", "alltoallv algorithm", &algo, 0,
+     0, NULL},
+    {"k", 0, HNM_OPT_LONG, "N", NULL, NULL, "ring-k radix, N >= 1 (default 4; --algo ring only)", &k, 1, INT_MAX,
+     NULL},
+    {"iterations", 0, HNM_OPT_LONG, "N", "1", NULL, "forward+backward cycles", &o->iterations, 1, 1000000L, NULL},
+    {"verify", 0, HNM_OPT_FLAG, NULL, NULL, NULL,
+     "fill with global indices, check every element after\neach transposition", &o->verify, 0, 0, NULL},
+    {"no-payload", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no real buffers (large simulations); not with --verify",
+     &no_payload, 0, 0, NULL},
+    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt_cmd cmd = {
+    PROG, "[OPTIONS]",
+    "Transpositions of a spectral transform (Zheng & Marguinaud 2018, Section 3.1, Figure 3):\n"
+    "grid -> yz -> xz -> spectral and back on a cx x cy process grid, each a set of\n"
+    "simultaneous alltoallv in the rows or columns of the process grid.",
+    "Output: CSV, one line per transposition per iteration (see docs/skeletons/transpose.md).\n"
+    "Under smpirun use -h: SimGrid takes --help.\n",
+    NULL, 0, NULL};
+  skel_options(comm, &cmd, opts, argc, argv);
+  o->algo = (enum algo)algo;
+  o->payload = !no_payload;
+  o->cx = (int)cx;
+  o->cy = (int)cy;
+  o->k = k > 0 ? k : 4;
+  if (scale == 0)
+    skel_option_fail(comm, PROG, "--scale", "'%g' is not in (0, 1]", scale);
   if (o->verify && !o->payload)
-    skel_fail(comm, PROG, "--verify needs the payload: drop --no-payload");
-  if (k_given && o->algo != A_RING)
-    skel_fail(comm, PROG, "--k applies to --algo ring only");
+    skel_option_fail(comm, PROG, "--verify", "needs the payload: drop --no-payload");
+  if (k > 0 && o->algo != A_RING)
+    skel_option_fail(comm, PROG, "--k", "applies to --algo ring only");
 
   double f = cbrt(scale);
   o->nx = nx > 0 ? nx : (long)fmax(1, (double)llround((double)DEFAULT_NX * f));
@@ -576,7 +535,7 @@ static void parse(MPI_Comm comm, int argc, char **argv, struct opts *o, int *hel
   } else if (o->cx > 0 || o->cy > 0) {
     int given = o->cx > 0 ? o->cx : o->cy;
     if (procs % given != 0)
-      skel_fail(comm, PROG, "--%s %d does not divide the %d processes", o->cx > 0 ? "cx" : "cy", given, procs);
+      skel_option_fail(comm, PROG, o->cx > 0 ? "--cx" : "--cy", "'%d' does not divide the %d processes", given, procs);
     if (o->cx > 0)
       o->cy = procs / o->cx;
     else
@@ -652,18 +611,12 @@ int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
   MPI_Comm world = MPI_COMM_WORLD;
-  int rank, procs, help;
+  int rank, procs;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &procs);
 
   struct opts o;
-  parse(world, argc, argv, &o, &help);
-  if (help) {
-    if (rank == 0)
-      usage();
-    MPI_Finalize();
-    return 0;
-  }
+  parse(world, argc, argv, &o);
 
   struct decomp d = {o.nx, o.ny, o.nz, o.cx, o.cy, rank % o.cx, rank / o.cx};
   /* skel_block gives the extra points to the first parts: part 0 is the

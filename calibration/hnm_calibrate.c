@@ -36,38 +36,29 @@
 #include <unistd.h>
 #include "hnm_calibrate_util.h"
 #include "hnm_msg.h"
+#include "hnm_opt.h"
 #include "hnm_version.h"
 #include "hnm_calibrate_fit.h"
 #include "hnm_calibrate_compare.h"
 #include "hnm_calibrate_run.h"
 #include "hnm_calibrate_smpi.h"
 
+static const struct hnm_opt_command commands[] = {
+  {"run", NULL, "measure (real mpirun, or --simulate under hnm-run): p2p.csv probe.csv contention.csv"},
+  {"fit", NULL, "CSVs -> hybrid model file + report (table, PNG plots, LogGPS and fluid fits)"},
+  {"compare", NULL, "median relative error per size decade of simulations against real measurements"},
+  {"export", NULL, "a model as SimGrid's own SMPI <config> block (plain smpirun)"},
+  {"import", NULL, "SimGrid's SMPI <config> block (platform-calibration's output) as a model"},
+  {NULL, NULL, NULL}};
+
+static const struct hnm_opt_tool tool = {PROG, "COMMAND", "Commands",
+                                         "Measure the MPI point-to-point costs of a cluster and fit an hnm model file to them.", NULL,
+                                         NULL};
+
 int main(int argc, char **argv)
 {
+  static int (*const run[])(int, char **) = {cmd_run, cmd_fit, cmd_compare, cmd_export, cmd_import};
   hnm_msg_init(PROG);
-  if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-    FILE *f = argc < 2 ? stderr : stdout;
-    fprintf(f, "usage: hnm-calibrate run|fit|compare|export|import ... (hnm-calibrate CMD --help for each)\n"
-               "  run      measure (real mpirun, or --simulate under hnm-run): p2p.csv probe.csv contention.csv\n"
-               "  fit      CSVs -> hybrid model file + report (table, PNG plots, LogGPS and fluid fits)\n"
-               "  compare  median relative error per size decade of simulations against real measurements\n"
-               "  export   a model as SimGrid's own SMPI <config> block (plain smpirun)\n"
-               "  import   SimGrid's SMPI <config> block (platform-calibration's output) as a model\n");
-    return argc < 2 ? 2 : 0;
-  }
-  if (strcmp(argv[1], "--version") == 0) {
-    printf(PROG " " HNM_VERSION "\n");
-    return 0;
-  }
-  if (strcmp(argv[1], "run") == 0)
-    return cmd_run(argc - 1, argv + 1);
-  if (strcmp(argv[1], "fit") == 0)
-    return cmd_fit(argc - 1, argv + 1);
-  if (strcmp(argv[1], "compare") == 0)
-    return cmd_compare(argc - 1, argv + 1);
-  if (strcmp(argv[1], "export") == 0)
-    return cmd_export(argc - 1, argv + 1);
-  if (strcmp(argv[1], "import") == 0)
-    return cmd_import(argc - 1, argv + 1);
-  die("%s: unknown command (run, fit, compare, export, import)", argv[1]);
+  int c = hnm_opt_command(&tool, commands, argc, argv);
+  return c >= 0 ? run[c](argc - 1, argv + 1) : hnm_opt_status(c);
 }

@@ -115,19 +115,19 @@ void read_csv(const char *path, struct inputs *in)
       if ((kind == 0 && i == 0) || (kind == 2 && i == 1))
         continue;
       if (!parse_field(fl[i], &v[i])) {
-        fprintf(stderr, PROG ": %s:%ld: field '%s': '%s' is not a non-negative number\n", path, ln,
+        fprintf(stderr, PROG ": %s:%ld: %s: '%s' is not a non-negative number\n", path, ln,
                 names[kind][i], fl[i]);
         exit(2);
       }
     }
     int size_field = kind == 0 ? 1 : kind == 1 ? 0 : 2;
     if (v[size_field] != floor(v[size_field])) {
-      fprintf(stderr, PROG ": %s:%ld: field 'size': '%s' is not a whole number of bytes\n", path, ln,
+      fprintf(stderr, PROG ": %s:%ld: size: '%s' is not a whole number of bytes\n", path, ln,
               fl[size_field]);
       exit(2);
     }
     if (v[size_field] > CSV_MAX_SIZE) {
-      fprintf(stderr, PROG ": %s:%ld: field 'size': '%s' is above 2^53 bytes (not a message size)\n", path, ln,
+      fprintf(stderr, PROG ": %s:%ld: size: '%s' is above 2^53 bytes (not a message size)\n", path, ln,
               fl[size_field]);
       exit(2);
     }
@@ -136,7 +136,7 @@ void read_csv(const char *path, struct inputs *in)
     for (int i = 0; i < want; i++) {
       int is_time = kind == 0 ? i == 3 : kind == 1 ? i >= 1 : i == 4;
       if (is_time && v[i] > CSV_MAX_DURATION) {
-        fprintf(stderr, PROG ": %s:%ld: field '%s': %s s is above %g s (not the time of one message)\n", path,
+        fprintf(stderr, PROG ": %s:%ld: %s: %s s is above %g s (not the time of one message)\n", path,
                 ln, names[kind][i], fl[i], CSV_MAX_DURATION);
         exit(2);
       }
@@ -147,7 +147,7 @@ void read_csv(const char *path, struct inputs *in)
       while (op < OP_COUNT && strcmp(fl[0], op_names[op]) != 0)
         op++;
       if (op == OP_COUNT) {
-        fprintf(stderr, PROG ": %s:%ld: field 'op': unknown operation '%s' (send, recv, pingpong, isend, irecv)\n",
+        fprintf(stderr, PROG ": %s:%ld: op: unknown operation '%s' (send, recv, pingpong, isend, irecv)\n",
                 path, ln, fl[0]);
         exit(2);
       }
@@ -164,7 +164,7 @@ void read_csv(const char *path, struct inputs *in)
           die("out of memory");
       }
       if (!(v[1] > 0)) {
-        fprintf(stderr, PROG ": %s:%ld: field 'delay': must be > 0\n", path, ln);
+        fprintf(stderr, PROG ": %s:%ld: delay: must be > 0\n", path, ln);
         exit(2);
       }
       in->probe[in->nprobe++] = (struct probe_row){v[0], v[1], v[2], v[3], v[4]};
@@ -173,7 +173,7 @@ void read_csv(const char *path, struct inputs *in)
     } else {
       int bi = strcmp(fl[1], HNM_BENCH_MODE_BI) == 0;
       if (!bi && strcmp(fl[1], HNM_BENCH_MODE_UNI) != 0) {
-        fprintf(stderr, PROG ": %s:%ld: field 'mode': '%s' is not uni or bi\n", path, ln, fl[1]);
+        fprintf(stderr, PROG ": %s:%ld: mode: '%s' is not uni or bi\n", path, ln, fl[1]);
         exit(2);
       }
       if (v[0] < 1 || v[0] != floor(v[0]) || v[3] != floor(v[3])) {

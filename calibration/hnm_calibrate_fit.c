@@ -737,11 +737,11 @@ int cmd_fit(int argc, char **argv)
   a.max_segments = (int)max_segments;
   a.min_sizes = (int)min_sizes;
   if (*a.name == '\0' || strpbrk(a.name, "<>&\"'") != NULL)
-    return hnm_opt_fail("--name", "'%s': empty or has XML special characters", a.name);
+    return hnm_opt_fail("--name", "'%s' is empty or has XML special characters", a.name);
   if (!isnan(a.penalty) && !(a.penalty > 0))
-    return hnm_opt_fail("--penalty", "%g: not a number > 0", a.penalty);
+    return hnm_opt_fail("--penalty", "'%g' is not a number > 0", a.penalty);
   if (!isnan(a.noise_floor) && !(a.noise_floor > 0))
-    return hnm_opt_fail("--noise-floor", "%g: not a number > 0", a.noise_floor);
+    return hnm_opt_fail("--noise-floor", "'%g' is not a number > 0", a.noise_floor);
   if (isnan(a.penalty))
     a.penalty = 0;
   if (isnan(a.noise_floor))
@@ -825,7 +825,7 @@ int cmd_fit(int argc, char **argv)
   if (hnm_out_mkdirs(a.report) != 0) {
     int e = errno;
     hnm_out_abort(out);
-    die("--report: %s: cannot create: %s", a.report, strerror(e));
+    die("--report: '%s': cannot create: %s", a.report, strerror(e));
   }
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", a.report);

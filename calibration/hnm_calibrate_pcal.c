@@ -69,7 +69,7 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
    * largest eager size is one less; 0 means never. */
   if (a->force_detached <= -2) {
     if (p.eager < 0 || p.detached < 0) {
-      fprintf(stderr, PROG ": %s: field '%s': missing (or give --protocol ASYNC,DETACHED)\n", a->pcal,
+      fprintf(stderr, PROG ": %s: %s: missing (or give --protocol ASYNC,DETACHED)\n", a->pcal,
               p.eager < 0 ? "eager_threshold" : "detached_threshold");
       exit(2);
     }

@@ -192,7 +192,7 @@ int cmd_run(int argc, char **argv)
   if (bench == NULL)
     bench = hnm_home_file(simulate ? HNM_HOME_APPS "/calibrate" : HNM_HOME_APPS "/calibrate-mpi");
   if (access(bench, X_OK) != 0)
-    die("--bench: %s: not an executable (build apps/calibrate)", bench);
+    die("--bench: '%s' is not an executable (build apps/calibrate)", bench);
 
   char **av = calloc((size_t)argc + 64, sizeof *av);
   int n = 0;

@@ -107,7 +107,7 @@ int cmd_import(int argc, char **argv)
   if (out == NULL)
     return hnm_opt_fail("--output", "-o MODEL.xml is required");
   if (*name == '\0' || strpbrk(name, "<>&\"'") != NULL)
-    return hnm_opt_fail("--name", "'%s': empty or has XML special characters", name);
+    return hnm_opt_fail("--name", "'%s' is empty or has XML special characters", name);
   char e[1200], notes[4096] = "";
   hnm_model *m = NULL;
   if (hnm_smpi_config_import(file, bw, lat, name, &m, notes, sizeof notes, e, sizeof e) != 0) {

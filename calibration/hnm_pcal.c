@@ -153,22 +153,22 @@ static int read_config(hnm_pcal *p, char *dirname, size_t dcap, char *bpname, si
                                                             : NULL;
     int is_string = strcmp(name, "prefix") == 0 || strcmp(name, "dirname") == 0 || strcmp(name, "breakpoints_file") == 0;
     if ((num != NULL || is_string) && val == NULL) {
-      hnm_errf(err, errcap, "%s:%ld: field '%s': no value attribute", p->config, line, name);
+      hnm_errf(err, errcap, "%s:%ld: %s: no value attribute", p->config, line, name);
       goto out;
     }
     if (num != NULL) {
       if (!number(val, num)) {
-        hnm_errf(err, errcap, "%s:%ld: field '%s': '%s' is not a non-negative number", p->config, line, name, val);
+        hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a non-negative number", p->config, line, name, val);
         goto out;
       }
       if ((num == &p->eager || num == &p->detached) && (*num != floor(*num) || *num > 2147483647.0)) {
-        hnm_errf(err, errcap, "%s:%ld: field '%s': '%s' is not a whole number of bytes (SMPI keeps an int)",
+        hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a whole number of bytes (SMPI keeps an int)",
                  p->config, line, name, val);
         goto out;
       }
     } else if (strcmp(name, "prefix") == 0) {
       if (*val == '\0' || strlen(val) >= sizeof p->prefix || strchr(val, '/') != NULL) {
-        hnm_errf(err, errcap, "%s:%ld: field 'prefix': '%s' is empty, too long or has a '/'", p->config, line, val);
+        hnm_errf(err, errcap, "%s:%ld: prefix: '%s' is empty, too long or has a '/'", p->config, line, val);
         goto out;
       }
       snprintf(p->prefix, sizeof p->prefix, "%s", val);
@@ -179,12 +179,12 @@ static int read_config(hnm_pcal *p, char *dirname, size_t dcap, char *bpname, si
       snprintf(bpname, bcap, "%s", val);
   }
   if (!have_prefix) {
-    hnm_errf(err, errcap, "%s:%ld: field 'prefix': missing (<prefix value=\"NAME\"/> names NAME_PingPong.csv ...)",
+    hnm_errf(err, errcap, "%s:%ld: prefix: missing (<prefix value=\"NAME\"/> names NAME_PingPong.csv ...)",
              p->config, doc.e[0].line);
     goto out;
   }
   if (p->eager >= 0 && p->detached >= 0 && p->eager > p->detached) {
-    hnm_errf(err, errcap, "%s: field 'eager_threshold': %.0f > detached_threshold %.0f (SMPI refuses it)", p->config,
+    hnm_errf(err, errcap, "%s: eager_threshold: %.0f > detached_threshold %.0f (SMPI refuses it)", p->config,
              p->eager, p->detached);
     goto out;
   }
@@ -234,12 +234,12 @@ static int read_breakpoints(hnm_pcal *p, char *err, size_t errcap)
     }
     double v;
     if (!number(fl[0], &v) || v != floor(v) || v < 1 || v > 2147483647.0) {
-      hnm_errf(err, errcap, "%s:%ld: field 'Limit': '%s' is not a whole number of bytes >= 1", p->bp_file, ln,
+      hnm_errf(err, errcap, "%s:%ld: Limit: '%s' is not a whole number of bytes >= 1", p->bp_file, ln,
                trim(fl[0]));
       goto out;
     }
     if (p->nbp > 0 && v <= p->bp[p->nbp - 1]) {
-      hnm_errf(err, errcap, "%s:%ld: field 'Limit': %.0f is not above the previous limit %.0f (out of order)",
+      hnm_errf(err, errcap, "%s:%ld: Limit: %.0f is not above the previous limit %.0f (out of order)",
                p->bp_file, ln, v, p->bp[p->nbp - 1]);
       goto out;
     }
@@ -310,7 +310,7 @@ static int read_measurements(hnm_pcal *p, const char *path, const char *const *o
     while (which < nops && strcmp(op, ops[which]) != 0)
       which++;
     if (which == nops) {
-      hnm_errf(err, errcap, "%s:%ld: field 'operation': '%s' is not %s%s%s", path, ln, op, ops[0],
+      hnm_errf(err, errcap, "%s:%ld: operation: '%s' is not %s%s%s", path, ln, op, ops[0],
                nops > 1 ? " or " : "", nops > 1 ? ops[1] : "");
       goto out;
     }
@@ -318,12 +318,12 @@ static int read_measurements(hnm_pcal *p, const char *path, const char *const *o
     double v[4];
     for (int i = 1; i < 4; i++)
       if (!number(fl[i], &v[i])) {
-        hnm_errf(err, errcap, "%s:%ld: field '%s': '%s' is not a non-negative number", path, ln, names[i],
+        hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[i],
                  trim(fl[i]));
         goto out;
       }
     if (v[1] != floor(v[1]) || v[1] > 2147483647.0) {
-      hnm_errf(err, errcap, "%s:%ld: field 'size': '%s' is not a whole number of bytes (an int)", path, ln,
+      hnm_errf(err, errcap, "%s:%ld: size: '%s' is not a whole number of bytes (an int)", path, ln,
                trim(fl[1]));
       goto out;
     }
@@ -445,14 +445,14 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
       goto out;
     }
     if (strcmp(trim(fl[1]), opname) != 0) {
-      hnm_errf(err, errcap, "%s:%ld: field 'operation': '%s' is not %s", path, ln, trim(fl[1]), opname);
+      hnm_errf(err, errcap, "%s:%ld: operation: '%s' is not %s", path, ln, trim(fl[1]), opname);
       goto out;
     }
     double v[5];
     static const char *const names[5] = {"rank", "operation", "count", "start", "duration"};
     for (int i = 0; i < 5; i++)
       if (i != 1 && !number(fl[i], &v[i])) {
-        hnm_errf(err, errcap, "%s:%ld: field '%s': '%s' is not a non-negative number", path, ln, names[i],
+        hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[i],
                  trim(fl[i]));
         goto out;
       }
@@ -582,7 +582,7 @@ int hnm_pcal_load(const char *config, hnm_pcal *p, char *err, size_t errcap)
   dir_of(config, cdir, sizeof cdir);
   if (bpname[0] != '\0') {
     if (locate(cdir, dirname, bpname, p->bp_file, sizeof p->bp_file) != 0) {
-      hnm_errf(err, errcap, "%s: field 'breakpoints_file': %s not found next to the config nor under its dirname '%s'",
+      hnm_errf(err, errcap, "%s: breakpoints_file: %s not found next to the config nor under its dirname '%s'",
                config, bpname, dirname);
       return -1;
     }
@@ -599,7 +599,7 @@ int hnm_pcal_load(const char *config, hnm_pcal *p, char *err, size_t errcap)
     if (locate(cdir, dirname, name, path, sizeof path) != 0) {
       if (i == 2)
         continue; /* MPI_Isend is optional for hnm */
-      hnm_errf(err, errcap, "%s: field 'prefix': %s not found next to the config nor under its dirname '%s'", config,
+      hnm_errf(err, errcap, "%s: prefix: %s not found next to the config nor under its dirname '%s'", config,
                name, dirname);
       return -1;
     }

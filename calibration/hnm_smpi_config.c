@@ -84,14 +84,14 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
   const struct hnm_segment *s2 = hnm_model_segments(m, HNM_ROUTE_SAME_ZONE, &n2);
   if (!same_segments(s, n, s1, n1) || !same_segments(s, n, s2, n2)) {
     hnm_errf(err, errcap,
-             "field 'segments route': model '%s' gives route classes different tables; SimGrid's smpi/* options "
+             "segments route: model '%s' gives route classes different tables; SimGrid's smpi/* options "
              "are one table for every message",
              hnm_model_name(m));
     return -1;
   }
   if (hnm_model_contention(m) == HNM_CONTENTION_NONE) {
     hnm_errf(err, errcap,
-             "field 'sharing contention': model '%s' has contention=\"none\" (every link a FATPIPE, no TCP window), "
+             "sharing contention: model '%s' has contention=\"none\" (every link a FATPIPE, no TCP window), "
              "which is the platform's links, not SimGrid's configuration",
              hnm_model_name(m));
     return -1;
@@ -108,12 +108,12 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
     const struct hnm_segment *g = &s[i];
     double prev = i == 0 ? -1 : s[i - 1].upto;
     if (i + 1 < n && !(g->upto + ENVELOPE <= (double)INT_MAX)) {
-      hnm_errf(err, errcap, "field 'upto': segment %zu ends at %.17g B, beyond SimGrid's int keys (%d - 16)", i + 1,
+      hnm_errf(err, errcap, "upto: segment %zu ends at %.17g B, beyond SimGrid's int keys (%d - 16)", i + 1,
                g->upto, INT_MAX);
       goto out;
     }
     if ((g->latency_absolute && !(route_lat > 0)) || (g->bandwidth_absolute && !(route_bw > 0))) {
-      hnm_errf(err, errcap, "field '%s': segment %zu is absolute: give the route's --%s (> 0)",
+      hnm_errf(err, errcap, "%s: segment %zu is absolute: give the route's --%s (> 0)",
                g->latency_absolute && !(route_lat > 0) ? "latency" : "bandwidth", i + 1,
                g->latency_absolute && !(route_lat > 0) ? "latency" : "bandwidth");
       goto out;
@@ -215,7 +215,7 @@ static int parse_factor(const char *str, int need, struct factor *f, const char 
         errno = 0;
         long k = strtol(v, &end, 10);
         if (end == v || *end != '\0' || errno == ERANGE || k < 0 || k > INT_MAX) {
-          hnm_errf(err, errcap, "%s: field '%s': chunk %d: key '%s' is not a whole number of bytes (an int)", where,
+          hnm_errf(err, errcap, "%s: %s: chunk %d: key '%s' is not a whole number of bytes (an int)", where,
                    id, chunk, v);
           goto out;
         }
@@ -225,7 +225,7 @@ static int parse_factor(const char *str, int need, struct factor *f, const char 
       double x;
       char e2[256];
       if (hnm_parse_time(v, &x, e2, sizeof e2) != 0 || !isfinite(x)) {
-        hnm_errf(err, errcap, "%s: field '%s': chunk %d: value '%s' is not a time or number", where, id, chunk, v);
+        hnm_errf(err, errcap, "%s: %s: chunk %d: value '%s' is not a time or number", where, id, chunk, v);
         goto out;
       }
       if (idx <= 2)
@@ -233,20 +233,20 @@ static int parse_factor(const char *str, int need, struct factor *f, const char 
     }
     e->nv = idx - 1;
     if (e->nv < need) {
-      hnm_errf(err, errcap, "%s: field '%s': chunk %d has %d value(s), SimGrid reads %d", where, id, chunk, e->nv,
+      hnm_errf(err, errcap, "%s: %s: chunk %d has %d value(s), SimGrid reads %d", where, id, chunk, e->nv,
                need);
       goto out;
     }
     for (int i = 0; i < need; i++)
       if (e->v[i] < 0) {
-        hnm_errf(err, errcap, "%s: field '%s': chunk %d: negative value %.17g (hnm models have none)", where, id,
+        hnm_errf(err, errcap, "%s: %s: chunk %d: negative value %.17g (hnm models have none)", where, id,
                  chunk, e->v[i]);
         goto out;
       }
     f->n++;
   }
   if (f->n == 0) {
-    hnm_errf(err, errcap, "%s: field '%s': no chunk in '%s'", where, id, str);
+    hnm_errf(err, errcap, "%s: %s: no chunk in '%s'", where, id, str);
     goto out;
   }
   qsort(f->e, f->n, sizeof *f->e, cmp_fentry);
@@ -363,14 +363,14 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
       errno = 0;
       long t = strtol(val[ASYNC + i], &end, 10);
       if (end == val[ASYNC + i] || *end != '\0' || errno == ERANGE || t < 0 || t > INT_MAX) {
-        hnm_errf(err, errcap, "%s:%ld: field '%s': '%s' is not a whole number of bytes (an int)", path,
+        hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a whole number of bytes (an int)", path,
                  line[ASYNC + i], ids[ASYNC + i], val[ASYNC + i]);
         goto out;
       }
       thr[i] = t;
     }
   if (thr[0] > thr[1]) {
-    hnm_errf(err, errcap, "%s:%ld: field '%s': %ld > smpi/send-is-detached-thresh %ld (SimGrid refuses it)", path,
+    hnm_errf(err, errcap, "%s:%ld: %s: %ld > smpi/send-is-detached-thresh %ld (SimGrid refuses it)", path,
              line[ASYNC], ids[ASYNC], thr[0], thr[1]);
     goto out;
   }
@@ -382,7 +382,7 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
     else if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false"))
       cross = 0;
     else {
-      hnm_errf(err, errcap, "%s:%ld: field '%s': '%s' is not a boolean", path, line[CROSS], ids[CROSS], v);
+      hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a boolean", path, line[CROSS], ids[CROSS], v);
       goto out;
     }
   }
@@ -421,7 +421,7 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
       c[j] = lookup(&f[j], k, 0);
     double bwf = bf ? bf->v[0] : 1.0, latf = lf ? lf->v[0] : 1.0;
     if (!(bwf > 0)) {
-      hnm_errf(err, errcap, "%s:%ld: field 'smpi/bw-factor': factor 0 for %.0f-byte messages (no transfer)", path,
+      hnm_errf(err, errcap, "%s:%ld: smpi/bw-factor: factor 0 for %.0f-byte messages (no transfer)", path,
                line[BW], k);
       goto out;
     }

@@ -18,7 +18,7 @@
  *     return hnm_opt_status(first);   (0 after --help/--version, 2 on error)
  *
  * Defaults are parsed exactly like a user's value before argv is read.
- * Errors are one line on stderr, "PROG: option '--x': reason" (PROG from
+ * Errors are one line on stderr, "PROG: --x: 'VALUE' reason" (PROG from
  * hnm_msg_init()), and parsing stops.
  */
 #ifndef HNM_OPT_H
@@ -39,7 +39,9 @@ enum hnm_opt_kind {
   HNM_OPT_TIME,      /* value: double *, seconds (hnm_parse_time), in [min, max] */
   HNM_OPT_SIZE,      /* value: double *, bytes (hnm_parse_size), in [min, max] */
   HNM_OPT_BANDWIDTH, /* value: double *, bytes/s (hnm_parse_bandwidth), in [min, max] */
-  HNM_OPT_CALL       /* fn(ctx, argument) does the work; no argument when arg is NULL */
+  HNM_OPT_CALL,      /* fn(ctx, argument) does the work; no argument when arg is NULL */
+  HNM_OPT_CHOICE     /* value: int *, the index of the argument in unit, which lists
+                        the accepted words separated by '|' ("mpi|ring"; --help shows it) */
 };
 
 struct hnm_opt {
@@ -49,12 +51,12 @@ struct hnm_opt {
   const char *arg;        /* name of the argument in --help ("FILE"); NULL: none */
   const char *def;        /* default, parsed like a user's value; NULL: none */
   const char *unit;       /* unit shown in --help ("bytes/s"), or NULL */
-  const char *help;       /* one line */
+  const char *help;       /* one line (a '\n' continues it, indented, on the next) */
   void *value;            /* where the value goes (see the kinds); may be NULL */
   double min, max;        /* accepted range of numbers; min == max == 0: any */
   /* HNM_OPT_CALL: called with the argument (NULL when the option takes
    * none); returns 0, or -1 with a reason in err (printed by the parser as
-   * "PROG: option '--x': reason"; nothing is printed when err is left
+   * "PROG: --x: reason"; nothing is printed when err is left
    * empty: the callback reported the error itself). */
   int (*fn)(void *ctx, const char *arg, char *err, size_t errlen);
 };
@@ -74,14 +76,26 @@ struct hnm_opt_cmd {
   void *ctx;            /* passed to the fn of HNM_OPT_CALL options */
 };
 
-#define HNM_OPT_DONE (-1)  /* --help or --version was printed: exit 0 */
-#define HNM_OPT_ERROR (-2) /* an error was printed: exit 2 */
+#define HNM_OPT_DONE (-1)    /* --help or --version was printed: exit 0 */
+#define HNM_OPT_ERROR (-2)   /* an error was printed (hnm_opt_scan: described): exit 2 */
+#define HNM_OPT_HELP (-3)    /* hnm_opt_scan: --help or -h was given: print hnm_opt_help() */
+#define HNM_OPT_VERSION (-4) /* hnm_opt_scan: --version was given */
 
 /* Parse argv[1..argc) with the table (argv[0] is skipped, as getopt does).
  * Returns the index of the first operand (argc if none; argv may have been
  * permuted unless HNM_OPT_IN_ORDER, operands then come last), HNM_OPT_DONE,
  * or HNM_OPT_ERROR. */
 int hnm_opt_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv);
+
+/* hnm_opt_parse() without printing anything, for callers that decide who
+ * prints (an MPI program prints on rank 0 only): returns the index of the
+ * first operand, HNM_OPT_HELP, HNM_OPT_VERSION, or HNM_OPT_ERROR with the
+ * reason in err as "--x: reason" (no PROG; err is left empty when
+ * an HNM_OPT_CALL callback reported the error itself). Uses no global state
+ * of its own and calls nothing that could switch SMPI ranks: see the note at
+ * the top of hnm_opt.c on getopt_long's global state. */
+int hnm_opt_scan(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv, char *err,
+                 size_t errlen);
 
 /* The exit status for a negative hnm_opt_parse() result. */
 int hnm_opt_status(int parse_result);
@@ -92,7 +106,7 @@ void hnm_opt_help(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, FIL
 /* The row of long option NAME (without dashes), or NULL. */
 const struct hnm_opt *hnm_opt_find(const struct hnm_opt *opts, const char *name);
 
-/* "PROG: option 'OPTION': reason" on stderr; returns 2. OPTION is written as
+/* "PROG: OPTION: reason" on stderr; returns 2. OPTION is written as
  * the user writes it ("--np", "-o"). For checks made after parsing. */
 int hnm_opt_fail(const char *option, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -103,6 +117,35 @@ int hnm_opt_fail(const char *option, const char *fmt, ...)
 /* Parse one value of a numeric kind (LONG .. BANDWIDTH) into *out (a long
  * for HNM_OPT_LONG, else a double), range-checked by min/max of the row. */
 int hnm_opt_value(const struct hnm_opt *o, const char *text, void *out, char *err, size_t errlen);
+
+/* Tools of several commands ("hnm-compare run ...", "hnm-platform torus
+ * ..."): one row per command, and the tool's own --help generated from the
+ * rows, as each command's --help is from its option table. */
+struct hnm_opt_command {
+  const char *name;    /* "run"; NULL ends the table */
+  const char *usage;   /* what follows "PROG NAME" in a usage line, or NULL (no line of its own) */
+  const char *summary; /* one line */
+};
+
+struct hnm_opt_tool {
+  const char *prog;      /* "hnm-compare" */
+  const char *metavar;   /* how --help names a command: "COMMAND", "FAMILY" */
+  const char *heading;   /* title of the list: "Commands", "Families" */
+  const char *summary;   /* a paragraph after the usage lines, or NULL */
+  const char *epilog;    /* text after the list, or NULL */
+  void (*notes)(FILE *out); /* more text after the epilog, or NULL */
+};
+
+/* The command named by argv[1]: its index in cmds; or HNM_OPT_DONE after
+ * printing the tool's --help (-h, --help) or version (--version); or
+ * HNM_OPT_ERROR after printing the help on stderr (no command) or one line
+ * "PROG: unknown command 'X' (a, b, c; see PROG --help)". */
+int hnm_opt_command(const struct hnm_opt_tool *tool, const struct hnm_opt_command *cmds, int argc, char **argv);
+
+/* The tool's --help: usage lines (one per command with a usage, else
+ * "PROG METAVAR [OPTIONS]"), summary, the commands and their summaries,
+ * -h/--help and --version, epilog, notes. */
+void hnm_opt_tool_help(const struct hnm_opt_tool *tool, const struct hnm_opt_command *cmds, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -107,7 +107,7 @@ int hnm_pattern_generate(const struct hnm_pattern_params *pp, unsigned long p, s
     case HNM_PATTERN_AGGREGATION: {
       unsigned long g = pp->group ? pp->group : 16;
       if (g < 2 || g > p) {
-        hnm_errf(err, errlen, "--group: %lu, must be 2 .. %lu (the partition)", g, p);
+        hnm_errf(err, errlen, "--group: '%lu' is not in 2 .. %lu (the partition)", g, p);
         return -1;
       }
       for (unsigned long i = 0; i < p && rc == 0; i++) {
@@ -130,11 +130,11 @@ int hnm_pattern_generate(const struct hnm_pattern_params *pp, unsigned long p, s
       if (n == 0)
         n = 1;
       if (m > p) {
-        hnm_errf(err, errlen, "--sources: %lu, more than the %lu nodes", m, p);
+        hnm_errf(err, errlen, "--sources: '%lu' is more than the %lu nodes", m, p);
         return -1;
       }
       if (n > p) {
-        hnm_errf(err, errlen, "--dests: %lu, more than the %lu nodes", n, p);
+        hnm_errf(err, errlen, "--dests: '%lu' is more than the %lu nodes", n, p);
         return -1;
       }
       if (pp->kind == HNM_PATTERN_DISJOINT) {
@@ -148,7 +148,7 @@ int hnm_pattern_generate(const struct hnm_pattern_params *pp, unsigned long p, s
       } else if (pp->kind == HNM_PATTERN_OVERLAP) {
         unsigned long o = pp->overlap ? pp->overlap : (m / 2 ? m / 2 : 1);
         if (o > m || o > n) {
-          hnm_errf(err, errlen, "--overlap: %lu, more than the sources (%lu) or destinations (%lu)", o, m, n);
+          hnm_errf(err, errlen, "--overlap: '%lu' is more than the sources (%lu) or destinations (%lu)", o, m, n);
           return -1;
         }
         if (m - o + n > p) {

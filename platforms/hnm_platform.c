@@ -44,26 +44,11 @@ int main(int argc, char **argv)
   int rc;
 
   hnm_msg_init(PROG);
-  if (argc < 2) {
-    usage(stderr);
-    return 2;
-  }
-  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-    usage(stdout);
-    return 0;
-  }
-  if (strcmp(argv[1], "--version") == 0) {
-    printf("%s %s\n", PROG, HNM_VERSION);
-    return 0;
-  }
+  int fam = family_command(argc, argv);
+  if (fam < 0)
+    return hnm_opt_status(fam);
   memset(&cli, 0, sizeof cli);
-  for (const struct family *f = families; f->name != NULL && cli.fam == NULL; f++)
-    if (strcmp(argv[1], f->name) == 0)
-      cli.fam = f;
-  if (cli.fam == NULL) {
-    bad("unknown family '%s' (cluster, torus, fattree, dragonfly, bgq; see %s --help)", argv[1], PROG);
-    return 2;
-  }
+  cli.fam = &families[fam];
   rc = cli_parse(&cli, argc, argv, 2);
   if (rc != 0)
     return rc > 0 ? 0 : 2;

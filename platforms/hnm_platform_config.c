@@ -110,7 +110,7 @@ static int build_shape(const struct cli *c, struct config *cfg)
         if (get_count(c, OPT_CABINETS, &cabinets) != 0 || get_count(c, OPT_NODES, &nodes) != 0)
           return -1;
         if (cabinets > HNM_TOPO_MAX_CABINETS)
-          return bad("--cabinets: %lu cabinets, must be 1 to %d (the Full zone holds C x (C-1) routes)", cabinets,
+          return bad("--cabinets: '%lu' is not in 1 .. %d (the Full zone holds C x (C-1) routes)", cabinets,
                      HNM_TOPO_MAX_CABINETS);
         t->cabinets = (int)cabinets;
         for (int i = 0; i < t->cabinets; i++)
@@ -137,7 +137,7 @@ static int build_shape(const struct cli *c, struct config *cfg)
         if (get_count(c, OPT_LEVELS, &levels) != 0)
           return -1;
         if (levels != (unsigned long)n)
-          return bad("--levels: %lu, but --down '%s' has %d level%s", levels, value_of(c, OPT_DOWN), n,
+          return bad("--levels: '%lu' but --down '%s' has %d level%s", levels, value_of(c, OPT_DOWN), n,
                      n == 1 ? "" : "s");
       }
       if (nu != n)
@@ -180,7 +180,7 @@ int build_config(const struct cli *c, struct config *cfg)
           strncat(names, names[0] ? ", " : "", sizeof names - strlen(names) - 1);
           strncat(names, hnm_topo_preset_at(i)->name, sizeof names - strlen(names) - 1);
         }
-      return bad("--preset: unknown %s preset '%s' (%s)", c->fam->name, c->val[OPT_PRESET], names);
+      return bad("--preset: '%s' is not a %s preset (%s)", c->val[OPT_PRESET], c->fam->name, names);
     }
     for (const struct opt_doc *d = c->fam->docs; d->id != OPT_COUNT; d++)
       if (d->shape && c->val[d->id] != NULL)
@@ -237,7 +237,7 @@ int build_config(const struct cli *c, struct config *cfg)
   if (c->val[OPT_RANKS] != NULL && get_count(c, OPT_RANKS, &cfg->ranks_per_host) != 0)
     return -1;
   if (cfg->ranks_per_host > HNM_TOPO_MAX_NODES / hosts)
-    return bad("--ranks-per-host: %lu ranks on each of %lu hosts is more than 100000000 ranks", cfg->ranks_per_host,
+    return bad("--ranks-per-host: '%lu' on each of %lu hosts is more than 100000000 ranks", cfg->ranks_per_host,
                hosts);
   if (hnm_topo_parse_placement(value_of(c, OPT_PLACEMENT), &cfg->placement, err, sizeof err) != 0)
     return bad("--placement: %s", err);

@@ -187,16 +187,9 @@ const struct opt_doc *family_doc(const struct family *f, enum opt_id id)
 
 /* ---- Help ---------------------------------------------------------------- */
 
-void usage(FILE *out)
+/* After the list of families in hnm-platform --help. */
+static void tool_notes(FILE *out)
 {
-  fprintf(out,
-          "Usage: %s FAMILY [OPTIONS]\n"
-          "Write a SimGrid 4.1 platform (XML, through libxml2) and its MPI hostfile.\n"
-          "\n"
-          "Families:\n",
-          PROG);
-  for (const struct family *f = families; f->name != NULL; f++)
-    fprintf(out, "  %-10s %s\n", f->name, f->summary);
   fprintf(out,
           "\n"
           "Presets (--preset): graphene (cluster); Table 1 of Zheng & Marguinaud 2018: torus-M, torus-L (torus),\n"
@@ -214,12 +207,22 @@ void usage(FILE *out)
           "node-(N-1). Files are written to a temporary in their directory and renamed at\n"
           "the end: on any error nothing is written.\n"
           "\n"
-          "  -h, --help   this help;  %s FAMILY --help: every option, unit and default\n"
-          "  --version    print the version\n"
-          "\n"
           "Exit status: 0; 2 on bad input (one line on stderr naming the option); 1 if\n"
           "writing fails. See docs/platforms.md.\n",
-          PROG, PROG, PROG, PROG, PROG);
+          PROG, PROG, PROG, PROG);
+}
+
+int family_command(int argc, char **argv)
+{
+  struct hnm_opt_command cmds[sizeof families / sizeof families[0]];
+  size_t n = 0;
+  for (; families[n].name != NULL; n++)
+    cmds[n] = (struct hnm_opt_command){families[n].name, NULL, families[n].summary};
+  cmds[n] = (struct hnm_opt_command){NULL, NULL, NULL};
+  const struct hnm_opt_tool tool = {PROG, "FAMILY", "Families",
+                                    "Write a SimGrid 4.1 platform (XML, through libxml2) and its MPI hostfile.",
+                                    NULL, tool_notes};
+  return hnm_opt_command(&tool, cmds, argc, argv);
 }
 
 /* The family whose --help is being printed (hnm_opt's notes take no context). */

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "hnm_opt.h"
 #include "hnm_version.h"
 
 #define PROG "hnm-platform"
@@ -51,7 +52,10 @@ struct cli {
 extern const struct family families[];
 
 const struct opt_doc *family_doc(const struct family *f, enum opt_id id);
-void usage(FILE *out);
+/* The family named by argv[1] (its index in families), or a negative
+ * hnm_opt_parse() result after hnm-platform --help, --version or an error
+ * (hnm_opt_command(): the tool's help comes from the families' table). */
+int family_command(int argc, char **argv);
 int bad(const char *fmt, ...);
 const char *opt_name(enum opt_id id);
 const char *value_of(const struct cli *c, enum opt_id id);

@@ -84,15 +84,9 @@ struct route_opts {
   int csv, ksp, simgrid, progress;
 };
 
-/* A library message: "--option: reason" becomes "option '--option': reason". */
+/* A library message ("--option: reason", the tools' own form): as it is. */
 static int lib_fail(const char *err)
 {
-  size_t n = strcspn(err, ": ");
-  if (strncmp(err, "--", 2) == 0 && strncmp(err + n, ": ", 2) == 0) {
-    char opt[64];
-    snprintf(opt, sizeof opt, "%.*s", (int)n, err);
-    return hnm_opt_fail(opt, "%s", err + n + 2);
-  }
   return hnm_msg_error("%s", err);
 }
 
@@ -100,7 +94,7 @@ static int lib_fail(const char *err)
 static int check_count(const char *opt, long v, long min, unsigned long n)
 {
   if (v != 0 && (v < min || (unsigned long)v > n))
-    return hnm_opt_fail(opt, "%ld is not in %ld .. %lu", v, min, n);
+    return hnm_opt_fail(opt, "'%ld' is not in %ld .. %lu", v, min, n);
   return 0;
 }
 
@@ -203,7 +197,7 @@ int main(int argc, char **argv)
   if (!(o.bw > 0))
     return hnm_opt_fail("--bw", "must be positive");
   if (!(o.usable > 0 && o.usable <= 1))
-    return hnm_opt_fail("--usable", "%g is not in (0, 1]", o.usable);
+    return hnm_opt_fail("--usable", "'%g' is not in (0, 1]", o.usable);
   capacity = o.bw * o.usable;
   g = hnm_torus_new(&topo, err, sizeof err);
   if (g == NULL)

@@ -431,7 +431,7 @@ int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, siz
   }
   for (int k = 0; k < K_COUNT; k++)
     if (!seen[k] && k != K_LLAT) {
-      routing__errf(err, errlen, "%s: field '%s' missing", path, keys[k]);
+      routing__errf(err, errlen, "%s: %s: missing", path, keys[k]);
       goto out;
     }
   /* routing, then shape, now that the family is known */
@@ -461,7 +461,7 @@ int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, siz
     goto out;
   }
   if (d->loopback && !seen[K_LLAT]) {
-    routing__errf(err, errlen, "%s: field 'loopback-lat' missing", path);
+    routing__errf(err, errlen, "%s: loopback-lat: missing", path);
     goto out;
   }
   rc = 0;

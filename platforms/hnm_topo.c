@@ -254,7 +254,7 @@ static int topo__check_cluster(const struct hnm_topo *t, char *err, size_t errle
   unsigned long total = 0;
 
   if (t->cabinets < 1 || t->cabinets > HNM_TOPO_MAX_CABINETS) {
-    hnm_errf(err, errlen, "--cabinets: %d cabinets, must be 1 to %d (the Full zone holds C x (C-1) routes)",
+    hnm_errf(err, errlen, "--cabinets: '%d' is not in 1 .. %d (the Full zone holds C x (C-1) routes)",
                t->cabinets, HNM_TOPO_MAX_CABINETS);
     return -1;
   }
@@ -526,7 +526,7 @@ int hnm_topo_scale(struct hnm_topo *t, double f, char *err, size_t errlen)
   double g;
 
   if (!(f > 0 && f <= 1)) {
-    hnm_errf(err, errlen, "--scale: %g is not in (0, 1]", f);
+    hnm_errf(err, errlen, "--scale: '%g' is not in (0, 1]", f);
     return -1;
   }
   switch (t->family) {

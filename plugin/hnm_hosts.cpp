@@ -4,8 +4,7 @@
  *
  * Prints one summary line, "# hosts=H fatpipe=F limiters=L", then the H host
  * names, one per line. F counts the links other than loopbacks that SimGrid
- * shares as FATPIPE (never saturating: SimGrid 3.32's network/optim:Lazy
- * mishandles them, docs/models.md), L the node limiter links (NAME_limiter
+ * shares as FATPIPE (never saturating), L the node limiter links (NAME_limiter
  * beside NAME_UP or NAME, the links hnm's models resize or lift: the rule of
  * hnm_simgrid.cpp). hnm-run runs it before smpirun (tools/hnm_check.h) so
  * that a platform SimGrid cannot load, and a hostfile naming hosts the

@@ -519,7 +519,18 @@ int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out)
 
 int hnm_model_needs_full_update(const hnm_model *m)
 {
+  /* LogGPS ports: which of two same-instant transfers takes a port first
+   * follows SimGrid's completion order, which Lazy draws from last-bit
+   * differences of event dates (platform dependent), Full from the order
+   * the transfers were started. */
   if (m->is_loggps)
+    return 1;
+  /* FATPIPE links, each flow bounded by its narrowest link: no link can be
+   * overloaded, whatever subset of its links a flow is solved with. */
+  if (m->contention == HNM_CONTENTION_NONE)
     return 0;
-  return m->contention == HNM_CONTENTION_NONE || m->limiter == HNM_LIMITER_OFF;
+  /* SimGrid's own sharing, so SimGrid's own update (smpi-default). */
+  if (m->limiter == HNM_LIMITER_KEEP && m->crosstraffic == HNM_CROSSTRAFFIC_SIMGRID)
+    return 0;
+  return 1;
 }

@@ -130,13 +130,18 @@ enum hnm_crosstraffic hnm_model_crosstraffic(const hnm_model *m);
  * segment table still gives their overheads. */
 int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out);
 
-/* 1 if SimGrid's network/optim:Lazy would time this model wrongly, so that
- * network/optim:Full is needed: its routes hold links that never saturate
- * (node limiters off, or every link a FATPIPE) while flows share the others
- * (docs/models.md, "Max-min sharing and SimGrid's lazy update"). 0 for a
- * LogGPS model, whose transfers are all latency and share nothing (Lazy
- * and Full then differ only in the order of transfers that start at the
- * same instant), and for models that keep every link. */
+/* 1 if runs of this model need network/optim:Full. SimGrid 3.32's lazy
+ * update can solve a flow whose latency ends at the same instant as another
+ * event against only part of its route, and then overload a shared link
+ * (docs/lazy-bug/README.md): every max-min model needs Full, except one that
+ * leaves sharing as SimGrid has it (limiters kept, SimGrid's cross-traffic:
+ * smpi-default), which keeps SimGrid's default so as to be plain smpirun,
+ * defect included. LogGPS models need Full too, for another reason: under
+ * Lazy the order in which same-instant transfers take a port follows
+ * last-bit differences of event dates, so it changes with the platform's
+ * values. 0 for the other contention-free models (contention="none"): every
+ * link is a FATPIPE and each flow is bounded by its narrowest link, so no
+ * subset of a route can give a flow a rate that overloads a link. */
 int hnm_model_needs_full_update(const hnm_model *m);
 
 /* Segment table of a route class (falls back to the model's "any" table).

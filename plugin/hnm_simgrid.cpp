@@ -2,7 +2,7 @@
  *
  * libhnm.so is preloaded into SMPI's smpimain (hnm-run does it through
  * smpirun's -wrapper). It declares its settings as SimGrid configuration
- * flags (hnm/model, hnm/verbose: shown by --cfg-help, set by --cfg=hnm/...;
+ * flags (hnm/model, hnm/verbose, hnm/fast: shown by --cfg-help, set by --cfg=hnm/...;
  * the environment variables $HNM_MODEL and $HNM_VERBOSE are the fallback
  * when a flag is left at its default). Once the command line is parsed
  * (Engine::on_platform_creation_cb) it loads the model with the C core, and
@@ -87,7 +87,8 @@ HostState* host_state(const sg4::Host* h)
  * so their transfer is o shorter than a blocking MPI_Send's. SMPI calls the
  * Isend cost callback just before the Isend posts its message, and the
  * latency callback when the transfer starts; the entry is removed at zero, so
- * the map holds at most the rendez-vous Isends in flight. */
+ * the map holds at most the rendez-vous Isends in flight. Fast mode counts
+ * the same way the sends whose overhead SMPI charged (note_charged_send()). */
 std::unordered_map<unsigned long long, long> pending_isends;
 
 unsigned long long pair_key(const sg4::Host* src, const sg4::Host* dst)
@@ -135,6 +136,16 @@ simgrid::config::Flag<std::string> cfg_model{
     }};
 simgrid::config::Flag<bool> cfg_verbose{"hnm/verbose",
                                         "hnm: report the installed model on stderr (default: $HNM_VERBOSE)", false};
+simgrid::config::Flag<bool> cfg_fast{
+    "hnm/fast",
+    "hnm: fast mode for large runs (hnm-run --fast, docs/scale.md): every message rendez-vous; a message the "
+    "model sends eagerly or detached carries its receive overhead as latency instead (not exact: its error is "
+    "measured in docs/scale.md)",
+    false};
+
+/* Fast mode: the largest payload the model would send eagerly or detached
+ * (SMPI's thresholds are then 0); -1 when fast mode is off. */
+double fast_eager_max = -1;
 
 /* SimGrid 3.32 hands the receive-cost callback a null source host when the
  * message arrived before MPI_Recv was posted. The loader guarantees that
@@ -199,17 +210,49 @@ double loggps_lat_factor(double size, const sg4::Host* src, const sg4::Host* dst
   return 1.0;
 }
 
+/* Fast mode: SMPI charges the receiver of an eager or detached message its
+ * receive overhead (Request::finish, only for detached senders), and the
+ * sender of a blocking MPI_Send its send overhead only when the send is
+ * detached. With every message rendez-vous, the overheads SMPI no longer
+ * charges go onto the wire, so that the receiver completes when it would
+ * have: LATENCY x factor + overhead = LATENCY x (factor + overhead /
+ * LATENCY). The send overhead is added unless SMPI charged it already
+ * (MPI_Isend, MPI_Ssend: pending_isends). A zero-latency route cannot carry
+ * it (the first such route is reported). */
+double fast_factor(double factor, const hnm_segment* seg, double k, const sg4::Host* src, const sg4::Host* dst,
+                   double route_lat)
+{
+  if (k > fast_eager_max)
+    return factor;
+  double overhead = hnm_segment_recv_overhead(seg, k);
+  if (not take_pending_isend(src, dst))
+    overhead += hnm_segment_send_overhead(seg, k);
+  if (route_lat > 0)
+    return factor + overhead / route_lat;
+  if (overhead > 0 && not warned_lost_latency) {
+    warned_lost_latency = true;
+    std::fprintf(stderr,
+                 "hnm: warning: route %s -> %s has zero latency, so fast mode cannot move its receive overhead "
+                 "onto it; give the platform's (loopback) links a non-zero latency\n",
+                 src->get_cname(), dst->get_cname());
+  }
+  return factor;
+}
+
 double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
                      const std::unordered_set<sg4::NetZone*>& /*netzones*/)
 {
   if (is_loggps)
     return loggps_lat_factor(size, src, dst, links);
-  const hnm_segment* seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
+  double k               = payload_to_k(size);
+  const hnm_segment* seg = hnm_model_segment(model, route_class(src, dst), k);
   if (not seg->latency_absolute)
-    return seg->lat_factor;
+    return fast_eager_max < 0 ? seg->lat_factor : fast_factor(seg->lat_factor, seg, k, src, dst, route_latency(links));
   double route_lat = route_latency(links);
   int lost       = 0;
   double factor  = hnm_segment_lat_factor(seg, size, route_lat, &lost);
+  if (fast_eager_max >= 0)
+    factor = fast_factor(factor, seg, k, src, dst, route_lat);
   if (lost && not warned_lost_latency) {
     warned_lost_latency = true;
     std::fprintf(stderr,
@@ -292,7 +335,7 @@ template <class T> void set_config_or_die(const char* key, T value, const char* 
  * FATPIPE and TCP-gamma is lifted. */
 constexpr double LOGGPS_LINK_LATENCY = 1e-6; /* seconds */
 
-void install_loggps(sg4::Engine* engine)
+void install_host_states(sg4::Engine* engine)
 {
   HostState::EXTENSION_ID = sg4::Host::extension_create<HostState>();
   unsigned long index     = 0;
@@ -301,6 +344,10 @@ void install_loggps(sg4::Engine* engine)
     st->index = index++;
     host->extension_set(st);
   }
+}
+
+void install_loggps(sg4::Engine* engine)
+{
   for (sg4::Link* link : engine->get_all_links())
     link->set_latency(LOGGPS_LINK_LATENCY);
   if (sg4::Link* loopback = sg4::Link::by_name_or_null("__loopback__"))
@@ -314,6 +361,14 @@ void install_on_platform()
   /* SMPI keeps its thresholds in an int: a larger threshold means "always". */
   int async    = (int)std::min<long>(hnm_model_smpi_async_thresh(model), INT_MAX);
   int detached = (int)std::min<long>(hnm_model_smpi_detached_thresh(model), INT_MAX);
+  if (cfg_fast) {
+    if (is_loggps)
+      die("--cfg=hnm/fast: model '" + std::string(hnm_model_name(model)) +
+          "' is LogGPS, whose transfers are already O(1) each; fast mode applies to max-min models");
+    /* SMPI detaches (and sends eagerly) a message of size < threshold. */
+    fast_eager_max = std::max(async, detached) - 1.0;
+    async = detached = 0;
+  }
   set_config_or_die("smpi/async-small-thresh", async, std::to_string(async).c_str());
   set_config_or_die("smpi/send-is-detached-thresh", detached, std::to_string(detached).c_str());
   switch (hnm_model_crosstraffic(model)) {
@@ -355,6 +410,8 @@ void install_on_platform()
     if (fatpipe && link->get_sharing_policy() != sg4::Link::SharingPolicy::WIFI)
       link->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
   }
+  if (is_loggps || fast_eager_max >= 0)
+    install_host_states(engine);
   if (is_loggps)
     install_loggps(engine);
   if (fatpipe) {
@@ -362,26 +419,37 @@ void install_on_platform()
      * limit that a contention-free delay model does not have. */
     sg4::Engine::set_config("network/TCP-gamma:1e300");
   }
-  if (hnm_model_needs_full_update(model) && limiters + (fatpipe ? 1 : 0) > 0 &&
-      simgrid::config::get_value<std::string>("network/optim") == "Lazy")
-    std::fprintf(stderr,
-                 "hnm: warning: model '%s' leaves links that never saturate on routes, and SimGrid 3.32's "
-                 "network/optim:Lazy then shares bandwidth wrongly; add --cfg=network/optim:Full "
-                 "(hnm-run does unless told otherwise)\n",
-                 hnm_model_name(model));
+  if (hnm_model_needs_full_update(model) && simgrid::config::get_value<std::string>("network/optim") == "Lazy")
+    std::fprintf(stderr, "hnm: warning: model '%s' %s; add --cfg=network/optim:Full (hnm-run does unless told otherwise)\n",
+                 hnm_model_name(model),
+                 is_loggps ? "takes ports in the order transfers start, and under SimGrid's network/optim:Lazy that "
+                             "order depends on the platform's link values (docs/models.md)"
+                           : "shares bandwidth by max-min, and SimGrid 3.32's network/optim:Lazy can then overload a "
+                             "link when flows start at the same instant (docs/lazy-bug/README.md)");
   if (verbose)
-    std::fprintf(stderr, "hnm: model '%s' installed (%d node limiter links%s)\n", hnm_model_name(model), limiters,
-                 fatpipe ? ", all links FATPIPE" : "");
+    std::fprintf(stderr, "hnm: model '%s' installed (%d node limiter links%s%s)\n", hnm_model_name(model), limiters,
+                 fatpipe ? ", all links FATPIPE" : "", fast_eager_max >= 0 ? ", fast mode" : "");
+}
+
+/* Fast mode: SMPI calls the send and Isend cost callbacks just before it
+ * posts the message (MPI_Isend, MPI_Ssend: nothing is detached), so the
+ * overhead is charged already; fast_factor() must not add it again. */
+void note_charged_send(size_t size, const sg4::Host* src, const sg4::Host* dst)
+{
+  if (fast_eager_max >= 0 && (double)size <= fast_eager_max && src != nullptr && dst != nullptr)
+    pending_isends[pair_key(src, dst)]++;
 }
 
 double send_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 {
+  note_charged_send(size, src, dst);
   return hnm_segment_send_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
 }
 double isend_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 {
   if (is_loggps && (double)size > loggps.S && src != nullptr && dst != nullptr)
     pending_isends[pair_key(src, dst)]++;
+  note_charged_send(size, src, dst);
   return hnm_segment_isend_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
 }
 double recv_cost(size_t size, sg4::Host* src, sg4::Host* dst)

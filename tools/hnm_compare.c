@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_msg.h"
+#include "hnm_opt.h"
 #include "hnm_version.h"
 #include "hnm_compare_util.h"
 #include "hnm_compare_store.h"
@@ -50,46 +51,29 @@
 
 /* Options of run and slurm                                                  */
 
-static void usage(FILE *f)
-{
-  fprintf(f,
-          "Usage: hnm-compare run   [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]\n"
-          "       hnm-compare slurm --tasks N --script JOB.sh [--sbatch LINE]... [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]\n"
-          "       hnm-compare merge -o OUT.csv IN.csv...\n"
-          "       hnm-compare plot  IN.csv -o PREFIX [--reference MODEL] [--only COLUMN=VALUE]... [--title TEXT]\n"
-          "Run an MPI program built with smpicc over models x process counts x platforms x\n"
-          "argument sets through hnm-run, several runs at once, into a resumable CSV.\n"
-          "\n"
-          "  run    the sweep (hnm-compare run --help: every option, its unit and default)\n"
-          "  slurm  a Slurm job array script running the sweep in N tasks (slurm --help)\n"
-          "  merge  the per-task CSVs into one: sorted by index, duplicates dropped (merge --help)\n"
-          "  plot   PREFIX-time.png, PREFIX-error.png, their .dat, PREFIX.gp (plot --help)\n"
-          "  -h, --help, --version\n"
-          "\n"
-          "CSV columns: " CMP_HEADER "\n"
-          "status: ok, failed (exit status != 0), signal, timeout, nometric (exit 0, no metric).\n"
-          "Exit status: 0 all runs ok, 1 some run not ok, 2 bad input (nothing run).\n"
-          "See docs/experiments.md.\n");
-}
+static const struct hnm_opt_command commands[] = {
+  {"run", "[OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]", "the sweep"},
+  {"slurm", "--tasks N --script JOB.sh [--sbatch LINE]... [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]",
+   "a Slurm job array script running the sweep in N tasks"},
+  {"merge", "-o OUT.csv IN.csv...", "the per-task CSVs into one: sorted by index, duplicates dropped"},
+  {"plot", "IN.csv -o PREFIX [--reference MODEL] [--only COLUMN=VALUE]... [--title TEXT]",
+   "PREFIX-time.png, PREFIX-error.png, their .dat, PREFIX.gp"},
+  {NULL, NULL, NULL}};
+
+static const struct hnm_opt_tool tool = {
+  "hnm-compare", "COMMAND", "Commands",
+  "Run an MPI program built with smpicc over models x process counts x platforms x\n"
+  "argument sets through hnm-run, several runs at once, into a resumable CSV.",
+  "CSV columns: " CMP_HEADER "\n"
+  "status: ok, failed (exit status != 0), signal, timeout, nometric (exit 0, no metric).\n"
+  "Exit status: 0 all runs ok, 1 some run not ok, 2 bad input (nothing run).\n"
+  "See docs/experiments.md.\n",
+  NULL};
 
 int main(int argc, char **argv)
 {
+  static int (*const run[])(int, char **) = {cmd_run, cmd_slurm, cmd_merge, cmd_plot};
   hnm_msg_init("hnm-compare");
-  if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-    usage(argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
-  }
-  if (strcmp(argv[1], "--version") == 0) {
-    printf("hnm-compare %s\n", HNM_VERSION);
-    return 0;
-  }
-  if (strcmp(argv[1], "run") == 0)
-    return cmd_run(argc, argv);
-  if (strcmp(argv[1], "slurm") == 0)
-    return cmd_slurm(argc, argv);
-  if (strcmp(argv[1], "merge") == 0)
-    return cmd_merge(argc, argv);
-  if (strcmp(argv[1], "plot") == 0)
-    return cmd_plot(argc, argv);
-  return cmp_fail("unknown command '%s' (run, slurm, merge or plot; see hnm-compare --help)", argv[1]);
+  int c = hnm_opt_command(&tool, commands, argc, argv);
+  return c >= 0 ? run[c](argc, argv) : hnm_opt_status(c);
 }

@@ -178,7 +178,7 @@ static int add_nps(cmp_config *c, const char *list)
       return cmp_fail("--np: '%s' is not a process count (a whole number >= 1)", t);
     for (int i = 0; i < c->nnps; i++)
       if (c->nps[i] == v)
-        return cmp_fail("--np: %ld given twice", v);
+        return cmp_fail("--np: '%ld' given twice", v);
     c->nps = xrealloc(c->nps, (size_t)(c->nnps + 1) * sizeof *c->nps);
     c->nps[c->nnps++] = v;
   }
@@ -388,7 +388,7 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
   if (sl == NULL && task_given != tasks_given)
     return cmp_fail("--task and --tasks go together");
   if (c->task >= c->tasks)
-    return cmp_fail("--task %ld: must be below --tasks %ld", c->task, c->tasks);
+    return cmp_fail("--task: '%ld' is not below --tasks %ld", c->task, c->tasks);
   if (c->models.n == 0)
     sv_push(&c->models, "graphene");
   if (c->args.n == 0)

@@ -168,9 +168,9 @@ int cmd_plot(int argc, char **argv)
     if (!keep)
       continue;
     if (parse_double(sel[i]->f[C_TIME], &t) != 0 || t < 0)
-      return cmp_fail("%s:%ld: field time_s: '%s' is not a time", sel[i]->file, sel[i]->line, sel[i]->f[C_TIME]);
+      return cmp_fail("%s:%ld: time_s: '%s' is not a time", sel[i]->file, sel[i]->line, sel[i]->f[C_TIME]);
     if (parse_long(sel[i]->f[C_NP], 1, 100000000, &np) != 0)
-      return cmp_fail("%s:%ld: field np: '%s' is not a process count", sel[i]->file, sel[i]->line, sel[i]->f[C_NP]);
+      return cmp_fail("%s:%ld: np: '%s' is not a process count", sel[i]->file, sel[i]->line, sel[i]->f[C_NP]);
     sel[m++] = sel[i];
   }
   n = m;

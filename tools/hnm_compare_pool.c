@@ -267,7 +267,7 @@ int cmd_run(int argc, char **argv)
   if (ntodo > 0 && (rc = validate_with_hnm_run(&c, runs, nruns)) != 0)
     return rc;
   if (hnm_out_mkdirs(c.log_dir) != 0)
-    return cmp_fail("--log-dir: cannot create '%s': %s", c.log_dir, strerror(errno));
+    return cmp_fail("--log-dir: '%s': cannot create: %s", c.log_dir, strerror(errno));
   FILE *csv = store_open_append(c.out, no_eol);
   if (csv == NULL)
     return 2;

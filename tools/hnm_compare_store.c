@@ -80,12 +80,12 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
     }
     long idx;
     if (parse_long(r.f[C_INDEX], 0, 1L << 40, &idx) != 0) {
-      rc = cmp_fail("%s:%ld: field index: '%s' is not a whole number%s", file, ln, r.f[C_INDEX], tail);
+      rc = cmp_fail("%s:%ld: index: '%s' is not a whole number%s", file, ln, r.f[C_INDEX], tail);
       free(r.buf);
       break;
     }
     if (!store__known_status(r.f[C_STATUS])) {
-      rc = cmp_fail("%s:%ld: field status: '%s' is not one of ok, failed, signal, timeout, nometric%s", file, ln,
+      rc = cmp_fail("%s:%ld: status: '%s' is not one of ok, failed, signal, timeout, nometric%s", file, ln,
                     r.f[C_STATUS], tail);
       free(r.buf);
       break;

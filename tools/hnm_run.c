@@ -56,6 +56,12 @@ static void run__notes(FILE *out)
           "--tcmalloc: preload tcmalloc into the simulator: same results, faster allocation for\n"
           "many ranks (1.36x on a 1024-rank gcr), but it aborts some unmodified programs (\"free\n"
           "invalid pointer\" with SMPI's privatization): off by default, see docs/scale.md.\n"
+          "--fast: SMPI's eager and detached sends keep a list whose every removal walks all\n"
+          "messages in flight (SimGrid 3.32), so runs of thousands of ranks slow down\n"
+          "quadratically; --fast sends everything rendez-vous and puts the send and receive\n"
+          "overheads of eager and detached messages on the wire. Receivers complete as in\n"
+          "the exact run; a blocking sender is held until its message arrives. Error and\n"
+          "speed measured per skeleton in docs/scale.md.\n"
           "\n"
           "Checked before anything runs (exit 2, one line): the model; the platform, loaded\n"
           "by SimGrid (hnm-hosts); the hostfile (HOST or HOST:N per line, hosts of the\n"
@@ -65,10 +71,11 @@ static void run__notes(FILE *out)
           "the program between MPI calls is measured on this machine and injected, so two\n"
           "runs differ by timing noise. For reproducible, network-only times add\n"
           "--cfg=smpi/simulate-computation:no (hnm-compare does unless told otherwise).\n"
-          "network/optim: SimGrid's default (Lazy) unless the model or platform leaves\n"
-          "links that never saturate (lifted limiters, FATPIPE), where hnm-run passes Full\n"
-          "(Lazy shares bandwidth wrongly there, docs/models.md); a --cfg=network/optim:X\n"
-          "on the command line wins.\n"
+          "network/optim: Full for max-min models (SimGrid 3.32's default, Lazy, can\n"
+          "overload a link when flows start at the same instant: docs/lazy-bug/README.md)\n"
+          "and for loggps (same-instant port order); SimGrid's default (Lazy) for\n"
+          "smpi-default, so that it is plain smpirun, and for contention=\"none\" models,\n"
+          "where Lazy is exact. A --cfg=network/optim:X on the command line wins.\n"
           "\n"
           "Without -platform, the bundled default platform is used, with its hostfile\n"
           "unless -hostfile is given; -platform without -hostfile places ranks on every\n"
@@ -223,17 +230,16 @@ static void run__split(int argc, char **argv, const struct hnm_opt *opts, char *
   *nrest = nr;
 }
 
-/* Does a run of MODEL on this platform need network/optim:Full? SimGrid
- * 3.32's lazy max-min update shares bandwidth wrongly when a route holds a
- * link that never saturates (docs/models.md, tests/sim/sharing.sh): a
- * FATPIPE link of the platform, every link under a contention-free model
- * (the plugin makes them FATPIPE), or node limiters the model lifts.
- * Elsewhere SimGrid's own default is kept, so that smpi-default is plain
- * smpirun. */
-static int needs_full_update(const hnm_model *model, const hnm_platform_info *info)
+/* Does a run of MODEL need network/optim:Full? Every max-min model does,
+ * except smpi-default (SimGrid's own sharing and update, so that it is plain
+ * smpirun): SimGrid 3.32's lazy update can overload a link on any platform
+ * whose routes share a first link (docs/lazy-bug/README.md). LogGPS does
+ * (port order of same-instant transfers); other contention-free models keep
+ * SimGrid's default, Lazy, which cannot go wrong there. The platform plays
+ * no part (hnm_model_needs_full_update()). */
+static int needs_full_update(const hnm_model *model)
 {
-  return info->fatpipe > 0 || hnm_model_contention(model) == HNM_CONTENTION_NONE ||
-         (hnm_model_limiter_mode(model) == HNM_LIMITER_OFF && info->limiters > 0);
+  return hnm_model_needs_full_update(model);
 }
 
 /* Everything checked before smpirun starts, once the model is known:
@@ -278,7 +284,7 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
              hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform);
     rc = fail("%s%s (to put several ranks on one host, write HOST:N in the hostfile)", msg, "");
   }
-  *full = needs_full_update(model, &info);
+  *full = needs_full_update(model);
   hnm_platform_info_free(&info);
   return rc;
 }
@@ -286,13 +292,14 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
 int main(int argc, char **argv)
 {
   const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
-  int explain = 0, dry_run = 0, tcmalloc = 0, no_tcmalloc = 0;
+  int explain = 0, dry_run = 0, tcmalloc = 0, no_tcmalloc = 0, fast = 0;
   const char *link_load = NULL;
   const struct hnm_opt opts[] = {
     {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "network model: a bundled name or a file, with overrides (see below)", NULL, 0, 0, run__model},
     {"explain", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the effective model parameters and exit", &explain, 0, 0, NULL},
     {"dry-run", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "validate everything and print the smpirun command, run nothing", &dry_run, 0, 0, NULL},
     {"tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "preload tcmalloc into the simulator (off by default: see below)", &tcmalloc, 0, 0, NULL},
+    {"fast", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "fast mode for the largest runs: every message rendez-vous, overheads on the wire (not exact: docs/scale.md)", &fast, 0, 0, NULL},
     {"no-tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "do not preload tcmalloc (the default)", &no_tcmalloc, 0, 0, NULL},
     {"link-load", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "write per-link load (CSV) to FILE at the end (docs/experiments.md)", &link_load, 0, 0, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
@@ -325,8 +332,18 @@ int main(int argc, char **argv)
     fprintf(stderr, "hnm-run: %s\n", err.msg);
     return 2;
   }
+  struct hnm_loggps fast_loggps;
+  if (fast && hnm_model_loggps(model, &fast_loggps)) {
+    hnm_model_free(model);
+    return fail("--fast: model '%s' is LogGPS, whose messages cost O(1) each already; fast mode applies to "
+                "max-min models (hybrid, fluid)%s",
+                spec, "");
+  }
   if (explain) {
     hnm_model_explain(model, stdout);
+    if (fast)
+      printf("fast mode (--fast): every message rendez-vous; messages the model sends eagerly or detached carry\n"
+             "  their send and receive overheads as latency (docs/scale.md)\n");
     hnm_model_free(model);
     return 0;
   }
@@ -449,7 +466,7 @@ int main(int argc, char **argv)
   }
   snprintf(cfg_model, cfg_len, "--cfg=hnm/model:%s", spec);
 
-  char **args = calloc((size_t)argc + 10, sizeof(char *));
+  char **args = calloc((size_t)argc + 12, sizeof(char *));
   if (args == NULL) {
     free(wrap);
     return fail("out of memory%s%s", "", "");
@@ -466,8 +483,8 @@ int main(int argc, char **argv)
     args[n++] = "-hostfile";
     args[n++] = default_hostfile;
   }
-  /* Full only where links never saturate (needs_full_update()), unless the
-   * command line chose. */
+  /* Full where Lazy can go wrong (needs_full_update()), unless the command
+   * line chose. */
   int optim_given = 0;
   for (int j = i; j < argc; j++)
     if (strncmp(argv[j], "--cfg=network/optim:", 20) == 0)
@@ -476,9 +493,13 @@ int main(int argc, char **argv)
     args[n++] = "--cfg=network/optim:Full";
   if (!spec_in_env)
     args[n++] = cfg_model;
+  if (fast)
+    args[n++] = "--cfg=hnm/fast:yes";
   for (int j = i; j < argc; j++) {
-    if (strcmp(argv[j], "-wrapper") == 0) {
-      j++; /* folded into ours */
+    /* smpirun's -wrapper is folded into ours; from the program on,
+     * everything is the program's, spelled like an option or not. */
+    if (j < program && strcmp(argv[j], "-wrapper") == 0) {
+      j++;
       continue;
     }
     if (is_routed && strcmp(argv[j], "-platform") == 0 && j + 1 < argc && j < program) {

@@ -232,17 +232,17 @@ refused() {
   check "refused $what: non-zero exit (got $rc), no timeout" test "$rc" -ne 0 -a "$rc" -ne 124
   check "refused $what: message /$pat/" grep -q -- "$pat" <<<"$out"
 }
-refused "--k 1" "gcr: --k: 1 is out of range" mpi 2 "$GCR_MPI" --k 1
-refused "--k 0" "gcr: --k: 0 is out of range" mpi 2 "$GCR_MPI" --k 0
-refused "--restart 0" "gcr: --restart: 0 is out of range" mpi 2 "$GCR_MPI" --restart 0
-refused "--n -1" "gcr: --n: -1 is out of range" mpi 2 "$GCR_MPI" --n -1
-refused "--n abc" "gcr: --n: 'abc' is not a whole number" mpi 2 "$GCR_MPI" --n abc
-refused "--iterations 0" "gcr: --iterations: 0 is out of range" mpi 2 "$GCR_MPI" --iterations 0
-refused "--algo ring" "gcr: --algo: unknown algorithm 'ring'" mpi 2 "$GCR_MPI" --algo ring
-refused "--report some" "gcr: --report: unknown value 'some'" mpi 2 "$GCR_MPI" --report some
-refused "--frobnicate" "gcr: unknown option '--frobnicate'" mpi 2 "$GCR_MPI" --frobnicate
-refused "--k without value" "gcr: --k needs a value" mpi 2 "$GCR_MPI" --k
-refused "--verify --no-payload" "gcr: --verify needs real buffers" mpi 3 "$GCR_MPI" --verify --no-payload
+refused "--k 1" "gcr: --k: '1' is not in 2 \\.\\. 2147483647$" mpi 2 "$GCR_MPI" --k 1
+refused "--k 0" "gcr: --k: '0' is not in 2 \\.\\. " mpi 2 "$GCR_MPI" --k 0
+refused "--restart 0" "gcr: --restart: '0' is not in 1 \\.\\. " mpi 2 "$GCR_MPI" --restart 0
+refused "--n -1" "gcr: --n: '-1' is not in 0 \\.\\. 1000000$" mpi 2 "$GCR_MPI" --n -1
+refused "--n abc" "gcr: --n: 'abc' is not a whole number$" mpi 2 "$GCR_MPI" --n abc
+refused "--iterations 0" "gcr: --iterations: '0' is not in 1 \\.\\. " mpi 2 "$GCR_MPI" --iterations 0
+refused "--algo ring" "gcr: --algo: 'ring' is not one of mpi|recursive$" mpi 2 "$GCR_MPI" --algo ring
+refused "--report some" "gcr: --report: 'some' is not one of all|call$" mpi 2 "$GCR_MPI" --report some
+refused "--frobnicate" "gcr: --frobnicate: unknown" mpi 2 "$GCR_MPI" --frobnicate
+refused "--k without value" "gcr: --k: needs an argument$" mpi 2 "$GCR_MPI" --k
+refused "--verify --no-payload" "gcr: --verify: needs real buffers" mpi 3 "$GCR_MPI" --verify --no-payload
 # Under SMPI, skel_fail ends the simulation with exit(2) (SimGrid 3.32's
 # MPI_Abort would exit 0); smpirun then prints its command line on stdout,
 # so "no output" means no CSV line.
@@ -257,12 +257,12 @@ sim_refused() {
   check "refused $what: no CSV output" bash -c '! grep -q "^program,\|^allreduce,\|^gcr," <<<"$1"' _ "$out"
   rm -f "$err"
 }
-sim_refused "smpi --k 1" "gcr: --k: 1 is out of range" sim fluid 3 "$GCR" --k 1
-sim_refused "smpi --algo ring" "gcr: --algo: unknown algorithm 'ring'" sim fluid 3 "$GCR" --algo ring
-sim_refused "smpi --verify --no-payload" "gcr: --verify needs real buffers" sim fluid 2 "$GCR" --verify --no-payload
+sim_refused "smpi --k 1" "gcr: --k: '1' is not in 2 \\.\\. 2147483647$" sim fluid 3 "$GCR" --k 1
+sim_refused "smpi --algo ring" "gcr: --algo: 'ring' is not one of mpi|recursive$" sim fluid 3 "$GCR" --algo ring
+sim_refused "smpi --verify --no-payload" "gcr: --verify: needs real buffers" sim fluid 2 "$GCR" --verify --no-payload
 
 # --help: usage on stdout, exit 0, once.
 out=$(mpi 2 "$GCR_MPI" --help)
-check "--help prints the usage once" test "$(grep -c '^usage: gcr' <<<"$out")" -eq 1
+check "--help prints the usage once" test "$(grep -c '^Usage: gcr' <<<"$out")" -eq 1
 
 finish

@@ -279,21 +279,21 @@ expect_fail() {
   check "$what: non-zero exit (got $rc)" test "$rc" -ne 0 -a "$rc" -ne 124
   check "$what: message" grep -q -- "$pattern" <<<"$out"
 }
-expect_fail "unknown variant" "unknown variant 'rdma'" sim fluid 3 "$APP" --variant rdma
-expect_fail "unknown packing" "unknown packing 'pack'" sim fluid 3 "$APP" --pack pack
-expect_fail "unknown option" "unknown option '--halo'" sim fluid 3 "$APP" --halo 2
-expect_fail "missing value" "--fields needs a value" sim fluid 3 "$APP" --fields
-expect_fail "fields 0" "--fields: 0 is out of range" sim fluid 3 "$APP" --fields 0
-expect_fail "depth 0" "--depth: 0 is out of range" sim fluid 3 "$APP" --depth 0
-expect_fail "nz 0" "--nz: 0 is out of range" sim fluid 3 "$APP" --nz 0
-expect_fail "iterations 0" "--iterations: 0 is out of range" sim fluid 3 "$APP" --iterations 0
+expect_fail "unknown variant" "--variant: 'rdma' is not one of p2p|fence|pscw|passive" sim fluid 3 "$APP" --variant rdma
+expect_fail "unknown packing" "--pack: 'pack' is not one of manual|datatype" sim fluid 3 "$APP" --pack pack
+expect_fail "unknown option" "--halo: unknown" sim fluid 3 "$APP" --halo 2
+expect_fail "missing value" "--fields: needs an argument" sim fluid 3 "$APP" --fields
+expect_fail "fields 0" "--fields: '0' is not in 1 \\.\\. " sim fluid 3 "$APP" --fields 0
+expect_fail "depth 0" "--depth: '0' is not in 1 \\.\\. " sim fluid 3 "$APP" --depth 0
+expect_fail "nz 0" "--nz: '0' is not in 1 \\.\\. " sim fluid 3 "$APP" --nz 0
+expect_fail "iterations 0" "--iterations: '0' is not in 1 \\.\\. " sim fluid 3 "$APP" --iterations 0
 expect_fail "not a number" "--nx: '1x' is not a whole number" sim fluid 3 "$APP" --nx 1x
 expect_fail "blocks thinner than the halo" "fewer than --depth 2" sim fluid 7 "$APP" --nx 13
 expect_fail "depth deeper than a block" "fewer than --depth 5" sim fluid 4 "$APP" --nx 8 --ny 40 --depth 5
-expect_fail "--cx does not divide" "--cx 2 does not divide the 3 processes" sim fluid 3 "$APP" --cx 2
+expect_fail "--cx does not divide" "--cx: '2' does not divide the 3 processes" sim fluid 3 "$APP" --cx 2
 expect_fail "--cx x --cy" "--cx 2 x --cy 3 = 6 processes, but the job has 4" sim fluid 4 "$APP" --cx 2 --cy 3
-expect_fail "verify without payload" "--verify needs real data" sim fluid 2 "$APP" --verify --no-payload
-expect_fail "mpi: unknown variant" "unknown variant 'x'" mpi 2 "$APP_MPI" --variant x
-expect_fail "mpi: --cy does not divide" "--cy 4 does not divide the 6 processes" mpi 6 "$APP_MPI" --cy 4
+expect_fail "verify without payload" "--verify: needs real data" sim fluid 2 "$APP" --verify --no-payload
+expect_fail "mpi: unknown variant" "--variant: 'x' is not one of" mpi 2 "$APP_MPI" --variant x
+expect_fail "mpi: --cy does not divide" "--cy: '4' does not divide the 6 processes" mpi 6 "$APP_MPI" --cy 4
 
 finish

@@ -292,24 +292,24 @@ refuse() {
     echo "$rc" >"$BAD_DIR/$i.rc"
   ) &
 }
-refuse "unknown algorithm" 2 "unknown algorithm 'foo'" "${GRID[@]}" --algo foo
-refuse "k = 0" 2 "--k: 0 is out of range" "${GRID[@]}" --algo ring --k 0
+refuse "unknown algorithm" 2 "--algo: 'foo' is not one of mpi|burst|bruck|ring|pairwise" "${GRID[@]}" --algo foo
+refuse "k = 0" 2 "--k: '0' is not in 1 \\.\\. " "${GRID[@]}" --algo ring --k 0
 refuse "k not a number" 2 "--k: 'x' is not a whole number" "${GRID[@]}" --k x
-refuse "k without ring" 2 "--k applies to --algo ring only" "${GRID[@]}" --algo burst --k 2
-refuse "cx not dividing" 4 "--cx 3 does not divide the 4 processes" "${GRID[@]}" --cx 3
+refuse "k without ring" 2 "--k: applies to --algo ring only" "${GRID[@]}" --algo burst --k 2
+refuse "cx not dividing" 4 "--cx: '3' does not divide the 4 processes" "${GRID[@]}" --cx 3
 refuse "cx x cy != P" 4 "--cx 2 x --cy 3 = 6, not the 4 processes" "${GRID[@]}" --cx 2 --cy 3
-refuse "cx > P" 2 "--cx: 3 is out of range" "${GRID[@]}" --cx 3
+refuse "cx > P" 2 "--cx: '3' is not in 1 \\.\\. 2$" "${GRID[@]}" --cx 3
 refuse "grid too small for cy" 3 "does not fit grid 2 x 2 x 2" --nx 2 --ny 2 --nz 2
 refuse "grid too small for cx (z)" 4 "cx <= min(nx, ny, nz) = 1" --nx 8 --ny 8 --nz 1 --cx 2
-refuse "scale 0" 1 "--scale: 0 is out of range" --scale 0
-refuse "scale > 1" 1 "--scale: 1.5 is out of range" --scale 1.5
-refuse "nx 0" 1 "--nx: 0 is out of range" --nx 0
+refuse "scale 0" 1 "--scale: '0' is not in (0, 1\\]" --scale 0
+refuse "scale > 1" 1 "--scale: '1.5' is not in 0 \\.\\. 1$" --scale 1.5
+refuse "nx 0" 1 "--nx: '0' is not in 1 \\.\\. " --nx 0
 refuse "too many points" 1 "more than 2^53 points" --nx 1000000 --ny 1000000 --nz 10000
 refuse "block over int counts" 1 "exceed MPI's int counts" --scale 1
-refuse "verify without payload" 1 "--verify needs the payload" "${GRID[@]}" --verify --no-payload
-refuse "iterations 0" 1 "--iterations: 0 is out of range" "${GRID[@]}" --iterations 0
-refuse "unknown option" 1 "unknown option '--bogus'" --bogus
-refuse "missing value" 1 "--algo needs a value" "${GRID[@]}" --algo
+refuse "verify without payload" 1 "--verify: needs the payload" "${GRID[@]}" --verify --no-payload
+refuse "iterations 0" 1 "--iterations: '0' is not in 1 \\.\\. " "${GRID[@]}" --iterations 0
+refuse "unknown option" 1 "--bogus: unknown" --bogus
+refuse "missing value" 1 "--algo: needs an argument" "${GRID[@]}" --algo
 wait
 for i in "${!BAD_WHAT[@]}"; do
   rc=$(cat "$BAD_DIR/$i.rc" 2>/dev/null || echo missing)
@@ -318,6 +318,6 @@ for i in "${!BAD_WHAT[@]}"; do
   check "refuse ${BAD_WHAT[$i]}: message '${BAD_MSG[$i]}'" grep -q "transpose: .*${BAD_MSG[$i]}" "$BAD_DIR/$i.out"
 done
 out=$(mpi 2 "$TM" --help 2>&1)
-check "--help: usage, once" test "$(grep -c '^usage: transpose' <<<"$out")" = 1
+check "--help: usage, once" test "$(grep -c '^Usage: transpose' <<<"$out")" = 1
 
 finish

@@ -34,31 +34,31 @@ refuse "truncated" "bad.csv:$n: truncated line" fit "$WORK/bad.csv" "$PROBE" -o 
 bad "$P2P" '5s/,[^,]*$//'
 refuse "missing field" "bad.csv:5: 3 field\(s\), expected 4" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 bad "$P2P" '7s/,[^,]*$/,fast/'
-refuse "non-numeric" "bad.csv:7: field 'duration': 'fast' is not a non-negative number" \
+refuse "non-numeric" "bad.csv:7: duration: 'fast' is not a non-negative number" \
   fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 bad "$P2P" '3s/^[a-z]*,[0-9]*/send,12.5/'
-refuse "fractional size" "bad.csv:3: field 'size': '12.5' is not a whole number" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
+refuse "fractional size" "bad.csv:3: size: '12.5' is not a whole number" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 bad "$P2P" '4s/^[a-z]*,/ping,/'
-refuse "unknown op" "bad.csv:4: field 'op': unknown operation 'ping'" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
+refuse "unknown op" "bad.csv:4: op: unknown operation 'ping'" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 bad "$P2P" '1s/.*/op,bytes,start,duration/'
 refuse "unknown header" "bad.csv:1: unknown header" fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 grep -v '^recv,' "$P2P" > "$WORK/bad.csv"
 refuse "missing operation" "bad.csv:$(wc -l < "$WORK/bad.csv"): no 'recv' measurements" \
   fit "$WORK/bad.csv" "$PROBE" -o "$WORK/m.xml"
 bad "$PROBE" '3s/^\([0-9]*\),[^,]*,/\1,0,/'
-refuse "probe delay 0" "bad.csv:3: field 'delay': must be > 0" fit "$P2P" "$WORK/bad.csv" -o "$WORK/m.xml"
+refuse "probe delay 0" "bad.csv:3: delay: must be > 0" fit "$P2P" "$WORK/bad.csv" -o "$WORK/m.xml"
 refuse "no probe" "no protocol probe" fit "$P2P" -o "$WORK/m.xml"
 # Too few sizes for a segment: a forced breakpoint just above the smallest size.
 smallest=$(awk -F, 'NR > 1 && $1 == "send" && (m == "" || $2 < m) { m = $2 } END { print m }' "$P2P")
 refuse "too few sizes" "p2p.csv:[0-9]+: op 'send': only 1 distinct size\(s\) in \(0, $smallest\]" \
   fit "$P2P" "$PROBE" -o "$WORK/m.xml" --breakpoints "$smallest"
-refuse "bad option value" "^hnm-calibrate: option '--penalty': -1: not a number > 0" fit "$P2P" "$PROBE" -o "$WORK/m.xml" --penalty -1
-refuse "protocol order" "option '--protocol': '10,5': async > detached" fit "$P2P" "$PROBE" -o "$WORK/m.xml" --protocol 10,5
+refuse "bad option value" "^hnm-calibrate: --penalty: '-1' is not a number > 0$" fit "$P2P" "$PROBE" -o "$WORK/m.xml" --penalty -1
+refuse "protocol order" "--protocol: '10,5': async > detached" fit "$P2P" "$PROBE" -o "$WORK/m.xml" --protocol 10,5
 refuse "no output" "-o MODEL.xml is required" fit "$P2P" "$PROBE"
 refuse "missing file" "nope.csv: cannot open" fit "$WORK/nope.csv" -o "$WORK/m.xml"
 refuse "run: simulate needs a platform" "--simulate: --model, -platform and -hostfile are all required" \
   run --simulate --model graphene -d "$WORK/x"
-refuse "run: bad -np" "^hnm-calibrate: option '-np': '1' is not in 2 \\.\\. 1000000" run -np 1 -d "$WORK/x"
+refuse "run: bad -np" "^hnm-calibrate: -np: '1' is not in 2 \\.\\. 1000000" run -np 1 -d "$WORK/x"
 refuse "compare: bad argument" "expected NAME=SIM.csv" compare "$P2P" "$P2P"
 
 # The benchmark's own refusals (through hnm-calibrate run, under SMPI): its

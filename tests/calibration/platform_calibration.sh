@@ -80,7 +80,7 @@ check "imported: SMPI's 1420 cost key is upto 1420, its 1420 factor key upto 140
 set +e
 "$B" export loggps --bandwidth 125MBps --latency 20us >/dev/null 2>"$WORK/e.err"; rc=$?
 set -e
-check "export loggps refused, exit 2 naming the field" bash -c "[ $rc = 2 ] && grep -q \"field 'sharing contention'\" '$WORK/e.err'"
+check "export loggps refused, exit 2 naming the field" bash -c "[ $rc = 2 ] && grep -q \"sharing contention:\" '$WORK/e.err'"
 
 # Differential: the exported configuration under plain smpirun.
 sed "s|<platform version=\"4.1\">|<platform version=\"4.1\">\n$(grep -v '<!--' "$WORK/g1.cfg" | tr -d '\n')|" \
@@ -126,15 +126,15 @@ bad() { # bad WHAT EXPECTED-REGEX: copy plafrim into $WORK/bad, let the caller b
 }
 fresh() { rm -rf "$WORK/bad"; cp -r "$PC/plafrim_15_06_16" "$WORK/bad"; }
 fresh; rm "$WORK/bad/calibration/testplatform_PingPong.csv"
-bad "missing CSV" "testplatform.xml: field 'prefix': testplatform_PingPong.csv not found"
+bad "missing CSV" "testplatform.xml: prefix: testplatform_PingPong.csv not found"
 fresh; sed -i '7s/.*/MPI_Send,12x,1.0,2e-6/' "$WORK/bad/calibration/testplatform_PingPong.csv"
-bad "malformed size" "testplatform_PingPong.csv:7: field 'size': '12x'"
+bad "malformed size" "testplatform_PingPong.csv:7: size: '12x'"
 fresh; sed -i '3s/.*/MPI_Recv,1,2,3,4/' "$WORK/bad/calibration/testplatform_Recv.csv"
 bad "wrong field count" "testplatform_Recv.csv:3: 5 field\\(s\\), expected 4"
 fresh; sed -i '4s/.*/MPI_Send,5,1.0,2e-6/' "$WORK/bad/calibration/testplatform_PingPong.csv"
 bad "unpaired ping-pong rows" "testplatform_PingPong.csv:4: MPI_Send row where the MPI_Recv row"
 fresh; printf 'Limit, Name\n1420, Small\n450000, Detached\n65536, Medium\n' >"$WORK/bad/calibration/testplatform_breakpoints"
-bad "breakpoints out of order" "testplatform_breakpoints:4: field 'Limit': 65536 is not above the previous limit 450000"
+bad "breakpoints out of order" "testplatform_breakpoints:4: Limit: 65536 is not above the previous limit 450000"
 fresh; sed -i 's|<eager_threshold value="17408"/>|<eager_threshold value="lots"/>|' "$WORK/bad/calibration/testplatform.xml"
-bad "bad threshold" "testplatform.xml:[0-9]+: field 'eager_threshold': 'lots'"
+bad "bad threshold" "testplatform.xml:[0-9]+: eager_threshold: 'lots'"
 finish

@@ -18,11 +18,11 @@ R=(run --platform "$TWO" -o new.csv)
 refuse "np zero" "--np: '0' is not a process count" "${R[@]}" --np 2,0 -- "$PROG"
 refuse "np text" "--np: 'x' is not a process count" "${R[@]}" --np x -- "$PROG"
 refuse "np trailing comma" "--np: '2,' is not a comma-separated list" "${R[@]}" --np 2, -- "$PROG"
-refuse "np twice" "--np: 2 given twice" "${R[@]}" --np 2,2 -- "$PROG"
+refuse "np twice" "--np: '2' given twice" "${R[@]}" --np 2,2 -- "$PROG"
 refuse "np missing" "--np is required" "${R[@]}" -- "$PROG"
-refuse "unknown model" "option '--model': hyrbid: .*hyrbid" "${R[@]}" --np 2 --model hyrbid -- "$PROG"
-refuse "bad model file" "option '--model': .*malformed\.xml:[0-9]+" "${R[@]}" --np 2 --model "$DATA/models/malformed.xml" -- "$PROG"
-refuse "model twice" "option '--model': 'fluid' given twice" "${R[@]}" --np 2 --model fluid --model fluid -- "$PROG"
+refuse "unknown model" "--model: hyrbid: .*hyrbid" "${R[@]}" --np 2 --model hyrbid -- "$PROG"
+refuse "bad model file" "--model: .*malformed\.xml:[0-9]+" "${R[@]}" --np 2 --model "$DATA/models/malformed.xml" -- "$PROG"
+refuse "model twice" "--model: 'fluid' given twice" "${R[@]}" --np 2 --model fluid --model fluid -- "$PROG"
 refuse "missing platform" "--platform: cannot read platform file '/nonexistent.xml'" \
   run --platform /nonexistent.xml -o new.csv --np 2 -- "$PROG"
 refuse "missing hostfile" "--platform: cannot read hostfile '/nonexistent.hosts'" \
@@ -31,18 +31,18 @@ refuse "same label twice" "two platforms named 'two'" run --platform "$TWO" --pl
 refuse "bad metric" "--metric: 'wall' is neither simclock nor csv:" "${R[@]}" --np 2 --metric wall -- "$PROG"
 refuse "bad metric filter" "--metric: 'csv:time_s:bytes': filter 'bytes' is not KEY=VALUE" \
   "${R[@]}" --np 2 --metric csv:time_s:bytes -- "$PROG"
-refuse "workers zero" "option '--workers': '0'" "${R[@]}" --np 2 --workers 0 -- "$PROG"
-refuse "negative timeout" "option '--timeout': '-1'" "${R[@]}" --np 2 --timeout -1 -- "$PROG"
-refuse "task beyond tasks" "--task 3: must be below --tasks 3" "${R[@]}" --np 2 --task 3 --tasks 3 -- "$PROG"
+refuse "workers zero" "--workers: '0'" "${R[@]}" --np 2 --workers 0 -- "$PROG"
+refuse "negative timeout" "--timeout: '-1'" "${R[@]}" --np 2 --timeout -1 -- "$PROG"
+refuse "task beyond tasks" "--task: '3' is not below --tasks 3" "${R[@]}" --np 2 --task 3 --tasks 3 -- "$PROG"
 refuse "task alone" "--task and --tasks go together" "${R[@]}" --np 2 --task 1 -- "$PROG"
-refuse "unknown option" "option '--workres': unknown" "${R[@]}" --np 2 --workres 2 -- "$PROG"
-refuse "option without value" "option '--np': needs an argument" "${R[@]}" --np
+refuse "unknown option" "--workres: unknown" "${R[@]}" --np 2 --workres 2 -- "$PROG"
+refuse "option without value" "--np: needs an argument" "${R[@]}" --np
 refuse "no program" "no program to run" "${R[@]}" --np 2
 refuse "program not executable" "cannot execute program '/nonexistent'" "${R[@]}" --np 2 -- /nonexistent
 refuse "no output" "-o OUT.csv is required" run --platform "$TWO" --np 2 -- "$PROG"
 refuse "reference program missing" "--reference: cannot execute '/nonexistent-mpi'" "${R[@]}" --np 2 --reference \
   --mpi-program /nonexistent-mpi -- "$PROG"
-refuse "log directory" "--log-dir: cannot create '/proc/nope/logs'" "${R[@]}" --np 2 --log-dir /proc/nope/logs -- "$PROG"
+refuse "log directory" "--log-dir: '/proc/nope/logs': cannot create" "${R[@]}" --np 2 --log-dir /proc/nope/logs -- "$PROG"
 refuse "an option hnm-run refuses" "platform two: hnm-run: '--cfg=smpi/os:1' conflicts with --model" \
   "${R[@]}" --np 2 --sim-opt=--cfg=smpi/os:1 -- "$PROG"
 refuse "unknown command" "unknown command 'rn'" rn --np 2

@@ -44,27 +44,27 @@ refused "--shape: '4x4x4x4x2x2': more than 5 dimensions" bgq --shape 4x4x4x4x2x2
 refused "--shape: '768' is neither a named shape" bgq --shape 768
 refused "--down: 'a,4': level 1 \('a'\) is not a positive integer" fattree --down a,4
 refused "--up: '1' has 1 level, --down '4,4' has 2" fattree --up 1
-refused "--levels: 3, but --down '4,4' has 2 levels" fattree --levels 3
+refused "--levels: '3' but --down '4,4' has 2 levels" fattree --levels 3
 refused "--down: '1000,1000,1000' makes more than 100000000 nodes" fattree --down 1000,1000,1000 --up 1,1,1 --links 1,1,1
 refused "--groups: 6 groups for 2 routers per chassis" dragonfly --groups 6 --routers 2
 refused "--nodes: '0' is 0" dragonfly --nodes 0
 refused "--blue-links: '-1' is negative" dragonfly --blue-links -1
 refused "--cabinet-sizes: '39,0,30': cabinet 2 is 0" cluster --cabinet-sizes 39,0,30
-refused "--cabinets: 2000 cabinets, must be 1 to 1024" cluster --cabinets 2000 --nodes 1
+refused "--cabinets: '2000' is not in 1 \\.\\. 1024" cluster --cabinets 2000 --nodes 1
 refused "--cabinets: needs --nodes too" cluster --cabinets 4
 refused "--cabinets: cannot be combined with --cabinet-sizes" cluster --cabinets 4 --nodes 2 --cabinet-sizes 1,2
 refused "--ranks-per-host: '0' is 0" torus --ranks-per-host 0
-refused "--ranks-per-host: 10000 ranks on each of 100000 hosts" torus --dims 100000 --ranks-per-host 10000
+refused "--ranks-per-host: '10000' on each of 100000 hosts" torus --dims 100000 --ranks-per-host 10000
 
 # Presets and scaling.
-refused "--preset: unknown torus preset 'torus-XL' \(torus-M, torus-L\)" torus --preset torus-XL
-refused "--preset: unknown torus preset 'fattree-M'" torus --preset fattree-M
+refused "--preset: 'torus-XL' is not a torus preset \(torus-M, torus-L\)" torus --preset torus-XL
+refused "--preset: 'fattree-M' is not a torus preset" torus --preset fattree-M
 refused "--dims: cannot be combined with --preset" torus --preset torus-M --dims 4x4
-refused "option '--preset': unknown" bgq --preset 512
+refused "--preset: unknown" bgq --preset 512
 refused "--scale: '0' is not in \(0, 1\]" torus --scale 0
 refused "--scale: '1.5' is not in \(0, 1\]" dragonfly --preset dragonfly-MM --scale 1.5
 refused "--scale: 'abc' is not a number" torus --scale abc
-refused "option '--scale': unknown" cluster --preset graphene --scale 0.5
+refused "--scale: unknown" cluster --preset graphene --scale 0.5
 
 # Units, policies, factors.
 refused "--bw: '10' has no unit" torus --bw 10
@@ -86,7 +86,7 @@ refused "--limiter: 8 switches for 4 hosts" fattree --down 2,2 --up 2,2 --links 
 refused "--placement: 'random' is not a placement" torus --placement random
 
 # Command line.
-refused "option '--frobnicate': unknown" torus --frobnicate 3
+refused "--frobnicate: unknown" torus --frobnicate 3
 refused "unexpected argument 'extra'" torus extra
 refused "unknown family 'tours'" tours --dims 8x8
 
@@ -96,7 +96,7 @@ mkdir -p "$work/alone"
 out=$("$HNM_PLATFORM" torus --dims 2>"$err")
 status=$?
 check "missing value: exit 2 (got $status)" [ "$status" -eq 2 ]
-check "missing value: one line naming --dims ($(cat "$err"))" grep -qxE "hnm-platform: option '--dims': needs an argument" "$err"
+check "missing value: one line naming --dims ($(cat "$err"))" grep -qxE "hnm-platform: --dims: needs an argument" "$err"
 out=$("$HNM_PLATFORM" torus -o "$work/alone/p.xml" --hostfile "$work/alone/p.xml" 2>"$err")
 status=$?
 check "hostfile = -o: exit 2 (got $status)" [ "$status" -eq 2 ]

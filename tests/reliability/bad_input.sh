@@ -69,7 +69,7 @@ refuse "-np given twice" "-np given twice" "$HNM_RUN" "${H[@]}" -np 2 -np 2 "$PR
 refuse "-n (smpirun's alias) checked too" "-np 'x'" "$HNM_RUN" "${H[@]}" -n x "$PROG"
 
 # --- hnm-run: options ----------------------------------------------------------
-refuse "--model twice" "option '--model': given twice \('fluid', then 'loggps'\)" \
+refuse "--model twice" "--model: given twice \('fluid', then 'loggps'\)" \
   "$HNM_RUN" --model fluid "${H[@]}" --model loggps "$PROG"
 refuse "--model named pipe" "fifo.xml: model file: not a regular file \(a named pipe\)" \
   "$HNM_RUN" --model "$IN/fifo.xml" "${H[@]}" "$PROG"
@@ -136,11 +136,11 @@ refuse "calibrate --simulate: -np beyond the hostfile" "-np 2: more ranks than t
 ln -s p2p.csv "$IN/p2p-link.csv"
 ln "$IN/p2p.csv" "$IN/p2p-hard.csv"
 M=(-o "$RUNDIR/m.xml" --no-plots)
-refuse "fit: duration 1e300" "d1e300.csv:2: field 'duration': 1e300 s is above 3600 s" "$HNM_CALIBRATE" fit "$IN/d1e300.csv" "${M[@]}"
-refuse "fit: duration inf" "dinf.csv:2: field 'duration'" "$HNM_CALIBRATE" fit "$IN/dinf.csv" "${M[@]}"
-refuse "fit: probe pingpong 7200 s" "probe7200.csv:2: field 'pingpong'.*above 3600 s" \
+refuse "fit: duration 1e300" "d1e300.csv:2: duration: 1e300 s is above 3600 s" "$HNM_CALIBRATE" fit "$IN/d1e300.csv" "${M[@]}"
+refuse "fit: duration inf" "dinf.csv:2: duration:" "$HNM_CALIBRATE" fit "$IN/dinf.csv" "${M[@]}"
+refuse "fit: probe pingpong 7200 s" "probe7200.csv:2: pingpong: .*above 3600 s" \
   "$HNM_CALIBRATE" fit "$IN/p2p.csv" "$IN/probe7200.csv" "${M[@]}"
-refuse "fit: size 1e20" "s1e20.csv:3: field 'size'.*above 2\^53" "$HNM_CALIBRATE" fit "$IN/s1e20.csv" "${M[@]}"
+refuse "fit: size 1e20" "s1e20.csv:3: size: .*above 2\^53" "$HNM_CALIBRATE" fit "$IN/s1e20.csv" "${M[@]}"
 refuse "fit: the same path twice" "p2p.csv: the same file as .*p2p.csv, given twice" \
   "$HNM_CALIBRATE" fit "$IN/p2p.csv" "$IN/p2p.csv" "${M[@]}"
 refuse "fit: a symlink to a file given" "p2p.csv: the same file as .*p2p-link.csv" \
@@ -150,7 +150,7 @@ refuse "fit: a hard link to a file given" "p2p-hard.csv: the same file as .*p2p.
 refuse "fit: CSV is a named pipe" "fifo: not a regular file \(a named pipe\)" "$HNM_CALIBRATE" fit "$IN/fifo" "${M[@]}"
 
 # --- hnm-route: --pattern-file -------------------------------------------------
-refuse "route: pattern file is a named pipe" "option '--pattern-file': '.*fifo': not a regular file \(a named pipe\)" \
+refuse "route: pattern file is a named pipe" "--pattern-file: '.*fifo': not a regular file \(a named pipe\)" \
   "$HNM_ROUTE" --shape 2048 --pattern-file "$IN/fifo"
 
 # --- halo under SMPI: a field larger than memory, refused before allocating ---

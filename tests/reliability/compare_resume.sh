@@ -75,8 +75,8 @@ refused "foreign header" "foreign.csv:1: header is not hnm-compare's" foreign.cs
 # An unknown status, on resume and in merge.
 sed '2s/,ok,/,okk,/' good.csv > okk.csv
 check "okk: prepared" grep -q ',okk,' okk.csv
-refused "status okk (run)" "okk.csv:2: field status: 'okk'" okk.csv "${R[@]}" -o okk.csv -- "$PROG"
-refused "status okk (merge)" "okk.csv:2: field status: 'okk'" okk.csv merge -o m2.csv okk.csv
+refused "status okk (run)" "okk.csv:2: status: 'okk'" okk.csv "${R[@]}" -o okk.csv -- "$PROG"
+refused "status okk (merge)" "okk.csv:2: status: 'okk'" okk.csv merge -o m2.csv okk.csv
 check "status okk (merge): no output" [ ! -e m2.csv ]
 # Process-count lists with an empty element.
 for np in 2,,4 ,2 2,; do

@@ -2,10 +2,14 @@
 # Every tool's command line comes from its option table (core/hnm_opt.h):
 # --help exits 0 with a usage line and lists each option of the table;
 # --version prints the one version CMake configured; an unknown option or a
-# missing argument is one line "TOOL: option '--x': reason", exit 2. hnm-run
+# missing argument is one line "TOOL: --x: reason", exit 2. hnm-run
 # reads its own options anywhere before the program (hnm-run -np 2 --dry-run
 # PROG is a dry run, not a run of the program "--dry-run"), refuses --model
-# twice, and passes smpirun's options through in order.
+# twice, and passes smpirun's options through in order. The tools of several
+# commands (hnm-compare, hnm-calibrate, hnm-platform) list them from their
+# command table: --help names every command with its one-line summary and
+# how to get a command's own --help; no command: the same help on stderr,
+# exit 2; an unknown command: one line naming it and the commands, exit 2.
 # Environment: HNM_PLATFORM, HNM_ROUTE, HNM_CALIBRATE, HNM_COMPARE, HNM_RUN,
 # CMP_BIN, HNM_VERSION_EXPECTED.
 source "$(dirname "$0")/../sim/lib.sh"
@@ -44,21 +48,21 @@ for t in hnm-run hnm-route hnm-platform hnm-calibrate hnm-compare; do
   st=$?
   check "$t --bogus-option: exit 2 (got $st)" [ $st -eq 2 ]
   check "$t --bogus-option: one line ($(cat err.txt))" [ "$(wc -l < err.txt)" -eq 1 ]
-  check "$t --bogus-option: names the option ($(cat err.txt))" grep -q "^$t: option '--bogus-option': unknown" err.txt
+  check "$t --bogus-option: names the option ($(cat err.txt))" grep -q "^$t: --bogus-option: unknown" err.txt
 done
 # A missing argument, and a typed value out of its range.
 timeout $T "$HNM_ROUTE" --shape 512 --pattern subset --k > /dev/null 2> err.txt
 st=$?
 check "hnm-route --k: exit 2, needs an argument ($(cat err.txt))" [ $st -eq 2 ]
-check "hnm-route --k: exit 2, needs an argument ($(cat err.txt))" grep -qx "hnm-route: option '--k': needs an argument" err.txt
+check "hnm-route --k: exit 2, needs an argument ($(cat err.txt))" grep -qx "hnm-route: --k: needs an argument" err.txt
 timeout $T "$HNM_ROUTE" --shape 512 --pattern subset --k 1001 > /dev/null 2> err.txt
 st=$?
 check "hnm-route --k 1001: out of range ($(cat err.txt))" [ $st -eq 2 ]
-check "hnm-route --k 1001: out of range ($(cat err.txt))" grep -qx "hnm-route: option '--k': '1001' is not in 1 .. 1000" err.txt
+check "hnm-route --k 1001: out of range ($(cat err.txt))" grep -qx "hnm-route: --k: '1001' is not in 1 .. 1000" err.txt
 timeout $T "$HNM_ROUTE" --shape 512 --pattern subset --bw 10 > /dev/null 2> err.txt
 st=$?
 check "hnm-route --bw 10: a bandwidth needs a unit ($(cat err.txt))" [ $st -eq 2 ]
-check "hnm-route --bw 10: a bandwidth needs a unit ($(cat err.txt))" grep -q "^hnm-route: option '--bw': '10' has no unit" err.txt
+check "hnm-route --bw 10: a bandwidth needs a unit ($(cat err.txt))" grep -q "^hnm-route: --bw: '10' has no unit" err.txt
 
 # hnm-run: its options anywhere before the program.
 out=$(timeout $T "$HNM_RUN" -np 2 --dry-run "$PROG" --bytes 10 2> err.txt)
@@ -75,5 +79,44 @@ check "hnm-run: after --, smpirun's" grep -q -- "-np 2 $PROG\$" <<<"$out"
 timeout $T "$HNM_RUN" --model fluid --model loggps --dry-run -np 2 "$PROG" > /dev/null 2> err.txt
 st=$?
 check "hnm-run --model twice: exit 2 ($(cat err.txt))" [ $st -eq 2 ]
-check "hnm-run --model twice: the message ($(cat err.txt))" grep -qx "hnm-run: option '--model': given twice ('fluid', then 'loggps')" err.txt
+check "hnm-run --model twice: the message ($(cat err.txt))" grep -qx "hnm-run: --model: given twice ('fluid', then 'loggps')" err.txt
+# The tools of several commands: their own --help from the command table.
+declare -A TOOL=([hnm-compare]="$HNM_COMPARE" [hnm-calibrate]="$HNM_CALIBRATE" [hnm-platform]="$HNM_PLATFORM")
+declare -A COMMANDS=([hnm-compare]="run slurm merge plot" [hnm-calibrate]="run fit compare export import"
+                     [hnm-platform]="cluster torus fattree dragonfly bgq")
+declare -A METAVAR=([hnm-compare]=COMMAND [hnm-calibrate]=COMMAND [hnm-platform]=FAMILY)
+declare -A HEADING=([hnm-compare]=Commands [hnm-calibrate]=Commands [hnm-platform]=Families)
+for t in hnm-compare hnm-calibrate hnm-platform; do
+  for h in --help -h; do
+    timeout $T ${TOOL[$t]} $h > out.txt 2> err.txt
+    st=$?
+    check "$t $h: exit 0 (got $st), nothing on stderr" [ $st -eq 0 -a ! -s err.txt ]
+    check "$t $h: usage line first" grep -q "^Usage: $t " <(head -n 1 out.txt)
+    check "$t $h: '${HEADING[$t]}:' heading" grep -qx "${HEADING[$t]}:" out.txt
+    names=$(sed -n "/^${HEADING[$t]}:\$/,/^\$/p" out.txt | sed -n 's/^  \([a-z]*\)  .*/\1/p' | tr '\n' ' ')
+    check "$t $h: lists exactly '${COMMANDS[$t]}' (got '$names')" [ "$names" = "${COMMANDS[$t]} " ]
+    check "$t $h: points to the commands' --help" \
+      grep -qxF -- "  -h, --help   this help; $t ${METAVAR[$t]} --help: every option, its unit and default" out.txt
+    check "$t $h: --version line" grep -qE -- '^  --version +print the version$' out.txt
+  done
+  cp out.txt help.txt
+  timeout $T ${TOOL[$t]} > out.txt 2> err.txt
+  st=$?
+  check "$t without a command: exit 2 (got $st)" [ $st -eq 2 ]
+  check "$t without a command: nothing on stdout" [ ! -s out.txt ]
+  cmp -s err.txt help.txt
+  check "$t without a command: the same help on stderr" [ $? -eq 0 ]
+  timeout $T ${TOOL[$t]} frobnicate > out.txt 2> err.txt
+  st=$?
+  list=$(sed 's/ /, /g' <<<"${COMMANDS[$t]}")
+  want="$t: unknown $(tr 'A-Z' 'a-z' <<<"${METAVAR[$t]}") 'frobnicate' ($list; see $t --help)"
+  check "$t frobnicate: exit 2 (got $st)" [ $st -eq 2 ]
+  check "$t frobnicate: '$want' (got '$(cat err.txt)')" [ "$(cat err.txt)" = "$want" ]
+done
+# Each command's summary in --help is the table's (one example per tool).
+check "hnm-compare --help: merge's summary" \
+  grep -qxF "  merge  the per-task CSVs into one: sorted by index, duplicates dropped" <("$HNM_COMPARE" --help)
+check "hnm-platform --help: bgq's summary" \
+  grep -qxF "  bgq        Blue Gene/Q partition: 5D torus AxBxCxDxE, BG/Q routing order and rank mapping" \
+  <("$HNM_PLATFORM" --help)
 finish

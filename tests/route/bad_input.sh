@@ -27,32 +27,32 @@ refused() {
 }
 
 # Shapes: 5 positive dimensions, E = 2.
-refused "option '--shape': '4x4x4x4': 4 dimensions, a BG/Q shape has 5" --shape 4x4x4x4 --pattern subset
-refused "option '--shape': '4x4x4x4x2x2': more than 5 dimensions" --shape 4x4x4x4x2x2 --pattern subset
-refused "option '--shape': '4x0x4x4x2': dimension 2 is 0$" --shape 4x0x4x4x2 --pattern subset
-refused "option '--shape': '4x-4x4x4x2': dimension 2 is negative$" --shape 4x-4x4x4x2 --pattern subset
-refused "option '--shape': '4x4x4x4x3': E is 3" --shape 4x4x4x4x3 --pattern subset
-refused "option '--shape': '300' is neither a named shape" --shape 300 --pattern subset
-refused "option '--shape': dimension 1 is 200, hnm-route takes 1 to 128" --shape 200x4x4x4x2 --pattern subset
-refused "option '--shape': missing" --pattern subset
+refused "--shape: '4x4x4x4': 4 dimensions, a BG/Q shape has 5" --shape 4x4x4x4 --pattern subset
+refused "--shape: '4x4x4x4x2x2': more than 5 dimensions" --shape 4x4x4x4x2x2 --pattern subset
+refused "--shape: '4x0x4x4x2': dimension 2 is 0$" --shape 4x0x4x4x2 --pattern subset
+refused "--shape: '4x-4x4x4x2': dimension 2 is negative$" --shape 4x-4x4x4x2 --pattern subset
+refused "--shape: '4x4x4x4x3': E is 3" --shape 4x4x4x4x3 --pattern subset
+refused "--shape: '300' is neither a named shape" --shape 300 --pattern subset
+refused "--shape: dimension 1 is 200, hnm-route takes 1 to 128" --shape 200x4x4x4x2 --pattern subset
+refused "--shape: missing" --pattern subset
 # Patterns and options.
-refused "option '--pattern': 'alltoall' is not a pattern" --shape 512 --pattern alltoall
-refused "option '--pattern': give exactly one of" --shape 512
-refused "option '--pattern': give exactly one of" --shape 512 --pattern subset --pattern-file x
-refused "option '--bytes': " --shape 512 --pattern subset --bytes 8XB
-refused "option '--bytes': must be positive" --shape 512 --pattern subset --bytes -1
-refused "option '--sources': 600 is not in 1 .. 512" --shape 512 --pattern subset --sources 600
-refused "option '--dests': 300 sources and 300 destinations do not fit disjoint" --shape 512 --pattern disjoint --sources 300 --dests 300
-refused "option '--overlap': 200, more than the sources" --shape 512 --pattern overlap --overlap 200
-refused "option '--group': 1 is not in 2 .. 512" --shape 512 --pattern aggregation --group 1
-refused "option '--k': '0' is not in 1 .. 1000" --shape 512 --pattern subset --k 0
-refused "option '--slack': 'x' is not a whole number" --shape 512 --pattern subset --slack x
-refused "option '--usable': 1.5 is not in \(0, 1\]" --shape 512 --pattern subset --usable 1.5
-refused "option '--bw': " --shape 512 --pattern subset --bw 2
-refused "option '--lp-time-limit': '-1' is not" --shape 512 --pattern subset --lp-time-limit -1
-refused "option '--frobnicate': unknown" --shape 512 --pattern subset --frobnicate
-refused "option '--pattern-file': --bytes, --sources" --shape 512 --pattern-file x --bytes 1
-refused "option '--pattern-file': 'nonexistent': cannot open: No such file" --shape 512 --pattern-file nonexistent
+refused "--pattern: 'alltoall' is not a pattern" --shape 512 --pattern alltoall
+refused "--pattern: give exactly one of" --shape 512
+refused "--pattern: give exactly one of" --shape 512 --pattern subset --pattern-file x
+refused "--bytes: " --shape 512 --pattern subset --bytes 8XB
+refused "--bytes: must be positive" --shape 512 --pattern subset --bytes -1
+refused "--sources: '600' is not in 1 .. 512" --shape 512 --pattern subset --sources 600
+refused "--dests: 300 sources and 300 destinations do not fit disjoint" --shape 512 --pattern disjoint --sources 300 --dests 300
+refused "--overlap: '200' is more than the sources" --shape 512 --pattern overlap --overlap 200
+refused "--group: '1' is not in 2 .. 512" --shape 512 --pattern aggregation --group 1
+refused "--k: '0' is not in 1 .. 1000" --shape 512 --pattern subset --k 0
+refused "--slack: 'x' is not a whole number" --shape 512 --pattern subset --slack x
+refused "--usable: '1.5' is not in \(0, 1\]" --shape 512 --pattern subset --usable 1.5
+refused "--bw: " --shape 512 --pattern subset --bw 2
+refused "--lp-time-limit: '-1' is not" --shape 512 --pattern subset --lp-time-limit -1
+refused "--frobnicate: unknown" --shape 512 --pattern subset --frobnicate
+refused "--pattern-file: --bytes, --sources" --shape 512 --pattern-file x --bytes 1
+refused "--pattern-file: 'nonexistent': cannot open: No such file" --shape 512 --pattern-file nonexistent
 # Pattern files: FILE:LINE: field.
 pf() { printf -- "$2" >"$work/$1"; }
 pf unknown.txt '0 1 8MiB\n# comment\n\n3 512 1\n'

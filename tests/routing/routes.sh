@@ -138,9 +138,9 @@ bad_input "unknown torus routing" "--routing: 'ugal' is not a torus routing (dor
   "$HNM_PLATFORM" torus --routing ugal -o "$tmp/out.txt"
 bad_input "unknown fattree routing" "--routing: 'ugal' is not a fattree routing (dmodk, random)" \
   "$HNM_PLATFORM" fattree --routing ugal -o "$tmp/out.txt"
-bad_input "--routing on bgq" "option '--routing': unknown" \
+bad_input "--routing on bgq" "--routing: unknown" \
   "$HNM_PLATFORM" bgq --routing dor -o "$tmp/out.txt"
-bad_input "--routing on cluster" "option '--routing': unknown" \
+bad_input "--routing on cluster" "--routing: unknown" \
   "$HNM_PLATFORM" cluster --routing minimal -o "$tmp/out.txt"
 bad_input "--routing-seed without a random routing" "--routing-seed: routing 'dor' makes no random choice" \
   "$HNM_PLATFORM" torus --routing dor --routing-seed 3 -o "$tmp/out.txt"

@@ -438,7 +438,7 @@ static void test_description(void)
       {HNM_RNET_MAGIC "\nfamily torus\nrouting dor\nseed 1\nshape 4,4\nbw 0\n", ":6: bw: '0' must be a positive"},
       {HNM_RNET_MAGIC "\nfamily torus\nrouting dor\nseed 1\nshape 4,4\nbw 1\nlat 0\nsharing SHARED\n"
                       "loopback-bw none\nspeed 1\n",
-       ": field 'cores' missing"},
+       ": cores: missing"},
       {HNM_RNET_MAGIC "\nfamily torus\nfamily torus\n", ":3: family: given twice"},
       {HNM_RNET_MAGIC "\ncolour blue\n", ":2: unknown field 'colour'"},
       {HNM_RNET_MAGIC "\nfamily dragonfly\nrouting minimal\nseed 1\nshape 3,4;4\nbw 1\nlat 0\nsharing SHARED\n"

@@ -46,7 +46,7 @@ expect_refusal "missing platform" "platform file .*cannot open" --model fluid -p
 expect_refusal "owned SimGrid option" "conflicts with --model" --model fluid "${TWO[@]}" \
   --cfg=smpi/bw-factor:0:1 "${P[@]}"
 expect_refusal "no program" "no program" --model fluid "${TWO[@]}"
-expect_refusal "unknown hnm-run option" "option '--modle': unknown" --modle fluid "${TWO[@]}" "${P[@]}"
+expect_refusal "unknown hnm-run option" "--modle: unknown" --modle fluid "${TWO[@]}" "${P[@]}"
 
 # And the same model, when good, does run (the refusals above are not a broken setup).
 out=$("$HNM_RUN" --model fluid "${TWO[@]}" "${SIMOPTS[@]}" "${P[@]}" 2>/dev/null)

@@ -757,13 +757,22 @@ static void test_ports(void)
   hnm_model_free(m);
   m = hnm_model_parse_spec("graphene", &err);
   CHECK(m != NULL && hnm_model_loggps(m, &lg) == 0);
-  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0); /* limiter 1.5, max-min: Lazy is right */
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* max-min (docs/lazy-bug) */
   hnm_model_free(m);
   m = hnm_model_parse_spec("fluid", &err);
-  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* limiters lifted to 1e20 */
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* max-min, limiters lifted */
+  hnm_model_free(m);
+  m = hnm_model_parse_spec("fluid:limiter=keep", &err);
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* max-min, no cross-traffic of SimGrid's */
+  hnm_model_free(m);
+  m = hnm_model_parse_spec("smpi-default", &err);
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0); /* SimGrid's own sharing and update */
+  hnm_model_free(m);
+  m = hnm_model_parse_spec("smpi-default:limiter=1", &err);
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* no longer SimGrid's own */
   hnm_model_free(m);
   m = hnm_model_parse_spec("loggps", &err);
-  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0); /* nothing shared */
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* port order of same-instant transfers */
   hnm_model_free(m);
 
   /* Phases: eager 1000 B: head 0, W 1 us, wire 5 us, rest 0. Rendez-vous

@@ -1,0 +1,83 @@
+# options.sh -- the MPI programs' command lines come from their option tables
+# (core/hnm_opt.h through apps/skel.c's skel_options), under smpirun with 2
+# ranks in one process (privatization off, the skeletons' norm):
+#   a bad value, an unknown option, a missing argument, an operand: exit
+#   status 2 and exactly one line on stderr, "PROG: --x: ..."
+#   (or "PROG: 'x': unexpected argument"), from rank 0 only, and no CSV;
+#   -h (SimGrid takes --help under smpirun): exit 0, the help generated from
+#   the table once (its usage line, every option of the table, the built-in
+#   -h/--help and --version), byte for byte the --help of the same program
+#   built with mpicc and run by mpirun with 2 ranks; --version there.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# smpi PROGRAM ARGS...: smpirun with 2 ranks; stdout, stderr, status in $WORK.
+smpi() {
+  local rc=0
+  timeout 120 smpirun -np 2 -platform "$DATA/platforms/flat32.xml" -hostfile "$DATA/platforms/flat32.hosts" \
+    --cfg=smpi/privatization:no --log=root.thres:critical "$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
+  echo "$rc" >"$WORK/rc"
+}
+
+# refused PROG LINE ARGS...: exit 2, stderr is exactly LINE, no CSV header.
+refused() {
+  local prog=$1 line=$2
+  shift 2
+  smpi "$APPS_BIN/$prog" "$@"
+  check "$prog $*: exit 2 (got $(cat "$WORK/rc"))" test "$(cat "$WORK/rc")" = 2
+  check "$prog $*: one line, '$line' (got '$(head -c 300 "$WORK/err")')" test "$(cat "$WORK/err")" = "$line"
+  check "$prog $*: no CSV" bash -c '! grep -q "^program,\|^op," "$1"' _ "$WORK/out"
+}
+
+# Per program: an option taking a whole number, and one of its other options.
+declare -A NUMERIC=([gcr]=--k [halo]=--width [transpose]=--iterations [monc_halo]=--depth [multipath]=--chunk
+                    [calibrate]=--reps)
+declare -A OTHER=([gcr]=--report [halo]=--no-payload [transpose]=--algo [monc_halo]=--variant [multipath]=--paths
+                  [calibrate]=--size-list [pingpong_alltoall]=--pingpong-sizes)
+PROGS=(gcr halo transpose monc_halo multipath calibrate pingpong_alltoall)
+
+for p in "${PROGS[@]}"; do
+  if [ -n "${NUMERIC[$p]:-}" ]; then
+    o=${NUMERIC[$p]}
+    refused "$p" "$p: $o: '12x' is not a whole number" "$o" 12x
+    refused "$p" "$p: $o: needs an argument" "$o"
+  fi
+  refused "$p" "$p: --frobnicate: unknown or ambiguous option (see $p --help)" --frobnicate
+  refused "$p" "$p: 'extra': unexpected argument (options start with --; see -h)" extra
+
+  smpi "$APPS_BIN/$p" -h
+  check "$p -h: exit 0 (got $(cat "$WORK/rc"))" test "$(cat "$WORK/rc")" = 0
+  check "$p -h: nothing on stderr" test ! -s "$WORK/err"
+  check "$p -h: one usage line" test "$(grep -c '^Usage: ' "$WORK/out")" = 1
+  check "$p -h: the usage line first" bash -c 'head -n 1 "$1" | grep -q "^Usage: $2 "' _ "$WORK/out" "$p"
+  check "$p -h: lists ${OTHER[$p]}" grep -q -- "^      ${OTHER[$p]} " "$WORK/out"
+  check "$p -h: lists -h, --help" grep -qE -- '^  -h, --help +this help$' "$WORK/out"
+  check "$p -h: lists --version" grep -qE -- '^      --version +print the version$' "$WORK/out"
+  cp "$WORK/out" "$WORK/$p.help"
+
+  if [ -x "$APPS_BIN/$p-mpi" ]; then
+    rc=0
+    mpi 2 "$APPS_BIN/$p-mpi" --help >"$WORK/mpi.out" 2>/dev/null || rc=$?
+    check "$p-mpi --help: exit 0 (got $rc)" test "$rc" = 0
+    check "$p-mpi --help: the same text as $p -h under smpirun" cmp -s "$WORK/mpi.out" "$WORK/$p.help"
+  fi
+done
+
+# A CHOICE option and a list callback: the value is named, quoted.
+refused gcr "gcr: --algo: 'ring' is not one of mpi|recursive" --algo ring
+refused pingpong_alltoall \
+  "pingpong_alltoall: --alltoall-sizes: '1,x' is not a list of byte counts N,N,... (at most 32)" \
+  --alltoall-sizes 1,x
+# The options are read in order: what follows an operand is not parsed.
+refused halo "halo: 'extra': unexpected argument (options start with --; see -h)" extra --width 0
+# --version (SimGrid takes it under smpirun, as --help): rank 0 prints
+# "PROG VERSION", once.
+rc=0
+mpi 2 "$APPS_BIN/gcr-mpi" --version >"$WORK/out" 2>/dev/null || rc=$?
+check "gcr-mpi --version: exit 0 (got $rc)" test "$rc" = 0
+check "gcr-mpi --version: one line 'gcr VERSION' ($(cat "$WORK/out"))" grep -qxE 'gcr [0-9]+\.[0-9]+\.[0-9]+' "$WORK/out"
+check "gcr-mpi --version: once" test "$(wc -l <"$WORK/out")" = 1
+
+finish
