@@ -131,50 +131,62 @@ void skel_csv_header(MPI_Comm comm)
 #define SKEL_TAG_SYNC 32001
 #define SKEL_TAG_REPORT 32002
 
-/* Allreduce-max of v[0..n) over comm by recursive doubling. With q the
- * largest power of two <= P, rank r >= q first hands its values to r - q;
- * ranks below q then exchange with r XOR 2^j for every 2^j < q; finally
- * r < P - q hands the result back to r + q. Every rank ends with the maximum
- * over all ranks, bitwise alike (max is exact).
- *
- * Why this shape, for simulations of thousands of ranks: each round pairs
- * ranks (and so blocks of consecutive ranks, cabinets), so the flows of a
- * round form small independent max-min systems; a dissemination round
- * (r -> r + 2^j) chains every cabinet to the next through its up and down
- * links, one system of P flows that SimGrid re-solves at every message.
- * And the sends are synchronous (MPI_Issend, MPI_Ssend): SMPI never detaches
- * them, so they stay out of SimGrid 3.32's list of detached transfers, whose
- * every removal walks the whole list (docs/scale.md). Their timing does not
- * matter: the window absorbs it. */
+/* Binomial-tree reduction to rank 0 of v[0..n): the first nmax elements by
+ * MAX, the others by SUM. Rank r receives from r + 2^j for every 2^j below
+ * its lowest set bit, then sends to r - (its lowest set bit). */
+static void skel_reduce0(MPI_Comm comm, int tag, int rank, int procs, double *v, double *in, long n, long nmax)
+{
+  for (long mask = 1; mask < procs; mask <<= 1) {
+    if (rank & mask) {
+      MPI_Ssend(v, (int)n, MPI_DOUBLE, (int)(rank - mask), tag, comm);
+      return;
+    }
+    if (rank + mask < procs) {
+      MPI_Recv(in, (int)n, MPI_DOUBLE, (int)(rank + mask), tag, comm, MPI_STATUS_IGNORE);
+      for (long i = 0; i < nmax; i++)
+        v[i] = in[i] > v[i] ? in[i] : v[i];
+      for (long i = nmax; i < n; i++)
+        v[i] += in[i];
+    }
+  }
+}
+
+/* Binomial-tree broadcast of v[0..n) from rank 0. */
+static void skel_bcast0(MPI_Comm comm, int tag, int rank, int procs, double *v, int n)
+{
+  long mask = 1;
+  while (mask < procs) {
+    if (rank & mask) {
+      MPI_Recv(v, n, MPI_DOUBLE, (int)(rank - mask), tag, comm, MPI_STATUS_IGNORE);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (rank + mask < procs)
+      MPI_Ssend(v, n, MPI_DOUBLE, (int)(rank + mask), tag, comm);
+}
+
+/* Allreduce-max of v[0..n) over comm: binomial-tree reduction to rank 0,
+ * then binomial broadcast: 2 (P - 1) messages in all, at most log2 P
+ * received by a rank, 2 ceil(log2 P) steps deep; every rank gets the same
+ * bits. Why, for simulations of thousands of ranks: dissemination or
+ * recursive doubling take ceil(log2 P) steps but P log2 P messages; measured
+ * at 2,048 ranks under graphene (gcr --n 2 --k 2, docs/scale.md), the
+ * trees cost 6 s of CPU, recursive doubling with synchronous sends 11-14 s,
+ * dissemination 27 s, for the same simulated times. The sends are
+ * synchronous (MPI_Ssend): SMPI never detaches them, so they stay out of
+ * SimGrid 3.32's list of detached transfers, whose every removal walks the
+ * whole list (docs/scale.md); their timing does not matter, the window
+ * absorbs it. */
 static void skel_allmax(MPI_Comm comm, double *v, int n)
 {
   int rank, procs;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &procs);
   double in[SKEL_SYNC_VALUES];
-  int q = 1;
-  while (q <= procs / 2)
-    q *= 2;
-  if (rank >= q) {
-    MPI_Ssend(v, n, MPI_DOUBLE, rank - q, SKEL_TAG_SYNC, comm);
-    MPI_Recv(v, n, MPI_DOUBLE, rank - q, SKEL_TAG_SYNC, comm, MPI_STATUS_IGNORE);
-    return;
-  }
-  if (rank + q < procs) {
-    MPI_Recv(in, n, MPI_DOUBLE, rank + q, SKEL_TAG_SYNC, comm, MPI_STATUS_IGNORE);
-    for (int i = 0; i < n; i++)
-      v[i] = in[i] > v[i] ? in[i] : v[i];
-  }
-  for (int d = 1; d < q; d *= 2) {
-    MPI_Request req[2];
-    MPI_Irecv(in, n, MPI_DOUBLE, rank ^ d, SKEL_TAG_SYNC, comm, &req[0]);
-    MPI_Issend(v, n, MPI_DOUBLE, rank ^ d, SKEL_TAG_SYNC, comm, &req[1]);
-    MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
-    for (int i = 0; i < n; i++)
-      v[i] = in[i] > v[i] ? in[i] : v[i];
-  }
-  if (rank + q < procs)
-    MPI_Ssend(v, n, MPI_DOUBLE, rank + q, SKEL_TAG_SYNC, comm);
+  skel_reduce0(comm, SKEL_TAG_SYNC, rank, procs, v, in, n, n);
+  skel_bcast0(comm, SKEL_TAG_SYNC, rank, procs, v, n);
 }
 
 double skel_window_start(double entry_min, double exit_max)
@@ -316,42 +328,6 @@ void skel_batch_add(struct skel_batch *b, const char *prog, const char *operatio
   b->msgs[b->nlines++] = (double)messages;
 }
 
-/* Binomial-tree reduction to rank 0 of v[0..n): the first nmax elements by
- * MAX, the others by SUM (synchronous sends, as skel_allmax's). Rank r receives from r + 2^j for every 2^j below
- * its lowest set bit, then sends to r - (its lowest set bit). */
-static void skel_reduce0(MPI_Comm comm, int rank, int procs, double *v, double *in, long n, long nmax)
-{
-  for (long mask = 1; mask < procs; mask <<= 1) {
-    if (rank & mask) {
-      MPI_Ssend(v, (int)n, MPI_DOUBLE, (int)(rank - mask), SKEL_TAG_REPORT, comm);
-      return;
-    }
-    if (rank + mask < procs) {
-      MPI_Recv(in, (int)n, MPI_DOUBLE, (int)(rank + mask), SKEL_TAG_REPORT, comm, MPI_STATUS_IGNORE);
-      for (long i = 0; i < nmax; i++)
-        v[i] = in[i] > v[i] ? in[i] : v[i];
-      for (long i = nmax; i < n; i++)
-        v[i] += in[i];
-    }
-  }
-}
-
-/* Binomial-tree broadcast of v[0..n) from rank 0. */
-static void skel_bcast0(MPI_Comm comm, int rank, int procs, double *v, int n)
-{
-  long mask = 1;
-  while (mask < procs) {
-    if (rank & mask) {
-      MPI_Recv(v, n, MPI_DOUBLE, (int)(rank - mask), SKEL_TAG_REPORT, comm, MPI_STATUS_IGNORE);
-      break;
-    }
-    mask <<= 1;
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (rank + mask < procs)
-      MPI_Ssend(v, n, MPI_DOUBLE, (int)(rank + mask), SKEL_TAG_REPORT, comm);
-}
-
 void skel_batch_report(MPI_Comm comm, struct skel_batch *b, const char *prog)
 {
   /* Out of memory anywhere: every rank must know before the reduction,
@@ -373,11 +349,11 @@ void skel_batch_report(MPI_Comm comm, struct skel_batch *b, const char *prog)
   v[1] = b->late > 0 ? b->late_line : -1;
   memcpy(v + 2, b->maxv, sizeof(double) * (size_t)b->nmax);
   memcpy(v + nmax, b->msgs, sizeof(double) * (size_t)b->nlines);
-  skel_reduce0(comm, b->rank, b->procs, v, in, n, nmax);
+  skel_reduce0(comm, SKEL_TAG_REPORT, b->rank, b->procs, v, in, n, nmax);
   /* Every rank learns whether some rank started an operation late. */
   verdict[0] = v[0];
   verdict[1] = v[1];
-  skel_bcast0(comm, b->rank, b->procs, verdict, 2);
+  skel_bcast0(comm, SKEL_TAG_REPORT, b->rank, b->procs, verdict, 2);
   if (verdict[0] > 0) {
     int ln = (int)verdict[1];
     free(v);

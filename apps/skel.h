@@ -88,9 +88,10 @@ void skel_csv_header(MPI_Comm comm);
  * MPICH's barriers are logarithmic.
  *
  * The allreduce-max and the report's reduction are the skeleton's own
- * point-to-point algorithms (recursive doubling, binomial tree; MPI_Issend /
- * MPI_Ssend / MPI_Recv on tags 32001-32002 of comm): O(log P) messages per
- * rank, the same under every SMPI collective selector and every MPI. */
+ * point-to-point algorithms (binomial-tree reduction to rank 0 and binomial
+ * broadcast; synchronous sends MPI_Ssend / MPI_Recv on tags 32001-32002 of
+ * comm): at most log2 P messages received by a rank, 2 (P - 1) in all, the
+ * same under every SMPI collective selector and every MPI. */
 struct skel_batch;
 
 /* Extra idle time after the window's estimate, seconds. */

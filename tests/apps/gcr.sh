@@ -88,18 +88,23 @@ done
 #             has nothing to fold: 0 s); max X (rank 1);
 #    stage 1: 0 <-> 1 start when rank 1 posts them, at X, end 2X; rank 0
 #             waited from 0: its stage 1 ends at 2X, max 2X;
-#    stage 2: rank 1 sends the result to 2 at 2X; rank 2, waiting since 0,
-#             has it at 3X. Rank 1 then enters skel_sync: its first
-#             message goes to rank 2, which has not posted that receive
-#             yet (no sharing); rank 0's goes to rank 1 (other links).
-#    T_C = 3X; stage maxima X; 2X; 3X.
+#    stage 2: rank 1 sends the result to 2 at 2X and, its send being
+#             detached, enters the next skel_sync at once: its first
+#             message there (one double, 24 B on the wire, to rank 0 in the
+#             binomial reduction, whose receive rank 0 posted at 2X) leaves
+#             through the same UP link at the same instant. After the
+#             latency both share it (B/2 each); the 24-B flow is done after
+#             48/B, the result then has w - 24 bytes left at B: it reaches
+#             rank 2 at 2X + L + (w + 24)/B = 3X + 24/B.
+#    T_C = 3X + 24/B; stage maxima X; 2X; 3X + 24/B.
 # D: P = 4, k = 2 (two stages of pairwise exchanges, 8 messages): every
 #    node sends one and receives one message per stage: stage maxima X; X,
 #    T_D = 2X.
 # E: P = 8, k = 2: stage maxima X; X; X, T_E = 3X (24 messages).
 # Before the common start these were measured from each rank's exit of
 # SMPI's linear barrier, which releases rank 0 L + 16 (P - 1)/B before the
-# others: that skew was part of every time (e.g. A was 2L + (16 + w)/B).
+# others: that skew was part of every time (e.g. A was 2L + (16 + w)/B, C
+# 3X + 16/B: the next barrier's 0-byte message shared rank 1's link).
 # A call line (operation gcr) sums its allreduce times (the same rank is the
 # slowest in each one) and their messages.
 L=20e-6
@@ -111,7 +116,7 @@ closed_form() { # CASE C -> "time;stage times"
   case $1 in
   A) echo "$x;$x" ;;
   B) t=$(calc "$L + 2 * $w / $B") && echo "$t;$t" ;;
-  C) echo "$(calc "3 * $x");$x;$(calc "2 * $x");$(calc "3 * $x")" ;;
+  C) t=$(calc "3 * $x + 24 / $B") && echo "$t;$x;$(calc "2 * $x");$t" ;;
   D) echo "$(calc "2 * $x");$x;$x" ;;
   E) echo "$(calc "3 * $x");$x;$x;$x" ;;
   esac
