@@ -92,10 +92,14 @@ void *skel_alloc(size_t bytes, int payload)
   if (payload)
     return calloc(1, bytes);
 #ifdef SMPI_SHARED_MALLOC
-  return SMPI_SHARED_MALLOC(bytes);
-#else
-  return malloc(bytes);
+  /* SMPI maps every shared block on its own, a page at least: below a page
+   * a private buffer is smaller, and costs no memory mapping (at 65,536
+   * ranks, a few mappings per rank exceed Linux's default vm.max_map_count
+   * of 65,530: docs/scale.md). SMPI_SHARED_FREE frees either kind. */
+  if (bytes >= SKEL_SHARED_MIN_BYTES)
+    return SMPI_SHARED_MALLOC(bytes);
 #endif
+  return malloc(bytes);
 }
 
 void skel_free(void *p, int payload)

@@ -59,9 +59,12 @@ void skel_option_fail(MPI_Comm comm, const char *prog, const char *option, const
 
 /* Buffers. With payload, a zeroed private buffer. Without payload (large
  * simulations), under SMPI one shared buffer folded by SMPI_SHARED_MALLOC
- * (the data is meaningless, the timing is not); with a real MPI an ordinary
- * buffer left uninitialised. bytes may be 0 (returns a valid 1-byte block).
- * Free with skel_free(p, payload). NULL on allocation failure. */
+ * (the data is meaningless, the timing is not) from SKEL_SHARED_MIN_BYTES
+ * on, a private one below (a shared block costs a page and a memory mapping
+ * of its own); with a real MPI an ordinary buffer left uninitialised. bytes
+ * may be 0 (returns a valid 1-byte block). Free with skel_free(p, payload).
+ * NULL on allocation failure. */
+#define SKEL_SHARED_MIN_BYTES 4096
 void *skel_alloc(size_t bytes, int payload);
 void skel_free(void *p, int payload);
 

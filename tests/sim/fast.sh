@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # hnm-run --fast (docs/scale.md): every message rendez-vous, and a message
 # the model sends eagerly or detached carries the send and receive overheads
-# SMPI no longer charges as latency. Closed forms under the bundled graphene
+# SMPI no longer charges as latency; SimGrid's Lazy update is kept. Closed forms under the bundled graphene
 # model on two nodes (route latency 20 us, B = 125 MB/s; the factors and
 # overheads of plugin/models/graphene.xml, as in protocol_modes.sh), where
 # transfer T = 20us x lat-factor + (k + 16) / (B x bw-factor):
@@ -110,6 +110,9 @@ set -e
 check "--fast with loggps: exit 2" [ "$status" -eq 2 ]
 check "--fast with loggps: one line" [ "$(grep -c . <<<"$msg")" -eq 1 ]
 check "--fast with loggps: the line names --fast" grep -q -- '--fast' <<<"$msg"
-check "--dry-run shows the plugin flag" grep -q -- '--cfg=hnm/fast:yes' <(
-  "$HNM_RUN" --dry-run --fast --model graphene -np 2 "$SIM_BIN/exchange" 1 8)
+dry=$("$HNM_RUN" --dry-run --fast --model graphene -np 2 "$SIM_BIN/exchange" 1 8)
+check "--dry-run shows the plugin flag" grep -q -- '--cfg=hnm/fast:yes' <<<"$dry"
+check "--fast keeps SimGrid's Lazy update" grep -q -- '--cfg=network/optim:Lazy' <<<"$dry"
+check "--fast: a network/optim given wins" grep -q -- 'optim:Full' <(
+  "$HNM_RUN" --dry-run --fast --model graphene -np 2 --cfg=network/optim:Full "$SIM_BIN/exchange" 1 8)
 finish
