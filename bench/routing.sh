@@ -22,6 +22,7 @@ SIM=(--cfg=smpi/privatization:no --cfg=contexts/stack-size:128 --cfg=smpi/simula
      --cfg=smpi/shared-malloc-blocksize:1073741824 --log=root.thres:critical)
 APP=("$BUILD/apps/transpose" --no-payload --nx 1024 --ny 512 --nz 32 --algo ring --k 4)
 names=(simgrid minimal valiant ugal)
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for rep in $(seq "$REPS"); do
   for n in "${names[@]}"; do
     f="$T/$n.txt"

@@ -98,18 +98,31 @@ check "dragonfly valiant: intermediate groups 1, 2, 4, 5 within 10% of 1000 ($co
 # (pairwise: with the skeletons' common start (apps/skel.h) every rank
 # starts a transposition at the same instant, and ring-4 on this grid (also
 # on 144 x 72 x 24) then gave byte-identical output for seeds 11 and 12;
-# pairwise's seeds give other times.)
+# pairwise's seeds give other times.) Another seed draws other Valiant
+# groups, so UGAL's routes differ, seen whatever the times in the bytes per
+# link (--link-load), while the traffic the hosts send (node-up bytes) is
+# the same.
 tp=("$APPS/transpose" --no-payload --algo pairwise --nx 72 --ny 72 --nz 12)
-run_seed() { # SEED OUT
+run_seed() { # SEED OUT (link load in OUT.csv)
   "$HNM_PLATFORM" dragonfly --groups 6 --chassis 2 --routers 3 --nodes 2 --blue-links 3 --routing ugal \
     --routing-seed "$1" -o "$tmp/s$1.txt"
-  "$HNM_RUN" --model graphene -platform "$tmp/s$1.txt" -hostfile "$tmp/dv.hosts" -np 72 "${SIM[@]}" "${tp[@]}" >"$2"
+  "$HNM_RUN" --model graphene --link-load "$2.csv" -platform "$tmp/s$1.txt" -hostfile "$tmp/dv.hosts" -np 72 \
+    "${SIM[@]}" "${tp[@]}" >"$2"
 }
 run_seed 11 "$tmp/a.out"
 run_seed 11 "$tmp/b.out"
 run_seed 12 "$tmp/c.out"
 check "ugal: same seed, byte-identical output" cmp -s "$tmp/a.out" "$tmp/b.out"
+check "ugal: same seed, byte-identical link load" cmp -s "$tmp/a.out.csv" "$tmp/b.out.csv"
 check "ugal: another seed, other times" bash -c "! cmp -s '$tmp/a.out' '$tmp/c.out'"
+bytes() { awk -F, -v r="$2" 'NR > 1 && $2 == r { printf "%s %s\n", $1, $7 }' "$1"; }
+bytes "$tmp/a.out.csv" global >"$tmp/a.global"
+bytes "$tmp/c.out.csv" global >"$tmp/c.global"
+check "ugal: another seed, other bytes on global links (other routes)" \
+  test -s "$tmp/a.global" -a -n "$(cmp "$tmp/a.global" "$tmp/c.global" 2>&1)"
+up_a=$(bytes "$tmp/a.out.csv" node-up | awk '{ s += $2 } END { print s + 0 }')
+up_c=$(bytes "$tmp/c.out.csv" node-up | awk '{ s += $2 } END { print s + 0 }')
+check "ugal: another seed, same bytes sent by the hosts ($up_a, $up_c)" test "$up_a" = "$up_c" -a "$up_a" -gt 0
 check "ugal: another seed, same message totals" [ "$(cut -d, -f1-7 "$tmp/a.out")" = "$(cut -d, -f1-7 "$tmp/c.out")" ]
 r11=$(lib_routes "$tmp/s11.txt" node-1 node-41 node-1 node-41 node-1 node-41 node-1 node-41 | md5sum)
 sed 's/^routing ugal/routing valiant/' "$tmp/s11.txt" >"$tmp/v11.txt"
