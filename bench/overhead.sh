@@ -14,21 +14,9 @@ RUN=$BUILD/bin/hnm-run
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# One cluster of RANKS nodes (as many hosts as ranks, the fast case). The
-# alltoall sizes stay <= 256 B: above, SMPI switches to an algorithm that
-# posts all P^2 messages at once, which takes more than 10 minutes at 1024 ranks.
-cat >"$tmp/p.xml" <<XML
-<?xml version="1.0"?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="n-" suffix="" radical="0-$((RANKS - 1))" speed="1Gf" bw="1Gbps" lat="10us"
-           sharing_policy="SPLITDUPLEX" bb_bw="1000Gbps" bb_lat="1us"/>
-</platform>
-XML
-for i in $(seq 0 $((RANKS - 1))); do echo "n-$i"; done >"$tmp/h"
-ARGS=(-platform "$tmp/p.xml" -hostfile "$tmp/h" -np "$RANKS" --cfg=smpi/privatization:no --cfg=network/optim:Full
-      --cfg=smpi/simulate-computation:no --log=root.thres:warning
-      "$PROG" --pingpong-sizes 1,1024,65536,1048576 --alltoall-sizes 16,64,128,256)
+# The workload (bench/workload.sh).
+source bench/workload.sh
+pingpong_workload "$tmp" "$RANKS" "$PROG"
 
 now() { date +%s.%N; }
 for r in $(seq 1 "$REPS"); do

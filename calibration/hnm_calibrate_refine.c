@@ -59,17 +59,6 @@ static double median_at(const struct series *s, double k, double *spread)
   return n ? med : NAN;
 }
 
-static void free_inputs(struct inputs *in)
-{
-  for (int op = 0; op < OP_COUNT; op++) {
-    free(in->op[op].k);
-    free(in->op[op].y);
-  }
-  free(in->probe);
-  free(in->cont);
-  memset(in, 0, sizeof *in);
-}
-
 /* Append the data rows of src (a p2p.csv) to the growing text *buf. */
 static void append_rows(const char *src, char **buf, size_t *len)
 {
@@ -147,7 +136,7 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
       continue;
     bp[nbp++] = (struct bp){u, next, i, next == u + 1 ? 1 : 0, 0, u};
   }
-  free_inputs(&in);
+  inputs_free(&in);
 
   char tdir[4300];
   snprintf(tdir, sizeof tdir, "%s/refine.tmp.%ld", dir, (long)getpid());
@@ -207,7 +196,7 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
       if (p->hi - p->lo <= 1)
         p->state = 1;
     }
-    free_inputs(&in);
+    inputs_free(&in);
   }
   rmdir(tdir);
   if (rc == 0 && round == MAX_ROUNDS)

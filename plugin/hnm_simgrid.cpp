@@ -247,7 +247,7 @@ double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, co
   double k               = payload_to_k(size);
   const hnm_segment* seg = hnm_model_segment(model, route_class(src, dst), k);
   if (not seg->latency_absolute)
-    return fast_eager_max < 0 ? seg->lat_factor : fast_factor(seg->lat_factor, seg, k, src, dst, route_latency(links));
+    return k > fast_eager_max ? seg->lat_factor : fast_factor(seg->lat_factor, seg, k, src, dst, route_latency(links));
   double route_lat = route_latency(links);
   int lost       = 0;
   double factor  = hnm_segment_lat_factor(seg, size, route_lat, &lost);
