@@ -16,7 +16,9 @@
  *     node limiter links, and FATPIPE links for contention-free models;
  *   - before the network model exists (Engine::on_platform_creation_cb): the
  *     mend of SimGrid 3.32's selective max-min update (hnm_lmm_fix.h), or
- *     network/optim:Full when it cannot be installed.
+ *     network/optim:Full when it cannot be installed;
+ *   - the model's derived-datatype pack costs (hnm_pack.cpp: PMPI entry
+ *     points of libhnm.so, which hnm-run preloads).
  *
  * LogGPS models are timed differently (hnm_ports.h, docs/models.md): when
  * SimGrid starts a transfer, the latency callback computes its whole duration
@@ -37,6 +39,7 @@
 #include "hnm_linkload.h"
 #include "hnm_lmm_fix.h"
 #include "hnm_model.h"
+#include "hnm_pack.h"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -418,6 +421,7 @@ void install_on_platform()
   }
   if (is_loggps || fast_eager_max >= 0)
     install_host_states(engine);
+  hnm_pack_install(model, trace_messages);
   if (is_loggps)
     install_loggps(engine);
   if (fatpipe) {
