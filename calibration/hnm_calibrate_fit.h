@@ -19,6 +19,7 @@ struct fit_args {
   long bootstrap;   /* --bootstrap N: members of the model set (0: none) */
   long seed;        /* --seed: the bootstrap's */
   int held_out;     /* --held-out: the held-out fits even where nothing needs them */
+  int smooth;       /* medians: running median over 2 smooth + 1 sizes (0: none) */
 };
 
 int cmd_fit(int argc, char **argv);
