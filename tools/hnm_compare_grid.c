@@ -118,7 +118,7 @@ void run_argv(const cmp_config *c, const cmp_run *r, strvec *v)
     sv_push(v, np);
     for (int i = 0; i < c->sim_opts.n; i++)
       sv_push(v, c->sim_opts.v[i]);
-    if (strcmp(c->metric, "simclock") == 0) {
+    if (strcmp(c->metric, "simclock") == 0 || strcmp(c->metric, "auto") == 0) {
       /* SimGrid 3.32 (smpi_utils.cpp, print_time_analysis) then logs
        * "Simulated time: %g seconds." at the end, in category smpi_utils. */
       sv_push(v, "--cfg=smpi/display-timing:yes");
@@ -188,10 +188,10 @@ static int add_nps(cmp_config *c, const char *list)
 
 static int check_metric(const char *m)
 {
-  if (strcmp(m, "simclock") == 0)
+  if (strcmp(m, "simclock") == 0 || strcmp(m, "auto") == 0)
     return 0;
   if (strncmp(m, "csv:", 4) != 0 || m[4] == '\0' || m[4] == ':')
-    return cmp_fail("--metric: '%s' is neither simclock nor csv:COLUMN[:KEY=VALUE...]", m);
+    return cmp_fail("--metric: '%s' is neither auto, simclock nor csv:COLUMN[:KEY=VALUE...]", m);
   for (const char *p = strchr(m + 4, ':'); p; p = strchr(p + 1, ':')) {
     const char *eq = strchr(p + 1, '='), *next = strchr(p + 1, ':');
     if (eq == NULL || eq == p + 1 || (next && eq > next))
@@ -295,9 +295,11 @@ static const char grid__epilog[] =
   "--args 'WORDS': split on blanks, appended to PROGRAM ARGS; default one empty set.\n"
   "--metric: simclock = SimGrid's final simulated clock (smpi/display-timing, 6 significant\n"
   "  digits); csv:COL[:KEY=VAL...] = the sum of column COL over the rows of the program's CSV\n"
-  "  output (stdout) whose column KEY equals VAL (default csv:time_s, the skeletons' report).\n"
+  "  output (stdout) whose column KEY equals VAL; auto (default) = csv:time_s (the skeletons'\n"
+  "  report) when the program prints it, else simclock: any program gets a time.\n"
   "--reference: PROGRAM-mpi with mpirun at each np and argument set (model 'mpirun',\n"
-  "  platform '-'); with --metric simclock its time is mpirun's wall time. --mpirun-opt\n"
+  "  platform '-'); with --metric simclock, or auto without csv:time_s, its time is mpirun's\n"
+  "  wall time. --mpirun-opt\n"
   "  default: --allow-run-as-root --oversubscribe --mca btl self,vader.\n"
   "-o FILE: appended to; runs with an ok row are skipped (with --no-retry, any recorded run);\n"
   "  the existing file is checked first (header, complete last row, status values).\n"
@@ -310,7 +312,7 @@ static const char grid__epilog[] =
 int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
 {
   memset(c, 0, sizeof *c);
-  c->metric = "csv:time_s";
+  c->metric = "auto";
   c->hnm_run = getenv("HNM_COMPARE_HNM_RUN") ? getenv("HNM_COMPARE_HNM_RUN") : hnm_home_file(HNM_HOME_BIN "/hnm-run");
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   c->workers = ncpu > 0 ? ncpu : 1;
@@ -323,7 +325,7 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
     {"np", 0, HNM_OPT_CALL, "LIST", NULL, NULL, "process counts, comma-separated (e.g. 8,16,32); required", NULL, 0, 0, grid__np},
     {"platform", 0, HNM_OPT_CALL, "XML[:HOSTS]", NULL, NULL, "platform and hostfile (repeatable; see below)", NULL, 0, 0, grid__platform},
     {"args", 0, HNM_OPT_CALL, "WORDS", NULL, NULL, "one argument set appended to PROGRAM ARGS (repeatable)", NULL, 0, 0, grid__args},
-    {"metric", 0, HNM_OPT_CALL, "M", "csv:time_s", NULL, "simclock, or csv:COL[:KEY=VAL...]", NULL, 0, 0, grid__metric},
+    {"metric", 0, HNM_OPT_CALL, "M", "auto", NULL, "auto, simclock, or csv:COL[:KEY=VAL...]", NULL, 0, 0, grid__metric},
     {"sim-opt", 0, HNM_OPT_CALL, "OPT", NULL, NULL, "an smpirun option for every simulation (repeatable); --cfg=smpi/simulate-computation:no is added unless one sets it (reproducible, network-only times)", NULL, 0, 0, grid__sim_opt},
     {"reference", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "also run PROGRAM-mpi with mpirun", &c->reference, 0, 0, NULL},
     {"mpi-program", 0, HNM_OPT_STRING, "PATH", NULL, NULL, "the program for --reference (default PROGRAM-mpi)", &c->mpi_program, 0, 0, NULL},

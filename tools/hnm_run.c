@@ -66,8 +66,9 @@ static void run__notes(FILE *out)
           "\n"
           "Checked before anything runs (exit 2, one line): the model; the platform, loaded\n"
           "by SimGrid (hnm-hosts); the hostfile (HOST or HOST:N per line, hosts of the\n"
-          "platform); -np, a whole number from 1 to the hostfile's capacity (to put several\n"
-          "ranks on a host, say so: HOST:N).\n"
+          "platform); -np, a whole number from 1 up. Beyond the hostfile's capacity (its\n"
+          "lines, HOST:N counting N) ranks wrap around as with smpirun: rank i runs on place\n"
+          "i mod capacity (one line of note on stderr).\n"
           "Computation: SimGrid's default, smpi/simulate-computation:yes -- the CPU time of\n"
           "the program between MPI calls is measured on this machine and injected, so two\n"
           "runs differ by timing noise. For reproducible, network-only times add\n"
@@ -279,12 +280,14 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
     rc = fail("%s%s", err.msg, "");
   if (rc == 0 && hosts_used == NULL)
     slots = (long)info.nhosts;
-  if (rc == 0 && np > slots) {
-    char msg[4400];
-    snprintf(msg, sizeof msg, "-np %ld: more ranks than the %ld places of %s%s", np, slots,
-             hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform);
-    rc = fail("%s%s (to put several ranks on one host, write HOST:N in the hostfile)", msg, "");
-  }
+  /* Beyond the capacity, SimGrid 3.32 (smpi_deployment_smpirun) deals the
+   * ranks round-robin again: rank i on place i mod capacity, a place being a
+   * line of the hostfile after HOST:N is unrolled into N lines, or a host of
+   * the platform (in SimGrid's name order) without a hostfile. hnm-run
+   * keeps that, as smpirun does, and says so. */
+  if (rc == 0 && np > slots)
+    hnm_msg_info("-np %ld: more ranks than the %ld places of %s%s: rank i runs on place i mod %ld, as with smpirun",
+                 np, slots, hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform, slots);
   *full = needs_full_update(model);
   hnm_platform_info_free(&info);
   return rc;

@@ -24,7 +24,8 @@ check_close "fluid K=1000" "$(field t.csv 0 time_s)" "$(calc "20e-6 + 1016 / $B"
 check_close "fluid K=100" "$(field t.csv 2 time_s)" "$(calc "20e-6 + 116 / $B")" 1e-9
 check_close "loggps K=1000" "$(field t.csv 1 time_s)" "$(calc "(2e-6 + 1000 * 0.3e-9) + (30e-6 + 1000 * 4e-9) + (2e-6 + 1000 * 0.5e-9)")" 1e-9
 check_close "loggps K=100" "$(field t.csv 3 time_s)" "$(calc "(2e-6 + 100 * 0.3e-9) + (30e-6 + 100 * 4e-9) + (2e-6 + 100 * 0.5e-9)")" 1e-9
-check "model spec with commas quoted in the CSV" grep -q "^1,[^,]*,--bytes 1000,\"$LOGGPS\",two,2,csv:time_s," t.csv
+check "model spec with commas quoted in the CSV, default metric auto" \
+  grep -q "^1,[^,]*,--bytes 1000,\"$LOGGPS\",two,2,auto," t.csv
 # The quoted field reads back: resuming finds all 4 runs done, and merge
 # writes the same rows back byte for byte, in index order.
 check "quoted spec: resume runs nothing" grep -q ' 0 to run$' <("$HNM_COMPARE" run --dry-run --model fluid \
@@ -44,6 +45,20 @@ for k in 1000 100000; do
   want=$(awk -v k=$k -v b=$B 'BEGIN { printf "%g", 20e-6 + (k + 16) / b + 20e-6 + 24 / b }')
   got=$(awk -v v="$(field c.csv $i time_s)" 'BEGIN { printf "%g", v }')
   check "simclock K=$k: $got = $want" [ "$got" = "$want" ]
+done
+
+# The default metric (auto) on a program that prints no CSV (--quiet 1): the
+# simulated clock, as with --metric simclock; with the CSV, its time_s
+# (rows 0-3 above).
+"$HNM_COMPARE" run --model fluid --np 2 --platform "$TWO" "${SIMS[@]}" \
+  --args "--bytes 1000 --quiet 1" --args "--bytes 100000 --quiet 1" -o q.csv -- "$PROG" 2>err.txt
+check "auto, no CSV: exit 0 ($(tail -n 2 err.txt))" [ $? -eq 0 ]
+for k in 1000 100000; do
+  i=$([ $k = 1000 ] && echo 0 || echo 1)
+  want=$(awk -v k=$k -v b=$B 'BEGIN { printf "%g", 20e-6 + (k + 16) / b + 20e-6 + 24 / b }')
+  got=$(awk -v v="$(field q.csv $i time_s)" 'BEGIN { printf "%g", v }')
+  check "auto, no CSV, K=$k: the simulated clock, $got = $want" [ "$got" = "$want" ]
+  check "auto, no CSV, K=$k: status ok, metric auto" [ "$(field q.csv $i status),$(field q.csv $i metric)" = ok,auto ]
 done
 
 # A filtered csv metric: the sum of time_s over the rows with bytes=1000

@@ -19,7 +19,7 @@ n=0
 for p in 0 1; do for a in 0 1; do for k in 0 1; do for m in 0 1; do
   idx=$((((p * 2 + a) * 2 + k) * 2 + m))
   line=$(grep "^$idx: " <<<"$out")
-  want="$idx: $HNM_RUN --model ${models[$m]} -platform ${plats[$p]} -hostfile ${plats[$p]%.xml}.hosts -np ${nps[$k]} --cfg=smpi/simulate-computation:no $PROG ${args[$a]}"
+  want="$idx: $HNM_RUN --model ${models[$m]} -platform ${plats[$p]} -hostfile ${plats[$p]%.xml}.hosts -np ${nps[$k]} --cfg=smpi/simulate-computation:no --cfg=smpi/display-timing:yes --log=smpi_utils.thres:info $PROG ${args[$a]}"
   [ "$line" = "$want" ] && n=$((n + 1)) || echo "index $idx: got '$line'"
 done; done; done; done
 check "16 runs in the documented order (got $n)" [ $n -eq 16 ]
