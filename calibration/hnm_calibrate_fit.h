@@ -19,4 +19,8 @@ struct fit_args {
 
 int cmd_fit(int argc, char **argv);
 
+/* Replace the points (k[i], y[i]), i < *n, by one per distinct size: its
+ * median y, sizes ascending; *n becomes their number. */
+void per_size_medians(double *k, double *y, size_t *n);
+
 #endif

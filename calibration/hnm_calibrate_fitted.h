@@ -32,6 +32,7 @@ struct fitted {
   /* single-segment comparisons */
   double lg_L, lg_o, lg_G, lg_Os, lg_Or; /* LogGPS, S = detached */
   double fl_L, fl_B;                     /* fluid */
+  double route_bw;                       /* bytes/s: the bound of hnm_calibrate_physics.h, 0 = none */
   /* contention */
   double bsr, buni, cont_size;
 };

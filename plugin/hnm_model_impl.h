@@ -82,6 +82,7 @@ struct hnm_model {
   double loggps[LG_COUNT]; /* SI units, meaningful if is_loggps */
   enum hnm_ports ports;    /* loggps only; calloc's 0 is the default, single */
   double gap;              /* seconds, loggps only */
+  int loggps_from_route;   /* loggps only: L, g, G from each message's route (spec item "platform") */
 };
 
 char *model__strdup(const char *s);

@@ -227,6 +227,38 @@ static int grid__model(void *ctx, const char *v, char *err, size_t errlen)
   return 0;
 }
 
+/* --models-of MODEL.xml: the three models of one calibration, as
+ * `hnm-calibrate fit -o MODEL.xml` writes them: MODEL.xml (hybrid), and in
+ * its report directory MODEL-report/ (MODEL.xml without .xml), loggps.xml
+ * and fluid.xml. Each is then an ordinary --model (the CSV names it by its
+ * path). */
+static int grid__models_of(void *ctx, const char *v, char *err, size_t errlen)
+{
+  size_t l = strlen(v);
+  if (l < 5 || strcmp(v + l - 4, ".xml") != 0)
+    return snprintf(err, errlen, "'%s' is not the model file of hnm-calibrate fit -o MODEL.xml", v), -1;
+  char *paths[3];
+  paths[0] = xstrdup(v);
+  for (int i = 1; i < 3; i++) {
+    size_t n = l + 32;
+    paths[i] = xmalloc(n);
+    snprintf(paths[i], n, "%.*s-report/%s", (int)(l - 4), v, i == 1 ? "loggps.xml" : "fluid.xml");
+  }
+  int rc = 0;
+  for (int i = 0; i < 3 && rc == 0; i++) {
+    struct stat st;
+    if (stat(paths[i], &st) != 0) {
+      snprintf(err, errlen, "'%s': no %s (%s; hnm-calibrate fit -o %s writes it)", v, paths[i], strerror(errno), v);
+      rc = -1;
+    } else if (grid__model(ctx, paths[i], err, errlen) != 0) {
+      rc = -1;
+    }
+  }
+  for (int i = 0; i < 3; i++)
+    free(paths[i]); /* grid__model() keeps its own copy */
+  return rc;
+}
+
 static int grid__np(void *ctx, const char *v, char *err, size_t errlen)
 {
   (void)err;
@@ -322,6 +354,7 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
   struct cmp_parse ctx = {c, sl};
   struct hnm_opt opts[] = {
     {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "an hnm-run model (repeatable; default graphene)", NULL, 0, 0, grid__model},
+    {"models-of", 0, HNM_OPT_CALL, "MODEL.xml", NULL, NULL, "the three models of one calibration (hnm-calibrate fit -o MODEL.xml): MODEL.xml, MODEL-report/loggps.xml, MODEL-report/fluid.xml (repeatable)", NULL, 0, 0, grid__models_of},
     {"np", 0, HNM_OPT_CALL, "LIST", NULL, NULL, "process counts, comma-separated (e.g. 8,16,32); required", NULL, 0, 0, grid__np},
     {"platform", 0, HNM_OPT_CALL, "XML[:HOSTS]", NULL, NULL, "platform and hostfile (repeatable; see below)", NULL, 0, 0, grid__platform},
     {"args", 0, HNM_OPT_CALL, "WORDS", NULL, NULL, "one argument set appended to PROGRAM ARGS (repeatable)", NULL, 0, 0, grid__args},

@@ -13,7 +13,10 @@
 #   per-size medians are bimodal (35 or 100 us at neighbouring sizes, from
 #   a drift inside each run of 10), so no function of the size gets 10%
 #   there (docs/calibration.md: even a local mode smoother over 11 sizes
-#   misses by 18% in 1e3-1e4); asserted: 25% per decade, 10% overall;
+#   misses by 18% in 1e3-1e4); asserted: 25% per decade, 15% overall (10%
+#   before the fit was kept within physics: its 65536-131071 B segment,
+#   flat at a 24 GB/s marginal rate, now has the route's 7.2e8 B/s, and the
+#   overall median went from 8.8% to 12.8%: docs/calibration.md);
 # - export / import: graphene exported, imported, exported again gives the
 #   same configuration (factors to 1e-12: latency goes through L + 16/B);
 #   platform-calibration's own output imports; loggps is refused (exit 2);
@@ -41,7 +44,7 @@ errors() { # errors MEASURED_PingPong.csv SIM_p2p.csv -> "DECADE N ERR" lines an
         printf "overall %d %.4f\n", na, median(all, na) }' "$1" "$2"
 }
 
-for c in plafrim_15_06_16:0.25:0.10 stampede_17_06_01-17_26:0.10:0.05; do
+for c in plafrim_15_06_16:0.25:0.15 stampede_17_06_01-17_26:0.10:0.05; do
   IFS=: read -r name dec all <<<"$c"
   cfg=$PC/$name/calibration/testplatform.xml
   "$B" fit --platform-calibration "$cfg" -o "$WORK/$name.xml" --no-plots 2>"$WORK/$name.err"

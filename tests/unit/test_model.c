@@ -778,7 +778,7 @@ static void test_ports(void)
   /* Phases: eager 1000 B: head 0, W 1 us, wire 5 us, rest 0. Rendez-vous
    * 100000 B with Os = 0.1 ns, Or = 0.2 ns: head 2L + 5o + k Os = 25 us
    * (24 us from MPI_Isend), rest o + k Or = 21 us. */
-  lg = (struct hnm_loggps){5e-6, 1e-6, 1e-9, 1e-9, 0, 65536, 0.1e-9, 0.2e-9, 0, HNM_PORTS_SINGLE};
+  lg = (struct hnm_loggps){5e-6, 1e-6, 1e-9, 1e-9, 0, 65536, 0.1e-9, 0.2e-9, 0, HNM_PORTS_SINGLE, 0};
   hnm_loggps_phases(&lg, 1000, 0, &ph);
   NEAR(ph.port_s, 1e-6);
   NEAR(ph.wire_s, 5e-6);
