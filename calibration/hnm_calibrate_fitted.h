@@ -35,6 +35,9 @@ struct fitted {
   double route_bw;                       /* bytes/s: the bound of hnm_calibrate_physics.h, 0 = none */
   /* contention */
   double bsr, buni, cont_size;
+  /* derived-datatype pack costs (pack.csv), written into every model */
+  int has_pack;
+  struct hnm_pack_model pack;
 };
 
 const struct segment *seg_of(const struct fitted *m, double k);
