@@ -43,15 +43,15 @@ check_close "plain SimGrid's default (Lazy) still lets 3 -> 2 ignore 1 -> 2" "$(
 # --- (b) hnm-run's choice (--dry-run): Full for max-min models, with or
 # without node limiters on the platform, and for LogGPS (port order);
 # SimGrid's default for smpi-default and for contention-free models.
-sed 's/contention="maxmin"/contention="none"/; s/name="fluid"/name="fluid-nc"/' \
-  "$SOURCE_DIR/plugin/models/fluid.xml" >"$TMP/nc.xml"
+sed 's/contention="maxmin"/contention="none"/; s/name="fluid-textbook"/name="fluid-nc"/' \
+  "$FLUID" >"$TMP/nc.xml"
 optim() {
   "$HNM_RUN" --model "$1" --dry-run -platform "$2" -hostfile "${2%.xml}.hosts" -np 2 "$SIM_BIN/late_flow" |
     grep -o -- '--cfg=network/optim:[A-Za-z]*' || echo default
 }
 for plat in "$PLAT" "$DATA/platforms/two.xml"; do
   p=$(basename "$plat")
-  for m in graphene fluid fluid:limiter=1 fluid:limiter=keep loggps "$DATA/models/hybrid-limiter15.xml"; do
+  for m in graphene fluid "$FLUID" "$FLUID:limiter=1" "$FLUID:limiter=keep" loggps "$DATA/models/hybrid-limiter15.xml"; do
     check "$m on $p: Full" [ "$(optim "$m" "$plat")" = "--cfg=network/optim:Full" ]
   done
   for m in smpi-default "$TMP/nc.xml" "$DATA/models/good-routes.xml"; do
@@ -61,16 +61,16 @@ done
 
 # --- (c) under hnm-run's choice, the max-min values.
 # fluid (Full): limiters lifted, so 0 -> 1 runs at B and 1 -> 2 at B/2.
-out=$(hnm fluid "$PLAT" "$HOSTS" 4 "${ARGS[@]}")
+out=$(hnm "$FLUID" "$PLAT" "$HOSTS" 4 "${ARGS[@]}")
 check_close "fluid: 0 -> 1 at B" "$(t 0 1 "$out")" "$(calc "$T1 + 20e-6 + $P / $B")" 1e-9
 check_close "fluid: 1 -> 2 at B/2" "$(t 1 2 "$out")" "$(calc "$T1 + 20e-6 + 2 * $P / $B")" 1e-9
 check_close "fluid: 3 -> 2 at B/2 meanwhile" "$(t 3 2 "$out")" "$(calc "20e-6 + ($P3 + $P) / $B")" 1e-9
 # ... what Lazy would give: 1 -> 2 alone at B, 3 -> 2 untouched.
-out=$(hnm fluid "$PLAT" "$HOSTS" 4 --cfg=network/optim:Lazy "${ARGS[@]}" 2>"$TMP/err")
+out=$(hnm "$FLUID" "$PLAT" "$HOSTS" 4 --cfg=network/optim:Lazy "${ARGS[@]}" 2>"$TMP/err")
 check_close "fluid under Lazy: 1 -> 2 unshared" "$(t 1 2 "$out")" "$(calc "$T1 + 20e-6 + $P / $B")" 1e-9
 check "the plugin warns about Lazy" grep -q "network/optim:Lazy" "$TMP/err"
 # fluid with the limiters kept at B (Full): every link saturable, as plain.
-out=$(hnm fluid:limiter=1 "$PLAT" "$HOSTS" 4 "${ARGS[@]}")
+out=$(hnm "$FLUID:limiter=1" "$PLAT" "$HOSTS" 4 "${ARGS[@]}")
 check_close "fluid, limiter B: 1 -> 2 at B/2" "$(t 1 2 "$out")" "$(calc "$T1 + 20e-6 + 2 * $P / $B")" 1e-9
 check_close "fluid, limiter B: 3 -> 2 at B/2 meanwhile" "$(t 3 2 "$out")" \
   "$(calc "20e-6 + ($P3 + $P) / $B")" 1e-9
