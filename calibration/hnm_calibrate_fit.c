@@ -869,6 +869,10 @@ int cmd_fit(int argc, char **argv)
   write_model_out(out, a.out, build_hybrid, &m, a.name);
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
+    if (e == NULL) { /* a last line cut by the buffer's end */
+      fprintf(stderr, PROG ": %s\n", w);
+      break;
+    }
     fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);
   }
   fprintf(stderr, PROG ": wrote %s (%zu segments) and %s/\n", a.out, m.nseg, a.report);

@@ -20,7 +20,7 @@ struct fitted {
   double async, detached; /* bytes, -1 = none */
   double limiter;         /* factor, <= 0 = keep */
   double overlap_scale;   /* applied to the send and recv overheads (1: none) */
-  char warnings[4096];    /* shown once the fit succeeded */
+  char warnings[16384];   /* shown once the fit succeeded: whole lines */
   int nfiles;             /* CSV files read */
   struct segment *seg;
   size_t nseg;

@@ -55,19 +55,25 @@ static double physics__median_slope(const double *ks, const double *ts, size_t c
   return hnm_fit_median(buf, q);
 }
 
+/* Append LINE (ending in '\n') to m->warnings whole, or not at all: the
+ * warnings are printed line by line. */
+static void physics__append(struct fitted *m, const char *line)
+{
+  size_t used = strlen(m->warnings), n = strlen(line);
+  if (used + n < sizeof m->warnings)
+    memcpy(m->warnings + used, line, n + 1);
+}
+
 static void physics__note(struct fitted *m, const char *fmt, double lo, double hi, double a, double b, double c)
 {
-  char range[96];
+  char range[96], what[400], line[512];
   if (isinf(hi))
     snprintf(range, sizeof range, "above %.0f B", lo);
   else
     snprintf(range, sizeof range, "%.0f-%.0f B", lo + 1, hi);
-  size_t used = strlen(m->warnings);
-  if (used + 1 < sizeof m->warnings) {
-    snprintf(m->warnings + used, sizeof m->warnings - used, "note: segment %s: ", range);
-    used = strlen(m->warnings);
-    snprintf(m->warnings + used, sizeof m->warnings - used, fmt, a, b, c);
-  }
+  snprintf(what, sizeof what, fmt, a, b, c);
+  snprintf(line, sizeof line, "note: segment %s: %s", range, what);
+  physics__append(m, line);
 }
 
 int physics_constrain(struct fitted *m, const double *k, const double *t, size_t n, int raw, char *why,
@@ -162,7 +168,7 @@ void physics_constrain_fluid(struct fitted *m, const double *k, const double *t,
              m->fl_L, lmin);
     m->fl_L = lmin;
     m->fl_B = b > 1 / HNM_MAX_BANDWIDTH ? 1 / b : HNM_MAX_BANDWIDTH;
-    strncat(m->warnings, line, sizeof m->warnings - strlen(m->warnings) - 1);
+    physics__append(m, line);
   }
   if (bmax > 0 && m->fl_B > bmax && c > 0) {
     double a = physics__median_latency(ks, ts, c, 1 / bmax, buf);
@@ -171,7 +177,7 @@ void physics_constrain_fluid(struct fitted *m, const double *k, const double *t,
              m->fl_B, bmax);
     m->fl_B = bmax;
     m->fl_L = a > lmin ? a : lmin;
-    strncat(m->warnings, line, sizeof m->warnings - strlen(m->warnings) - 1);
+    physics__append(m, line);
   }
   free(ks);
   free(ts);
