@@ -73,8 +73,8 @@ note() { # WHAT REGEX CMD...: exit 0, stdout the smpirun line, one line of note 
   check "$what: note /$re/ (got: $(head -c 300 "$W.err"))" grep -Eq -- "$re" "$W.err"
   rm -f "$W.err"
 }
-note "-np 100000 beyond the hostfile" "-np 100000: more ranks than the 2 places of hostfile .*two.hosts: rank i runs on place i mod 2" \
-  "$HNM_RUN" "${H[@]}" -np 100000 --dry-run "$PROG"
+note "-np 1000 beyond the hostfile" "-np 1000: more ranks than the 2 places of hostfile .*two.hosts: rank i runs on place i mod 2" \
+  "$HNM_RUN" "${H[@]}" -np 1000 --dry-run "$PROG"
 note "-np 3 beyond the hostfile" "-np 3: more ranks than the 2 places" "$HNM_RUN" "${H[@]}" -np 3 --dry-run "$PROG"
 note "-np 6 beyond HOST:N" "-np 6: more ranks than the 5 places.*i mod 5" \
   "$HNM_RUN" -platform "$PLAT" -hostfile "$IN/five.hosts" -np 6 --dry-run "$PROG"
