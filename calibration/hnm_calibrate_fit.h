@@ -15,12 +15,17 @@ struct fit_args {
   int raw;     /* 1: fit the raw measurements, 0: the per-size medians */
   const char *pcal; /* --platform-calibration CONFIG.xml */
   int auto_bp;      /* --auto-breakpoints: not the file's */
+  int file_bp;      /* --file-breakpoints: the file's, without the held-out comparison */
+  long bootstrap;   /* --bootstrap N: members of the model set (0: none) */
+  long seed;        /* --seed: the bootstrap's */
+  int held_out;     /* --held-out: the held-out fits even where nothing needs them */
 };
 
 int cmd_fit(int argc, char **argv);
 
 /* Replace the points (k[i], y[i]), i < *n, by one per distinct size: its
- * median y, sizes ascending; *n becomes their number. */
+ * median y, then a running median over neighbouring sizes (what the fit
+ * uses on medians), sizes ascending; *n becomes their number. */
 void per_size_medians(double *k, double *y, size_t *n);
 
 #endif

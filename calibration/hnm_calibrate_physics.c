@@ -36,6 +36,35 @@ static size_t physics__points(const double *k, const double *t, size_t n, double
   return c;
 }
 
+static int physics__cmp_k(const void *a, const void *b)
+{
+  const double *x = a, *y = b;
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The highest rate k / T of a size's median T (the raw medians, not
+ * smoothed: a rate the route delivered). buf: scratch of n. */
+static double physics__best_rate(const double *k, const double *t, size_t n, double *buf)
+{
+  double *kt = malloc(2 * n * sizeof *kt), best = 0;
+  if (kt == NULL)
+    die("out of memory");
+  for (size_t i = 0; i < n; i++)
+    kt[2 * i] = k[i], kt[2 * i + 1] = t[i];
+  qsort(kt, n, 2 * sizeof *kt, physics__cmp_k);
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && kt[2 * j] == kt[2 * i])
+      buf[j - i] = kt[2 * j + 1], j++;
+    double med = hnm_fit_median(buf, j - i);
+    if (med > 0 && kt[2 * i] / med > best)
+      best = kt[2 * i] / med;
+    i = j;
+  }
+  free(kt);
+  return best;
+}
+
 /* The median of t - k b over the points (latency for a fixed slope b). */
 static double physics__median_latency(const double *ks, const double *ts, size_t c, double b, double *buf)
 {
@@ -114,10 +143,9 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
    * rate the route was seen to deliver end to end, if higher. */
   const struct segment *last = &m->seg[m->nseg - 1];
   double bmax = last->bw;
-  size_t sizes = physics__points(k, t, n, -1, INFINITY, 0, ks, ts);
-  for (size_t i = 0; i < sizes; i++)
-    if (ts[i] > 0 && ks[i] / ts[i] > bmax)
-      bmax = ks[i] / ts[i];
+  double thr = physics__best_rate(k, t, n, buf);
+  if (thr > bmax)
+    bmax = thr;
   if (!(bmax <= PHYSICS_MAX_BANDWIDTH)) {
     snprintf(why, whylen,
              "the largest messages (above %.0f B) show no per-byte cost (bandwidth %.3g B/s): the route's "
