@@ -1,6 +1,7 @@
 /* hnm_model_spec.c -- --model specifications: NAME or FILE, with optional
  * key=value overrides. */
 #include "hnm_model.h"
+#include "hnm_model_set.h"
 #include "hnm_units.h"
 
 #include <assert.h>
@@ -172,6 +173,11 @@ hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err)
 
   if (spec == NULL || *spec == '\0') {
     model__fail(err, "--model: empty specification (give a model name such as graphene, or a file)");
+    return NULL;
+  }
+  if (hnm_model_set_is(spec)) {
+    model__fail(err, "--model: '%s' is a model set (a directory of models): hnm-run and hnm-compare take it, "
+                "one model is a file or a bundled name", spec);
     return NULL;
   }
   copy = model__strdup(spec);
