@@ -822,6 +822,7 @@ int cmd_fit(int argc, char **argv)
     nfiles = pcal_inputs(&a, &in, pcal_forced, 64);
   struct fitted m;
   fit_model(&in, &a, &m);
+  fit_residuals(&in, &m);
   m.nfiles = nfiles;
   check_fitted(&m);
   if (pack.n > 0) {

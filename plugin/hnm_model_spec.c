@@ -23,7 +23,9 @@
 /* ------------------------------------------------------------------ */
 /* --model specifications                                               */
 
-enum spec__key { KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_PORTS, KEY_GAP, KEY_PACK, KEY_LOGGPS /* + LG_* */ };
+enum spec__key {
+  KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_PORTS, KEY_GAP, KEY_PACK, KEY_STOCHASTIC, KEY_SEED, KEY_LOGGPS /* + LG_* */
+};
 
 /* "--model: key 'X': reason". Returns -1. */
 static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
@@ -42,7 +44,7 @@ static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
 static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
 {
   static const char known[] =
-      "async, detached, limiter, pack; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap";
+      "async, detached, limiter, pack, stochastic, seed; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap";
   char reason[MODEL__REASON];
   const char *field;
   double lg[LG_COUNT];
@@ -90,6 +92,10 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       key = KEY_GAP;
     else if (strcmp(item, "pack") == 0)
       key = KEY_PACK;
+    else if (strcmp(item, "stochastic") == 0)
+      key = KEY_STOCHASTIC;
+    else if (strcmp(item, "seed") == 0)
+      key = KEY_SEED;
     for (i = 0; i < LG_COUNT; i++) {
       if (strcmp(item, model__lg_params[i].name) == 0)
         key = KEY_LOGGPS + i;
@@ -126,6 +132,16 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       if ((key == KEY_PORTS ? model__parse_ports(val, &ports, reason, sizeof reason)
                             : model__parse_value(val, KIND_TIME, &gap, reason, sizeof reason)) < 0)
         return spec__fail(err, item, "%s", reason);
+      break;
+    case KEY_STOCHASTIC:
+      if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+        return spec__fail(err, item, "'%s' is not on or off", val);
+      m->stochastic = strcmp(val, "on") == 0;
+      break;
+    case KEY_SEED:
+      if (model__parse_seed(val, &m->seed, reason, sizeof reason) < 0)
+        return spec__fail(err, item, "%s", reason);
+      m->has_seed = 1;
       break;
     default:
       i = key - KEY_LOGGPS;
@@ -167,6 +183,8 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
     blame = "S";
   if (model__check_protocol(m->async_max, m->detached_max, blame, &field, reason, sizeof reason) < 0)
     return spec__fail(err, field, "%s", reason);
+  if (model__check_stochastic(m, reason, sizeof reason) < 0)
+    return spec__fail(err, "stochastic", "%s", reason);
   return 0;
 }
 
