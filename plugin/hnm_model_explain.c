@@ -122,8 +122,9 @@ void hnm_model_explain(const hnm_model *m, void *file)
     fprintf(f, "  limiter: %.6g x node bandwidth\n", m->limiter_factor);
     break;
   }
-  fprintf(f, "  sharing: contention %s, crosstraffic %s\n", contention[m->contention],
-          crosstraffic[m->crosstraffic]);
+  fprintf(f, "  sharing: contention %s, crosstraffic %s, selective update %s\n", contention[m->contention],
+          crosstraffic[m->crosstraffic],
+          m->update == HNM_UPDATE_SIMGRID ? "SimGrid's own (defect included)" : "mended");
   if (m->stochastic)
     fprintf(f, "  stochastic: on, seed %llu (unless --cfg=hnm/seed): each message's one-way time x a residual "
             "drawn from its segment's quantiles\n", hnm_model_seed(m));
