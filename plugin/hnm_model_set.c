@@ -131,6 +131,22 @@ hnm_model_set *hnm_model_set_open(const char *spec, hnm_error *err)
     goto err;
   }
   d = opendir(s->dir);
+  if (d == NULL && errno == ENOENT && strchr(s->dir, '/') == NULL) {
+    /* A bare NAME.set: a bundled set, beside the bundled models. */
+    size_t n = strlen(hnm_model_dir()) + strlen(s->dir) + 2;
+    char *bundled = malloc(n);
+    if (bundled == NULL)
+      goto oom;
+    snprintf(bundled, n, "%s/%s", hnm_model_dir(), s->dir);
+    d = opendir(bundled);
+    if (d != NULL) {
+      free(s->dir);
+      s->dir = bundled;
+    } else {
+      free(bundled);
+      errno = ENOENT;
+    }
+  }
   if (d == NULL) {
     model__fail(err, "model set '%s': %s (a model set is a directory holding central.xml and "
                 "member-001.xml ...)", s->dir, strerror(errno));

@@ -12,7 +12,9 @@
  * program under every model of a set and report the central value with the
  * band of the members (docs/model-format.md, "Model sets").
  *
- * A --model specification names a set by its directory, optionally followed
+ * A --model specification names a set by its directory (a bare NAME.set not
+ * found in the current directory is looked up beside the bundled models:
+ * graphene.set), optionally followed
  * by the overrides of hnm_model_parse_spec() (NAME.set:limiter=off): they
  * apply to every model of the set.
  *

@@ -184,6 +184,9 @@ refuse_set "a bad override" "s.set/central.xml.*limiter" s.set:limiter=-1
 make_set other.set && echo notes >other.set/README && mkdir other.set/report
 "$HNM_RUN" --model other.set --dry-run -platform "$TWO" -np 2 "$PROG" >out.txt 2>err.txt
 check "other files ignored: exit 0 ($(head -c 200 err.txt))" [ $? -eq 0 ]
+# The bundled set, by its bare name.
+"$HNM_RUN" --model graphene.set --explain >out.txt 2>&1
+check "graphene.set: the bundled set ($(tail -n 1 out.txt))" grep -q "^model set .*graphene.set: the central model above and [0-9]* members" out.txt
 # A single model is not a set, and a set is not a single model.
 "$HNM_RUN" --model s.set/central.xml --explain >out.txt 2>err.txt
 check "a member alone is a model" [ $? -eq 0 ]
