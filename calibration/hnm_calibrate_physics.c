@@ -114,6 +114,31 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
   if (ks == NULL || ts == NULL || buf == NULL)
     die("out of memory");
   int rc = 0;
+  /* The route's bandwidth: the largest messages', or the highest rate the
+   * route was seen to deliver end to end, if higher. */
+  const struct segment *last = &m->seg[m->nseg - 1];
+  double bmax = last->bw;
+  double thr = physics__best_rate(k, t, n, buf);
+  if (thr > bmax)
+    bmax = thr;
+  /* A few noisy sizes in the smallest segment can tilt its line below zero
+   * at 0 B (TCP round trips of tens of microseconds over 1-10 B) although
+   * every one of its messages took time: its latency is then the median of
+   * t - k / B_max over its points, the per-byte cost at the route's
+   * bandwidth. Only when that too is below a nanosecond (no message took
+   * time beyond its bytes) is there no latency to keep segments above. */
+  if (!(m->seg[0].lat >= PHYSICS_MIN_LATENCY) && bmax > 0 && bmax <= PHYSICS_MAX_BANDWIDTH) {
+    size_t c = physics__points(k, t, n, 0, m->seg[0].upto, raw, smooth, ks, ts);
+    double a = c > 0 ? physics__median_latency(ks, ts, c, 1 / bmax, buf) : 0;
+    if (a >= PHYSICS_MIN_LATENCY) {
+      physics__note(m,
+                    "fitted latency %.3g s is below a nanosecond: latency refitted to %.3g s at the route's "
+                    "bandwidth %.4g B/s\n",
+                    0, m->seg[0].upto, m->seg[0].lat, a, bmax);
+      m->seg[0].lat = a;
+      m->seg[0].bw = bmax;
+    }
+  }
   const double lmin = m->seg[0].lat;
   if (!(lmin >= PHYSICS_MIN_LATENCY)) {
     snprintf(why, whylen,
@@ -139,13 +164,7 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
                   "refitted to %.4g B/s\n",
                   lo, s->upto, was, lmin, s->bw);
   }
-  /* Bandwidth ceiling: the largest messages' bandwidth, or the highest
-   * rate the route was seen to deliver end to end, if higher. */
-  const struct segment *last = &m->seg[m->nseg - 1];
-  double bmax = last->bw;
-  double thr = physics__best_rate(k, t, n, buf);
-  if (thr > bmax)
-    bmax = thr;
+  /* Bandwidth ceiling: B_max above. */
   if (!(bmax <= PHYSICS_MAX_BANDWIDTH)) {
     snprintf(why, whylen,
              "the largest messages (above %.0f B) show no per-byte cost (bandwidth %.3g B/s): the route's "

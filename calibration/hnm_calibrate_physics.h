@@ -18,7 +18,11 @@
  * latency fixed at L_min and its slope the median of (t - L_min) / k over
  * its points; or its slope fixed at 1 / B_max and its latency the median of
  * t - k / B_max (at least L_min). Medians, as the robust fit's spirit.
- * When no bound exists (the smallest messages' latency is below 1 ns, the
+ * A smallest segment whose line falls below 1 ns at 0 B (a few noisy sizes
+ * tilt it) is refitted first at the route's bandwidth: latency the median
+ * of t - k / B_max over its points, bandwidth B_max.
+ * When no bound exists (the smallest messages' latency is below 1 ns even
+ * so, the
  * largest messages' bandwidth above 10 TB/s: no per-byte cost), the fit is
  * refused with the reason. Each constraint applied is one "note:" line in m->warnings (shown
  * on stderr and in report.txt).

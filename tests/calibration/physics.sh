@@ -37,7 +37,8 @@ gen() {
 gen "$WORK/p2p.csv" 'function T(k) { return k <= 256 ? 30e-6 : k <= 65536 ? 40e-6 + k / 5e8 : k <= 131072 ? 150e-6 + k / 2e10 : -50e-6 + k / 1e9 }'
 FIT=(--protocol none,none --breakpoints 256,65536,131072 --only-breakpoints --no-plots)
 "$HNM_CALIBRATE" fit "$WORK/p2p.csv" "${FIT[@]}" -o "$WORK/m.xml" 2>"$WORK/err.txt"
-check "fit exits 0 ($(head -c 300 "$WORK/err.txt"))" [ $? -eq 0 ]
+st=$?
+check "fit exits 0 (got $st: $(head -c 300 "$WORK/err.txt"))" [ $st -eq 0 ]
 
 # Segment attributes as "upto name=value ..." lines, values in SI (s, B/s).
 awk '/<segment / { line = ""; s = $0
@@ -84,6 +85,26 @@ fl_bw=$(grep -o 'bandwidth="[^"]*"' "$WORK/m-report/fluid.xml" | tr -dc '0-9.e+-
 fl_lat=$(grep -o 'latency="[^"]*"' "$WORK/m-report/fluid.xml" | sed 's/latency="//; s/s"//')
 check "fluid bandwidth $fl_bw <= B_max $bmax" awk -v a="$fl_bw" -v b="$bmax" 'BEGIN { exit !(a > 0 && a <= b * (1 + 1e-9)) }'
 check "fluid latency $fl_lat >= 30 us" awk -v a="$fl_lat" 'BEGIN { exit !(a >= 30e-6 * (1 - 1e-9)) }'
+
+# The smallest segment's line tilted below zero at 0 B (T(1) = 1 us, T(0)
+# would be -1 us), as noisy TCP round trips of 1-10 B do: not refused, its
+# latency refitted at the route's bandwidth, the median of T - k / B_max over
+# its points (between the extremes of that expression), its bandwidth B_max.
+gen "$WORK/tilt.csv" 'function T(k) { return k <= 256 ? -1e-6 + 2e-6 * k : k <= 65536 ? 40e-6 + k / 5e8 : k <= 131072 ? 150e-6 + k / 2e10 : -50e-6 + k / 1e9 }'
+"$HNM_CALIBRATE" fit "$WORK/tilt.csv" "${FIT[@]}" -o "$WORK/tilt.xml" 2>"$WORK/tilt.err"
+st=$?
+check "tilted smallest segment: fit exits 0 (got $st: $(head -c 300 "$WORK/tilt.err"))" [ $st -eq 0 ]
+check "tilted smallest segment: noted ($(grep -c note "$WORK/tilt.err") notes)" \
+  grep -q "note: segment 1-256 B: fitted latency .* is below a nanosecond: latency refitted to" "$WORK/tilt.err"
+tilt_lat=$(grep -o '<segment [^>]*upto="256[^>]*>' "$WORK/tilt.xml" | grep -o 'latency="[^"]*"' | sed 's/latency="//; s/s\{0,1\}"//')
+tilt_bw=$(grep -o '<segment [^>]*upto="256[^>]*>' "$WORK/tilt.xml" | grep -o 'bandwidth="[^"]*"' | tr -dc '0-9.e+-')
+tthr=$(awk -F, 'NR > 1 && $1 == "pingpong" { r = $2 / ($4 / 2); if (r > m) m = r } END { printf "%.17g", m }' "$WORK/tilt.csv")
+tbmax=$(calc "1 / $slope4 > $tthr ? 1 / $slope4 : $tthr")
+range=$(awk -F, -v b="$tbmax" 'NR > 1 && $1 == "pingpong" && $2 <= 256 { v = $4 / 2 - $2 / b
+          if (lo == "" || v < lo) lo = v; if (v > hi) hi = v } END { printf "%.17g %.17g", lo, hi }' "$WORK/tilt.csv")
+check "tilted smallest segment: latency $tilt_lat s within [$range] s, the span of T - k / B_max" \
+  awk -v a="$tilt_lat" -v r="$range" 'BEGIN { split(r, x, " "); exit !(a > 0 && a >= x[1] * (1 - 1e-6) && a <= x[2] * (1 + 1e-6)) }'
+check_close "tilted smallest segment: bandwidth B_max" "$tilt_bw" "$tbmax" 1e-6
 
 # Refusals: exit 2, one line naming the file and the reason, nothing written.
 refused() { # WHAT REGEX AWK-T
