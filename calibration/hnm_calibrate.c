@@ -42,6 +42,7 @@
 #include "hnm_calibrate_compare.h"
 #include "hnm_calibrate_run.h"
 #include "hnm_calibrate_smpi.h"
+#include "hnm_calibrate_machine.h"
 
 static const struct hnm_opt_command commands[] = {
   {"run", NULL, "measure (real mpirun, or --simulate under hnm-run): p2p.csv probe.csv contention.csv"},
@@ -49,6 +50,7 @@ static const struct hnm_opt_command commands[] = {
   {"compare", NULL, "median relative error per size decade of simulations against real measurements"},
   {"export", NULL, "a model as SimGrid's own SMPI <config> block (plain smpirun)"},
   {"import", NULL, "SimGrid's SMPI <config> block (platform-calibration's output) as a model"},
+  {"machine", NULL, "calibrate a machine in one command: model, platform and hostfile to predict on it"},
   {NULL, NULL, NULL}};
 
 static const struct hnm_opt_tool tool = {PROG, "COMMAND", "Commands",
@@ -57,7 +59,7 @@ static const struct hnm_opt_tool tool = {PROG, "COMMAND", "Commands",
 
 int main(int argc, char **argv)
 {
-  static int (*const run[])(int, char **) = {cmd_run, cmd_fit, cmd_compare, cmd_export, cmd_import};
+  static int (*const run[])(int, char **) = {cmd_run, cmd_fit, cmd_compare, cmd_export, cmd_import, cmd_machine};
   hnm_msg_init(PROG);
   int c = hnm_opt_command(&tool, commands, argc, argv);
   return c >= 0 ? run[c](argc - 1, argv + 1) : hnm_opt_status(c);

@@ -82,7 +82,7 @@ check "hnm-run --model twice: exit 2 ($(cat err.txt))" [ $st -eq 2 ]
 check "hnm-run --model twice: the message ($(cat err.txt))" grep -qx "hnm-run: --model: given twice ('fluid', then 'loggps')" err.txt
 # The tools of several commands: their own --help from the command table.
 declare -A TOOL=([hnm-compare]="$HNM_COMPARE" [hnm-calibrate]="$HNM_CALIBRATE" [hnm-platform]="$HNM_PLATFORM")
-declare -A COMMANDS=([hnm-compare]="run slurm merge plot" [hnm-calibrate]="run fit compare export import"
+declare -A COMMANDS=([hnm-compare]="run slurm merge plot" [hnm-calibrate]="run fit compare export import machine"
                      [hnm-platform]="cluster torus fattree dragonfly bgq")
 declare -A METAVAR=([hnm-compare]=COMMAND [hnm-calibrate]=COMMAND [hnm-platform]=FAMILY)
 declare -A HEADING=([hnm-compare]=Commands [hnm-calibrate]=Commands [hnm-platform]=Families)

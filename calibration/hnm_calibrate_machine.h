@@ -1,0 +1,7 @@
+/* hnm-calibrate machine: calibrate a machine, then predict on it. */
+#ifndef HNM_CALIBRATE_MACHINE_H
+#define HNM_CALIBRATE_MACHINE_H
+
+int cmd_machine(int argc, char **argv);
+
+#endif

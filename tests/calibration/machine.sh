@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# hnm-calibrate machine: calibrate, then predict, in one command.
+#  - Hostile input, checked before anything runs (exit 2, one line, nothing
+#    written): no -d, an empty or missing launcher, -d a file, under a file,
+#    or not writable, files of the same names that the command did not write
+#    (a model, a hostfile, a data directory, a stamp of its own), stray
+#    arguments, -np 1. A launcher that fails: exit 1, no model, platform or
+#    hostfile, and the directory is still the command's for the next run.
+#  - With Open MPI (SKIP, exit 77, without mpirun): a short calibration of
+#    this machine (2 ranks, 24 sizes up to 64 KiB, one repetition per
+#    refinement round and per speed measurement). The hosts of the written
+#    platform have exactly the median speed of speed.csv, the hostfile lists
+#    --hosts of them, and `hnm-run --model DIR/model.xml -platform
+#    DIR/platform.xml -hostfile DIR/hostfile` with no other option runs a
+#    program: smpi_execute_flops(F) takes F / that speed, and a measured
+#    second counts one second (the ranks ran here: factor 1). A second run
+#    in the same directory replaces its own files; the benchmark's own
+#    refusal of a bad option comes through (exit 2).
+source "$(dirname "$0")/lib.sh"
+
+fake=$WORK/fake-mpirun
+printf '#!/bin/sh\necho "fake launcher: no MPI here" >&2\nexit 1\n' >"$fake"
+chmod +x "$fake"
+
+# refuse WHAT REGEX DIR ARGS...: exit 2, one line matching, nothing in DIR
+# but what was there before.
+refuse() {
+  local what=$1 re=$2 dir=$3
+  shift 3
+  local before st=0
+  before=$(ls -A "$dir" 2>/dev/null | sort | tr '\n' ' ' || true)
+  "$HNM_CALIBRATE" machine "$@" >"$WORK/out" 2>"$WORK/err" || st=$?
+  check "$what: exit 2 (got $st)" [ "$st" -eq 2 ]
+  check "$what: one line on stderr ($(wc -l <"$WORK/err"))" [ "$(wc -l <"$WORK/err")" -eq 1 ]
+  check "$what: message /$re/ (got: $(head -c 300 "$WORK/err"))" grep -Eq -- "$re" "$WORK/err"
+  check "$what: nothing written in $dir" [ "$(ls -A "$dir" 2>/dev/null | sort | tr '\n' ' ' || true)" = "$before" ]
+}
+
+D=$WORK/m
+refuse "no -d" "-d DIR is required" "$D" --mpirun "$fake"
+refuse "empty --mpirun" "--mpirun: empty command" "$D" --mpirun "" -d "$D"
+refuse "blank --mpirun" "--mpirun: empty command" "$D" --mpirun "   " -d "$D"
+refuse "missing launcher" "--mpirun: 'no-such-mpirun-hnm': no such program" "$D" --mpirun "no-such-mpirun-hnm -np 2" -d "$D"
+refuse "launcher path" "--mpirun: '/nonexistent/mpirun': no such program" "$D" --mpirun /nonexistent/mpirun -d "$D"
+refuse "launcher is a directory" "--mpirun: '$WORK': no such program" "$D" --mpirun "$WORK" -d "$D"
+check "no directory created by the refusals" [ ! -e "$D" ]
+: >"$WORK/file"
+refuse "-d a file" "-d: '$WORK/file' exists and is not a directory" "$WORK" --mpirun "$fake" -d "$WORK/file"
+refuse "-d under a file" "-d: '$WORK/file/sub': cannot create it" "$WORK" --mpirun "$fake" -d "$WORK/file/sub"
+refuse "-d not writable" "-d: '/proc': cannot write in it" "$WORK" --mpirun "$fake" -d /proc
+refuse "-d with a blank" "a blank or ','" "$WORK" --mpirun "$fake" -d "$WORK/a b"
+refuse "stray argument" "'extra': unexpected argument" "$WORK" --mpirun "$fake" -d "$D" extra
+refuse "-np 1" "-np: '1' is not in 2" "$WORK" --mpirun "$fake" -d "$D" -np 1
+refuse "--hosts 0" "-hosts: '0' is not in 1" "$WORK" --mpirun "$fake" -d "$D" --hosts 0
+for f in model.xml hostfile platform.xml speed.csv; do
+  mkdir -p "$WORK/own-$f"
+  echo "the user's own $f" >"$WORK/own-$f/$f"
+  refuse "a $f of the user's" "'$WORK/own-$f/$f' exists and was not written by hnm-calibrate machine" \
+    "$WORK/own-$f" --mpirun "$fake" -d "$WORK/own-$f"
+  check "the user's $f is untouched" [ "$(cat "$WORK/own-$f/$f")" = "the user's own $f" ]
+done
+mkdir -p "$WORK/own-data/data"
+refuse "a data directory of the user's" "own-data/data' exists and was not written" "$WORK/own-data" \
+  --mpirun "$fake" -d "$WORK/own-data"
+mkdir -p "$WORK/own-stamp"
+echo "mine" >"$WORK/own-stamp/.hnm-calibrate-machine"
+refuse "a stamp it did not write" "hnm-calibrate-machine was not written by hnm-calibrate machine" \
+  "$WORK/own-stamp" --mpirun "$fake" -d "$WORK/own-stamp"
+
+# A launcher that fails: exit 1, no model, platform, hostfile.
+st=0
+"$HNM_CALIBRATE" machine --mpirun "$fake" -d "$D" >"$WORK/out" 2>"$WORK/err" || st=$?
+check "failing launcher: exit 1 (got $st)" [ "$st" -eq 1 ]
+check "failing launcher: says so ($(tail -1 "$WORK/err"))" grep -q "the point-to-point benchmark failed" "$WORK/err"
+check "failing launcher: progress message first" grep -q "machine \[1/5" "$WORK/err"
+for f in model.xml platform.xml hostfile; do
+  check "failing launcher: no $f" [ ! -e "$D/$f" ]
+done
+st=0
+"$HNM_CALIBRATE" machine --mpirun "$fake" -d "$D" >"$WORK/out" 2>"$WORK/err" || st=$?
+check "failing launcher, again in the same directory: exit 1, not 2 (got $st)" [ "$st" -eq 1 ]
+
+if ! command -v mpirun >/dev/null || [ ! -x "$APPS_BIN/hostspeed-mpi" ]; then
+  finish
+  echo "SKIP: no mpirun or no $APPS_BIN/hostspeed-mpi: the real calibration is not checked"
+  exit 77
+fi
+
+# ---- this machine, briefly -----------------------------------------------
+MPIRUN="mpirun --allow-run-as-root --oversubscribe"
+R=$WORK/real
+SHORT=(--refine-reps 1 --speed-reps 1 --hosts 3 -- --max 64KiB --sizes 24 --reps 2 --delay 1e-4)
+st=0
+"$HNM_CALIBRATE" machine --mpirun "$MPIRUN" -d "$R" "${SHORT[@]}" >"$WORK/out" 2>"$WORK/err" || st=$?
+check "calibration of this machine: exit 0 (got $st; $(tail -3 "$WORK/err"))" [ "$st" -eq 0 ]
+for s in 1 2 3 4 5; do
+  check "progress: step $s of 5" grep -q "machine \[$s/5" "$WORK/err"
+done
+for f in model.xml platform.xml hostfile speed.csv data/p2p.csv model-report/report.txt .hnm-calibrate-machine; do
+  check "$f written" [ -s "$R/$f" ]
+done
+check "hostfile: --hosts 3 hosts" [ "$(cat "$R/hostfile")" = "$(printf 'host-0\nhost-1\nhost-2')" ]
+check "the ranks ran here: no <config> host speed in the platform" bash -c "! grep -q '<config>' '$R/platform.xml'"
+speed=$(awk -F, 'NR > 1 { printf "%.17g\n", $4 / $5 }' "$R/speed.csv" | sort -g |
+  awk '{ v[NR] = $1 } END { printf "%.17g", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+hosts_speed=$("$(dirname "$HNM_RUN")/hnm-hosts" "$R/platform.xml" | awk -F'\t' 'NR == 2 { print $2 }')
+check_close "the hosts' speed is speed.csv's median" "$hosts_speed" "$speed" 1e-9
+check "speed.csv: one row per rank" [ "$(($(wc -l <"$R/speed.csv") - 1))" -eq 2 ]
+P=(--model "$R/model.xml" -platform "$R/platform.xml" -hostfile "$R/hostfile")
+ex=$("$HNM_RUN" "${P[@]}" -np 2 --explain)
+check "hnm-run --explain: factor 1" grep -q '(factor 1)$' <<<"$ex"
+# No option: computation is simulated, so the few microseconds of CPU the
+# program spends around the call count too (hence 1e-3, not 1e-9).
+out=$("$HNM_RUN" "${P[@]}" -np 2 "$SIM_BIN/compute" flops 1e9 2>/dev/null)
+check_close "no extra option: 1e9 flop at the measured speed" "$(awk '$2 == 0 { print $3 }' <<<"$out")" \
+  "$(calc "1e9 / $speed")" 1e-3
+out=$("$HNM_RUN" "${P[@]}" -np 2 "$SIM_BIN/compute" seconds 0.25 2>/dev/null)
+check_close "no extra option: a measured 0.25 s counts 0.25 s" "$(awk '$2 == 1 { print $3 }' <<<"$out")" 0.25 1e-3
+out=$("$HNM_RUN" "${P[@]}" -np 2 --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 "$SIM_BIN/compute" flops 1e9 \
+  2>/dev/null)
+check_close "network only: 1e9 flop at the measured speed, exactly" "$(awk '$2 == 0 { print $3 }' <<<"$out")" \
+  "$(calc "1e9 / $speed")" 1e-9
+st=0
+"$HNM_CALIBRATE" machine --mpirun "$MPIRUN" -d "$R" "${SHORT[@]}" >"$WORK/out" 2>"$WORK/err2" || st=$?
+check "a second run in the same directory replaces its own files (exit $st; $(tail -2 "$WORK/err2"))" [ "$st" -eq 0 ]
+st=0
+"$HNM_CALIBRATE" machine --mpirun "$MPIRUN" -d "$R" -- --max lots >"$WORK/out" 2>"$WORK/err" || st=$?
+check "the benchmark's refusal comes through: exit 2 (got $st)" [ "$st" -eq 2 ]
+check "the benchmark's refusal names the option" grep -q -- "--max: 'lots'" "$WORK/err"
+finish
