@@ -28,6 +28,7 @@
 #include "hnm_calibrate_util.h"
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
+#include "hnm_calibrate_rma.h"
 #include "hnm_calibrate_report.h"
 
 /* Distinct values of k[0..n) in (lo, hi]. */
@@ -801,6 +802,7 @@ int cmd_fit(int argc, char **argv)
     nfiles = pcal_inputs(&a, &in, pcal_forced, 64);
   struct fitted m;
   fit_model(&in, &a, &m);
+  fit_rma(&in, &m);
   m.nfiles = nfiles;
   check_fitted(&m);
   if (a.pcal != NULL)

@@ -34,6 +34,9 @@ struct fitted {
   double fl_L, fl_B;                     /* fluid */
   /* contention */
   double bsr, buni, cont_size;
+  /* one-sided costs (hnm_calibrate_rma.h), written into the hybrid model */
+  int has_rma;
+  struct hnm_rma rma;
 };
 
 const struct segment *seg_of(const struct fitted *m, double k);

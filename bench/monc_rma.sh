@@ -1,0 +1,81 @@
+#!/bin/bash
+# bench/monc_rma.sh -- monc_halo's RMA variants against P2P: one line per
+# (model, processes, problem), the P2P time of one swap and each RMA
+# variant's time as a ratio of it (docs/models.md, "One-sided
+# communication"; docs/experiments.md, "MPI RMA against P2P").
+#
+#   bench/monc_rma.sh [BUILD] [--np LIST] [--model M]... [--platform default|flat] [-- MONC_HALO_ARGS...]
+#
+# Defaults: build/, --np 16, models graphene and fluid, the bundled
+# platform (default), monc_halo's own defaults (Brown et al. 2018's weak
+# scaling: 16 x 16 columns of 256 levels, 30 fields, depth 2 per process).
+# --platform flat: a flat cluster of as many nodes as processes (1 Gb/s,
+# 10 us SPLITDUPLEX node links, a 1000 Gb/s backbone), for counts beyond the
+# bundled 32 nodes. Every run: network/optim:Full, no simulated
+# computation, --no-payload, 2 swaps (the second one reported), so the
+# numbers are deterministic. Prints the CPU time (user+sys) of each
+# simulation and the load, since the machine is shared.
+set -euo pipefail
+BUILD=build
+[ $# -gt 0 ] && [ "${1#-}" = "$1" ] && { BUILD=$1; shift; }
+NPS=16 PLATFORM=default MODELS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --np) NPS=$2; shift 2 ;;
+    --model) MODELS+=("$2"); shift 2 ;;
+    --platform) PLATFORM=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "monc_rma.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ ${#MODELS[@]} -eq 0 ] && MODELS=(graphene fluid)
+APP_ARGS=("$@")
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+platform_args() {
+  local np=$1
+  if [ "$PLATFORM" = default ]; then
+    return
+  fi
+  cat >"$TMP/p$np.xml" <<XML
+<?xml version="1.0"?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="n-" suffix="" radical="0-$((np - 1))" speed="1Gf" bw="1Gbps" lat="10us"
+           sharing_policy="SPLITDUPLEX" limiter_link="1Gbps" bb_bw="1000Gbps" bb_lat="1us"/>
+</platform>
+XML
+  seq 0 $((np - 1)) | sed 's/^/n-/' >"$TMP/h$np"
+  echo "-platform $TMP/p$np.xml -hostfile $TMP/h$np"
+}
+
+# swap MODEL NP VARIANT: the second swap's time (s); CPU time into $TMP/cpu.
+swap() {
+  local model=$1 np=$2 v=$3 out
+  # shellcheck disable=SC2046 # platform_args is a list of words
+  out=$( { /usr/bin/time -f '%U %S' -o "$TMP/cpu" "$BUILD/bin/hnm-run" --model "$model" $(platform_args "$np") \
+    -np "$np" --cfg=smpi/privatization:no --cfg=network/optim:Full --cfg=smpi/simulate-computation:no \
+    --log=root.thres:critical "$BUILD/apps/monc_halo" --variant "$v" --no-payload --iterations 2 \
+    "${APP_ARGS[@]}"; } 2>/dev/null | grep '^monc_halo,halo_swap,' | tail -1 | cut -d, -f8)
+  [ -n "$out" ] || { echo "monc_rma.sh: $model -np $np --variant $v failed" >&2; exit 1; }
+  echo "$out"
+}
+
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), $(nproc) cores, load: $(uptime | sed 's/.*load average: //')"
+echo "# monc_halo ${APP_ARGS[*]:-(defaults)}, platform $PLATFORM"
+printf '%-14s %6s %14s %8s %8s %8s %10s\n' model procs p2p_s fence pscw passive cpu_s
+for model in "${MODELS[@]}"; do
+  for np in ${NPS//,/ }; do
+    cpu=0
+    p2p=$(swap "$model" "$np" p2p)
+    cpu=$(awk -v c="$cpu" '{print c + $1 + $2}' "$TMP/cpu")
+    ratios=()
+    for v in fence pscw passive; do
+      t=$(swap "$model" "$np" "$v")
+      cpu=$(awk -v c="$cpu" '{print c + $1 + $2}' "$TMP/cpu")
+      ratios+=("$(awk -v a="$t" -v b="$p2p" 'BEGIN { printf "%.3f", a / b }')")
+    done
+    printf '%-14s %6s %14.6e %8s %8s %8s %10.1f\n' "$model" "$np" "$p2p" "${ratios[@]}" "$cpu"
+  done
+done
