@@ -13,7 +13,11 @@
 # 10 us SPLITDUPLEX node links, a 1000 Gb/s backbone), for counts beyond the
 # bundled 32 nodes. Every run: network/optim:Full, no simulated
 # computation, --no-payload, 2 swaps (the second one reported), so the
-# numbers are deterministic. Prints the CPU time (user+sys) of each
+# numbers are deterministic; smpi/allgather:ring, because SMPI 3.32's
+# default allgather (in MPI_Win_create, before any swap) posts all of its
+# messages at once and waits with waitany, O(P^2) per rank: 7 s of CPU at
+# 128 ranks against 0.8 s with ring, the swaps' times unchanged (1e-15 at
+# 64 ranks). Prints the CPU time (user+sys) of each
 # simulation and the load, since the machine is shared.
 set -euo pipefail
 BUILD=build
@@ -56,6 +60,7 @@ swap() {
   # shellcheck disable=SC2046 # platform_args is a list of words
   out=$( { /usr/bin/time -f '%U %S' -o "$TMP/cpu" "$BUILD/bin/hnm-run" --model "$model" $(platform_args "$np") \
     -np "$np" --cfg=smpi/privatization:no --cfg=network/optim:Full --cfg=smpi/simulate-computation:no \
+    --cfg=smpi/allgather:ring \
     --log=root.thres:critical "$BUILD/apps/monc_halo" --variant "$v" --no-payload --iterations 2 \
     "${APP_ARGS[@]}"; } 2>/dev/null | grep '^monc_halo,halo_swap,' | tail -1 | cut -d, -f8)
   [ -n "$out" ] || { echo "monc_rma.sh: $model -np $np --variant $v failed" >&2; exit 1; }
