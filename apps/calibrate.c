@@ -55,8 +55,11 @@
  *                   with a 0-byte message, for which rank 1 waits in
  *                   MPI_Recv (not in a barrier: SMPI's MPI_Barrier completes
  *                   the window's pending requests itself).
+ *   pack.csv        with --pack or --pack-only: derived-datatype pack and
+ *                   unpack times on rank 0 (apps/calibrate_pack.c).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "calibrate_pack.h"
 #include "hnm_bench.h"
 #include "skel.h"
 
@@ -95,6 +98,8 @@ struct options {
   long rma_reps;
   long *rma_list;      /* --rma-sizes */
   long nrma;
+  int pack, pack_only; /* derived-datatype pack times (pack.csv) */
+  long pack_reps;
 };
 
 struct task {
@@ -271,6 +276,12 @@ static void parse_options(int argc, char **argv, struct options *o)
      "put and get sizes of the one-sided epochs (each <= --max)", NULL, 0, 0, set_rma_sizes},
     {"rma-reps", 0, HNM_OPT_LONG, "N", "5", NULL, "repetitions of each one-sided epoch", &o->rma_reps, 1, 100000,
      NULL},
+    {"pack", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "also measure derived-datatype pack/unpack times (pack.csv)", &o->pack,
+     0, 0, NULL},
+    {"pack-only", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "only the pack/unpack times (pack.csv; 1 rank is enough)",
+     &o->pack_only, 0, 0, NULL},
+    {"pack-reps", 0, HNM_OPT_LONG, "N", "21", NULL, "timings per pattern, style and operation (median kept)",
+     &o->pack_reps, 1, 100000, NULL},
     {"progress", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "progress on stderr (default: when stderr is a terminal)",
      &progress, 0, 0, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
@@ -578,6 +589,14 @@ int main(int argc, char **argv)
   MPI_Comm_size(comm, &np);
   struct options o;
   parse_options(argc, argv, &o);
+  if (o.pack || o.pack_only) {
+    int bad = rank == 0 && calibrate_pack(comm, o.dir, o.pack_reps, o.progress) != 0;
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm);
+    if (bad || o.pack_only) {
+      MPI_Finalize();
+      return bad ? 1 : 0;
+    }
+  }
   if (np < 2)
     skel_fail(comm, PROG, "needs at least 2 ranks (got %d)", np);
   long bufsize = o.max > o.cont_size ? o.max : o.cont_size;

@@ -37,6 +37,9 @@ struct fitted {
   /* one-sided costs (hnm_calibrate_rma.h), written into the hybrid model */
   int has_rma;
   struct hnm_rma rma;
+  /* derived-datatype pack costs (pack.csv), written into every model */
+  int has_pack;
+  struct hnm_pack_model pack;
 };
 
 const struct segment *seg_of(const struct fitted *m, double k);

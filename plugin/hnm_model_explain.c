@@ -146,4 +146,5 @@ void hnm_model_explain(const hnm_model *m, void *file)
   } else {
     fprintf(f, "  rma: none (MPI_Put/Get/Accumulate timed as SMPI does: point-to-point overheads)\n");
   }
+  model__explain_pack(f, m);
 }

@@ -16,6 +16,8 @@
  *     node limiter links, and FATPIPE links for contention-free models;
  *   - a model's one-sided costs (<rma>) through the MPI profiling interface
  *     (hnm_rma.cpp): the cost callbacks below ask it first.
+ *   - the model's derived-datatype pack costs (hnm_pack.cpp: PMPI entry
+ *     points of libhnm.so, which hnm-run preloads).
  *
  * LogGPS models are timed differently (hnm_ports.h, docs/models.md): when
  * SimGrid starts a transfer, the latency callback computes its whole duration
@@ -36,6 +38,7 @@
 #include "hnm_linkload.h"
 #include "hnm_model.h"
 #include "hnm_rma.h"
+#include "hnm_pack.h"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -423,6 +426,7 @@ void install_on_platform()
   }
   if (is_loggps || fast_eager_max >= 0)
     install_host_states(engine);
+  hnm_pack_install(model, trace_messages);
   if (is_loggps)
     install_loggps(engine);
   if (fatpipe) {
