@@ -4,8 +4,14 @@
 # variant's time as a ratio of it (docs/models.md, "One-sided
 # communication"; docs/experiments.md, "MPI RMA against P2P").
 #
-#   bench/monc_rma.sh [BUILD] [--np LIST] [--model M]... [--platform default|flat] [-- MONC_HALO_ARGS...]
+#   bench/monc_rma.sh [BUILD] [--np LIST] [--model M]... [--platform default|flat] [--variants LIST]
+#                     [-- MONC_HALO_ARGS...]
 #
+# --link BW,LAT: the flat cluster's node links (default 1Gbps,10us; e.g.
+# 80Gbps,1us for a network of Cray Aries' order, Brown et al. 2018's).
+# --variants: RMA variants to run (default fence,pscw,passive); --no-p2p:
+# print their times only, not as ratios of a P2P run (whose time does not
+# depend on a model's <rma>, so one model's P2P serves all).
 # Defaults: build/, --np 16, models graphene and fluid, the bundled
 # platform (default), monc_halo's own defaults (Brown et al. 2018's weak
 # scaling: 16 x 16 columns of 256 levels, 30 fields, depth 2 per process).
@@ -22,12 +28,15 @@
 set -euo pipefail
 BUILD=build
 [ $# -gt 0 ] && [ "${1#-}" = "$1" ] && { BUILD=$1; shift; }
-NPS=16 PLATFORM=default MODELS=()
+NPS=16 PLATFORM=default MODELS=() VARIANTS=fence,pscw,passive P2P=1 LINK_BW=1Gbps LINK_LAT=10us
 while [ $# -gt 0 ]; do
   case "$1" in
     --np) NPS=$2; shift 2 ;;
     --model) MODELS+=("$2"); shift 2 ;;
     --platform) PLATFORM=$2; shift 2 ;;
+    --variants) VARIANTS=$2; shift 2 ;;
+    --link) LINK_BW=${2%,*}; LINK_LAT=${2#*,}; shift 2 ;;
+    --no-p2p) P2P=0; shift ;;
     --) shift; break ;;
     *) echo "monc_rma.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -46,8 +55,8 @@ platform_args() {
 <?xml version="1.0"?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
-  <cluster id="c" prefix="n-" suffix="" radical="0-$((np - 1))" speed="1Gf" bw="1Gbps" lat="10us"
-           sharing_policy="SPLITDUPLEX" limiter_link="1Gbps" bb_bw="1000Gbps" bb_lat="1us"/>
+  <cluster id="c" prefix="n-" suffix="" radical="0-$((np - 1))" speed="1Gf" bw="$LINK_BW" lat="$LINK_LAT"
+           sharing_policy="SPLITDUPLEX" limiter_link="$LINK_BW" bb_bw="1000Gbps" bb_lat="1us"/>
 </platform>
 XML
   seq 0 $((np - 1)) | sed 's/^/n-/' >"$TMP/h$np"
@@ -68,19 +77,27 @@ swap() {
 }
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), $(nproc) cores, load: $(uptime | sed 's/.*load average: //')"
-echo "# monc_halo ${APP_ARGS[*]:-(defaults)}, platform $PLATFORM"
-printf '%-14s %6s %14s %8s %8s %8s %10s\n' model procs p2p_s fence pscw passive cpu_s
+echo "# monc_halo ${APP_ARGS[*]:-(defaults)}, platform $PLATFORM$([ "$PLATFORM" = flat ] && echo " ($LINK_BW, $LINK_LAT node links)")"
+printf '%-14s %6s %14s' model procs p2p_s
+for v in ${VARIANTS//,/ }; do printf ' %14s' "$v"; done
+printf ' %10s\n' cpu_s
 for model in "${MODELS[@]}"; do
   for np in ${NPS//,/ }; do
-    cpu=0
-    p2p=$(swap "$model" "$np" p2p)
-    cpu=$(awk -v c="$cpu" '{print c + $1 + $2}' "$TMP/cpu")
-    ratios=()
-    for v in fence pscw passive; do
+    cpu=0 p2p=-
+    if [ "$P2P" = 1 ]; then
+      p2p=$(swap "$model" "$np" p2p)
+      cpu=$(awk -v c="$cpu" '{print c + $1 + $2}' "$TMP/cpu")
+    fi
+    printf '%-14s %6s %14s' "$model" "$np" "$p2p"
+    for v in ${VARIANTS//,/ }; do
       t=$(swap "$model" "$np" "$v")
       cpu=$(awk -v c="$cpu" '{print c + $1 + $2}' "$TMP/cpu")
-      ratios+=("$(awk -v a="$t" -v b="$p2p" 'BEGIN { printf "%.3f", a / b }')")
+      if [ "$P2P" = 1 ]; then
+        printf ' %14s' "$(awk -v a="$t" -v b="$p2p" 'BEGIN { printf "%.3f", a / b }')"
+      else
+        printf ' %14s' "$t"
+      fi
     done
-    printf '%-14s %6s %14.6e %8s %8s %8s %10.1f\n' "$model" "$np" "$p2p" "${ratios[@]}" "$cpu"
+    printf ' %10.1f\n' "$cpu"
   done
 done

@@ -49,6 +49,7 @@
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/version.h>
+#include <smpi/smpi.h>
 
 #include <dlfcn.h>
 
@@ -169,7 +170,7 @@ int hnm_rma_install(const hnm_rma* c, const char* model_name)
   return 1;
 }
 
-bool hnm_rma_cost(SmpiOperation op, double size, double* cost)
+bool hnm_rma_cost(HnmRmaCharge op, double size, double* cost)
 {
   if (not active)
     return false;
@@ -181,7 +182,7 @@ bool hnm_rma_cost(SmpiOperation op, double size, double* cost)
     return false;
   Mark& m = marks[(size_t)pid];
   *cost   = 0;
-  if (op != SmpiOperation::ISEND)
+  if (op != HnmRmaCharge::ISEND)
     return true; /* receive (RDMA) and synchronisation messages: no overhead */
   bool get = m.op == RmaOp::GET || (m.op == RmaOp::GET_ACCUMULATE && m.isends == 0);
   m.isends++;

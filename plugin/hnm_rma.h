@@ -6,7 +6,9 @@
 
 #include "hnm_model.h"
 
-#include <smpi/smpi.h>
+/* Which of SMPI's cost callbacks asks (SmpiOperation's SEND, ISEND, RECV;
+ * kept apart so that this header includes no SimGrid header). */
+enum class HnmRmaCharge { SEND, ISEND, RECV };
 
 /* Install the costs of a model's <rma> element (call once, when the
  * platform exists, before any actor runs). Checks that the RMA calls can be
@@ -21,6 +23,6 @@ int hnm_rma_install(const struct hnm_rma* costs, const char* model_name);
  * installed, store the overhead that operation OP of SIZE bytes costs there
  * in *cost (seconds) and return true; otherwise return false (the message is
  * point-to-point). O(1), no allocation. */
-bool hnm_rma_cost(SmpiOperation op, double size, double* cost);
+bool hnm_rma_cost(HnmRmaCharge op, double size, double* cost);
 
 #endif

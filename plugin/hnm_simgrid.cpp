@@ -461,14 +461,14 @@ void note_charged_send(size_t size, const sg4::Host* src, const sg4::Host* dst)
  * RMA call of a model with one-sided costs (hnm_rma.h). */
 double send_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 {
-  if (double rma; hnm_rma_cost(SmpiOperation::SEND, (double)size, &rma))
+  if (double rma; hnm_rma_cost(HnmRmaCharge::SEND, (double)size, &rma))
     return rma;
   note_charged_send(size, src, dst);
   return hnm_segment_send_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
 }
 double isend_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 {
-  if (double rma; hnm_rma_cost(SmpiOperation::ISEND, (double)size, &rma))
+  if (double rma; hnm_rma_cost(HnmRmaCharge::ISEND, (double)size, &rma))
     return rma;
   if (is_loggps && (double)size > loggps.S && src != nullptr && dst != nullptr)
     pending_isends[pair_key(src, dst)]++;
@@ -477,7 +477,7 @@ double isend_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 }
 double recv_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 {
-  if (double rma; hnm_rma_cost(SmpiOperation::RECV, (double)size, &rma))
+  if (double rma; hnm_rma_cost(HnmRmaCharge::RECV, (double)size, &rma))
     return rma;
   return hnm_segment_recv_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
 }
