@@ -41,9 +41,10 @@
  * Invariants: the per-actor marks live in a vector indexed by actor id,
  * looked up afresh after every call into SimGrid (another actor may grow
  * it meanwhile); a wrapper restores the mark it found (SMPI's
- * MPI_Fetch_and_op may call PMPI_Get_accumulate). No exception crosses
- * into SimGrid: the wrappers call C code only, and allocation failure in
- * the vector ends the simulation (std::terminate) as any other in SMPI.
+ * MPI_Fetch_and_op may call PMPI_Get_accumulate). No exception of hnm's
+ * leaves this file: the vector's one allocation ends the simulation with a
+ * message if it fails. SimGrid's own may pass through, as through SMPI's
+ * code (an actor killed while it sleeps is unwound by an exception).
  */
 #include "hnm_rma.h"
 
@@ -76,8 +77,15 @@ Mark* mark_of(aid_t pid)
 {
   if (pid < 0)
     return nullptr;
-  if ((size_t)pid >= marks.size())
-    marks.resize((size_t)pid + 1);
+  if ((size_t)pid >= marks.size()) {
+    try {
+      marks.resize((size_t)pid + 1);
+    } catch (...) {
+      std::fprintf(stderr, "hnm: out of memory (one-sided marks of %ld actors)\n", (long)pid + 1);
+      std::fflush(stderr);
+      std::_Exit(2);
+    }
+  }
   return &marks[(size_t)pid];
 }
 
@@ -113,6 +121,8 @@ template <class F> int in_rma(RmaOp op, double sync_cost, F&& call)
   if (not active)
     return call();
   aid_t pid = sg4::this_actor::get_pid();
+  if (mark_of(pid) == nullptr)
+    return call();
   Mark saved = *mark_of(pid);
   *mark_of(pid) = Mark{op, 0};
   int rc = call();
