@@ -481,7 +481,7 @@ static long bisect(MPI_Comm comm, int rank, long lo, long hi, int max_mode, char
 
 /* One one-sided epoch (rma.csv) on ranks 0 and 1 of comm01, over WIN
  * (buf, at least size bytes, on both); rank 0's duration into *duration.
- * G01 is the group of the other rank. */
+ * OTHER is the group of the other rank. */
 static void measure_rma(MPI_Comm comm01, MPI_Win win, MPI_Group other, int rank, int epoch, long size, char *buf,
                         double delay, double *duration)
 {
