@@ -108,8 +108,14 @@ static hnm_model *fitted__model(const struct hnm_model_desc *d)
 hnm_model *build_hybrid(const struct fitted *m, const char *name)
 {
   char description[256];
-  snprintf(description, sizeof description,
-           "Hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its report)", m->nfiles);
+  if (m->member > 0)
+    snprintf(description, sizeof description,
+             "Bootstrap member %d of %d of the hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its "
+             "report)",
+             m->member, m->members, m->nfiles);
+  else
+    snprintf(description, sizeof description,
+             "Hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its report)", m->nfiles);
   struct hnm_segment *seg = calloc(m->nseg ? m->nseg : 1, sizeof *seg);
   if (seg == NULL)
     die("out of memory");

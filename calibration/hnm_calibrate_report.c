@@ -72,7 +72,7 @@ static void report_piece_table(FILE *f, const char *title, const hnm_fit_piece *
 }
 
 void write_report(const char *dir, const struct fitted *m, struct inputs *in, const char *model_path,
-                  int plots)
+                  int plots, const char *extra)
 {
   char path[4200], err[1024];
   snprintf(path, sizeof path, "%s/report.txt", dir);
@@ -163,6 +163,8 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
     fputc('\n', f);
     write_rma_report(f, m, in);
   }
+  if (extra != NULL)
+    fprintf(f, "\n%s", extra);
   if (hnm_out_commit(out, err, sizeof err) != 0)
     hnm_msg_die(1, "%s", err);
 
