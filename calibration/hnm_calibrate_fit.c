@@ -919,6 +919,7 @@ int cmd_fit(int argc, char **argv)
   struct fitted m;
   fit_model(&in, &a, &m);
   fit_rma(&in, &m);
+  fit_residuals(&in, &m);
   m.nfiles = nfiles;
   /* The round trip against the data's noise floor, in-sample and held out;
    * with the file's breakpoints by default, the automatic ones too, and the
