@@ -40,6 +40,21 @@
  *                   once: mode uni = 2i sends to 2i+1, bi = both ways
  *                   (MPI_Sendrecv); duration = time on `rank` from the end of
  *                   a barrier to the end of its call.
+ *   rma.csv         epoch,size,duration
+ *                   one-sided epochs over a window of ranks 0 and 1, each
+ *                   timed on rank 0 (the origin) while rank 1 (the target)
+ *                   is surely in its part first (rank 0 waits --delay after
+ *                   a barrier): lock = MPI_Win_lock(exclusive, 1) +
+ *                   MPI_Win_unlock; lockflush = lock, MPI_Win_flush, unlock;
+ *                   lockput / lockget = lock, MPI_Put / MPI_Get of `size`
+ *                   bytes, unlock; fence = MPI_Win_fence(NOPRECEDE) +
+ *                   MPI_Win_fence(NOSUCCEED) on both; pscw = rank 0
+ *                   MPI_Win_start + MPI_Win_complete, rank 1 MPI_Win_post
+ *                   + MPI_Win_wait. size is 0 but for lockput and lockget
+ *                   (--rma-sizes). After a passive epoch rank 0 tells rank 1
+ *                   with a 0-byte message, for which rank 1 waits in
+ *                   MPI_Recv (not in a barrier: SMPI's MPI_Barrier completes
+ *                   the window's pending requests itself).
  *   pack.csv        with --pack or --pack-only: derived-datatype pack and
  *                   unpack times on rank 0 (apps/calibrate_pack.c).
  */
@@ -59,6 +74,8 @@
 #define PROG "calibrate"
 
 /* The operations and CSV columns: core/hnm_bench.h, shared with hnm-calibrate. */
+static const char *const rma_names[HNM_BENCH_RMA_EPOCHS] = HNM_BENCH_RMA_NAMES;
+
 enum op { OP_SEND = HNM_BENCH_SEND, OP_RECV = HNM_BENCH_RECV, OP_PINGPONG = HNM_BENCH_PINGPONG,
           OP_ISEND = HNM_BENCH_ISEND, OP_IRECV = HNM_BENCH_IRECV, OP_COUNT = HNM_BENCH_OPS };
 static const char *const op_names[OP_COUNT] = HNM_BENCH_OP_NAMES;
@@ -77,6 +94,10 @@ struct options {
   int progress;
   long *list;          /* --size-list: these sizes instead of drawn ones */
   long nlist;
+  int rma;
+  long rma_reps;
+  long *rma_list;      /* --rma-sizes */
+  long nrma;
   int pack, pack_only; /* derived-datatype pack times (pack.csv) */
   long pack_reps;
 };
@@ -158,15 +179,14 @@ static int set_cont_size(void *ctx, const char *arg, char *err, size_t errlen)
 
 /* Exact sizes (hnm-calibrate's simulations of measured sizes and its
  * breakpoint refinement): whole bytes >= 1, any order. */
-static int set_size_list(void *ctx, const char *arg, char *err, size_t errlen)
+static int parse_size_list(const char *arg, long **list, long *nlist, char *err, size_t errlen)
 {
-  struct options *o = ctx;
   size_t len = strlen(arg);
   char *buf = malloc(len + 1);
-  free(o->list);
-  o->list = calloc(len / 2 + 2, sizeof *o->list);
-  o->nlist = 0;
-  if (buf == NULL || o->list == NULL) {
+  free(*list);
+  *list = calloc(len / 2 + 2, sizeof **list);
+  *nlist = 0;
+  if (buf == NULL || *list == NULL) {
     free(buf);
     snprintf(err, errlen, "out of memory");
     return -1;
@@ -174,19 +194,31 @@ static int set_size_list(void *ctx, const char *arg, char *err, size_t errlen)
   memcpy(buf, arg, len + 1);
   int rc = 0;
   for (char *save, *t = strtok_r(buf, ",", &save); t != NULL && rc == 0; t = strtok_r(NULL, ",", &save)) {
-    rc = parse_size(t, &o->list[o->nlist], err, errlen);
-    if (rc == 0 && o->list[o->nlist] < 1) {
-      snprintf(err, errlen, "'%s': sizes must be >= 1 (got %ld)", arg, o->list[o->nlist]);
+    rc = parse_size(t, &(*list)[*nlist], err, errlen);
+    if (rc == 0 && (*list)[*nlist] < 1) {
+      snprintf(err, errlen, "'%s': sizes must be >= 1 (got %ld)", arg, (*list)[*nlist]);
       rc = -1;
     }
-    o->nlist++;
+    (*nlist)++;
   }
   free(buf);
-  if (rc == 0 && o->nlist == 0) {
+  if (rc == 0 && *nlist == 0) {
     snprintf(err, errlen, "'%s': no size", arg);
     rc = -1;
   }
   return rc;
+}
+
+static int set_size_list(void *ctx, const char *arg, char *err, size_t errlen)
+{
+  struct options *o = ctx;
+  return parse_size_list(arg, &o->list, &o->nlist, err, errlen);
+}
+
+static int set_rma_sizes(void *ctx, const char *arg, char *err, size_t errlen)
+{
+  struct options *o = ctx;
+  return parse_size_list(arg, &o->rma_list, &o->nrma, err, errlen);
 }
 
 static int set_ops(void *ctx, const char *arg, char *err, size_t errlen)
@@ -212,7 +244,7 @@ static int set_ops(void *ctx, const char *arg, char *err, size_t errlen)
 static void parse_options(int argc, char **argv, struct options *o)
 {
   MPI_Comm comm = MPI_COMM_WORLD;
-  int no_probe = 0, no_contention = 0, progress = 0;
+  int no_probe = 0, no_contention = 0, no_rma = 0, progress = 0;
   memset(o, 0, sizeof *o);
   o->min = 1;
   o->max = 8 << 20;
@@ -239,6 +271,11 @@ static void parse_options(int argc, char **argv, struct options *o)
     {"contention-size", 0, HNM_OPT_CALL, "SIZE", "4MiB", "bytes", "bytes per transfer", NULL, 0, 0, set_cont_size},
     {"contention-reps", 0, HNM_OPT_LONG, "N", "3", NULL, "transfers of the contention probe", &o->cont_reps, 1, 1000,
      NULL},
+    {"no-rma", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "skip the one-sided (MPI RMA) epochs", &no_rma, 0, 0, NULL},
+    {"rma-sizes", 0, HNM_OPT_CALL, "LIST", "1,1KiB,16KiB,64KiB,256KiB,1MiB", "bytes",
+     "put and get sizes of the one-sided epochs (each <= --max)", NULL, 0, 0, set_rma_sizes},
+    {"rma-reps", 0, HNM_OPT_LONG, "N", "5", NULL, "repetitions of each one-sided epoch", &o->rma_reps, 1, 100000,
+     NULL},
     {"pack", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "also measure derived-datatype pack/unpack times (pack.csv)", &o->pack,
      0, 0, NULL},
     {"pack-only", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "only the pack/unpack times (pack.csv; 1 rank is enough)",
@@ -255,6 +292,17 @@ static void parse_options(int argc, char **argv, struct options *o)
   o->seed = (unsigned long)seed;
   o->probe = !no_probe;
   o->contention = !no_contention;
+  o->rma = !no_rma;
+  if (o->nrma == 0) {
+    /* The default list, cut at --max. */
+    static const long defaults[] = {1, 1024, 16384, 65536, 262144, 1048576};
+    o->rma_list = calloc(6, sizeof *o->rma_list);
+    if (o->rma_list == NULL)
+      skel_fail(comm, PROG, "out of memory");
+    for (int i = 0; i < 6; i++)
+      if (defaults[i] <= o->max)
+        o->rma_list[o->nrma++] = defaults[i];
+  }
   o->progress = progress || isatty(2);
   if (o->delay == 0)
     skel_option_fail(comm, PROG, "--delay", "'%g' is not in (0, 10]", o->delay);
@@ -265,6 +313,9 @@ static void parse_options(int argc, char **argv, struct options *o)
     skel_option_fail(comm, PROG, "--min", "need 1 <= --min <= --max (got %ld, %ld)", o->min, o->max);
   if (o->cont_size < 1)
     skel_option_fail(comm, PROG, "--contention-size", "must be >= 1");
+  for (long i = 0; i < o->nrma; i++)
+    if (o->rma_list[i] > o->max)
+      skel_option_fail(comm, PROG, "--rma-sizes", "%ld bytes is above --max (%ld)", o->rma_list[i], o->max);
 }
 
 /* One measurement of op at size on ranks 0 and 1; the measuring rank fills
@@ -426,6 +477,120 @@ static long bisect(MPI_Comm comm, int rank, long lo, long hi, int max_mode, char
       hi = mid;
   }
   return lo;
+}
+
+/* One one-sided epoch (rma.csv) on ranks 0 and 1 of comm01, over WIN
+ * (buf, at least size bytes, on both); rank 0's duration into *duration.
+ * OTHER is the group of the other rank. */
+static void measure_rma(MPI_Comm comm01, MPI_Win win, MPI_Group other, int rank, int epoch, long size, char *buf,
+                        double delay, double *duration)
+{
+  int n = (int)size;
+  MPI_Barrier(comm01);
+  if (rank == 1) {
+    if (epoch == HNM_BENCH_RMA_FENCE) {
+      MPI_Win_fence(MPI_MODE_NOPRECEDE, win);
+      MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+    } else if (epoch == HNM_BENCH_RMA_PSCW) {
+      MPI_Win_post(other, 0, win);
+      MPI_Win_wait(win);
+    } else {
+      MPI_Recv(NULL, 0, MPI_BYTE, 0, 7, comm01, MPI_STATUS_IGNORE);
+    }
+    return;
+  }
+  wait_for(delay);
+  double t = MPI_Wtime();
+  switch (epoch) {
+    case HNM_BENCH_RMA_FENCE:
+      MPI_Win_fence(MPI_MODE_NOPRECEDE, win);
+      MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+      break;
+    case HNM_BENCH_RMA_PSCW:
+      MPI_Win_start(other, 0, win);
+      MPI_Win_complete(win);
+      break;
+    default:
+      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win);
+      if (epoch == HNM_BENCH_RMA_LOCKFLUSH)
+        MPI_Win_flush(1, win);
+      else if (epoch == HNM_BENCH_RMA_LOCKPUT)
+        MPI_Put(buf, n, MPI_BYTE, 1, 0, n, MPI_BYTE, win);
+      else if (epoch == HNM_BENCH_RMA_LOCKGET)
+        MPI_Get(buf, n, MPI_BYTE, 1, 0, n, MPI_BYTE, win);
+      MPI_Win_unlock(1, win);
+      break;
+  }
+  *duration = MPI_Wtime() - t;
+  if (epoch != HNM_BENCH_RMA_FENCE && epoch != HNM_BENCH_RMA_PSCW)
+    MPI_Send(NULL, 0, MPI_BYTE, 1, 7, comm01);
+}
+
+/* The one-sided experiment: every epoch --rma-reps times (put and get at
+ * each --rma-sizes), rank 0 writing rma.csv. Ranks other than 0 and 1 only
+ * take part in the split. Returns 1 if the file could not be written. */
+static int run_rma(MPI_Comm comm, int rank, char *buf, const struct options *o)
+{
+  MPI_Comm comm01;
+  MPI_Comm_split(comm, rank < 2 ? 0 : MPI_UNDEFINED, rank, &comm01);
+  if (rank >= 2)
+    return 0;
+  long wsize = 1;
+  for (long i = 0; i < o->nrma; i++)
+    if (o->rma_list[i] > wsize)
+      wsize = o->rma_list[i];
+  /* Some MPI transports have no one-sided support (Open MPI 4.1's osc rdma
+   * over btl tcp): then no rma.csv, a note, and the rest of the run stands. */
+  MPI_Win win = MPI_WIN_NULL;
+  MPI_Comm_set_errhandler(comm01, MPI_ERRORS_RETURN);
+  int ok = MPI_Win_create(buf, (MPI_Aint)wsize, 1, MPI_INFO_NULL, comm01, &win) == MPI_SUCCESS, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm01);
+  if (!all_ok) {
+    if (ok)
+      MPI_Win_free(&win);
+    if (rank == 0)
+      fprintf(stderr, PROG ": note: one-sided epochs skipped, MPI_Win_create failed (this MPI has no one-sided "
+                           "support over its transport; with Open MPI over TCP try OMPI_MCA_osc=pt2pt)\n");
+    MPI_Comm_free(&comm01);
+    return 0;
+  }
+  MPI_Group g01, other;
+  int peer = 1 - rank;
+  MPI_Comm_group(comm01, &g01);
+  MPI_Group_incl(g01, 1, &peer, &other);
+  char tmp[4096], final[4096];
+  FILE *f = NULL;
+  int failed = 0;
+  if (rank == 0) {
+    f = open_out(o->dir, HNM_BENCH_RMA_FILE, tmp, final, sizeof tmp);
+    if (f == NULL)
+      f = fopen("/dev/null", "w"), failed = 1;
+    fprintf(f, HNM_BENCH_RMA_HEADER "\n");
+    if (o->progress)
+      fprintf(stderr, PROG ": one-sided epochs\n");
+  }
+  for (long r = 0; r < o->rma_reps; r++)
+    for (int e = 0; e < HNM_BENCH_RMA_EPOCHS; e++) {
+      int sized = e == HNM_BENCH_RMA_LOCKPUT || e == HNM_BENCH_RMA_LOCKGET;
+      for (long i = 0; i < (sized ? o->nrma : 1); i++) {
+        long size = sized ? o->rma_list[i] : 0;
+        double d = 0;
+        measure_rma(comm01, win, other, rank, e, size, buf, o->delay, &d);
+        if (rank == 0)
+          fprintf(f, "%s,%ld,%.9g\n", rma_names[e], size, d);
+      }
+    }
+  MPI_Group_free(&other);
+  MPI_Group_free(&g01);
+  MPI_Win_free(&win);
+  MPI_Comm_free(&comm01);
+  if (rank == 0) {
+    if (!failed)
+      failed |= close_out(f, tmp, final) != 0;
+    else
+      fclose(f);
+  }
+  return failed;
 }
 
 int main(int argc, char **argv)
@@ -604,9 +769,12 @@ int main(int argc, char **argv)
         fclose(f);
     }
   }
+  if (o.rma)
+    failed |= run_rma(comm, rank, buf, &o);
   MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
   free(tasks);
   free(o.list);
+  free(o.rma_list);
   skel_free(buf, 1);
   skel_free(buf2, 1);
   if (failed)

@@ -60,6 +60,7 @@ void inputs_free(struct inputs *in)
   }
   free(in->probe);
   free(in->cont);
+  free(in->rma);
   memset(in, 0, sizeof *in);
 }
 
@@ -73,7 +74,7 @@ void read_csv(const char *path, struct inputs *in)
   size_t cap = 0;
   ssize_t len;
   long ln = 0;
-  int kind = -1; /* 0 p2p, 1 probe, 2 contention */
+  int kind = -1; /* 0 p2p, 1 probe, 2 contention, 3 rma */
   long rows = 0;
   while ((len = getline(&line, &cap, f)) != -1) {
     ln++;
@@ -91,28 +92,34 @@ void read_csv(const char *path, struct inputs *in)
         kind = 1;
       else if (strcmp(line, HNM_BENCH_CONTENTION_HEADER) == 0)
         kind = 2;
+      else if (strcmp(line, HNM_BENCH_RMA_HEADER) == 0)
+        kind = 3;
       else {
         fprintf(stderr,
                 PROG ": %s:1: unknown header '%s' (expected " HNM_BENCH_P2P_HEADER " or " HNM_BENCH_PROBE_HEADER
-                     " or " HNM_BENCH_CONTENTION_HEADER ")\n",
+                     " or " HNM_BENCH_CONTENTION_HEADER " or " HNM_BENCH_RMA_HEADER ")\n",
                 path, line);
         exit(2);
       }
       continue;
     }
     char *fl[6];
-    int want = kind == 0 ? HNM_BENCH_P2P_FIELDS : kind == 1 ? HNM_BENCH_PROBE_FIELDS : HNM_BENCH_CONTENTION_FIELDS;
+    int want = kind == 0   ? HNM_BENCH_P2P_FIELDS
+               : kind == 1 ? HNM_BENCH_PROBE_FIELDS
+               : kind == 2 ? HNM_BENCH_CONTENTION_FIELDS
+                           : HNM_BENCH_RMA_FIELDS;
     int nf = hnm_csv_split(line, fl, 6);
     if (nf != want) {
       fprintf(stderr, PROG ": %s:%ld: %d field(s), expected %d\n", path, ln, nf, want);
       exit(2);
     }
-    static const char *const names[3][5] = {{"op", "size", "start", "duration"},
+    static const char *const names[4][5] = {{"op", "size", "start", "duration"},
                                             {"size", "delay", "send", "recv", "pingpong"},
-                                            {"pairs", "mode", "size", "rank", "duration"}};
+                                            {"pairs", "mode", "size", "rank", "duration"},
+                                            {"epoch", "size", "duration"}};
     double v[5] = {0};
     for (int i = 0; i < want; i++) {
-      if ((kind == 0 && i == 0) || (kind == 2 && i == 1))
+      if ((kind == 0 && i == 0) || (kind == 2 && i == 1) || (kind == 3 && i == 0))
         continue;
       if (!parse_field(fl[i], &v[i])) {
         fprintf(stderr, PROG ": %s:%ld: %s: '%s' is not a non-negative number\n", path, ln,
@@ -120,7 +127,7 @@ void read_csv(const char *path, struct inputs *in)
         exit(2);
       }
     }
-    int size_field = kind == 0 ? 1 : kind == 1 ? 0 : 2;
+    int size_field = kind == 0 || kind == 3 ? 1 : kind == 1 ? 0 : 2;
     if (v[size_field] != floor(v[size_field])) {
       fprintf(stderr, PROG ": %s:%ld: size: '%s' is not a whole number of bytes\n", path, ln,
               fl[size_field]);
@@ -134,7 +141,7 @@ void read_csv(const char *path, struct inputs *in)
     /* Every field but the size (and p2p's start, a clock reading) is a
      * duration of one operation. */
     for (int i = 0; i < want; i++) {
-      int is_time = kind == 0 ? i == 3 : kind == 1 ? i >= 1 : i == 4;
+      int is_time = kind == 0 ? i == 3 : kind == 1 ? i >= 1 : kind == 2 ? i == 4 : i == 2;
       if (is_time && v[i] > CSV_MAX_DURATION) {
         fprintf(stderr, PROG ": %s:%ld: %s: %s s is above %g s (not the time of one message)\n", path,
                 ln, names[kind][i], fl[i], CSV_MAX_DURATION);
@@ -170,6 +177,25 @@ void read_csv(const char *path, struct inputs *in)
       in->probe[in->nprobe++] = (struct probe_row){v[0], v[1], v[2], v[3], v[4]};
       in->probe_file = path;
       in->probe_line = ln;
+    } else if (kind == 3) {
+      static const char *const epochs[HNM_BENCH_RMA_EPOCHS] = HNM_BENCH_RMA_NAMES;
+      int e = 0;
+      while (e < HNM_BENCH_RMA_EPOCHS && strcmp(fl[0], epochs[e]) != 0)
+        e++;
+      if (e == HNM_BENCH_RMA_EPOCHS) {
+        fprintf(stderr, PROG ": %s:%ld: epoch: unknown epoch '%s' (lock, lockflush, lockput, lockget, fence, pscw)\n",
+                path, ln, fl[0]);
+        exit(2);
+      }
+      if (in->nrma == in->caprma) {
+        in->caprma = in->caprma ? 2 * in->caprma : 64;
+        in->rma = realloc(in->rma, in->caprma * sizeof *in->rma);
+        if (in->rma == NULL)
+          die("out of memory");
+      }
+      in->rma[in->nrma++] = (struct rma_row){e, v[1], v[2]};
+      in->rma_file = path;
+      in->rma_line = ln;
     } else {
       int bi = strcmp(fl[1], HNM_BENCH_MODE_BI) == 0;
       if (!bi && strcmp(fl[1], HNM_BENCH_MODE_UNI) != 0) {

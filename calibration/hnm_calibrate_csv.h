@@ -20,6 +20,11 @@ struct cont_row {
   double size, duration;
 };
 
+struct rma_row {
+  int epoch; /* enum hnm_bench_rma */
+  double size, duration;
+};
+
 struct inputs {
   struct series op[OP_COUNT];
   struct probe_row *probe;
@@ -32,6 +37,10 @@ struct inputs {
   long cont_line;
   const char *p2p_file; /* first p2p CSV, for messages */
   long p2p_line;
+  struct rma_row *rma;
+  size_t nrma, caprma;
+  const char *rma_file;
+  long rma_line;
 };
 
 int parse_field(const char *f, double *v);

@@ -28,6 +28,7 @@
 #include "hnm_calibrate_util.h"
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
+#include "hnm_calibrate_rma.h"
 #include "hnm_calibrate_physics.h"
 #include "hnm_calibrate_report.h"
 #include "hnm_calibrate_noise.h"
@@ -916,6 +917,7 @@ int cmd_fit(int argc, char **argv)
     nfiles = pcal_inputs(&a, &in, pcal_forced, 64);
   struct fitted m;
   fit_model(&in, &a, &m);
+  fit_rma(&in, &m);
   fit_residuals(&in, &m);
   m.nfiles = nfiles;
   /* The round trip against the data's noise floor, in-sample and held out;

@@ -41,6 +41,9 @@ struct fitted {
   double route_bw;                       /* bytes/s: the bound of hnm_calibrate_physics.h, 0 = none */
   /* contention */
   double bsr, buni, cont_size;
+  /* one-sided costs (hnm_calibrate_rma.h), written into the hybrid model */
+  int has_rma;
+  struct hnm_rma rma;
   /* derived-datatype pack costs (pack.csv), written into every model */
   int has_pack;
   struct hnm_pack_model pack;

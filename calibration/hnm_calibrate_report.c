@@ -20,6 +20,7 @@
 #include "hnm_calibrate_util.h"
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
+#include "hnm_calibrate_rma.h"
 
 /* Median relative error of a predictor over the raw points of op, per size
  * decade [10^d, 10^(d+1)). */
@@ -157,6 +158,10 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
       if (c[0][d] > 0)
         fprintf(f, "  %-9s 1e%d-1e%-4d %7zu %8.2f%% %8.2f%% %8.2f%%\n", "", d, d + 1, c[0][d], 100 * e[0][d],
                 100 * e[1][d], 100 * e[2][d]);
+  }
+  if (m->has_rma) {
+    fputc('\n', f);
+    write_rma_report(f, m, in);
   }
   if (extra != NULL)
     fprintf(f, "\n%s", extra);

@@ -7,6 +7,8 @@
  *                                                size: bytes; start, duration: s
  *   probe.csv       size,delay,send,recv,pingpong  bytes, then seconds
  *   contention.csv  pairs,mode,size,rank,duration  mode: "uni" or "bi"; bytes; s
+ *   rma.csv         epoch,size,duration          epoch: one of HNM_BENCH_RMA_NAMES;
+ *                                                size: bytes; duration: s
  *   pack.csv        pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds
  *                   class: vector, indexed or subarray; role: fit or holdout;
  *                   n: the pattern's size parameter; count: elements of the
@@ -41,5 +43,14 @@
 /* The operations of the op column, in this order. */
 enum hnm_bench_op { HNM_BENCH_SEND, HNM_BENCH_RECV, HNM_BENCH_PINGPONG, HNM_BENCH_ISEND, HNM_BENCH_IRECV, HNM_BENCH_OPS };
 #define HNM_BENCH_OP_NAMES {"send", "recv", "pingpong", "isend", "irecv"}
+
+/* One-sided epochs between ranks 0 (origin, timed) and 1 (target), in this
+ * order (apps/calibrate.c says what each does). */
+#define HNM_BENCH_RMA_FILE "rma.csv"
+#define HNM_BENCH_RMA_HEADER "epoch,size,duration"
+#define HNM_BENCH_RMA_FIELDS 3
+enum hnm_bench_rma { HNM_BENCH_RMA_LOCK, HNM_BENCH_RMA_LOCKFLUSH, HNM_BENCH_RMA_LOCKPUT, HNM_BENCH_RMA_LOCKGET,
+                     HNM_BENCH_RMA_FENCE, HNM_BENCH_RMA_PSCW, HNM_BENCH_RMA_EPOCHS };
+#define HNM_BENCH_RMA_NAMES {"lock", "lockflush", "lockput", "lockget", "fence", "pscw"}
 
 #endif /* HNM_BENCH_H */

@@ -526,6 +526,14 @@ int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out)
   return 1;
 }
 
+int hnm_model_rma(const hnm_model *m, struct hnm_rma *out)
+{
+  if (!m->has_rma)
+    return 0;
+  *out = m->rma;
+  return 1;
+}
+
 int hnm_model_needs_full_update(const hnm_model *m)
 {
   /* LogGPS ports: which of two same-instant transfers takes a port first

@@ -94,6 +94,23 @@ struct hnm_segment {
 /* At most this many quantiles per segment. */
 #define HNM_MAX_RESIDUALS 1001
 
+/* One-sided communication (MPI RMA) costs of a model's <rma> element
+ * (docs/models.md, "One-sided communication"). SMPI moves an MPI_Put /
+ * MPI_Get / MPI_Accumulate as a point-to-point message whose wire time the
+ * segments give; with these costs the origin pays put_o + k x put_O (or
+ * get_o + k x get_O) before the data flows, nobody pays a receive overhead
+ * (RDMA: the target's CPU takes no part), the messages SMPI exchanges to
+ * synchronise (barriers, post/complete notices) carry no overhead, and each
+ * synchronisation call costs its mode's constant when it returns. */
+struct hnm_rma {
+  double put_o, put_O; /* MPI_Put, MPI_Accumulate at the origin: seconds, seconds per byte */
+  double get_o, get_O; /* MPI_Get at the origin: seconds, seconds per byte */
+  double fence;        /* seconds per MPI_Win_fence call */
+  double pscw;         /* seconds per MPI_Win_post, _start, _complete or _wait call */
+  double lock;         /* seconds per MPI_Win_lock, _unlock, _lock_all or _unlock_all call */
+  double flush;        /* seconds per MPI_Win_flush, _flush_all, _flush_local or _flush_local_all call */
+};
+
 /* Bytes/s standing for "no bandwidth limit" in absolute segments (a LogGPS
  * gap of 0 s/byte): SimGrid needs a finite rate. */
 #define HNM_MAX_BANDWIDTH 1e20
@@ -147,6 +164,11 @@ enum hnm_update hnm_model_update(const hnm_model *m);
  * *out alone. LogGPS transfers are timed by hnm_ports (hnm_ports.h); the
  * segment table still gives their overheads. */
 int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out);
+
+/* If m has an <rma> element, fill *out with its costs and return 1;
+ * otherwise return 0 and leave *out alone (SMPI then times one-sided
+ * communication with the point-to-point overheads, as it does alone). */
+int hnm_model_rma(const hnm_model *m, struct hnm_rma *out);
 
 /* 1 if runs of this model need network/optim:Full: LogGPS models, because
  * under Lazy the order in which same-instant transfers take a port follows
@@ -310,6 +332,7 @@ struct hnm_model_desc {
   size_t nsegments;
   const struct hnm_pack_model *pack; /* pack costs, or NULL for none */
   enum hnm_update update;         /* HNM_UPDATE_FIXED (0) unless set */
+  const struct hnm_rma *rma;      /* one-sided costs, or NULL for none (not with LOGGPS) */
 };
 
 /* Build a model from D, checked exactly as a model file is (it is written

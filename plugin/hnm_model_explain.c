@@ -153,5 +153,14 @@ void hnm_model_explain(const hnm_model *m, void *file)
     fprintf(f, "%s; k in payload bytes):\n", *sep == '\0' ? " none" : "");
     explain__table(f, m->table[t], m->table_len[t]);
   }
+  if (m->has_rma) {
+    const struct hnm_rma *r = &m->rma;
+    fprintf(f, "  rma: origin overhead put %.6g s + %.6g s/B, get %.6g s + %.6g s/B; no receive overhead;\n",
+            r->put_o, r->put_O, r->get_o, r->get_O);
+    fprintf(f, "       per call fence %.6g s, post/start/complete/wait %.6g s, lock/unlock %.6g s, flush %.6g s\n",
+            r->fence, r->pscw, r->lock, r->flush);
+  } else {
+    fprintf(f, "  rma: none (MPI_Put/Get/Accumulate timed as SMPI does: point-to-point overheads)\n");
+  }
   model__explain_pack(f, m);
 }

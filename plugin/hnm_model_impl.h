@@ -61,6 +61,23 @@ static const struct {
   {"s", KIND_BYTES}, {"S", KIND_BYTES}, {"Os", KIND_TIME}, {"Or", KIND_TIME}
 };
 
+/* The attributes of <rma> (all KIND_TIME, default 0), in file order. */
+static const struct {
+  const char *attr;
+  size_t offset; /* in struct hnm_rma */
+} model__rma_attrs[] = {
+  {"put-o", offsetof(struct hnm_rma, put_o)}, {"put-per-byte", offsetof(struct hnm_rma, put_O)},
+  {"get-o", offsetof(struct hnm_rma, get_o)}, {"get-per-byte", offsetof(struct hnm_rma, get_O)},
+  {"fence", offsetof(struct hnm_rma, fence)}, {"pscw", offsetof(struct hnm_rma, pscw)},
+  {"lock", offsetof(struct hnm_rma, lock)},   {"flush", offsetof(struct hnm_rma, flush)},
+};
+#define MODEL__RMA_ATTRS (sizeof model__rma_attrs / sizeof model__rma_attrs[0])
+
+static inline double *model__rma_field(struct hnm_rma *r, size_t i)
+{
+  return (double *)((char *)r + model__rma_attrs[i].offset);
+}
+
 struct hnm_model {
   char *name;        /* the name attribute of <hnm-model> */
   char *description; /* may be NULL */
@@ -84,6 +101,8 @@ struct hnm_model {
   enum hnm_ports ports;    /* loggps only; calloc's 0 is the default, single */
   double gap;              /* seconds, loggps only */
   int loggps_from_route;   /* loggps only: L, g, G from each message's route (spec item "platform") */
+  int has_rma;             /* an <rma> element was given */
+  struct hnm_rma rma;      /* meaningful if has_rma */
   int has_pack;            /* a <pack> element was given */
   struct hnm_pack_model pack;
   int stochastic;          /* stochastic="on" */

@@ -426,6 +426,18 @@ static int load__loggps(const struct model__load *ld, const xmlNode *n, hnm_mode
   return 0;
 }
 
+/* <rma>: one-sided costs, each a time (or time per byte), default 0. The
+ * DTD admits it only beside <segments>, never with <loggps>. */
+static int load__rma(const struct model__load *ld, const xmlNode *n, hnm_model *m)
+{
+  memset(&m->rma, 0, sizeof m->rma);
+  for (size_t i = 0; i < MODEL__RMA_ATTRS; i++)
+    if (load__value(ld, n, model__rma_attrs[i].attr, KIND_TIME, model__rma_field(&m->rma, i), NULL) < 0)
+      return -1;
+  m->has_rma = 1;
+  return 0;
+}
+
 /* One <pack-cost>: the six coefficients of one style and class, each
  * required and in its physical range (MODEL__PACK_MAX_*). */
 static int load__pack_cost(const struct model__load *ld, const xmlNode *n, struct hnm_pack_model *p,
@@ -635,6 +647,8 @@ static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
       last_segments = c;
     } else if (load__is(c, "loggps")) {
       rc = load__loggps(ld, c, m);
+    } else if (load__is(c, "rma")) {
+      rc = load__rma(ld, c, m);
     } else if (load__is(c, "pack")) {
       rc = load__pack(ld, c, m);
     } else {

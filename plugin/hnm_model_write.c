@@ -75,6 +75,21 @@ static int write__segment(xmlTextWriterPtr w, const struct hnm_segment *s)
   return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
 }
 
+/* <rma>, every attribute written (0 included) so that the file says what
+ * the model charges. */
+static int write__rma(xmlTextWriterPtr w, const hnm_model *m)
+{
+  if (!m->has_rma)
+    return 0;
+  if (xmlTextWriterStartElement(w, BAD_CAST "rma") < 0)
+    return -1;
+  struct hnm_rma r = m->rma;
+  for (size_t i = 0; i < MODEL__RMA_ATTRS; i++)
+    if (write__num(w, model__rma_attrs[i].attr, *model__rma_field(&r, i), "s") != 0)
+      return -1;
+  return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+}
+
 static int write__model(xmlTextWriterPtr w, const hnm_model *m)
 {
   static const char *const contention[] = {"maxmin", "none"};
@@ -137,7 +152,7 @@ static int write__model(xmlTextWriterPtr w, const hnm_model *m)
     if (xmlTextWriterEndElement(w) < 0)
       return -1;
   }
-  if (model__write_pack(w, m) != 0)
+  if (write__rma(w, m) != 0 || model__write_pack(w, m) != 0)
     return -1;
   return xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0 ? -1 : 0;
 }
@@ -193,6 +208,10 @@ hnm_model *hnm_model_new(const struct hnm_model_desc *d, hnm_error *err)
     model__fail(err, "out of memory");
     goto err;
   }
+  if (d->loggps != NULL && d->rma != NULL) {
+    model__fail(err, "%s: rma: not available with loggps (a LogGPS model times overheads on its ports)", m->name);
+    goto err;
+  }
   if (d->loggps != NULL) {
     if (model__loggps_expand(m, d->loggps, &field, reason, sizeof reason) != 0) {
       model__fail(err, "%s: loggps %s: %s", m->name, field != NULL ? field : "", reason);
@@ -210,6 +229,10 @@ hnm_model *hnm_model_new(const struct hnm_model_desc *d, hnm_error *err)
     }
     memcpy(m->table[MODEL__ANY], d->segments, d->nsegments * sizeof *d->segments);
     m->table_len[MODEL__ANY] = d->nsegments;
+  }
+  if (d->rma != NULL) {
+    m->has_rma = 1;
+    m->rma = *d->rma;
   }
   /* The one check: written, then read back by the file loader. */
   char *text = NULL;

@@ -14,6 +14,8 @@
  *     smpi/lat-factor and smpi/bw-factor), the protocol thresholds
  *     (smpi/async-small-thresh, smpi/send-is-detached-thresh), cross-traffic,
  *     node limiter links, and FATPIPE links for contention-free models;
+ *   - a model's one-sided costs (<rma>) through the MPI profiling interface
+ *     (hnm_rma.cpp): the cost callbacks below ask it first.
  *   - before the network model exists (Engine::on_platform_creation_cb): the
  *     mend of SimGrid 3.32's selective max-min update (hnm_lmm_fix.h), or
  *     network/optim:Full when it cannot be installed;
@@ -52,6 +54,7 @@
 #include "hnm_linkload.h"
 #include "hnm_lmm_fix.h"
 #include "hnm_model.h"
+#include "hnm_rma.h"
 #include "hnm_pack.h"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
@@ -596,6 +599,14 @@ void install_on_platform()
     if (fatpipe && link->get_sharing_policy() != sg4::Link::SharingPolicy::WIFI)
       link->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
   }
+  hnm_rma rma;
+  if (hnm_model_rma(model, &rma)) {
+    if (cfg_fast)
+      die("--cfg=hnm/fast: model '" + std::string(hnm_model_name(model)) +
+          "' has one-sided costs (<rma>), which fast mode would put on the wire as point-to-point overheads; "
+          "drop --fast or the model's <rma>");
+    hnm_rma_install(&rma, hnm_model_name(model));
+  }
   if (is_loggps || fast_eager_max >= 0 || stochastic)
     install_host_states(engine);
   hnm_pack_install(model, trace_messages);
@@ -635,13 +646,19 @@ void note_charged_send(size_t size, const sg4::Host* src, const sg4::Host* dst)
     pending_isends[pair_key(src, dst)]++;
 }
 
+/* Each cost callback first asks whether the calling actor is inside an MPI
+ * RMA call of a model with one-sided costs (hnm_rma.h). */
 double send_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 {
+  if (double rma; hnm_rma_cost(HnmRmaCharge::SEND, (double)size, &rma))
+    return rma;
   note_charged_send(size, src, dst);
   return hnm_segment_send_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
 }
 double isend_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 {
+  if (double rma; hnm_rma_cost(HnmRmaCharge::ISEND, (double)size, &rma))
+    return rma;
   if (is_loggps && (double)size > loggps.S && src != nullptr && dst != nullptr)
     pending_isends[pair_key(src, dst)]++;
   note_charged_send(size, src, dst);
@@ -649,6 +666,8 @@ double isend_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 }
 double recv_cost(size_t size, sg4::Host* src, sg4::Host* dst)
 {
+  if (double rma; hnm_rma_cost(HnmRmaCharge::RECV, (double)size, &rma))
+    return rma;
   return hnm_segment_recv_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
 }
 

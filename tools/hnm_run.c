@@ -456,6 +456,13 @@ int main(int argc, char **argv)
                 "max-min models (hybrid, fluid)%s",
                 spec, "");
   }
+  struct hnm_rma fast_rma;
+  if (fast && hnm_model_rma(model, &fast_rma)) {
+    hnm_model_free(model);
+    return fail("--fast: model '%s' has one-sided costs (<rma>), which fast mode would put on the wire as "
+                "point-to-point overheads; drop --fast or the model's <rma>%s",
+                spec, "");
+  }
   if (explain) {
     hnm_model_explain(model, stdout);
     if (set != NULL)

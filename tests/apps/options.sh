@@ -70,6 +70,11 @@ refused gcr "gcr: --algo: 'ring' is not one of mpi|recursive" --algo ring
 refused pingpong_alltoall \
   "pingpong_alltoall: --alltoall-sizes: '1,x' is not a list of byte counts N,N,... (at most 32)" \
   --alltoall-sizes 1,x
+# The one-sided sizes: whole bytes >= 1, none above --max.
+refused calibrate "calibrate: --rma-sizes: '0': sizes must be >= 1 (got 0)" --rma-sizes 0
+refused calibrate "calibrate: --rma-sizes: 'x' is not a size in bytes (e.g. 4096, 64KiB, 1MiB)" --rma-sizes 1,x
+refused calibrate "calibrate: --rma-sizes: 2097152 bytes is above --max (1048576)" --max 1MiB --rma-sizes 1,2MiB
+refused calibrate "calibrate: --rma-reps: '0' is not in 1 .. 100000" --rma-reps 0
 # The options are read in order: what follows an operand is not parsed.
 refused halo "halo: 'extra': unexpected argument (options start with --; see -h)" extra --width 0
 # --version (SimGrid takes it under smpirun, as --help): rank 0 prints

@@ -82,7 +82,7 @@ int main(void)
      .bandwidth_Bps = 1.25e9, .bw_factor = 1, .send_o = 1e-6, .send_O = 1e-10},
     {.upto = INFINITY, .lat_factor = 1.5, .bw_factor = 0.9}};
   struct hnm_model_desc d = {"a<b>&\"c'", "x < y && z > \"w\"", 1420, 65536, HNM_LIMITER_FACTOR, 1.5,
-                             HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, 2, NULL, HNM_UPDATE_FIXED};
+                             HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, 2, NULL, HNM_UPDATE_FIXED, NULL};
   hnm_error err;
   hnm_model *m = hnm_model_new(&d, &err);
   CHECK(m != NULL);
@@ -101,7 +101,7 @@ int main(void)
   /* LogGPS parameters, kept exactly. */
   const double lg[8] = {5e-6, 1.5e-6, 1e-6, 1e-10, 0, 65536, 2e-10, 3e-10};
   struct hnm_model_desc dl = {"lg", NULL, -1, -1, HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN,
-                              HNM_CROSSTRAFFIC_SIMGRID, lg, NULL, 0, NULL, HNM_UPDATE_FIXED};
+                              HNM_CROSSTRAFFIC_SIMGRID, lg, NULL, 0, NULL, HNM_UPDATE_FIXED, NULL};
   m = hnm_model_new(&dl, &err);
   CHECK(m != NULL);
   char spec[512]; /* the same doubles through the spec parser (%.17g seconds: exact) */
@@ -124,6 +124,26 @@ int main(void)
   d.async_max = 1420;
   d.nsegments = 1;
   CHECK(hnm_model_new(&d, &err) == NULL);
+  d.nsegments = 2;
+
+  /* One-sided costs: written and read back exactly; none unless given;
+   * refused beside LogGPS, and when a value is outside the loader's range. */
+  const struct hnm_rma rma = {1.5e-6, 5e-10, 2.5e-6, 2.5e-10, 7e-6, 5e-6, 3e-6, 1.1e-5};
+  struct hnm_rma back = {0};
+  m = hnm_model_new(&d, &err);
+  CHECK(m != NULL && hnm_model_rma(m, &back) == 0);
+  hnm_model_free(m);
+  d.rma = &rma;
+  m = hnm_model_new(&d, &err);
+  CHECK(m != NULL && hnm_model_rma(m, &back) == 1);
+  CHECK(memcmp(&back, &rma, sizeof rma) == 0);
+  hnm_model_free(m);
+  dl.rma = &rma;
+  CHECK(hnm_model_new(&dl, &err) == NULL && strstr(err.msg, "rma") != NULL);
+  struct hnm_rma too_slow = rma;
+  too_slow.fence = 2.0;
+  d.rma = &too_slow;
+  CHECK(hnm_model_new(&d, &err) == NULL && strstr(err.msg, "fence") != NULL);
 
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
