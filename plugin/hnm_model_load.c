@@ -44,6 +44,8 @@ static void model__xmlerr_record(struct model__xmlerr *cap, int code, long line,
   cap->code = code;
   cap->line = line;
   snprintf(cap->msg, sizeof cap->msg, "%s", msg != NULL ? msg : "unknown error");
+  /* One line: libxml2 adds the offending bytes on a line of their own. */
+  cap->msg[strcspn(cap->msg, "\n")] = '\0';
   n = strlen(cap->msg);
   while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' '))
     cap->msg[--n] = '\0';
