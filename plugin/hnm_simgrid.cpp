@@ -33,6 +33,7 @@
  */
 #include "hnm_linkload.h"
 #include "hnm_model.h"
+#include "hnm_status.h"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -488,6 +489,7 @@ __attribute__((constructor)) static void hnm_plugin_init()
     smpi_register_op_cost_callback(SmpiOperation::SEND, send_cost);
     smpi_register_op_cost_callback(SmpiOperation::ISEND, isend_cost);
     smpi_register_op_cost_callback(SmpiOperation::RECV, recv_cost);
+    hnm_status_init();
     hnm_linkload_init();
     sg4::Engine::on_platform_created_cb([] {
       try {
