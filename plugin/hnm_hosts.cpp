@@ -2,8 +2,11 @@
  *
  *   hnm-hosts PLATFORM
  *
- * Prints one summary line, "# hosts=H fatpipe=F limiters=L", then the H host
- * names, one per line. F counts the links other than loopbacks that SimGrid
+ * Prints one summary line, "# hosts=H fatpipe=F limiters=L", followed by
+ * " host-speed=VALUE" when the platform's <config> sets smpi/host-speed (the
+ * speed of the machine running the simulation, as hnm-calibrate machine
+ * records it), then the H hosts, one per line: the name, a tab, and the
+ * host's speed in flop/s (per core, at its initial pstate). F counts the links other than loopbacks that SimGrid
  * shares as FATPIPE (never saturating), L the node limiter links (NAME_limiter
  * beside NAME_UP or NAME, the links hnm's models resize or lift: the rule of
  * hnm_simgrid.cpp). hnm-run runs it before smpirun (tools/hnm_check.h) so
@@ -18,6 +21,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <xbt/config.hpp>
 
 #include <cerrno>
 #include <cstdio>
@@ -59,7 +63,8 @@ int main(int argc, char** argv)
     std::fprintf(help ? stdout : stderr,
                  "Usage: hnm-hosts PLATFORM\n"
                  "Load a SimGrid platform (XML or .so) and print '# hosts=H fatpipe=F limiters=L'\n"
-                 "then its host names, one per line.\n");
+                 "[' host-speed=V' if its <config> sets smpi/host-speed], then its hosts, one per\n"
+                 "line: NAME<tab>SPEED (flop/s).\n");
     return help ? 0 : 2;
   }
   /* SimGrid would block on a named pipe and read a device forever. */
@@ -92,10 +97,22 @@ int main(int argc, char** argv)
       if (is_node_limiter(names, link->get_name()))
         limiters++;
     }
+    /* A <config> block's smpi/host-speed: SMPI declares the flag in
+     * libsimgrid, so it exists here too; a build without SMPI has none. */
+    std::string host_speed;
+    try {
+      if (not simgrid::config::is_default("smpi/host-speed"))
+        host_speed = simgrid::config::get_value<std::string>("smpi/host-speed");
+    } catch (const std::exception&) {
+      host_speed.clear();
+    }
     auto hosts = engine.get_all_hosts();
-    std::printf("# hosts=%zu fatpipe=%zu limiters=%zu\n", hosts.size(), fatpipe, limiters);
+    std::printf("# hosts=%zu fatpipe=%zu limiters=%zu", hosts.size(), fatpipe, limiters);
+    if (not host_speed.empty() && host_speed.find_first_of(" \t\n") == std::string::npos)
+      std::printf(" host-speed=%s", host_speed.c_str());
+    std::printf("\n");
     for (const auto* host : hosts)
-      std::printf("%s\n", host->get_cname());
+      std::printf("%s\t%.17g\n", host->get_cname(), host->get_speed());
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
       std::fprintf(stderr, "hnm-hosts: standard output: write error: %s\n", std::strerror(errno));
       return 1;

@@ -86,6 +86,17 @@ static int check__compare_names(const void *a, const void *b)
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A host and its speed, sorted together by name. */
+struct check__host {
+  char *name;
+  double speed;
+};
+
+static int check__compare_hosts(const void *a, const void *b)
+{
+  return strcmp(((const struct check__host *)a)->name, ((const struct check__host *)b)->name);
+}
+
 void hnm_platform_info_free(hnm_platform_info *info)
 {
   if (info == NULL)
@@ -93,6 +104,7 @@ void hnm_platform_info_free(hnm_platform_info *info)
   for (size_t i = 0; i < info->nhosts; i++)
     free(info->hosts[i]);
   free(info->hosts);
+  free(info->speeds);
   memset(info, 0, sizeof *info);
 }
 
@@ -313,24 +325,70 @@ int hnm_check_platform(const char *helper, const char *platform, hnm_platform_in
     free(text);
     return check__fail(err, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
   }
-  info->hosts = calloc(nh ? nh : 1, sizeof *info->hosts);
-  if (info->hosts == NULL) {
+  /* " host-speed=VALUE" on the summary line: the platform's <config>. */
+  char *eol = strchr(text, '\n');
+  const char *hs = strstr(text, " host-speed=");
+  if (hs != NULL && (eol == NULL || hs < eol)) {
+    size_t n = strcspn(hs + 12, " \n");
+    if (n == 0 || n >= sizeof info->host_speed) {
+      free(text);
+      return check__fail(err, "platform file '%s': <config> smpi/host-speed: not a speed", platform);
+    }
+    memcpy(info->host_speed, hs + 12, n);
+    info->host_speed[n] = '\0';
+  }
+  struct check__host *h = calloc(nh ? nh : 1, sizeof *h);
+  if (h == NULL) {
     free(text);
     return check__fail(err, "platform file '%s': out of memory", platform);
   }
-  char *p = strchr(text, '\n');
-  for (p = p ? p + 1 : text + len; *p && info->nhosts < nh;) {
+  /* Host lines: NAME, or NAME<tab>SPEED (split at the last tab). */
+  size_t got = 0;
+  for (char *p = eol ? eol + 1 : text + len; *p && got < nh;) {
     char *e = strchr(p, '\n');
     size_t n = e ? (size_t)(e - p) : strlen(p);
-    if ((info->hosts[info->nhosts] = strndup(p, n)) == NULL)
+    char *tab = NULL;
+    for (size_t i = 0; i < n; i++)
+      if (p[i] == '\t')
+        tab = p + i;
+    double speed = 0;
+    if (tab != NULL) {
+      char *end;
+      speed = strtod(tab + 1, &end);
+      if (end != p + n || !(speed > 0) || speed > 1e300)
+        speed = -1;
+    }
+    if (speed < 0 || (h[got].name = strndup(p, tab ? (size_t)(tab - p) : n)) == NULL)
       break;
-    info->nhosts++;
+    h[got++].speed = speed;
     p += n + (e ? 1 : 0);
   }
   free(text);
   info->fatpipe = fp;
   info->limiters = lim;
-  if (info->nhosts != nh) {
+  int bad = got != nh;
+  if (!bad && nh > 0) {
+    qsort(h, got, sizeof *h, check__compare_hosts);
+    info->hosts = calloc(got, sizeof *info->hosts);
+    info->speeds = calloc(got, sizeof *info->speeds);
+    if (info->hosts == NULL || info->speeds == NULL) {
+      for (size_t i = 0; i < got; i++)
+        free(h[i].name);
+      free(h);
+      hnm_platform_info_free(info);
+      return check__fail(err, "platform file '%s': out of memory", platform);
+    }
+    for (size_t i = 0; i < got; i++) {
+      info->hosts[i] = h[i].name;
+      info->speeds[i] = h[i].speed;
+    }
+    info->nhosts = got;
+  } else {
+    for (size_t i = 0; i < got; i++)
+      free(h[i].name);
+  }
+  free(h);
+  if (bad) {
     hnm_platform_info_free(info);
     return check__fail(err, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
   }
@@ -338,7 +396,6 @@ int hnm_check_platform(const char *helper, const char *platform, hnm_platform_in
     hnm_platform_info_free(info);
     return check__fail(err, "platform file '%s': the platform has no host", platform);
   }
-  qsort(info->hosts, info->nhosts, sizeof *info->hosts, check__compare_names);
   return 0;
 }
 

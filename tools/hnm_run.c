@@ -27,6 +27,7 @@
 #include "hnm_opt.h"
 #include "hnm_out.h"
 #include "hnm_routing.h"
+#include "hnm_speed.h"
 #include "hnm_version.h"
 
 #include <errno.h>
@@ -118,10 +119,18 @@ static void run__notes(FILE *out)
           "by SimGrid (hnm-hosts); the hostfile (HOST or HOST:N per line, hosts of the\n"
           "platform); -np, a whole number from 1 to the hostfile's capacity (to put several\n"
           "ranks on a host, say so: HOST:N).\n"
-          "Computation: SimGrid's default, smpi/simulate-computation:yes -- the CPU time of\n"
-          "the program between MPI calls is measured on this machine and injected, so two\n"
-          "runs differ by timing noise. For reproducible, network-only times add\n"
-          "--cfg=smpi/simulate-computation:no (hnm-compare does unless told otherwise).\n"
+          "Computation: the CPU time each rank spends between MPI calls is measured on this\n"
+          "machine (SimGrid's smpi/simulate-computation:yes) and injected as that many seconds\n"
+          "x smpi/host-speed flop, executed at the host's speed. hnm-run sets smpi/host-speed\n"
+          "(SimGrid's default, 20000f, makes a measured second 20 us on a 1 Gf host) to, first\n"
+          "that applies: your --cfg=smpi/host-speed:V; the platform's <config> value (written\n"
+          "by hnm-calibrate machine); the speed of the hosts that run ranks, so that a second\n"
+          "measured here is a second on such a host (hosts of different speeds: the fastest's,\n"
+          "slower hosts take proportionally longer). --explain prints the factor. This holds\n"
+          "for every model, smpi-default included (--cfg=smpi/host-speed:20000f is plain\n"
+          "smpirun's). Measured times vary from run to run: for reproducible, network-only\n"
+          "times add --cfg=smpi/simulate-computation:no (hnm-compare does unless told\n"
+          "otherwise; smpi_execute_flops() calls still count).\n"
           "network/optim: Full for max-min models (SimGrid 3.32's default, Lazy, can\n"
           "overload a link when flows start at the same instant: docs/lazy-bug/README.md)\n"
           "and for loggps (same-instant port order); SimGrid's default (Lazy) for\n"
@@ -298,7 +307,8 @@ static int needs_full_update(const hnm_model *model)
  * hostfile against it, -np against the hostfile. 0, or 2 after the one-line
  * message; *full: whether the run needs network/optim:Full. */
 static int check_run(int argc, char **argv, int program, const char *platform, const char *hostfile,
-                     const char *np_text, const hnm_model *model, int *full)
+                     const char *np_text, const hnm_model *model, const char *user_speed, hnm_speed *speed,
+                     int *full)
 {
   char helper_path[4096], default_platform[4096], default_hostfile[4096];
   if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
@@ -338,8 +348,53 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
              hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform);
     rc = fail("%s%s (to put several ranks on one host, write HOST:N in the hostfile)", msg, "");
   }
+  if (rc == 0 && hnm_speed_choose(&info, hosts_used, np, user_speed, speed, &err) != 0)
+    rc = fail("platform file '%s': %s", platform ? platform : default_platform, err.msg);
   *full = needs_full_update(model);
   hnm_platform_info_free(&info);
+  return rc;
+}
+
+/* The value of the last --cfg=NAME:VALUE among ARGV[0..ARGC) (smpirun
+ * takes --cfg= anywhere, even among the program's arguments), or NULL. */
+static const char *cfg_value(int argc, char **argv, const char *name)
+{
+  const char *v = NULL;
+  size_t n = strlen(name);
+  for (int j = 0; j < argc; j++)
+    if (strncmp(argv[j], "--cfg=", 6) == 0 && strncmp(argv[j] + 6, name, n) == 0 && argv[j][6 + n] == ':')
+      v = argv[j] + 7 + n;
+  return v;
+}
+
+/* --explain's second part: how computation is counted on PLATFORM (NULL:
+ * the bundled one) with HOSTFILE and -np. 0, or 2 after the message. */
+static int explain_speed(const char *platform, const char *hostfile, const char *np_text, const char *user_speed,
+                         int simulate)
+{
+  char helper_path[4096], default_platform[4096], default_hostfile[4096];
+  if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
+      hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
+      hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
+    return fail("%s%s", helper_path, "");
+  const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
+  const char *hosts_used = hostfile ? hostfile : platform ? NULL : default_hostfile;
+  hnm_error err;
+  hnm_platform_info info;
+  long np = 0, slots = 0;
+  if (np_text != NULL && hnm_check_np(np_text, &np, &err) != 0)
+    return fail("%s%s", err.msg, "");
+  if (hnm_check_platform(helper, platform ? platform : default_platform, &info, &err) != 0)
+    return fail("%s%s", err.msg, "");
+  hnm_speed speed;
+  int rc = 0;
+  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, &err) != 0)
+    rc = fail("%s%s", err.msg, "");
+  else if (hnm_speed_choose(&info, hosts_used, np, user_speed, &speed, &err) != 0)
+    rc = fail("platform file '%s': %s", platform ? platform : default_platform, err.msg);
+  hnm_platform_info_free(&info);
+  if (rc == 0)
+    hnm_speed_explain(&speed, simulate, stdout);
   return rc;
 }
 
@@ -350,7 +405,7 @@ int main(int argc, char **argv)
   const char *link_load = NULL;
   const struct hnm_opt opts[] = {
     {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "network model: a bundled name or a file, with overrides (see below)", NULL, 0, 0, run__model},
-    {"explain", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the effective model parameters and exit", &explain, 0, 0, NULL},
+    {"explain", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the effective model parameters and how computation is counted, and exit", &explain, 0, 0, NULL},
     {"dry-run", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "validate everything and print the smpirun command, run nothing", &dry_run, 0, 0, NULL},
     {"tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "preload tcmalloc into the simulator (off by default: see below)", &tcmalloc, 0, 0, NULL},
     {"fast", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "fast mode for the largest runs: every message rendez-vous, overheads on the wire (not exact: docs/scale.md)", &fast, 0, 0, NULL},
@@ -398,8 +453,7 @@ int main(int argc, char **argv)
     if (fast)
       printf("fast mode (--fast): every message rendez-vous; messages the model sends eagerly or detached carry\n"
              "  their send and receive overheads as latency (docs/scale.md)\n");
-    hnm_model_free(model);
-    return 0;
+    fflush(stdout);
   }
 
   /* Scan smpirun's arguments: platform, hostfile, -np, wrapper, program. */
@@ -480,12 +534,28 @@ int main(int argc, char **argv)
       if (named[k] != NULL && hnm_out_same_file(link_load, named[k]))
         rc = fail("--link-load: '%s' is an input of the run (%s)", link_load, named[k]);
   }
+  /* smpi/host-speed: the user's, else chosen from the platform
+   * (hnm_speed.h); smpi/simulate-computation only for --explain's text. */
+  const char *user_speed = cfg_value(argc, argv, "smpi/host-speed");
+  const char *simcomp = cfg_value(argc, argv, "smpi/simulate-computation");
+  int simulate = simcomp == NULL || !(strcmp(simcomp, "no") == 0 || strcmp(simcomp, "0") == 0 ||
+                                      strcmp(simcomp, "false") == 0 || strcmp(simcomp, "off") == 0);
+  if (explain) {
+    hnm_model_free(model);
+    return rc != 0 ? rc : explain_speed(is_routed ? platform_lib : platform, hostfile, np_text, user_speed, simulate);
+  }
   int full = 0;
+  hnm_speed speed;
+  memset(&speed, 0, sizeof speed);
   if (rc == 0)
-    rc = check_run(argc, argv, program, is_routed ? platform_lib : platform, hostfile, np_text, model, &full);
+    rc = check_run(argc, argv, program, is_routed ? platform_lib : platform, hostfile, np_text, model, user_speed,
+                   &speed, &full);
   hnm_model_free(model);
   if (rc != 0)
     return rc;
+  char cfg_speed[96] = "";
+  if (speed.text[0] != '\0')
+    snprintf(cfg_speed, sizeof cfg_speed, "--cfg=smpi/host-speed:%s", speed.text);
 
   char plugin_path[4096], default_platform[4096], default_hostfile[4096];
   if (hnm_home_path(plugin_path, sizeof plugin_path, HNM_HOME_PLUGIN) != 0 ||
@@ -537,7 +607,7 @@ int main(int argc, char **argv)
   }
   snprintf(cfg_model, cfg_len, "--cfg=hnm/model:%s", spec);
 
-  char **args = calloc((size_t)argc + 12, sizeof(char *));
+  char **args = calloc((size_t)argc + 14, sizeof(char *));
   if (args == NULL) {
     free(wrap);
     return fail("out of memory%s%s", "", "");
@@ -554,6 +624,8 @@ int main(int argc, char **argv)
     args[n++] = "-hostfile";
     args[n++] = default_hostfile;
   }
+  if (cfg_speed[0] != '\0')
+    args[n++] = cfg_speed;
   /* Full where Lazy can go wrong (needs_full_update()), unless the command
    * line chose. */
   int optim_given = 0;

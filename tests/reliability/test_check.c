@@ -5,6 +5,7 @@
 #include "check.h"
 #include "hnm_check.h"
 #include "hnm_input.h"
+#include "hnm_speed.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@
 #include <unistd.h>
 
 static char *host_names[] = {"a", "b", "n-0", "node:1"}; /* sorted */
-static const hnm_platform_info info = {host_names, 4, 0, 0};
+static const hnm_platform_info info = {host_names, 4, 0, 0, NULL, ""};
 
 static long slots_of(const char *text)
 {
@@ -23,6 +24,30 @@ static long slots_of(const char *text)
   if (hnm_check_hostfile_text("h", text, strlen(text), &info, &slots, &err) != 0)
     return -1;
   return slots;
+}
+
+/* smpi/host-speed chosen for hostfile TEXT (NULL: none), NP ranks, the
+ * user's value USER, on hosts a..node:1 of speeds 1, 2, 4, 8 Gf and the
+ * platform <config> value CONFIG ("" if none); -1 if refused. */
+static double speed_of(const char *text, long np, const char *user, const char *config, double *min, double *max)
+{
+  static double speeds[] = {1e9, 2e9, 4e9, 8e9};
+  hnm_platform_info pi = {host_names, 4, 0, 0, speeds, ""};
+  snprintf(pi.host_speed, sizeof pi.host_speed, "%s", config);
+  hnm_speed s;
+  hnm_error err;
+  if (hnm_speed_choose_text(&pi, text, text ? strlen(text) : 0, np, user, &s, &err) != 0)
+    return -1;
+  *min = s.min;
+  *max = s.max;
+  return s.source == HNM_SPEED_USER ? -2 : s.value;
+}
+
+static double parsed(const char *text)
+{
+  double v = -1;
+  char err[256];
+  return hnm_speed_parse(text, &v, err, sizeof err) == 0 ? v : -1;
 }
 
 static int np_ok(const char *s, long want)
@@ -112,6 +137,54 @@ int main(void)
     CHECK(hnm_check_hostfile_text("bin", "a\0b\n", 4, &info, &slots, &err) != 0);
     /* Without platform information, any name is a host. */
     CHECK(hnm_check_hostfile_text("h", "zz:2\n", 5, NULL, &slots, &err) == 0 && slots == 2);
+  }
+
+  /* Speeds as SimGrid writes them. */
+  CHECK(parsed("20000f") == 20000);
+  CHECK(parsed("1e9") == 1e9);
+  CHECK(parsed("2.5Gf") == 2.5e9);
+  CHECK(parsed("100Mflops") == 1e8);
+  CHECK(parsed("1kf") == 1e3);
+  CHECK(parsed("3Tf") == 3e12);
+  CHECK(parsed("1000000000f") == 1e9);
+  CHECK(parsed("1Gbps") == -1);
+  CHECK(parsed("1G") == -1);
+  CHECK(parsed("0f") == -1);
+  CHECK(parsed("-1Gf") == -1);
+  CHECK(parsed("inf") == -1);
+  CHECK(parsed("nan") == -1);
+  CHECK(parsed("") == -1);
+  CHECK(parsed(" 1Gf") == -1);
+  CHECK(parsed("1Gf ") == -1);
+  CHECK(parsed("Gf") == -1);
+  /* Which hosts set smpi/host-speed: the hostfile's first -np places. */
+  {
+    double lo, hi;
+    CHECK(speed_of(NULL, 0, NULL, "", &lo, &hi) == 8e9 && lo == 1e9 && hi == 8e9);
+    CHECK(speed_of("a\nb\n", 0, NULL, "", &lo, &hi) == 2e9 && lo == 1e9 && hi == 2e9);
+    CHECK(speed_of("a\nb\n", 1, NULL, "", &lo, &hi) == 1e9 && lo == 1e9 && hi == 1e9);
+    CHECK(speed_of("a\nb\n", 2, NULL, "", &lo, &hi) == 2e9);
+    CHECK(speed_of("a\nb\n", 3, NULL, "", &lo, &hi) == 2e9); /* wraps around */
+    CHECK(speed_of("a:3\nn-0\n", 3, NULL, "", &lo, &hi) == 1e9);
+    CHECK(speed_of("a:3\nn-0\n", 4, NULL, "", &lo, &hi) == 4e9);
+    CHECK(speed_of("\n\nb\n", 1, NULL, "", &lo, &hi) == 2e9);
+    CHECK(speed_of("node:1:2\n", 0, NULL, "", &lo, &hi) == 8e9); /* host "node:1" */
+    CHECK(speed_of("b\nn-0", 0, NULL, "", &lo, &hi) == 4e9);    /* no final newline */
+    /* The platform's <config> wins over the hosts, the user over both. */
+    CHECK(speed_of("a\n", 0, NULL, "2.5Gf", &lo, &hi) == 2.5e9 && hi == 1e9);
+    CHECK(speed_of("a\n", 0, "3Gf", "2.5Gf", &lo, &hi) == -2);
+    CHECK(speed_of("a\n", 0, NULL, "fast", &lo, &hi) == -1);
+    /* Unknown speeds (an older hnm-hosts): nothing chosen. */
+    hnm_platform_info pi = {host_names, 4, 0, 0, NULL, ""};
+    hnm_speed s;
+    hnm_error err;
+    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, &err) == 0 && s.source == HNM_SPEED_NONE &&
+          s.text[0] == '\0');
+    double speeds[] = {1e9, 2e9, 4e9, 8e9};
+    pi.speeds = speeds;
+    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, &err) == 0 && strcmp(s.text, "1000000000f") == 0);
+    speeds[0] = 1.0 / 3;
+    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, &err) == 0 && parsed(s.text) == 1.0 / 3);
   }
 
   /* hnm_input: regular files only, never blocking. */
