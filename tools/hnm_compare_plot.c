@@ -117,6 +117,14 @@ static int plot__only(void *ctx, const char *v, char *err, size_t errlen)
   return 0;
 }
 
+static void plot__sv_free(strvec *v)
+{
+  for (int i = 0; i < v->n; i++)
+    free(v->v[i]);
+  free(v->v);
+  memset(v, 0, sizeof *v);
+}
+
 int cmd_plot(int argc, char **argv)
 {
   const char *in = NULL, *prefix = NULL, *ref = NULL, *title = NULL;
@@ -256,11 +264,14 @@ int cmd_plot(int argc, char **argv)
             for (int j = 0; j < o.n; j++)
               found |= strcmp(o.v[j], w.v[i]) == 0;
             everywhere = found;
+            plot__sv_free(&o);
           }
           if (!everywhere)
             sv_push(&keep, w.v[i]);
         }
         uncommon = join(&keep);
+        plot__sv_free(&w);
+        plot__sv_free(&keep);
         v = *uncommon ? uncommon : "(base options)";
       }
       if (comps[c] == C_PROGRAM && strrchr(v, '/'))

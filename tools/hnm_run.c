@@ -146,7 +146,9 @@ static void run__notes(FILE *out)
           "These paths are relative to hnm's home, %s\n"
           "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
           "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
-          "Exit status: 2 on bad input (nothing simulated), else smpirun's.\n",
+          "Exit status: 2 on bad input (nothing simulated), else smpirun's: MPI_Abort's error\n"
+          "code when a rank calls it, 1 on a deadlock or when --link-load cannot be written\n"
+          "(a last line on stderr says which; docs/reliability.md).\n",
           home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(), HNM_HOME_PLUGIN,
           home_or_unknown());
 }

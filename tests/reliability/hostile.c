@@ -433,14 +433,14 @@ static const char *T_RUN, *T_COMPARE, *T_CALIBRATE, *T_PLATFORM, *T_ROUTE, *T_LI
  * outputs; main file name (the one to mutate) in *mainf. */
 enum {
   T_FIT, T_FIT_CONT, T_PCAL, T_IMPORT, T_EXPORT, T_MAP, T_DIST, T_PLATFORM_T, T_ROUTE_T, T_HOSTS_T, T_RUN_PLAT,
-  T_RUN_HOSTFILE, T_RUN_MODEL, T_MERGE, T_PLOT, NTEMPLATES
+  T_RUN_HOSTFILE, T_RUN_MODEL, T_MERGE, T_PLOT, T_CCOMPARE, NTEMPLATES
 };
 static const char *const template_names[NTEMPLATES] = {
   "calibrate-fit", "calibrate-fit-contention", "calibrate-pcal", "calibrate-import", "calibrate-export",
   "linkplot-map", "linkplot-dist", "platform", "route", "hosts", "run-platform", "run-hostfile", "run-model",
-  "compare-merge", "compare-plot"};
+  "compare-merge", "compare-plot", "calibrate-compare"};
 /* Relative weight of each (cheap tools more often). */
-static const int template_weight[NTEMPLATES] = {8, 4, 3, 8, 6, 10, 6, 8, 6, 6, 8, 6, 8, 8, 8};
+static const int template_weight[NTEMPLATES] = {8, 4, 3, 8, 6, 10, 6, 8, 6, 6, 8, 6, 8, 8, 8, 5};
 
 static void template_case(struct kase *k, int t, const char **mainf)
 {
@@ -544,6 +544,12 @@ static void template_case(struct kase *k, int t, const char **mainf)
       k_args(k, T_COMPARE, "merge", "-o", "out.csv", "r1.csv", "r2.csv", NULL);
       k_out(k, "out.csv");
       *mainf = rnd(2) ? "r1.csv" : "r2.csv";
+      break;
+    case T_CCOMPARE:
+      k_text(k, "real.csv", seed_p2p);
+      k_text(k, "sim.csv", seed_p2p);
+      k_args(k, T_CALIBRATE, "compare", "real.csv", "hybrid=sim.csv", NULL);
+      *mainf = rnd(2) ? "real.csv" : "sim.csv";
       break;
     case T_PLOT:
       k_text(k, "r.csv", seed_result);
@@ -834,6 +840,11 @@ static int regression_cases(struct kase *all)
     k_text(k, "pc/saturation/load_sendrecv_diff.csv", o);
     free(o);
   }
+
+  /* A compressed model: refused, not inflated. */
+  k = reg(all, "run-model-gzip", "model.xml:1: model file: a compressed file");
+  k_in(k, "model.xml", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10, K_REG);
+  k_args(k, T_RUN, "--model", "model.xml", "--explain", NULL);
 
   /* export: a 3,001-segment model exported whole (no 64 KiB cut). */
   k = reg(all, "export-3001-segments", NULL);
