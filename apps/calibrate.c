@@ -40,8 +40,11 @@
  *                   once: mode uni = 2i sends to 2i+1, bi = both ways
  *                   (MPI_Sendrecv); duration = time on `rank` from the end of
  *                   a barrier to the end of its call.
+ *   pack.csv        with --pack or --pack-only: derived-datatype pack and
+ *                   unpack times on rank 0 (apps/calibrate_pack.c).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "calibrate_pack.h"
 #include "hnm_bench.h"
 #include "skel.h"
 
@@ -74,6 +77,8 @@ struct options {
   int progress;
   long *list;          /* --size-list: these sizes instead of drawn ones */
   long nlist;
+  int pack, pack_only; /* derived-datatype pack times (pack.csv) */
+  long pack_reps;
 };
 
 struct task {
@@ -234,6 +239,12 @@ static void parse_options(int argc, char **argv, struct options *o)
     {"contention-size", 0, HNM_OPT_CALL, "SIZE", "4MiB", "bytes", "bytes per transfer", NULL, 0, 0, set_cont_size},
     {"contention-reps", 0, HNM_OPT_LONG, "N", "3", NULL, "transfers of the contention probe", &o->cont_reps, 1, 1000,
      NULL},
+    {"pack", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "also measure derived-datatype pack/unpack times (pack.csv)", &o->pack,
+     0, 0, NULL},
+    {"pack-only", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "only the pack/unpack times (pack.csv; 1 rank is enough)",
+     &o->pack_only, 0, 0, NULL},
+    {"pack-reps", 0, HNM_OPT_LONG, "N", "21", NULL, "timings per pattern, style and operation (median kept)",
+     &o->pack_reps, 1, 100000, NULL},
     {"progress", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "progress on stderr (default: when stderr is a terminal)",
      &progress, 0, 0, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
@@ -426,6 +437,14 @@ int main(int argc, char **argv)
   MPI_Comm_size(comm, &np);
   struct options o;
   parse_options(argc, argv, &o);
+  if (o.pack || o.pack_only) {
+    int bad = rank == 0 && calibrate_pack(comm, o.dir, o.pack_reps, o.progress) != 0;
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm);
+    if (bad || o.pack_only) {
+      MPI_Finalize();
+      return bad ? 1 : 0;
+    }
+  }
   if (np < 2)
     skel_fail(comm, PROG, "needs at least 2 ranks (got %d)", np);
   long bufsize = o.max > o.cont_size ? o.max : o.cont_size;

@@ -17,6 +17,16 @@
  * Within a stage every receive and send is posted at once (MPI_Irecv /
  * MPI_Isend) and completed with one MPI_Waitall.
  *
+ * Packing (--pack, Schneider et al. 2013's question): a halo rectangle is
+ * nr rows of nc x nz contiguous doubles of the field.
+ *   contiguous  (default) the messages go from and to contiguous buffers
+ *               packed and unpacked outside the timed stages: the
+ *               transfer alone;
+ *   manual      the same copy loops, timed inside their stage (what an
+ *               application pays for packing by hand);
+ *   datatype    one MPI_Type_vector per message, sent from and received
+ *               into the field itself (the MPI library packs).
+ *
  * Wide halos. The halo of a side is cut where the owning block changes: the
  * west halo of process u covers the unwrapped columns [S(u) - w, S(u) - 1],
  * where S(u) is the first column of block u on the infinite periodic line
@@ -63,7 +73,11 @@ typedef struct {
   long cx, cy;     /* process grid; 0 = choose */
   long iterations;
   int verify, payload;
+  int pack; /* HALO_PACK_* */
 } halo_opts;
+
+enum { HALO_PACK_CONTIGUOUS, HALO_PACK_MANUAL, HALO_PACK_DATATYPE };
+static const char *const halo_pack_names[] = {"contiguous", "manual", "datatype"};
 
 /* One contiguous run of grid lines (columns for x, rows for y) of a halo,
  * owned by one block. src is the run's first line in the owner's local
@@ -103,6 +117,7 @@ typedef struct {
   long nrecv, nsend, ncopy;
   size_t recv_len, send_len; /* doubles */
   double *rbuf, *sbuf;
+  MPI_Datatype *rtype, *stype; /* --pack datatype: one per message, else NULL */
   MPI_Request *req;
 } halo_stage;
 
@@ -139,6 +154,9 @@ static void halo_parse(MPI_Comm comm, int argc, char **argv, halo_opts *o)
      0, 0, NULL},
     {"no-payload", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no real buffers (timing only); incompatible with --verify",
      &no_payload, 0, 0, NULL},
+    {"pack", 0, HNM_OPT_CHOICE, "P", "contiguous", "contiguous|manual|datatype",
+     "contiguous buffers packed untimed, manual copy loops timed,\nor MPI_Type_vector from the field", &o->pack, 0,
+     0, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
   const struct hnm_opt_cmd cmd = {
     PROG, "[OPTIONS]",
@@ -153,6 +171,9 @@ static void halo_parse(MPI_Comm comm, int argc, char **argv, halo_opts *o)
     skel_option_fail(comm, PROG, "--scale", "'%g' is not in (0, 1]", o->scale);
   if (o->verify && !o->payload)
     skel_option_fail(comm, PROG, "--verify", "needs real buffers: drop --no-payload");
+  if (o->pack != HALO_PACK_CONTIGUOUS && !o->payload)
+    skel_option_fail(comm, PROG, "--pack", "%s packing needs real buffers: drop --no-payload",
+                     halo_pack_names[o->pack]);
   /* --scale F keeps the shape and makes the number of points about F times
    * Table 3's (as transpose's --scale does in 3D): sqrt(F) per dimension. */
   double per_dim = sqrt(o->scale);
@@ -310,9 +331,23 @@ static void halo_stage_free(halo_stage *st, int payload)
   free(st->send);
   free(st->copy);
   free(st->req);
+  for (long k = 0; st->rtype != NULL && k < st->nrecv; k++)
+    MPI_Type_free(&st->rtype[k]);
+  for (long k = 0; st->stype != NULL && k < st->nsend; k++)
+    MPI_Type_free(&st->stype[k]);
+  free(st->rtype);
+  free(st->stype);
   skel_free(st->rbuf, payload);
   skel_free(st->sbuf, payload);
   memset(st, 0, sizeof(*st));
+}
+
+/* The datatype of rectangle r inside the field: nr rows of nc x nz
+ * contiguous doubles, one field row apart. */
+static void halo_rect_type(const halo_field *f, halo_rect r, MPI_Datatype *t)
+{
+  MPI_Type_vector((int)r.nr, (int)(r.nc * f->nz), (int)((f->lx + 2 * f->w) * f->nz), MPI_DOUBLE, t);
+  MPI_Type_commit(t);
 }
 
 /* Build the stage of one axis for the rank at (px, py) of a cx x cy grid.
@@ -370,6 +405,16 @@ static int halo_stage_build(halo_stage *st, const halo_field *f, const halo_opts
   st->sbuf = skel_alloc(st->send_len * sizeof(double), payload);
   if (st->rbuf == NULL || st->sbuf == NULL)
     goto out;
+  if (o->pack == HALO_PACK_DATATYPE) {
+    st->rtype = malloc(sizeof(MPI_Datatype) * (size_t)(st->nrecv + 1));
+    st->stype = malloc(sizeof(MPI_Datatype) * (size_t)(st->nsend + 1));
+    if (st->rtype == NULL || st->stype == NULL)
+      goto out;
+    for (long k = 0; k < st->nrecv; k++)
+      halo_rect_type(f, st->recv[k].rect, &st->rtype[k]);
+    for (long k = 0; k < st->nsend; k++)
+      halo_rect_type(f, st->send[k].rect, &st->stype[k]);
+  }
   rc = 0;
 out:
   free(recv.v);
@@ -399,10 +444,11 @@ static void halo_stage_pack(const halo_stage *st, const halo_field *f)
     halo_pack(f, st->send[k].rect, st->sbuf + st->send[k].off);
 }
 
-/* Unpack what was received and do the local copies. */
+/* Unpack what was received (into contiguous buffers: not with datatypes)
+ * and do the local copies. */
 static void halo_stage_finish(const halo_stage *st, const halo_field *f)
 {
-  for (long k = 0; k < st->nrecv; k++)
+  for (long k = 0; st->rtype == NULL && k < st->nrecv; k++)
     halo_unpack(f, st->recv[k].rect, st->rbuf + st->recv[k].off);
   /* A copy reads interior lines and writes halo lines: no overlap. */
   for (long k = 0; k < st->ncopy; k++) {
@@ -415,16 +461,24 @@ static void halo_stage_finish(const halo_stage *st, const halo_field *f)
 
 /* Post every receive and send of the stage, wait for all; the seconds this
  * took. */
-static double halo_stage_run(const halo_stage *st, MPI_Comm comm, long *messages)
+static double halo_stage_run(const halo_stage *st, const halo_field *f, MPI_Comm comm, long *messages)
 {
   double t0 = MPI_Wtime();
   int nreq = 0;
   for (long k = 0; k < st->nrecv; k++)
-    MPI_Irecv(st->rbuf + st->recv[k].off, (int)st->recv[k].len, MPI_DOUBLE, st->recv[k].peer, st->recv[k].tag,
-              comm, &st->req[nreq++]);
+    if (st->rtype != NULL)
+      MPI_Irecv(halo_at(f, st->recv[k].rect.c0, st->recv[k].rect.r0), 1, st->rtype[k], st->recv[k].peer,
+                st->recv[k].tag, comm, &st->req[nreq++]);
+    else
+      MPI_Irecv(st->rbuf + st->recv[k].off, (int)st->recv[k].len, MPI_DOUBLE, st->recv[k].peer, st->recv[k].tag,
+                comm, &st->req[nreq++]);
   for (long k = 0; k < st->nsend; k++)
-    MPI_Isend(st->sbuf + st->send[k].off, (int)st->send[k].len, MPI_DOUBLE, st->send[k].peer, st->send[k].tag,
-              comm, &st->req[nreq++]);
+    if (st->stype != NULL)
+      MPI_Isend(halo_at(f, st->send[k].rect.c0, st->send[k].rect.r0), 1, st->stype[k], st->send[k].peer,
+                st->send[k].tag, comm, &st->req[nreq++]);
+    else
+      MPI_Isend(st->sbuf + st->send[k].off, (int)st->send[k].len, MPI_DOUBLE, st->send[k].peer, st->send[k].tag,
+                comm, &st->req[nreq++]);
   MPI_Waitall(nreq, st->req, MPI_STATUSES_IGNORE);
   *messages += st->nsend;
   return MPI_Wtime() - t0;
@@ -552,26 +606,42 @@ int main(int argc, char **argv)
   if (anynobatch)
     skel_fail(comm, PROG, "out of memory for the report");
   skel_csv_header(comm);
+  int manual = o.pack == HALO_PACK_MANUAL, contiguous = o.pack == HALO_PACK_CONTIGUOUS;
   for (long it = 1; it <= o.iterations; it++) {
     if (o.payload) {
       if (o.verify || it == 1)
         halo_fill(&f, &o);
-      halo_stage_pack(&st[0], &f);
+      if (contiguous)
+        halo_stage_pack(&st[0], &f);
     }
     long messages = 0;
     double stage_s[2];
-    /* Every rank starts at the same instant (skel.h). */
+    /* Every rank starts at the same instant (skel.h). A stage is timed from
+     * its first call (manual: from its packing) to its last (manual: to
+     * its unpacking). */
     skel_sync(comm, batch);
-    stage_s[0] = halo_stage_run(&st[0], comm, &messages);
-    if (o.payload) {
-      halo_stage_finish(&st[0], &f);
-      halo_stage_pack(&st[1], &f);
+    for (int s = 0; s < 2; s++) {
+      if (s == 1 && o.payload && contiguous)
+        halo_stage_pack(&st[1], &f);
+      if (manual) {
+        double t0 = MPI_Wtime();
+        halo_stage_pack(&st[s], &f);
+        halo_stage_run(&st[s], &f, comm, &messages);
+        halo_stage_finish(&st[s], &f);
+        stage_s[s] = MPI_Wtime() - t0;
+      } else {
+        stage_s[s] = halo_stage_run(&st[s], &f, comm, &messages);
+        if (o.payload)
+          halo_stage_finish(&st[s], &f);
+      }
     }
-    stage_s[1] = halo_stage_run(&st[1], comm, &messages);
-    if (o.payload)
-      halo_stage_finish(&st[1], &f);
-    snprintf(params, sizeof(params), "nx=%ld;ny=%ld;nz=%ld;cx=%ld;cy=%ld;width=%ld;payload=%d;iteration=%ld",
-             o.nx, o.ny, o.nz, o.cx, o.cy, o.width, o.payload, it);
+    if (o.pack == HALO_PACK_CONTIGUOUS)
+      snprintf(params, sizeof(params), "nx=%ld;ny=%ld;nz=%ld;cx=%ld;cy=%ld;width=%ld;payload=%d;iteration=%ld",
+               o.nx, o.ny, o.nz, o.cx, o.cy, o.width, o.payload, it);
+    else
+      snprintf(params, sizeof(params),
+               "nx=%ld;ny=%ld;nz=%ld;cx=%ld;cy=%ld;width=%ld;payload=%d;iteration=%ld;pack=%s", o.nx, o.ny, o.nz,
+               o.cx, o.cy, o.width, o.payload, it, halo_pack_names[o.pack]);
     skel_batch_add(batch, PROG, "halo", "xy-sweep", params, 2, stage_s, messages, stage_s[0] + stage_s[1]);
     skel_batch_report(comm, batch, PROG);
     if (o.verify) {

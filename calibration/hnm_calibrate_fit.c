@@ -30,6 +30,7 @@
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
 #include "hnm_calibrate_report.h"
+#include "hnm_calibrate_pack.h"
 
 /* Distinct values of k[0..n) in (lo, hi]. */
 static size_t count_sizes(const double *k, size_t n, double lo, double hi)
@@ -694,6 +695,22 @@ static void check_fitted(const struct fitted *m)
         m->fl_B, FIT_MAX_BANDWIDTH);
 }
 
+/* DIR/pack.txt: the pack fit per pattern (hnm_calibrate_pack.h); its
+ * summary line on stderr. */
+static void write_pack_report(const char *dir, const struct pack_data *d, const struct hnm_pack_model *p)
+{
+  char path[4300], oerr[1024];
+  snprintf(path, sizeof path, "%s/pack.txt", dir);
+  hnm_out *o = hnm_out_open(path, "report", oerr, sizeof oerr);
+  if (o == NULL)
+    die("%s", oerr);
+  double worst = pack_report(hnm_out_file(o), d, p);
+  if (hnm_out_commit(o, oerr, sizeof oerr) != 0)
+    die("%s", oerr);
+  fprintf(stderr, PROG ": pack costs fitted; held-out patterns within %.1f%% (interpreted), see %s\n", 100 * worst,
+          path);
+}
+
 int cmd_fit(int argc, char **argv)
 {
   struct fit_args a = {0};
@@ -725,9 +742,10 @@ int cmd_fit(int argc, char **argv)
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate fit", "[OPTIONS] FILE.csv... -o MODEL.xml",
-    "Reads the CSVs of `hnm-calibrate run` (p2p.csv, probe.csv, contention.csv; recognised by header)\n"
+    "Reads the CSVs of `hnm-calibrate run` (p2p.csv, probe.csv, contention.csv, pack.csv; recognised by header)\n"
     "and writes a hybrid model file (docs/model-format.md) and a report directory.",
-    "The report directory holds report.txt, PNG plots per operation, loggps.xml and fluid.xml fits.\n",
+    "The report directory holds report.txt, PNG plots per operation, loggps.xml and fluid.xml fits (and pack.txt\n"
+    "with a pack.csv).\n",
     NULL, 0, &fc};
   int first = hnm_opt_parse(&cmd, opts, argc, argv);
   if (first < 0)
@@ -801,9 +819,12 @@ int cmd_fit(int argc, char **argv)
   double located[64];
   size_t nlocated = 0;
   int refined = 0;
+  struct pack_data pack = {NULL, 0, 0};
   for (int i = 0; i < nfiles; i++) {
     size_t nl;
-    if (refine_read_breakpoints(files[i], located + nlocated, 40 - nlocated, &nl))
+    if (pack_csv_is(files[i]))
+      pack_csv_read(files[i], &pack);
+    else if (refine_read_breakpoints(files[i], located + nlocated, 40 - nlocated, &nl))
       nlocated += nl, refined = 1;
     else
       read_csv(files[i], &in);
@@ -820,6 +841,10 @@ int cmd_fit(int argc, char **argv)
   fit_model(&in, &a, &m);
   m.nfiles = nfiles;
   check_fitted(&m);
+  if (pack.n > 0) {
+    pack_fit(&pack, &m.pack);
+    m.has_pack = 1;
+  }
   if (a.report == NULL && hnm_out_is_through(out)) {
     /* -o is a device or standard output: the report goes beside us. */
     snprintf(report, sizeof report, "%s-report", a.name);
@@ -848,6 +873,8 @@ int cmd_fit(int argc, char **argv)
   snprintf(p, sizeof p, "%s/fluid.xml", a.report);
   write_model(p, build_fluid, &m, a.name);
   write_report(a.report, &m, &in, a.out, a.plots);
+  if (m.has_pack)
+    write_pack_report(a.report, &pack, &m.pack);
   if (hnm_out_commit(out, oerr, sizeof oerr) != 0)
     hnm_msg_die(1, "%s", oerr);
   if (a.pcal != NULL)
@@ -858,6 +885,7 @@ int cmd_fit(int argc, char **argv)
   }
   fprintf(stderr, PROG ": wrote %s (%zu segments) and %s/\n", a.out, m.nseg, a.report);
   inputs_free(&in);
+  pack_data_free(&pack);
   free(m.seg);
   return 0;
 }

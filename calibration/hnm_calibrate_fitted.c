@@ -122,7 +122,7 @@ hnm_model *build_hybrid(const struct fitted *m, const char *name)
   }
   struct hnm_model_desc d = {name, description, (long)m->async, (long)m->detached,
                              m->limiter > 0 ? HNM_LIMITER_FACTOR : HNM_LIMITER_KEEP, m->limiter > 0 ? m->limiter : 0,
-                             HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, m->nseg};
+                             HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, m->nseg, m->has_pack ? &m->pack : NULL};
   hnm_model *model = fitted__model(&d);
   free(seg);
   return model;
@@ -134,7 +134,7 @@ hnm_model *build_loggps(const struct fitted *m, const char *name)
   snprintf(full, sizeof full, "%s-loggps", name);
   const double p[8] = {m->lg_L, m->lg_o, m->lg_G, m->lg_G, 0, m->detached > 0 ? m->detached : 0, m->lg_Os, m->lg_Or};
   struct hnm_model_desc d = {full, "Single-segment LogGPS fit by hnm-calibrate (g = G, s = 0, S = detached)", -1, -1,
-                             HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_SIMGRID, p, NULL, 0};
+                             HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_SIMGRID, p, NULL, 0, m->has_pack ? &m->pack : NULL};
   return fitted__model(&d);
 }
 
@@ -146,7 +146,7 @@ hnm_model *build_fluid(const struct fitted *m, const char *name)
                                   .bandwidth_absolute = 1, .bandwidth_Bps = m->fl_B, .bw_factor = 1};
   struct hnm_model_desc d = {full, "Fluid fit by hnm-calibrate: latency + bandwidth only", (long)m->async,
                              (long)m->detached, HNM_LIMITER_OFF, 0, HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF,
-                             NULL, &seg, 1};
+                             NULL, &seg, 1, m->has_pack ? &m->pack : NULL};
   return fitted__model(&d);
 }
 

@@ -34,6 +34,9 @@ struct fitted {
   double fl_L, fl_B;                     /* fluid */
   /* contention */
   double bsr, buni, cont_size;
+  /* derived-datatype pack costs (pack.csv), written into every model */
+  int has_pack;
+  struct hnm_pack_model pack;
 };
 
 const struct segment *seg_of(const struct fitted *m, double k);

@@ -7,6 +7,12 @@
  *                                                size: bytes; start, duration: s
  *   probe.csv       size,delay,send,recv,pingpong  bytes, then seconds
  *   contention.csv  pairs,mode,size,rank,duration  mode: "uni" or "bi"; bytes; s
+ *   pack.csv        pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds
+ *                   class: vector, indexed or subarray; role: fit or holdout;
+ *                   n: the pattern's size parameter; count: elements of the
+ *                   datatype; blocks: contiguous runs; style: interpreted,
+ *                   manual, compiled or contiguous; op: pack or unpack; seconds: the
+ *                   median of reps timings
  *
  * One row per measurement, fields separated by ',' (no field needs quoting:
  * core/hnm_csv.h reads them), every line ended by '\n'.
@@ -27,6 +33,10 @@
 #define HNM_BENCH_CONTENTION_FIELDS 5
 #define HNM_BENCH_MODE_UNI "uni"
 #define HNM_BENCH_MODE_BI "bi"
+
+#define HNM_BENCH_PACK_FILE "pack.csv"
+#define HNM_BENCH_PACK_HEADER "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds"
+#define HNM_BENCH_PACK_FIELDS 11
 
 /* The operations of the op column, in this order. */
 enum hnm_bench_op { HNM_BENCH_SEND, HNM_BENCH_RECV, HNM_BENCH_PINGPONG, HNM_BENCH_ISEND, HNM_BENCH_IRECV, HNM_BENCH_OPS };

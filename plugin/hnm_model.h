@@ -101,7 +101,8 @@ hnm_model *hnm_model_load_memory(const char *name, const char *buf, size_t len, 
  *                   (looked up as NAME.xml in hnm_model_dir());
  *   FILE            a path containing '/' or ending in ".xml";
  *   NAME:k=v,k=v    either of the above followed by inline overrides.
- * Inline keys for every model: async, detached (sizes or "none"), limiter
+ * Inline keys for every model: async, detached (sizes or "none"), pack (the
+ * pack style charged: interpreted, compiled, manual or none), limiter
  * (a factor, "off" or "keep"). For loggps only: L, o, g, G, s, S, Os, Or
  * (L, o: times; g, G, Os, Or: times per byte; s, S: sizes). Returns a new model
  * or NULL with err filled ("--model: key 'X': reason"). */
@@ -181,6 +182,69 @@ double hnm_segment_recv_overhead(const struct hnm_segment *s, double k);
 long hnm_model_smpi_async_thresh(const hnm_model *m);
 long hnm_model_smpi_detached_thresh(const hnm_model *m);
 
+/* Derived-datatype pack/unpack costs (Schneider, Kjolstad and Hoefler 2013;
+ * docs/models.md, "Packing"). SMPI packs a non-contiguous datatype inside the
+ * MPI call and charges no time for it; a model with a <pack> element charges
+ *   T = c0 + per_block x blocks + per_byte x bytes    [seconds]
+ * to the sender before the transfer (pack) and to the receiver after it
+ * (unpack), where blocks is the number of maximal contiguous runs of the
+ * message's data (its flattened type map, in order, adjacent runs merged)
+ * and bytes its payload. A message of at most one run (every contiguous
+ * type) costs nothing. The coefficients depend on the datatype's class and
+ * on the implementation style; the model names the style its MPI calls are
+ * charged with ("use"), the others are kept for comparison. A datatype's
+ * class is that of the structure that makes most of its runs: a
+ * constructor over contiguous old types gives its own class, one over
+ * non-contiguous old types passes their class on (a struct of subarrays is
+ * of class subarray, an hvector of vectors of class vector). */
+enum hnm_pack_class {
+  HNM_PACK_VECTOR   = 0, /* MPI_Type_vector, MPI_Type_create_hvector */
+  HNM_PACK_INDEXED  = 1, /* indexed, hindexed, indexed_block, struct */
+  HNM_PACK_SUBARRAY = 2, /* MPI_Type_create_subarray, MPI_Type_create_darray */
+  HNM_PACK_CLASSES  = 3
+};
+enum hnm_pack_style {
+  HNM_PACK_INTERPRETED = 0, /* today's MPI libraries: the type is walked at pack time */
+  HNM_PACK_COMPILED    = 1, /* pack code generated for the type (the paper's libpack) */
+  HNM_PACK_MANUAL      = 2, /* the application's own copy loop */
+  HNM_PACK_STYLES      = 3,
+  HNM_PACK_NONE        = -1 /* no pack cost charged (SMPI's behaviour) */
+};
+enum hnm_pack_op { HNM_PACK_OP_PACK = 0, HNM_PACK_OP_UNPACK = 1, HNM_PACK_OPS = 2 };
+
+struct hnm_pack_cost {
+  double c0;        /* seconds per call */
+  double per_block; /* seconds per contiguous block */
+  double per_byte;  /* seconds per byte */
+};
+
+/* The <pack> element as data: cost[style][class][op] is meaningful when
+ * present[style]; use is the style charged to MPI calls, or HNM_PACK_NONE. */
+struct hnm_pack_model {
+  int use;
+  int present[HNM_PACK_STYLES];
+  struct hnm_pack_cost cost[HNM_PACK_STYLES][HNM_PACK_CLASSES][HNM_PACK_OPS];
+};
+
+const char *hnm_pack_class_name(enum hnm_pack_class c);  /* "vector", "indexed", "subarray" */
+const char *hnm_pack_style_name(int style);              /* "interpreted", ..., "none" for HNM_PACK_NONE */
+
+/* The model's pack costs, or NULL if it has no <pack> element (then nothing
+ * is charged). Owned by m. */
+const struct hnm_pack_model *hnm_model_pack(const hnm_model *m);
+
+/* The style charged to MPI calls: HNM_PACK_NONE without a <pack> element. */
+int hnm_model_pack_style(const hnm_model *m);
+
+/* T = c0 + per_block x blocks + per_byte x bytes, or 0 when blocks <= 1
+ * (contiguous data) or c is NULL. Seconds. */
+double hnm_pack_time(const struct hnm_pack_cost *c, double blocks, double bytes);
+
+/* The time the model charges one pack (op) of BLOCKS runs and BYTES bytes of
+ * class CLS under its style in use: 0 without pack costs. Seconds. */
+double hnm_model_pack_time(const hnm_model *m, enum hnm_pack_class cls, enum hnm_pack_op op, double blocks,
+                           double bytes);
+
 /* A model described in memory (what hnm-calibrate fits). Either LOGGPS (the
  * 8 parameters L o g G s S Os Or in SI units: seconds, bytes) or the route
  * "any" table SEGMENTS[0 .. NSEGMENTS) (upto increasing, the last INFINITY). */
@@ -194,6 +258,7 @@ struct hnm_model_desc {
   const double *loggps;           /* [8], or NULL */
   const struct hnm_segment *segments;
   size_t nsegments;
+  const struct hnm_pack_model *pack; /* pack costs, or NULL for none */
 };
 
 /* Build a model from D, checked exactly as a model file is (it is written

@@ -137,4 +137,5 @@ void hnm_model_explain(const hnm_model *m, void *file)
     fprintf(f, "%s; k in payload bytes):\n", *sep == '\0' ? " none" : "");
     explain__table(f, m->table[t], m->table_len[t]);
   }
+  model__explain_pack(f, m);
 }

@@ -82,6 +82,8 @@ struct hnm_model {
   double loggps[LG_COUNT]; /* SI units, meaningful if is_loggps */
   enum hnm_ports ports;    /* loggps only; calloc's 0 is the default, single */
   double gap;              /* seconds, loggps only */
+  int has_pack;            /* a <pack> element was given */
+  struct hnm_pack_model pack;
 };
 
 char *model__strdup(const char *s);
@@ -93,6 +95,17 @@ int model__parse_ports(const char *v, enum hnm_ports *out, char *reason, size_t 
 int model__check_gap(enum hnm_ports ports, double gap, char *reason, size_t len);
 int model__parse_limiter(const char *v, enum hnm_limiter_mode *mode, double *factor, char *reason, size_t len);
 int model__check_protocol(long async, long detached, const char *blame, const char **field, char *reason, size_t len);
+/* Pack costs (hnm_model_pack.c). Physical ranges: a pack start-up or a
+ * per-block cost above 1 ms is not a CPU copying memory, nor a per-byte
+ * cost above 1 us/byte (1 MB/s, slower than any memory copy). */
+#define MODEL__PACK_MAX_C0 1e-3        /* seconds */
+#define MODEL__PACK_MAX_PER_BLOCK 1e-3 /* seconds per block */
+#define MODEL__PACK_MAX_PER_BYTE 1e-6  /* seconds per byte */
+int model__parse_pack_style(const char *v, int *style, char *reason, size_t len);
+int model__check_pack(const struct hnm_pack_model *p, const char **field, char *reason, size_t len);
+int model__write_pack(void *writer /* xmlTextWriterPtr */, const hnm_model *m);
+void model__explain_pack(void *file /* FILE* */, const hnm_model *m);
+
 int model__loggps_expand(hnm_model *m, const double p[LG_COUNT], const char **field, char *reason, size_t len);
 
 #endif

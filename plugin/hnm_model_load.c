@@ -363,6 +363,100 @@ static int load__loggps(const struct model__load *ld, const xmlNode *n, hnm_mode
   return 0;
 }
 
+/* One <pack-cost>: the six coefficients of one style and class, each
+ * required and in its physical range (MODEL__PACK_MAX_*). */
+static int load__pack_cost(const struct model__load *ld, const xmlNode *n, struct hnm_pack_model *p,
+                           int seen[HNM_PACK_STYLES][HNM_PACK_CLASSES])
+{
+  static const char *const attrs[HNM_PACK_OPS][3] = {{"pack-c0", "pack-per-block", "pack-per-byte"},
+                                                     {"unpack-c0", "unpack-per-block", "unpack-per-byte"}};
+  static const double max[3] = {MODEL__PACK_MAX_C0, MODEL__PACK_MAX_PER_BLOCK, MODEL__PACK_MAX_PER_BYTE};
+  static const char *const unit[3] = {"s", "s per block", "s per byte"};
+  char reason[MODEL__REASON];
+  xmlChar *v;
+  int style = HNM_PACK_NONE, cls = -1, rc = 0;
+
+  v = xmlGetProp(n, (const xmlChar *)"style");
+  if (v == NULL)
+    return load__fail(ld, n, "style", "missing");
+  if (model__parse_pack_style((const char *)v, &style, reason, sizeof reason) < 0 || style == HNM_PACK_NONE)
+    rc = load__fail(ld, n, "style", "'%s' is not interpreted, compiled or manual", (const char *)v);
+  xmlFree(v);
+  if (rc < 0)
+    return -1;
+  v = xmlGetProp(n, (const xmlChar *)"class");
+  if (v == NULL)
+    return load__fail(ld, n, "class", "missing");
+  for (int c = 0; c < HNM_PACK_CLASSES; c++)
+    if (xmlStrcmp(v, (const xmlChar *)hnm_pack_class_name((enum hnm_pack_class)c)) == 0)
+      cls = c;
+  if (cls < 0)
+    rc = load__fail(ld, n, "class", "'%s' is not vector, indexed or subarray", (const char *)v);
+  xmlFree(v);
+  if (rc < 0)
+    return -1;
+  if (seen[style][cls])
+    return load__fail(ld, n, "class", "a second <pack-cost> for style '%s', class '%s'",
+                      hnm_pack_style_name(style), hnm_pack_class_name((enum hnm_pack_class)cls));
+  seen[style][cls] = 1;
+  for (int op = 0; op < HNM_PACK_OPS; op++) {
+    struct hnm_pack_cost *k = &p->cost[style][cls][op];
+    double *dst[3] = {&k->c0, &k->per_block, &k->per_byte};
+    for (int i = 0; i < 3; i++) {
+      if (load__required(ld, n, attrs[op][i], KIND_TIME, dst[i]) < 0)
+        return -1;
+      if (*dst[i] > max[i])
+        return load__fail(ld, n, attrs[op][i], "%g %s is above %g %s (no memory copy is that slow)", *dst[i],
+                          unit[i], max[i], unit[i]);
+    }
+  }
+  return 0;
+}
+
+/* <pack use="STYLE">: pack-cost children, every style given in full. */
+static int load__pack(const struct model__load *ld, const xmlNode *n, hnm_model *m)
+{
+  int seen[HNM_PACK_STYLES][HNM_PACK_CLASSES] = {{0}};
+  char reason[MODEL__REASON];
+  const char *field;
+  xmlChar *v;
+  int rc = 0;
+
+  if (m->has_pack)
+    return load__fail(ld, n, NULL, "a second <pack> element (a model takes at most one)");
+  memset(&m->pack, 0, sizeof m->pack);
+  v = xmlGetProp(n, (const xmlChar *)"use");
+  if (v == NULL)
+    return load__fail(ld, n, "use", "missing");
+  if (model__parse_pack_style((const char *)v, &m->pack.use, reason, sizeof reason) < 0)
+    rc = load__fail(ld, n, "use", "%s", reason);
+  xmlFree(v);
+  if (rc < 0)
+    return -1;
+  for (const xmlNode *c = n->children; c != NULL; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE)
+      continue;
+    if (!load__is(c, "pack-cost"))
+      return load__fail(ld, c, NULL, "unknown element inside <pack>");
+    if (load__pack_cost(ld, c, &m->pack, seen) < 0)
+      return -1;
+  }
+  for (int s = 0; s < HNM_PACK_STYLES; s++) {
+    int given = 0;
+    for (int c = 0; c < HNM_PACK_CLASSES; c++)
+      given += seen[s][c];
+    m->pack.present[s] = given > 0;
+    for (int c = 0; c < HNM_PACK_CLASSES; c++)
+      if (given > 0 && !seen[s][c])
+        return load__fail(ld, n, "class", "style '%s' has no <pack-cost> for class '%s' (give all three: vector, "
+                          "indexed, subarray)", hnm_pack_style_name(s), hnm_pack_class_name((enum hnm_pack_class)c));
+  }
+  if (model__check_pack(&m->pack, &field, reason, sizeof reason) < 0)
+    return load__fail(ld, n, field, "%s", reason);
+  m->has_pack = 1;
+  return 0;
+}
+
 /* Build the model from a document that follows the DTD. */
 /* SimGrid 3.32 hands SMPI's receive-cost callback a null source host when
  * the message reached the receiver before MPI_Recv was posted (the usual
@@ -459,6 +553,8 @@ static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
       last_segments = c;
     } else if (load__is(c, "loggps")) {
       rc = load__loggps(ld, c, m);
+    } else if (load__is(c, "pack")) {
+      rc = load__pack(ld, c, m);
     } else {
       rc = load__fail(ld, c, NULL, "unknown element");
     }

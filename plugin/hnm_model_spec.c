@@ -22,7 +22,7 @@
 /* ------------------------------------------------------------------ */
 /* --model specifications                                               */
 
-enum spec__key { KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_PORTS, KEY_GAP, KEY_LOGGPS /* + LG_* */ };
+enum spec__key { KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_PORTS, KEY_GAP, KEY_PACK, KEY_LOGGPS /* + LG_* */ };
 
 /* "--model: key 'X': reason". Returns -1. */
 static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
@@ -41,7 +41,7 @@ static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
 static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
 {
   static const char known[] =
-      "async, detached, limiter; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap";
+      "async, detached, limiter, pack; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap";
   char reason[MODEL__REASON];
   const char *field;
   double lg[LG_COUNT];
@@ -50,6 +50,7 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
   double limiter_factor = m->limiter_factor;
   enum hnm_ports ports = m->ports;
   double gap = m->gap;
+  int pack_style = HNM_PACK_NONE;
   int seen[KEY_LOGGPS + LG_COUNT] = {0};
   const char *blame = NULL;
   char *item = opts;
@@ -86,6 +87,8 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       key = KEY_PORTS;
     else if (strcmp(item, "gap") == 0)
       key = KEY_GAP;
+    else if (strcmp(item, "pack") == 0)
+      key = KEY_PACK;
     for (i = 0; i < LG_COUNT; i++) {
       if (strcmp(item, model__lg_params[i].name) == 0)
         key = KEY_LOGGPS + i;
@@ -107,6 +110,13 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
     case KEY_LIMITER:
       if (model__parse_limiter(val, &limiter, &limiter_factor, reason, sizeof reason) < 0)
         return spec__fail(err, item, "%s", reason);
+      break;
+    case KEY_PACK:
+      if (model__parse_pack_style(val, &pack_style, reason, sizeof reason) < 0)
+        return spec__fail(err, item, "%s", reason);
+      if (pack_style != HNM_PACK_NONE && (!m->has_pack || !m->pack.present[pack_style]))
+        return spec__fail(err, item, "model '%s' gives no '%s' pack costs (see its <pack> element)", m->name,
+                          val);
       break;
     case KEY_PORTS:
     case KEY_GAP:
@@ -142,6 +152,8 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
     m->limiter = limiter;
     m->limiter_factor = limiter_factor;
   }
+  if (seen[KEY_PACK] && m->has_pack)
+    m->pack.use = pack_style;
   if (model__check_gap(ports, gap, reason, sizeof reason) < 0)
     return spec__fail(err, seen[KEY_GAP] ? "gap" : "ports", "%s", reason);
   m->ports = ports;

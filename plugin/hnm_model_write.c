@@ -86,7 +86,8 @@ static int write__model(xmlTextWriterPtr w, const hnm_model *m)
         return -1;
     if (write__attr(w, "ports", hnm_ports_name(m->ports)) != 0 || write__num(w, "gap", m->gap, "s") != 0)
       return -1;
-    return xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0
+    return xmlTextWriterEndElement(w) < 0 || model__write_pack(w, m) != 0 || xmlTextWriterEndElement(w) < 0 ||
+                   xmlTextWriterEndDocument(w) < 0
              ? -1
              : 0;
   }
@@ -115,6 +116,8 @@ static int write__model(xmlTextWriterPtr w, const hnm_model *m)
     if (xmlTextWriterEndElement(w) < 0)
       return -1;
   }
+  if (model__write_pack(w, m) != 0)
+    return -1;
   return xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0 ? -1 : 0;
 }
 
@@ -161,6 +164,10 @@ hnm_model *hnm_model_new(const struct hnm_model_desc *d, hnm_error *err)
   m->limiter_factor = d->limiter_factor;
   m->contention = d->contention;
   m->crosstraffic = d->crosstraffic;
+  if (d->pack != NULL) {
+    m->has_pack = 1;
+    m->pack = *d->pack;
+  }
   if (m->name == NULL || (d->description != NULL && m->description == NULL)) {
     model__fail(err, "out of memory");
     goto err;

@@ -13,7 +13,9 @@
  *     NetworkModelIntf::set_lat_factor_cb / set_bw_factor_cb (replace
  *     smpi/lat-factor and smpi/bw-factor), the protocol thresholds
  *     (smpi/async-small-thresh, smpi/send-is-detached-thresh), cross-traffic,
- *     node limiter links, and FATPIPE links for contention-free models.
+ *     node limiter links, and FATPIPE links for contention-free models;
+ *   - the model's derived-datatype pack costs (hnm_pack.cpp: PMPI entry
+ *     points of libhnm.so, which hnm-run preloads).
  *
  * LogGPS models are timed differently (hnm_ports.h, docs/models.md): when
  * SimGrid starts a transfer, the latency callback computes its whole duration
@@ -33,6 +35,7 @@
  */
 #include "hnm_linkload.h"
 #include "hnm_model.h"
+#include "hnm_pack.h"
 #include "hnm_status.h"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
@@ -413,6 +416,7 @@ void install_on_platform()
   }
   if (is_loggps || fast_eager_max >= 0)
     install_host_states(engine);
+  hnm_pack_install(model, trace_messages);
   if (is_loggps)
     install_loggps(engine);
   if (fatpipe) {

@@ -96,6 +96,14 @@ verify_mpi "cx 1 (x halo local)" 3 --cx 1 --nx 4 --ny 9 --nz 2 --width 5
 verify_mpi "paper w20" 6 --nx 40 --ny 20 --nz 1 --width 20
 verify_mpi "paper w30" 8 --nx 50 --ny 26 --nz 1 --width 30
 
+# Packing by hand inside the timed stages, and MPI_Type_vector types straight
+# from the field (the x sweep's columns are strided, the y sweep's rows
+# contiguous): the same halo either way.
+for pk in manual datatype; do
+  verify_mpi "--pack $pk 11x7 w3" 4 --nx 11 --ny 7 --nz 2 --width 3 --pack "$pk"
+  verify_mpi "--pack $pk w13 > domain" 4 --nx 5 --ny 3 --nz 2 --width 13 --pack "$pk"
+done
+
 # --- 2. SMPI through hnm-run (privatization off): the same checks ---------
 for np in 1 3 4 6 8; do
   verify_sim fluid "11x7 w10" "$np" --nx 11 --ny 7 --nz 2 --width 10
@@ -246,6 +254,9 @@ refused() {
   check "$label: message '$pattern' (got: $(head -c 200 <<<"$out"))" grep -q -- "$pattern" <<<"$out"
 }
 refused "width 0" "--width: '0' is not in 1 \\.\\. " mpi 4 "$MPI_HALO" --width 0
+refused "datatype packing without payload" "--pack: datatype packing needs real buffers" mpi 4 "$MPI_HALO" \
+  --pack datatype --no-payload
+refused "unknown packing" "--pack" mpi 4 "$MPI_HALO" --pack compiled
 refused "negative width" "--width: '-3' is not in 1 \\.\\. " mpi 4 "$MPI_HALO" --width -3
 refused "width not a number" "--width: '3x' is not a whole number" mpi 4 "$MPI_HALO" --width 3x
 refused "width without value" "--width: needs an argument" mpi 4 "$MPI_HALO" --width

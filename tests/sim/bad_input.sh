@@ -38,6 +38,16 @@ expect_refusal "unknown attribute" "unknown-attribute\.xml:[0-9]+.*colour" \
   --model "$BAD/unknown-attribute.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "receive overheads per route class" "recv-per-route\.xml:[0-9]+.*recv-o" \
   --model "$BAD/recv-per-route.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "negative pack cost" "pack-negative\.xml:7: .*unpack-per-byte" \
+  --model "$BAD/pack-negative.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "NaN pack cost" "pack-nan\.xml:8: .*pack-c0" --model "$BAD/pack-nan.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "missing pack cost" "pack-missing\.xml:9: .*pack-per-block.*missing" \
+  --model "$BAD/pack-missing.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "pack cost out of range" "pack-range\.xml:7: .*pack-per-byte.*above" \
+  --model "$BAD/pack-range.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "pack style not given in full" "pack-missing-class\.xml:6: .*class" \
+  --model "$BAD/pack-missing-class.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "inline pack style unknown" "key 'pack'" --model "graphene:pack=fast" "${TWO[@]}" "${P[@]}"
 expect_refusal "inline value that does not parse" "key 'L'" --model "loggps:L=fast" "${TWO[@]}" "${P[@]}"
 expect_refusal "inline key unknown" "key 'latency'" --model "graphene:latency=5us" "${TWO[@]}" "${P[@]}"
 expect_refusal "inline async > detached" "async > detached" --model "graphene:async=1MiB" "${TWO[@]}" "${P[@]}"

@@ -328,6 +328,61 @@ static hnm_model *spec_ok(const char *spec, int line)
   return m;
 }
 
+/* The pack model (hnm_model.h, "pack"): tests/data/models/pack-test.xml's
+ * round coefficients, T = c0 + per-block x blocks + per-byte x bytes, 0 for
+ * at most one block, per style, class and operation. */
+static void test_pack(void)
+{
+  char path[4096];
+  hnm_error err;
+  snprintf(path, sizeof path, "%s/models/pack-test.xml", HNM_TEST_DATA_DIR);
+  hnm_model *m = hnm_model_load(path, &err);
+  check_line(m != NULL, __LINE__, err.msg);
+  if (m != NULL) {
+    check_line(hnm_model_pack_style(m) == HNM_PACK_INTERPRETED, __LINE__, "use");
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000), 1e-6 + 1000 * 2e-9 + 32000 * 0.5e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_UNPACK, 1000, 32000), 3e-6 + 1000 * 4e-9 + 32000 * 0.25e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, 99, 2400), 5e-6 + 99 * 6e-9 + 2400 * 0.75e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_UNPACK, 1001, 12000), 7e-6 + 1001 * 8e-9 + 12000 * 1.5e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_SUBARRAY, HNM_PACK_OP_PACK, 256, 2048), 9e-6 + 256 * 10e-9 + 2048 * 1.25e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_SUBARRAY, HNM_PACK_OP_UNPACK, 16, 2048), 11e-6 + 16 * 12e-9 + 2048 * 1.75e-9);
+    /* The threshold: 2 blocks cost, 1 block (contiguous) and 0 do not. */
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 2, 16), 1e-6 + 2 * 2e-9 + 16 * 0.5e-9);
+    check_line(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1, 1048576) == 0, __LINE__, "1 block = 0");
+    check_line(hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_UNPACK, 0, 0) == 0, __LINE__, "0 blocks = 0");
+    const struct hnm_pack_model *p = hnm_model_pack(m);
+    check_line(p != NULL && p->present[HNM_PACK_INTERPRETED] && p->present[HNM_PACK_COMPILED] &&
+                   !p->present[HNM_PACK_MANUAL], __LINE__, "styles present");
+  }
+  hnm_model_free(m);
+  /* pack=STYLE switches the style charged; none charges nothing. */
+  char spec[4200];
+  snprintf(spec, sizeof spec, "%s:pack=compiled", path);
+  m = spec_ok(spec, __LINE__);
+  if (m != NULL)
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000), 0.1e-6 + 1000 * 0.2e-9 + 32000 * 0.05e-9);
+  hnm_model_free(m);
+  snprintf(spec, sizeof spec, "%s:pack=none", path);
+  m = spec_ok(spec, __LINE__);
+  if (m != NULL)
+    check_line(hnm_model_pack_style(m) == HNM_PACK_NONE &&
+                   hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000) == 0, __LINE__, "none");
+  hnm_model_free(m);
+  /* Models without <pack>: SMPI's free packing. */
+  m = spec_ok("smpi-default", __LINE__);
+  if (m != NULL)
+    check_line(hnm_model_pack(m) == NULL && hnm_model_pack_style(m) == HNM_PACK_NONE &&
+                   hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000) == 0, __LINE__, "no pack");
+  hnm_model_free(m);
+  /* The bundled graphene model charges interpreted packing. */
+  m = spec_ok("graphene", __LINE__);
+  if (m != NULL)
+    check_line(hnm_model_pack_style(m) == HNM_PACK_INTERPRETED &&
+                   hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1048576, 8388608) > 0, __LINE__,
+               "graphene interpreted");
+  hnm_model_free(m);
+}
+
 static void test_loggps(void)
 {
   hnm_model *m;
@@ -664,6 +719,13 @@ static void test_bad_files(void)
   LOAD_ERR("bad-limiter.xml", 5, "limiter attribute 'factor'", "> 0");
   LOAD_ERR("loggps-negative-latency.xml", 4, "loggps attribute 'G'", "L + s*(g-G)");
   LOAD_ERR("loggps-bad-size.xml", 6, "loggps attribute 'S'", "whole number");
+  LOAD_ERR("pack-negative.xml", 7, "pack-cost attribute 'unpack-per-byte'", "negative");
+  LOAD_ERR("pack-nan.xml", 8, "pack-cost attribute 'pack-c0'", "finite");
+  LOAD_ERR("pack-missing.xml", 9, "pack-cost attribute 'pack-per-block'", "missing");
+  LOAD_ERR("pack-range.xml", 7, "pack-cost attribute 'pack-per-byte'", "above");
+  LOAD_ERR("pack-missing-class.xml", 6, "pack attribute 'class'", "'compiled' has no <pack-cost> for class 'subarray'");
+  LOAD_ERR("pack-use-absent.xml", 6, "pack attribute 'use'", "'compiled'");
+  LOAD_ERR("pack-duplicate.xml", 8, "pack-cost attribute 'class'", "a second");
 
   /* A file that does not exist. */
   {
@@ -701,6 +763,9 @@ static void expect_spec_error(const char *spec, const char *needle1, const char 
 
 static void test_bad_specs(void)
 {
+  SPEC_ERR("graphene:pack=fast", "key 'pack'", "not interpreted, compiled, manual or none");
+  SPEC_ERR("fluid:pack=compiled", "key 'pack'", "no 'compiled' pack costs");
+  SPEC_ERR("graphene:pack=none,pack=compiled", "key 'pack'", "given twice");
   SPEC_ERR("hyrbid", "unknown model 'hyrbid'", "graphene, smpi-default, fluid, loggps");
   SPEC_ERR("", "--model", "empty");
   SPEC_ERR(":async=1", "--model", "missing model name");
@@ -831,6 +896,7 @@ int main(void)
   test_graphene();
   test_fluid();
   test_loggps();
+  test_pack();
   test_good_files();
   test_bad_files();
   test_bad_specs();

@@ -1,0 +1,302 @@
+/* hnm-calibrate: derived-datatype pack costs (see hnm_calibrate_pack.h and
+ * docs/calibration.md, "Pack costs"). */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_calibrate_pack.h"
+#include "hnm_calibrate_util.h"
+#include "hnm_csv.h"
+#include "hnm_input.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const csv_styles[PACK_CSV_STYLES] = {"interpreted", "manual", "compiled", "contiguous"};
+/* The model style of each fitted CSV style. */
+static const int model_style[3] = {HNM_PACK_INTERPRETED, HNM_PACK_MANUAL, HNM_PACK_COMPILED};
+
+int pack_csv_is(const char *path)
+{
+  char why[512];
+  FILE *f = hnm_input_open(path, why, sizeof why);
+  if (f == NULL)
+    return 0;
+  char line[256];
+  int is = fgets(line, sizeof line, f) != NULL;
+  fclose(f);
+  if (!is)
+    return 0;
+  hnm_csv_chomp(line);
+  return strcmp(line, HNM_BENCH_PACK_HEADER) == 0;
+}
+
+static int lookup(const char *v, const char *const *names, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (strcmp(v, names[i]) == 0)
+      return i;
+  return -1;
+}
+
+/* A finite number >= 0 (whole if WHOLE); 0 if not. */
+static int number(const char *v, int whole, double *out)
+{
+  char *end;
+  errno = 0;
+  double x = strtod(v, &end);
+  if (*v == '\0' || *end != '\0' || errno != 0 || !isfinite(x) || x < 0 || (whole && x != floor(x)) || x > 9.007e15)
+    return 0;
+  *out = x;
+  return 1;
+}
+
+#define PACK_FAIL(...)                                                                                                \
+  do {                                                                                                               \
+    fprintf(stderr, PROG ": " __VA_ARGS__);                                                                         \
+    fputc('\n', stderr);                                                                                             \
+    exit(2);                                                                                                         \
+  } while (0)
+
+void pack_csv_read(const char *path, struct pack_data *d)
+{
+  static const char *const classes[HNM_PACK_CLASSES] = {"vector", "indexed", "subarray"};
+  static const char *const roles[2] = {"fit", "holdout"};
+  static const char *const ops[2] = {"pack", "unpack"};
+  static const char *const names[HNM_BENCH_PACK_FIELDS] = {"pattern", "class", "role", "n", "count", "blocks",
+                                                           "bytes", "style", "op", "reps", "seconds"};
+  char why[512];
+  FILE *f = hnm_input_open(path, why, sizeof why);
+  if (f == NULL)
+    PACK_FAIL("%s: %s", path, why);
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  long ln = 0;
+  while ((len = getline(&line, &cap, f)) != -1) {
+    ln++;
+    if (len == 0 || line[len - 1] != '\n')
+      PACK_FAIL("%s:%ld: truncated line (no end of line)", path, ln);
+    hnm_csv_chomp(line);
+    if (ln == 1)
+      continue; /* the header, checked by pack_csv_is() */
+    char *fl[HNM_BENCH_PACK_FIELDS + 1];
+    int nf = hnm_csv_split(line, fl, HNM_BENCH_PACK_FIELDS + 1);
+    if (nf != HNM_BENCH_PACK_FIELDS)
+      PACK_FAIL("%s:%ld: %d field(s), expected %d", path, ln, nf, HNM_BENCH_PACK_FIELDS);
+    struct pack_row r;
+    memset(&r, 0, sizeof r);
+    if (strlen(fl[0]) == 0 || strlen(fl[0]) >= sizeof r.pattern)
+      PACK_FAIL("%s:%ld: pattern: '%s' is empty or longer than %zu characters", path, ln, fl[0],
+                sizeof r.pattern - 1);
+    strcpy(r.pattern, fl[0]);
+    int v;
+    if ((r.cls = lookup(fl[1], classes, HNM_PACK_CLASSES)) < 0)
+      PACK_FAIL("%s:%ld: class: '%s' is not vector, indexed or subarray", path, ln, fl[1]);
+    if ((v = lookup(fl[2], roles, 2)) < 0)
+      PACK_FAIL("%s:%ld: role: '%s' is not fit or holdout", path, ln, fl[2]);
+    r.holdout = v;
+    if ((r.style = lookup(fl[7], csv_styles, PACK_CSV_STYLES)) < 0)
+      PACK_FAIL("%s:%ld: style: '%s' is not interpreted, manual, compiled or contiguous", path, ln, fl[7]);
+    if ((r.op = lookup(fl[8], ops, 2)) < 0)
+      PACK_FAIL("%s:%ld: op: '%s' is not pack or unpack", path, ln, fl[8]);
+    double x[HNM_BENCH_PACK_FIELDS];
+    for (int i = 3; i < HNM_BENCH_PACK_FIELDS; i++) {
+      if (i == 7 || i == 8)
+        continue;
+      if (!number(fl[i], i != 10, &x[i]))
+        PACK_FAIL("%s:%ld: %s: '%s' is not a %s", path, ln, names[i], fl[i],
+                  i != 10 ? "whole number >= 0" : "finite number >= 0");
+    }
+    if (x[10] > 1.0)
+      PACK_FAIL("%s:%ld: seconds: '%s' is above 1 s (not one pack of a message)", path, ln, fl[10]);
+    if (x[4] < 1 || x[9] < 1)
+      PACK_FAIL("%s:%ld: %s: must be >= 1", path, ln, x[4] < 1 ? "count" : "reps");
+    r.n = (long)x[3];
+    r.blocks = x[5];
+    r.bytes = x[6];
+    r.seconds = x[10];
+    if (d->n == d->cap) {
+      size_t nc = d->cap ? 2 * d->cap : 256;
+      struct pack_row *nr = realloc(d->rows, nc * sizeof *nr);
+      if (nr == NULL)
+        die("out of memory");
+      d->rows = nr;
+      d->cap = nc;
+    }
+    d->rows[d->n++] = r;
+  }
+  int bad = ferror(f);
+  free(line);
+  fclose(f);
+  if (bad)
+    PACK_FAIL("%s: read error", path);
+  if (ln < 2)
+    PACK_FAIL("%s:%ld: no measurements after the header", path, ln < 1 ? 1 : ln);
+}
+
+void pack_data_free(struct pack_data *d)
+{
+  free(d->rows);
+  memset(d, 0, sizeof *d);
+}
+
+/* Solve the K x K system A x = b (Gaussian elimination, partial pivoting).
+ * 0, or -1 if singular. */
+static int solve(int k, double a[3][3], double b[3], double x[3])
+{
+  for (int c = 0; c < k; c++) {
+    int p = c;
+    for (int r = c + 1; r < k; r++)
+      if (fabs(a[r][c]) > fabs(a[p][c]))
+        p = r;
+    if (!(fabs(a[p][c]) > 1e-300))
+      return -1;
+    for (int j = 0; j < k; j++) {
+      double t = a[c][j];
+      a[c][j] = a[p][j];
+      a[p][j] = t;
+    }
+    double t = b[c];
+    b[c] = b[p];
+    b[p] = t;
+    for (int r = c + 1; r < k; r++) {
+      double f = a[r][c] / a[c][c];
+      for (int j = c; j < k; j++)
+        a[r][j] -= f * a[c][j];
+      b[r] -= f * b[c];
+    }
+  }
+  for (int r = k - 1; r >= 0; r--) {
+    double s = b[r];
+    for (int j = r + 1; j < k; j++)
+      s -= a[r][j] * x[j];
+    x[r] = s / a[r][r];
+  }
+  return 0;
+}
+
+static double predict(const struct hnm_pack_cost *c, const struct pack_row *r)
+{
+  return c->c0 + c->per_block * r->blocks + c->per_byte * r->bytes;
+}
+
+/* Least squares on relative errors, every coefficient >= 0: the best of the
+ * fits on each non-empty subset of {c0, per-block, per-byte} whose
+ * coefficients all come out >= 0 (7 small systems). */
+static int fit_one(const struct pack_data *d, int style, int cls, int op, struct hnm_pack_cost *out)
+{
+  double best = INFINITY;
+  int found = 0;
+  for (int mask = 1; mask < 8; mask++) {
+    int idx[3], k = 0;
+    for (int j = 0; j < 3; j++)
+      if (mask & (1 << j))
+        idx[k++] = j;
+    double a[3][3] = {{0}}, b[3] = {0}, x[3] = {0};
+    size_t rows = 0;
+    for (size_t i = 0; i < d->n; i++) {
+      const struct pack_row *r = &d->rows[i];
+      if (r->holdout || r->style != style || r->cls != cls || r->op != op || !(r->seconds > 0))
+        continue;
+      double w = 1.0 / r->seconds, f[3] = {w, r->blocks * w, r->bytes * w};
+      for (int p = 0; p < k; p++) {
+        for (int q = 0; q < k; q++)
+          a[p][q] += f[idx[p]] * f[idx[q]];
+        b[p] += f[idx[p]];
+      }
+      rows++;
+    }
+    if (rows < (size_t)k || solve(k, a, b, x) != 0)
+      continue;
+    struct hnm_pack_cost c = {0, 0, 0};
+    double *dst[3] = {&c.c0, &c.per_block, &c.per_byte};
+    int ok = 1;
+    for (int p = 0; p < k; p++) {
+      ok = ok && x[p] >= 0 && isfinite(x[p]);
+      *dst[idx[p]] = x[p];
+    }
+    if (!ok)
+      continue;
+    double e = 0;
+    for (size_t i = 0; i < d->n; i++) {
+      const struct pack_row *r = &d->rows[i];
+      if (r->holdout || r->style != style || r->cls != cls || r->op != op || !(r->seconds > 0))
+        continue;
+      double rel = (predict(&c, r) - r->seconds) / r->seconds;
+      e += rel * rel;
+    }
+    if (e < best) {
+      best = e;
+      *out = c;
+      found = 1;
+    }
+  }
+  return found ? 0 : -1;
+}
+
+void pack_fit(const struct pack_data *d, struct hnm_pack_model *p)
+{
+  memset(p, 0, sizeof *p);
+  for (int s = 0; s < 3; s++) {
+    for (int c = 0; c < HNM_PACK_CLASSES; c++)
+      for (int op = 0; op < HNM_PACK_OPS; op++)
+        if (fit_one(d, s, c, op, &p->cost[model_style[s]][c][op]) != 0)
+          PACK_FAIL("pack.csv: no %s %s rows of role fit to fit class '%s' on (or all their times are 0)",
+                    csv_styles[s], op == 0 ? "pack" : "unpack", hnm_pack_class_name((enum hnm_pack_class)c));
+    p->present[model_style[s]] = 1;
+  }
+  p->use = HNM_PACK_INTERPRETED;
+}
+
+double pack_report(FILE *f, const struct pack_data *d, const struct hnm_pack_model *p)
+{
+  double worst[3] = {0, 0, 0};
+  fprintf(f, "Pack costs: T = c0 + per-block x blocks + per-byte x bytes (fitted on role 'fit' only)\n");
+  for (int s = 0; s < 3; s++)
+    for (int c = 0; c < HNM_PACK_CLASSES; c++)
+      for (int op = 0; op < HNM_PACK_OPS; op++) {
+        const struct hnm_pack_cost *k = &p->cost[model_style[s]][c][op];
+        fprintf(f, "  %-11s %-8s %-6s c0 = %.4g s, per-block = %.4g s, per-byte = %.4g s\n", csv_styles[s],
+                hnm_pack_class_name((enum hnm_pack_class)c), op == 0 ? "pack" : "unpack", k->c0, k->per_block,
+                k->per_byte);
+      }
+  fputc('\n', f);
+  fprintf(f, "%-9s %-8s %-7s %6s %8s %9s %-11s %11s %11s %7s %11s %11s %7s\n", "pattern", "class", "role", "n",
+          "blocks", "bytes", "style", "pack [s]", "predicted", "error", "unpack [s]", "predicted", "error");
+  for (size_t i = 0; i < d->n; i++) {
+    const struct pack_row *r = &d->rows[i];
+    if (r->op != HNM_PACK_OP_PACK)
+      continue;
+    const struct pack_row *u = NULL;
+    for (size_t j = 0; j < d->n && u == NULL; j++)
+      if (d->rows[j].op == HNM_PACK_OP_UNPACK && d->rows[j].style == r->style && d->rows[j].n == r->n &&
+          strcmp(d->rows[j].pattern, r->pattern) == 0)
+        u = &d->rows[j];
+    fprintf(f, "%-9s %-8s %-7s %6ld %8.0f %9.0f %-11s %11.4g", r->pattern, hnm_pack_class_name((enum hnm_pack_class)r->cls),
+            r->holdout ? "holdout" : "fit", r->n, r->blocks, r->bytes, csv_styles[r->style], r->seconds);
+    if (r->style == PACK_CSV_CONTIGUOUS) {
+      fprintf(f, " %11s %7s %11.4g\n", "(baseline)", "", u != NULL ? u->seconds : NAN);
+      continue;
+    }
+    int s = r->style;
+    const struct pack_row *both[2] = {r, u};
+    for (int op = 0; op < 2; op++) {
+      if (both[op] == NULL) {
+        fprintf(f, " %11s %11s %7s", "-", "-", "-");
+        continue;
+      }
+      double pred = hnm_pack_time(&p->cost[model_style[s]][r->cls][op], both[op]->blocks, both[op]->bytes);
+      double err = both[op]->seconds > 0 ? (pred - both[op]->seconds) / both[op]->seconds : NAN;
+      if (op == 1)
+        fprintf(f, " %11.4g", both[op]->seconds);
+      fprintf(f, " %11.4g %+6.1f%%", pred, 100 * err);
+      if (r->holdout && fabs(err) > worst[s])
+        worst[s] = fabs(err);
+    }
+    fputc('\n', f);
+  }
+  fprintf(f, "\nHeld-out patterns, worst |error|: interpreted %.1f%%, manual %.1f%%, compiled %.1f%%\n",
+          100 * worst[0], 100 * worst[1], 100 * worst[2]);
+  return worst[0];
+}

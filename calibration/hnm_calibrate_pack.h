@@ -1,0 +1,53 @@
+/* hnm-calibrate: derived-datatype pack costs (pack.csv of apps/calibrate
+ * --pack, core/hnm_bench.h) -- reading, fitting the model's <pack> element,
+ * reporting the fit per pattern. */
+#ifndef HNM_CALIBRATE_PACK_H
+#define HNM_CALIBRATE_PACK_H
+
+#include "hnm_model.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Measured styles of pack.csv: the model's three, and the contiguous
+ * baseline (reported, not fitted). */
+enum { PACK_CSV_INTERPRETED, PACK_CSV_MANUAL, PACK_CSV_COMPILED, PACK_CSV_CONTIGUOUS, PACK_CSV_STYLES };
+
+struct pack_row {
+  char pattern[32];
+  int cls;     /* enum hnm_pack_class */
+  int holdout; /* 1: never fitted */
+  long n;      /* the pattern's size parameter */
+  double blocks, bytes;
+  int style;   /* PACK_CSV_* */
+  int op;      /* enum hnm_pack_op */
+  double seconds;
+};
+
+struct pack_data {
+  struct pack_row *rows;
+  size_t n, cap;
+};
+
+/* 1 if PATH starts with pack.csv's header, else 0 (unreadable: 0, and the
+ * p2p reader reports it). */
+int pack_csv_is(const char *path);
+
+/* Append PATH's rows to D; bad input ends the program (exit 2, one line
+ * naming the file, line and field). */
+void pack_csv_read(const char *path, struct pack_data *d);
+
+void pack_data_free(struct pack_data *d);
+
+/* Fit T = c0 + per-block x blocks + per-byte x bytes per (style, class, op)
+ * and style on the rows of role "fit" (least squares on relative errors,
+ * coefficients >= 0), into P; use = interpreted. Ends the program (exit 2) when a class has no
+ * fit rows. */
+void pack_fit(const struct pack_data *d, struct hnm_pack_model *p);
+
+/* The per-pattern table: measured and predicted pack and unpack times, the
+ * relative error, fit or held out; then the worst held-out error per
+ * style. Returns that worst held-out |error| of the interpreted style. */
+double pack_report(FILE *f, const struct pack_data *d, const struct hnm_pack_model *p);
+
+#endif
