@@ -30,7 +30,9 @@
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
 #include "hnm_calibrate_report.h"
+#include "hnm_calibrate_noise.h"
 #include "hnm_calibrate_pack.h"
+#include "hnm_calibrate_set.h"
 
 /* Distinct values of k[0..n) in (lo, hi]. */
 static size_t count_sizes(const double *k, size_t n, double lo, double hi)
@@ -61,6 +63,8 @@ static int cmp_kv(const void *a, const void *b)
  * so a line through the medians with the absolute loss follows the majority
  * of sizes, where Huber on raw points sits between the modes
  * (docs/calibration.md has the figures). */
+#define SMOOTH_HALF 2
+
 static void per_size_medians(double *k, double *y, size_t *n)
 {
   size_t m = *n, out = 0;
@@ -83,24 +87,69 @@ static void per_size_medians(double *k, double *y, size_t *n)
     i = j;
   }
   *n = out;
+  /* Then a running median over SMOOTH_HALF sizes on each side (the window
+   * shrinks symmetrically at the ends). A median filter keeps steps and
+   * straight lines as they are, so clean data is unchanged, but where
+   * neighbouring sizes fall into two bands (plafrim's 35 or 100 us at
+   * 600 B) it follows the locally most frequent one, which is what the
+   * per-size median error rewards. Its width (5 sizes) is the one of 5, 7
+   * and 11 with the smallest held-out error on plafrim (docs/calibration.md). */
+  double *sm = malloc((out ? out : 1) * sizeof *sm);
+  if (sm == NULL)
+    die("out of memory");
+  for (size_t i = 0; i < out; i++) {
+    size_t h = SMOOTH_HALF;
+    h = i < h ? i : h;
+    h = out - 1 - i < h ? out - 1 - i : h;
+    for (size_t q = 0; q <= 2 * h; q++)
+      ys[q] = y[i - h + q];
+    sm[i] = hnm_fit_median(ys, 2 * h + 1);
+  }
+  memcpy(y, sm, out * sizeof *y);
+  free(sm);
   free(p);
   free(ys);
 }
 
 static void fit_op(const struct series *s, const char *what, double kmax, const double *forced, size_t nforced,
                    const struct fit_args *a, hnm_fit_piece *pieces, size_t *np, double *sigma,
-                   const double *yover, char *warn, size_t warncap)
+                   const double *yover, const double *scale, char *warn, size_t warncap)
 {
   double *k = malloc((s->n ? s->n : 1) * sizeof *k), *y = malloc((s->n ? s->n : 1) * sizeof *y);
+  double *ks = malloc((s->n ? s->n : 1) * sizeof *ks), *sc = malloc((s->n ? s->n : 1) * sizeof *sc);
+  if (k == NULL || y == NULL || ks == NULL || sc == NULL)
+    die("out of memory");
   size_t n = 0;
   for (size_t i = 0; i < s->n; i++)
     if (s->k[i] <= kmax) {
-      k[n] = s->k[i];
+      k[n] = ks[n] = s->k[i];
       y[n] = yover ? yover[i] : s->y[i];
+      sc[n] = scale ? scale[i] : 0;
       n++;
     }
+  size_t nsc = n;
   if (!a->raw)
     per_size_medians(k, y, &n);
+  /* The residuals' denominators: per size, the (smoothed, with medians)
+   * median of scale, whatever y's reduction. */
+  double *scale_pts = NULL;
+  if (scale != NULL) {
+    per_size_medians(ks, sc, &nsc);
+    scale_pts = malloc((n ? n : 1) * sizeof *scale_pts);
+    if (scale_pts == NULL)
+      die("out of memory");
+    for (size_t i = 0; i < n; i++) {
+      size_t lo = 0, hi = nsc - 1; /* ks increasing, holding every k[i] */
+      while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (ks[mid] < k[i])
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      scale_pts[i] = sc[lo];
+    }
+  }
   double f[80];
   size_t nf = 0;
   /* The protocol thresholds split every op, unless a stretch between them
@@ -131,7 +180,8 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
   }
   for (size_t i = 0; i < a->nforced && nf < 80; i++)
     f[nf++] = a->forced[i];
-  hnm_fit_options o = {a->penalty, a->max_segments, a->min_sizes, f, nf, a->forced_only, a->noise_floor, a->loss};
+  hnm_fit_options o = {a->penalty, a->max_segments, a->min_sizes, f, nf, a->forced_only, a->noise_floor, a->loss,
+                       scale_pts};
   /* Only forced breakpoints (the file's, refine's): as many segments as
    * they make, whatever --max-segments says for free ones. */
   if (o.forced_only && (int)nf + 1 > (o.max_segments > 0 ? o.max_segments : 8))
@@ -155,6 +205,9 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
       *sigma = 0;
       free(k);
       free(y);
+      free(ks);
+      free(sc);
+      free(scale_pts);
       return;
     }
     o.min_sizes = 1;
@@ -167,6 +220,9 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
   }
   free(k);
   free(y);
+  free(ks);
+  free(sc);
+  free(scale_pts);
 }
 
 
@@ -316,12 +372,12 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
   /* send, k <= D */
   if (m->detached >= 0) {
     fit_op(&in->op[OP_SEND], "op 'send'", m->detached, ADf, nAD, a, m->pieces[OP_SEND], &m->npieces[OP_SEND],
-           &m->sigma[OP_SEND], NULL, m->warnings, sizeof m->warnings);
+           &m->sigma[OP_SEND], NULL, NULL, m->warnings, sizeof m->warnings);
     m->have[OP_SEND] = 1;
   }
   if (m->async >= 0) {
     fit_op(&in->op[OP_RECV], "op 'recv'", m->async, ADf, nAD, a, m->pieces[OP_RECV], &m->npieces[OP_RECV],
-           &m->sigma[OP_RECV], NULL, m->warnings, sizeof m->warnings);
+           &m->sigma[OP_RECV], NULL, NULL, m->warnings, sizeof m->warnings);
     m->have[OP_RECV] = 1;
   }
   /* T = round trip / 2 minus the overheads SMPI adds in each mode. A real
@@ -379,12 +435,22 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     if (m->have[OP_RECV] && k <= m->async)
       t[i] -= hnm_fit_eval(m->pieces[OP_RECV], m->npieces[OP_RECV], k);
   }
+  /* T's residuals relative to the half round trip: T's loss is then the
+   * round trip's relative error, the quantity the model is judged on (with
+   * T's own median as the denominator, sizes where the overheads take most
+   * of the round trip would weigh more than the round trip warrants). */
+  double *half = malloc((pp->n ? pp->n : 1) * sizeof *half);
+  if (half == NULL)
+    die("out of memory");
+  for (size_t i = 0; i < pp->n; i++)
+    half[i] = pp->y[i] / 2;
   fit_op(pp, "op 'pingpong' (transfer time)", INFINITY, ADf, nAD, a, m->pieces[OP_COUNT], &m->npieces[OP_COUNT],
-         &m->sigma[OP_COUNT], t, m->warnings, sizeof m->warnings);
+         &m->sigma[OP_COUNT], t, half, m->warnings, sizeof m->warnings);
+  free(half);
   m->have[OP_COUNT] = 1;
   if (in->op[OP_ISEND].n > 0) {
     fit_op(&in->op[OP_ISEND], "op 'isend'", INFINITY, ADf, nAD, a, m->pieces[OP_ISEND], &m->npieces[OP_ISEND],
-           &m->sigma[OP_ISEND], NULL, m->warnings, sizeof m->warnings);
+           &m->sigma[OP_ISEND], NULL, NULL, m->warnings, sizeof m->warnings);
     m->have[OP_ISEND] = 1;
   }
 
@@ -454,7 +520,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
    * fluid slope (so that large messages keep the right rate), O_s and O_r
    * scaled down if they exceed it, L = fluid intercept - 2 o, g = G. */
   {
-    hnm_fit_options one = {0, 1, 1, NULL, 0, 1, a->noise_floor, HNM_FIT_LOSS_HUBER};
+    hnm_fit_options one = {0, 1, 1, NULL, 0, 1, a->noise_floor, HNM_FIT_LOSS_HUBER, NULL};
     hnm_fit_piece pc;
     size_t np;
     double sg;
@@ -720,6 +786,7 @@ int cmd_fit(int argc, char **argv)
   long max_segments = 0, min_sizes = 0;
   int no_plots = 0, raw = 0, medians = 0;
   a.loss = -1; /* resolved below */
+  a.seed = 1;
   struct fit_ctx fc = {&a, forced};
   a.penalty = a.noise_floor = NAN; /* not given: the fit's defaults (0 below) */
   const struct hnm_opt opts[] = {
@@ -739,6 +806,10 @@ int cmd_fit(int argc, char **argv)
     {"medians", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "fit each size's median (the default with --platform-calibration)", &medians, 0, 0, NULL},
     {"platform-calibration", 0, HNM_OPT_STRING, "CONFIG.xml", NULL, NULL, "fit the data of SimGrid's platform-calibration tool (the CSVs, breakpoints file, thresholds and saturation runs CONFIG names); no CSV operands", &a.pcal, 0, 0, NULL},
     {"auto-breakpoints", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "with --platform-calibration: find breakpoints instead of using the file's", &a.auto_bp, 0, 0, NULL},
+    {"file-breakpoints", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "with --platform-calibration: the file's breakpoints (default: the file's or automatic ones, whichever predicts held-out round trips better)", &a.file_bp, 0, 0, NULL},
+    {"bootstrap", 0, HNM_OPT_LONG, "N", NULL, NULL, "also write N bootstrap members beside the model, as the model set MODEL.set/ (docs/model-format.md)", &a.bootstrap, 1, SET_MAX_MEMBERS, NULL},
+    {"seed", 0, HNM_OPT_LONG, "N", "1", NULL, "the bootstrap's random seed", &a.seed, 0, 1L << 40, NULL},
+    {"held-out", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "report the held-out error (5 more fits; the default with --platform-calibration or --bootstrap)", &a.held_out, 0, 0, NULL},
     {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate fit", "[OPTIONS] FILE.csv... -o MODEL.xml",
@@ -782,6 +853,24 @@ int cmd_fit(int argc, char **argv)
     die("fit: --platform-calibration reads its own CSVs: give no CSV file");
   if (a.auto_bp && a.pcal == NULL)
     die("fit: --auto-breakpoints needs --platform-calibration (without it, breakpoints are always found)");
+  if (a.file_bp && a.pcal == NULL)
+    die("fit: --file-breakpoints needs --platform-calibration (the breakpoints file is its)");
+  if (a.file_bp && a.auto_bp)
+    die("fit: --file-breakpoints and --auto-breakpoints exclude each other");
+  /* The model set's place, refused before any fitting. */
+  char setdir[4200] = "";
+  if (a.bootstrap > 0) {
+    char serr[4600];
+    if (strcmp(a.out, "-") == 0 || strncmp(a.out, "/dev/", 5) == 0 || strncmp(a.out, "/proc/", 6) == 0)
+      die("fit: --bootstrap: -o '%s' is not a file: the model set goes beside the model file (MODEL.set/)", a.out);
+    if (set_path(a.out, setdir, sizeof setdir) != 0)
+      die("fit: --bootstrap: -o '%s': path too long", a.out);
+    if (set_check(setdir, serr, sizeof serr) != 0)
+      die("fit: %s", serr);
+    size_t l = strlen(setdir);
+    if (a.report != NULL && strncmp(a.report, setdir, l) == 0 && (a.report[l] == '\0' || a.report[l] == '/'))
+      die("fit: --report '%s' is (inside) the model set directory '%s'", a.report, setdir);
+  }
   if (raw && medians)
     die("fit: --raw and --medians exclude each other");
   /* hnm's benchmark: raw measurements and Huber (validated on this
@@ -840,10 +929,97 @@ int cmd_fit(int argc, char **argv)
   struct fitted m;
   fit_model(&in, &a, &m);
   m.nfiles = nfiles;
+  /* The round trip against the data's noise floor, in-sample and held out;
+   * with the file's breakpoints by default, the automatic ones too, and the
+   * one whose held-out round trips are closer is the model. */
+  char *extra = NULL;
+  size_t extralen = 0;
+  FILE *xf = open_memstream(&extra, &extralen);
+  if (xf == NULL)
+    die("out of memory");
+  struct noise_eval ev;
+  /* The held-out fits cost 5 fits: made where they choose the breakpoints
+   * or give the bootstrap its residuals, or when asked. */
+  int held_out = a.pcal != NULL || a.bootstrap > 0 || a.held_out;
+  noise_evaluate(&in, &a, &m, held_out ? fit_model : NULL, &ev);
+  int choose = a.pcal != NULL && !a.auto_bp && !a.file_bp && a.forced == pcal_forced && a.nforced > 0;
+  if (choose) {
+    struct fit_args b = a;
+    b.forced = NULL;
+    b.nforced = 0;
+    b.forced_only = 0;
+    b.auto_bp = 1;
+    struct fitted mb;
+    fit_model(&in, &b, &mb);
+    mb.nfiles = nfiles;
+    struct noise_eval eb;
+    noise_evaluate(&in, &b, &mb, fit_model, &eb);
+    fprintf(xf, "Round trip, the file's breakpoints (%zu segments): median |model - median| / median\n", m.nseg);
+    noise_print(xf, "  ", &ev);
+    fprintf(xf, "Round trip, automatic breakpoints (%zu segments)\n", mb.nseg);
+    noise_print(xf, "  ", &eb);
+    int use_auto = eb.all_out >= 0 && ev.all_out >= 0 && eb.all_out < ev.all_out;
+    if (ev.all_out < 0 || eb.all_out < 0)
+      fprintf(xf, "Breakpoints: the file's (no held-out comparison: a fold of sizes left a breakpoint too few sizes)\n");
+    else
+      fprintf(xf, "Breakpoints: %s chosen: held-out round-trip error %.2f%% over all sizes, against %.2f%% with %s "
+                  "(--file-breakpoints or --auto-breakpoints to choose)\n",
+              use_auto ? "automatic ones" : "the file's", use_auto ? 100 * eb.all_out : 100 * ev.all_out,
+              use_auto ? 100 * ev.all_out : 100 * eb.all_out, use_auto ? "the file's" : "automatic ones");
+    if (use_auto) {
+      struct fitted t = m;
+      m = mb;
+      mb = t;
+      struct noise_eval te = ev;
+      ev = eb;
+      eb = te;
+      a = b;
+    }
+    free(mb.seg);
+    noise_eval_free(&eb);
+  } else {
+    fprintf(xf, "Round trip (%zu segments): median |model - median| / median\n", m.nseg);
+    noise_print(xf, "  ", &ev);
+  }
+  fprintf(xf, "(per size decade, the median over its sizes; noise floor: the error of the median of the %d nearest "
+              "sizes' medians, the best a function of size alone does; held-out: %s)\n",
+          NOISE_WIDTH, !held_out ? "not computed, --held-out does" : ev.heldout ? "5 fits, each without every 5th size"
+                                                                          : "not computed, a fold of sizes left a breakpoint too few sizes");
+  if (fclose(xf) != 0)
+    die("out of memory");
   check_fitted(&m);
   if (pack.n > 0) {
     pack_fit(&pack, &m.pack);
     m.has_pack = 1;
+  }
+  /* Bootstrap: each member fitted to a replicate of the measurements, then
+   * given the size-to-size scatter of held-out sizes (noise_perturb). */
+  hnm_model **members = NULL;
+  if (a.bootstrap > 0) {
+    members = calloc((size_t)a.bootstrap, sizeof *members);
+    if (members == NULL)
+      die("out of memory");
+    uint64_t state = (uint64_t)a.seed * 0x9E3779B97F4A7C15ULL + 1;
+    for (long i = 0; i < a.bootstrap; i++) {
+      struct inputs t;
+      struct fitted mi;
+      noise_resample(&in, &t, &state);
+      fit_model(&t, &a, &mi);
+      noise_perturb(&mi, &ev, (size_t)i, (size_t)a.bootstrap, (uint64_t)a.seed);
+      mi.nfiles = nfiles;
+      /* The pack costs are fitted once, outside the bootstrap: every member
+       * carries the central model's. */
+      mi.pack = m.pack;
+      mi.has_pack = m.has_pack;
+      mi.member = (int)i + 1;
+      mi.members = (int)a.bootstrap;
+      check_fitted(&mi);
+      char name[600];
+      snprintf(name, sizeof name, "%s-member-%03ld", a.name, i + 1);
+      members[i] = build_hybrid(&mi, name);
+      free(mi.seg);
+      noise_inputs_free(&t);
+    }
   }
   if (a.report == NULL && hnm_out_is_through(out)) {
     /* -o is a device or standard output: the report goes beside us. */
@@ -865,16 +1041,29 @@ int cmd_fit(int argc, char **argv)
     hnm_out_abort(out);
     die("--report: '%s': cannot create: %s", a.report, strerror(e));
   }
-  if (a.pcal != NULL)
+  if (a.pcal != NULL && !choose)
     pcal_compare(&a, &in, &m, fit_model);
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", a.report);
   write_model(p, build_loggps, &m, a.name);
   snprintf(p, sizeof p, "%s/fluid.xml", a.report);
   write_model(p, build_fluid, &m, a.name);
-  write_report(a.report, &m, &in, a.out, a.plots);
+  write_report(a.report, &m, &in, a.out, a.plots, extra);
   if (m.has_pack)
     write_pack_report(a.report, &pack, &m.pack);
+  if (a.bootstrap > 0) {
+    char serr[4600];
+    hnm_model *central = build_hybrid(&m, a.name);
+    int rc = set_write(setdir, central, members, (size_t)a.bootstrap, serr, sizeof serr);
+    hnm_model_free(central);
+    for (long i = 0; i < a.bootstrap; i++)
+      hnm_model_free(members[i]);
+    free(members);
+    if (rc != 0) {
+      hnm_out_abort(out);
+      die("%s", serr);
+    }
+  }
   if (hnm_out_commit(out, oerr, sizeof oerr) != 0)
     hnm_msg_die(1, "%s", oerr);
   if (a.pcal != NULL)
@@ -883,7 +1072,15 @@ int cmd_fit(int argc, char **argv)
     e = strchr(w, '\n');
     fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);
   }
-  fprintf(stderr, PROG ": wrote %s (%zu segments) and %s/\n", a.out, m.nseg, a.report);
+  /* The table once everything is written: an error above stays one line. */
+  fprintf(stderr, PROG ": %s", extra);
+  if (a.bootstrap > 0)
+    fprintf(stderr, PROG ": wrote %s (%zu segments), %s/ (the central model and %ld members) and %s/\n", a.out,
+            m.nseg, setdir, a.bootstrap, a.report);
+  else
+    fprintf(stderr, PROG ": wrote %s (%zu segments) and %s/\n", a.out, m.nseg, a.report);
+  noise_eval_free(&ev);
+  free(extra);
   inputs_free(&in);
   pack_data_free(&pack);
   free(m.seg);

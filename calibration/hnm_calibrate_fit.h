@@ -15,6 +15,10 @@ struct fit_args {
   int raw;     /* 1: fit the raw measurements, 0: the per-size medians */
   const char *pcal; /* --platform-calibration CONFIG.xml */
   int auto_bp;      /* --auto-breakpoints: not the file's */
+  int file_bp;      /* --file-breakpoints: the file's, without the held-out comparison */
+  long bootstrap;   /* --bootstrap N: members of the model set (0: none) */
+  long seed;        /* --seed: the bootstrap's */
+  int held_out;     /* --held-out: the held-out fits even where nothing needs them */
 };
 
 int cmd_fit(int argc, char **argv);

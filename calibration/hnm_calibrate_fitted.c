@@ -108,8 +108,14 @@ static hnm_model *fitted__model(const struct hnm_model_desc *d)
 hnm_model *build_hybrid(const struct fitted *m, const char *name)
 {
   char description[256];
-  snprintf(description, sizeof description,
-           "Hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its report)", m->nfiles);
+  if (m->member > 0)
+    snprintf(description, sizeof description,
+             "Bootstrap member %d of %d of the hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its "
+             "report)",
+             m->member, m->members, m->nfiles);
+  else
+    snprintf(description, sizeof description,
+             "Hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its report)", m->nfiles);
   struct hnm_segment *seg = calloc(m->nseg ? m->nseg : 1, sizeof *seg);
   if (seg == NULL)
     die("out of memory");
@@ -122,7 +128,7 @@ hnm_model *build_hybrid(const struct fitted *m, const char *name)
   }
   struct hnm_model_desc d = {name, description, (long)m->async, (long)m->detached,
                              m->limiter > 0 ? HNM_LIMITER_FACTOR : HNM_LIMITER_KEEP, m->limiter > 0 ? m->limiter : 0,
-                             HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, m->nseg, m->has_pack ? &m->pack : NULL};
+                             HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, m->nseg, m->has_pack ? &m->pack : NULL, HNM_UPDATE_FIXED};
   hnm_model *model = fitted__model(&d);
   free(seg);
   return model;
@@ -134,7 +140,7 @@ hnm_model *build_loggps(const struct fitted *m, const char *name)
   snprintf(full, sizeof full, "%s-loggps", name);
   const double p[8] = {m->lg_L, m->lg_o, m->lg_G, m->lg_G, 0, m->detached > 0 ? m->detached : 0, m->lg_Os, m->lg_Or};
   struct hnm_model_desc d = {full, "Single-segment LogGPS fit by hnm-calibrate (g = G, s = 0, S = detached)", -1, -1,
-                             HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_SIMGRID, p, NULL, 0, m->has_pack ? &m->pack : NULL};
+                             HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_SIMGRID, p, NULL, 0, m->has_pack ? &m->pack : NULL, HNM_UPDATE_FIXED};
   return fitted__model(&d);
 }
 
@@ -146,7 +152,7 @@ hnm_model *build_fluid(const struct fitted *m, const char *name)
                                   .bandwidth_absolute = 1, .bandwidth_Bps = m->fl_B, .bw_factor = 1};
   struct hnm_model_desc d = {full, "Fluid fit by hnm-calibrate: latency + bandwidth only", (long)m->async,
                              (long)m->detached, HNM_LIMITER_OFF, 0, HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF,
-                             NULL, &seg, 1, m->has_pack ? &m->pack : NULL};
+                             NULL, &seg, 1, m->has_pack ? &m->pack : NULL, HNM_UPDATE_FIXED};
   return fitted__model(&d);
 }
 

@@ -22,6 +22,7 @@ struct fitted {
   double overlap_scale;   /* applied to the send and recv overheads (1: none) */
   char warnings[4096];    /* shown once the fit succeeded */
   int nfiles;             /* CSV files read */
+  int member, members;    /* bootstrap member member of members (0: the central fit) */
   struct segment *seg;
   size_t nseg;
   /* per-op pieces, for the report */

@@ -71,7 +71,7 @@ static void report_piece_table(FILE *f, const char *title, const hnm_fit_piece *
 }
 
 void write_report(const char *dir, const struct fitted *m, struct inputs *in, const char *model_path,
-                  int plots)
+                  int plots, const char *extra)
 {
   char path[4200], err[1024];
   snprintf(path, sizeof path, "%s/report.txt", dir);
@@ -158,6 +158,8 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
         fprintf(f, "  %-9s 1e%d-1e%-4d %7zu %8.2f%% %8.2f%% %8.2f%%\n", "", d, d + 1, c[0][d], 100 * e[0][d],
                 100 * e[1][d], 100 * e[2][d]);
   }
+  if (extra != NULL)
+    fprintf(f, "\n%s", extra);
   if (hnm_out_commit(out, err, sizeof err) != 0)
     hnm_msg_die(1, "%s", err);
 

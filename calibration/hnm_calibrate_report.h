@@ -5,6 +5,8 @@
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
 
-void write_report(const char *dir, const struct fitted *m, struct inputs *in, const char *model_path, int plots);
+/* extra (or NULL): text appended to report.txt (the noise floor and held-out errors). */
+void write_report(const char *dir, const struct fitted *m, struct inputs *in, const char *model_path, int plots,
+                  const char *extra);
 
 #endif

@@ -27,6 +27,48 @@ double hnm_fit_median(double *v, size_t n)
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+double hnm_fit_quantile(double *v, size_t n, double p)
+{
+  if (n == 0)
+    return 0;
+  qsort(v, n, sizeof *v, cmp_double);
+  double x = (p < 0 ? 0 : p > 1 ? 1 : p) * (double)(n - 1);
+  size_t i = (size_t)floor(x);
+  if (i + 1 >= n)
+    return v[n - 1];
+  return v[i] + (x - (double)i) * (v[i + 1] - v[i]);
+}
+
+int hnm_fit_floor(const double *k, const double *m, size_t n, size_t width, double *err)
+{
+  (void)k; /* the neighbours are by rank: k only orders the medians */
+  if (width < 1)
+    width = 1;
+  if (width > n - (n > 0))
+    width = n > 0 ? n - 1 : 0;
+  double *nb = malloc((width + 1) * sizeof *nb);
+  if (nb == NULL)
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    if (width == 0 || !(m[i] > 0)) {
+      err[i] = 0;
+      continue;
+    }
+    /* Window [lo, lo + width] of width + 1 ranks holding i, centred where
+     * the ends allow. */
+    size_t lo = i > width / 2 ? i - width / 2 : 0;
+    if (lo + width > n - 1)
+      lo = n - 1 - width;
+    size_t c = 0;
+    for (size_t j = lo; j <= lo + width; j++)
+      if (j != i)
+        nb[c++] = m[j];
+    err[i] = fabs(hnm_fit_median(nb, c) - m[i]) / m[i];
+  }
+  free(nb);
+  return 0;
+}
+
 /* Weighted least squares of y = a + b k (k centred for accuracy). */
 static void wls(const double *k, const double *y, const double *w, size_t n, double *a, double *b)
 {
@@ -132,7 +174,7 @@ static void data_free(struct data *D)
   free(D->gstart);
 }
 
-static int data_init(struct data *D, const double *k, const double *y, size_t n)
+static int data_init(struct data *D, const double *k, const double *y, const double *scale, size_t n)
 {
   memset(D, 0, sizeof *D);
   struct pt *p = malloc((n ? n : 1) * sizeof *p);
@@ -169,7 +211,7 @@ static int data_init(struct data *D, const double *k, const double *y, size_t n)
     free(tmp);
     double sc = fabs(med) > SCALE_FLOOR ? fabs(med) : SCALE_FLOOR;
     for (size_t i = s; i < e; i++)
-      D->d[i] = sc;
+      D->d[i] = scale == NULL ? sc : fabs(scale[p[i].i]) > SCALE_FLOOR ? fabs(scale[p[i].i]) : SCALE_FLOOR;
   }
   free(p);
   return 0;
@@ -180,7 +222,7 @@ double hnm_fit_noise(const double *k, const double *y, size_t n, double noise_fl
   if (noise_floor <= 0)
     noise_floor = 5e-3;
   struct data D;
-  if (n == 0 || data_init(&D, k, y, n) != 0)
+  if (n == 0 || data_init(&D, k, y, NULL, n) != 0)
     return noise_floor;
   /* Replicates first: |y_i - y_j| / d over pairs of measurements of one
    * size (at most REPLICATE_PAIRS consecutive partners each, so that the
@@ -250,7 +292,7 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
     return -1;
   }
   struct data D;
-  if (data_init(&D, k, y, n) != 0) {
+  if (data_init(&D, k, y, o.scale, n) != 0) {
     snprintf(err, errcap, "out of memory");
     return -1;
   }

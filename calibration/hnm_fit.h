@@ -50,6 +50,11 @@ typedef struct hnm_fit_options {
   int forced_only;      /* 1: no breakpoint other than the forced ones */
   double noise_floor;   /* lower bound of sigma; <= 0: 5e-3 */
   int loss;             /* HNM_FIT_LOSS_HUBER (0, default) or HNM_FIT_LOSS_ABS */
+  /* Per point (input order), the denominator of its relative residual
+   * (seconds, floored at 1 ns); NULL: the median of its size's y. A fit of
+   * one part of a sum (the transfer time in a round trip) passes the sum,
+   * so that its loss is the sum's relative error. */
+  const double *scale;
 } hnm_fit_options;
 
 /* Losses on the scaled relative residuals: Huber's (quadratic up to 1 noise
@@ -85,6 +90,22 @@ double hnm_fit_eval(const hnm_fit_piece *pieces, size_t npieces, double k);
 
 /* Median of v[0..n) (reorders v). 0 when n == 0. */
 double hnm_fit_median(double *v, size_t n);
+
+/* The p-quantile (0 <= p <= 1) of v[0..n), linear between order statistics
+ * (reorders v). 0 when n == 0. */
+double hnm_fit_quantile(double *v, size_t n, double p);
+
+/* The data's noise floor: how well any smooth function of the size can
+ * follow the per-size medians m[0..n) (k[0..n) increasing, distinct sizes).
+ * For each size i, err[i] = |median of the medians of its `width` nearest
+ * other sizes (by rank: width/2 on each side, shifted inwards at the ends)
+ * - m[i]| / m[i]: a leave-one-out local-median smoother, whose error is the
+ * size-to-size scatter the best function of size alone cannot explain
+ * (plus its small sampling error: with Gaussian scatter of median |e| = f,
+ * the estimate is f sqrt(1 + pi / (2 width)), 7.6% above f for width 10).
+ * A per-decade floor is the median of err over the decade's sizes. n < 2
+ * gives err = 0. Returns 0, or -1 if out of memory. */
+int hnm_fit_floor(const double *k, const double *m, size_t n, size_t width, double *err);
 
 #ifdef __cplusplus
 }

@@ -451,7 +451,7 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
   struct hnm_model_desc d = {name, desc, thr[0] > 0 ? thr[0] - 1 : -1, thr[1] > 0 ? thr[1] - 1 : -1,
                              HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN,
                              cross < 0 ? HNM_CROSSTRAFFIC_SIMGRID : cross ? HNM_CROSSTRAFFIC_ON : HNM_CROSSTRAFFIC_OFF,
-                             NULL, segs, nb + 1, NULL};
+                             NULL, segs, nb + 1, NULL, HNM_UPDATE_FIXED};
   hnm_error he;
   *model = hnm_model_new(&d, &he);
   if (*model == NULL) {

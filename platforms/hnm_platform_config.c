@@ -284,6 +284,10 @@ int build_config(const struct cli *c, struct config *cfg)
       cfg->cab_fatpipe = 1;
     else if (strcmp(value_of(c, OPT_CABINET_SHARING), "SHARED") != 0)
       return bad("--cabinet-sharing: '%s' is not SHARED or FATPIPE", value_of(c, OPT_CABINET_SHARING));
+    if (strcmp(value_of(c, OPT_CABINET_ROUTES), "pairs") == 0)
+      cfg->cab_pairs = 1;
+    else if (strcmp(value_of(c, OPT_CABINET_ROUTES), "core") != 0)
+      return bad("--cabinet-routes: '%s' is not core or pairs", value_of(c, OPT_CABINET_ROUTES));
   }
 
   /* Output files. */

@@ -22,6 +22,7 @@ struct config {
   double loopback_bw, loopback_lat;
   double cab_bw, cab_lat, cab_limiter; /* cluster: bytes/s, s, bytes/s (0 = none) */
   int cab_fatpipe;
+  int cab_pairs;             /* cluster: one zoneRoute per pair of cabinets, else through a core */
   const char *output;       /* NULL or "-": standard output */
   const char *hostfile;     /* NULL: none */
   char scaled[1024];        /* what --scale did, for stderr; empty if not scaled */

@@ -52,6 +52,7 @@ static const struct {
   [OPT_CABINET_LAT] = {"--cabinet-lat", "TIME"},
   [OPT_CABINET_LIMITER] = {"--cabinet-limiter", "BANDWIDTH"},
   [OPT_CABINET_SHARING] = {"--cabinet-sharing", "POLICY"},
+  [OPT_CABINET_ROUTES] = {"--cabinet-routes", "FORM"},
   [OPT_OUTPUT] = {"-o", "FILE"},
   [OPT_HOSTFILE] = {"--hostfile", "FILE"},
   [OPT_PLACEMENT] = {"--placement", "HOW"},
@@ -95,6 +96,7 @@ static const struct opt_doc cluster_docs[] = {
   {OPT_CABINET_LAT, "5us", "latency of cabN-up and cabN-down", 0},
   {OPT_CABINET_LIMITER, "13Gbps", "cabinet limiter cabN-limiter (graphene: 13Gbps, measured), 0 = none", 0},
   {OPT_CABINET_SHARING, "SHARED", "cabinet links: SHARED or FATPIPE", 0},
+  {OPT_CABINET_ROUTES, "core", "routes between cabinets: core (2 per cabinet, through a core) or pairs (one per pair)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
@@ -248,12 +250,16 @@ static void family_notes(FILE *out)
 static void cluster_notes(FILE *out)
 {
   fprintf(out,
-          "Layout (as platforms/default.xml): <zone id=\"world\" routing=\"Full\"> holding one\n"
-          "<cluster id=\"cabN\"> per cabinet (N from 1) with router cabN-router, contiguous hosts\n"
-          "node-<global index>, per-node up/down links plus a limiter cabN_link_I_limiter (which\n"
-          "hnm's models resize), and links cabN-up, cabN-down, cabN-limiter per cabinet. Every\n"
-          "ordered pair of cabinets A, B gets a zoneRoute (symmetrical=\"NO\") through cabA-up,\n"
-          "cabA-limiter, cabB-limiter, cabB-down.\n"
+          "Layout (as platforms/default.xml): <zone id=\"world\"> holding one <cluster id=\"cabN\">\n"
+          "per cabinet (N from 1) with router cabN-router, contiguous hosts node-<global index>,\n"
+          "per-node up/down links plus a limiter cabN_link_I_limiter (which hnm's models resize),\n"
+          "and links cabN-up, cabN-down, cabN-limiter per cabinet. The route from cabinet A to\n"
+          "cabinet B is cabA-up, cabA-limiter, cabB-limiter, cabB-down. --cabinet-routes core\n"
+          "(default): world is a DijkstraCache zone with a zone \"core\" (router core-router) and\n"
+          "two zoneRoutes per cabinet, up to and down from the core: linear size; SimGrid knows\n"
+          "its routes once the platform is sealed (the simulation's start). pairs: world is a\n"
+          "Full zone with one zoneRoute (symmetrical=\"NO\") per ordered pair of cabinets:\n"
+          "C x (C-1) routes, known as soon as the file is loaded. Both give the same routes.\n"
           "\n"
           "Placement: linear puts rank r on node-r (cabinet by cabinet); round-robin deals the\n"
           "ranks over the cabinets in turn (rank r in cabinet r mod C while all have room),\n"

@@ -221,34 +221,34 @@ static int xml_link_ctn(xmlTextWriterPtr w, int cabinet, const char *kind)
   return 0;
 }
 
-/* The cluster family: platforms/default.xml generalised. Streams the
- * C x (C-1) zoneRoutes. */
-static int xml_cabinets(xmlTextWriterPtr w, const struct config *cfg)
+/* One zoneRoute between a cabinet and the core zone, one way: up (cabinet
+ * to core: cabN-up then cabN-limiter on the way) or down (core to cabinet:
+ * cabN-limiter then cabN-down); the core's gateway is its router,
+ * core-router. The links are written in reverse: SimGrid 3.32's
+ * DijkstraZone::get_local_route prepends each hop's links one by one,
+ * which reverses them, so this order gives the route order above. */
+static int xml_core_route(xmlTextWriterPtr w, const struct config *cfg, int cabinet, int up)
+{
+  char zone[32], router[48];
+
+  snprintf(zone, sizeof zone, "cab%d", cabinet);
+  snprintf(router, sizeof router, "cab%d-router", cabinet);
+  if (xmlTextWriterStartElement(w, BAD_CAST "zoneRoute") < 0 || xml_attr(w, "src", up ? zone : "core") != 0 ||
+      xml_attr(w, "dst", up ? "core" : zone) != 0 || xml_attr(w, "gw_src", up ? router : "core-router") != 0 ||
+      xml_attr(w, "gw_dst", up ? "core-router" : router) != 0 || xml_attr(w, "symmetrical", "NO") != 0 ||
+      (!up && xml_link_ctn(w, cabinet, "down") != 0) ||
+      (cfg->cab_limiter > 0 && xml_link_ctn(w, cabinet, "limiter") != 0) ||
+      (up && xml_link_ctn(w, cabinet, "up") != 0) || xmlTextWriterEndElement(w) < 0)
+    return -1;
+  return 0;
+}
+
+/* --cabinet-routes pairs: one zoneRoute per ordered pair of cabinets, in a
+ * Full zone: C x (C-1) routes, streamed. */
+static int xml_pair_routes(xmlTextWriterPtr w, const struct config *cfg)
 {
   const struct hnm_topo *t = &cfg->topo;
-  unsigned long first = 0;
-  char id[32], router[48];
 
-  if (xmlTextWriterStartElement(w, BAD_CAST "zone") < 0 || xml_attr(w, "id", "world") != 0 ||
-      xml_attr(w, "routing", "Full") != 0)
-    return -1;
-  for (int c = 1; c <= t->cabinets; c++) {
-    snprintf(id, sizeof id, "cab%d", c);
-    snprintf(router, sizeof router, "cab%d-router", c);
-    if (xmlTextWriterStartElement(w, BAD_CAST "cluster") < 0 || xml_attr(w, "id", id) != 0 ||
-        xml_attr(w, "prefix", "node-") != 0 || xml_attr(w, "suffix", "") != 0 ||
-        xml_attr_radical(w, first, t->cabinet_nodes[c - 1]) != 0 || xml_cluster_common(w, cfg) != 0 ||
-        xml_limiter_and_loopback(w, cfg) != 0 || xml_attr(w, "router_id", router) != 0 ||
-        xmlTextWriterEndElement(w) < 0)
-      return -1;
-    first += t->cabinet_nodes[c - 1];
-  }
-  for (int c = 1; c <= t->cabinets; c++) {
-    if (xml_link(w, c, "up", cfg->cab_bw, cfg->cab_lat, cfg->cab_fatpipe) != 0 ||
-        xml_link(w, c, "down", cfg->cab_bw, cfg->cab_lat, cfg->cab_fatpipe) != 0 ||
-        (cfg->cab_limiter > 0 && xml_link(w, c, "limiter", cfg->cab_limiter, 0, cfg->cab_fatpipe) != 0))
-      return -1;
-  }
   for (int a = 1; a <= t->cabinets; a++) {
     for (int b = 1; b <= t->cabinets; b++) {
       char src[32], dst[32], gw_src[48], gw_dst[48];
@@ -265,6 +265,63 @@ static int xml_cabinets(xmlTextWriterPtr w, const struct config *cfg)
           xml_link_ctn(w, b, "down") != 0 || xmlTextWriterEndElement(w) < 0)
         return -1;
     }
+  }
+  return 0;
+}
+
+/* The cluster family: platforms/default.xml generalised. The route between
+ * cabinets A and B is cabA-up, cabA-limiter, cabB-limiter, cabB-down, with
+ * gateways cabA-router and cabB-router, written one of two ways:
+ *   core (default): the cabinets and a core zone (one router, core-router,
+ *     no link) sit in a DijkstraCache zone with 2 C zoneRoutes, each
+ *     cabinet up to the core and the core down to each cabinet: linear in
+ *     C. SimGrid joins the two halves (DijkstraZone::get_local_route:
+ *     core-router is both the first half's gw_dst and the second's gw_src,
+ *     so nothing is inserted between them) and caches one predecessor
+ *     table per source cabinet. Its routes exist once the platform is
+ *     sealed (when the simulation starts, or Engine::seal_platform()).
+ *   pairs: a Full zone with one zoneRoute per ordered pair of cabinets,
+ *     C x (C-1) of them, routes known as soon as the file is loaded.
+ * tests/platforms/linear_routes.sh checks that both give the same routes,
+ * link for link. */
+static int xml_cabinets(xmlTextWriterPtr w, const struct config *cfg)
+{
+  const struct hnm_topo *t = &cfg->topo;
+  unsigned long first = 0;
+  char id[32], router[48];
+
+  if (xmlTextWriterStartElement(w, BAD_CAST "zone") < 0 || xml_attr(w, "id", "world") != 0 ||
+      xml_attr(w, "routing", cfg->cab_pairs ? "Full" : "DijkstraCache") != 0)
+    return -1;
+  for (int c = 1; c <= t->cabinets; c++) {
+    snprintf(id, sizeof id, "cab%d", c);
+    snprintf(router, sizeof router, "cab%d-router", c);
+    if (xmlTextWriterStartElement(w, BAD_CAST "cluster") < 0 || xml_attr(w, "id", id) != 0 ||
+        xml_attr(w, "prefix", "node-") != 0 || xml_attr(w, "suffix", "") != 0 ||
+        xml_attr_radical(w, first, t->cabinet_nodes[c - 1]) != 0 || xml_cluster_common(w, cfg) != 0 ||
+        xml_limiter_and_loopback(w, cfg) != 0 || xml_attr(w, "router_id", router) != 0 ||
+        xmlTextWriterEndElement(w) < 0)
+      return -1;
+    first += t->cabinet_nodes[c - 1];
+  }
+  if (!cfg->cab_pairs &&
+      (xmlTextWriterStartElement(w, BAD_CAST "zone") < 0 || xml_attr(w, "id", "core") != 0 ||
+       xml_attr(w, "routing", "Full") != 0 || xmlTextWriterStartElement(w, BAD_CAST "router") < 0 ||
+       xml_attr(w, "id", "core-router") != 0 || xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndElement(w) < 0))
+    return -1;
+  for (int c = 1; c <= t->cabinets; c++) {
+    if (xml_link(w, c, "up", cfg->cab_bw, cfg->cab_lat, cfg->cab_fatpipe) != 0 ||
+        xml_link(w, c, "down", cfg->cab_bw, cfg->cab_lat, cfg->cab_fatpipe) != 0 ||
+        (cfg->cab_limiter > 0 && xml_link(w, c, "limiter", cfg->cab_limiter, 0, cfg->cab_fatpipe) != 0))
+      return -1;
+  }
+  if (cfg->cab_pairs) {
+    if (xml_pair_routes(w, cfg) != 0)
+      return -1;
+  } else {
+    for (int c = 1; c <= t->cabinets; c++)
+      if (xml_core_route(w, cfg, c, 1) != 0 || xml_core_route(w, cfg, c, 0) != 0)
+        return -1;
   }
   return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
 }

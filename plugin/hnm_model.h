@@ -64,6 +64,12 @@ enum hnm_crosstraffic {
   HNM_CROSSTRAFFIC_OFF     = 2
 };
 
+/* How SimGrid's selective max-min update (network/optim:Lazy) runs. */
+enum hnm_update {
+  HNM_UPDATE_FIXED   = 0, /* with the plugin's mend of SimGrid 3.32's defect (docs/lazy-bug/) */
+  HNM_UPDATE_SIMGRID = 1  /* SimGrid's own code, defect included (smpi-default: plain smpirun) */
+};
+
 /* One message-size segment. Plain data, read-only for users of the model. */
 struct hnm_segment {
   double upto;            /* bytes, inclusive upper bound of k; INFINITY for the last */
@@ -97,7 +103,7 @@ hnm_model *hnm_model_load(const char *path, hnm_error *err);
 hnm_model *hnm_model_load_memory(const char *name, const char *buf, size_t len, hnm_error *err);
 
 /* Resolve a --model specification:
- *   NAME            a bundled model: graphene, smpi-default, fluid, loggps
+ *   NAME            a bundled model: graphene, smpi-default, smpi-fixed, fluid, loggps
  *                   (looked up as NAME.xml in hnm_model_dir());
  *   FILE            a path containing '/' or ending in ".xml";
  *   NAME:k=v,k=v    either of the above followed by inline overrides.
@@ -124,6 +130,7 @@ enum hnm_limiter_mode hnm_model_limiter_mode(const hnm_model *m);
 double hnm_model_limiter_factor(const hnm_model *m); /* meaningful for HNM_LIMITER_FACTOR */
 enum hnm_contention hnm_model_contention(const hnm_model *m);
 enum hnm_crosstraffic hnm_model_crosstraffic(const hnm_model *m);
+enum hnm_update hnm_model_update(const hnm_model *m);
 
 /* If m is a LogGPS model (a <loggps> element), fill *out with its
  * parameters, port mode and gap, and return 1; otherwise return 0 and leave
@@ -131,18 +138,17 @@ enum hnm_crosstraffic hnm_model_crosstraffic(const hnm_model *m);
  * segment table still gives their overheads. */
 int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out);
 
-/* 1 if runs of this model need network/optim:Full. SimGrid 3.32's lazy
- * update can solve a flow whose latency ends at the same instant as another
- * event against only part of its route, and then overload a shared link
- * (docs/lazy-bug/README.md): every max-min model needs Full, except one that
- * leaves sharing as SimGrid has it (limiters kept, SimGrid's cross-traffic:
- * smpi-default), which keeps SimGrid's default so as to be plain smpirun,
- * defect included. LogGPS models need Full too, for another reason: under
- * Lazy the order in which same-instant transfers take a port follows
+/* 1 if runs of this model need network/optim:Full: LogGPS models, because
+ * under Lazy the order in which same-instant transfers take a port follows
  * last-bit differences of event dates, so it changes with the platform's
- * values. 0 for the other contention-free models (contention="none"): every
- * link is a FATPIPE and each flow is bounded by its narrowest link, so no
- * subset of a route can give a flow a rate that overloads a link. */
+ * values. 0 for the others. Max-min models keep SimGrid's selective update
+ * (Lazy): SimGrid 3.32's can solve a flow whose latency ends at the same
+ * instant as another event against only part of its route and overload a
+ * shared link (docs/lazy-bug/README.md), and the plugin mends that (or
+ * falls back to Full itself) unless the model asks for SimGrid's own update
+ * (hnm_model_update(), smpi-default). Lazy and Full cost about the same on
+ * the skeletons (docs/models.md). Contention-free models (FATPIPE links,
+ * each flow bounded by its narrowest link) cannot meet the defect. */
 int hnm_model_needs_full_update(const hnm_model *m);
 
 /* Segment table of a route class (falls back to the model's "any" table).
@@ -259,6 +265,7 @@ struct hnm_model_desc {
   const struct hnm_segment *segments;
   size_t nsegments;
   const struct hnm_pack_model *pack; /* pack costs, or NULL for none */
+  enum hnm_update update;         /* HNM_UPDATE_FIXED (0) unless set */
 };
 
 /* Build a model from D, checked exactly as a model file is (it is written

@@ -118,8 +118,9 @@ void hnm_model_explain(const hnm_model *m, void *file)
     fprintf(f, "  limiter: %.6g x node bandwidth\n", m->limiter_factor);
     break;
   }
-  fprintf(f, "  sharing: contention %s, crosstraffic %s\n", contention[m->contention],
-          crosstraffic[m->crosstraffic]);
+  fprintf(f, "  sharing: contention %s, crosstraffic %s, selective update %s\n", contention[m->contention],
+          crosstraffic[m->crosstraffic],
+          m->update == HNM_UPDATE_SIMGRID ? "SimGrid's own (defect included)" : "mended");
   /* The "any" table first, with the classes that use it. */
   for (i = 0; i < MODEL__TABLES; i++) {
     const int t = i == 0 ? MODEL__ANY : i - 1;

@@ -39,7 +39,7 @@
 
 static const char *const model__route_names[MODEL__TABLES] = {"same-host", "same-zone", "remote", "any"};
 
-static const char model__bundled[] = "graphene, smpi-default, fluid, loggps";
+static const char model__bundled[] = "graphene, smpi-default, smpi-fixed, fluid, loggps";
 
 /* LogGPS parameters, in the order of the <loggps> element. */
 enum model__lg { LG_L, LG_o, LG_g, LG_G, LG_s, LG_S, LG_Os, LG_Or, LG_COUNT };
@@ -72,6 +72,7 @@ struct hnm_model {
   double limiter_factor; /* dimensionless, 0 unless HNM_LIMITER_FACTOR */
   enum hnm_contention contention;
   enum hnm_crosstraffic crosstraffic;
+  enum hnm_update update;
   /* Owned tables, indexed by route class then MODEL__ANY; NULL if absent. */
   struct hnm_segment *table[MODEL__TABLES];
   size_t table_len[MODEL__TABLES];

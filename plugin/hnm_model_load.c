@@ -217,6 +217,17 @@ static int load__sharing(const struct model__load *ld, const xmlNode *n, hnm_mod
   else
     rc = load__fail(ld, n, "crosstraffic", "'%s' is not simgrid, on or off", (const char *)v);
   xmlFree(v);
+  if (rc < 0)
+    return -1;
+
+  v = xmlGetProp(n, (const xmlChar *)"update");
+  if (v == NULL || xmlStrcmp(v, (const xmlChar *)"fixed") == 0)
+    m->update = HNM_UPDATE_FIXED;
+  else if (xmlStrcmp(v, (const xmlChar *)"simgrid") == 0)
+    m->update = HNM_UPDATE_SIMGRID;
+  else
+    rc = load__fail(ld, n, "update", "'%s' is not fixed or simgrid", (const char *)v);
+  xmlFree(v);
   return rc;
 }
 

@@ -103,7 +103,9 @@ static int write__model(xmlTextWriterPtr w, const hnm_model *m)
     return -1;
   if (xmlTextWriterStartElement(w, BAD_CAST "sharing") < 0 ||
       write__attr(w, "contention", contention[m->contention]) != 0 ||
-      write__attr(w, "crosstraffic", crosstraffic[m->crosstraffic]) != 0 || xmlTextWriterEndElement(w) < 0)
+      write__attr(w, "crosstraffic", crosstraffic[m->crosstraffic]) != 0 ||
+      (m->update == HNM_UPDATE_SIMGRID && write__attr(w, "update", "simgrid") != 0) ||
+      xmlTextWriterEndElement(w) < 0)
     return -1;
   for (int t = 0; t < MODEL__TABLES; t++) {
     if (m->table[t] == NULL)
@@ -164,6 +166,7 @@ hnm_model *hnm_model_new(const struct hnm_model_desc *d, hnm_error *err)
   m->limiter_factor = d->limiter_factor;
   m->contention = d->contention;
   m->crosstraffic = d->crosstraffic;
+  m->update = d->update;
   if (d->pack != NULL) {
     m->has_pack = 1;
     m->pack = *d->pack;

@@ -14,6 +14,9 @@
  *     smpi/lat-factor and smpi/bw-factor), the protocol thresholds
  *     (smpi/async-small-thresh, smpi/send-is-detached-thresh), cross-traffic,
  *     node limiter links, and FATPIPE links for contention-free models;
+ *   - before the network model exists (Engine::on_platform_creation_cb): the
+ *     mend of SimGrid 3.32's selective max-min update (hnm_lmm_fix.h), or
+ *     network/optim:Full when it cannot be installed;
  *   - the model's derived-datatype pack costs (hnm_pack.cpp: PMPI entry
  *     points of libhnm.so, which hnm-run preloads).
  *
@@ -34,6 +37,7 @@
  * before any simulated time runs.
  */
 #include "hnm_linkload.h"
+#include "hnm_lmm_fix.h"
 #include "hnm_model.h"
 #include "hnm_pack.h"
 #include "hnm_status.h"
@@ -339,6 +343,8 @@ template <class T> void set_config_or_die(const char* key, T value, const char* 
  * FATPIPE and TCP-gamma is lifted. */
 constexpr double LOGGPS_LINK_LATENCY = 1e-6; /* seconds */
 
+bool lazy_defect_possible();
+
 void install_host_states(sg4::Engine* engine)
 {
   HostState::EXTENSION_ID = sg4::Host::extension_create<HostState>();
@@ -424,15 +430,20 @@ void install_on_platform()
      * limit that a contention-free delay model does not have. */
     sg4::Engine::set_config("network/TCP-gamma:1e300");
   }
-  /* Fast mode accepts Lazy's defect as part of its measured error. */
-  if (hnm_model_needs_full_update(model) && fast_eager_max < 0 &&
-      simgrid::config::get_value<std::string>("network/optim") == "Lazy")
-    std::fprintf(stderr, "hnm: warning: model '%s' %s; add --cfg=network/optim:Full (hnm-run does unless told otherwise)\n",
-                 hnm_model_name(model),
-                 is_loggps ? "takes ports in the order transfers start, and under SimGrid's network/optim:Lazy that "
-                             "order depends on the platform's link values (docs/models.md)"
-                           : "shares bandwidth by max-min, and SimGrid 3.32's network/optim:Lazy can then overload a "
-                             "link when flows start at the same instant (docs/lazy-bug/README.md)");
+  if (simgrid::config::get_value<std::string>("network/optim") == "Lazy") {
+    if (is_loggps)
+      std::fprintf(stderr,
+                   "hnm: warning: model '%s' takes ports in the order transfers start, and under SimGrid's "
+                   "network/optim:Lazy that order depends on the platform's link values (docs/models.md); add "
+                   "--cfg=network/optim:Full (hnm-run does unless told otherwise)\n",
+                   hnm_model_name(model));
+    else if (lazy_defect_possible())
+      std::fprintf(stderr,
+                   "hnm: warning: model '%s' shares bandwidth by max-min, and without hnm's mend SimGrid 3.32's "
+                   "network/optim:Lazy can then overload a link when flows start at the same instant "
+                   "(docs/lazy-bug/README.md); add --cfg=network/optim:Full\n",
+                   hnm_model_name(model));
+  }
   if (verbose)
     std::fprintf(stderr, "hnm: model '%s' installed (%d node limiter links%s%s)\n", hnm_model_name(model), limiters,
                  fatpipe ? ", all links FATPIPE" : "", fast_eager_max >= 0 ? ", fast mode" : "");
@@ -464,6 +475,40 @@ double recv_cost(size_t size, sg4::Host* src, sg4::Host* dst)
   return hnm_segment_recv_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
 }
 
+/* Can SimGrid 3.32's selective-update defect change this run's results?
+ * Only under max-min sharing without the mend; a model that asks for
+ * SimGrid's own update (smpi-default) takes it, defect included. */
+bool lazy_defect_possible()
+{
+  return hnm_model_contention(model) == HNM_CONTENTION_MAXMIN && hnm_model_update(model) == HNM_UPDATE_FIXED &&
+         not hnm_lmm_fix_enabled();
+}
+
+/* Mend SimGrid's selective update (hnm_lmm_fix.h) for every model that
+ * wants it. If the mend cannot be installed here and nothing chose the
+ * update algorithm, fall back to network/optim:Full, which the defect does
+ * not touch; SimGrid reads network/optim when it creates the network model,
+ * after this (Engine::on_platform_creation). Said once, on stderr. */
+void install_lmm_fix()
+{
+  if (hnm_model_update(model) != HNM_UPDATE_FIXED)
+    return;
+  std::string why;
+  if (hnm_lmm_fix_enable(why) == 0) {
+    if (verbose)
+      std::fprintf(stderr, "hnm: SimGrid's selective max-min update mended (docs/lazy-bug/README.md)\n");
+    return;
+  }
+  if (hnm_model_contention(model) != HNM_CONTENTION_MAXMIN)
+    return;
+  if (simgrid::config::is_default("network/optim")) {
+    sg4::Engine::set_config("network/optim:Full");
+    std::fprintf(stderr, "hnm: note: cannot mend SimGrid's selective max-min update (%s); running under "
+                 "network/optim:Full instead\n", why.c_str());
+  } else
+    std::fprintf(stderr, "hnm: note: cannot mend SimGrid's selective max-min update (%s)\n", why.c_str());
+}
+
 /* After the command line, before the platform: the flags, else the
  * environment. */
 void resolve_settings()
@@ -482,6 +527,7 @@ void resolve_settings()
    * reads the order of the transfers from it). */
   trace_messages = v != nullptr && std::strcmp(v, "2") == 0;
   is_loggps      = hnm_model_loggps(model, &loggps) != 0;
+  install_lmm_fix();
 }
 
 } // namespace

@@ -101,8 +101,8 @@ static void run__notes(FILE *out)
           "hnm-run's options may come anywhere before PROGRAM; smpirun's (-np N, -platform FILE,\n"
           "-hostfile FILE, --cfg=..., --log=...) pass through in order; PROGRAM is the first other\n"
           "argument, and everything after it is the program's. After \"--\" only smpirun's.\n"
-          "--model: a bundled name (graphene, smpi-default, fluid, loggps) or a model file (path\n"
-          "with '/' or ending in .xml), optionally followed by inline overrides, e.g.\n"
+          "--model: a bundled name (graphene, smpi-default, smpi-fixed, fluid, loggps) or a model\n"
+          "file (path with '/' or ending in .xml), optionally followed by inline overrides, e.g.\n"
           "  loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB  or  graphene:limiter=1.2\n"
           "--tcmalloc: preload tcmalloc into the simulator: same results, faster allocation for\n"
           "many ranks (1.36x on a 1024-rank gcr), but it aborts some unmodified programs (\"free\n"
@@ -111,8 +111,8 @@ static void run__notes(FILE *out)
           "messages in flight (SimGrid 3.32), so runs of thousands of ranks slow down\n"
           "quadratically; --fast sends everything rendez-vous and puts the send and receive\n"
           "overheads of eager and detached messages on the wire. Receivers complete as in\n"
-          "the exact run; a blocking sender is held until its message arrives. It also keeps\n"
-          "SimGrid's network/optim:Lazy (faster, with the defect docs/models.md describes).\n"
+          "the exact run; a blocking sender is held until its message arrives. It also uses\n"
+          "SimGrid's network/optim:Lazy (mended, as below).\n"
           "Error and speed measured per skeleton in docs/scale.md.\n"
           "\n"
           "Checked before anything runs (exit 2, one line): the model; the platform, loaded\n"
@@ -131,11 +131,16 @@ static void run__notes(FILE *out)
           "smpirun's). Measured times vary from run to run: for reproducible, network-only\n"
           "times add --cfg=smpi/simulate-computation:no (hnm-compare does unless told\n"
           "otherwise; smpi_execute_flops() calls still count).\n"
-          "network/optim: Full for max-min models (SimGrid 3.32's default, Lazy, can\n"
-          "overload a link when flows start at the same instant: docs/lazy-bug/README.md)\n"
-          "and for loggps (same-instant port order); SimGrid's default (Lazy) for\n"
-          "smpi-default, so that it is plain smpirun, and for contention=\"none\" models,\n"
-          "where Lazy is exact. A --cfg=network/optim:X on the command line wins.\n"
+          "network/optim: SimGrid's default, Lazy, for every model but loggps (Full: the\n"
+          "port order of same-instant transfers). SimGrid 3.32's Lazy can overload a link\n"
+          "when flows start at the same instant (docs/lazy-bug/README.md); the plugin mends\n"
+          "it, or falls back to Full if it cannot (and says so), except for smpi-default,\n"
+          "which stays plain smpirun, defect included (smpi-fixed: the same model, mended).\n"
+          "A --cfg=network/optim:X on the command line wins.\n"
+          "Stack guard pages: each rank's stack costs two memory mappings with SimGrid's\n"
+          "guard page; when the ranks would need more than vm.max_map_count allows (about\n"
+          "2.2 per rank), hnm-run adds --cfg=contexts/guard-size:0 and says so (unless\n"
+          "a contexts/guard-size is given); see docs/scale.md, \"Memory mappings\".\n"
           "\n"
           "Without -platform, the bundled default platform is used, with its hostfile\n"
           "unless -hostfile is given; -platform without -hostfile places ranks on every\n"
@@ -292,25 +297,54 @@ static void run__split(int argc, char **argv, const struct hnm_opt *opts, char *
   *nrest = nr;
 }
 
-/* Does a run of MODEL need network/optim:Full? Every max-min model does,
- * except smpi-default (SimGrid's own sharing and update, so that it is plain
- * smpirun): SimGrid 3.32's lazy update can overload a link on any platform
- * whose routes share a first link (docs/lazy-bug/README.md). LogGPS does
- * (port order of same-instant transfers); other contention-free models keep
- * SimGrid's default, Lazy, which cannot go wrong there. The platform plays
- * no part (hnm_model_needs_full_update()). */
+/* Does a run of MODEL need network/optim:Full? Only LogGPS (port order of
+ * same-instant transfers): the plugin mends SimGrid 3.32's lazy update for
+ * max-min models, or falls back to Full itself (docs/lazy-bug/README.md).
+ * The platform plays no part (hnm_model_needs_full_update()). */
 static int needs_full_update(const hnm_model *model)
 {
   return hnm_model_needs_full_update(model);
 }
 
+/* Memory mappings a run of NP ranks needs, per rank: SimGrid allocates
+ * each rank's stack on the heap and makes its first page a PROT_NONE guard,
+ * which splits the heap mapping, so every stack costs two mappings; 10%
+ * more for the shared-malloc blocks, libraries and heap (measured: 2.1 per
+ * rank on a 2,048-rank gcr, docs/scale.md, "Memory mappings"). Beyond
+ * vm.max_map_count SimGrid aborts before the first message. */
+#define RUN__MAPPINGS_PER_RANK_X10 22
+
+/* vm.max_map_count, or -1 if it cannot be read. */
+static long max_map_count(void)
+{
+  FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+  long v = -1;
+  if (f != NULL) {
+    if (fscanf(f, "%ld", &v) != 1 || v <= 0)
+      v = -1;
+    fclose(f);
+  }
+  return v;
+}
+
+/* Do NP ranks need SimGrid's stack guard pages off (contexts/guard-size:0)
+ * to fit in vm.max_map_count? Without guards the stacks merge into a few
+ * mappings; the price is no stack-overflow guard and stacks SimGrid zeroes
+ * (calloc), about 100 KB of memory per rank with 128 KiB stacks. */
+static int needs_no_guard(long np, long limit)
+{
+  return limit > 0 && np > 0 && np * RUN__MAPPINGS_PER_RANK_X10 > limit * 10;
+}
+
 /* Everything checked before smpirun starts, once the model is known:
  * arguments after the program, the platform (loaded by SimGrid), the
  * hostfile against it, -np against the hostfile. 0, or 2 after the one-line
- * message; *full: whether the run needs network/optim:Full. */
+ * message; *full: whether the run needs network/optim:Full; *ranks: the
+ * ranks smpirun will start (-np, else the places of the hostfile or
+ * platform). */
 static int check_run(int argc, char **argv, int program, const char *platform, const char *hostfile,
                      const char *np_text, const hnm_model *model, const char *user_speed, hnm_speed *speed,
-                     int *full)
+                     int *full, long *ranks)
 {
   char helper_path[4096], default_platform[4096], default_hostfile[4096];
   if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
@@ -353,6 +387,7 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
   if (rc == 0 && hnm_speed_choose(&info, hosts_used, np, user_speed, speed, &err) != 0)
     rc = fail("platform file '%s': %s", platform ? platform : default_platform, err.msg);
   *full = needs_full_update(model);
+  *ranks = np_text != NULL ? np : slots;
   hnm_platform_info_free(&info);
   return rc;
 }
@@ -547,11 +582,12 @@ int main(int argc, char **argv)
     return rc != 0 ? rc : explain_speed(is_routed ? platform_lib : platform, hostfile, np_text, user_speed, simulate);
   }
   int full = 0;
+  long ranks = 0;
   hnm_speed speed;
   memset(&speed, 0, sizeof speed);
   if (rc == 0)
     rc = check_run(argc, argv, program, is_routed ? platform_lib : platform, hostfile, np_text, model, user_speed,
-                   &speed, &full);
+                   &speed, &full, &ranks);
   hnm_model_free(model);
   if (rc != 0)
     return rc;
@@ -628,18 +664,33 @@ int main(int argc, char **argv)
   }
   if (cfg_speed[0] != '\0')
     args[n++] = cfg_speed;
-  /* Full where Lazy can go wrong (needs_full_update()), unless the command
-   * line chose. */
+  /* Full where Lazy's order matters (needs_full_update()), unless the
+   * command line chose. */
   int optim_given = 0;
   for (int j = i; j < argc; j++)
     if (strncmp(argv[j], "--cfg=network/optim:", 20) == 0)
       optim_given = 1;
-  /* --fast keeps SimGrid's Lazy update, whose defect (docs/models.md) is
-   * part of fast mode's measured error. */
+  /* --fast uses SimGrid's Lazy update (mended by the plugin). */
   if (fast && !optim_given)
     args[n++] = "--cfg=network/optim:Lazy";
   else if (full && !optim_given)
     args[n++] = "--cfg=network/optim:Full";
+  /* Stack guard pages off where the ranks' stacks would exceed the
+   * process's memory mappings (needs_no_guard()), unless the command line
+   * chose. */
+  int guard_given = 0;
+  for (int j = i; j < argc; j++)
+    if (strncmp(argv[j], "--cfg=contexts/guard-size:", 26) == 0)
+      guard_given = 1;
+  long limit = max_map_count();
+  if (!guard_given && needs_no_guard(ranks, limit)) {
+    args[n++] = "--cfg=contexts/guard-size:0";
+    fprintf(stderr,
+            "hnm-run: note: %ld ranks need about %ld memory mappings with stack guard pages, more than "
+            "vm.max_map_count (%ld): adding --cfg=contexts/guard-size:0 (no stack guard pages; to keep them, "
+            "raise the limit as root: sysctl -w vm.max_map_count=%ld)\n",
+            ranks, ranks * RUN__MAPPINGS_PER_RANK_X10 / 10, limit, ranks * 4);
+  }
   if (!spec_in_env)
     args[n++] = cfg_model;
   if (fast)

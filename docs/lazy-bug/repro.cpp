@@ -3,6 +3,7 @@
  * 5 MB/s (LB and LC are shared by two flows each), so every 5 MB transfer
  * takes 20 ms of latency + 1 s. Build and run: see README.md. */
 #include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
 #include <cstdio>
 
 namespace sg4 = simgrid::s4u;
@@ -13,13 +14,24 @@ static void send_to(const char* dst)
   std::printf("A -> %s done at %.9f s\n", dst, sg4::Engine::get_clock());
 }
 
+/* A link's current load, B/s: Link::get_load() since SimGrid 3.34 (up to
+ * 4.1 and master), get_usage() before. */
+static double load_of(const sg4::Link* link)
+{
+#if SIMGRID_VERSION >= 33400
+  return link->get_load();
+#else
+  return link->get_usage();
+#endif
+}
+
 /* At 0.5 s, while all four flows run: the load of each link. */
 static void observe()
 {
   sg4::this_actor::sleep_for(0.5);
   for (const char* name : {"LA", "LB", "LC"}) {
     const sg4::Link* link = sg4::Link::by_name(name);
-    std::printf("at 0.5 s, link %s carries %.0f B/s of its %.0f B/s\n", name, link->get_usage(), link->get_bandwidth());
+    std::printf("at 0.5 s, link %s carries %.0f B/s of its %.0f B/s\n", name, load_of(link), link->get_bandwidth());
   }
 }
 

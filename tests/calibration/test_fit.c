@@ -228,8 +228,69 @@ static void test_errors(void)
   CHECK(hnm_fit_median(v, 0) == 0);
 }
 
+/* |got - want| <= tol (absolute), both values printed on a mismatch. */
+#define CHECK_NEAR(got, want, tol)                                                                          \
+  do {                                                                                                      \
+    double g_ = (got), w_ = (want);                                                                         \
+    CHECK(fabs(g_ - w_) <= (tol));                                                                          \
+    if (!(fabs(g_ - w_) <= (tol)))                                                                          \
+      fprintf(stderr, "  got %.17g, want %.17g (tolerance %g)\n", g_, w_, (double)(tol));                  \
+  } while (0)
+
+/* The noise floor (hnm_fit_floor) and quantiles, by hand and on data
+ * with known scatter. */
+static void test_floor(void)
+{
+  /* Hand: 12 medians of 1 but one 2 in the middle, width 10: the outlier's
+   * neighbours are all 1 (|1 - 2| / 2 = 0.5); every other size has the 2
+   * among its 10 neighbours at most once (median of nine 1s and a 2 = 1):
+   * error 0. At the ends the window shifts inwards: size 0 sees ranks 1-10. */
+  double k[12], m[12], e[12];
+  for (int i = 0; i < 12; i++)
+    k[i] = i + 1, m[i] = 1;
+  m[6] = 2;
+  CHECK(hnm_fit_floor(k, m, 12, 10, e) == 0);
+  CHECK_NEAR(e[6], 0.5, 1e-15);
+  for (int i = 0; i < 12; i++)
+    if (i != 6)
+      CHECK_NEAR(e[i], 0, 1e-15);
+  /* A straight line is followed exactly by the median of a symmetric
+   * window (size 5 of 12: ranks 0-10 without 5, median (4 + 6) / 2 = 5,
+   * here m = 10 + k) but not at the ends, where the window is one-sided:
+   * size 0 (m = 11) sees ranks 1-10 (m 12..21, median 16.5). */
+  for (int i = 0; i < 12; i++)
+    m[i] = 10 + k[i];
+  CHECK(hnm_fit_floor(k, m, 12, 10, e) == 0);
+  CHECK_NEAR(e[5], 0, 1e-15);
+  CHECK_NEAR(e[0], 5.5 / 11, 1e-15);
+  /* Known scatter: 4000 sizes (log-spaced, 1 B to 1 MB) of a smooth curve
+   * times (1 + 0.1 g), g standard normal: the median |error| of the truth
+   * itself is 0.6745 x 0.1; the local median of 10 neighbours adds its own
+   * sampling error (variance pi / (2 x 10) of the scatter's), so the
+   * estimate is 0.06745 x sqrt(1 + pi / 20) = 0.07256. Fixed seed;
+   * sampling error of a median over 4000 sizes: about 2%. */
+  enum { N = 4000 };
+  static double kk[N], mm[N], ee[N];
+  for (int i = 0; i < N; i++) {
+    kk[i] = pow(1e6, (double)i / (N - 1));
+    mm[i] = (20e-6 + kk[i] / 1e9) * (1 + 0.1 * gauss());
+  }
+  CHECK(hnm_fit_floor(kk, mm, N, 10, ee) == 0);
+  double f = hnm_fit_median(ee, N), want = 0.1 * 0.674489750 * sqrt(1 + 3.141592653589793 / 20);
+  printf("floor of 10%% Gaussian scatter: %.5f (expected %.5f)\n", f, want);
+  CHECK_NEAR(f, want, 0.05 * want);
+  /* Quantiles, linear between order statistics. */
+  double q[4] = {4, 1, 3, 2};
+  CHECK_NEAR(hnm_fit_quantile(q, 4, 0.5), 2.5, 1e-15);
+  CHECK_NEAR(hnm_fit_quantile(q, 4, 0.05), 1.15, 1e-15);
+  CHECK_NEAR(hnm_fit_quantile(q, 4, 0.95), 3.85, 1e-15);
+  CHECK_NEAR(hnm_fit_quantile(q, 4, 1), 4, 1e-15);
+  CHECK(hnm_fit_quantile(q, 0, 0.5) == 0);
+}
+
 int main(void)
 {
+  test_floor();
   test_exact();
   test_errors();
   test_many_sizes();

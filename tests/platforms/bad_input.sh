@@ -75,6 +75,8 @@ refused "--lat: '5parsecs': unknown unit" fattree --lat 5parsecs
 refused "--loopback-bw: '6' has no unit" dragonfly --loopback-bw 6
 refused "--cabinet-limiter: '13' has no unit" cluster --cabinet-limiter 13
 refused "--cabinet-sharing: 'SPLITDUPLEX' is not SHARED or FATPIPE" cluster --cabinet-sharing SPLITDUPLEX
+refused "--cabinet-routes: 'full' is not core or pairs" cluster --cabinet-routes full
+refused "--cabinet-routes" torus --cabinet-routes pairs
 refused "--sharing: FATPIPE: SimGrid 3.32 creates" torus --sharing FATPIPE
 refused "--sharing: 'FULL' is not a sharing policy" bgq --sharing FULL
 refused "--speed: '1' has no unit" torus --speed 1

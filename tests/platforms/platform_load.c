@@ -43,6 +43,7 @@ int main(int argc, char **argv)
     return 2;
   }
   simgrid_load_platform(argv[1]);
+  simgrid_run(); /* no actor: seals the platform (a DijkstraZone numbers its graph then) and returns */
   printf("hosts %zu links %zu\n", sg_host_count(), sg_link_count());
   for (int i = 2; i + 1 < argc; i += 2)
     if (print_route(argv[i], argv[i + 1]) != 0)

@@ -21,6 +21,7 @@ int main(int argc, char **argv)
     return 2;
   }
   simgrid_load_platform(argv[1]);
+  simgrid_run(); /* no actor: seals the platform (a DijkstraZone numbers its graph then) and returns */
   for (int i = 2; i + 1 < argc; i += 2) {
     sg_host_t src = sg_host_by_name(argv[i]), dst = sg_host_by_name(argv[i + 1]);
     if (src == NULL || dst == NULL) {

@@ -41,7 +41,7 @@ static int same_segments(const hnm_model *a, const hnm_model *b)
 
 int main(void)
 {
-  const char *bundled[] = {"graphene", "graphene:pack=compiled", "graphene:pack=none", "smpi-default", "fluid", "loggps", "loggps:L=5us,o=1.5us,S=64KiB",
+  const char *bundled[] = {"graphene", "graphene:pack=compiled", "graphene:pack=none", "smpi-default", "smpi-fixed", "fluid", "loggps", "loggps:L=5us,o=1.5us,S=64KiB",
                            "graphene:limiter=1.2,async=1000", "loggps:ports=duplex,gap=2.5us"};
   for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++) {
     hnm_error err;
@@ -59,6 +59,7 @@ int main(void)
       CHECK(hnm_model_limiter_factor(m) == hnm_model_limiter_factor(b));
       CHECK(hnm_model_contention(m) == hnm_model_contention(b));
       CHECK(hnm_model_crosstraffic(m) == hnm_model_crosstraffic(b));
+      CHECK(hnm_model_update(m) == hnm_model_update(b));
       CHECK(same_segments(m, b));
       const struct hnm_pack_model *pm = hnm_model_pack(m), *pb = hnm_model_pack(b);
       CHECK((pm == NULL) == (pb == NULL));
@@ -81,7 +82,7 @@ int main(void)
      .bandwidth_Bps = 1.25e9, .bw_factor = 1, .send_o = 1e-6, .send_O = 1e-10},
     {.upto = INFINITY, .lat_factor = 1.5, .bw_factor = 0.9}};
   struct hnm_model_desc d = {"a<b>&\"c'", "x < y && z > \"w\"", 1420, 65536, HNM_LIMITER_FACTOR, 1.5,
-                             HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, 2, NULL};
+                             HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, 2, NULL, HNM_UPDATE_FIXED};
   hnm_error err;
   hnm_model *m = hnm_model_new(&d, &err);
   CHECK(m != NULL);
@@ -100,7 +101,7 @@ int main(void)
   /* LogGPS parameters, kept exactly. */
   const double lg[8] = {5e-6, 1.5e-6, 1e-6, 1e-10, 0, 65536, 2e-10, 3e-10};
   struct hnm_model_desc dl = {"lg", NULL, -1, -1, HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN,
-                              HNM_CROSSTRAFFIC_SIMGRID, lg, NULL, 0, NULL};
+                              HNM_CROSSTRAFFIC_SIMGRID, lg, NULL, 0, NULL, HNM_UPDATE_FIXED};
   m = hnm_model_new(&dl, &err);
   CHECK(m != NULL);
   char spec[512]; /* the same doubles through the spec parser (%.17g seconds: exact) */

@@ -50,9 +50,13 @@ check "... and the preload wrapper is hnm-run's own" grep -q "'env LD_PRELOAD=[^
 
 out2=$("$HNM_RUN" --model fluid --dry-run --no-tcmalloc -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
 check "--no-tcmalloc preloads the plugin only" grep -q "'env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out2"
-check "fluid (max-min): hnm-run adds network/optim:Full" grep -q -- "--cfg=network/optim:Full" <<<"$out2"
+check "fluid (max-min, mended Lazy): hnm-run keeps SimGrid's network/optim" \
+  bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out2"
 out3=$("$HNM_RUN" --model graphene --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
-check "graphene (max-min): hnm-run adds network/optim:Full" grep -q -- "--cfg=network/optim:Full" <<<"$out3"
+check "graphene (max-min, mended Lazy): hnm-run keeps SimGrid's network/optim" \
+  bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out3"
+out3l=$("$HNM_RUN" --model loggps --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
+check "loggps (port order): hnm-run adds network/optim:Full" grep -q -- "--cfg=network/optim:Full" <<<"$out3l"
 check "no tcmalloc by default" grep -q "'env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out3"
 out4=$("$HNM_RUN" --model smpi-default --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
 check "smpi-default keeps SimGrid's network/optim" bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out4"
@@ -103,4 +107,27 @@ check "bad --cfg=hnm/model: says so" grep -q "hnm: --cfg=hnm/model: --model: unk
 help=$(env -u HNM_MODEL smpirun -wrapper "env LD_PRELOAD=$plugin" "${TWO[@]}" "$SIM_BIN/p2p_timing" --cfg-help 2>&1)
 check "--cfg-help lists hnm/model" grep -q '^ *hnm/model: hnm network model' <<<"$help"
 check "--cfg-help lists hnm/verbose" grep -q '^ *hnm/verbose: ' <<<"$help"
+# Stack guard pages off once the ranks would need more memory mappings than
+# vm.max_map_count M allows, at 2.2 per rank: up to floor(5 M / 11) ranks
+# keep them; one more does not, with a note; a given guard-size wins.
+if M=$(cat /proc/sys/vm/max_map_count 2>/dev/null) && [ "$M" -gt 0 ] && [ "$M" -lt 100000000 ]; then
+  n0=$((5 * M / 11))
+  GTMP=$(mktemp -d)
+  printf 'n-0:%d\n' $((n0 + 1)) >"$GTMP/h"
+  guard() { "$HNM_RUN" --model fluid --dry-run -platform "$DATA/platforms/flat32.xml" -hostfile "$GTMP/h" "$@" \
+    "$SIM_BIN/p2p_timing" 2>"$GTMP/err"; }
+  out=$(guard -np "$n0")
+  check "$n0 ranks (vm.max_map_count $M): guard pages kept" bash -c '! grep -q -- "contexts/guard-size" <<<"$1"' _ "$out"
+  check "$n0 ranks: no note" [ ! -s "$GTMP/err" ]
+  out=$(guard -np $((n0 + 1)))
+  check "$((n0 + 1)) ranks: guard pages off" grep -q -- "--cfg=contexts/guard-size:0" <<<"$out"
+  check "$((n0 + 1)) ranks: said once" [ "$(grep -c "vm.max_map_count" "$GTMP/err")" -eq 1 ]
+  out=$(guard -np $((n0 + 1)) --cfg=contexts/guard-size:8192)
+  check "a given contexts/guard-size wins" [ "$(grep -o -- 'guard-size:[0-9]*' <<<"$out")" = "guard-size:8192" ]
+  out=$(guard)
+  check "without -np, the hostfile's $((n0 + 1)) places count" grep -q -- "--cfg=contexts/guard-size:0" <<<"$out"
+  rm -rf "$GTMP"
+else
+  check "vm.max_map_count is readable (got '${M:-}')" false
+fi
 finish

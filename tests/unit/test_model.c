@@ -209,6 +209,21 @@ static void test_smpi_default(void)
   CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_KEEP);
   CHECK(hnm_model_contention(m) == HNM_CONTENTION_MAXMIN);
   CHECK(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_SIMGRID);
+  CHECK(hnm_model_update(m) == HNM_UPDATE_SIMGRID);
+
+  /* smpi-fixed: the same model with the selective update mended. */
+  hnm_model *f = load_bundled("smpi-fixed");
+  CHECK(f != NULL);
+  if (f != NULL) {
+    size_t nm, nf;
+    const struct hnm_segment *sm = hnm_model_segments(m, HNM_ROUTE_REMOTE, &nm);
+    const struct hnm_segment *sf = hnm_model_segments(f, HNM_ROUTE_REMOTE, &nf);
+    CHECK(nm == nf && memcmp(sm, sf, nm * sizeof *sm) == 0);
+    CHECK(hnm_model_async_max(f) == -1 && hnm_model_detached_max(f) == 65535);
+    CHECK(hnm_model_limiter_mode(f) == HNM_LIMITER_KEEP && hnm_model_crosstraffic(f) == HNM_CROSSTRAFFIC_SIMGRID);
+    CHECK(hnm_model_contention(f) == HNM_CONTENTION_MAXMIN && hnm_model_update(f) == HNM_UPDATE_FIXED);
+  }
+  hnm_model_free(f);
   hnm_model_free(m);
 }
 
@@ -717,6 +732,7 @@ static void test_bad_files(void)
   LOAD_ERR("duplicate-route.xml", 11, "segments attribute 'route'", "remote");
   LOAD_ERR("missing-route.xml", 8, "segments attribute 'route'", "remote");
   LOAD_ERR("bad-limiter.xml", 5, "limiter attribute 'factor'", "> 0");
+  LOAD_ERR("bad-update.xml", 5, "update", "lazy");
   LOAD_ERR("loggps-negative-latency.xml", 4, "loggps attribute 'G'", "L + s*(g-G)");
   LOAD_ERR("loggps-bad-size.xml", 6, "loggps attribute 'S'", "whole number");
   LOAD_ERR("pack-negative.xml", 7, "pack-cost attribute 'unpack-per-byte'", "negative");
@@ -766,7 +782,7 @@ static void test_bad_specs(void)
   SPEC_ERR("graphene:pack=fast", "key 'pack'", "not interpreted, compiled, manual or none");
   SPEC_ERR("fluid:pack=compiled", "key 'pack'", "no 'compiled' pack costs");
   SPEC_ERR("graphene:pack=none,pack=compiled", "key 'pack'", "given twice");
-  SPEC_ERR("hyrbid", "unknown model 'hyrbid'", "graphene, smpi-default, fluid, loggps");
+  SPEC_ERR("hyrbid", "unknown model 'hyrbid'", "graphene, smpi-default, smpi-fixed, fluid, loggps");
   SPEC_ERR("", "--model", "empty");
   SPEC_ERR(":async=1", "--model", "missing model name");
   SPEC_ERR("graphene:latency=5us", "--model: key 'latency'", "unknown key");
@@ -822,19 +838,22 @@ static void test_ports(void)
   hnm_model_free(m);
   m = hnm_model_parse_spec("graphene", &err);
   CHECK(m != NULL && hnm_model_loggps(m, &lg) == 0);
-  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* max-min (docs/lazy-bug) */
+  /* Max-min models keep SimGrid's selective update (Lazy): mended by the
+   * plugin (docs/lazy-bug), except smpi-default's, which is SimGrid's own. */
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0);
+  CHECK(m != NULL && hnm_model_update(m) == HNM_UPDATE_FIXED);
   hnm_model_free(m);
   m = hnm_model_parse_spec("fluid", &err);
-  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* max-min, limiters lifted */
-  hnm_model_free(m);
-  m = hnm_model_parse_spec("fluid:limiter=keep", &err);
-  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* max-min, no cross-traffic of SimGrid's */
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0 && hnm_model_update(m) == HNM_UPDATE_FIXED);
   hnm_model_free(m);
   m = hnm_model_parse_spec("smpi-default", &err);
-  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0); /* SimGrid's own sharing and update */
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0 && hnm_model_update(m) == HNM_UPDATE_SIMGRID);
   hnm_model_free(m);
   m = hnm_model_parse_spec("smpi-default:limiter=1", &err);
-  CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* no longer SimGrid's own */
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0 && hnm_model_update(m) == HNM_UPDATE_SIMGRID);
+  hnm_model_free(m);
+  m = hnm_model_parse_spec("smpi-fixed", &err);
+  CHECK(m != NULL && hnm_model_needs_full_update(m) == 0 && hnm_model_update(m) == HNM_UPDATE_FIXED);
   hnm_model_free(m);
   m = hnm_model_parse_spec("loggps", &err);
   CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* port order of same-instant transfers */
