@@ -423,7 +423,9 @@ static double time_op(int style, int op, const struct inst *p, double *src, doub
 {
   long iters = 1;
   double t = time_once(style, op, p, src, packed, bytes, 1, comm, err);
-  while (t * (double)iters < MIN_TIMING && iters < (1L << 20)) {
+  /* t == 0: a clock that does not move (SMPI without simulated
+   * computation: copy loops take no simulated time); repeating is useless. */
+  while (t > 0 && t * (double)iters < MIN_TIMING && iters < (1L << 20)) {
     iters *= 2;
     t = time_once(style, op, p, src, packed, bytes, iters, comm, err);
   }

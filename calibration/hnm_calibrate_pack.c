@@ -235,10 +235,24 @@ static int fit_one(const struct pack_data *d, int style, int cls, int op, struct
   return found ? 0 : -1;
 }
 
+/* Whether STYLE has a measured time > 0 on some fit row: under SMPI
+ * without simulated computation, the manual and compiled copy loops take no
+ * simulated time at all, and only the interpreted style (MPI_Pack, charged
+ * by the model) is measured. */
+static int style_measured(const struct pack_data *d, int style)
+{
+  for (size_t i = 0; i < d->n; i++)
+    if (d->rows[i].style == style && !d->rows[i].holdout && d->rows[i].seconds > 0)
+      return 1;
+  return 0;
+}
+
 void pack_fit(const struct pack_data *d, struct hnm_pack_model *p)
 {
   memset(p, 0, sizeof *p);
   for (int s = 0; s < 3; s++) {
+    if (s != PACK_CSV_INTERPRETED && !style_measured(d, s))
+      continue; /* left out of the model */
     for (int c = 0; c < HNM_PACK_CLASSES; c++)
       for (int op = 0; op < HNM_PACK_OPS; op++)
         if (fit_one(d, s, c, op, &p->cost[model_style[s]][c][op]) != 0)
@@ -255,7 +269,7 @@ double pack_report(FILE *f, const struct pack_data *d, const struct hnm_pack_mod
   fprintf(f, "Pack costs: T = c0 + per-block x blocks + per-byte x bytes (fitted on role 'fit' only)\n");
   for (int s = 0; s < 3; s++)
     for (int c = 0; c < HNM_PACK_CLASSES; c++)
-      for (int op = 0; op < HNM_PACK_OPS; op++) {
+      for (int op = 0; op < HNM_PACK_OPS && p->present[model_style[s]]; op++) {
         const struct hnm_pack_cost *k = &p->cost[model_style[s]][c][op];
         fprintf(f, "  %-11s %-8s %-6s c0 = %.4g s, per-block = %.4g s, per-byte = %.4g s\n", csv_styles[s],
                 hnm_pack_class_name((enum hnm_pack_class)c), op == 0 ? "pack" : "unpack", k->c0, k->per_block,
@@ -280,6 +294,10 @@ double pack_report(FILE *f, const struct pack_data *d, const struct hnm_pack_mod
       continue;
     }
     int s = r->style;
+    if (!p->present[model_style[s]]) {
+      fprintf(f, " %11s\n", "(not fitted: no time measured)");
+      continue;
+    }
     const struct pack_row *both[2] = {r, u};
     for (int op = 0; op < 2; op++) {
       if (both[op] == NULL) {

@@ -41,7 +41,8 @@ void pack_data_free(struct pack_data *d);
 
 /* Fit T = c0 + per-block x blocks + per-byte x bytes per (style, class, op)
  * and style on the rows of role "fit" (least squares on relative errors,
- * coefficients >= 0), into P; use = interpreted. Ends the program (exit 2) when a class has no
+ * coefficients >= 0), into P; use = interpreted. A style whose times are
+ * all 0 (copy loops under SMPI without simulated computation) is left out.  Ends the program (exit 2) when a class has no
  * fit rows. */
 void pack_fit(const struct pack_data *d, struct hnm_pack_model *p);
 
