@@ -29,6 +29,7 @@
 #include "hnm_calibrate_util.h"
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
+#include "hnm_calibrate_physics.h"
 #include "hnm_calibrate_report.h"
 #include "hnm_calibrate_noise.h"
 #include "hnm_calibrate_pack.h"
@@ -65,7 +66,7 @@ static int cmp_kv(const void *a, const void *b)
  * (docs/calibration.md has the figures). */
 #define SMOOTH_HALF 2
 
-static void per_size_medians(double *k, double *y, size_t *n)
+void per_size_medians(double *k, double *y, size_t *n)
 {
   size_t m = *n, out = 0;
   struct kv {
@@ -494,7 +495,8 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     /* A point inside the segment, to pick each op's piece. */
     double k = isinf(b[i]) ? (u > 1 ? b[u - 2] + 1 : 1) : b[i];
     const hnm_fit_piece *p = &m->pieces[OP_COUNT][piece_snapped(m, OP_COUNT, k, in, a, ADf, nAD)];
-    s->lat = p->a > 0 ? p->a : 0;
+    /* As fitted: hnm_calibrate_physics.h keeps them within bounds. */
+    s->lat = p->a;
     s->bw = p->b > 1 / HNM_MAX_BANDWIDTH ? 1 / p->b : HNM_MAX_BANDWIDTH;
     if (m->have[OP_SEND] && k <= m->detached) {
       p = &m->pieces[OP_SEND][piece_snapped(m, OP_SEND, k, in, a, ADf, nAD)];
@@ -513,6 +515,9 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     }
   }
   free(b);
+  char why[512];
+  if (physics_constrain(m, pp->k, t, pp->n, a->raw, why, sizeof why) != 0)
+    die("%s:%ld: op 'pingpong': %s", pp->file, pp->line, why);
 
   /* Single-segment comparisons. Fluid: one line L + k/B through all of
    * rtt/2. LogGPS: o_s + k O_s on send and o_r + k O_r on recv (k <= S =
@@ -536,9 +541,10 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     m->fl_L = 0;
     m->fl_B = HNM_MAX_BANDWIDTH;
     if (hnm_fit_segments(k, y, pp->n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0) {
-      m->fl_L = fmax(0, pc.a);
+      m->fl_L = pc.a;
       m->fl_B = pc.b > 1 / HNM_MAX_BANDWIDTH ? 1 / pc.b : HNM_MAX_BANDWIDTH;
-      P = fmax(0, pc.b);
+      physics_constrain_fluid(m, k, y, pp->n, a->raw);
+      P = m->fl_B < HNM_MAX_BANDWIDTH ? 1 / m->fl_B : 0;
     }
     double os = 0, Os = 0, orr = 0, Or = 0;
     size_t n = 0;
@@ -1070,6 +1076,10 @@ int cmd_fit(int argc, char **argv)
     fputs(pcal_summary(), stderr);
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
+    if (e == NULL) { /* a last line cut by the buffer's end */
+      fprintf(stderr, PROG ": %s\n", w);
+      break;
+    }
     fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);
   }
   /* The table once everything is written: an error above stays one line. */

@@ -23,4 +23,9 @@ struct fit_args {
 
 int cmd_fit(int argc, char **argv);
 
+/* Replace the points (k[i], y[i]), i < *n, by one per distinct size: its
+ * median y, then a running median over neighbouring sizes (what the fit
+ * uses on medians), sizes ascending; *n becomes their number. */
+void per_size_medians(double *k, double *y, size_t *n);
+
 #endif

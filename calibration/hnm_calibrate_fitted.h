@@ -20,7 +20,7 @@ struct fitted {
   double async, detached; /* bytes, -1 = none */
   double limiter;         /* factor, <= 0 = keep */
   double overlap_scale;   /* applied to the send and recv overheads (1: none) */
-  char warnings[4096];    /* shown once the fit succeeded */
+  char warnings[16384];   /* shown once the fit succeeded: whole lines */
   int nfiles;             /* CSV files read */
   int member, members;    /* bootstrap member member of members (0: the central fit) */
   struct segment *seg;
@@ -33,6 +33,7 @@ struct fitted {
   /* single-segment comparisons */
   double lg_L, lg_o, lg_G, lg_Os, lg_Or; /* LogGPS, S = detached */
   double fl_L, fl_B;                     /* fluid */
+  double route_bw;                       /* bytes/s: the bound of hnm_calibrate_physics.h, 0 = none */
   /* contention */
   double bsr, buni, cont_size;
   /* derived-datatype pack costs (pack.csv), written into every model */

@@ -519,6 +519,7 @@ int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out)
   out->Or = m->loggps[LG_Or];
   out->gap = m->gap;
   out->ports = m->ports;
+  out->from_route = m->loggps_from_route;
   return 1;
 }
 

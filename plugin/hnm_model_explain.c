@@ -93,12 +93,20 @@ void hnm_model_explain(const hnm_model *m, void *file)
       fprintf(f, " %s=%.6g %s", model__lg_params[i].name, m->loggps[i], unit);
     }
     fputc('\n', f);
+    if (m->loggps_from_route)
+      fprintf(f, "  platform: L, g and G of each message from its route (L = the sum of its links' latencies, "
+                 "g = G = 1 / its narrowest link's bandwidth); the values above are not used\n");
     fprintf(f, "  ports: %s (%s), gap=%.6g s between the starts of two messages through one port\n",
             hnm_ports_name(m->ports),
-            m->ports == HNM_PORTS_SINGLE   ? "one port per node: its sends and receives one after the other"
-            : m->ports == HNM_PORTS_DUPLEX ? "a send port and a receive port per node, as LogGOPSim"
+            m->ports == HNM_PORTS_SINGLE   ? "one port per host: the sends and receives of all its ranks, one after "
+                                             "the other"
+            : m->ports == HNM_PORTS_DUPLEX ? "a send port and a receive port per host, shared by its ranks, as "
+                                             "LogGOPSim"
                                            : "no port: every message alone on the network, contention-free",
             m->gap);
+    if (m->ports != HNM_PORTS_MULTI)
+      fprintf(f, "  ranks on one host share its port(s): more ranks per host serialise more messages (ports=multi "
+                 "does not)\n");
     fprintf(f, "  transfers: timed by the port rule (docs/models.md, \"Ports\"); the segments below give the "
                "overheads and, for a message alone, its transfer\n");
   }

@@ -83,6 +83,7 @@ struct hnm_model {
   double loggps[LG_COUNT]; /* SI units, meaningful if is_loggps */
   enum hnm_ports ports;    /* loggps only; calloc's 0 is the default, single */
   double gap;              /* seconds, loggps only */
+  int loggps_from_route;   /* loggps only: L, g, G from each message's route (spec item "platform") */
   int has_pack;            /* a <pack> element was given */
   struct hnm_pack_model pack;
 };

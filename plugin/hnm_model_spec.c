@@ -41,7 +41,7 @@ static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
 static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
 {
   static const char known[] =
-      "async, detached, limiter, pack; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap";
+      "async, detached, limiter, pack; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap, and platform";
   char reason[MODEL__REASON];
   const char *field;
   double lg[LG_COUNT];
@@ -69,6 +69,18 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       return -1;
     }
     eq = strchr(item, '=');
+    /* "platform": L, g and G from each message's route, not constants. */
+    if (eq == NULL && strcmp(item, "platform") == 0) {
+      if (!m->is_loggps)
+        return spec__fail(err, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
+      if (m->loggps_from_route)
+        return spec__fail(err, item, "given twice");
+      m->loggps_from_route = 1;
+      if (comma == NULL)
+        break;
+      item = comma + 1;
+      continue;
+    }
     if (eq == NULL)
       return spec__fail(err, item, "missing '=' (write %s=VALUE)", item);
     *eq = '\0';
@@ -141,6 +153,9 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
     item = comma + 1;
   }
 
+  if (m->loggps_from_route && (seen[KEY_LOGGPS + LG_L] || seen[KEY_LOGGPS + LG_g] || seen[KEY_LOGGPS + LG_G]))
+    return spec__fail(err, seen[KEY_LOGGPS + LG_L] ? "L" : seen[KEY_LOGGPS + LG_g] ? "g" : "G",
+                      "comes from each route with 'platform' (give one or the other)");
   /* Expansion resets the protocol and the limiter: apply those after it. */
   if (lg_changed && model__loggps_expand(m, lg, &field, reason, sizeof reason) < 0)
     return spec__fail(err, field, "%s", reason);

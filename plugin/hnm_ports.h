@@ -66,6 +66,8 @@ struct hnm_loggps {
   double Os, Or; /* seconds per byte, sender / receiver overhead */
   double gap;    /* seconds between the starts of two messages through one port */
   enum hnm_ports ports;
+  int from_route; /* 1: L, g and G are each message's route's (its latency,
+                   * 1 / its narrowest bandwidth), filled in by the caller */
 };
 
 /* The phases of one message, seconds (see the top of this file). */

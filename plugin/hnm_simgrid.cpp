@@ -76,6 +76,12 @@ bool warned_over_link    = false;
 bool is_loggps = false;
 hnm_loggps loggps{};
 
+/* The links' latencies as the platform declares them: under LogGPS every
+ * link gets LOGGPS_LINK_LATENCY, but loggps:platform and the platform check
+ * below need the declared ones. Filled once, before the simulation. */
+std::unordered_map<const sg4::Link*, double> declared_latency;
+bool checked_platform = false; /* the one-line platform check was made */
+
 /* Per-host state of a LogGPS model, attached to each s4u::Host as a SimGrid
  * extension so that a message finds it in O(1). */
 struct HostState {
@@ -187,6 +193,58 @@ double route_latency(const std::vector<sg4::Link*>& links)
   return route_lat;
 }
 
+/* The route as the platform declares it: its latency (seconds) and its
+ * narrowest bandwidth (bytes/s, 0 if none), SimGrid's T = L + k / B for a
+ * lone flow. O(route length). */
+void declared_route(const std::vector<sg4::Link*>& links, double* latency, double* bandwidth)
+{
+  *latency   = 0.0;
+  *bandwidth = 0.0;
+  for (const sg4::Link* l : links) {
+    auto it = declared_latency.find(l);
+    *latency += it != declared_latency.end() ? it->second : l->get_latency();
+    if (l->get_sharing_policy() == sg4::Link::SharingPolicy::WIFI)
+      continue;
+    if (*bandwidth == 0.0 || l->get_bandwidth() < *bandwidth)
+      *bandwidth = l->get_bandwidth();
+  }
+}
+
+/* Once, at the first message between two hosts: a model whose absolute
+ * values (LogGPS's L and G, a fitted segment table's bandwidth) are far from
+ * the platform's route is timing another machine. One line says so, and
+ * what to do; nothing changes. "Far": more than a factor of 2 either way. */
+void check_platform_once(const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links)
+{
+  if (checked_platform || src == dst)
+    return;
+  checked_platform = true;
+  double lat, bw;
+  declared_route(links, &lat, &bw);
+  if (!(bw > 0))
+    return;
+  auto far = [](double a, double b) { return a > 2 * b || b > 2 * a; };
+  if (is_loggps && not loggps.from_route) {
+    double model_bw = loggps.G > 0 ? 1 / loggps.G : INFINITY;
+    if (far(model_bw, bw) || (lat > 0 && far(loggps.L, lat)))
+      std::fprintf(stderr,
+                   "hnm: note: model '%s' has its own L = %g s and 1/G = %g bytes/s, not this platform's (route %s "
+                   "-> %s: %g s, %g bytes/s); --model %s:platform takes L and G from each route\n",
+                   hnm_model_name(model), loggps.L, model_bw, src->get_cname(), dst->get_cname(), lat, bw,
+                   hnm_model_name(model));
+    return;
+  }
+  if (is_loggps)
+    return;
+  const hnm_segment* last = hnm_model_segment(model, route_class(src, dst), INFINITY);
+  if (last->bandwidth_absolute && far(last->bandwidth_Bps, bw))
+    std::fprintf(stderr,
+                 "hnm: note: model '%s' gives the largest messages %g bytes/s of its own (absolute, fitted "
+                 "elsewhere), and this platform's route %s -> %s has %g bytes/s: times follow the model's machine; "
+                 "calibrate on this one, or use a model of factors (graphene)\n",
+                 hnm_model_name(model), last->bandwidth_Bps, src->get_cname(), dst->get_cname(), bw);
+}
+
 /* A LogGPS transfer: SimGrid charges latency x factor + size / rate, with the
  * rate set to UNLIMITED_BANDWIDTH by bw_factor_cb; the factor makes the whole
  * last the duration hnm_ports_transfer() gives. Called once per message, when
@@ -197,10 +255,18 @@ double loggps_lat_factor(double size, const sg4::Host* src, const sg4::Host* dst
 {
   double k        = payload_to_k(size);
   bool from_isend = k > loggps.S && take_pending_isend(src, dst);
+  hnm_loggps p    = loggps;
+  if (p.from_route) {
+    /* loggps:platform: this route's L and G (SimGrid's T = L + k / B). */
+    double lat, bw;
+    declared_route(links, &lat, &bw);
+    p.L = lat;
+    p.g = p.G = bw > 0 ? 1 / bw : 0;
+  }
   hnm_phases ph;
-  hnm_loggps_phases(&loggps, k, from_isend, &ph);
+  hnm_loggps_phases(&p, k, from_isend, &ph);
   double now      = sg4::Engine::get_clock();
-  double duration = hnm_ports_transfer(&loggps, &host_state(src)->ports, &host_state(dst)->ports, now, &ph);
+  double duration = hnm_ports_transfer(&p, &host_state(src)->ports, &host_state(dst)->ports, now, &ph);
   if (trace_messages)
     std::fprintf(stderr, "hnm: message %s -> %s, %.0f bytes%s: starts %.17g, delivered %.17g\n", src->get_cname(),
                  dst->get_cname(), k, from_isend ? " (MPI_Isend)" : "", now, now + duration);
@@ -250,6 +316,8 @@ double fast_factor(double factor, const hnm_segment* seg, double k, const sg4::H
 double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
                      const std::unordered_set<sg4::NetZone*>& /*netzones*/)
 {
+  if (not checked_platform)
+    check_platform_once(src, dst, links);
   if (is_loggps)
     return loggps_lat_factor(size, src, dst, links);
   double k               = payload_to_k(size);
@@ -358,10 +426,14 @@ void install_host_states(sg4::Engine* engine)
 
 void install_loggps(sg4::Engine* engine)
 {
-  for (sg4::Link* link : engine->get_all_links())
+  for (sg4::Link* link : engine->get_all_links()) {
+    declared_latency[link] = link->get_latency();
     link->set_latency(LOGGPS_LINK_LATENCY);
-  if (sg4::Link* loopback = sg4::Link::by_name_or_null("__loopback__"))
+  }
+  if (sg4::Link* loopback = sg4::Link::by_name_or_null("__loopback__")) {
+    declared_latency[loopback] = loopback->get_latency();
     loopback->set_latency(LOGGPS_LINK_LATENCY);
+  }
 }
 
 void install_on_platform()

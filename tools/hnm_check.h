@@ -14,10 +14,10 @@
  *     platform, at least one entry; empty lines are skipped as SimGrid does;
  *     a line with blanks around or inside a name, or a carriage return, is
  *     refused (SimGrid would look up a host named with the blanks);
- *   - -np: a whole number in [1, INT_MAX] written in decimal digits, at most
- *     the hostfile's capacity (the sum of its entries). SimGrid would deal
- *     ranks beyond the capacity round-robin over the hostfile again; hnm-run
- *     refuses instead and says how to oversubscribe explicitly (HOST:N).
+ *   - -np: a whole number in [1, INT_MAX] written in decimal digits. The
+ *     hostfile's capacity (the sum of its entries) is returned: SimGrid deals
+ *     ranks beyond it round-robin over the hostfile again, and hnm-run notes
+ *     it, as smpirun's users expect.
  *
  * Every function returns 0, or -1 with err->msg holding the one line.
  */

@@ -118,7 +118,7 @@ void run_argv(const cmp_config *c, const cmp_run *r, strvec *v)
     sv_push(v, np);
     for (int i = 0; i < c->sim_opts.n; i++)
       sv_push(v, c->sim_opts.v[i]);
-    if (strcmp(c->metric, "simclock") == 0) {
+    if (strcmp(c->metric, "simclock") == 0 || strcmp(c->metric, "auto") == 0) {
       /* SimGrid 3.32 (smpi_utils.cpp, print_time_analysis) then logs
        * "Simulated time: %g seconds." at the end, in category smpi_utils. */
       sv_push(v, "--cfg=smpi/display-timing:yes");
@@ -188,10 +188,10 @@ static int add_nps(cmp_config *c, const char *list)
 
 static int check_metric(const char *m)
 {
-  if (strcmp(m, "simclock") == 0)
+  if (strcmp(m, "simclock") == 0 || strcmp(m, "auto") == 0)
     return 0;
   if (strncmp(m, "csv:", 4) != 0 || m[4] == '\0' || m[4] == ':')
-    return cmp_fail("--metric: '%s' is neither simclock nor csv:COLUMN[:KEY=VALUE...]", m);
+    return cmp_fail("--metric: '%s' is neither auto, simclock nor csv:COLUMN[:KEY=VALUE...]", m);
   for (const char *p = strchr(m + 4, ':'); p; p = strchr(p + 1, ':')) {
     const char *eq = strchr(p + 1, '='), *next = strchr(p + 1, ':');
     if (eq == NULL || eq == p + 1 || (next && eq > next))
@@ -225,6 +225,38 @@ static int grid__model(void *ctx, const char *v, char *err, size_t errlen)
     return snprintf(err, errlen, "'mpirun' is the reference's label (use --reference)"), -1;
   sv_push(&c->models, v);
   return 0;
+}
+
+/* --models-of MODEL.xml: the three models of one calibration, as
+ * `hnm-calibrate fit -o MODEL.xml` writes them: MODEL.xml (hybrid), and in
+ * its report directory MODEL-report/ (MODEL.xml without .xml), loggps.xml
+ * and fluid.xml. Each is then an ordinary --model (the CSV names it by its
+ * path). */
+static int grid__models_of(void *ctx, const char *v, char *err, size_t errlen)
+{
+  size_t l = strlen(v);
+  if (l < 5 || strcmp(v + l - 4, ".xml") != 0)
+    return snprintf(err, errlen, "'%s' is not the model file of hnm-calibrate fit -o MODEL.xml", v), -1;
+  char *paths[3];
+  paths[0] = xstrdup(v);
+  for (int i = 1; i < 3; i++) {
+    size_t n = l + 32;
+    paths[i] = xmalloc(n);
+    snprintf(paths[i], n, "%.*s-report/%s", (int)(l - 4), v, i == 1 ? "loggps.xml" : "fluid.xml");
+  }
+  int rc = 0;
+  for (int i = 0; i < 3 && rc == 0; i++) {
+    struct stat st;
+    if (stat(paths[i], &st) != 0) {
+      snprintf(err, errlen, "'%s': no %s (%s; hnm-calibrate fit -o %s writes it)", v, paths[i], strerror(errno), v);
+      rc = -1;
+    } else if (grid__model(ctx, paths[i], err, errlen) != 0) {
+      rc = -1;
+    }
+  }
+  for (int i = 0; i < 3; i++)
+    free(paths[i]); /* grid__model() keeps its own copy */
+  return rc;
 }
 
 static int grid__np(void *ctx, const char *v, char *err, size_t errlen)
@@ -295,9 +327,11 @@ static const char grid__epilog[] =
   "--args 'WORDS': split on blanks, appended to PROGRAM ARGS; default one empty set.\n"
   "--metric: simclock = SimGrid's final simulated clock (smpi/display-timing, 6 significant\n"
   "  digits); csv:COL[:KEY=VAL...] = the sum of column COL over the rows of the program's CSV\n"
-  "  output (stdout) whose column KEY equals VAL (default csv:time_s, the skeletons' report).\n"
+  "  output (stdout) whose column KEY equals VAL; auto (default) = csv:time_s (the skeletons'\n"
+  "  report) when the program prints it, else simclock: any program gets a time.\n"
   "--reference: PROGRAM-mpi with mpirun at each np and argument set (model 'mpirun',\n"
-  "  platform '-'); with --metric simclock its time is mpirun's wall time. --mpirun-opt\n"
+  "  platform '-'); with --metric simclock, or auto without csv:time_s, its time is mpirun's\n"
+  "  wall time. --mpirun-opt\n"
   "  default: --allow-run-as-root --oversubscribe --mca btl self,vader.\n"
   "-o FILE: appended to; runs with an ok row are skipped (with --no-retry, any recorded run);\n"
   "  the existing file is checked first (header, complete last row, status values).\n"
@@ -310,7 +344,7 @@ static const char grid__epilog[] =
 int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
 {
   memset(c, 0, sizeof *c);
-  c->metric = "csv:time_s";
+  c->metric = "auto";
   c->hnm_run = getenv("HNM_COMPARE_HNM_RUN") ? getenv("HNM_COMPARE_HNM_RUN") : hnm_home_file(HNM_HOME_BIN "/hnm-run");
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   c->workers = ncpu > 0 ? ncpu : 1;
@@ -320,10 +354,11 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
   struct cmp_parse ctx = {c, sl};
   struct hnm_opt opts[] = {
     {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "an hnm-run model (repeatable; default graphene)", NULL, 0, 0, grid__model},
+    {"models-of", 0, HNM_OPT_CALL, "MODEL.xml", NULL, NULL, "the three models of one calibration (hnm-calibrate fit -o MODEL.xml): MODEL.xml, MODEL-report/loggps.xml, MODEL-report/fluid.xml (repeatable)", NULL, 0, 0, grid__models_of},
     {"np", 0, HNM_OPT_CALL, "LIST", NULL, NULL, "process counts, comma-separated (e.g. 8,16,32); required", NULL, 0, 0, grid__np},
     {"platform", 0, HNM_OPT_CALL, "XML[:HOSTS]", NULL, NULL, "platform and hostfile (repeatable; see below)", NULL, 0, 0, grid__platform},
     {"args", 0, HNM_OPT_CALL, "WORDS", NULL, NULL, "one argument set appended to PROGRAM ARGS (repeatable)", NULL, 0, 0, grid__args},
-    {"metric", 0, HNM_OPT_CALL, "M", "csv:time_s", NULL, "simclock, or csv:COL[:KEY=VAL...]", NULL, 0, 0, grid__metric},
+    {"metric", 0, HNM_OPT_CALL, "M", "auto", NULL, "auto, simclock, or csv:COL[:KEY=VAL...]", NULL, 0, 0, grid__metric},
     {"sim-opt", 0, HNM_OPT_CALL, "OPT", NULL, NULL, "an smpirun option for every simulation (repeatable); --cfg=smpi/simulate-computation:no is added unless one sets it (reproducible, network-only times)", NULL, 0, 0, grid__sim_opt},
     {"reference", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "also run PROGRAM-mpi with mpirun", &c->reference, 0, 0, NULL},
     {"mpi-program", 0, HNM_OPT_STRING, "PATH", NULL, NULL, "the program for --reference (default PROGRAM-mpi)", &c->mpi_program, 0, 0, NULL},

@@ -373,11 +373,16 @@ int cmd_run(int argc, char **argv)
           char *outf = xmalloc(n), *errf = xmalloc(n);
           snprintf(outf, n, "%s/%ld.out", c.log_dir, r->index);
           snprintf(errf, n, "%s/%ld.err", c.log_dir, r->index);
-          if (r->model < 0 && strcmp(c.metric, "simclock") == 0) {
+          /* auto: the program's csv:time_s if it prints one, else the
+           * simulated clock (mpirun: the wall time). */
+          int is_auto = strcmp(c.metric, "auto") == 0;
+          if (is_auto)
+            have = extract_metric("csv:time_s", outf, errf, &value) == 0;
+          if (!have && r->model < 0 && (is_auto || strcmp(c.metric, "simclock") == 0)) {
             value = wall;
             have = 1;
-          } else {
-            have = extract_metric(c.metric, outf, errf, &value) == 0;
+          } else if (!have) {
+            have = extract_metric(is_auto ? "simclock" : c.metric, outf, errf, &value) == 0;
           }
           if (!have)
             status = "nometric";

@@ -104,6 +104,10 @@ static void run__notes(FILE *out)
           "--model: a bundled name (graphene, smpi-default, smpi-fixed, fluid, loggps) or a model\n"
           "file (path with '/' or ending in .xml), optionally followed by inline overrides, e.g.\n"
           "  loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB  or  graphene:limiter=1.2\n"
+          "loggps: its ports are per host, so ranks on one host share them (ports=single: one\n"
+          "message at a time per host); its L and G are absolute (the bundled ones those of the\n"
+          "bundled 1 Gb/s cluster): loggps:platform takes L and G from each message's route. A\n"
+          "model whose absolute values are 2x off the platform's route gets one line of note.\n"
           "--tcmalloc: preload tcmalloc into the simulator: same results, faster allocation for\n"
           "many ranks (1.36x on a 1024-rank gcr), but it aborts some unmodified programs (\"free\n"
           "invalid pointer\" with SMPI's privatization): off by default, see docs/scale.md.\n"
@@ -117,8 +121,9 @@ static void run__notes(FILE *out)
           "\n"
           "Checked before anything runs (exit 2, one line): the model; the platform, loaded\n"
           "by SimGrid (hnm-hosts); the hostfile (HOST or HOST:N per line, hosts of the\n"
-          "platform); -np, a whole number from 1 to the hostfile's capacity (to put several\n"
-          "ranks on a host, say so: HOST:N).\n"
+          "platform); -np, a whole number from 1 up. Beyond the hostfile's capacity (its\n"
+          "lines, HOST:N counting N) ranks wrap around as with smpirun: rank i runs on place\n"
+          "i mod capacity (one line of note on stderr).\n"
           "Computation: the CPU time each rank spends between MPI calls is measured on this\n"
           "machine (SimGrid's smpi/simulate-computation:yes) and injected as that many seconds\n"
           "x smpi/host-speed flop, executed at the host's speed. hnm-run sets smpi/host-speed\n"
@@ -378,12 +383,14 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
     rc = fail("%s%s", err.msg, "");
   if (rc == 0 && hosts_used == NULL)
     slots = (long)info.nhosts;
-  if (rc == 0 && np > slots) {
-    char msg[4400];
-    snprintf(msg, sizeof msg, "-np %ld: more ranks than the %ld places of %s%s", np, slots,
-             hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform);
-    rc = fail("%s%s (to put several ranks on one host, write HOST:N in the hostfile)", msg, "");
-  }
+  /* Beyond the capacity, SimGrid 3.32 (smpi_deployment_smpirun) deals the
+   * ranks round-robin again: rank i on place i mod capacity, a place being a
+   * line of the hostfile after HOST:N is unrolled into N lines, or a host of
+   * the platform (in SimGrid's name order) without a hostfile. hnm-run
+   * keeps that, as smpirun does, and says so. */
+  if (rc == 0 && np > slots)
+    hnm_msg_info("-np %ld: more ranks than the %ld places of %s%s: rank i runs on place i mod %ld, as with smpirun",
+                 np, slots, hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform, slots);
   if (rc == 0 && hnm_speed_choose(&info, hosts_used, np, user_speed, speed, &err) != 0)
     rc = fail("platform file '%s': %s", platform ? platform : default_platform, err.msg);
   *full = needs_full_update(model);

@@ -53,9 +53,9 @@ verify_case "mpi np=5 restart 10" "$(elements 4 10 5 1)" mpi 5 "$GCR_MPI" --veri
 for np in 1 2 3 5 8 9; do
   want=$(elements $n $r "$np" 1)
   for k in 2 3; do
-    verify_case "fluid np=$np recursive k=$k" "$want" sim fluid "$np" "$GCR" --verify --n $n --restart $r --k "$k"
+    verify_case "fluid np=$np recursive k=$k" "$want" sim "$FLUID" "$np" "$GCR" --verify --n $n --restart $r --k "$k"
   done
-  verify_case "fluid np=$np mpi" "$want" sim fluid "$np" "$GCR" --verify --n $n --restart $r --algo mpi
+  verify_case "fluid np=$np mpi" "$want" sim "$FLUID" "$np" "$GCR" --verify --n $n --restart $r --algo mpi
 done
 for np in 3 6 16; do
   want=$(elements $n $r "$np" 1)
@@ -124,7 +124,7 @@ closed_form() { # CASE C -> "time;stage times"
 for c in "A 2 2 2 1" "B 3 3 6 1" "C 3 2 4 3" "D 4 2 8 2" "E 8 2 24 3"; do
   set -- $c
   case_=$1 np=$2 k=$3 per=$4 nst=$5
-  out=$(sim fluid "$np" "$GCR" --n 4 --restart 3 --k "$k")
+  out=$(sim "$FLUID" "$np" "$GCR" --n 4 --restart 3 --k "$k")
   sum=0
   nlines=0
   sizes=""
@@ -181,7 +181,7 @@ same_times() {
 }
 LIN=(--cfg=smpi/barrier:ompi_basic_linear --cfg=smpi/reduce:ompi_basic_linear)
 RD=(--cfg=smpi/barrier:ompi_recursivedoubling --cfg=smpi/reduce:ompi_binomial)
-for c in "fluid 3 2" "fluid 8 2" "graphene 8 2" "graphene 13 3"; do
+for c in "$FLUID 3 2" "$FLUID 8 2" "graphene 8 2" "graphene 13 3"; do
   set -- $c
   a=$(sim "$1" "$2" "${LIN[@]}" "$GCR" --n 2 --restart 3 --k "$3")
   b=$(sim "$1" "$2" "${RD[@]}" "$GCR" --n 2 --restart 3 --k "$3")
@@ -205,7 +205,7 @@ for c in "1 2" "2 2" "3 2" "4 2" "5 2" "7 2" "8 2" "9 2" "16 2" "2 3" "3 3" "4 3
   "4 4" "15 4" "16 4" "17 4" "5 5" "24 5" "25 5" "6 7" "32 2" "32 31"; do
   set -- $c
   read -r st msg <<<"$(shape "$1" "$2")"
-  out=$(sim fluid "$1" "$GCR" --n 2 --restart 3 --k "$2" --no-payload)
+  out=$(sim "$FLUID" "$1" "$GCR" --n 2 --restart 3 --k "$2" --no-payload)
   bad=0
   while IFS= read -r line; do
     ns=$(csv_field "$line" 9 | awk -F';' '{ print ($0 == "" ? 0 : NF) }')
@@ -218,7 +218,7 @@ for c in "1 2" "2 2" "3 2" "4 2" "5 2" "7 2" "8 2" "9 2" "16 2" "2 3" "3 3" "4 3
     test "$(csv_field "$call" 6),$(csv_field "$call" 7)" = "5,$((5 * msg))"
 done
 # The paper's default call: N = 25, restart 3 -> 51 allreduces.
-out=$(sim fluid 8 "$GCR" --report call --iterations 2)
+out=$(sim "$FLUID" 8 "$GCR" --report call --iterations 2)
 check "default call: 2 call lines, no allreduce line" \
   test "$(grep -c '^gcr,gcr,' <<<"$out"),$(grep -c '^gcr,allreduce,' <<<"$out")" = "2,0"
 check "default call: 51 allreduces of 8 x (2 - 1) x 3 = 24 messages" \
@@ -262,9 +262,9 @@ sim_refused() {
   check "refused $what: no CSV output" bash -c '! grep -q "^program,\|^allreduce,\|^gcr," <<<"$1"' _ "$out"
   rm -f "$err"
 }
-sim_refused "smpi --k 1" "gcr: --k: '1' is not in 2 \\.\\. 2147483647$" sim fluid 3 "$GCR" --k 1
-sim_refused "smpi --algo ring" "gcr: --algo: 'ring' is not one of mpi|recursive$" sim fluid 3 "$GCR" --algo ring
-sim_refused "smpi --verify --no-payload" "gcr: --verify: needs real buffers" sim fluid 2 "$GCR" --verify --no-payload
+sim_refused "smpi --k 1" "gcr: --k: '1' is not in 2 \\.\\. 2147483647$" sim "$FLUID" 3 "$GCR" --k 1
+sim_refused "smpi --algo ring" "gcr: --algo: 'ring' is not one of mpi|recursive$" sim "$FLUID" 3 "$GCR" --algo ring
+sim_refused "smpi --verify --no-payload" "gcr: --verify: needs real buffers" sim "$FLUID" 2 "$GCR" --verify --no-payload
 
 # --help: usage on stdout, exit 0, once.
 out=$(mpi 2 "$GCR_MPI" --help)

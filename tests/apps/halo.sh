@@ -106,10 +106,10 @@ done
 
 # --- 2. SMPI through hnm-run (privatization off): the same checks ---------
 for np in 1 3 4 6 8; do
-  verify_sim fluid "11x7 w10" "$np" --nx 11 --ny 7 --nz 2 --width 10
+  verify_sim "$FLUID" "11x7 w10" "$np" --nx 11 --ny 7 --nz 2 --width 10
 done
-verify_sim fluid "1-column blocks w9" 5 --cx 5 --nx 5 --ny 3 --nz 1 --width 9 --iterations 2
-verify_sim fluid "w 13 > domain 5x3" 4 --nx 5 --ny 3 --nz 2 --width 13
+verify_sim "$FLUID" "1-column blocks w9" 5 --cx 5 --nx 5 --ny 3 --nz 1 --width 9 --iterations 2
+verify_sim "$FLUID" "w 13 > domain 5x3" 4 --nx 5 --ny 3 --nz 2 --width 13
 verify_sim graphene "11x7 w3" 5 --nx 11 --ny 7 --nz 2 --width 3
 verify_sim graphene "11x7 w10" 8 --nx 11 --ny 7 --nz 2 --width 10 --iterations 2
 verify_sim graphene "paper w20" 6 --nx 40 --ny 20 --nz 1 --width 20
@@ -138,13 +138,13 @@ out=$(mpi 6 "$MPI_HALO" --nx 6 --ny 4 --nz 1 --width 3 2>&1 || true)
 msgs_case "np 6 3x2 w3 (36)" "$out" 6 4 3 2 3
 check "np 6: most square grid 3 x 2" [ "$(param cx "$(grep -m1 '^halo,' <<<"$out")")x$(param cy "$(grep -m1 '^halo,' <<<"$out")")" = 3x2 ]
 # cx = 1: the x halo is copied locally, no message in stage 1.
-out=$(sim fluid 4 "$SIM_HALO" --cx 1 --nx 4 --ny 8 --nz 1 --width 3 2>&1 || true)
+out=$(sim "$FLUID" 4 "$SIM_HALO" --cx 1 --nx 4 --ny 8 --nz 1 --width 3 2>&1 || true)
 msgs_case "sim np 4 cx=1 (16)" "$out" 4 8 1 4 3
 check "sim np 4 cx=1: stage 1 takes no time" [ "$(csv_field "$(grep -m1 '^halo,' <<<"$out")" 9 | cut -d';' -f1)" = 0 ]
 # The paper's defaults (Table 3 grid x 0.0001 in points, i.e. x 0.01 per
 # dimension; nz 256, width 3), no payload:
 # 16 ranks as 4 x 4 blocks of 72 x 36 points, one message per side.
-out=$(sim fluid 16 "$SIM_HALO" --scale 0.0001 --no-payload 2>&1 || true)
+out=$(sim "$FLUID" 16 "$SIM_HALO" --scale 0.0001 --no-payload 2>&1 || true)
 line=$(grep -m1 '^halo,' <<<"$out" || true)
 check "defaults: Table 3 x 0.0001, nz 256, width 3 (got $line)" \
   [ "$(param nx "$line");$(param ny "$line");$(param nz "$line");$(param width "$line");$(param payload "$line")" \
@@ -181,7 +181,7 @@ B=125e6
 # levels = 256 B twice to the y partner, 2 flows of 272 B per link:
 # L + 544/B for every rank. Total: 2L + (224 + 544)/B, both iterations
 # alike.
-out=$(sim fluid 4 "$SIM_HALO" --nx 8 --ny 6 --nz 2 --width 2 --iterations 2 2>&1 || true)
+out=$(sim "$FLUID" 4 "$SIM_HALO" --nx 8 --ny 6 --nz 2 --width 2 --iterations 2 2>&1 || true)
 s1=$(calc "$L + 224 / $B")
 s2=$(calc "$L + 544 / $B")
 n=0
@@ -205,7 +205,7 @@ check "case A: two iterations reported (got $n)" [ "$n" = 2 ]
 # L + 64/B; its sends are detached. Rank 1's receives: 2 flows of 40 B,
 # done at L + 80/B: the maximum. (With the barrier, rank 0 was the slowest:
 # d + L + 64/B.)
-out=$(sim fluid 2 "$SIM_HALO" --cx 2 --nx 5 --ny 1 --nz 1 --width 4 2>&1 || true)
+out=$(sim "$FLUID" 2 "$SIM_HALO" --cx 2 --nx 5 --ny 1 --nz 1 --width 4 2>&1 || true)
 line=$(grep -m1 '^halo,' <<<"$out" || true)
 check_close "case B time" "$(csv_field "$line" 8)" "$(calc "$L + 80 / $B")" 1e-9
 check "case B: params end with sync=window" grep -q ';sync=window$' <<<"$(csv_field "$line" 5)"
@@ -216,7 +216,7 @@ check "case B: 4 messages, stage 2 free" [ "$(csv_field "$line" 7);$(csv_field "
 # (lx + 2w = 9) columns: rank 0 receives 2 x (2 x 9 x 8 = 144 B), rank 1
 # 2 x (3 x 9 x 8 = 216 B). Stage 2: rank 0 takes L + 2 x 160/B, rank 1
 # L + 2 x 232/B, the maximum (with the barrier: rank 0, d + L + 320/B).
-out=$(sim fluid 2 "$SIM_HALO" --cy 2 --nx 1 --ny 5 --nz 1 --width 4 2>&1 || true)
+out=$(sim "$FLUID" 2 "$SIM_HALO" --cy 2 --nx 1 --ny 5 --nz 1 --width 4 2>&1 || true)
 line=$(grep -m1 '^halo,' <<<"$out" || true)
 check_close "case C time" "$(csv_field "$line" 8)" "$(calc "$L + 464 / $B")" 1e-9
 check_close "case C stage 2" "$(csv_field "$line" 9 | cut -d';' -f2)" "$(calc "$L + 464 / $B")" 1e-9
@@ -276,15 +276,15 @@ refused "local field too large" "local field of .* doubles is larger than this m
   mpi 1 "$MPI_HALO" --nx 2000000000 --ny 2000000000 --nz 1
 refused "message above MPI's int count" "exceeds MPI's int count" \
   mpi 2 "$MPI_HALO" --nx 2 --ny 1 --nz 3000000000 --no-payload
-refused "sim width 0" "--width: '0' is not in 1 \\.\\. " sim fluid 4 "$SIM_HALO" --width 0
-refused "sim cx not dividing P" "--cx: '3' does not divide" sim fluid 4 "$SIM_HALO" --cx 3
+refused "sim width 0" "--width: '0' is not in 1 \\.\\. " sim "$FLUID" 4 "$SIM_HALO" --width 0
+refused "sim cx not dividing P" "--cx: '3' does not divide" sim "$FLUID" 4 "$SIM_HALO" --cx 3
 
 # --help: usage on stdout from rank 0 only, exit 0.
 out=$(mpi 3 "$MPI_HALO" --help 2>/dev/null)
 check "--help: one usage line from rank 0" [ "$(grep -c '^Usage: halo' <<<"$out")" = 1 ]
 check "--help: documents --width" grep -q -- '--width N  *halo width' <<<"$out"
 # Under SMPI SimGrid takes --help for itself; -h is the program's.
-out=$(sim fluid 2 "$SIM_HALO" -h 2>/dev/null)
+out=$(sim "$FLUID" 2 "$SIM_HALO" -h 2>/dev/null)
 check "sim -h: one usage line" [ "$(grep -c '^Usage: halo' <<<"$out")" = 1 ]
 
 finish

@@ -99,7 +99,7 @@ for c in "${CASES[@]}"; do
   read -r p cx cy extra <<<"$c"
   d=2
   [[ "$extra" == *"--depth 3"* ]] && d=3
-  models=(fluid)
+  models=("$FLUID")
   [ "$p" = 4 ] || [ "$p" = 7 ] && models+=(graphene)
   for m in "${models[@]}"; do
     for v in "${VARIANTS[@]}"; do
@@ -189,7 +189,7 @@ T[fence]=$(calc "$P0 + 4 * $m")
 S[fence]="$(calc "$P0 + 2 * $m");$(calc "2 * $m")"
 for v in "${VARIANTS[@]}"; do
   for pack in "${PACKS[@]}"; do
-    out=$(sim fluid 2 --cfg=network/optim:Full "$APP" --variant "$v" --pack "$pack" --nx 16 --ny 8 --nz 16 \
+    out=$(sim "$FLUID" 2 --cfg=network/optim:Full "$APP" --variant "$v" --pack "$pack" --nx 16 --ny 8 --nz 16 \
       --fields 2 --iterations 2 2>&1) || true
     lines=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
     check "closed form $v/$pack: 2 lines" test "$(grep -c . <<<"$lines")" -eq 2
@@ -222,7 +222,7 @@ done
 # from the common start: time = 20 us + (4a + 4c)/B. (With the linear
 # barrier it was 20 us + 3 x 16/B more: the others left it that late.)
 t4=$(calc "20e-6 + (4 * $a + 4 * $c) / $B")
-out=$(sim fluid 4 --cfg=network/optim:Full "$APP" --nx 16 --ny 16 --nz 16 --fields 2 2>&1) || true
+out=$(sim "$FLUID" 4 --cfg=network/optim:Full "$APP" --nx 16 --ny 16 --nz 16 --fields 2 2>&1) || true
 line=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
 check_close "closed form p2p 4 ranks" "$(csv_field "$line" 8)" "$t4" 1e-9
 
@@ -246,15 +246,15 @@ done
 # 4. Defaults (Brown et al. 2018: 16 x 16 columns of 256 levels per process, 30
 # fields, depth 2, p2p, manual) and --no-payload: same simulated time,
 # same counts.
-out=$(sim fluid 4 "$APP" 2>&1) || true
+out=$(sim "$FLUID" 4 "$APP" 2>&1) || true
 with=$(grep '^monc_halo,halo_swap,' <<<"$out" || true)
 check "defaults" test "$(csv_field "$with" 3),$(csv_field "$with" 5),$(csv_field "$with" 6),$(csv_field "$with" 7)" \
   = "p2p,cx=2;cy=2;nx=32;ny=32;nz=256;fields=30;depth=2;pack=manual;notifications=0;sync=window,3,32"
 for v in "${VARIANTS[@]}"; do
   for pack in "${PACKS[@]}"; do
     args=(--variant "$v" --pack "$pack" --nz 64 --fields 4)
-    w=$(sim fluid 6 "$APP" "${args[@]}" 2>&1 | grep '^monc_halo,halo_swap,' || true)
-    wo=$(sim fluid 6 "$APP" "${args[@]}" --no-payload 2>&1 | grep '^monc_halo,halo_swap,' || true)
+    w=$(sim "$FLUID" 6 "$APP" "${args[@]}" 2>&1 | grep '^monc_halo,halo_swap,' || true)
+    wo=$(sim "$FLUID" 6 "$APP" "${args[@]}" --no-payload 2>&1 | grep '^monc_halo,halo_swap,' || true)
     check "no-payload $v/$pack: same line" test -n "$w" -a "$w" = "$wo"
   done
 done
@@ -266,7 +266,7 @@ check "no-payload with Open MPI: 3 lines" test "$(grep -c '^monc_halo,halo_swap,
 out=$(mpi 2 "$APP_MPI" --help 2>/dev/null) && rc=0 || rc=$?
 check "--help exits 0" test "$rc" -eq 0
 check "--help prints usage once" test "$(grep -c '^Usage: monc_halo' <<<"$out")" -eq 1
-out=$(sim fluid 2 "$APP" -h 2>/dev/null) && rc=0 || rc=$?
+out=$(sim "$FLUID" 2 "$APP" -h 2>/dev/null) && rc=0 || rc=$?
 check "-h under SMPI exits 0" test "$rc" -eq 0
 check "-h under SMPI prints usage once" test "$(grep -c '^Usage: monc_halo' <<<"$out")" -eq 1
 
@@ -279,20 +279,20 @@ expect_fail() {
   check "$what: non-zero exit (got $rc)" test "$rc" -ne 0 -a "$rc" -ne 124
   check "$what: message" grep -q -- "$pattern" <<<"$out"
 }
-expect_fail "unknown variant" "--variant: 'rdma' is not one of p2p|fence|pscw|passive" sim fluid 3 "$APP" --variant rdma
-expect_fail "unknown packing" "--pack: 'pack' is not one of manual|datatype" sim fluid 3 "$APP" --pack pack
-expect_fail "unknown option" "--halo: unknown" sim fluid 3 "$APP" --halo 2
-expect_fail "missing value" "--fields: needs an argument" sim fluid 3 "$APP" --fields
-expect_fail "fields 0" "--fields: '0' is not in 1 \\.\\. " sim fluid 3 "$APP" --fields 0
-expect_fail "depth 0" "--depth: '0' is not in 1 \\.\\. " sim fluid 3 "$APP" --depth 0
-expect_fail "nz 0" "--nz: '0' is not in 1 \\.\\. " sim fluid 3 "$APP" --nz 0
-expect_fail "iterations 0" "--iterations: '0' is not in 1 \\.\\. " sim fluid 3 "$APP" --iterations 0
-expect_fail "not a number" "--nx: '1x' is not a whole number" sim fluid 3 "$APP" --nx 1x
-expect_fail "blocks thinner than the halo" "fewer than --depth 2" sim fluid 7 "$APP" --nx 13
-expect_fail "depth deeper than a block" "fewer than --depth 5" sim fluid 4 "$APP" --nx 8 --ny 40 --depth 5
-expect_fail "--cx does not divide" "--cx: '2' does not divide the 3 processes" sim fluid 3 "$APP" --cx 2
-expect_fail "--cx x --cy" "--cx 2 x --cy 3 = 6 processes, but the job has 4" sim fluid 4 "$APP" --cx 2 --cy 3
-expect_fail "verify without payload" "--verify: needs real data" sim fluid 2 "$APP" --verify --no-payload
+expect_fail "unknown variant" "--variant: 'rdma' is not one of p2p|fence|pscw|passive" sim "$FLUID" 3 "$APP" --variant rdma
+expect_fail "unknown packing" "--pack: 'pack' is not one of manual|datatype" sim "$FLUID" 3 "$APP" --pack pack
+expect_fail "unknown option" "--halo: unknown" sim "$FLUID" 3 "$APP" --halo 2
+expect_fail "missing value" "--fields: needs an argument" sim "$FLUID" 3 "$APP" --fields
+expect_fail "fields 0" "--fields: '0' is not in 1 \\.\\. " sim "$FLUID" 3 "$APP" --fields 0
+expect_fail "depth 0" "--depth: '0' is not in 1 \\.\\. " sim "$FLUID" 3 "$APP" --depth 0
+expect_fail "nz 0" "--nz: '0' is not in 1 \\.\\. " sim "$FLUID" 3 "$APP" --nz 0
+expect_fail "iterations 0" "--iterations: '0' is not in 1 \\.\\. " sim "$FLUID" 3 "$APP" --iterations 0
+expect_fail "not a number" "--nx: '1x' is not a whole number" sim "$FLUID" 3 "$APP" --nx 1x
+expect_fail "blocks thinner than the halo" "fewer than --depth 2" sim "$FLUID" 7 "$APP" --nx 13
+expect_fail "depth deeper than a block" "fewer than --depth 5" sim "$FLUID" 4 "$APP" --nx 8 --ny 40 --depth 5
+expect_fail "--cx does not divide" "--cx: '2' does not divide the 3 processes" sim "$FLUID" 3 "$APP" --cx 2
+expect_fail "--cx x --cy" "--cx 2 x --cy 3 = 6 processes, but the job has 4" sim "$FLUID" 4 "$APP" --cx 2 --cy 3
+expect_fail "verify without payload" "--verify: needs real data" sim "$FLUID" 2 "$APP" --verify --no-payload
 expect_fail "mpi: unknown variant" "--variant: 'x' is not one of" mpi 2 "$APP_MPI" --variant x
 expect_fail "mpi: --cy does not divide" "--cy: '4' does not divide the 6 processes" mpi 6 "$APP_MPI" --cy 4
 

@@ -53,8 +53,8 @@ verify_ok "mpi np=5 bruck 2 iterations" "$out" 2
 for np in 1 2 3 4 5 6 7 8; do
   for algo in "${ALGOS[@]}"; do
     # shellcheck disable=SC2086
-    out=$(sim fluid "$np" "$T" "${GRID[@]}" --algo $algo --verify 2>&1) || true
-    verify_ok "sim fluid np=$np $algo" "$out" 1
+    out=$(sim "$FLUID" "$np" "$T" "${GRID[@]}" --algo $algo --verify 2>&1) || true
+    verify_ok "sim "$FLUID" np=$np $algo" "$out" 1
   done
 done
 for layout in "8 --cx 8" "8 --cy 8" "6 --cx 3" "12"; do
@@ -126,7 +126,7 @@ two1=$(calc "$(tk 128)")
 two=$(calc "$two1 + $(tk 128)")
 for algo in burst "ring --k 2" mpi "ring --k 1" bruck pairwise; do
   # shellcheck disable=SC2086
-  out=$(sim fluid 3 "$T" --nx 6 --ny 6 --nz 4 --algo $algo 2>&1) || true
+  out=$(sim "$FLUID" 3 "$T" --nx 6 --ny 6 --nz 4 --algo $algo 2>&1) || true
   for op in yz_to_xz xz_to_yz; do
     case $algo in
       burst | "ring --k 2") expect_line "P=3 $algo" "$out" "$op" "$one" "$one" ;;
@@ -160,7 +160,7 @@ want4[bruck]="$(calc "$(tk 1024)") $(tk 1024)"
 for algo in burst ring-3 ring-1 pairwise ring-2 bruck mpi; do
   args=(--algo "${algo%-*}")
   [ "${algo#ring-}" != "$algo" ] && args+=(--k "${algo#ring-}")
-  out=$(sim fluid 4 "$T" --nx 16 --ny 16 --nz 4 --cx 1 "${args[@]}" 2>&1) || true
+  out=$(sim "$FLUID" 4 "$T" --nx 16 --ny 16 --nz 4 --cx 1 "${args[@]}" 2>&1) || true
   for op in yz_to_xz xz_to_yz; do
     if [ "$algo" = mpi ]; then
       expect_line "P=4x1 $algo" "$out" "$op" "${want4[burst]}"
@@ -178,7 +178,7 @@ done
 big=$(tk 131072)
 for algo in burst bruck pairwise "ring --k 1" mpi; do
   # shellcheck disable=SC2086
-  out=$(sim fluid 4 "$T" --nx 64 --ny 64 --nz 32 --algo $algo 2>&1) || true
+  out=$(sim "$FLUID" 4 "$T" --nx 64 --ny 64 --nz 32 --algo $algo 2>&1) || true
   for op in grid_to_yz yz_to_xz xz_to_spectral spectral_to_xz xz_to_yz yz_to_grid; do
     if [ "$algo" = mpi ]; then
       expect_line "P=2x2 $algo" "$out" "$op" "$big"
@@ -242,11 +242,11 @@ for layout in "8" "8 --cx 1" "8 --cx 8" "6 --cx 3" "7" "12" "5 --cy 1"; do
   extra=${layout#"$np"}
   for algo in "mpi" "burst" "bruck" "pairwise" "ring --k 1" "ring --k 2" "ring --k 3" "ring --k 5" "ring --k 100"; do
     # shellcheck disable=SC2086
-    out=$(sim fluid "$np" "$T" "${GRID[@]}" $extra --algo $algo --no-payload 2>&1) || true
+    out=$(sim "$FLUID" "$np" "$T" "${GRID[@]}" $extra --algo $algo --no-payload 2>&1) || true
     check_invariants "np=$layout $algo" "$out" 1
   done
 done
-out=$(sim fluid 6 "$T" "${GRID[@]}" --algo bruck --iterations 3 --no-payload 2>&1) || true
+out=$(sim "$FLUID" 6 "$T" "${GRID[@]}" --algo bruck --iterations 3 --no-payload 2>&1) || true
 check_invariants "np=6 bruck 3 iterations" "$out" 3
 check "iteration column" test "$(grep -c ';iteration=2;sync=window,' <<<"$out")" = 6
 
@@ -266,7 +266,7 @@ for case in "12::cx=3;cy=4" "7::cx=1;cy=7" "8::cx=2;cy=4" "9::cx=3;cy=3" "6:--cy
   np=${case%%:*}
   rest=${case#*:}
   # shellcheck disable=SC2086
-  out=$(sim fluid "$np" "$T" "${GRID[@]}" ${rest%%:*} --no-payload 2>&1) || true
+  out=$(sim "$FLUID" "$np" "$T" "${GRID[@]}" ${rest%%:*} --no-payload 2>&1) || true
   check "process grid np=$np ${rest%%:*}: ${rest#*:}" grep -q ";${rest#*:};" <<<"$(first_params "$out")"
 done
 

@@ -28,7 +28,7 @@ refuse "missing platform" "--platform: cannot read platform file '/nonexistent.x
 refuse "missing hostfile" "--platform: cannot read hostfile '/nonexistent.hosts'" \
   run --platform "$TWO:/nonexistent.hosts" -o new.csv --np 2 -- "$PROG"
 refuse "same label twice" "two platforms named 'two'" run --platform "$TWO" --platform "$TWO" -o new.csv --np 2 -- "$PROG"
-refuse "bad metric" "--metric: 'wall' is neither simclock nor csv:" "${R[@]}" --np 2 --metric wall -- "$PROG"
+refuse "bad metric" "--metric: 'wall' is neither auto, simclock nor csv:" "${R[@]}" --np 2 --metric wall -- "$PROG"
 refuse "bad metric filter" "--metric: 'csv:time_s:bytes': filter 'bytes' is not KEY=VALUE" \
   "${R[@]}" --np 2 --metric csv:time_s:bytes -- "$PROG"
 refuse "workers zero" "--workers: '0'" "${R[@]}" --np 2 --workers 0 -- "$PROG"

@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.sh"
 check "exit 0 (got $?; $(tail -n 2 err.txt))" [ $? -eq 0 ]
 check "2 rows: the simulation, then the reference" [ "$(rows ref.csv)" -eq 2 ]
 check "reference row: index 1, model mpirun, platform -, np 2, ok" \
-  grep -q "^1,$PROG,--bytes 1000,mpirun,-,2,csv:time_s,\"--allow-run-as-root --oversubscribe --mca btl self,vader\",[0-9.e+-]*,[0-9.]*,[0-9]*,ok,0\$" ref.csv
+  grep -q "^1,$PROG,--bytes 1000,mpirun,-,2,auto,\"--allow-run-as-root --oversubscribe --mca btl self,vader\",[0-9.e+-]*,[0-9.]*,[0-9]*,ok,0\$" ref.csv
 t=$(field ref.csv 1 time_s) w=$(field ref.csv 1 wall_s)
 check "measured time $t in (0, wall time $w]" awk -v t="$t" -v w="$w" 'BEGIN { exit !(t > 0 && t <= w) }'
 check "the mpirun command" grep -q -- "^1: mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np 2 $PROG-mpi --bytes 1000\$" \

@@ -29,7 +29,7 @@ simrun() {
   local shape=$1 np=$2
   shift 2
   "$HNM_PLATFORM" bgq --shape "$shape" -o "$tmp/$shape.xml" --hostfile "$tmp/$shape.hosts"
-  timeout 300 "$HNM_RUN" --model fluid -platform "$tmp/$shape.xml" -hostfile "$tmp/$shape.hosts" -np "$np" \
+  timeout 300 "$HNM_RUN" --model "$FLUID" -platform "$tmp/$shape.xml" -hostfile "$tmp/$shape.hosts" -np "$np" \
     "${SIMOPTS[@]}" "$MP" "$@"
 }
 move_time() { awk -F, '$2 == "move" { print $8 }' <<<"$1"; }

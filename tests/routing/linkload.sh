@@ -25,7 +25,7 @@ END=$(calc "1e-3 + 3 * $T")
 "$HNM_PLATFORM" dragonfly --groups 3 --chassis 1 --routers 1 --nodes 4 --blue-links 1 --black-links 1 \
   --green-links 1 --bw 10GBps --lat 0 --routing ugal -o "$tmp/u.txt"
 for i in 0 1 2 3; do printf 'node-%d\nnode-%d\n' "$i" $((4 + i)); done >"$tmp/h"
-"$HNM_RUN" --model fluid --link-load "$tmp/load.csv" -platform "$tmp/u.txt" -hostfile "$tmp/h" -np 8 "${SIMOPTS[@]}" \
+"$HNM_RUN" --model "$FLUID" --link-load "$tmp/load.csv" -platform "$tmp/u.txt" -hostfile "$tmp/h" -np 8 "${SIMOPTS[@]}" \
   "$ROUTING_BIN/flows" "$S" >"$tmp/out"
 valiant=$(sort -g -k3 "$tmp/out" | head -1 | awk '{ print ($2 - 1) / 2 }') # the sender of the fastest flow
 check "link load: header" [ "$(head -1 "$tmp/load.csv")" = "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util" ]
@@ -51,7 +51,7 @@ expect dragonfly_global_g2_r0_to_g1_r0_k0 global 2 1 $((S + 16)) "$T" 1
 
 "$HNM_PLATFORM" torus --dims 4x3 -o "$tmp/t.xml"
 printf 'node-0\nnode-5\n' >"$tmp/th"
-"$HNM_RUN" --model fluid --link-load "$tmp/t.csv" -platform "$tmp/t.xml" -hostfile "$tmp/th" -np 2 "${SIMOPTS[@]}" \
+"$HNM_RUN" --model "$FLUID" --link-load "$tmp/t.csv" -platform "$tmp/t.xml" -hostfile "$tmp/th" -np 2 "${SIMOPTS[@]}" \
   "$ROUTING_BIN/flows" "$S" >/dev/null
 check "SimGrid torus: two links carried traffic" [ "$(tail -n +2 "$tmp/t.csv" | wc -l)" -eq 2 ]
 got=$(awk -F, '$1 == "torus_link_from_0_to_1_UP" || $1 == "torus_link_from_1_to_5_UP" { print $1, $2, $3, $4, $5, $7 }' "$tmp/t.csv")
@@ -60,7 +60,7 @@ torus_link_from_1_to_5_UP torus 1 1 5 $((S + 16))"
 check "SimGrid torus: roles and bytes ($got)" [ "$got" = "$want" ]
 
 set +e
-"$HNM_RUN" --model fluid --link-load "$tmp/nowhere/x.csv" -platform "$tmp/t.xml" -hostfile "$tmp/th" -np 2 \
+"$HNM_RUN" --model "$FLUID" --link-load "$tmp/nowhere/x.csv" -platform "$tmp/t.xml" -hostfile "$tmp/th" -np 2 \
   "$ROUTING_BIN/flows" "$S" >/dev/null 2>"$tmp/err"
 rc=$?
 set -e

@@ -23,7 +23,7 @@ times() { # ROUTING P LAT: sorted receive times
   "$HNM_PLATFORM" dragonfly "${shape[@]}" --lat "$3" --routing "$1" -o "$tmp/$1.txt"
   : >"$tmp/h"
   for i in $(seq 0 $(($2 - 1))); do printf 'node-%d\nnode-%d\n' "$i" $((4 + i)) >>"$tmp/h"; done
-  hnm fluid "$tmp/$1.txt" "$tmp/h" $((2 * $2)) "$ROUTING_BIN/flows" "$S" | awk '{ print $3 }' | sort -g | tr '\n' ' '
+  hnm "$FLUID" "$tmp/$1.txt" "$tmp/h" $((2 * $2)) "$ROUTING_BIN/flows" "$S" | awk '{ print $3 }' | sort -g | tr '\n' ' '
   echo
 }
 read -r a b c < <(times ugal 3 0)

@@ -24,12 +24,14 @@ trap 'rm -f "$TMP_ERR"' EXIT
 t() { awk -v r="$1" '$1 == "fanout" && $2 == r { print $3 }' <<<"$2"; }
 
 # model LF F W: max-min's closed form for both destinations of each case.
-# Factors: fluid 1/1 without cross-traffic; graphene's last segment
+# Factors: fluid its lat-factor/bw-factor without cross-traffic; graphene's last segment
 # (k > 327680 B) 4.0 / 0.94, no cross-traffic, no overhead there;
 # smpi-fixed and smpi-default SimGrid's last entries (P > 65472 B), 11.6436
 # and 0.940694, with SimGrid's cross-traffic.
-declare -A LF=([fluid]=1 [graphene]=4.0 [smpi-fixed]=11.6436 [smpi-default]=11.6436)
-declare -A F=([fluid]=1 [graphene]=0.94 [smpi-fixed]=0.940694 [smpi-default]=0.940694)
+# fluid's two factors are those of the bundled file (fitted to graphene's
+# data, scripts/bundled-models), read from it.
+declare -A LF=([fluid]=$(fluid_factor lat-factor) [graphene]=4.0 [smpi-fixed]=11.6436 [smpi-default]=11.6436)
+declare -A F=([fluid]=$(fluid_factor bw-factor) [graphene]=0.94 [smpi-fixed]=0.940694 [smpi-default]=0.940694)
 declare -A W=([fluid]=1 [graphene]=1 [smpi-fixed]=1.05 [smpi-default]=1.05)
 for m in fluid graphene smpi-fixed smpi-default; do
   for nc in 2 8; do

@@ -47,8 +47,8 @@ check_close "plain SimGrid's default (Lazy) still lets 3 -> 2 ignore 1 -> 2" "$(
 # the plugin) for max-min models, with or without node limiters on the
 # platform, for smpi-default (unmended) and for contention-free models;
 # Full for LogGPS (port order).
-sed 's/contention="maxmin"/contention="none"/; s/name="fluid"/name="fluid-nc"/' \
-  "$SOURCE_DIR/plugin/models/fluid.xml" >"$TMP/nc.xml"
+sed 's/contention="maxmin"/contention="none"/; s/name="fluid-textbook"/name="fluid-nc"/' \
+  "$FLUID" >"$TMP/nc.xml"
 optim() {
   "$HNM_RUN" --model "$1" --dry-run -platform "$2" -hostfile "${2%.xml}.hosts" -np 2 "$SIM_BIN/late_flow" |
     grep -o -- '--cfg=network/optim:[A-Za-z]*' || echo default
@@ -67,14 +67,14 @@ done
 for optim in default Full Lazy; do
   cfg=()
   [ "$optim" != default ] && cfg=(--cfg=network/optim:$optim)
-  out=$(hnm fluid "$PLAT" "$HOSTS" 4 "${cfg[@]}" "${ARGS[@]}" 2>"$TMP/err")
+  out=$(hnm "$FLUID" "$PLAT" "$HOSTS" 4 "${cfg[@]}" "${ARGS[@]}" 2>"$TMP/err")
   check_close "fluid $optim: 0 -> 1 at B" "$(t 0 1 "$out")" "$(calc "$T1 + 20e-6 + $P / $B")" 1e-9
   check_close "fluid $optim: 1 -> 2 at B/2" "$(t 1 2 "$out")" "$(calc "$T1 + 20e-6 + 2 * $P / $B")" 1e-9
   check_close "fluid $optim: 3 -> 2 at B/2 meanwhile" "$(t 3 2 "$out")" "$(calc "20e-6 + ($P3 + $P) / $B")" 1e-9
   check "fluid $optim: nothing on stderr" [ ! -s "$TMP/err" ]
 done
 # fluid with the limiters kept at B: every link saturable, as plain.
-out=$(hnm fluid:limiter=1 "$PLAT" "$HOSTS" 4 "${ARGS[@]}")
+out=$(hnm "$FLUID:limiter=1" "$PLAT" "$HOSTS" 4 "${ARGS[@]}")
 check_close "fluid, limiter B: 1 -> 2 at B/2" "$(t 1 2 "$out")" "$(calc "$T1 + 20e-6 + 2 * $P / $B")" 1e-9
 check_close "fluid, limiter B: 3 -> 2 at B/2 meanwhile" "$(t 3 2 "$out")" \
   "$(calc "20e-6 + ($P3 + $P) / $B")" 1e-9

@@ -9,6 +9,20 @@ set -euo pipefail
 SIMOPTS=(--cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no
          --log=root.thres:warning)
 
+# The textbook flow model: T = L + (k + 16)/B alone on a route, max-min
+# sharing, no factor, overhead or limiter, SMPI's default thresholds. The
+# instrument of the tests whose subject is the platform, the routing, the
+# sharing or a skeleton; the bundled `fluid` is fitted to graphene's data
+# (scripts/bundled-models) and is tested as such where it is the subject.
+FLUID=$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/models" && pwd)/textbook-fluid.xml
+
+# fluid_factor NAME: lat-factor or bw-factor of the bundled fluid model
+# (its one segment), for closed forms T = lat-factor L + (k + 16) /
+# (bw-factor B) on any route of latency L and narrowest bandwidth B.
+fluid_factor() {
+  grep -o " $1=\"[^\"]*\"" "$(dirname "${BASH_SOURCE[0]}")/../../plugin/models/fluid.xml" | head -1 | cut -d'"' -f2
+}
+
 FAILED=0
 PASSED=0
 

@@ -161,7 +161,11 @@ check "hybrid over the link: names the narrowest link (two.xml: UP and limiter, 
   grep -qE "link t_link_0_(UP|limiter) \(1.25e\+08 bytes/s\)" "$TMP/warn"
 hnm "$MODEL" "$DATA/platforms/two.xml" "$DATA/platforms/two.hosts" 2 "$SIM_BIN/schedules" pingpong:100000 \
   >/dev/null 2>"$TMP/warn"
-check "loggps: no warning (got: $(cat "$TMP/warn"))" [ ! -s "$TMP/warn" ]
+check "loggps: no warning (got: $(cat "$TMP/warn"))" bash -c "! grep -q warning '$TMP/warn'"
+# Its own L = 5 us and 1/G = 10 GB/s against two.xml's 20 us and 125 MB/s:
+# the one-line note that the model is not the platform's.
+check "loggps: one line, the platform note (got: $(cat "$TMP/warn"))" \
+  [ "$(wc -l <"$TMP/warn")" -eq 1 -a "$(grep -c "^hnm: note: model '.*' has its own L = 5e-06 s and 1/G = 1e+10 bytes/s" "$TMP/warn")" -eq 1 ]
 
 # --- 5. bad input ------------------------------------------------------------------
 set +e

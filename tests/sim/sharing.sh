@@ -10,7 +10,7 @@
 # mends it: hnm-run's choice (Lazy), Lazy and Full give max-min's answer.
 source "$(dirname "$0")/lib.sh"
 B=125000000 k=4096
-run() { hnm fluid "$DATA/platforms/flat32.xml" "$DATA/platforms/flat32.hosts" 2 "$@" "$SIM_BIN/exchange" 4 "$k"; }
+run() { hnm "$FLUID" "$DATA/platforms/flat32.xml" "$DATA/platforms/flat32.hosts" 2 "$@" "$SIM_BIN/exchange" 4 "$k"; }
 want=$(calc "20e-6 + 4 * ($k + 16) / $B")
 for optim in default Full Lazy; do
   cfg=()

@@ -284,7 +284,9 @@ static void test_fluid(void)
     return;
   s = hnm_model_segments(m, HNM_ROUTE_REMOTE, &n);
   CHECK(n == 1 && isinf(s[0].upto));
-  CHECK(s[0].lat_factor == 1 && s[0].bw_factor == 1);
+  /* scripts/bundled-models: the line fitted to graphene's data, relative to
+   * the measurement route (20 us, 125e6 B/s), to 4 digits. */
+  CHECK(s[0].lat_factor == 1.202 && s[0].bw_factor == 0.9268);
   CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 0) == s);
   CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1e15) == s);
   CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_OFF);
@@ -404,40 +406,41 @@ static void test_loggps(void)
   const struct hnm_segment *s;
   int lost;
 
-  /* Bundled: L=30us o=2us g=G=8ns s=0 S=64KiB Os=Or=0.3ns.
-   *   k <= 65536: latency L = 30us, rate 1/8ns = 1.25e8 B/s, send o + k Os,
-   *               isend o, recv o + k Or;
-   *   k >  65536: latency 6o + 3L = 12us + 90us = 102us, per byte
-   *               G + Os + Or = 8.6ns, isend o, no send/recv overhead. */
+  /* Bundled (scripts/bundled-models: fitted to graphene's data, 4 digits):
+   * L=20.65us o=1.759us g=G=8.219ns s=0 S=320KiB Os=0.1413ns Or=0.2718ns.
+   *   k <= 327680: latency L, rate 1/G, send o + k Os, isend o, recv o + k Or;
+   *   k >  327680: latency 6o + 3L, per byte G + Os + Or, isend o, no
+   *                send/recv overhead. */
   {
-    static const struct want_seg w[] = {
-      {65536, 30e-6, 1.25e8, 2e-6, 0.3e-9, 2e-6, 0, 2e-6, 0.3e-9},
-      {INFINITY, 102e-6, 1 / 8.6e-9, 0, 0, 2e-6, 0, 0, 0},
+    const double L = 20.65e-6, o = 1.759e-6, G = 8.219e-9, Os = 0.1413e-9, Or = 0.2718e-9;
+    const struct want_seg w[] = {
+      {327680, L, 1 / G, o, Os, o, 0, o, Or},
+      {INFINITY, 6 * o + 3 * L, 1 / (G + Os + Or), 0, 0, o, 0, 0, 0},
     };
     m = load_bundled("loggps");
     CHECK(m != NULL);
     if (m != NULL) {
       check_segments(m, w, 2, __LINE__);
-      CHECK(hnm_model_async_max(m) == 65536 && hnm_model_detached_max(m) == 65536);
-      CHECK(hnm_model_smpi_async_thresh(m) == 65537 && hnm_model_smpi_detached_thresh(m) == 65537);
+      CHECK(hnm_model_async_max(m) == 327680 && hnm_model_detached_max(m) == 327680);
+      CHECK(hnm_model_smpi_async_thresh(m) == 327681 && hnm_model_smpi_detached_thresh(m) == 327681);
       /* The 16-byte envelope: SimGrid charges lat x f + (k + 16)/rate, hnm
-       * wants 30us + k/rate, so f x route = 30us - 16 x 8ns = 29.872us. */
+       * wants L + k/rate, so f x route = L - 16 G. */
       s = hnm_model_segment(m, HNM_ROUTE_REMOTE, 1000);
-      NEAR(hnm_segment_lat_factor(s, 1016, 10e-6, NULL), 2.9872);
-      NEAR(hnm_segment_lat_factor(s, 1016, 30e-6, NULL), 29.872 / 30);
-      NEAR(hnm_segment_bw_factor(s, 1.25e8), 1.0);
-      NEAR(hnm_segment_bw_factor(s, 1.25e9), 0.1);
-      NEAR(hnm_segment_send_overhead(s, 1000), 2.3e-6);
-      NEAR(hnm_segment_isend_overhead(s, 1000), 2e-6);
-      NEAR(hnm_segment_recv_overhead(s, 1000), 2.3e-6);
+      NEAR(hnm_segment_lat_factor(s, 1016, 10e-6, NULL), (L - 16 * G) / 10e-6);
+      NEAR(hnm_segment_lat_factor(s, 1016, 30e-6, NULL), (L - 16 * G) / 30e-6);
+      NEAR(hnm_segment_bw_factor(s, 1.25e8), 1 / G / 1.25e8);
+      NEAR(hnm_segment_bw_factor(s, 1.25e9), 1 / G / 1.25e9);
+      NEAR(hnm_segment_send_overhead(s, 1000), o + 1000 * Os);
+      NEAR(hnm_segment_isend_overhead(s, 1000), o);
+      NEAR(hnm_segment_recv_overhead(s, 1000), o + 1000 * Or);
       lost = 0;
       CHECK(hnm_segment_lat_factor(s, 1016, 0, &lost) == 1 && lost == 1);
-      /* Rendez-vous: (102us - 16 x 8.6ns) / 10us = 10.18624. */
-      s = hnm_model_segment(m, HNM_ROUTE_REMOTE, 65537);
-      NEAR(hnm_segment_lat_factor(s, 65553, 10e-6, NULL), 10.18624);
+      /* Rendez-vous: (6o + 3L - 16 (G + Os + Or)) / 10us. */
+      s = hnm_model_segment(m, HNM_ROUTE_REMOTE, 327681);
+      NEAR(hnm_segment_lat_factor(s, 327697, 10e-6, NULL), (6 * o + 3 * L - 16 * (G + Os + Or)) / 10e-6);
       CHECK(hnm_segment_send_overhead(s, 1e6) == 0 && hnm_segment_recv_overhead(s, 1e6) == 0);
-      NEAR(hnm_segment_isend_overhead(s, 1e6), 2e-6);
-      CHECK(hnm_model_segment(m, HNM_ROUTE_SAME_HOST, 65536)->upto == 65536);
+      NEAR(hnm_segment_isend_overhead(s, 1e6), o);
+      CHECK(hnm_model_segment(m, HNM_ROUTE_SAME_HOST, 327680)->upto == 327680);
     }
     hnm_model_free(m);
   }
@@ -473,7 +476,7 @@ static void test_loggps(void)
     hnm_model_free(m);
   }
 
-  /* S < s - 1: s=100 S=10 g=2ns G=1ns (L=30us o=2us Os=Or=0.3ns bundled).
+  /* S < s - 1: s=100 S=10 g=2ns G=1ns (L=30us o=2us Os=Or=0.3ns given).
    * Breakpoints 10, 99, inf:
    *   k <= 10: eager, k < s: 30us, 1/2ns = 5e8;
    *   k <= 99: rendez-vous, k < s: 102us, per byte 2 + 0.6 = 2.6ns;
@@ -484,34 +487,35 @@ static void test_loggps(void)
       {99, 102e-6, 1 / 2.6e-9, 0, 0, 2e-6, 0, 0, 0},
       {INFINITY, 102.1e-6, 1 / 1.6e-9, 0, 0, 2e-6, 0, 0, 0},
     };
-    m = spec_ok("loggps:s=100,S=10,g=2ns,G=1ns", __LINE__);
+    m = spec_ok("loggps:L=30us,o=2us,Os=0.3ns,Or=0.3ns,s=100,S=10,g=2ns,G=1ns", __LINE__);
     if (m != NULL)
       check_segments(m, w, 3, __LINE__);
     hnm_model_free(m);
   }
 
   /* s - 1 == S: one eager segment below s, no second eager segment.
-   * s=65537 S=65536 (g=G=8ns): breakpoints 65536, inf. */
+   * s=65537 S=65536 (L=30us o=2us g=G=8ns Os=Or=0.3ns given): breakpoints
+   * 65536, inf. */
   {
     static const struct want_seg w[] = {
       {65536, 30e-6, 1.25e8, 2e-6, 0.3e-9, 2e-6, 0, 2e-6, 0.3e-9},
       {INFINITY, 102e-6, 1 / 8.6e-9, 0, 0, 2e-6, 0, 0, 0},
     };
-    m = spec_ok("loggps:s=65537", __LINE__);
+    m = spec_ok("loggps:L=30us,o=2us,g=8ns,G=8ns,S=64KiB,Os=0.3ns,Or=0.3ns,s=65537", __LINE__);
     if (m != NULL)
       check_segments(m, w, 2, __LINE__);
     hnm_model_free(m);
   }
 
-  /* The spec of the brief: L=5us o=1.5us g=0 G=0.1ns S=64KiB (s=0,
-   * Os=Or=0.3ns bundled): eager latency 5us, rate 1/0.1ns = 1e10;
+  /* The spec of the brief: L=5us o=1.5us g=0 G=0.1ns S=64KiB (s=0 bundled,
+   * Os=Or=0.3ns given): eager latency 5us, rate 1/0.1ns = 1e10;
    * rendez-vous 6 x 1.5 + 3 x 5 = 24us, per byte 0.1 + 0.6 = 0.7ns. */
   {
     static const struct want_seg w[] = {
       {65536, 5e-6, 1e10, 1.5e-6, 0.3e-9, 1.5e-6, 0, 1.5e-6, 0.3e-9},
       {INFINITY, 24e-6, 1 / 0.7e-9, 0, 0, 1.5e-6, 0, 0, 0},
     };
-    m = spec_ok("loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB", __LINE__);
+    m = spec_ok("loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB,Os=0.3ns,Or=0.3ns", __LINE__);
     if (m != NULL) {
       check_segments(m, w, 2, __LINE__);
       CHECK(strcmp(hnm_model_name(m), "loggps") == 0);
@@ -527,7 +531,7 @@ static void test_loggps(void)
       {100, 30e-6, 1e20, 2e-6, 0, 2e-6, 0, 2e-6, 0},
       {INFINITY, 102e-6, 1e20, 0, 0, 2e-6, 0, 0, 0},
     };
-    m = spec_ok("loggps:g=0,G=0,Os=0,Or=0,s=10,S=100", __LINE__);
+    m = spec_ok("loggps:L=30us,o=2us,g=0,G=0,Os=0,Or=0,s=10,S=100", __LINE__);
     if (m != NULL) {
       check_segments(m, w, 3, __LINE__);
       NEAR(hnm_segment_lat_factor(hnm_model_segment(m, HNM_ROUTE_REMOTE, 5), 21, 10e-6, NULL), 3.0);
@@ -560,7 +564,7 @@ static void test_loggps(void)
     CHECK(hnm_model_detached_max(m) == 1048576);
     CHECK(hnm_model_smpi_async_thresh(m) == 0);
     CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_FACTOR && hnm_model_limiter_factor(m) == 2);
-    NEAR(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1048576)->latency_s, 30e-6);
+    NEAR(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1048576)->latency_s, 20.65e-6); /* the bundled L */
     CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1048577)->send_o == 0); /* rendez-vous */
   }
   hnm_model_free(m);
@@ -862,7 +866,7 @@ static void test_ports(void)
   /* Phases: eager 1000 B: head 0, W 1 us, wire 5 us, rest 0. Rendez-vous
    * 100000 B with Os = 0.1 ns, Or = 0.2 ns: head 2L + 5o + k Os = 25 us
    * (24 us from MPI_Isend), rest o + k Or = 21 us. */
-  lg = (struct hnm_loggps){5e-6, 1e-6, 1e-9, 1e-9, 0, 65536, 0.1e-9, 0.2e-9, 0, HNM_PORTS_SINGLE};
+  lg = (struct hnm_loggps){5e-6, 1e-6, 1e-9, 1e-9, 0, 65536, 0.1e-9, 0.2e-9, 0, HNM_PORTS_SINGLE, 0};
   hnm_loggps_phases(&lg, 1000, 0, &ph);
   NEAR(ph.port_s, 1e-6);
   NEAR(ph.wire_s, 5e-6);

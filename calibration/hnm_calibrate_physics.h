@@ -1,0 +1,43 @@
+/* hnm-calibrate fit: the fitted segments kept within physics.
+ *
+ * A segment's line t = a + k b (one-way transfer time of k bytes) is an
+ * extrapolation: over a stretch of sizes where the per-byte cost hides in
+ * the noise, b comes out zero or negative (an infinite bandwidth), and where
+ * the slope steepens (a cache left behind) a comes out negative (a latency
+ * of zero once clamped). Neither is a network's, and both travel into
+ * exported configurations (bw-factor 1e20, lat-factor 0). So:
+ *
+ *   - the route's latency L_min is the latency of the segment of the
+ *     smallest messages; no segment's latency is below it;
+ *   - the route's bandwidth B_max is the bandwidth of the segment of the
+ *     largest messages (what the route sustains), after the rule above, or
+ *     the highest rate k / T the route was seen to deliver (per-size
+ *     medians), if higher; no other segment's bandwidth is above it.
+ *
+ * A segment breaking a rule is refitted with the bound as a constraint: its
+ * latency fixed at L_min and its slope the median of (t - L_min) / k over
+ * its points; or its slope fixed at 1 / B_max and its latency the median of
+ * t - k / B_max (at least L_min). Medians, as the robust fit's spirit.
+ * When no bound exists (the smallest messages' latency is below 1 ns, the
+ * largest messages' bandwidth above 10 TB/s: no per-byte cost), the fit is
+ * refused with the reason. Each constraint applied is one "note:" line in m->warnings (shown
+ * on stderr and in report.txt).
+ */
+#ifndef HNM_CALIBRATE_PHYSICS_H
+#define HNM_CALIBRATE_PHYSICS_H
+
+#include <stddef.h>
+#include "hnm_calibrate_fitted.h"
+
+/* Constrain M's segments (m->seg) with the points (K[i] bytes, T[i]
+ * seconds of one-way transfer), raw or per-size medians (RAW, as the fit).
+ * 0, or -1 with the reason in WHY (nothing changed then). */
+int physics_constrain(struct fitted *m, const double *k, const double *t, size_t n, int raw, char *why,
+                      size_t whylen);
+
+/* The fluid line L + k / B kept within the same bounds (those of the
+ * constrained hybrid segments): L at least L_min, B at most B_max, refitted
+ * on the same points as above; a note in m->warnings for each. */
+void physics_constrain_fluid(struct fitted *m, const double *k, const double *t, size_t n, int raw);
+
+#endif

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# --model loggps:platform takes L and G from each message's route (L = the
+# sum of its links' declared latencies, g = G = 1 / its narrowest link's
+# bandwidth); the other parameters stay the model's. Checked on a 3-host
+# platform written here, whose two routes differ:
+#   n-0 -> n-1: link a (10 us, 1 GB/s)                   L = 10 us, B = 1e9 B/s
+#   n-0 -> n-2: links a, b (10 us + 5 us, 100 MB/s)      L = 15 us, B = 1e8 B/s
+# with the closed forms of tests/sim/loggps_closed_form.sh (Degomme et al.
+# 2013, Figure 1): eager (k <= S) MPI_Send = T1 = o + k Os, MPI_Recv =
+# max(T1 + T2 - (tr - ts), 0) + T3 with T2 = L + k G, T3 = o + k Or;
+# rendez-vous both ends at max(ts, tr) + 6o + 2L + k(Os + Or) + T2.
+# And the one-line note when a model's absolute values do not fit the
+# platform (the bundled loggps: 30 us, 125 MB/s), absent with :platform.
+source "$(dirname "$0")/lib.sh"
+set +e
+W=$(mktemp -d "${TMPDIR:-/tmp}/hnm-loggps-platform.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+cat >"$W/p.xml" <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="n-0" speed="1Gf"/>
+    <host id="n-1" speed="1Gf"/>
+    <host id="n-2" speed="1Gf"/>
+    <link id="a" bandwidth="1GBps" latency="10us"/>
+    <link id="b" bandwidth="100MBps" latency="5us"/>
+    <route src="n-0" dst="n-1"><link_ctn id="a"/></route>
+    <route src="n-0" dst="n-2"><link_ctn id="a"/><link_ctn id="b"/></route>
+    <route src="n-1" dst="n-2"><link_ctn id="b"/></route>
+  </zone>
+</platform>
+EOF
+printf 'n-0\nn-1\n' >"$W/01.hosts"
+printf 'n-0\nn-2\n' >"$W/02.hosts"
+o=2e-6 Os=0.3e-9 Or=0.5e-9 S=65536
+MODEL="loggps:platform,o=2us,Os=0.3ns,Or=0.5ns,S=64KiB"
+SC=()
+for k in 1 1000 65536 65537 1048576; do SC+=("$k:0.001:0" "$k:0:0.001" "$k:0:0.00001"); done
+
+for route in "01 10e-6 1e9" "02 15e-6 1e8"; do
+  read -r hosts L B <<<"$route"
+  G=$(calc "1 / $B")
+  out=$(hnm "$MODEL" "$W/p.xml" "$W/$hosts.hosts" 2 "$SIM_BIN/p2p_timing" "${SC[@]}" 2>"$W/err")
+  check "route $hosts: no platform note with :platform ($(cat "$W/err"))" [ ! -s "$W/err" ]
+  mapfile -t sends < <(grep '^send' <<<"$out")
+  mapfile -t recvs < <(grep '^recv' <<<"$out")
+  check "route $hosts: one line per scenario and side" [ "${#sends[@]}" -eq "${#SC[@]}" -a "${#recvs[@]}" -eq "${#SC[@]}" ]
+  for i in "${!SC[@]}"; do
+    read -r _ k ts te <<<"${sends[$i]}"
+    read -r _ _ tr re <<<"${recvs[$i]}"
+    T1=$(calc "$o + $k * $Os") T2=$(calc "$L + $k * $G") T3=$(calc "$o + $k * $Or")
+    if [ "$k" -le "$S" ]; then
+      check_close "route $hosts k=$k ${SC[$i]} MPI_Send = T1" "$(calc "$te - $ts")" "$T1" 1e-9
+      check_close "route $hosts k=$k ${SC[$i]} MPI_Recv" "$(calc "$re - $tr")" \
+        "$(calc "($T1 + $T2 - ($tr - $ts) > 0 ? $T1 + $T2 - ($tr - $ts) : 0) + $T3")" 1e-9
+    else
+      X=$(calc "6 * $o + 2 * $L + $k * ($Os + $Or) + $T2")
+      start=$(calc "$ts > $tr ? $ts : $tr")
+      check_close "route $hosts k=$k ${SC[$i]} rendez-vous recv end" "$re" "$(calc "$start + $X")" 1e-9
+      check_close "route $hosts k=$k ${SC[$i]} rendez-vous send end" "$te" "$(calc "$start + $X")" 1e-9
+    fi
+  done
+done
+
+# The bundled loggps keeps its own L and G: one line of note.
+hnm loggps "$W/p.xml" "$W/01.hosts" 2 "$SIM_BIN/p2p_timing" 1:0:0 >/dev/null 2>"$W/err"
+check "bundled loggps (1 Gb/s) on a 1 GB/s route: one line ($(cat "$W/err"))" [ "$(wc -l <"$W/err")" -eq 1 ]
+check "bundled loggps: the note names the route and loggps:platform" \
+  grep -Eq "^hnm: note: model 'loggps' has its own L = .* not this platform's \(route n-[01] -> n-[01]: 1e-05 s, 1e\+09 bytes/s\); --model loggps:platform takes L and G from each route$" "$W/err"
+# Within a factor of 2 (route n-0 -> n-2: 15 us, 100 MB/s, against 1/G =
+# 1/8 ns = 125 MB/s): no note. (The bundled values are read from its file.)
+ex=$("$HNM_RUN" --model loggps --explain)
+lgL=$(grep -o ' L=[^ ]*' <<<"$ex" | cut -d= -f2) lgG=$(grep -o ' G=[^ ]*' <<<"$ex" | cut -d= -f2)
+echo "bundled loggps: L = $lgL s, G = $lgG s/B"
+if awk -v l="$lgL" -v g="$lgG" 'BEGIN { b = 1 / g; exit !(l <= 30e-6 && l >= 7.5e-6 && b <= 2e8 && b >= 5e7) }'; then
+  hnm loggps "$W/p.xml" "$W/02.hosts" 2 "$SIM_BIN/p2p_timing" 1:0:0 >/dev/null 2>"$W/err"
+  check "bundled loggps on a route within 2x: no note ($(cat "$W/err"))" [ ! -s "$W/err" ]
+fi
+# graphene is made of factors: no note.
+hnm graphene "$W/p.xml" "$W/02.hosts" 2 "$SIM_BIN/p2p_timing" 1:0:0 >/dev/null 2>"$W/err"
+check "graphene: no note ($(cat "$W/err"))" [ ! -s "$W/err" ]
+
+# The spec: platform is a loggps word, exclusive with L, g, G; --explain says it.
+out=$("$HNM_RUN" --model "$MODEL" --explain)
+check "--explain: L and G from each route" grep -q "platform: L, g and G of each message from its route" <<<"$out"
+check "--explain: ranks on one host share its port" grep -q "ranks on one host share its port" <<<"$out"
+for bad in "loggps:platform,L=5us:key 'L': comes from each route" "loggps:platform,G=1ns:key 'G': comes from each route" \
+           "graphene:platform:key 'platform': only applies to a loggps model" "loggps:platform,platform:key 'platform': given twice"; do
+  spec=${bad%%:key*} want=${bad#"$spec":}
+  msg=$("$HNM_RUN" --model "$spec" --explain 2>&1 >/dev/null)
+  st=$?
+  check "--model $spec refused: exit 2 (got $st)" [ $st -eq 2 ]
+  check "--model $spec: message /$want/ (got: $msg)" grep -qF "$want" <<<"$msg"
+done
+finish
