@@ -90,7 +90,13 @@ int cmp_watch_start(void)
     return -1;
   }
   if (pid == 0) {
-    close(p[1]);
+    /* Nothing of hnm-compare's but the pipe: above all not the lock on the
+     * CSV (store_lock()), which would outlive hnm-compare by the time the
+     * watchdog takes to see the end of the pipe. */
+    long maxfd = sysconf(_SC_OPEN_MAX);
+    for (int fd = 3; fd < (maxfd > 0 && maxfd < 65536 ? maxfd : 1024); fd++)
+      if (fd != p[0])
+        close(fd);
     /* Its own group: a kill of a run's group or of hnm-compare's does not
      * reach it. */
     setpgid(0, 0);
