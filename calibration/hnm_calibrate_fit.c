@@ -934,6 +934,7 @@ int cmd_fit(int argc, char **argv)
     nfiles = pcal_inputs(&a, &in, pcal_forced, 64);
   struct fitted m;
   fit_model(&in, &a, &m);
+  fit_residuals(&in, &m);
   m.nfiles = nfiles;
   /* The round trip against the data's noise floor, in-sample and held out;
    * with the file's breakpoints by default, the automatic ones too, and the

@@ -124,7 +124,8 @@ hnm_model *build_hybrid(const struct fitted *m, const char *name)
     seg[i] = (struct hnm_segment){.upto = s->upto, .latency_absolute = 1, .latency_s = s->lat, .lat_factor = 1,
                                   .bandwidth_absolute = 1, .bandwidth_Bps = s->bw, .bw_factor = 1,
                                   .send_o = s->so, .send_O = s->sb, .recv_o = s->ro, .recv_O = s->rb,
-                                  .isend_o = s->io, .isend_O = s->ib};
+                                  .isend_o = s->io, .isend_O = s->ib,
+                                  .nresiduals = s->nres, .residuals = s->nres ? s->res : NULL};
   }
   struct hnm_model_desc d = {name, description, (long)m->async, (long)m->detached,
                              m->limiter > 0 ? HNM_LIMITER_FACTOR : HNM_LIMITER_KEEP, m->limiter > 0 ? m->limiter : 0,

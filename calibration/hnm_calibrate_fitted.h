@@ -10,10 +10,15 @@
 #include <stdio.h>
 #include "hnm_calibrate_util.h"
 
+/* Quantiles of a segment's round-trip residuals (fit_residuals()). */
+#define FIT_RESIDUALS 21
+
 struct segment {
   double upto; /* bytes; INFINITY for the last */
   double lat, bw; /* seconds, bytes/s */
   double so, sb, ro, rb, io, ib; /* send/recv/isend overheads: s, s/byte */
+  double res[FIT_RESIDUALS];     /* residual quantiles at p = 0, 1/20, ..., 1 */
+  size_t nres;                   /* 0 (none) or FIT_RESIDUALS */
 };
 
 struct fitted {
@@ -47,6 +52,10 @@ double loggps_predict(const struct fitted *m, int op, double k);
 double fluid_predict(const struct fitted *m, int op, double k);
 void write_size(FILE *f, double v);
 hnm_model *build_hybrid(const struct fitted *m, const char *name);
+struct inputs;
+/* Each segment's residual quantiles, from IN's round trips against M's
+ * predictions (hnm_calibrate_residuals.c). */
+void fit_residuals(const struct inputs *in, struct fitted *m);
 hnm_model *build_loggps(const struct fitted *m, const char *name);
 hnm_model *build_fluid(const struct fitted *m, const char *name);
 /* Write the model into O and flush it (hnm_out_finish()), without

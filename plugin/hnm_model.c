@@ -348,8 +348,11 @@ void hnm_model_free(hnm_model *m)
 
   if (m == NULL)
     return;
-  for (c = 0; c < MODEL__TABLES; c++)
+  for (c = 0; c < MODEL__TABLES; c++) {
+    for (size_t i = 0; m->owns_residuals && m->table[c] != NULL && i < m->table_len[c]; i++)
+      free((double *)m->table[c][i].residuals);
     free(m->table[c]);
+  }
   free(m->name);
   free(m->description);
   free(m->source);
@@ -535,4 +538,112 @@ int hnm_model_needs_full_update(const hnm_model *m)
    * plugin does, or falls back to Full itself: hnm_lmm_fix.h), and faster
    * than Full (docs/models.md); smpi-default keeps it, defect included. */
   return 0;
+}
+
+int hnm_model_stochastic(const hnm_model *m)
+{
+  return m->stochastic;
+}
+
+unsigned long long hnm_model_seed(const hnm_model *m)
+{
+  return m->has_seed ? m->seed : 1;
+}
+
+#define MODEL__GOLDEN 0x9e3779b97f4a7c15ULL
+
+static unsigned long long model__mix64(unsigned long long z)
+{
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+double hnm_random_uniform(unsigned long long seed, unsigned long long n)
+{
+  unsigned long long state = model__mix64(seed) + (n + 1) * MODEL__GOLDEN;
+  return (double)(model__mix64(state) >> 11) * 0x1.0p-53;
+}
+
+double hnm_segment_residual(const struct hnm_segment *s, double u)
+{
+  if (s->nresiduals < 2 || s->residuals == NULL)
+    return 1.0;
+  double h = u * (double)(s->nresiduals - 1);
+  if (!(h > 0))
+    return s->residuals[0];
+  size_t i = (size_t)h;
+  if (i + 1 >= s->nresiduals)
+    return s->residuals[s->nresiduals - 1];
+  return s->residuals[i] + (h - (double)i) * (s->residuals[i + 1] - s->residuals[i]);
+}
+
+double hnm_segment_residual_mean(const struct hnm_segment *s)
+{
+  if (s->nresiduals < 2 || s->residuals == NULL)
+    return 1.0;
+  double sum = 0;
+  for (size_t i = 0; i + 1 < s->nresiduals; i++)
+    sum += (s->residuals[i] + s->residuals[i + 1]) / 2;
+  return sum / (double)(s->nresiduals - 1);
+}
+
+double hnm_segment_residual_variance(const struct hnm_segment *s)
+{
+  if (s->nresiduals < 2 || s->residuals == NULL)
+    return 0.0;
+  double m2 = 0;
+  for (size_t i = 0; i + 1 < s->nresiduals; i++) {
+    double a = s->residuals[i], b = s->residuals[i + 1];
+    m2 += (a * a + a * b + b * b) / 3;
+  }
+  m2 /= (double)(s->nresiduals - 1);
+  double mean = hnm_segment_residual_mean(s);
+  double v = m2 - mean * mean;
+  return v > 0 ? v : 0;
+}
+
+double hnm_wire_multiplier(double rho, double over_s, double wire_s)
+{
+  if (!(wire_s > 0))
+    return 1.0;
+  double w = 1 + (rho - 1) * (over_s + wire_s) / wire_s;
+  return w > HNM_MIN_WIRE_MULTIPLIER ? w : HNM_MIN_WIRE_MULTIPLIER;
+}
+
+int model__parse_seed(const char *v, unsigned long long *out, char *reason, size_t len)
+{
+  const char *p = v;
+  unsigned long long x = 0;
+  if (*p == '\0') {
+    snprintf(reason, len, "empty (give a whole number from 0 to %llu)", ULLONG_MAX);
+    return -1;
+  }
+  for (; *p != '\0'; p++) {
+    if (*p < '0' || *p > '9' || x > (ULLONG_MAX - (unsigned long long)(*p - '0')) / 10) {
+      snprintf(reason, len, "'%s' is not a whole number from 0 to %llu", v, ULLONG_MAX);
+      return -1;
+    }
+    x = x * 10 + (unsigned long long)(*p - '0');
+  }
+  *out = x;
+  return 0;
+}
+
+/* Stochastic mode needs a segment model with residuals somewhere. */
+int model__check_stochastic(const hnm_model *m, char *reason, size_t len)
+{
+  if (!m->stochastic)
+    return 0;
+  if (m->is_loggps) {
+    snprintf(reason, len, "'on' needs a model of segments with residuals; a LogGPS model has none");
+    return -1;
+  }
+  for (int c = 0; c < MODEL__TABLES; c++)
+    for (size_t i = 0; m->table[c] != NULL && i < m->table_len[c]; i++)
+      if (m->table[c][i].nresiduals >= 2)
+        return 0;
+  snprintf(reason, len, "'on' but no segment has residuals (hnm-calibrate fit writes them; "
+           "docs/model-format.md, \"Stochastic mode\")");
+  return -1;
 }

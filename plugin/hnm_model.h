@@ -82,7 +82,17 @@ struct hnm_segment {
   double send_o, send_O;  /* MPI_Send overhead: send_o [s] + k x send_O [s/byte] */
   double isend_o, isend_O;/* MPI_Isend overhead, same units */
   double recv_o, recv_O;  /* MPI_Recv overhead, same units */
+  /* Stochastic mode (hnm_model_stochastic()): the distribution of the
+   * multiplicative residual rho of a message's one-way time (measured /
+   * modelled), as its quantiles at the probabilities 0, 1/(n-1), ..., 1:
+   * n = nresiduals >= 2 values, nondecreasing, > 0; linear between them
+   * (hnm_segment_residual()). NULL and 0: no residuals, rho = 1. */
+  size_t nresiduals;
+  const double *residuals;
 };
+
+/* At most this many quantiles per segment. */
+#define HNM_MAX_RESIDUALS 1001
 
 /* Bytes/s standing for "no bandwidth limit" in absolute segments (a LogGPS
  * gap of 0 s/byte): SimGrid needs a finite rate. */
@@ -150,6 +160,40 @@ int hnm_model_loggps(const hnm_model *m, struct hnm_loggps *out);
  * the skeletons (docs/models.md). Contention-free models (FATPIPE links,
  * each flow bounded by its narrowest link) cannot meet the defect. */
 int hnm_model_needs_full_update(const hnm_model *m);
+
+/* Stochastic mode (docs/model-format.md, "Stochastic mode"): 1 if the
+ * model's stochastic="on" (or the override stochastic=on), else 0. Off by
+ * default; a stochastic model has residuals in at least one segment. */
+int hnm_model_stochastic(const hnm_model *m);
+/* The model's seed attribute (or override), 1 when not given. */
+unsigned long long hnm_model_seed(const hnm_model *m);
+
+/* The N-th number (N from 0) of stream SEED, uniform in [0, 1) with 53
+ * random bits: the N-th output of a SplitMix64 generator (Steele, Lea and
+ * Flood 2014) whose state starts at SEED's SplitMix64 hash. A function of
+ * (SEED, N) alone, so that a draw does not depend on which draws came
+ * before it. */
+double hnm_random_uniform(unsigned long long seed, unsigned long long n);
+
+/* The residual of segment S at probability U in [0, 1]: the inverse of the
+ * piecewise-linear distribution function through its quantiles, q_i +
+ * (U (n-1) - i) (q_{i+1} - q_i) with i = floor(U (n-1)); 1 without
+ * residuals. Its mean over uniform U is the mean of the trapezoids,
+ * hnm_segment_residual_mean(); its second moment
+ * (1/(n-1)) sum (q_i^2 + q_i q_{i+1} + q_{i+1}^2) / 3. */
+double hnm_segment_residual(const struct hnm_segment *s, double u);
+double hnm_segment_residual_mean(const struct hnm_segment *s);
+double hnm_segment_residual_variance(const struct hnm_segment *s);
+
+/* A message whose one-way time the model puts at OVER_S (the send and
+ * receive overheads a blocking send pays) + WIRE_S (latency + transfer), and
+ * whose residual is RHO, lasts RHO (OVER_S + WIRE_S) if its wire time is
+ * multiplied by 1 + (RHO - 1) (OVER_S + WIRE_S) / WIRE_S: the noise of the
+ * whole message is carried by its transfer. The result is at least
+ * HNM_MIN_WIRE_MULTIPLIER (a residual below OVER_S / (OVER_S + WIRE_S) cannot
+ * be reached: the overheads are paid in full). */
+#define HNM_MIN_WIRE_MULTIPLIER 0.01
+double hnm_wire_multiplier(double rho, double over_s, double wire_s);
 
 /* Segment table of a route class (falls back to the model's "any" table).
  * *count receives the number of segments (>= 1). The array is owned by m. */
@@ -262,7 +306,7 @@ struct hnm_model_desc {
   enum hnm_contention contention;
   enum hnm_crosstraffic crosstraffic;
   const double *loggps;           /* [8], or NULL */
-  const struct hnm_segment *segments;
+  const struct hnm_segment *segments; /* with their residuals, if any (copied) */
   size_t nsegments;
   const struct hnm_pack_model *pack; /* pack costs, or NULL for none */
   enum hnm_update update;         /* HNM_UPDATE_FIXED (0) unless set */

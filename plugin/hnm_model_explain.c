@@ -59,12 +59,16 @@ static void explain__table(FILE *f, const struct hnm_segment *t, size_t n)
       fprintf(f, ", bw x%.6g", s->bw_factor);
     if (s->send_o == 0 && s->send_O == 0 && s->isend_o == 0 && s->isend_O == 0 && s->recv_o == 0 &&
         s->recv_O == 0) {
-      fprintf(f, ", no overheads\n");
-      continue;
+      fprintf(f, ", no overheads");
+    } else {
+      explain__overhead(f, "send", s->send_o, s->send_O);
+      explain__overhead(f, "isend", s->isend_o, s->isend_O);
+      explain__overhead(f, "recv", s->recv_o, s->recv_O);
     }
-    explain__overhead(f, "send", s->send_o, s->send_O);
-    explain__overhead(f, "isend", s->isend_o, s->isend_O);
-    explain__overhead(f, "recv", s->recv_o, s->recv_O);
+    if (s->nresiduals >= 2)
+      fprintf(f, ", residuals: %zu quantiles from %.6g to %.6g (median %.6g, mean %.6g, sd %.6g)", s->nresiduals,
+              s->residuals[0], s->residuals[s->nresiduals - 1], hnm_segment_residual(s, 0.5),
+              hnm_segment_residual_mean(s), sqrt(hnm_segment_residual_variance(s)));
     fputc('\n', f);
   }
 }
@@ -129,6 +133,9 @@ void hnm_model_explain(const hnm_model *m, void *file)
   fprintf(f, "  sharing: contention %s, crosstraffic %s, selective update %s\n", contention[m->contention],
           crosstraffic[m->crosstraffic],
           m->update == HNM_UPDATE_SIMGRID ? "SimGrid's own (defect included)" : "mended");
+  if (m->stochastic)
+    fprintf(f, "  stochastic: on, seed %llu (unless --cfg=hnm/seed): each message's one-way time x a residual "
+            "drawn from its segment's quantiles\n", hnm_model_seed(m));
   /* The "any" table first, with the classes that use it. */
   for (i = 0; i < MODEL__TABLES; i++) {
     const int t = i == 0 ? MODEL__ANY : i - 1;

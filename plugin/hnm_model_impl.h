@@ -86,6 +86,10 @@ struct hnm_model {
   int loggps_from_route;   /* loggps only: L, g, G from each message's route (spec item "platform") */
   int has_pack;            /* a <pack> element was given */
   struct hnm_pack_model pack;
+  int stochastic;          /* stochastic="on" */
+  int has_seed;            /* a seed attribute or override was given */
+  unsigned long long seed; /* meaningful if has_seed; hnm_model_seed() else 1 */
+  int owns_residuals;      /* the segments' residual arrays are freed with the model */
 };
 
 char *model__strdup(const char *s);
@@ -108,6 +112,8 @@ int model__check_pack(const struct hnm_pack_model *p, const char **field, char *
 int model__write_pack(void *writer /* xmlTextWriterPtr */, const hnm_model *m);
 void model__explain_pack(void *file /* FILE* */, const hnm_model *m);
 
+int model__parse_seed(const char *v, unsigned long long *out, char *reason, size_t len);
+int model__check_stochastic(const hnm_model *m, char *reason, size_t len);
 int model__loggps_expand(hnm_model *m, const double p[LG_COUNT], const char **field, char *reason, size_t len);
 
 #endif

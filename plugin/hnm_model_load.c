@@ -231,6 +231,59 @@ static int load__sharing(const struct model__load *ld, const xmlNode *n, hnm_mod
   return rc;
 }
 
+/* The residuals attribute of N into SEG (allocated; the model owns it):
+ * 2 to HNM_MAX_RESIDUALS plain numbers separated by blanks, each a factor
+ * (MODEL__MIN_FACTOR .. MODEL__MAX_FACTOR), nondecreasing. */
+static int load__residuals(const struct model__load *ld, const xmlNode *n, struct hnm_segment *seg)
+{
+  xmlChar *v = xmlGetProp(n, (const xmlChar *)"residuals");
+  if (v == NULL)
+    return 0;
+  double *q = malloc(HNM_MAX_RESIDUALS * sizeof *q);
+  size_t count = 0;
+  int rc = 0;
+  const char *p = (const char *)v;
+  if (q == NULL) {
+    xmlFree(v);
+    return load__fail(ld, n, "residuals", "out of memory");
+  }
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+      p++;
+    if (*p == '\0')
+      break;
+    char word[64], reason[MODEL__REASON];
+    size_t len = strcspn(p, " \t\n\r");
+    if (count == HNM_MAX_RESIDUALS) {
+      rc = load__fail(ld, n, "residuals", "more than %d quantiles", HNM_MAX_RESIDUALS);
+      break;
+    }
+    snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), p);
+    if (len >= sizeof word || model__parse_value(word, KIND_FACTOR, &q[count], reason, sizeof reason) < 0) {
+      rc = load__fail(ld, n, "residuals", "quantile %zu '%s': %s", count + 1, word,
+                      len >= sizeof word ? "too long" : reason);
+      break;
+    }
+    if (count > 0 && q[count] < q[count - 1]) {
+      rc = load__fail(ld, n, "residuals", "quantile %zu (%g) is below the one before (%g): quantiles are "
+                      "nondecreasing", count + 1, q[count], q[count - 1]);
+      break;
+    }
+    count++;
+    p += len;
+  }
+  if (rc == 0 && count < 2)
+    rc = load__fail(ld, n, "residuals", "%zu quantile(s): give at least 2 (at probabilities 0 and 1)", count);
+  xmlFree(v);
+  if (rc != 0) {
+    free(q);
+    return -1;
+  }
+  seg->residuals = q;
+  seg->nresiduals = count;
+  return 0;
+}
+
 /* One <segment>; prev_upto is the previous segment's upto (-1 for the first). */
 static int load__segment(const struct model__load *ld, const xmlNode *n, struct hnm_segment *seg,
                          double prev_upto, int is_last)
@@ -288,7 +341,7 @@ static int load__segment(const struct model__load *ld, const xmlNode *n, struct 
     if (load__value(ld, n, overheads[i].attr, KIND_TIME, dst, NULL) < 0)
       return -1;
   }
-  return 0;
+  return load__residuals(ld, n, seg);
 }
 
 static int load__segments(const struct model__load *ld, const xmlNode *n, hnm_model *m)
@@ -342,6 +395,8 @@ static int load__segments(const struct model__load *ld, const xmlNode *n, hnm_mo
   return 0;
 
 err:
+  for (i = 0; t != NULL && i < count; i++)
+    free((double *)t[i].residuals);
   free(t);
   xmlFree(route);
   return -1;
@@ -539,6 +594,25 @@ static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
     model__fail(ld->err, "%s: out of memory", ld->path);
     goto err;
   }
+  m->owns_residuals = 1;
+  v = xmlGetProp(root, (const xmlChar *)"stochastic");
+  if (v != NULL && xmlStrcmp(v, (const xmlChar *)"on") != 0 && xmlStrcmp(v, (const xmlChar *)"off") != 0) {
+    load__fail(ld, root, "stochastic", "'%s' is not on or off", (const char *)v);
+    goto err;
+  }
+  m->stochastic = v != NULL && xmlStrcmp(v, (const xmlChar *)"on") == 0;
+  xmlFree(v);
+  v = xmlGetProp(root, (const xmlChar *)"seed");
+  if (v != NULL) {
+    char reason[MODEL__REASON];
+    if (model__parse_seed((const char *)v, &m->seed, reason, sizeof reason) < 0) {
+      load__fail(ld, root, "seed", "%s", reason);
+      goto err;
+    }
+    m->has_seed = 1;
+  }
+  xmlFree(v);
+  v = NULL;
 
   for (c = root->children; c != NULL; c = c->next) {
     int rc = 0;
@@ -595,6 +669,13 @@ static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
                  "route '%s' has other receive overheads than 'same-host'; SimGrid 3.32 does not tell "
                  "the receive-cost callback where a message came from, so recv-o and recv-per-byte must "
                  "be the same for every route class", model__route_names[k]);
+      goto err;
+    }
+  }
+  {
+    char reason[MODEL__REASON];
+    if (model__check_stochastic(m, reason, sizeof reason) < 0) {
+      load__fail(ld, root, "stochastic", "%s", reason);
       goto err;
     }
   }

@@ -1,6 +1,7 @@
 /* hnm_model_spec.c -- --model specifications: NAME or FILE, with optional
  * key=value overrides. */
 #include "hnm_model.h"
+#include "hnm_model_set.h"
 #include "hnm_units.h"
 
 #include <assert.h>
@@ -22,7 +23,9 @@
 /* ------------------------------------------------------------------ */
 /* --model specifications                                               */
 
-enum spec__key { KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_PORTS, KEY_GAP, KEY_PACK, KEY_LOGGPS /* + LG_* */ };
+enum spec__key {
+  KEY_ASYNC, KEY_DETACHED, KEY_LIMITER, KEY_PORTS, KEY_GAP, KEY_PACK, KEY_STOCHASTIC, KEY_SEED, KEY_LOGGPS /* + LG_* */
+};
 
 /* "--model: key 'X': reason". Returns -1. */
 static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
@@ -41,7 +44,7 @@ static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
 static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
 {
   static const char known[] =
-      "async, detached, limiter, pack; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap, and platform";
+      "async, detached, limiter, pack, stochastic, seed; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap, and platform";
   char reason[MODEL__REASON];
   const char *field;
   double lg[LG_COUNT];
@@ -101,6 +104,10 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       key = KEY_GAP;
     else if (strcmp(item, "pack") == 0)
       key = KEY_PACK;
+    else if (strcmp(item, "stochastic") == 0)
+      key = KEY_STOCHASTIC;
+    else if (strcmp(item, "seed") == 0)
+      key = KEY_SEED;
     for (i = 0; i < LG_COUNT; i++) {
       if (strcmp(item, model__lg_params[i].name) == 0)
         key = KEY_LOGGPS + i;
@@ -137,6 +144,16 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       if ((key == KEY_PORTS ? model__parse_ports(val, &ports, reason, sizeof reason)
                             : model__parse_value(val, KIND_TIME, &gap, reason, sizeof reason)) < 0)
         return spec__fail(err, item, "%s", reason);
+      break;
+    case KEY_STOCHASTIC:
+      if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+        return spec__fail(err, item, "'%s' is not on or off", val);
+      m->stochastic = strcmp(val, "on") == 0;
+      break;
+    case KEY_SEED:
+      if (model__parse_seed(val, &m->seed, reason, sizeof reason) < 0)
+        return spec__fail(err, item, "%s", reason);
+      m->has_seed = 1;
       break;
     default:
       i = key - KEY_LOGGPS;
@@ -181,6 +198,8 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
     blame = "S";
   if (model__check_protocol(m->async_max, m->detached_max, blame, &field, reason, sizeof reason) < 0)
     return spec__fail(err, field, "%s", reason);
+  if (model__check_stochastic(m, reason, sizeof reason) < 0)
+    return spec__fail(err, "stochastic", "%s", reason);
   return 0;
 }
 
@@ -199,6 +218,11 @@ hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err)
 
   if (spec == NULL || *spec == '\0') {
     model__fail(err, "--model: empty specification (give a model name such as graphene, or a file)");
+    return NULL;
+  }
+  if (hnm_model_set_is(spec)) {
+    model__fail(err, "--model: '%s' is a model set (a directory of models): hnm-run and hnm-compare take it, "
+                "one model is a file or a bundled name", spec);
     return NULL;
   }
   copy = model__strdup(spec);

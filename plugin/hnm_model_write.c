@@ -61,6 +61,19 @@ static int write__segment(xmlTextWriterPtr w, const struct hnm_segment *s)
   for (size_t i = 0; any && i < sizeof o / sizeof o[0]; i++)
     if (write__num(w, o[i].attr, o[i].v, "s") != 0)
       return -1;
+  if (s->nresiduals >= 2 && s->residuals != NULL) {
+    /* %.9g: 9 digits, far below any measurement's noise, and short. */
+    char *text = malloc(s->nresiduals * 24 + 1);
+    if (text == NULL)
+      return -1;
+    size_t used = 0;
+    for (size_t i = 0; i < s->nresiduals; i++)
+      used += (size_t)snprintf(text + used, 24, "%s%.9g", i ? " " : "", s->residuals[i]);
+    int rc = write__attr(w, "residuals", text);
+    free(text);
+    if (rc != 0)
+      return -1;
+  }
   return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
 }
 
@@ -74,6 +87,14 @@ static int write__model(xmlTextWriterPtr w, const hnm_model *m)
       xmlTextWriterStartElement(w, BAD_CAST "hnm-model") < 0 || write__attr(w, "name", m->name) != 0 ||
       write__attr(w, "version", "1") != 0)
     return -1;
+  if (m->stochastic && write__attr(w, "stochastic", "on") != 0)
+    return -1;
+  if (m->has_seed) {
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", m->seed);
+    if (write__attr(w, "seed", seed) != 0)
+      return -1;
+  }
   if (m->description != NULL &&
       xmlTextWriterWriteElement(w, BAD_CAST "description", BAD_CAST m->description) < 0)
     return -1;

@@ -38,14 +38,16 @@
  * a derived type of one run) sleeps nothing and calls nothing of SimGrid
  * beyond the real PMPI function, so a program without derived datatypes is
  * timed exactly as before. Per call: one hash lookup (the layout); per
- * constructor: O(number of blocks given to it). Simulated actors of SMPI run
- * one at a time (smpi/host-speed aside, contexts/nthreads is 1 for SMPI), so
- * the maps need no lock.
+ * constructor: O(number of blocks given to it). The maps have no lock: like
+ * the rest of the plugin, they assume that actors run one at a time
+ * (SimGrid's default, contexts/nthreads:1; hnm_pack_install() warns
+ * otherwise).
  */
 #include "hnm_pack.h"
 
 #include <simgrid/s4u/Actor.hpp>
 #include <smpi/smpi.h>
+#include <xbt/config.hpp>
 
 #include <dlfcn.h>
 
@@ -276,6 +278,10 @@ void hnm_pack_install(const hnm_model* m, bool trace_calls)
                          "model '%s' cannot charge datatype packing (start the simulation with hnm-run, which "
                          "preloads it)\n",
                  hnm_model_name(m));
+  if (active && simgrid::config::get_value<int>("contexts/nthreads") > 1)
+    std::fprintf(stderr, "hnm: warning: --cfg=contexts/nthreads:%d runs actors in parallel, but hnm's datatype "
+                         "bookkeeping assumes one at a time; use contexts/nthreads:1 with model '%s'\n",
+                 simgrid::config::get_value<int>("contexts/nthreads"), hnm_model_name(m));
 }
 
 #define HNM_EXPORT extern "C" __attribute__((visibility("default")))

@@ -20,6 +20,19 @@
  *   - the model's derived-datatype pack costs (hnm_pack.cpp: PMPI entry
  *     points of libhnm.so, which hnm-run preloads).
  *
+ * Stochastic mode (a model with stochastic="on", docs/model-format.md): each
+ * message draws a residual rho from its segment's quantiles and lasts rho
+ * times its modelled one-way time, the difference carried by its transfer
+ * (hnm_wire_multiplier()); a reply (a message from B to A while a message
+ * from A to B has not been answered) takes its request's draw. The draws are
+ * numbered in the order SimGrid starts transfers
+ * (NetworkCm02Model::comm_action_set_bounds(), run by maestro while it
+ * handles the actors' simcalls one after the other, in an order that does not
+ * depend on which thread ran which actor), and the n-th draw is a function of
+ * (seed, n) alone (hnm_random_uniform()): the same seed gives the same
+ * simulation. The overhead callbacks, which run in the actors' own contexts
+ * (in parallel under contexts/nthreads > 1), draw nothing.
+ *
  * LogGPS models are timed differently (hnm_ports.h, docs/models.md): when
  * SimGrid starts a transfer, the latency callback computes its whole duration
  * from the message's phases and the ports of its two hosts (a host extension,
@@ -150,12 +163,42 @@ simgrid::config::Flag<std::string> cfg_model{
     }};
 simgrid::config::Flag<bool> cfg_verbose{"hnm/verbose",
                                         "hnm: report the installed model on stderr (default: $HNM_VERBOSE)", false};
+simgrid::config::Flag<std::string> cfg_seed{
+    "hnm/seed",
+    "hnm: the seed of a stochastic model's draws, a whole number (default: the model's seed attribute, else 1)", "",
+    [](const std::string& v) {
+      if (v.empty())
+        return;
+      if (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 20 ||
+          (v.size() == 20 && v > "18446744073709551615"))
+        die("--cfg=hnm/seed:" + v + ": not a whole number from 0 to 18446744073709551615");
+    }};
 simgrid::config::Flag<bool> cfg_fast{
     "hnm/fast",
     "hnm: fast mode for large runs (hnm-run --fast, docs/scale.md): every message rendez-vous; a message the "
     "model sends eagerly or detached carries its send and receive overheads as latency instead (not exact: its "
     "error is measured in docs/scale.md)",
     false};
+
+/* Stochastic mode: the seed, the number of draws so far, and the wire
+ * multiplier drawn by bw_factor_cb() for the message whose latency factor
+ * SimGrid asks for next (comm_action_set_bounds() calls the bandwidth factor,
+ * then the latency factor, of one message). */
+bool stochastic                = false;
+unsigned long long seed        = 1;
+unsigned long long draws       = 0;
+/* The uniform number of each message from A to B not answered yet, by
+ * pair_key(A, B): a message from B to A takes it (and removes it), so that
+ * a request and its reply share one draw and a round trip lasts rho times
+ * its modelled time, rho with exactly the segment's distribution. At most
+ * one entry per ordered pair of hosts with a message in flight. */
+std::unordered_map<unsigned long long, double> unanswered;
+struct Drawn {
+  const sg4::Host* src = nullptr;
+  const sg4::Host* dst = nullptr;
+  double size          = -1;
+  double multiplier    = 1;
+} drawn;
 
 /* Fast mode: the largest payload the model would send eagerly or detached
  * (SMPI's thresholds are then 0); -1 when fast mode is off. */
@@ -313,8 +356,8 @@ double fast_factor(double factor, const hnm_segment* seg, double k, const sg4::H
   return factor;
 }
 
-double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
-                     const std::unordered_set<sg4::NetZone*>& /*netzones*/)
+double lat_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
+                        const std::vector<sg4::Link*>& links)
 {
   if (not checked_platform)
     check_platform_once(src, dst, links);
@@ -339,8 +382,8 @@ double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, co
   return factor;
 }
 
-double bw_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
-                    const std::unordered_set<sg4::NetZone*>& /*netzones*/)
+double bw_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
+                       const std::vector<sg4::Link*>& links)
 {
   hnm_linkload_route(size, links);
   const hnm_segment* seg = nullptr;
@@ -372,6 +415,68 @@ double bw_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, con
                  src->get_cname(), dst->get_cname(), seg->bandwidth_Bps, min_bw);
   }
   return hnm_segment_bw_factor(seg, min_bw);
+}
+
+/* Stochastic mode, from bw_factor_cb(): draw the residual of a message of
+ * SIZE bytes (payload + envelope) in segment SEG over LINKS, and return its
+ * wire multiplier w (1 without residuals). Its one-way time under the model,
+ * T = overheads + wire, becomes overheads + w x wire = rho x T; the wire time
+ * is the route's latency x factor + size / (narrowest link x factor), what
+ * SimGrid gives a flow alone on its route. */
+double draw_wire_multiplier(double size, const sg4::Host* src, const sg4::Host* dst, const hnm_segment* seg,
+                            const std::vector<sg4::Link*>& links)
+{
+  if (seg->nresiduals < 2)
+    return 1.0;
+  double k      = payload_to_k(size);
+  double u;
+  auto reply = unanswered.find(pair_key(dst, src));
+  if (reply != unanswered.end()) {
+    u = reply->second;
+    unanswered.erase(reply);
+  } else {
+    u                          = hnm_random_uniform(seed, draws++);
+    unanswered[pair_key(src, dst)] = u;
+  }
+  double rho    = hnm_segment_residual(seg, u);
+  double min_bw = 0;
+  for (const sg4::Link* l : links)
+    if (l->get_sharing_policy() != sg4::Link::SharingPolicy::WIFI && (min_bw == 0 || l->get_bandwidth() < min_bw))
+      min_bw = l->get_bandwidth();
+  double latency = seg->latency_absolute ? seg->latency_s : route_latency(links) * seg->lat_factor;
+  double wire    = latency + (seg->bandwidth_absolute ? k / seg->bandwidth_Bps
+                                                      : (min_bw > 0 ? size / (min_bw * seg->bw_factor) : 0.0));
+  /* A blocking send pays its overhead, and its receiver the receive
+   * overhead, unless the message goes rendez-vous. */
+  long detached = hnm_model_detached_max(model);
+  double over   = detached >= 0 && k <= (double)detached
+                      ? hnm_segment_send_overhead(seg, k) + hnm_segment_recv_overhead(seg, k)
+                      : 0.0;
+  return hnm_wire_multiplier(rho, over, wire);
+}
+
+double lat_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+                     const std::unordered_set<sg4::NetZone*>& /*netzones*/)
+{
+  double factor = lat_factor_plain(size, src, dst, links);
+  if (stochastic && drawn.src == src && drawn.dst == dst && drawn.size == size) {
+    factor *= drawn.multiplier;
+    drawn = Drawn{};
+  }
+  return factor;
+}
+
+double bw_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, const std::vector<sg4::Link*>& links,
+                    const std::unordered_set<sg4::NetZone*>& /*netzones*/)
+{
+  double factor = bw_factor_plain(size, src, dst, links);
+  if (stochastic && not is_loggps) {
+    double w = draw_wire_multiplier(size, src, dst,
+                                    hnm_model_segment(model, route_class(src, dst), payload_to_k(size)), links);
+    drawn    = Drawn{src, dst, size, w};
+    factor /= w;
+  }
+  return factor;
 }
 
 /* A node limiter is a link NAME_limiter next to the node's own link, NAME_UP
@@ -492,7 +597,7 @@ void install_on_platform()
     if (fatpipe && link->get_sharing_policy() != sg4::Link::SharingPolicy::WIFI)
       link->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
   }
-  if (is_loggps || fast_eager_max >= 0)
+  if (is_loggps || fast_eager_max >= 0 || stochastic)
     install_host_states(engine);
   hnm_pack_install(model, trace_messages);
   if (is_loggps)
@@ -517,8 +622,9 @@ void install_on_platform()
                    hnm_model_name(model));
   }
   if (verbose)
-    std::fprintf(stderr, "hnm: model '%s' installed (%d node limiter links%s%s)\n", hnm_model_name(model), limiters,
-                 fatpipe ? ", all links FATPIPE" : "", fast_eager_max >= 0 ? ", fast mode" : "");
+    std::fprintf(stderr, "hnm: model '%s' installed (%d node limiter links%s%s%s%s)\n", hnm_model_name(model),
+                 limiters, fatpipe ? ", all links FATPIPE" : "", fast_eager_max >= 0 ? ", fast mode" : "",
+                 stochastic ? ", stochastic, seed " : "", stochastic ? std::to_string(seed).c_str() : "");
 }
 
 /* Fast mode: SMPI calls the send and Isend cost callbacks just before it
@@ -599,6 +705,9 @@ void resolve_settings()
    * reads the order of the transfers from it). */
   trace_messages = v != nullptr && std::strcmp(v, "2") == 0;
   is_loggps      = hnm_model_loggps(model, &loggps) != 0;
+  stochastic     = hnm_model_stochastic(model) != 0;
+  std::string s  = cfg_seed.get();
+  seed           = s.empty() ? hnm_model_seed(model) : std::strtoull(s.c_str(), nullptr, 10);
   install_lmm_fix();
 }
 

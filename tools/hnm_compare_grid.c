@@ -34,13 +34,27 @@ const char *run_platform(const cmp_config *c, const cmp_run *r)
 }
 
 char *make_key(const char *program, const char *args, const char *model, const char *platform,
-               const char *np, const char *metric, const char *options)
+               const char *np, const char *metric, const char *options, const char *member)
 {
   size_t n = strlen(program) + strlen(args) + strlen(model) + strlen(platform) + strlen(np) + strlen(metric) +
-             strlen(options) + 8;
+             strlen(options) + strlen(member) + 9;
   char *k = xmalloc(n);
-  snprintf(k, n, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", program, args, model, platform, np, metric, options);
+  snprintf(k, n, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", program, args, model, platform, np, metric, options,
+           member);
   return k;
+}
+
+void run_member(const cmp_config *c, const cmp_run *r, char *buf, size_t len)
+{
+  if (r->member < 0) {
+    snprintf(buf, len, "%s", "");
+  } else if (r->member == 0) {
+    snprintf(buf, len, "%s", "central");
+  } else {
+    /* "member-007.xml" -> "007" */
+    const char *f = c->sets[r->model]->files[r->member];
+    snprintf(buf, len, "%.*s", (int)(strlen(f) - strlen("member-") - strlen(".xml")), f + strlen("member-"));
+  }
 }
 
 const char *run_options(const cmp_config *c, const cmp_run *r)
@@ -64,29 +78,39 @@ char *join(const strvec *v)
 
 static char *run_key(const cmp_config *c, const cmp_run *r)
 {
-  char np[32];
+  char np[32], member[32];
   snprintf(np, sizeof np, "%ld", r->np);
+  run_member(c, r, member, sizeof member);
   return make_key(c->program, c->args.v[r->argset], run_model(c, r), run_platform(c, r), np, c->metric,
-                  run_options(c, r));
+                  run_options(c, r), member);
 }
 
-int enumerate(const cmp_config *c, cmp_run **out)
+/* A model set's models run one after the other in the grid (central
+ * first), as if they were models of their own. */
+long enumerate(const cmp_config *c, cmp_run **out)
 {
-  int n = c->nplats * c->args.n * c->nnps * c->models.n + (c->reference ? c->args.n * c->nnps : 0);
+  long per_point = 0;
+  for (int m = 0; m < c->models.n; m++)
+    per_point += c->sets[m] != NULL ? (long)c->sets[m]->nmembers + 1 : 1;
+  long n = c->nplats * c->args.n * c->nnps * per_point + (c->reference ? c->args.n * c->nnps : 0);
   cmp_run *runs = xmalloc((size_t)n * sizeof *runs);
   long idx = 0;
   for (int p = 0; p < c->nplats; p++)
     for (int a = 0; a < c->args.n; a++)
       for (int k = 0; k < c->nnps; k++)
         for (int m = 0; m < c->models.n; m++) {
-          cmp_run r = {idx, m, p, a, c->nps[k], NULL};
-          r.key = run_key(c, &r);
-          runs[idx++] = r;
+          long group = idx;
+          int last = c->sets[m] != NULL ? (int)c->sets[m]->nmembers : -1;
+          for (int member = c->sets[m] != NULL ? 0 : -1; member <= last; member++) {
+            cmp_run r = {idx, m, p, a, c->nps[k], member, group, NULL};
+            r.key = run_key(c, &r);
+            runs[idx++] = r;
+          }
         }
   if (c->reference)
     for (int a = 0; a < c->args.n; a++)
       for (int k = 0; k < c->nnps; k++) {
-        cmp_run r = {idx, -1, -1, a, c->nps[k], NULL};
+        cmp_run r = {idx, -1, -1, a, c->nps[k], -1, idx, NULL};
         r.key = run_key(c, &r);
         runs[idx++] = r;
       }
@@ -109,7 +133,7 @@ void run_argv(const cmp_config *c, const cmp_run *r, strvec *v)
   } else {
     sv_push(v, c->hnm_run);
     sv_push(v, "--model");
-    sv_push(v, c->models.v[r->model]);
+    sv_push(v, r->member >= 0 ? c->sets[r->model]->specs[r->member] : c->models.v[r->model]);
     sv_push(v, "-platform");
     sv_push(v, c->plats[r->plat].xml);
     sv_push(v, "-hostfile");
@@ -214,16 +238,27 @@ static int grid__model(void *ctx, const char *v, char *err, size_t errlen)
   if (strpbrk(v, "\n\r") != NULL)
     return snprintf(err, errlen, "a model spec cannot hold a newline"), -1;
   hnm_error e;
-  hnm_model *m = hnm_model_parse_spec(v, &e);
-  if (m == NULL)
-    return snprintf(err, errlen, "%s: %s", v, e.msg), -1;
-  hnm_model_free(m);
+  hnm_model_set *set = NULL;
+  if (hnm_model_set_is(v)) {
+    /* The whole set, before anything runs. */
+    set = hnm_model_set_open(v, &e);
+    if (set == NULL)
+      return snprintf(err, errlen, "%s", e.msg), -1;
+  } else {
+    hnm_model *m = hnm_model_parse_spec(v, &e);
+    if (m == NULL)
+      return snprintf(err, errlen, "%s: %s", v, e.msg), -1;
+    hnm_model_free(m);
+  }
   for (int k = 0; k < c->models.n; k++)
     if (strcmp(c->models.v[k], v) == 0)
-      return snprintf(err, errlen, "'%s' given twice", v), -1;
+      return hnm_model_set_free(set), snprintf(err, errlen, "'%s' given twice", v), -1;
   if (strcmp(v, "mpirun") == 0)
     return snprintf(err, errlen, "'mpirun' is the reference's label (use --reference)"), -1;
   sv_push(&c->models, v);
+  c->sets = xrealloc(c->sets, (size_t)c->models.n * sizeof *c->sets);
+  c->sets[c->models.n - 1] = set;
+  c->has_sets |= set != NULL;
   return 0;
 }
 
@@ -329,6 +364,12 @@ static const char grid__epilog[] =
   "  digits); csv:COL[:KEY=VAL...] = the sum of column COL over the rows of the program's CSV\n"
   "  output (stdout) whose column KEY equals VAL; auto (default) = csv:time_s (the skeletons'\n"
   "  report) when the program prints it, else simclock: any program gets a time.\n"
+  "--model NAME.set: a model set (directory of central.xml, member-001.xml ...; checked whole\n"
+  "  first): each grid point runs the central model and every member; the CSV gets the\n"
+  "  columns member, band_lo, band_hi, members: one row per run, and on the central row,\n"
+  "  written once its members are done, the 5% and 95% quantiles of the members' metric\n"
+  "  (linear interpolation, Hyndman-Fan type 7) and their number. A set's runs stay in one\n"
+  "  --task (the one of its central run's index). plot draws the band as a shaded area.\n"
   "--reference: PROGRAM-mpi with mpirun at each np and argument set (model 'mpirun',\n"
   "  platform '-'); with --metric simclock, or auto without csv:time_s, its time is mpirun's\n"
   "  wall time. --mpirun-opt\n"
@@ -424,8 +465,11 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
     return cmp_fail("--task and --tasks go together");
   if (c->task >= c->tasks)
     return cmp_fail("--task: '%ld' is not below --tasks %ld", c->task, c->tasks);
-  if (c->models.n == 0)
+  if (c->models.n == 0) {
     sv_push(&c->models, "graphene");
+    c->sets = xrealloc(c->sets, sizeof *c->sets);
+    c->sets[0] = NULL;
+  }
   if (c->args.n == 0)
     sv_push(&c->args, "");
   if (c->nplats == 0) {

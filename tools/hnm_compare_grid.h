@@ -4,6 +4,7 @@
 #define HNM_COMPARE_GRID_H
 
 #include "hnm_compare_util.h"
+#include "hnm_model_set.h"
 
 typedef struct {
   char *xml, *hosts, *label;
@@ -11,6 +12,8 @@ typedef struct {
 
 typedef struct {
   strvec models, args, sim_opts, mpirun_opts, base_args, raw; /* raw: run options as given */
+  hnm_model_set **sets; /* per model: its set (validated whole), or NULL for a plain model */
+  int has_sets;
   long *nps;
   int nnps;
   cmp_platform *plats;
@@ -28,7 +31,9 @@ typedef struct {
   int plat;     /* -1 for the reference */
   int argset;
   long np;
-  char *key;    /* program \x1f args \x1f model \x1f platform \x1f np \x1f metric \x1f options */
+  int member;   /* a model set's: 0 central, 1..N a member; -1 for a plain model */
+  long group;   /* a model set's run: the index of its group's central run; else its own index */
+  char *key;    /* program \x1f args \x1f model \x1f platform \x1f np \x1f metric \x1f options \x1f member */
 } cmp_run;
 
 typedef struct {
@@ -39,10 +44,13 @@ typedef struct {
 
 const char *run_model(const cmp_config *c, const cmp_run *r);
 const char *run_platform(const cmp_config *c, const cmp_run *r);
-char *make_key(const char *program, const char *args, const char *model, const char *platform, const char *np, const char *metric, const char *options);
+char *make_key(const char *program, const char *args, const char *model, const char *platform, const char *np, const char *metric, const char *options, const char *member);
+/* The CSV's member column of R: "" (plain model), "central", or the member's
+ * number as in its file name ("007"). */
+void run_member(const cmp_config *c, const cmp_run *r, char *buf, size_t len);
 const char *run_options(const cmp_config *c, const cmp_run *r);
 char *join(const strvec *v);
-int enumerate(const cmp_config *c, cmp_run **out);
+long enumerate(const cmp_config *c, cmp_run **out);
 void run_argv(const cmp_config *c, const cmp_run *r, strvec *v);
 int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl);
 

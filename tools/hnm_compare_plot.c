@@ -31,8 +31,9 @@
 typedef struct {
   const cmp_row *first;
   long *np;
-  double *t;
+  double *t, *lo, *hi; /* lo, hi: a model set's band (= t without one) */
   long n;
+  int banded;
   char *label;
 } series;
 
@@ -132,7 +133,8 @@ int cmd_plot(int argc, char **argv)
   const char *onlyval[16];
   static const char *const colnames[CMP_NCOLS] = {"index",  "program", "args",   "model",      "platform",
                                                    "np",     "metric",  "options", "time_s",    "wall_s",
-                                                   "maxrss_kib", "status", "exit_code"};
+                                                   "maxrss_kib", "status", "exit_code", "member", "band_lo",
+                                                   "band_hi", "members"};
   struct plot_only only = {onlycol, onlyval, 0, colnames};
   const struct hnm_opt opts[] = {
     {"out", 'o', HNM_OPT_STRING, "PREFIX", NULL, NULL, "PREFIX-time.png, PREFIX-error.png, their .dat, PREFIX.gp", &prefix, 0, 0, NULL},
@@ -171,7 +173,9 @@ int cmd_plot(int argc, char **argv)
   for (long i = 0; i < n; i++) {
     double t;
     long np;
-    int keep = strcmp(sel[i]->f[C_STATUS], "ok") == 0;
+    /* A model set is drawn by its central rows, which carry the band. */
+    int keep = strcmp(sel[i]->f[C_STATUS], "ok") == 0 &&
+               (sel[i]->f[C_MEMBER][0] == '\0' || strcmp(sel[i]->f[C_MEMBER], "central") == 0);
     for (int k = 0; k < nonly && keep; k++)
       keep = strcmp(sel[i]->f[onlycol[k]], onlyval[k]) == 0 ||
              (ref && onlycol[k] == C_MODEL && strcmp(sel[i]->f[C_MODEL], ref) == 0);
@@ -181,6 +185,12 @@ int cmd_plot(int argc, char **argv)
       return cmp_fail("%s:%ld: time_s: '%s' is not a time", sel[i]->file, sel[i]->line, sel[i]->f[C_TIME]);
     if (parse_long(sel[i]->f[C_NP], 1, 100000000, &np) != 0)
       return cmp_fail("%s:%ld: np: '%s' is not a process count", sel[i]->file, sel[i]->line, sel[i]->f[C_NP]);
+    double lo, hi;
+    if (sel[i]->f[C_BAND_LO][0] != '\0' &&
+        (parse_double(sel[i]->f[C_BAND_LO], &lo) != 0 || parse_double(sel[i]->f[C_BAND_HI], &hi) != 0 || lo < 0 ||
+         hi < lo))
+      return cmp_fail("%s:%ld: band_lo, band_hi: '%s', '%s' is not a band (0 <= band_lo <= band_hi)", sel[i]->file,
+                      sel[i]->line, sel[i]->f[C_BAND_LO], sel[i]->f[C_BAND_HI]);
     sel[m++] = sel[i];
   }
   n = m;
@@ -201,20 +211,31 @@ int cmd_plot(int argc, char **argv)
     while (g < ns && !same_group(s[g].first, sel[i]))
       g++;
     if (g == ns) {
-      s[ns] = (series){sel[i], xmalloc((size_t)n * sizeof(long)), xmalloc((size_t)n * sizeof(double)), 0, NULL};
+      s[ns] = (series){sel[i], xmalloc((size_t)n * sizeof(long)), xmalloc((size_t)n * sizeof(double)),
+                       xmalloc((size_t)n * sizeof(double)), xmalloc((size_t)n * sizeof(double)), 0, 0, NULL};
       ns++;
     }
     long k = s[g].n++;
     s[g].np[k] = atol(sel[i]->f[C_NP]);
     parse_double(sel[i]->f[C_TIME], &s[g].t[k]);
+    s[g].lo[k] = s[g].hi[k] = s[g].t[k];
+    if (sel[i]->f[C_BAND_LO][0] != '\0') {
+      parse_double(sel[i]->f[C_BAND_LO], &s[g].lo[k]);
+      parse_double(sel[i]->f[C_BAND_HI], &s[g].hi[k]);
+      s[g].banded = 1;
+    }
     /* insertion sort by np */
     while (k > 0 && s[g].np[k - 1] > s[g].np[k]) {
       long tn = s[g].np[k];
-      double tt = s[g].t[k];
+      double tt = s[g].t[k], tl = s[g].lo[k], th = s[g].hi[k];
       s[g].np[k] = s[g].np[k - 1];
       s[g].t[k] = s[g].t[k - 1];
+      s[g].lo[k] = s[g].lo[k - 1];
+      s[g].hi[k] = s[g].hi[k - 1];
       s[g].np[k - 1] = tn;
       s[g].t[k - 1] = tt;
+      s[g].lo[k - 1] = tl;
+      s[g].hi[k - 1] = th;
       k--;
     }
   }
@@ -285,11 +306,16 @@ int cmd_plot(int argc, char **argv)
     s[g].label = xstrdup(buf);
   }
 
-  /* Text table on stdout. */
-  printf("%-40s %8s %14s%s\n", "series", "np", "time_s", ref ? "  err_vs_ref" : "");
+  /* Text table on stdout (with the 5-95% band when a series has one). */
+  int banded = 0;
+  for (long g = 0; g < ns; g++)
+    banded |= s[g].banded;
+  printf("%-40s %8s %14s%s%s\n", "series", "np", "time_s", banded ? "  5-95% band" : "", ref ? "  err_vs_ref" : "");
   for (long g = 0; g < ns; g++)
     for (long k = 0; k < s[g].n; k++) {
       printf("%-40s %8ld %14.6g", s[g].label, s[g].np[k], s[g].t[k]);
+      if (banded)
+        printf("  [%.6g, %.6g]", s[g].lo[k], s[g].hi[k]);
       if (ref) {
         cmp_row probe = *s[g].first;
         char npb[32];
@@ -322,8 +348,12 @@ int cmd_plot(int argc, char **argv)
     return 2;
   for (long g = 0; g < ns; g++) {
     fprintf(d, "# %s\n", s[g].label);
-    for (long k = 0; k < s[g].n; k++)
-      fprintf(d, "%ld %.17g\n", s[g].np[k], s[g].t[k]);
+    for (long k = 0; k < s[g].n; k++) {
+      fprintf(d, "%ld %.17g", s[g].np[k], s[g].t[k]);
+      if (banded)
+        fprintf(d, " %.17g %.17g", s[g].lo[k], s[g].hi[k]);
+      fputc('\n', d);
+    }
     fprintf(d, "\n\n");
   }
   if (plot__commit(od) != 0)
@@ -350,7 +380,10 @@ int cmd_plot(int argc, char **argv)
         if (!any)
           fprintf(e, "# %s\n", s[g].label);
         any = 1;
-        fprintf(e, "%ld %.17g\n", s[g].np[k], 100 * (s[g].t[k] - tr) / tr);
+        fprintf(e, "%ld %.17g", s[g].np[k], 100 * (s[g].t[k] - tr) / tr);
+        if (banded)
+          fprintf(e, " %.17g %.17g", 100 * (s[g].lo[k] - tr) / tr, 100 * (s[g].hi[k] - tr) / tr);
+        fputc('\n', e);
       }
       if (any) {
         fprintf(e, "\n\n");
@@ -377,10 +410,22 @@ int cmd_plot(int argc, char **argv)
   fprintf(g, "\nset title ");
   put_gp_string(g, title ? title : "");
   fprintf(g, " noenhanced\nplot \\\n");
+  /* Bands first, under the lines, in their series' colour. */
+  for (long k = 0; k < ns; k++) {
+    if (!s[k].banded)
+      continue;
+    fprintf(g, "  ");
+    put_gp_string(g, dat);
+    fprintf(g, " index %ld using 1:3:4 with filledcurves fillstyle transparent solid 0.25 noborder lt %ld notitle, \\\n",
+            k, k + 1);
+  }
   for (long k = 0; k < ns; k++) {
     fprintf(g, "  ");
     put_gp_string(g, dat);
-    fprintf(g, " index %ld using 1:2 with linespoints title ", k);
+    fprintf(g, " index %ld using 1:2 with linespoints", k);
+    if (banded)
+      fprintf(g, " lt %ld", k + 1);
+    fprintf(g, " title ");
     put_gp_string(g, s[k].label);
     fprintf(g, " noenhanced%s\n", k + 1 < ns ? ", \\" : "");
   }
@@ -390,9 +435,20 @@ int cmd_plot(int argc, char **argv)
     fprintf(g, "\nunset logscale y\nset ylabel 'relative error vs %s (%%)'\n", ref);
     fprintf(g, "plot \\\n");
     for (long k = 0; k < nerr; k++) {
+      if (!s[eidx[k]].banded)
+        continue;
       fprintf(g, "  ");
       put_gp_string(g, edat);
-      fprintf(g, " index %ld using 1:2 with linespoints title ", k);
+      fprintf(g, " index %ld using 1:3:4 with filledcurves fillstyle transparent solid 0.25 noborder lt %ld notitle, "
+              "\\\n", k, eidx[k] + 1);
+    }
+    for (long k = 0; k < nerr; k++) {
+      fprintf(g, "  ");
+      put_gp_string(g, edat);
+      fprintf(g, " index %ld using 1:2 with linespoints", k);
+      if (banded)
+        fprintf(g, " lt %ld", eidx[k] + 1);
+      fprintf(g, " title ");
       put_gp_string(g, s[eidx[k]].label);
       fprintf(g, " noenhanced%s\n", k + 1 < nerr ? ", \\" : "");
     }

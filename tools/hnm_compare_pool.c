@@ -124,6 +124,65 @@ static int extract_metric(const char *metric, const char *out_file, const char *
   return 0;
 }
 
+/* A finished run whose row waits: a model set's central run is written once
+ * every run of its group is done, with the members' band. */
+typedef struct {
+  int held;
+  int have;
+  double value, wall;
+  long rss;
+  const char *status;
+  int code;
+} cmp_held;
+
+/* An ok row already in the CSV, by key. */
+typedef struct {
+  char *key;
+  const cmp_row *row;
+} cmp_done;
+
+static int cmp_done_key(const void *a, const void *b)
+{
+  return strcmp(((const cmp_done *)a)->key, ((const cmp_done *)b)->key);
+}
+
+/* Is old row R done? Any row with --no-retry, else an ok one; a model set's
+ * central row only once it holds the band of all the set's members (its
+ * members are then done too). */
+static int row_done(const cmp_config *c, const cmp_row *r)
+{
+  if (c->no_retry)
+    return 1;
+  if (strcmp(r->f[C_STATUS], "ok") != 0)
+    return 0;
+  if (strcmp(r->f[C_MEMBER], "central") != 0)
+    return 1;
+  for (int m = 0; m < c->models.n; m++)
+    if (c->sets[m] != NULL && strcmp(c->models.v[m], r->f[C_MODEL]) == 0)
+      return atol(r->f[C_MEMBERS]) == (long)c->sets[m]->nmembers;
+  return 1;
+}
+
+/* The band of the members of GROUP (runs[group] is its central run): 0 and
+ * *band when every member has a value, else -1. */
+static int group_band(const cmp_config *c, const cmp_run *runs, long group, const double *val, cmp_band *band)
+{
+  size_t n = c->sets[runs[group].model]->nmembers;
+  double *v = xmalloc(n * sizeof *v);
+  for (size_t k = 0; k < n; k++) {
+    v[k] = val[group + 1 + (long)k];
+    if (isnan(v[k])) {
+      free(v);
+      return -1;
+    }
+  }
+  band->lo = hnm_quantile(v, n, 0.05);
+  band->hi = hnm_quantile(v, n, 0.95);
+  band->members = (long)n;
+  free(v);
+  return 0;
+}
+
 typedef struct {
   pid_t pid;
   long run;
@@ -234,23 +293,42 @@ int cmd_run(int argc, char **argv)
     return 2;
   if ((rc = store_read_existing(c.out, &old, &no_eol)) != 0)
     return rc;
-  static char **done;
+  static cmp_done *done;
   done = xmalloc((size_t)(old.n + 1) * sizeof *done);
   long ndone = 0;
   for (long k = 0; k < old.n; k++)
-    if (c.no_retry || strcmp(old.v[k].f[C_STATUS], "ok") == 0)
-      done[ndone++] = row_key(&old.v[k]);
-  qsort(done, (size_t)ndone, sizeof *done, cmp_str);
+    if (row_done(&c, &old.v[k]))
+      done[ndone++] = (cmp_done){row_key(&old.v[k]), &old.v[k]};
+  qsort(done, (size_t)ndone, sizeof *done, cmp_done_key);
 
+  /* A model set's runs: the members' values (old ok rows, then this run's),
+   * how many runs of each group are still to do, the held central rows. */
+  static double *val;
+  static long *pending;
+  static cmp_held *held;
+  val = xmalloc((size_t)(nruns + 1) * sizeof *val);
+  pending = calloc((size_t)nruns + 1, sizeof *pending);
+  held = calloc((size_t)nruns + 1, sizeof *held);
+  if (pending == NULL || held == NULL)
+    return cmp_fail("out of memory");
   static long *todo;
   todo = xmalloc((size_t)(nruns + 1) * sizeof *todo);
   long ntodo = 0, mine = 0;
   for (long k = 0; k < nruns; k++) {
-    if (k % c.tasks != c.task)
+    val[k] = NAN;
+    /* A set's runs go with their central run's task: its band needs them all. */
+    if (runs[k].group % c.tasks != c.task)
       continue;
     mine++;
-    if (bsearch(&runs[k].key, done, (size_t)ndone, sizeof *done, cmp_str) == NULL)
+    cmp_done probe = {runs[k].key, NULL};
+    const cmp_done *d = bsearch(&probe, done, (size_t)ndone, sizeof *done, cmp_done_key);
+    if (d == NULL) {
       todo[ntodo++] = k;
+      if (runs[k].member >= 0)
+        pending[runs[k].group]++;
+    } else if (runs[k].member > 0 && strcmp(d->row->f[C_STATUS], "ok") == 0) {
+      parse_double(d->row->f[C_TIME], &val[k]);
+    }
   }
 
   if (c.dry_run) {
@@ -274,7 +352,16 @@ int cmd_run(int argc, char **argv)
     return rc;
   if (hnm_out_mkdirs(c.log_dir) != 0)
     return cmp_fail("--log-dir: '%s': cannot create: %s", c.log_dir, strerror(errno));
-  FILE *csv = store_open_append(c.out, no_eol);
+  /* The CSV's layout: the one it has, or the wide one for a grid with a
+   * model set; a narrow CSV is not widened in place. */
+  struct stat ost;
+  int fresh = stat(c.out, &ost) != 0 || !S_ISREG(ost.st_mode) || ost.st_size == 0;
+  int wide = fresh ? c.has_sets : old.wide;
+  if (c.has_sets && !wide)
+    return cmp_fail("-o: '%s' has the columns of a CSV without model sets (" CMP_HEADER "); a model set's runs need "
+                    "4 more: write them to another file, or convert it with hnm-compare merge -o NEW.csv %s",
+                    c.out, c.out);
+  FILE *csv = store_open_append(c.out, no_eol, wide);
   if (csv == NULL)
     return 2;
   if (store_lock(c.out, fileno(csv)) != 0) {
@@ -389,7 +476,23 @@ int cmd_run(int argc, char **argv)
           free(outf);
           free(errf);
         }
-        if (write_row(csv, &c, r, have, value, wall, ru.ru_maxrss, status, code) != 0 && !write_failed) {
+        int wrc = 0;
+        if (r->member == 0) {
+          held[r->index] = (cmp_held){1, have, value, wall, ru.ru_maxrss, status, code};
+        } else {
+          wrc = write_row(csv, &c, r, have, value, wall, ru.ru_maxrss, status, code, wide, NULL);
+          if (r->member > 0 && have && strcmp(status, "ok") == 0)
+            val[r->index] = value;
+        }
+        /* The last run of a set's group: its central row, with the band. */
+        if (r->member >= 0 && --pending[r->group] == 0 && held[r->group].held) {
+          const cmp_held *h = &held[r->group];
+          cmp_band band;
+          int banded = group_band(&c, runs, r->group, val, &band) == 0;
+          wrc |= write_row(csv, &c, &runs[r->group], h->have, h->value, h->wall, h->rss, h->status, h->code, wide,
+                           banded ? &band : NULL);
+        }
+        if (wrc != 0 && !write_failed) {
           write_failed = 1;
           fprintf(stderr, "%shnm-compare: -o: '%s': write error: %s (the sweep goes on; rows are lost)\n",
                   tty ? "\r\033[K" : "", c.out, strerror(errno));
@@ -397,9 +500,12 @@ int cmd_run(int argc, char **argv)
         finished++;
         if (strcmp(status, "ok") != 0) {
           bad++;
-          fprintf(stderr, "%shnm-compare: run %ld (model %s, platform %s, np %ld, args '%s'): %s (%d); see %s/%ld.err\n",
-                  tty ? "\r\033[K" : "", r->index, run_model(&c, r), run_platform(&c, r), r->np, c.args.v[r->argset],
-                  status, code, c.log_dir, r->index);
+          char member[48] = "";
+          if (r->member >= 0)
+            snprintf(member, sizeof member, " %s", c.sets[r->model]->files[r->member]);
+          fprintf(stderr, "%shnm-compare: run %ld (model %s%s, platform %s, np %ld, args '%s'): %s (%d); see %s/%ld.err\n",
+                  tty ? "\r\033[K" : "", r->index, run_model(&c, r), member, run_platform(&c, r), r->np,
+                  c.args.v[r->argset], status, code, c.log_dir, r->index);
         }
         slots[s].pid = 0;
         active--;

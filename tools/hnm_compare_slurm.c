@@ -162,10 +162,10 @@ int cmd_merge(int argc, char **argv)
   if (o == NULL)
     return cmp_fail("%s", oerr);
   FILE *f = hnm_out_file(o);
-  fprintf(f, CMP_HEADER "\n");
+  fprintf(f, "%s\n", rows.wide ? CMP_HEADER_SETS : CMP_HEADER);
   long bad = 0;
   for (long i = 0; i < n; i++) {
-    put_row(f, sel[i]);
+    put_row(f, sel[i], rows.wide);
     bad += strcmp(sel[i]->f[C_STATUS], "ok") != 0;
   }
   if (hnm_out_commit(o, oerr, sizeof oerr) != 0) {

@@ -37,7 +37,8 @@ static int store__known_status(const char *s)
   return 0;
 }
 
-/* Read FILE (which must start with the CMP_HEADER line) into ROWS.
+/* Read FILE (which must start with the CMP_HEADER or CMP_HEADER_SETS line)
+ * into ROWS (the columns a CMP_HEADER file lacks are empty strings).
  * MISSING_OK: a missing or empty file is no rows. *NO_EOL (when not NULL):
  * set to 1 when the file's last line, a complete row or the header, has no
  * end of line. A last line without end of line that is not a complete row
@@ -57,7 +58,7 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
   char *line = NULL;
   size_t cap = 0;
   long ln = 0;
-  int rc = 0;
+  int rc = 0, ncols = CMP_NCOLS_PLAIN;
   long len;
   while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) >= 0 || len == -2) {
     ln++;
@@ -70,8 +71,12 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
     const char *tail = partial ? " (the last line has no end of line: an interrupted write? remove or complete it)" : "";
     hnm_csv_chomp(line);
     if (ln == 1) {
-      if (strcmp(line, CMP_HEADER) != 0) {
-        rc = cmp_fail("%s:1: header is not hnm-compare's (" CMP_HEADER ")%s", file, tail);
+      if (strcmp(line, CMP_HEADER_SETS) == 0) {
+        ncols = CMP_NCOLS;
+        rows->wide = 1;
+      } else if (strcmp(line, CMP_HEADER) != 0) {
+        rc = cmp_fail("%s:1: header is not hnm-compare's (" CMP_HEADER "[,member,band_lo,band_hi,members])%s", file,
+                      tail);
         break;
       }
       if (partial && no_eol != NULL)
@@ -81,12 +86,14 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
     if (line[0] == '\0')
       continue;
     cmp_row r = {.buf = xstrdup(line), .file = file, .ord = ord, .line = ln};
-    int n = hnm_csv_split(r.buf, r.f, CMP_NCOLS);
-    if (n != CMP_NCOLS) {
-      rc = cmp_fail("%s:%ld: %d fields, expected %d%s", file, ln, n < 0 ? 0 : n, CMP_NCOLS, tail);
+    int n = hnm_csv_split(r.buf, r.f, ncols);
+    if (n != ncols) {
+      rc = cmp_fail("%s:%ld: %d fields, expected %d%s", file, ln, n < 0 ? 0 : n, ncols, tail);
       free(r.buf);
       break;
     }
+    for (int k = ncols; k < CMP_NCOLS; k++)
+      r.f[k] = r.buf + strlen(r.buf); /* "" */
     long idx;
     if (parse_long(r.f[C_INDEX], 0, 1L << 40, &idx) != 0) {
       rc = cmp_fail("%s:%ld: index: '%s' is not a whole number%s", file, ln, r.f[C_INDEX], tail);
@@ -141,7 +148,7 @@ int store_read_existing(const char *out, rowvec *rows, int *no_eol)
  * device or FIFO is written through (the header, then rows). The header is
  * flushed here, so that an unwritable target (/dev/full) is an error before
  * anything runs. Returns the stream, or NULL after printing the error. */
-FILE *store_open_append(const char *out, int no_eol)
+FILE *store_open_append(const char *out, int no_eol, int wide)
 {
   struct stat st;
   int fresh = stat(out, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0;
@@ -151,7 +158,7 @@ FILE *store_open_append(const char *out, int no_eol)
     return NULL;
   }
   errno = 0;
-  if ((fresh && fputs(CMP_HEADER "\n", csv) == EOF) || (!fresh && no_eol && fputc('\n', csv) == EOF) ||
+  if ((fresh && fputs(wide ? CMP_HEADER_SETS "\n" : CMP_HEADER "\n", csv) == EOF) || (!fresh && no_eol && fputc('\n', csv) == EOF) ||
       fflush(csv) != 0) {
     int e = errno;
     fclose(csv);
@@ -193,7 +200,7 @@ int store_lock(const char *out, int fd)
 char *row_key(const cmp_row *r)
 {
   return make_key(r->f[C_PROGRAM], r->f[C_ARGS], r->f[C_MODEL], r->f[C_PLATFORM], r->f[C_NP], r->f[C_METRIC],
-                  r->f[C_OPTIONS]);
+                  r->f[C_OPTIONS], r->f[C_MEMBER]);
 }
 
 int cmp_str(const void *a, const void *b)
@@ -202,7 +209,7 @@ int cmp_str(const void *a, const void *b)
 }
 
 int write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall,
-              long rss, const char *status, int code)
+              long rss, const char *status, int code, int wide, const cmp_band *band)
 {
   fprintf(csv, "%ld,", r->index);
   hnm_csv_put(csv, c->program);
@@ -219,7 +226,17 @@ int write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, d
   fputc(',', csv);
   if (have_time)
     fprintf(csv, "%.17g", time_s);
-  fprintf(csv, ",%.3f,%ld,%s,%d\n", wall, rss, status, code);
+  fprintf(csv, ",%.3f,%ld,%s,%d", wall, rss, status, code);
+  if (wide) {
+    char member[32];
+    run_member(c, r, member, sizeof member);
+    fprintf(csv, ",%s,", member);
+    if (band != NULL)
+      fprintf(csv, "%.17g,%.17g,%ld", band->lo, band->hi, band->members);
+    else
+      fputs(",,", csv);
+  }
+  fputc('\n', csv);
   return fflush(csv) != 0 || ferror(csv) ? -1 : 0;
 }
 
@@ -252,9 +269,9 @@ static int cmp_row_index(const void *a, const void *b)
   return x->line < y->line ? -1 : x->line > y->line;
 }
 
-void put_row(FILE *f, const cmp_row *r)
+void put_row(FILE *f, const cmp_row *r, int wide)
 {
-  for (int k = 0; k < CMP_NCOLS; k++) {
+  for (int k = 0; k < (wide ? CMP_NCOLS : CMP_NCOLS_PLAIN); k++) {
     if (k)
       fputc(',', f);
     hnm_csv_put(f, r->f[k]);

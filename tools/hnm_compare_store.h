@@ -5,10 +5,26 @@
 
 #include "hnm_compare_grid.h"
 
+/* Two layouts: the 13 columns of CMP_HEADER, and CMP_HEADER_SETS, the same
+ * with 4 more at the end for model sets (member: "central", or a member's
+ * number as in its file name, "" for a plain model; band_lo, band_hi: the
+ * 5% and 95% quantiles of the members' metric, and members: their number,
+ * on a complete central row only). A CSV is written in the wide layout when
+ * its grid has a model set, and read in either; a CSV keeps the layout it
+ * was created with. */
 #define CMP_HEADER \
   "index,program,args,model,platform,np,metric,options,time_s,wall_s,maxrss_kib,status,exit_code"
-#define CMP_NCOLS 13
-enum { C_INDEX, C_PROGRAM, C_ARGS, C_MODEL, C_PLATFORM, C_NP, C_METRIC, C_OPTIONS, C_TIME, C_WALL, C_RSS, C_STATUS, C_EXIT };
+#define CMP_HEADER_SETS CMP_HEADER ",member,band_lo,band_hi,members"
+#define CMP_NCOLS_PLAIN 13
+#define CMP_NCOLS 17
+enum { C_INDEX, C_PROGRAM, C_ARGS, C_MODEL, C_PLATFORM, C_NP, C_METRIC, C_OPTIONS, C_TIME, C_WALL, C_RSS, C_STATUS, C_EXIT,
+       C_MEMBER, C_BAND_LO, C_BAND_HI, C_MEMBERS };
+
+/* The band written on a model set's central row (NULL elsewhere). */
+typedef struct {
+  double lo, hi;
+  long members;
+} cmp_band;
 
 typedef struct {
   char *f[CMP_NCOLS];
@@ -21,12 +37,13 @@ typedef struct {
 typedef struct {
   cmp_row *v;
   long n, cap;
+  int wide; /* some file read had the CMP_HEADER_SETS layout */
 } rowvec;
 
 int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int *no_eol);
 int read_rows(const char *file, int ord, rowvec *rows, int missing_ok);
 int store_read_existing(const char *out, rowvec *rows, int *no_eol);
-FILE *store_open_append(const char *out, int no_eol);
+FILE *store_open_append(const char *out, int no_eol, int wide);
 /* Lock run -o OUT for this process (flock, exclusive, not waiting): with FD
  * < 0, OUT itself if it is a regular file (nothing otherwise); with FD, the
  * stream just opened on it, unless OUT is locked already. The lock lasts
@@ -35,8 +52,8 @@ FILE *store_open_append(const char *out, int no_eol);
 int store_lock(const char *out, int fd);
 char *row_key(const cmp_row *r);
 int cmp_str(const void *a, const void *b);
-int write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall, long rss, const char *status, int code);
-void put_row(FILE *f, const cmp_row *r);
+int write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall, long rss, const char *status, int code, int wide, const cmp_band *band);
+void put_row(FILE *f, const cmp_row *r, int wide);
 int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups);
 
 #endif

@@ -23,10 +23,12 @@
 #include "hnm_home.h"
 #include "hnm_input.h"
 #include "hnm_model.h"
+#include "hnm_model_set.h"
 #include "hnm_msg.h"
 #include "hnm_opt.h"
 #include "hnm_out.h"
 #include "hnm_routing.h"
+#include "hnm_run_set.h"
 #include "hnm_speed.h"
 #include "hnm_version.h"
 
@@ -104,6 +106,12 @@ static void run__notes(FILE *out)
           "--model: a bundled name (graphene, smpi-default, smpi-fixed, fluid, loggps) or a model\n"
           "file (path with '/' or ending in .xml), optionally followed by inline overrides, e.g.\n"
           "  loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB  or  graphene:limiter=1.2\n"
+          "or a model set (a directory NAME.set: central.xml, member-001.xml ...; overrides apply\n"
+          "to every model): the program runs once per model, central first; the central run's\n"
+          "output is shown, the members' discarded; stderr gets each run's simulated time, stdout\n"
+          "ends with \"model set DIR: central X s, 5-95%% [A, B] s over N members\" (quantiles of the\n"
+          "members' times, linear interpolation: Hyndman-Fan type 7). The whole set is checked\n"
+          "first; the runs stop at the first that fails, whose status hnm-run returns.\n"
           "loggps: its ports are per host, so ranks on one host share them (ports=single: one\n"
           "message at a time per host); its L and G are absolute (the bundled ones those of the\n"
           "bundled 1 Gb/s cluster): loggps:platform takes L and G from each message's route. A\n"
@@ -156,9 +164,9 @@ static void run__notes(FILE *out)
           "These paths are relative to hnm's home, %s\n"
           "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
           "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
-          "Exit status: 2 on bad input (nothing simulated), else smpirun's: MPI_Abort's error\n"
-          "code when a rank calls it, 1 on a deadlock or when --link-load cannot be written\n"
-          "(a last line on stderr says which; docs/reliability.md).\n",
+          "Exit status: 2 on bad input (nothing simulated), else smpirun's (a model set's: see --model):\n"
+          "MPI_Abort's error code when a rank calls it, 1 on a deadlock or when --link-load cannot\n"
+          "be written (a last line on stderr says which; docs/reliability.md).\n",
           home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(), HNM_HOME_PLUGIN,
           home_or_unknown());
 }
@@ -474,12 +482,23 @@ int main(int argc, char **argv)
   if (first < 0)
     return hnm_opt_status(first);
   spec = given[0];
+  hnm_error err;
+  /* A model set: checked whole now, the central model stands for the set
+   * in every check below, and each model runs in turn at the end. */
+  static hnm_model_set *set;
+  if (hnm_model_set_is(spec)) {
+    set = hnm_model_set_open(spec, &err);
+    if (set == NULL) {
+      fprintf(stderr, "hnm-run: %s\n", err.msg);
+      return 2;
+    }
+    spec = set->specs[0];
+  }
   tcmalloc = tcmalloc && !no_tcmalloc;
   argc = nrest; /* from here on, argv holds smpirun's arguments and the program */
   argv = rest;
   int i = 0;
 
-  hnm_error err;
   hnm_model *model = hnm_model_parse_spec(spec, &err);
   if (model == NULL) {
     fprintf(stderr, "hnm-run: %s\n", err.msg);
@@ -494,6 +513,9 @@ int main(int argc, char **argv)
   }
   if (explain) {
     hnm_model_explain(model, stdout);
+    if (set != NULL)
+      printf("model set %s: the central model above and %zu members (member-001.xml ...)\n", set->dir,
+             set->nmembers);
     if (fast)
       printf("fast mode (--fast): every message rendez-vous; messages the model sends eagerly or detached carry\n"
              "  their send and receive overheads as latency (docs/scale.md)\n");
@@ -643,7 +665,7 @@ int main(int argc, char **argv)
   /* The spec goes to the plugin as a SimGrid flag, unless smpirun would
    * split or glob it (it word-splits --cfg values) or SimGrid would split
    * it (at ',' and blanks): then in the environment. */
-  int spec_in_env = strpbrk(spec, " \t\n,*?[") != NULL;
+  int spec_in_env = set != NULL || strpbrk(spec, " \t\n,*?[") != NULL;
   size_t cfg_len = strlen(spec) + sizeof "--cfg=hnm/model:";
   char *cfg_model = malloc(cfg_len);
   if (cfg_model == NULL) {
@@ -652,7 +674,7 @@ int main(int argc, char **argv)
   }
   snprintf(cfg_model, cfg_len, "--cfg=hnm/model:%s", spec);
 
-  char **args = calloc((size_t)argc + 14, sizeof(char *));
+  char **args = calloc((size_t)argc + 18, sizeof(char *));
   if (args == NULL) {
     free(wrap);
     return fail("out of memory%s%s", "", "");
@@ -702,6 +724,11 @@ int main(int argc, char **argv)
     args[n++] = cfg_model;
   if (fast)
     args[n++] = "--cfg=hnm/fast:yes";
+  if (set != NULL) {
+    /* SimGrid's final "Simulated time: X seconds." line (smpi_utils.cpp). */
+    args[n++] = "--cfg=smpi/display-timing:yes";
+    args[n++] = "--log=smpi_utils.thres:info";
+  }
   for (int j = i; j < argc; j++) {
     /* smpirun's -wrapper is folded into ours; from the program on,
      * everything is the program's, spelled like an option or not. */
@@ -725,19 +752,30 @@ int main(int argc, char **argv)
     return fail("cannot set HNM_MODEL: %s%s", strerror(errno), "");
   }
   if (dry_run) {
-    if (is_routed)
-      printf("HNM_ROUTED_PLATFORM='%s' ", routed);
-    if (spec_in_env)
-      printf("HNM_MODEL='%s' ", spec);
-    for (int j = 0; j < n; j++)
-      printf(strchr(args[j], ' ') ? "%s'%s'" : "%s%s", j > 0 ? " " : "", args[j]);
-    printf("\n");
+    /* One line per run: a model set's models in the order they run. */
+    for (size_t k = 0; k < (set != NULL ? set->nmembers + 1 : 1); k++) {
+      if (is_routed)
+        printf("HNM_ROUTED_PLATFORM='%s' ", routed);
+      if (spec_in_env)
+        printf("HNM_MODEL='%s' ", set != NULL ? set->specs[k] : spec);
+      for (int j = 0; j < n; j++)
+        printf(strchr(args[j], ' ') ? "%s'%s'" : "%s%s", j > 0 ? " " : "", args[j]);
+      printf("\n");
+    }
     free(args);
     free(wrap);
     free(cfg_model);
     return 0;
   }
   fflush(stdout);
+  if (set != NULL) {
+    int status = hnm_run_set(set, args);
+    free(args);
+    free(wrap);
+    free(cfg_model);
+    hnm_model_set_free(set);
+    return status;
+  }
   execvp("smpirun", args);
   fprintf(stderr, "hnm-run: cannot run smpirun: %s (install simgrid)\n", strerror(errno));
   free(args);

@@ -912,6 +912,140 @@ static void test_ports(void)
   CHECK(strcmp(hnm_ports_name(HNM_PORTS_DUPLEX), "duplex") == 0);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Stochastic mode: residuals, draws, their closed forms.               */
+
+static hnm_model *load_text(const char *text, hnm_error *err)
+{
+  return hnm_model_load_memory("inline.xml", text, strlen(text), err);
+}
+
+#define STOCH_HEAD                                                                          \
+  "<?xml version=\"1.0\"?>\n<hnm-model name=\"s\" version=\"1\"%s>\n"                       \
+  "<protocol async=\"none\" detached=\"none\"/>\n<segments route=\"any\">\n"
+
+static void expect_residual_error(const char *root_attrs, const char *residuals, const char *needle, int line)
+{
+  char text[2048];
+  hnm_error err;
+  snprintf(text, sizeof text,
+           STOCH_HEAD "<segment upto=\"inf\" lat-factor=\"1\" bw-factor=\"1\"%s%s%s/>\n</segments>\n</hnm-model>\n",
+           root_attrs, residuals ? " residuals=\"" : "", residuals ? residuals : "", residuals ? "\"" : "");
+  strcpy(err.msg, "(no message)");
+  hnm_model *m = load_text(text, &err);
+  if (m == NULL && strstr(err.msg, needle) != NULL) {
+    passed++;
+  } else {
+    failed++;
+    fprintf(stderr, "%s:%d: residuals \"%s\" (root%s): wanted \"%s\", got: %s\n", __FILE__, line,
+            residuals ? residuals : "(none)", root_attrs, needle, m != NULL ? "(accepted!)" : err.msg);
+  }
+  hnm_model_free(m);
+}
+
+static void test_stochastic(void)
+{
+  char path[4096];
+  hnm_error err;
+  snprintf(path, sizeof path, "%s/models/stochastic.xml", HNM_TEST_DATA_DIR);
+  hnm_model *m = hnm_model_load(path, &err);
+  CHECK(m != NULL);
+  if (m == NULL) {
+    fprintf(stderr, "%s\n", err.msg);
+    return;
+  }
+  CHECK(hnm_model_stochastic(m) == 0); /* off by default */
+  CHECK(hnm_model_seed(m) == 1);
+  const struct hnm_segment *s = hnm_model_segment(m, HNM_ROUTE_REMOTE, 1000);
+  CHECK(s->nresiduals == 5);
+  static const double q[5] = {0.5, 0.8, 1, 1.1, 2};
+  for (size_t i = 0; i < 5 && s->nresiduals == 5; i++)
+    CHECK(s->residuals[i] == q[i]);
+  /* The inverse distribution function: quantile i at u = i/4, linear between. */
+  CHECK(hnm_segment_residual(s, 0) == 0.5);
+  CHECK(fabs(hnm_segment_residual(s, 0.125) - 0.65) < 1e-15);
+  CHECK(hnm_segment_residual(s, 0.5) == 1);
+  CHECK(fabs(hnm_segment_residual(s, 0.875) - 1.55) < 1e-15);
+  CHECK(hnm_segment_residual(s, 1) == 2);
+  /* Mean: the trapezoids, (0.65 + 0.9 + 1.05 + 1.55) / 4; second moment
+   * sum (a^2 + ab + b^2) / 3 / 4. */
+  double mean = (0.65 + 0.9 + 1.05 + 1.55) / 4;
+  double m2 = ((0.25 + 0.4 + 0.64) + (0.64 + 0.8 + 1) + (1 + 1.1 + 1.21) + (1.21 + 2.2 + 4)) / 3 / 4;
+  CHECK(fabs(hnm_segment_residual_mean(s) - mean) < 1e-15);
+  CHECK(fabs(hnm_segment_residual_variance(s) - (m2 - mean * mean)) < 1e-15);
+  /* The draws: in [0, 1), a function of (seed, n), uniform; the residuals
+   * they give have the closed-form mean (4 standard errors). */
+  double sum_u = 0, sum_r = 0;
+  int in_range = 1, repeatable = 1;
+  const long n = 200000;
+  for (long i = 0; i < n; i++) {
+    double u = hnm_random_uniform(7, (unsigned long long)i);
+    in_range &= u >= 0 && u < 1;
+    repeatable &= u == hnm_random_uniform(7, (unsigned long long)i);
+    sum_u += u;
+    sum_r += hnm_segment_residual(s, u);
+  }
+  CHECK(in_range);
+  CHECK(repeatable);
+  CHECK(fabs(sum_u / n - 0.5) < 4 * sqrt(1.0 / 12 / n));
+  CHECK(fabs(sum_r / n - mean) < 4 * sqrt(hnm_segment_residual_variance(s) / n));
+  CHECK(hnm_random_uniform(7, 0) != hnm_random_uniform(8, 0));
+  CHECK(hnm_random_uniform(7, 0) != hnm_random_uniform(7, 1));
+  /* The wire multiplier: rho x (over + wire) = over + w x wire, clamped. */
+  double w = hnm_wire_multiplier(1.5, 8e-6, 28e-6);
+  CHECK(fabs(8e-6 + w * 28e-6 - 1.5 * 36e-6) < 1e-18);
+  CHECK(hnm_wire_multiplier(0.1, 8e-6, 28e-6) == HNM_MIN_WIRE_MULTIPLIER);
+  CHECK(hnm_wire_multiplier(1, 8e-6, 28e-6) == 1);
+
+  /* Written and read back: the quantiles, stochastic, the seed. */
+  hnm_model *on = hnm_model_parse_spec(strcat(path, ":stochastic=on,seed=42"), &err);
+  CHECK(on != NULL && hnm_model_stochastic(on) == 1 && hnm_model_seed(on) == 42);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  CHECK(on != NULL && f != NULL && hnm_model_write(on, f, &err) == 0);
+  if (f != NULL)
+    fclose(f);
+  hnm_model *back = text != NULL ? hnm_model_load_memory("back.xml", text, len, &err) : NULL;
+  CHECK(back != NULL && hnm_model_stochastic(back) == 1 && hnm_model_seed(back) == 42);
+  const struct hnm_segment *b = back != NULL ? hnm_model_segment(back, HNM_ROUTE_REMOTE, 1000) : NULL;
+  CHECK(b != NULL && b->nresiduals == 5 && b->residuals[1] == 0.8 && b->residuals[4] == 2);
+  free(text);
+  hnm_model_free(back);
+  hnm_model_free(on);
+  /* hnm_model_new copies the caller's residuals. */
+  {
+    double r[3] = {0.9, 1, 1.3};
+    struct hnm_segment seg = {.upto = INFINITY, .lat_factor = 1, .bw_factor = 1, .nresiduals = 3, .residuals = r};
+    struct hnm_model_desc d = {.name = "n", .async_max = -1, .detached_max = -1, .limiter = HNM_LIMITER_KEEP,
+                               .contention = HNM_CONTENTION_MAXMIN, .crosstraffic = HNM_CROSSTRAFFIC_SIMGRID,
+                               .segments = &seg, .nsegments = 1};
+    hnm_model *nm = hnm_model_new(&d, &err);
+    r[1] = 7; /* the model has its own copy */
+    const struct hnm_segment *ns = nm != NULL ? hnm_model_segment(nm, HNM_ROUTE_REMOTE, 1) : NULL;
+    CHECK(ns != NULL && ns->nresiduals == 3 && ns->residuals[1] == 1 && ns->residuals[2] == 1.3);
+    hnm_model_free(nm);
+  }
+  hnm_model_free(m);
+
+  /* Refused: in files, then in specifications. */
+  expect_residual_error("", "1", "at least 2", __LINE__);
+  expect_residual_error("", "", "at least 2", __LINE__);
+  expect_residual_error("", "1 0.9", "nondecreasing", __LINE__);
+  expect_residual_error("", "0.9 abc", "quantile 2 'abc'", __LINE__);
+  expect_residual_error("", "0 1", "quantile 1 '0'", __LINE__);
+  expect_residual_error("", "1 nan", "quantile 2", __LINE__);
+  expect_residual_error(" stochastic=\"on\"", NULL, "no segment has residuals", __LINE__);
+  expect_residual_error(" seed=\"-3\"", "1 2", "hnm-model attribute 'seed'", __LINE__);
+  expect_residual_error(" seed=\"18446744073709551616\"", "1 2", "hnm-model attribute 'seed'", __LINE__);
+  SPEC_ERR("graphene:stochastic=on", "--model: key 'stochastic'", "no segment has residuals");
+  SPEC_ERR("loggps:stochastic=on", "--model: key 'stochastic'", "LogGPS");
+  SPEC_ERR("graphene:stochastic=yes", "--model: key 'stochastic'", "on or off");
+  SPEC_ERR("graphene:seed=1.5", "--model: key 'seed'", "whole number");
+  SPEC_ERR("graphene:seed=", "--model: key 'seed'", "empty value");
+}
+
 int main(void)
 {
   test_bundled_all();
@@ -924,6 +1058,7 @@ int main(void)
   test_bad_files();
   test_bad_specs();
   test_ports();
+  test_stochastic();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

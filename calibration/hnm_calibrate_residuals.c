@@ -1,0 +1,59 @@
+/* hnm-calibrate fit: the residuals of the fitted model, per segment, for
+ * its stochastic mode (docs/model-format.md, "Stochastic mode").
+ *
+ * The residual of a measured round trip y of k bytes is R = y / (the round
+ * trip the fitted model predicts at k, hybrid_predict()). In stochastic mode
+ * a request and its reply share one draw, so a simulated round trip lasts
+ * rho times the modelled one: the quantiles written for rho are R's own,
+ * the type-7 quantiles of the segment's residuals at p = 0, 1/20, ..., 1.
+ * A segment with fewer than FIT__MIN_RESIDUALS round trips gets none
+ * (rho = 1). */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_calibrate_fitted.h"
+#include "hnm_calibrate_csv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FIT__MIN_RESIDUALS 10
+#define FIT__MIN_RHO 1e-6 /* the model file's smallest factor */
+
+static int fit__cmp(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+void fit_residuals(const struct inputs *in, struct fitted *m)
+{
+  const struct series *pp = &in->op[OP_PINGPONG];
+  double *r = malloc((pp->n + 1) * sizeof *r);
+  if (r == NULL)
+    die("out of memory");
+  for (size_t j = 0; j < m->nseg; j++) {
+    struct segment *s = &m->seg[j];
+    double lo = j > 0 ? m->seg[j - 1].upto : -1;
+    size_t n = 0;
+    s->nres = 0;
+    for (size_t i = 0; i < pp->n; i++) {
+      if (!(pp->k[i] > lo && pp->k[i] <= s->upto))
+        continue;
+      double pred = hybrid_predict(m, OP_PINGPONG, pp->k[i]);
+      if (!(pred > 0) || !(pp->y[i] > 0))
+        continue;
+      r[n++] = pp->y[i] / pred;
+    }
+    if (n < FIT__MIN_RESIDUALS)
+      continue;
+    qsort(r, n, sizeof *r, fit__cmp);
+    for (size_t q = 0; q < FIT_RESIDUALS; q++) {
+      double h = (double)(n - 1) * (double)q / (FIT_RESIDUALS - 1);
+      size_t i = (size_t)h;
+      double v = i + 1 < n ? r[i] + (h - (double)i) * (r[i + 1] - r[i]) : r[n - 1];
+      double rho = v > FIT__MIN_RHO ? v : FIT__MIN_RHO;
+      s->res[q] = q > 0 && rho < s->res[q - 1] ? s->res[q - 1] : rho;
+    }
+    s->nres = FIT_RESIDUALS;
+  }
+  free(r);
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# hnm-calibrate fit writes each segment's round-trip residuals
+# (calibration/hnm_calibrate_residuals.c, docs/calibration.md "Residuals"):
+# synthetic CSVs from a known hybrid model (tests/calibration/synthetic.sh's,
+# timed as SMPI would), exact sends and receives, and round trips whose 5
+# repetitions at every size are the model's times x 0.9, 0.95, 1, 1.05, 1.3.
+# The 21 quantiles written per segment (p = 0, 0.05, ..., 1) are recomputed
+# here from the data and the model's own predictions (type 7, to 1e-7);
+# since each size's median round trip is the model's, they are also the 5
+# factors to within the fit's accuracy (1%). Also: the mode stays off, and
+# --explain reports the residuals.
+source "$(dirname "$0")/lib.sh"
+
+awk -v seed=7 'BEGIN {
+  srand(seed); A = 32768; D = 262144
+  n = split("2048 32768 262144 1e300", up, " ")
+  split("1e-6 3e-6 20e-6 0", os, " ");  split("1e-9 0.5e-9 0.3e-9 0", Os, " ")
+  split("2e-6 5e-6 0 0", ro0, " ");    split("1.5e-9 0.5e-9 0 0", ro1, " ")
+  split("20e-6 40e-6 100e-6 200e-6", L, " "); split("5e7 1e8 4e8 1e9", B, " ")
+  split("0.9 0.95 1 1.05 1.3", f, " ")
+  print "op,size,start,duration" > "'"$WORK"'/p2p.csv"
+  print "size,delay,send,recv,pingpong" > "'"$WORK"'/probe.csv"
+  for (s = 0; s < 400; s++) {
+    k = int(exp(rand() * log(16777216)) + 0.5)
+    for (r = 1; r <= 5; r++) {
+      printf "send,%d,0,%.12g\n", k, t("send", k) > "'"$WORK"'/p2p.csv"
+      printf "recv,%d,0,%.12g\n", k, t("recv", k) > "'"$WORK"'/p2p.csv"
+      printf "pingpong,%d,0,%.12g\n", k, t("pingpong", k) * f[r] > "'"$WORK"'/p2p.csv"
+    }
+  }
+  split("1 32768 32769 262144 262145 4194304", pk, " ")
+  for (i = 1; i <= 6; i++) {
+    k = pk[i]; delay = 1e-3
+    snd = k <= D ? t("send", k) : delay + T(k)
+    printf "%d,%g,%.12g,%.12g,%.12g\n", k, delay, snd, t("recv", k), t("pingpong", k) > "'"$WORK"'/probe.csv"
+  }
+}
+function seg(k,   i) { for (i = 1; k > up[i]; i++); return i }
+function T(k,   i) { i = seg(k); return L[i] + k / B[i] }
+function so(k,   i) { i = seg(k); return os[i] + k * Os[i] }
+function ro(k,   i) { i = seg(k); return ro0[i] + k * ro1[i] }
+function t(op, k) {
+  if (op == "send") return k <= D ? so(k) : T(k)
+  if (op == "recv") return k <= A ? ro(k) : k <= D ? T(k) + ro(k) : T(k)
+  return k <= D ? 2 * (so(k) + T(k) + ro(k)) : 2 * T(k)
+}'
+
+"$HNM_CALIBRATE" fit "$WORK/p2p.csv" "$WORK/probe.csv" -o "$WORK/m.xml" --no-plots 2>"$WORK/fit.err"
+check "fit: exit 0 ($(tail -n 1 "$WORK/fit.err"))" [ $? -eq 0 ]
+nseg=$(grep -c '<segment ' "$WORK/m.xml")
+nres=$(grep -c '<segment .*residuals="' "$WORK/m.xml")
+check "every segment has residuals ($nres of $nseg)" [ "$nres" -eq "$nseg" -a "$nseg" -ge 2 ]
+check "stochastic mode stays off" [ "$(grep -c 'stochastic=' "$WORK/m.xml")" -eq 0 ]
+# Recomputed here from the model written: its prediction of each round trip
+# (k <= detached: 2 (o_s + L + k/B + o_r), else 2 (L + k/B), the segment's
+# values), R = y / prediction per segment, type-7 quantiles at p = q/20.
+awk -F, -v model="$WORK/m.xml" '
+  function num(line, attr,   m) { if (match(line, attr "=\"[^\"]*\"") == 0) return 0
+    m = substr(line, RSTART + length(attr) + 2, RLENGTH - length(attr) - 3); sub(/[a-zA-Z]+$/, "", m); return m + 0 }
+  BEGIN { while ((getline line < model) > 0) {
+      if (line ~ /<protocol/) D = num(line, "detached")
+      if (line ~ /<segment /) { n++; u[n] = line ~ /upto="inf"/ ? 1e300 : num(line, "upto"); L[n] = num(line, "latency")
+        B[n] = num(line, "bandwidth"); so[n] = num(line, "send-o"); sb[n] = num(line, "send-per-byte")
+        ro[n] = num(line, "recv-o"); rb[n] = num(line, "recv-per-byte") } } }
+  $1 == "pingpong" { k = $2; for (i = 1; k > u[i]; i++); T = L[i] + k / B[i]
+    p = k <= D ? 2 * (so[i] + k * sb[i] + T + ro[i] + k * rb[i]) : 2 * T; c[i]++; r[i, c[i]] = $4 / p }
+  END { for (i = 1; i <= n; i++) { m = c[i]
+      for (a = 2; a <= m; a++) { t = r[i, a]; for (b = a - 1; b >= 1 && r[i, b] > t; b--) r[i, b + 1] = r[i, b]; r[i, b + 1] = t }
+      for (q = 0; q <= 20; q++) { h = (m - 1) * q / 20; j = int(h) + 1
+        v = j < m ? r[i, j] + (h - (j - 1)) * (r[i, j + 1] - r[i, j]) : r[i, m]; printf "%s%.9g", q ? " " : "", v }
+      printf "\n" } }' "$WORK/p2p.csv" >"$WORK/want.txt"
+grep -o 'residuals="[^"]*"' "$WORK/m.xml" | sed 's/residuals="//; s/"$//' >"$WORK/got.txt"
+check "one line of quantiles per segment" [ "$(wc -l <"$WORK/want.txt")" -eq "$nseg" ]
+i=0
+while read -r got && read -r want <&3; do
+  i=$((i + 1))
+  ok=$(awk -v g="$got" -v w="$want" 'BEGIN { a = split(g, x, " "); b = split(w, y, " "); if (a != 21 || b != 21) { print 0; exit }
+    for (k = 1; k <= 21; k++) { d = x[k] - y[k]; if (d < 0) d = -d; if (d > 1e-7 * y[k]) { print 0; exit } } print 1 }')
+  check "segment $i: residuals $got = $want (1e-7)" [ "$ok" = 1 ]
+  # Every size's median round trip is the model's: the fit finds it to
+  # within 1%, so the residuals are the 5 factors to 1%: the first, the
+  # median and the last quantile.
+  read -r q0 _ _ _ _ _ _ _ _ _ q10 _ _ _ _ _ _ _ _ _ q20 <<<"$got"
+  check_close "segment $i: lowest residual ~ 0.9" "$q0" 0.9 0.01
+  check_close "segment $i: median residual ~ 1" "$q10" 1 0.01
+  check_close "segment $i: highest residual ~ 1.3" "$q20" 1.3 0.01
+done <"$WORK/got.txt" 3<"$WORK/want.txt"
+"$HNM_RUN" --model "$WORK/m.xml:stochastic=on" --explain >"$WORK/explain.txt" 2>&1
+check "--explain: stochastic on" grep -q '^  stochastic: on, seed 1' "$WORK/explain.txt"
+check "--explain: a segment's residuals" grep -q 'residuals: 21 quantiles from 0.89[0-9]* to 1.29[0-9]* (median 0.99[0-9]*, mean' "$WORK/explain.txt"
+finish

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Stochastic mode (docs/model-format.md, "Stochastic mode"): repeated
+# ping-pongs under tests/data/models/stochastic.xml on two.xml (route
+# latency L = 20 us, B = 125e6 B/s), K = 1000 bytes, eager.
+#   Off (the file's default): every round trip is 2 T, T = o_s + L + (K + 16)/B
+#     + o_r = 5us + 20us + 1016/125e6 + 3us, to 1e-9, as without residuals.
+#   On: each message lasts rho T, rho drawn from the quantiles 0.5 0.8 1 1.1 2
+#     (probabilities 0, 1/4, ..., 1, linear between), and the reply shares its
+#     request's draw, so a round trip is 2 T rho: mean 2 T E[rho], variance
+#     4 T^2 Var[rho], with E[rho] = (1/4) sum (q_i + q_i+1)/2 and E[rho^2] =
+#     (1/4) sum (q_i^2 + q_i q_i+1 + q_i+1^2)/3 (closed forms of the
+#     piecewise-linear quantile function); every round trip within
+#     [2 T 0.5, 2 T 2]; the whole distribution: Kolmogorov-Smirnov distance to
+#     F(x) = (i + (x/2T - q_i) / (q_i+1 - q_i)) / 4 below 0.02 (the 0.1%
+#     critical value at 20,000 draws is 0.0138).
+#   The same seed gives the same times (also with contexts/nthreads:2), a
+#   different one other times; --cfg=hnm/seed wins over the model's seed.
+source "$(dirname "$0")/lib.sh"
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+MODEL=$DATA/models/stochastic.xml
+TWO=$DATA/platforms/two.xml
+run() { # SPEC [SIMGRID-OPTIONS...] -- PROGRAM ARGS: the ping-pong lines
+  local spec=$1
+  shift
+  hnm "$spec" "$TWO" "$DATA/platforms/two.hosts" 2 "$@"
+}
+T=$(calc "5e-6 + 20e-6 + 1016 / 125e6 + 3e-6")
+R=20000
+
+# Off: exactly the deterministic model, with or without the residuals.
+sed 's/ residuals="[^"]*"//' "$MODEL" >plain.xml
+off=$(run "$MODEL" "$SIM_BIN/pingpong_reps" --reps 20)
+plain=$(run ./plain.xml "$SIM_BIN/pingpong_reps" --reps 20)
+check "off: 20 round trips" [ "$(grep -c '^pingpong 1000 ' <<<"$off")" -eq 20 ]
+for t in $(awk '{ print $3 }' <<<"$off" | sort -u); do
+  check_close "off: a round trip is 2 T" "$t" "$(calc "2 * $T")" 1e-9
+done
+check "off: the same times as without residuals" [ "$off" = "$plain" ]
+off2=$(run "$MODEL:stochastic=off,seed=5" "$SIM_BIN/pingpong_reps" --reps 20)
+check "stochastic=off: unchanged" [ "$off" = "$off2" ]
+
+# On: the moments of the round trip.
+run "$MODEL:stochastic=on" "$SIM_BIN/pingpong_reps" --reps $R >on.txt
+read -r n mean var lo hi < <(awk '{ s += $3; q += $3 * $3; n++; if (n == 1 || $3 < lo) lo = $3; if ($3 > hi) hi = $3 }
+  END { m = s / n; printf "%d %.17g %.17g %.17g %.17g\n", n, m, (q - n * m * m) / (n - 1), lo, hi }' on.txt)
+check "on: $R round trips (got $n)" [ "$n" -eq $R ]
+read -r E V < <(awk 'BEGIN { split("0.5 0.8 1 1.1 2", q, " "); for (i = 1; i < 5; i++) {
+    e += (q[i] + q[i + 1]) / 2; e2 += (q[i] ^ 2 + q[i] * q[i + 1] + q[i + 1] ^ 2) / 3 }
+  e /= 4; e2 /= 4; printf "%.17g %.17g\n", e, e2 - e * e }')
+want_mean=$(calc "2 * $T * $E")
+want_var=$(calc "4 * $T * $T * $V")
+# 4 standard errors of the mean; the variance's own sampling error is ~1.5%
+# at this R: 6%.
+check_close "on: mean round trip = 2 T E[rho]" "$mean" "$want_mean" "$(calc "4 * sqrt($want_var / $R) / $want_mean")"
+check_close "on: variance = 4 T^2 Var[rho]" "$var" "$want_var" 0.06
+ks=$(sort -g -k3,3 on.txt | awk -v t2="$(calc "2 * $T")" 'BEGIN { split("0.5 0.8 1 1.1 2", q, " ") }
+  function F(x,   r, i) { r = x / t2; if (r <= q[1]) return 0; if (r >= q[5]) return 1
+    for (i = 1; i < 5; i++) if (r <= q[i + 1]) return (i - 1 + (r - q[i]) / (q[i + 1] - q[i])) / 4 }
+  { v[NR] = $3 } END { for (i = 1; i <= NR; i++) { f = F(v[i]); a = i / NR - f; b = f - (i - 1) / NR
+      if (a > d) d = a; if (b > d) d = b } printf "%.4f", d }')
+check "on: Kolmogorov-Smirnov distance to the closed form $ks < 0.02" awk -v d="$ks" 'BEGIN { exit !(d < 0.02) }'
+
+check "on: every round trip >= 2 T x 0.5 ($lo)" awk -v v="$lo" -v b="$(calc "2 * $T * 0.5")" 'BEGIN { exit !(v >= b * (1 - 1e-9)) }'
+check "on: every round trip <= 2 T x 2 ($hi)" awk -v v="$hi" -v b="$(calc "2 * $T * 2")" 'BEGIN { exit !(v <= b * (1 + 1e-9)) }'
+check "on: the times spread (min < max)" awk -v a="$lo" -v b="$hi" 'BEGIN { exit !(a < b) }'
+
+# Seeds: the same seed, the same times; another seed, other times.
+a=$(run "$MODEL:stochastic=on,seed=11" "$SIM_BIN/pingpong_reps" --reps 50)
+b=$(run "$MODEL:stochastic=on,seed=11" "$SIM_BIN/pingpong_reps" --reps 50)
+c=$(run "$MODEL:stochastic=on,seed=12" "$SIM_BIN/pingpong_reps" --reps 50)
+d=$(run "$MODEL:stochastic=on,seed=12" --cfg=hnm/seed:11 "$SIM_BIN/pingpong_reps" --reps 50)
+check "same seed: same times" [ "$a" = "$b" ]
+check "another seed: other times" [ "$a" != "$c" ]
+check "another seed: every time differs" [ "$(paste -d' ' <(echo "$a") <(echo "$c") | awk '$3 == $6' | wc -l)" -eq 0 ]
+check "--cfg=hnm/seed wins over the model's" [ "$a" = "$d" ]
+default=$(run "$MODEL:stochastic=on" "$SIM_BIN/pingpong_reps" --reps 50)
+seed1=$(run "$MODEL:stochastic=on,seed=1" "$SIM_BIN/pingpong_reps" --reps 50)
+check "the default seed is 1" [ "$default" = "$seed1" ]
+# Many ranks, collectives, threads: the draws follow SimGrid's order of
+# transfer starts, not the threads that ran the actors.
+FLAT=$DATA/platforms/flat32.xml
+p1=$(hnm "$MODEL:stochastic=on,seed=3" "$FLAT" "${FLAT%.xml}.hosts" 8 --cfg=contexts/nthreads:1 \
+  "$SIM_BIN/pingpong_reps" --reps 5 --allreduce 100000)
+p2=$(hnm "$MODEL:stochastic=on,seed=3" "$FLAT" "${FLAT%.xml}.hosts" 8 --cfg=contexts/nthreads:2 \
+  "$SIM_BIN/pingpong_reps" --reps 5 --allreduce 100000)
+check "8 ranks: 5 allreduce lines" [ "$(grep -c '^allreduce' <<<"$p1")" -eq 5 ]
+check "8 ranks, 1 or 2 threads: the same times" [ "$p1" = "$p2" ]
+
+# Bad input: exit 2, one line naming the key or flag.
+bad() { # WHAT PATTERN SPEC [OPTIONS...]
+  local what=$1 pattern=$2 spec=$3
+  shift 3
+  set +e
+  "$HNM_RUN" --model "$spec" -platform "$TWO" -hostfile "$DATA/platforms/two.hosts" -np 2 "${SIMOPTS[@]}" "$@" \
+    "$SIM_BIN/pingpong_reps" --reps 1 >out.txt 2>err.txt
+  local st=$?
+  set -e
+  check "$what: exit 2 (got $st)" [ $st -eq 2 ]
+  check "$what: the message names it (got: $(head -c 300 err.txt))" grep -q -- "$pattern" err.txt
+  check "$what: nothing simulated" [ "$(grep -c "^pingpong" out.txt)" -eq 0 ]
+}
+bad "stochastic without residuals" "key 'stochastic'.*no segment has residuals" graphene:stochastic=on
+bad "stochastic=maybe" "key 'stochastic'.*not on or off" "$MODEL:stochastic=maybe"
+bad "seed not a number" "key 'seed'" "$MODEL:seed=x"
+bad "--cfg=hnm/seed not a number" "hnm/seed:abc" "$MODEL:stochastic=on" --cfg=hnm/seed:abc
+finish
