@@ -64,9 +64,7 @@ static int cmp_kv(const void *a, const void *b)
  * so a line through the medians with the absolute loss follows the majority
  * of sizes, where Huber on raw points sits between the modes
  * (docs/calibration.md has the figures). */
-#define SMOOTH_HALF 2
-
-void per_size_medians(double *k, double *y, size_t *n)
+void per_size_medians(double *k, double *y, size_t *n, int smooth)
 {
   size_t m = *n, out = 0;
   struct kv {
@@ -88,18 +86,18 @@ void per_size_medians(double *k, double *y, size_t *n)
     i = j;
   }
   *n = out;
-  /* Then a running median over SMOOTH_HALF sizes on each side (the window
+  /* Then a running median over `smooth` sizes on each side (the window
    * shrinks symmetrically at the ends). A median filter keeps steps and
    * straight lines as they are, so clean data is unchanged, but where
    * neighbouring sizes fall into two bands (plafrim's 35 or 100 us at
    * 600 B) it follows the locally most frequent one, which is what the
-   * per-size median error rewards. Its width (5 sizes) is the one of 5, 7
-   * and 11 with the smallest held-out error on plafrim (docs/calibration.md). */
+   * per-size median error rewards. Which width (none, 5 or 11 sizes) fits
+   * a cluster best is chosen by held-out error (cmd_fit). */
   double *sm = malloc((out ? out : 1) * sizeof *sm);
   if (sm == NULL)
     die("out of memory");
   for (size_t i = 0; i < out; i++) {
-    size_t h = SMOOTH_HALF;
+    size_t h = smooth > 0 ? (size_t)smooth : 0;
     h = i < h ? i : h;
     h = out - 1 - i < h ? out - 1 - i : h;
     for (size_t q = 0; q <= 2 * h; q++)
@@ -130,12 +128,12 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
     }
   size_t nsc = n;
   if (!a->raw)
-    per_size_medians(k, y, &n);
+    per_size_medians(k, y, &n, a->smooth);
   /* The residuals' denominators: per size, the (smoothed, with medians)
    * median of scale, whatever y's reduction. */
   double *scale_pts = NULL;
   if (scale != NULL) {
-    per_size_medians(ks, sc, &nsc);
+    per_size_medians(ks, sc, &nsc, a->raw ? 0 : a->smooth);
     scale_pts = malloc((n ? n : 1) * sizeof *scale_pts);
     if (scale_pts == NULL)
       die("out of memory");
@@ -516,7 +514,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
   }
   free(b);
   char why[512];
-  if (physics_constrain(m, pp->k, t, pp->n, a->raw, why, sizeof why) != 0)
+  if (physics_constrain(m, pp->k, t, pp->n, a->raw, a->smooth, why, sizeof why) != 0)
     die("%s:%ld: op 'pingpong': %s", pp->file, pp->line, why);
 
   /* Single-segment comparisons. Fluid: one line L + k/B through all of
@@ -543,7 +541,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     if (hnm_fit_segments(k, y, pp->n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0) {
       m->fl_L = pc.a;
       m->fl_B = pc.b > 1 / HNM_MAX_BANDWIDTH ? 1 / pc.b : HNM_MAX_BANDWIDTH;
-      physics_constrain_fluid(m, k, y, pp->n, a->raw);
+      physics_constrain_fluid(m, k, y, pp->n, a->raw, a->smooth);
       P = m->fl_B < HNM_MAX_BANDWIDTH ? 1 / m->fl_B : 0;
     }
     double os = 0, Os = 0, orr = 0, Or = 0;
@@ -793,6 +791,7 @@ int cmd_fit(int argc, char **argv)
   int no_plots = 0, raw = 0, medians = 0;
   a.loss = -1; /* resolved below */
   a.seed = 1;
+  a.smooth = 2;
   struct fit_ctx fc = {&a, forced};
   a.penalty = a.noise_floor = NAN; /* not given: the fit's defaults (0 below) */
   const struct hnm_opt opts[] = {
@@ -949,41 +948,86 @@ int cmd_fit(int argc, char **argv)
    * or give the bootstrap its residuals, or when asked. */
   int held_out = a.pcal != NULL || a.bootstrap > 0 || a.held_out;
   noise_evaluate(&in, &a, &m, held_out ? fit_model : NULL, &ev);
-  int choose = a.pcal != NULL && !a.auto_bp && !a.file_bp && a.forced == pcal_forced && a.nforced > 0;
+  /* With platform-calibration's data, candidate fits: the file's
+   * breakpoints and automatic ones (unless forced), each with a running
+   * median over none, 5 or 11 sizes; the smallest held-out round-trip
+   * error over all sizes is the model (ties: the earlier candidate). The
+   * clusters disagree on the best smoothing (plafrim and miriel: none or
+   * 5 sizes, taurus: 11; docs/calibration.md), and the held-out error
+   * is what tells. */
+  int have_file = a.pcal != NULL && a.forced == pcal_forced && a.nforced > 0;
+  int choose = a.pcal != NULL && !a.raw && held_out;
+  int forced_choice = a.file_bp || a.auto_bp;
   if (choose) {
-    struct fit_args b = a;
-    b.forced = NULL;
-    b.nforced = 0;
-    b.forced_only = 0;
-    b.auto_bp = 1;
-    struct fitted mb;
-    fit_model(&in, &b, &mb);
-    mb.nfiles = nfiles;
-    struct noise_eval eb;
-    noise_evaluate(&in, &b, &mb, fit_model, &eb);
-    fprintf(xf, "Round trip, the file's breakpoints (%zu segments): median |model - median| / median\n", m.nseg);
-    noise_print(xf, "  ", &ev);
-    fprintf(xf, "Round trip, automatic breakpoints (%zu segments)\n", mb.nseg);
-    noise_print(xf, "  ", &eb);
-    int use_auto = eb.all_out >= 0 && ev.all_out >= 0 && eb.all_out < ev.all_out;
-    if (ev.all_out < 0 || eb.all_out < 0)
-      fprintf(xf, "Breakpoints: the file's (no held-out comparison: a fold of sizes left a breakpoint too few sizes)\n");
-    else
-      fprintf(xf, "Breakpoints: %s chosen: held-out round-trip error %.2f%% over all sizes, against %.2f%% with %s "
-                  "(--file-breakpoints or --auto-breakpoints to choose)\n",
-              use_auto ? "automatic ones" : "the file's", use_auto ? 100 * eb.all_out : 100 * ev.all_out,
-              use_auto ? 100 * ev.all_out : 100 * eb.all_out, use_auto ? "the file's" : "automatic ones");
-    if (use_auto) {
-      struct fitted t = m;
-      m = mb;
-      mb = t;
-      struct noise_eval te = ev;
-      ev = eb;
-      eb = te;
-      a = b;
+    static const int smooths[3] = {2, 0, 5};
+    struct fit_args cand[6];
+    size_t nc = 0;
+    for (int bp = 0; bp < 2; bp++) {
+      if ((bp == 0 && (!have_file || a.auto_bp)) || (bp == 1 && a.file_bp))
+        continue;
+      for (int j = 0; j < 3; j++) {
+        cand[nc] = a;
+        cand[nc].smooth = smooths[j];
+        if (bp == 1) {
+          cand[nc].forced = NULL;
+          cand[nc].nforced = 0;
+          cand[nc].forced_only = 0;
+          cand[nc].auto_bp = 1;
+        }
+        nc++;
+      }
     }
-    free(mb.seg);
-    noise_eval_free(&eb);
+    size_t best = 0;
+    struct fitted bm = m;
+    struct noise_eval be = ev;
+    fprintf(xf, "Candidate fits (round-trip error over all sizes):\n");
+    for (size_t c = 0; c < nc; c++) {
+      struct fitted mc;
+      struct noise_eval ec;
+      if (c == 0 && cand[0].smooth == a.smooth && cand[0].auto_bp == a.auto_bp && cand[0].forced == a.forced) {
+        mc = m; /* the fit made above */
+        ec = ev;
+      } else {
+        fit_model(&in, &cand[c], &mc);
+        mc.nfiles = nfiles;
+        noise_evaluate(&in, &cand[c], &mc, fit_model, &ec);
+      }
+      char ho[32] = "-";
+      if (ec.all_out >= 0)
+        snprintf(ho, sizeof ho, "%.2f%%", 100 * ec.all_out);
+      char sm[48] = "no running median:";
+      if (cand[c].smooth > 0)
+        snprintf(sm, sizeof sm, "running median of %d sizes:", 2 * cand[c].smooth + 1);
+      fprintf(xf, "  %-23s %-28s held-out %7s, in-sample %6.2f%%, %zu segments\n",
+              cand[c].auto_bp ? "automatic breakpoints," : "the file's breakpoints,", sm, ho, 100 * ec.all_in,
+              mc.nseg);
+      int better = c > 0 && ec.all_out >= 0 && (be.all_out < 0 || ec.all_out < be.all_out);
+      if (c == 0 || better) {
+        if (c > 0) {
+          free(bm.seg);
+          noise_eval_free(&be);
+        }
+        bm = mc;
+        be = ec;
+        best = c;
+      } else {
+        free(mc.seg);
+        noise_eval_free(&ec);
+      }
+    }
+    m = bm;
+    ev = be;
+    a = cand[best];
+    fprintf(xf, "Round trip, the chosen fit (%zu segments): median |model - median| / median\n", m.nseg);
+    noise_print(xf, "  ", &ev);
+    if (ev.all_out < 0)
+      fprintf(xf, "Breakpoints: %s (no held-out comparison: a fold of sizes left a breakpoint too few sizes)\n",
+              a.auto_bp ? "automatic ones" : "the file's");
+    else
+      fprintf(xf, "Breakpoints: %s chosen: held-out round-trip error %.2f%% over all sizes, the smallest of %zu "
+                  "candidate fits (running median of %d size(s); --file-breakpoints or --auto-breakpoints to "
+                  "choose the breakpoints)\n",
+              a.auto_bp ? "automatic ones" : "the file's", 100 * ev.all_out, nc, 2 * a.smooth + 1);
   } else {
     fprintf(xf, "Round trip (%zu segments): median |model - median| / median\n", m.nseg);
     noise_print(xf, "  ", &ev);
@@ -1048,7 +1092,7 @@ int cmd_fit(int argc, char **argv)
     hnm_out_abort(out);
     die("--report: '%s': cannot create: %s", a.report, strerror(e));
   }
-  if (a.pcal != NULL && !choose)
+  if (a.pcal != NULL && (forced_choice || !choose))
     pcal_compare(&a, &in, &m, fit_model);
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", a.report);

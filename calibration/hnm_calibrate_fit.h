@@ -19,13 +19,15 @@ struct fit_args {
   long bootstrap;   /* --bootstrap N: members of the model set (0: none) */
   long seed;        /* --seed: the bootstrap's */
   int held_out;     /* --held-out: the held-out fits even where nothing needs them */
+  int smooth;       /* medians: running median over 2 smooth + 1 sizes (0: none) */
 };
 
 int cmd_fit(int argc, char **argv);
 
 /* Replace the points (k[i], y[i]), i < *n, by one per distinct size: its
- * median y, then a running median over neighbouring sizes (what the fit
- * uses on medians), sizes ascending; *n becomes their number. */
-void per_size_medians(double *k, double *y, size_t *n);
+ * median y, then a running median over `smooth` sizes on each side (0:
+ * none; what the fit uses on medians), sizes ascending; *n becomes their
+ * number. */
+void per_size_medians(double *k, double *y, size_t *n, int smooth);
 
 #endif

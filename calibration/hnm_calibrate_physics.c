@@ -21,8 +21,8 @@
 
 /* The points with k in (lo, hi], raw or per-size medians, into ks/ts
  * (capacity n); their number. */
-static size_t physics__points(const double *k, const double *t, size_t n, double lo, double hi, int raw, double *ks,
-                              double *ts)
+static size_t physics__points(const double *k, const double *t, size_t n, double lo, double hi, int raw, int smooth,
+                              double *ks, double *ts)
 {
   size_t c = 0;
   for (size_t i = 0; i < n; i++)
@@ -32,7 +32,7 @@ static size_t physics__points(const double *k, const double *t, size_t n, double
       c++;
     }
   if (!raw)
-    per_size_medians(ks, ts, &c);
+    per_size_medians(ks, ts, &c, smooth);
   return c;
 }
 
@@ -105,7 +105,7 @@ static void physics__note(struct fitted *m, const char *fmt, double lo, double h
   physics__append(m, line);
 }
 
-int physics_constrain(struct fitted *m, const double *k, const double *t, size_t n, int raw, char *why,
+int physics_constrain(struct fitted *m, const double *k, const double *t, size_t n, int raw, int smooth, char *why,
                       size_t whylen)
 {
   if (m->nseg == 0 || n == 0)
@@ -129,7 +129,7 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
     double lo = i > 0 ? m->seg[i - 1].upto : 0;
     if (!(s->lat < lmin))
       continue;
-    size_t c = physics__points(k, t, n, lo, s->upto, raw, ks, ts);
+    size_t c = physics__points(k, t, n, lo, s->upto, raw, smooth, ks, ts);
     double b = c > 0 ? physics__median_slope(ks, ts, c, lmin, buf) : 1 / s->bw;
     double was = s->lat;
     s->lat = lmin;
@@ -160,7 +160,7 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
     double lo = i > 0 ? m->seg[i - 1].upto : 0;
     if (!(s->bw > bmax))
       continue;
-    size_t c = physics__points(k, t, n, lo, s->upto, raw, ks, ts);
+    size_t c = physics__points(k, t, n, lo, s->upto, raw, smooth, ks, ts);
     double a = c > 0 ? physics__median_latency(ks, ts, c, 1 / bmax, buf) : s->lat;
     double was = s->bw;
     s->bw = bmax;
@@ -177,7 +177,7 @@ out:
   return rc;
 }
 
-void physics_constrain_fluid(struct fitted *m, const double *k, const double *t, size_t n, int raw)
+void physics_constrain_fluid(struct fitted *m, const double *k, const double *t, size_t n, int raw, int smooth)
 {
   const double bmax = m->route_bw;
   if (m->nseg == 0 || n == 0)
@@ -186,7 +186,7 @@ void physics_constrain_fluid(struct fitted *m, const double *k, const double *t,
   double *ks = malloc(n * sizeof *ks), *ts = malloc(n * sizeof *ts), *buf = malloc(n * sizeof *buf);
   if (ks == NULL || ts == NULL || buf == NULL)
     die("out of memory");
-  size_t c = physics__points(k, t, n, -1, INFINITY, raw, ks, ts);
+  size_t c = physics__points(k, t, n, -1, INFINITY, raw, smooth, ks, ts);
   char line[512];
   if (m->fl_L < lmin && c > 0) {
     double b = physics__median_slope(ks, ts, c, lmin, buf);

@@ -20,7 +20,7 @@
 #   scatter (synth_pcal.sh: 5% per size and 5% per repetition), every 4th
 #   size held out of the fit; the 90% band of --bootstrap 40 contains the
 #   measured median round trip of at least 85% of the held-out sizes (the
-#   issue's target; measured 96.0%, band half-width 8.9%; tests/calibration/band.awk
+#   issue's target; measured 89.8%, band half-width 8.6%; tests/calibration/band.awk
 #   evaluates the members' closed forms).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/synth_pcal.sh"

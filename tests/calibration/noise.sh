@@ -12,7 +12,9 @@
 #   floors of 1.7-6.5%), with a clean receive file and with a noisy one
 #   (50% per repetition, 20% of receives 2-10 times too slow): the receive
 #   overheads it fits do not drag the round trip;
-# - --file-breakpoints and --auto-breakpoints force the choice (and exclude
+# - the choice is among 6 candidate fits (the file's or automatic
+#   breakpoints, each with no running median or one of 5 or 11 sizes);
+#   --file-breakpoints and --auto-breakpoints restrict it to 3 (and exclude
 #   each other: exit 2).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/synth_pcal.sh"
@@ -44,7 +46,9 @@ check "--file-breakpoints: the file's breakpoints 1023 and 8191" \
   [ "$(grep -o 'upto="[0-9a-z]*"' "$WORK/f.xml" | paste -sd' ')" = 'upto="1023" upto="8191" upto="inf"' ]
 "$B" fit --platform-calibration "$WORK/clean/calibration/s.xml" -o "$WORK/a.xml" --no-plots --auto-breakpoints \
   2>"$WORK/a.err"
-check "--auto-breakpoints: no choice made" bash -c "! grep -q 'chosen' '$WORK/a.err'"
+check "--auto-breakpoints: only automatic candidates (3 smoothings)" \
+  bash -c "[ \$(grep -c '^  automatic breakpoints, ' '$WORK/a.err') = 3 ] && ! grep -q \"^  the file's breakpoints, \" '$WORK/a.err'"
+check "default: 6 candidate fits" grep -q "the smallest of 6 candidate fits" "$WORK/clean.err"
 set +e
 "$B" fit --platform-calibration "$WORK/clean/calibration/s.xml" -o "$WORK/x.xml" --file-breakpoints \
   --auto-breakpoints 2>"$WORK/x.err"

@@ -87,5 +87,6 @@ while read -r got && read -r want <&3; do
 done <"$WORK/got.txt" 3<"$WORK/want.txt"
 "$HNM_RUN" --model "$WORK/m.xml:stochastic=on" --explain >"$WORK/explain.txt" 2>&1
 check "--explain: stochastic on" grep -q '^  stochastic: on, seed 1' "$WORK/explain.txt"
-check "--explain: a segment's residuals" grep -q 'residuals: 21 quantiles from 0.89[0-9]* to 1.29[0-9]* (median 0.99[0-9]*, mean' "$WORK/explain.txt"
+# (the extreme quantiles are 0.9 and 1.3 within the fit's 1%, as above)
+check "--explain: a segment's residuals" grep -Eq 'residuals: 21 quantiles from 0\.89[0-9]* to 1\.(29|28)[0-9]* \(median 0\.99[0-9]*, mean' "$WORK/explain.txt"
 finish
