@@ -72,12 +72,17 @@ void read_csv(const char *path, struct inputs *in)
     die("%s: %s", path, why);
   char *line = NULL;
   size_t cap = 0;
-  ssize_t len;
+  long len;
   long ln = 0;
   int kind = -1; /* 0 p2p, 1 probe, 2 contention, 3 rma */
   long rows = 0;
-  while ((len = getline(&line, &cap, f)) != -1) {
+  while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     ln++;
+    if (len == -2 || (size_t)len != strlen(line)) {
+      fprintf(stderr, PROG ": %s:%ld: %s\n", path, ln,
+              len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
+      exit(2);
+    }
     if (len == 0 || line[len - 1] != '\n') {
       fprintf(stderr, PROG ": %s:%ld: truncated line (no end of line)\n", path, ln);
       exit(2);
@@ -202,8 +207,11 @@ void read_csv(const char *path, struct inputs *in)
         fprintf(stderr, PROG ": %s:%ld: mode: '%s' is not uni or bi\n", path, ln, fl[1]);
         exit(2);
       }
-      if (v[0] < 1 || v[0] != floor(v[0]) || v[3] != floor(v[3])) {
-        fprintf(stderr, PROG ": %s:%ld: fields 'pairs' and 'rank' must be whole, pairs >= 1\n", path, ln);
+      /* pairs and rank become ints: bounded first (a rank of 1e300 is
+       * not a rank). */
+      if (v[0] < 1 || v[0] != floor(v[0]) || v[3] != floor(v[3]) || v[0] > 1e6 || v[3] > 2e6) {
+        fprintf(stderr, PROG ": %s:%ld: fields 'pairs' and 'rank' must be whole, pairs from 1 to 1e6, rank to 2e6\n",
+                path, ln);
         exit(2);
       }
       if (in->ncont == in->capcont) {

@@ -23,6 +23,7 @@
 #include "hnm_calibrate_fit.h"
 #include "hnm_calibrate_pcal.h"
 #include "hnm_calibrate_refine.h"
+#include "hnm_msg.h"
 #include "hnm_out.h"
 #include "hnm_opt.h"
 #include "hnm_calibrate_util.h"
@@ -843,6 +844,15 @@ int cmd_fit(int argc, char **argv)
     a.noise_floor = 0;
   if (a.out == NULL)
     die("fit: -o MODEL.xml is required");
+  if (a.report != NULL && *a.report == '\0')
+    return hnm_opt_fail("--report", "empty directory name");
+  /* An output that names an input would destroy the measurements. */
+  for (int i = 0; i < nfiles; i++)
+    if (hnm_out_same_file(a.out, files[i]) || (a.report != NULL && hnm_out_same_file(a.report, files[i])))
+      die("%s: '%s' is the input file %s", hnm_out_same_file(a.out, files[i]) ? "-o" : "--report",
+          hnm_out_same_file(a.out, files[i]) ? a.out : a.report, files[i]);
+  if (a.pcal != NULL && hnm_out_same_file(a.out, a.pcal))
+    die("-o: '%s' is the input file %s", a.out, a.pcal);
   if (nfiles == 0 && a.pcal == NULL)
     die("fit: no CSV file given (nor --platform-calibration CONFIG.xml)");
   if (nfiles > 0 && a.pcal != NULL)
@@ -890,6 +900,13 @@ int cmd_fit(int argc, char **argv)
         die("%s: the same file as %s, given twice", files[i], files[j]);
   }
   free(seen);
+  /* -o is opened before anything is read, written or printed (the summary
+   * and the decade table of --platform-calibration): a place it cannot be
+   * written to is bad input, reported alone. Its temporary goes away on
+   * any later refusal (hnm_out.h). */
+  out = hnm_out_open(a.out, "-o", oerr, sizeof oerr);
+  if (out == NULL)
+    die("%s", oerr);
   struct inputs in;
   memset(&in, 0, sizeof in);
   /* refine's breakpoints.csv: its located breakpoints are the only ones
@@ -1028,8 +1045,6 @@ int cmd_fit(int argc, char **argv)
     pack_fit(&pack, &m.pack);
     m.has_pack = 1;
   }
-  if (a.pcal != NULL && (forced_choice || !choose))
-    pcal_compare(&a, &in, &m, fit_model);
   /* Bootstrap: each member fitted to a replicate of the measurements, then
    * given the size-to-size scatter of held-out sizes (noise_perturb). */
   hnm_model **members = NULL;
@@ -1059,11 +1074,6 @@ int cmd_fit(int argc, char **argv)
       noise_inputs_free(&t);
     }
   }
-  /* -o is opened before anything is written: a place it cannot be written
-   * to is bad input, reported before the report directory exists. */
-  out = hnm_out_open(a.out, "-o", oerr, sizeof oerr);
-  if (out == NULL)
-    die("%s", oerr);
   if (a.report == NULL && hnm_out_is_through(out)) {
     /* -o is a device or standard output: the report goes beside us. */
     snprintf(report, sizeof report, "%s-report", a.name);
@@ -1076,11 +1086,16 @@ int cmd_fit(int argc, char **argv)
     snprintf(report, sizeof report, "%.*s-report", (int)l, a.out);
     a.report = report;
   }
+  /* The model first, flushed (a full disk, /dev/full) before the report
+   * exists; renamed into place after it. */
+  write_model_finish(out, a.out, build_hybrid, &m, a.name);
   if (hnm_out_mkdirs(a.report) != 0) {
     int e = errno;
     hnm_out_abort(out);
     die("--report: '%s': cannot create: %s", a.report, strerror(e));
   }
+  if (a.pcal != NULL && (forced_choice || !choose))
+    pcal_compare(&a, &in, &m, fit_model);
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", a.report);
   write_model(p, build_loggps, &m, a.name);
@@ -1102,7 +1117,10 @@ int cmd_fit(int argc, char **argv)
       die("%s", serr);
     }
   }
-  write_model_out(out, a.out, build_hybrid, &m, a.name);
+  if (hnm_out_commit(out, oerr, sizeof oerr) != 0)
+    hnm_msg_die(1, "%s", oerr);
+  if (a.pcal != NULL)
+    fputs(pcal_summary(), stderr);
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
     if (e == NULL) { /* a last line cut by the buffer's end */

@@ -161,8 +161,8 @@ hnm_model *build_fluid(const struct fitted *m, const char *name)
 /* Write the model BUILD makes of M into O (opened on PATH by
  * hnm_out_open(): a temporary renamed over a regular file, written through
  * to a device), committed. O is consumed. */
-void write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *),
-                     const struct fitted *m, const char *name)
+void write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *),
+                        const struct fitted *m, const char *name)
 {
   char err[1024];
   hnm_error e;
@@ -173,6 +173,17 @@ void write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const str
     hnm_out_abort(o);
     hnm_msg_die(1, "'%s': %s", path, e.msg);
   }
+  if (hnm_out_finish(o, err, sizeof err) != 0) {
+    hnm_out_abort(o);
+    hnm_msg_die(1, "%s", err);
+  }
+}
+
+void write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *),
+                     const struct fitted *m, const char *name)
+{
+  char err[1024];
+  write_model_finish(o, path, build, m, name);
   if (hnm_out_commit(o, err, sizeof err) != 0)
     hnm_msg_die(1, "%s", err);
 }

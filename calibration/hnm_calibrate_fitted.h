@@ -61,6 +61,11 @@ struct inputs;
 void fit_residuals(const struct inputs *in, struct fitted *m);
 hnm_model *build_loggps(const struct fitted *m, const char *name);
 hnm_model *build_fluid(const struct fitted *m, const char *name);
+/* Write the model into O and flush it (hnm_out_finish()), without
+ * committing: a write error ends the tool (exit 1) before anything else is
+ * written. */
+void write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *),
+                        const struct fitted *m, const char *name);
 void write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *), const struct fitted *m, const char *name);
 void write_model(const char *path, hnm_model *(*build)(const struct fitted *, const char *), const struct fitted *m, const char *name);
 

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_calibrate_pcal.h"
 
+#include "hnm_out.h"
 #include "hnm_pcal.h"
 
 #include <math.h>
@@ -41,6 +42,15 @@ static void cont_add(struct inputs *in, int bi, int rank, double size, const dou
   in->cont_line = 1;
 }
 
+/* What pcal_inputs() read, printed once the fit is written (before, it
+ * would precede a refusal's one line). */
+static char summary[9000];
+
+const char *pcal_summary(void)
+{
+  return summary;
+}
+
 int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t cap)
 {
   hnm_pcal p;
@@ -49,6 +59,17 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
     hnm_pcal_free(&p);
     die("%s", err);
   }
+  /* -o must not name a file the configuration names: it would replace the
+   * measurements. */
+  const char *named[HNM_PCAL_OPS + 2] = {p.bp_file, p.sat_file};
+  for (int i = 0; i < HNM_PCAL_OPS; i++)
+    named[2 + i] = p.op[i].file;
+  for (int i = 0; i < HNM_PCAL_OPS + 2; i++)
+    if (named[i][0] != '\0' && hnm_out_same_file(a->out, named[i])) {
+      fprintf(stderr, PROG ": -o: '%s' is the input file %s\n", a->out, named[i]);
+      hnm_pcal_free(&p);
+      exit(2);
+    }
   int files = 2 + (p.op[HNM_PCAL_ISEND].n > 0) + (p.bp_file[0] != '\0') + 2 * p.have_sat;
   add(&in->op[OP_SEND], &p.op[HNM_PCAL_SEND], 0);
   add(&in->op[OP_PINGPONG], &p.op[HNM_PCAL_PINGPONG], 1);
@@ -85,7 +106,7 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
     a->nforced = n;
     a->forced_only = 1;
   }
-  fprintf(stderr,
+  snprintf(summary, sizeof summary,
           PROG ": %s: %zu round trips, %zu receives, %zu isends; thresholds eager < %.0f, detached < %.0f; "
                "%zu breakpoint(s) in %s%s%s\n",
           a->pcal, p.op[HNM_PCAL_PINGPONG].n, p.op[HNM_PCAL_RECV].n, p.op[HNM_PCAL_ISEND].n, p.eager, p.detached,

@@ -68,9 +68,11 @@ static void append_rows(const char *src, char **buf, size_t *len)
     die("%s: %s", src, why);
   char *line = NULL;
   size_t cap = 0;
-  ssize_t l;
+  long l;
   long ln = 0;
-  while ((l = getline(&line, &cap, f)) != -1) {
+  while ((l = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
+    if (l == -2 || (size_t)l != strlen(line))
+      die("%s:%ld: %s", src, ln + 1, l == -2 ? "line longer than 64 KiB" : "NUL byte in the line");
     if (ln++ == 0)
       continue;
     char *nb = realloc(*buf, *len + (size_t)l + 1);
@@ -249,12 +251,17 @@ int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n
     return 0; /* read_csv says why */
   char *line = NULL;
   size_t lcap = 0;
-  ssize_t len;
+  long len;
   long ln = 0;
   int is_bp = 0;
   *n = 0;
-  while ((len = getline(&line, &lcap, f)) != -1) {
+  while ((len = hnm_input_getline(&line, &lcap, f, HNM_INPUT_MAX_LINE)) != -1) {
     ln++;
+    if (len == -2 || (size_t)len != strlen(line)) {
+      if (ln == 1)
+        break;
+      die("%s:%ld: %s", path, ln, len == -2 ? "line longer than 64 KiB" : "NUL byte in the line");
+    }
     if (len == 0 || line[len - 1] != '\n') {
       if (ln == 1)
         break;

@@ -15,11 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One line per note; the buffer may end in a note cut short (notes beyond
+ * its size are dropped: hnm_smpi_config.h), which is printed as it is. */
 static void print_notes(const char *notes)
 {
-  for (const char *n = notes, *e; *n; n = e + 1) {
-    e = strchr(n, '\n');
-    fprintf(stderr, PROG ": %.*s\n", (int)(e - n), n);
+  for (const char *n = notes; *n;) {
+    const char *e = strchr(n, '\n');
+    int len = e != NULL ? (int)(e - n) : (int)strlen(n);
+    fprintf(stderr, PROG ": %.*s%s\n", len, n, e != NULL ? "" : " [more notes not shown]");
+    if (e == NULL)
+      break;
+    n = e + 1;
   }
 }
 
@@ -73,8 +79,11 @@ int cmd_export(int argc, char **argv)
   }
   fputs(buf, stdout);
   free(buf);
+  /* The block reached its place, or that is the one line said. */
+  if (fflush(stdout) != 0 || ferror(stdout))
+    die("standard output: write error: %s", strerror(errno));
   print_notes(notes);
-  return fflush(stdout) == 0 ? 0 : 1;
+  return 0;
 }
 
 int cmd_import(int argc, char **argv)
@@ -106,6 +115,8 @@ int cmd_import(int argc, char **argv)
     return hnm_opt_fail("--latency", "required, > 0 (the route the factors apply to)");
   if (out == NULL)
     return hnm_opt_fail("--output", "-o MODEL.xml is required");
+  if (hnm_out_same_file(out, file))
+    return hnm_opt_fail("--output", "'%s' is the input file %s", out, file);
   if (*name == '\0' || strpbrk(name, "<>&\"'") != NULL)
     return hnm_opt_fail("--name", "'%s' is empty or has XML special characters", name);
   char e[1200], notes[4096] = "";

@@ -84,6 +84,11 @@ static int locate(const char *cdir, const char *dirname, const char *name, char 
 }
 
 /* A finite number >= 0 filling the field (surrounding blanks allowed). */
+/* One message's time is at most an hour, as in hnm's own measurement
+ * files (docs/calibration.md): beyond, a unit mistake or a corrupted file,
+ * which would fit a model no network has (x1e300 fit latency 0 s). */
+#define PCAL_MAX_DURATION 3600.0 /* seconds */
+
 static int number(const char *f, double *v)
 {
   char *end;
@@ -206,14 +211,20 @@ static int read_breakpoints(hnm_pcal *p, char *err, size_t errcap)
   }
   char *line = NULL;
   size_t cap = 0;
-  ssize_t len;
+  long len;
   long ln = 0;
-  int rc = -1;
+  int rc = -1, header = 0;
   size_t bcap = 0;
-  while ((len = getline(&line, &cap, f)) != -1) {
+  while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     ln++;
+    if (len == -2 || (size_t)len != strlen(line)) {
+      hnm_errf(err, errcap, "%s:%ld: %s", p->bp_file, ln,
+               len == -2 ? "line longer than 64 KiB (not a breakpoints file)" : "NUL byte in the line (not text)");
+      goto out;
+    }
     /* Hand-written: the last line may lack its end of line (the bundled
-     * files do), blank lines are skipped. */
+     * files do), blank lines are skipped -- but the header comes first,
+     * before any other line. */
     if (len > 0 && line[len - 1] == '\n')
       line[--len] = '\0';
     char *t = trim(line);
@@ -221,11 +232,12 @@ static int read_breakpoints(hnm_pcal *p, char *err, size_t errcap)
       continue;
     char *fl[3];
     int nf = split(t, fl, 3);
-    if (ln == 1) {
+    if (!header) {
       if (nf != 2 || strcmp(trim(fl[0]), "Limit") != 0 || strcmp(trim(fl[1]), "Name") != 0) {
-        hnm_errf(err, errcap, "%s:1: header is not 'Limit, Name'", p->bp_file);
+        hnm_errf(err, errcap, "%s:%ld: header is not 'Limit, Name'", p->bp_file, ln);
         goto out;
       }
+      header = 1;
       continue;
     }
     if (nf != 2) {
@@ -287,11 +299,16 @@ static int read_measurements(hnm_pcal *p, const char *path, const char *const *o
   }
   char *line = NULL;
   size_t cap = 0;
-  ssize_t len;
+  long len;
   long ln = 0, rows = 0;
   int rc = -1;
-  while ((len = getline(&line, &cap, f)) != -1) {
+  while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     ln++;
+    if (len == -2 || (size_t)len != strlen(line)) {
+      hnm_errf(err, errcap, "%s:%ld: %s", path, ln,
+               len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
+      goto out;
+    }
     if (len == 0 || line[len - 1] != '\n') {
       hnm_errf(err, errcap, "%s:%ld: truncated line (no end of line)", path, ln);
       goto out;
@@ -325,6 +342,11 @@ static int read_measurements(hnm_pcal *p, const char *path, const char *const *o
     if (v[1] != floor(v[1]) || v[1] > 2147483647.0) {
       hnm_errf(err, errcap, "%s:%ld: size: '%s' is not a whole number of bytes (an int)", path, ln,
                trim(fl[1]));
+      goto out;
+    }
+    if (v[3] > PCAL_MAX_DURATION) {
+      hnm_errf(err, errcap, "%s:%ld: duration: %s s is above %g s (not the time of one message)", path, ln,
+               trim(fl[3]), PCAL_MAX_DURATION);
       goto out;
     }
     if (++rows > MAX_ROWS) {
@@ -425,14 +447,19 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
     return 1;
   char *line = NULL;
   size_t cap = 0, rcap = 0;
-  ssize_t len;
+  long len;
   long ln = 0;
   int rc = -1;
   *rows = NULL;
   *n = 0;
   *maxrank = -1;
-  while ((len = getline(&line, &cap, f)) != -1) {
+  while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     ln++;
+    if (len == -2 || (size_t)len != strlen(line)) {
+      hnm_errf(err, errcap, "%s:%ld: %s", path, ln,
+               len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
+      goto out;
+    }
     if (len == 0 || line[len - 1] != '\n') {
       hnm_errf(err, errcap, "%s:%ld: truncated line (no end of line)", path, ln);
       goto out;
@@ -458,6 +485,11 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
       }
     if (v[0] != floor(v[0]) || v[0] > 1e6 || v[2] != floor(v[2]) || v[2] < 1) {
       hnm_errf(err, errcap, "%s:%ld: fields 'rank' and 'count' must be whole, count >= 1", path, ln);
+      goto out;
+    }
+    if (v[4] > PCAL_MAX_DURATION * 1e3) {
+      hnm_errf(err, errcap, "%s:%ld: duration: %s ms is above %g s (not the time of one message)", path, ln,
+               trim(fl[4]), PCAL_MAX_DURATION);
       goto out;
     }
     if (*n == rcap) {
@@ -533,8 +565,10 @@ static int read_saturation(hnm_pcal *p, const char *cdir, char *err, size_t errc
     for (size_t i = 0; i < nd; i++)
       d0 += rd[i].rank == 0;
     if (N < 4 || md + 1 != N || half < 2 || odd < 1 || r0 % (size_t)half != 0 || d0 % (size_t)odd != 0) {
+      /* Name the file at fault: load_send.csv sets the pattern. */
+      int diff_bad = N >= 4 && half >= 2 && r0 % (size_t)half == 0 && (md + 1 != N || odd < 1 || d0 % (size_t)odd != 0);
       hnm_errf(err, errcap, "%s: ranks and rows do not match alltoall_loadtest's pattern (%d ranks, %zu rows of rank 0)",
-               send, N, r0);
+               diff_bad ? diff : send, diff_bad ? md + 1 : N, diff_bad ? d0 : r0);
       free(rs);
       free(rd);
       return -1;

@@ -46,25 +46,33 @@ static int same_segments(const struct hnm_segment *a, size_t na, const struct hn
 }
 
 /* One option's entries: key and up to 2 values; consecutive entries with
- * the same values are merged (SimGrid's lookup gives the same result). */
+ * the same values are merged (SimGrid's lookup gives the same result). The
+ * text grows as needed: every segment is written, however many. */
 struct entries {
-  char buf[65536];
+  char *buf;
+  size_t len, cap;
   double last[2];
   int nvals, count;
 };
 
-static void entry(struct entries *e, long key, const double *v)
+static int entry(struct entries *e, long key, const double *v)
 {
   if (e->count > 0 && memcmp(e->last, v, (size_t)e->nvals * sizeof *v) == 0)
-    return;
-  size_t used = strlen(e->buf);
-  if (used + 128 >= sizeof e->buf)
-    return; /* cannot happen: at most a few hundred segments */
-  used += (size_t)snprintf(e->buf + used, sizeof e->buf - used, "%s%ld", e->count ? ";" : "", key);
+    return 0;
+  if (e->len + 128 >= e->cap) {
+    size_t nc = e->cap ? 2 * e->cap : 4096;
+    char *nb = realloc(e->buf, nc);
+    if (nb == NULL)
+      return -1;
+    e->buf = nb;
+    e->cap = nc;
+  }
+  e->len += (size_t)snprintf(e->buf + e->len, e->cap - e->len, "%s%ld", e->count ? ";" : "", key);
   for (int i = 0; i < e->nvals; i++)
-    used += (size_t)snprintf(e->buf + used, sizeof e->buf - used, ":%.17g", v[i]);
+    e->len += (size_t)snprintf(e->buf + e->len, e->cap - e->len, ":%.17g", v[i]);
   memcpy(e->last, v, (size_t)e->nvals * sizeof *v);
   e->count++;
+  return 0;
 }
 
 static void prop(hnm_xml_writer *x, const char *id, const char *value)
@@ -124,11 +132,11 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
     /* The very factors hnm's plugin hands SimGrid on this route. */
     double bw = hnm_segment_bw_factor(g, route_bw);
     double lat = hnm_segment_lat_factor(g, 0, route_lat, NULL);
-    entry(&e[0], kc, os);
-    entry(&e[1], kc, ois);
-    entry(&e[2], kc, orr);
-    entry(&e[3], kf, &bw);
-    entry(&e[4], kf, &lat);
+    if (entry(&e[0], kc, os) != 0 || entry(&e[1], kc, ois) != 0 || entry(&e[2], kc, orr) != 0 ||
+        entry(&e[3], kf, &bw) != 0 || entry(&e[4], kf, &lat) != 0) {
+      hnm_errf(err, errcap, "out of memory");
+      goto out;
+    }
   }
   /* Through xmlTextWriter (plugin/hnm_xml_writer.h): a fragment, no declaration. */
   hnm_xml_writer *x = hnm_xml_writer_new(out, 0);
@@ -140,7 +148,7 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
   char v[64], comment[256];
   hnm_xml_writer_start(x, "config");
   for (int i = 0; i < 5; i++)
-    prop(x, ids[i], e[i].buf);
+    prop(x, ids[i], e[i].buf != NULL ? e[i].buf : "");
   snprintf(v, sizeof v, "%ld", hnm_model_smpi_async_thresh(m));
   prop(x, "smpi/async-small-thresh", v);
   snprintf(v, sizeof v, "%ld", hnm_model_smpi_detached_thresh(m));
@@ -166,6 +174,8 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
   }
   rc = 0;
 out:
+  for (int i = 0; i < 5; i++)
+    free(e[i].buf);
   free(e);
   return rc;
 }

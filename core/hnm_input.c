@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,4 +78,29 @@ int hnm_input_check(const char *path, char *err, size_t errlen)
     return -1;
   close(fd);
   return 0;
+}
+
+long hnm_input_getline(char **line, size_t *cap, FILE *f, size_t max)
+{
+  size_t n = 0;
+  int c;
+  while ((c = getc(f)) != EOF) {
+    if (n >= max)
+      return -2;
+    if (n + 2 > *cap) {
+      size_t nc = *cap ? 2 * *cap : 256;
+      char *nl = realloc(*line, nc);
+      if (nl == NULL)
+        return -1;
+      *line = nl;
+      *cap = nc;
+    }
+    (*line)[n++] = (char)c;
+    if (c == '\n')
+      break;
+  }
+  if (n == 0)
+    return -1;
+  (*line)[n] = '\0';
+  return (long)n;
 }

@@ -24,6 +24,17 @@ extern "C" {
  * pipe)"; the caller adds the file name and what the file is for. */
 FILE *hnm_input_open(const char *path, char *err, size_t errlen);
 
+/* getline() with a bound: reads one line (with its newline, if any) into
+ * *line (grown as needed, free() it), at most MAX bytes. Returns its
+ * length (which counts NUL bytes: strlen(*line) < length means the line
+ * holds one), -1 at the end of the file or on a read error (ferror()), or
+ * -2 when the line is longer than MAX (the rest is not read): a file of a
+ * gigabyte without a newline costs MAX bytes, not a gigabyte. */
+long hnm_input_getline(char **line, size_t *cap, FILE *f, size_t max);
+
+/* The longest line the tools' CSV readers take (bytes). */
+#define HNM_INPUT_MAX_LINE 65536
+
 /* The same checks without keeping the file open: 0, or -1 with err. */
 int hnm_input_check(const char *path, char *err, size_t errlen);
 

@@ -1,15 +1,44 @@
 /* hnm_msg.c -- "PROG: message" on stderr (hnm_msg.h). */
 #include "hnm_msg.h"
 
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static const char *msg__prog = "hnm";
+static int msg__errors; /* error messages printed so far */
+
+/* At exit, standard output is flushed and closed and its errors reported
+ * (a full disk, /dev/full, a closed descriptor): output that did not reach
+ * its place is a failure, exit 2 with one line -- unless an error was
+ * already reported, whose status stands. */
+static void msg__close_stdout(void)
+{
+  errno = 0;
+  int bad = fflush(stdout) != 0 || ferror(stdout);
+  int e = errno;
+  if (fclose(stdout) != 0 && !bad) {
+    bad = 1;
+    e = errno;
+  }
+  if (bad && e != EBADF) {
+    if (msg__errors == 0)
+      fprintf(stderr, "%s: standard output: write error%s%s\n", msg__prog, e ? ": " : "", e ? strerror(e) : "");
+    fflush(stderr);
+    _exit(HNM_EXIT_USAGE);
+  }
+}
 
 void hnm_msg_init(const char *prog)
 {
+  static int registered;
   msg__prog = prog;
+  if (!registered && atexit(msg__close_stdout) == 0)
+    registered = 1;
 }
 
 const char *hnm_msg_prog(void)
@@ -24,18 +53,46 @@ static void msg__print(const char *tag, const char *fmt, va_list ap)
   fputc('\n', stderr);
 }
 
+/* An error is one line whatever its parts hold (a reason from a library
+ * may end with or contain a newline): newlines and other control
+ * characters become blanks, trailing blanks are dropped. */
+static void msg__print_line(const char *fmt, va_list ap)
+{
+  char small[2048], *buf = small;
+  va_list aq;
+  va_copy(aq, ap);
+  int n = vsnprintf(small, sizeof small, fmt, aq);
+  va_end(aq);
+  if (n >= (int)sizeof small && (buf = malloc((size_t)n + 1)) != NULL)
+    vsnprintf(buf, (size_t)n + 1, fmt, ap);
+  else if (n >= (int)sizeof small)
+    buf = small;
+  if (n < 0)
+    small[0] = '\0';
+  size_t len = strlen(buf);
+  for (size_t i = 0; i < len; i++)
+    if ((unsigned char)buf[i] < 0x20 && buf[i] != '\t')
+      buf[i] = ' ';
+  while (len > 0 && buf[len - 1] == ' ')
+    buf[--len] = '\0';
+  fprintf(stderr, "%s: %s\n", msg__prog, buf);
+  if (buf != small)
+    free(buf);
+  msg__errors++;
+}
+
 int hnm_msg_error(const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  msg__print("", fmt, ap);
+  msg__print_line(fmt, ap);
   va_end(ap);
   return HNM_EXIT_USAGE;
 }
 
 int hnm_msg_verror(const char *fmt, va_list ap)
 {
-  msg__print("", fmt, ap);
+  msg__print_line(fmt, ap);
   return HNM_EXIT_USAGE;
 }
 
@@ -59,7 +116,7 @@ void hnm_msg_die(int status, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  msg__print("", fmt, ap);
+  msg__print_line(fmt, ap);
   va_end(ap);
   exit(status);
 }

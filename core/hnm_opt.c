@@ -199,7 +199,10 @@ int hnm_opt_status(int parse_result)
 
 static void opt__left(const struct hnm_opt_cmd *cmd, const struct hnm_opt *o, char *buf, size_t len)
 {
-  const char *dash = (cmd->flags & HNM_OPT_LONG_ONLY) ? "-" : "--";
+  /* Long options are shown with two dashes even where one is accepted
+   * (HNM_OPT_LONG_ONLY, as smpirun's): the help says so in its notes. */
+  (void)cmd;
+  const char *dash = "--";
   if (o->short_name)
     snprintf(buf, len, "-%c, %s%s%s%s", o->short_name, dash, o->name, opt__takes_arg(o) ? " " : "",
              opt__takes_arg(o) ? o->arg : "");
@@ -388,8 +391,20 @@ void hnm_opt_tool_help(const struct hnm_opt_tool *tool, const struct hnm_opt_com
 
 int hnm_opt_command(const struct hnm_opt_tool *tool, const struct hnm_opt_command *cmds, int argc, char **argv)
 {
+  char names[512] = "";
+  size_t used = 0;
+  for (int i = 0; cmds[i].name != NULL; i++) {
+    int n = snprintf(names + used, sizeof names - used, "%s%s", i > 0 ? ", " : "", cmds[i].name);
+    if (n > 0 && (size_t)n < sizeof names - used)
+      used += (size_t)n;
+  }
+  char what[64];
+  snprintf(what, sizeof what, "%s", tool->metavar);
+  for (char *w = what; *w != '\0'; w++)
+    *w = (char)(*w >= 'A' && *w <= 'Z' ? *w - 'A' + 'a' : *w);
   if (argc < 2) {
-    hnm_opt_tool_help(tool, cmds, stderr);
+    /* An error is one line; the usage is what --help is for. */
+    hnm_msg_error("a %s is needed (%s; see %s --help)", what, names, tool->prog);
     return HNM_OPT_ERROR;
   }
   if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
@@ -400,19 +415,9 @@ int hnm_opt_command(const struct hnm_opt_tool *tool, const struct hnm_opt_comman
     printf("%s %s\n", tool->prog, HNM_VERSION);
     return HNM_OPT_DONE;
   }
-  char names[512] = "";
-  size_t used = 0;
-  for (int i = 0; cmds[i].name != NULL; i++) {
+  for (int i = 0; cmds[i].name != NULL; i++)
     if (strcmp(argv[1], cmds[i].name) == 0)
       return i;
-    int n = snprintf(names + used, sizeof names - used, "%s%s", i > 0 ? ", " : "", cmds[i].name);
-    if (n > 0 && (size_t)n < sizeof names - used)
-      used += (size_t)n;
-  }
-  char what[64];
-  snprintf(what, sizeof what, "%s", tool->metavar);
-  for (char *w = what; *w != '\0'; w++)
-    *w = (char)(*w >= 'A' && *w <= 'Z' ? *w - 'A' + 'a' : *w);
   hnm_msg_error("unknown %s '%s' (%s; see %s --help)", what, argv[1], names, tool->prog);
   return HNM_OPT_ERROR;
 }

@@ -19,7 +19,39 @@ struct hnm_out {
   char *target; /* rename destination: path with symbolic links followed; NULL when through */
   char *tmp;    /* the temporary file we created; NULL when through */
   int finished;
+  hnm_out *next_pending; /* the list of outputs with a temporary (out__pending) */
 };
+
+/* Every output whose temporary exists, so that a tool leaving through
+ * exit() on an error found later (after this output was opened) leaves no
+ * temporary behind: out__atexit() removes them. Tools are single-threaded. */
+static hnm_out *out__pending;
+
+static void out__atexit(void)
+{
+  for (hnm_out *o = out__pending; o != NULL; o = o->next_pending)
+    if (o->tmp != NULL)
+      unlink(o->tmp);
+  out__pending = NULL;
+}
+
+static void out__track(hnm_out *o)
+{
+  static int registered;
+  if (!registered && atexit(out__atexit) == 0)
+    registered = 1;
+  o->next_pending = out__pending;
+  out__pending = o;
+}
+
+static void out__untrack(hnm_out *o)
+{
+  for (hnm_out **p = &out__pending; *p != NULL; p = &(*p)->next_pending)
+    if (*p == o) {
+      *p = o->next_pending;
+      return;
+    }
+}
 
 static char *out__strdup(const char *s)
 {
@@ -89,6 +121,7 @@ static int out__is_stdout(const struct stat *st)
 
 static void out__free(hnm_out *o)
 {
+  out__untrack(o);
   free(o->what);
   free(o->path);
   free(o->target);
@@ -153,6 +186,8 @@ hnm_out *hnm_out_open(const char *path, const char *what, char *err, size_t errl
     sprintf(o->tmp, "%s/.%s.XXXXXX", dir, base);
     free(dir);
     fd = mkstemp(o->tmp);
+    if (fd >= 0)
+      out__track(o);
     if (fd < 0) {
       int e = errno;
       free(o->tmp);
@@ -241,6 +276,45 @@ void hnm_out_abort(hnm_out *o)
   out__free(o);
 }
 
+int hnm_out_check(const char *path, const char *what, char *err, size_t errlen)
+{
+  struct stat st;
+  const char *reason = NULL;
+  char *target = NULL, *dir = NULL;
+  if (path == NULL || strcmp(path, "-") == 0)
+    return 0;
+  if (*path == '\0')
+    reason = "empty file name";
+  else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    reason = "is a directory";
+  else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    reason = access(path, W_OK) != 0 ? strerror(errno) : NULL;
+  else if ((target = out__resolve(path)) == NULL)
+    reason = strerror(errno);
+  else if ((dir = out__dirname(target)) == NULL)
+    reason = "out of memory";
+  else if (stat(dir, &st) != 0)
+    reason = strerror(errno);
+  else if (!S_ISDIR(st.st_mode))
+    reason = strerror(ENOTDIR);
+  else if (access(dir, W_OK | X_OK) != 0)
+    reason = strerror(errno);
+  if (reason != NULL)
+    hnm_errf(err, errlen, "%s: '%s': %s%s", what, path, dir != NULL ? "cannot create: " : "", reason);
+  free(target);
+  free(dir);
+  return reason == NULL ? 0 : -1;
+}
+
+int hnm_out_same_file(const char *a, const char *b)
+{
+  struct stat sa, sb;
+  if (a == NULL || b == NULL || strcmp(a, "-") == 0 || strcmp(b, "-") == 0 || stat(a, &sa) != 0 ||
+      stat(b, &sb) != 0)
+    return 0;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int hnm_out_write(const char *path, const char *what, int (*fn)(FILE *f, void *ctx), void *ctx, char *err,
                   size_t errlen)
 {
@@ -258,6 +332,10 @@ int hnm_out_write(const char *path, const char *what, int (*fn)(FILE *f, void *c
 
 int hnm_out_mkdirs(const char *dir)
 {
+  if (dir == NULL || *dir == '\0') {
+    errno = ENOENT;
+    return -1;
+  }
   char *d = out__strdup(dir);
   if (d == NULL)
     return -1;

@@ -20,7 +20,9 @@
  *
  * Several outputs that belong together (a platform and its hostfile):
  * open all, write all, hnm_out_finish() all, then hnm_out_commit() all; on
- * any error hnm_out_abort() all -- only temporaries are removed.
+ * any error hnm_out_abort() all -- only temporaries are removed. A tool
+ * that exit()s with outputs still open loses nothing either: their
+ * temporaries are removed at exit.
  */
 #ifndef HNM_OUT_H
 #define HNM_OUT_H
@@ -62,8 +64,21 @@ void hnm_out_abort(hnm_out *o);
 int hnm_out_write(const char *path, const char *what, int (*fn)(FILE *f, void *ctx), void *ctx, char *err,
                   size_t errlen);
 
+/* Whether PATH could be opened as an output now, without opening or
+ * creating anything (a FIFO would block): a directory is refused; an
+ * existing non-regular file must be writable; otherwise the directory of
+ * the final target (symbolic links followed) must exist and be writable.
+ * 0, or -1 with "WHAT: 'PATH': reason" in err. For tools that write an
+ * output later (at the end of a simulation) and must refuse it first. */
+int hnm_out_check(const char *path, const char *what, char *err, size_t errlen);
+
+/* Whether paths A and B name one existing file (device and inode, symbolic
+ * links followed): an output that names one of the tool's inputs would
+ * destroy it, so tools refuse it before reading. "-" names no file. 1 or 0. */
+int hnm_out_same_file(const char *a, const char *b);
+
 /* mkdir -p DIR (mode 0777 & ~umask): every missing directory of the path.
- * 0 (also when it exists), or -1 with errno. */
+ * 0 (also when it exists), or -1 with errno (ENOENT for an empty name). */
 int hnm_out_mkdirs(const char *dir);
 
 #ifdef __cplusplus

@@ -1,6 +1,8 @@
 /* hnm_pattern.c -- generated communication patterns and pattern files (hnm_pattern.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_pattern.h"
+
+#include "hnm_input.h"
 #include "hnm_units.h"
 
 #include <ctype.h>
@@ -228,18 +230,25 @@ int hnm_pattern_read(FILE *f, const char *name, unsigned long p, struct hnm_patt
   struct pattern__key *keys = NULL;
   char *line = NULL;
   size_t linecap = 0, cap = 0, lineno = 0;
-  ssize_t got;
+  long got;
 
   out->npairs = 0;
   out->pairs = NULL;
-  while ((got = getline(&line, &linecap, f)) != -1) {
-    char *tok[4], *save = NULL, *hash = strchr(line, '#');
+  while ((got = hnm_input_getline(&line, &linecap, f, HNM_INPUT_MAX_LINE)) != -1) {
+    char *tok[4], *save = NULL, *hash;
     char why[200];
     uint32_t r[2];
     double bytes;
     int nt = 0;
 
     lineno++;
+    /* Bounded lines, text only: a gigabyte without a newline costs 64 KiB. */
+    if (got == -2 || (size_t)got != strlen(line)) {
+      hnm_errf(err, errlen, "%s:%zu: %s", name, lineno,
+               got == -2 ? "line longer than 64 KiB (not a pattern file)" : "NUL byte in the line (not text)");
+      goto fail;
+    }
+    hash = strchr(line, '#');
     if (hash != NULL)
       *hash = '\0';
     for (char *s = strtok_r(line, " \t\r\n", &save); s != NULL; s = strtok_r(NULL, " \t\r\n", &save)) {

@@ -14,7 +14,8 @@
  * platform does not have, are refused with one line instead of a simulator
  * abort. Its own process, so that whatever SimGrid does with a bad platform
  * (an exception, caught here, or an abort) cannot take hnm-run with it.
- * Exit status: 0 loaded; 2 usage; 3 SimGrid refused the platform (its reason
+ * Exit status: 0 loaded; 1 standard output could not be written; 2 usage;
+ * 3 SimGrid refused the platform, or it is not a regular file (the reason
  * on stderr, one line).
  */
 #include <simgrid/s4u/Engine.hpp>
@@ -22,8 +23,10 @@
 #include <simgrid/s4u/Link.hpp>
 #include <xbt/config.hpp>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <sys/stat.h>
 #include <string>
 #include <unordered_set>
 
@@ -64,6 +67,16 @@ int main(int argc, char** argv)
                  "line: NAME<tab>SPEED (flop/s).\n");
     return help ? 0 : 2;
   }
+  /* SimGrid would block on a named pipe and read a device forever. */
+  struct stat st;
+  if (stat(argv[1], &st) != 0) {
+    std::fprintf(stderr, "%s: cannot open: %s\n", argv[1], std::strerror(errno));
+    return 3;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    std::fprintf(stderr, "%s: not a regular file\n", argv[1]);
+    return 3;
+  }
   try {
     /* SimGrid's own messages off: the exception says why, in one line. */
     char log_thres[] = "--log=root.thres:critical";
@@ -100,7 +113,11 @@ int main(int argc, char** argv)
     std::printf("\n");
     for (const auto* host : hosts)
       std::printf("%s\t%.17g\n", host->get_cname(), host->get_speed());
-    return std::fflush(stdout) == 0 ? 0 : 1;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      std::fprintf(stderr, "hnm-hosts: standard output: write error: %s\n", std::strerror(errno));
+      return 1;
+    }
+    return 0;
   } catch (const std::exception& e) {
     std::string msg = e.what();
     msg             = msg.substr(0, msg.find('\n'));

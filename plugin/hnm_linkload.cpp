@@ -18,12 +18,16 @@
  * Roles come from link names and the topology hnm-run passes in
  * $HNM_LINK_TOPOLOGY (platforms/hnm_linkrole.h).
  *
- * The file is written once, at Engine::on_simulation_end, to a temporary
- * next to it and renamed.
+ * The file is written once, at Engine::on_simulation_end, through
+ * core/hnm_out (a regular file replaced whole; a device or FIFO written
+ * through; never replaced by something else); a failure makes the run's exit
+ * status 1 (hnm_status.h).
  */
 #include "hnm_linkload.h"
 
 #include "hnm_linkrole.h"
+#include "hnm_out.h"
+#include "hnm_status.h"
 
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -68,37 +72,34 @@ void on_step(double delta)
   }
 }
 
+/* The CSV, through the house's writer (core/hnm_out.h): a regular file is
+ * replaced whole or not at all, a device, FIFO or symbolic link is written
+ * as it is (a link keeps pointing at the new content). A failure is one
+ * line, and the run's exit status (hnm_status.h). */
 void write_file()
 {
   double end = sg4::Engine::get_clock();
   std::vector<const sg4::Link*> links(used);
   std::sort(links.begin(), links.end(),
             [](const sg4::Link* a, const sg4::Link* b) { return a->get_name() < b->get_name(); });
-  std::string tmp = std::string(path) + ".XXXXXX";
-  std::vector<char> tmpl(tmp.begin(), tmp.end());
-  tmpl.push_back('\0');
-  int fd = mkstemp(tmpl.data());
-  FILE* f = fd >= 0 ? fdopen(fd, "w") : nullptr;
-  if (f == nullptr) {
-    std::fprintf(stderr, "hnm: --link-load: cannot write next to '%s': %s\n", path, std::strerror(errno));
-    if (fd >= 0)
-      close(fd);
+  char err[1200];
+  hnm_out* o = hnm_out_open(path, "--link-load", err, sizeof err);
+  if (o == nullptr) {
+    hnm_status_fail(1, err);
     return;
   }
-  bool ok = std::fprintf(f, "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util\n") > 0;
+  FILE* f = hnm_out_file(o);
+  std::fprintf(f, "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util\n");
   for (const sg4::Link* l : links) {
     const LinkStat& s = stats[l];
     hnm_linkrole r;
     hnm_linkrole_of(l->get_cname(), &topo, &r);
     double bw = l->get_bandwidth();
-    ok = ok && std::fprintf(f, "%s,%s,%ld,%ld,%ld,%.17g,%.17g,%.17g,%.17g,%.17g\n", l->get_cname(), r.role, r.a, r.b,
-                            r.c, bw, s.bytes, s.busy, end > 0 ? s.integral / (bw * end) : 0.0, s.peak / bw) > 0;
+    std::fprintf(f, "%s,%s,%ld,%ld,%ld,%.17g,%.17g,%.17g,%.17g,%.17g\n", l->get_cname(), r.role, r.a, r.b, r.c, bw,
+                 s.bytes, s.busy, end > 0 ? s.integral / (bw * end) : 0.0, s.peak / bw);
   }
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmpl.data(), path) != 0) {
-    std::fprintf(stderr, "hnm: --link-load: writing '%s' failed: %s\n", path, std::strerror(errno));
-    unlink(tmpl.data());
-  }
+  if (hnm_out_commit(o, err, sizeof err) != 0)
+    hnm_status_fail(1, err);
 }
 
 } // namespace

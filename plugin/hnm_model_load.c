@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -44,6 +45,8 @@ static void model__xmlerr_record(struct model__xmlerr *cap, int code, long line,
   cap->code = code;
   cap->line = line;
   snprintf(cap->msg, sizeof cap->msg, "%s", msg != NULL ? msg : "unknown error");
+  /* One line: libxml2 adds the offending bytes on a line of their own. */
+  cap->msg[strcspn(cap->msg, "\n")] = '\0';
   n = strlen(cap->msg);
   while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' '))
     cap->msg[--n] = '\0';
@@ -700,6 +703,8 @@ err:
 
 /* Load from PATH, or from BUF (LEN bytes; PATH then only names it in
  * messages). */
+#define MODEL_MAX_BYTES (16L << 20)
+
 static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t len, hnm_error *err)
 {
   struct model__load ld = {path, err};
@@ -724,6 +729,24 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
     char why[512];
     if (hnm_input_check(path, why, sizeof why) != 0) {
       model__fail(err, "%s: model file: %s", path, why);
+      return NULL;
+    }
+    /* libxml2 inflates a compressed file by itself (97 KB of gzip can hold
+     * millions of elements), and a model is a few kilobytes: a compressed
+     * or huge file is refused before parsing. */
+    FILE *g = hnm_input_open(path, why, sizeof why);
+    unsigned char magic[2] = {0, 0};
+    size_t got = g != NULL ? fread(magic, 1, 2, g) : 0;
+    struct stat st;
+    int big = g != NULL && stat(path, &st) == 0 && st.st_size > MODEL_MAX_BYTES;
+    if (g != NULL)
+      fclose(g);
+    if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+      model__fail(err, "%s:1: model file: a compressed file: give it uncompressed", path);
+      return NULL;
+    }
+    if (big) {
+      model__fail(err, "%s:1: model file: larger than 16 MiB: not a model file", path);
       return NULL;
     }
   }

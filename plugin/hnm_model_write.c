@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hnm_xml_writer.h"
+
 #include <libxml/xmlwriter.h>
 
 static int write__attr(xmlTextWriterPtr w, const char *name, const char *value)
@@ -160,6 +162,7 @@ static int write__model(xmlTextWriterPtr w, const hnm_model *m)
 int hnm_model_write(const hnm_model *m, void *file, hnm_error *err)
 {
   FILE *f = file;
+  hnm_xml_writer_quiet();
   xmlOutputBufferPtr buf = xmlOutputBufferCreateFile(f, NULL);
   if (buf == NULL) {
     model__fail(err, "%s: out of memory", m->name);

@@ -56,6 +56,7 @@
 #include "hnm_model.h"
 #include "hnm_rma.h"
 #include "hnm_pack.h"
+#include "hnm_status.h"
 
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -738,6 +739,7 @@ __attribute__((constructor)) static void hnm_plugin_init()
     smpi_register_op_cost_callback(SmpiOperation::SEND, send_cost);
     smpi_register_op_cost_callback(SmpiOperation::ISEND, isend_cost);
     smpi_register_op_cost_callback(SmpiOperation::RECV, recv_cost);
+    hnm_status_init();
     hnm_linkload_init();
     sg4::Engine::on_platform_created_cb([] {
       try {

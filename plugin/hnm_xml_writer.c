@@ -11,8 +11,30 @@ struct hnm_xml_writer {
   int failed;
 };
 
+/* libxml2 prints its I/O errors ("I/O error : No space left on device")
+ * on stderr by itself; the writer's callers report them once, from the
+ * return codes and the stream's error flag. */
+static void writer__silent(void *ctx, const char *fmt, ...)
+{
+  (void)ctx;
+  (void)fmt;
+}
+
+static void writer__silent_structured(void *ctx, xmlErrorPtr e)
+{
+  (void)ctx;
+  (void)e;
+}
+
+void hnm_xml_writer_quiet(void)
+{
+  xmlSetGenericErrorFunc(NULL, writer__silent);
+  xmlSetStructuredErrorFunc(NULL, writer__silent_structured);
+}
+
 hnm_xml_writer *hnm_xml_writer_new(FILE *file, int declaration)
 {
+  hnm_xml_writer_quiet();
   hnm_xml_writer *x = calloc(1, sizeof *x);
   xmlOutputBufferPtr buf = x != NULL ? xmlOutputBufferCreateFile(file, NULL) : NULL;
   if (buf == NULL) {

@@ -17,6 +17,10 @@ extern "C" {
 
 typedef struct hnm_xml_writer hnm_xml_writer;
 
+/* Keep libxml2 from printing its own I/O errors on stderr (the callers
+ * report a failed write once, from return codes and ferror()). */
+void hnm_xml_writer_quiet(void);
+
 /* Write to FILE (not closed). DECLARATION: begin with <?xml version="1.0"?>;
  * 0 for a fragment. NULL if out of memory. */
 hnm_xml_writer *hnm_xml_writer_new(FILE *file, int declaration);

@@ -1,5 +1,5 @@
 /* hnm_check.c -- see hnm_check.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* memrchr */
 #include "hnm_check.h"
 
 #include "hnm_input.h"
@@ -9,13 +9,32 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 /* A HOST:N entry places at most this many ranks: smpirun writes N lines for
  * it into a temporary file, and no machine runs a million ranks per host. */
 #define CHECK_MAX_PER_HOST 1048576L
+
+/* The platform checker's bounds (hnm-hosts: SimGrid loading the platform). */
+#define HNM_CHECK_MAX_AS_BYTES (1UL << 30)
+#define HNM_CHECK_MAX_CPU_S 60
+#define HNM_CHECK_MAX_HOSTFILE (64 << 20) /* bytes */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CHECK_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CHECK_ASAN 1
+#endif
+#endif
+#ifndef CHECK_ASAN
+#define CHECK_ASAN 0
+#endif
 
 static int check__fail(hnm_error *err, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -142,12 +161,104 @@ static void check__simgrid_reason(char *text, char *out, size_t outlen)
   snprintf(out, outlen, "%s", *msg ? msg : "SimGrid cannot load it");
 }
 
+/* SimGrid 3.32 parses a bandwidth, latency or speed with strtod(), so
+ * "nanns" and "infGBps" load: a NaN latency is then ignored, an infinite
+ * bandwidth ends the run in a false deadlock, a NaN bandwidth aborts in the
+ * middle of the simulation. Before SimGrid sees the file, every such
+ * attribute of an XML platform must hold finite numbers (bandwidths and
+ * speeds > 0, latencies >= 0): the first that does not is reported with its
+ * line. The scan reads the file in 64 KiB blocks (an attribute split across
+ * two blocks is read whole: the block keeps the last line's tail). */
+static int check__value_bad(const char *attr, const char *v, size_t len)
+{
+  int is_lat = strstr(attr, "lat") != NULL;
+  const char *p = v, *stop = v + len;
+  for (;;) {
+    const char *j = p;
+    while (j < stop && *j != ',')
+      j++;
+    char num[64];
+    size_t n = (size_t)(j - p) < sizeof num - 1 ? (size_t)(j - p) : sizeof num - 1;
+    memcpy(num, p, n);
+    num[n] = '\0';
+    char *end;
+    double x = strtod(num, &end);
+    if (end != num && (x != x || x - x != 0 || x < 0 || (!is_lat && x == 0)))
+      return 1;
+    if (j >= stop)
+      return 0;
+    p = j + 1;
+  }
+}
+
+static int check__platform_values(const char *platform, hnm_error *err)
+{
+  static const char *const attrs[] = {"bw", "bandwidth", "lat", "latency", "speed", "loopback_bw", "loopback_lat",
+                                      "bb_bw", "bb_lat", "limiter_link", "bw_in", "bw_out", NULL};
+  char why[512];
+  FILE *f = hnm_input_open(platform, why, sizeof why);
+  if (f == NULL)
+    return check__fail(err, "platform file '%s': %s", platform, why);
+  char buf[65536 + 4096];
+  size_t have = 0;
+  long line = 1;
+  int rc = 0;
+  for (;;) {
+    size_t got = fread(buf + have, 1, sizeof buf - 1 - have, f);
+    size_t len = have + got;
+    buf[len] = '\0';
+    int last = got == 0 || feof(f);
+    if (line == 1 && have == 0 && len >= 4 && memcmp(buf, "\177ELF", 4) == 0)
+      break; /* a platform library (.so): SimGrid checks what it builds */
+    /* Scan up to the last newline (all when at the end). */
+    size_t upto = len;
+    if (!last) {
+      char *nl = memrchr(buf, '\n', len);
+      upto = nl != NULL ? (size_t)(nl - buf) + 1 : len;
+    }
+    for (size_t i = 0; i < upto && rc == 0; i++) {
+      if (buf[i] == '\n') {
+        line++;
+        continue;
+      }
+      if (buf[i] == '\0') {
+        rc = check__fail(err, "%s:%ld: NUL byte: not an XML platform", platform, line);
+        break;
+      }
+      if (i > 0 && (buf[i - 1] == ' ' || buf[i - 1] == '\t' || buf[i - 1] == '\n' || buf[i - 1] == '\r'))
+        for (int a = 0; attrs[a] != NULL; a++) {
+          size_t al = strlen(attrs[a]);
+          if (i + al + 2 > upto || strncmp(buf + i, attrs[a], al) != 0 || buf[i + al] != '=' ||
+              (buf[i + al + 1] != '"' && buf[i + al + 1] != '\''))
+            continue;
+          char q = buf[i + al + 1];
+          const char *v = buf + i + al + 2, *e = memchr(v, q, upto - (size_t)(v - buf));
+          if (e != NULL && check__value_bad(attrs[a], v, (size_t)(e - v)))
+            rc = check__fail(err, "%s:%ld: %s: '%.*s' is not a finite %s", platform, line, attrs[a],
+                             (int)(e - v < 60 ? e - v : 60), v,
+                             strstr(attrs[a], "lat") ? "latency >= 0" : "value > 0");
+          break;
+        }
+    }
+    if (rc != 0 || last)
+      break;
+    memmove(buf, buf + upto, len - upto);
+    have = len - upto;
+    if (have > 4096) /* a line longer than 4 KiB: its tail is not kept */
+      have = 0;
+  }
+  fclose(f);
+  return rc;
+}
+
 int hnm_check_platform(const char *helper, const char *platform, hnm_platform_info *info, hnm_error *err)
 {
   char why[512];
   memset(info, 0, sizeof *info);
   if (hnm_input_check(platform, why, sizeof why) != 0)
     return check__fail(err, "platform file '%s': %s", platform, why);
+  if (check__platform_values(platform, err) != 0)
+    return -1;
 
   int out[2];
   FILE *errf = tmpfile();
@@ -169,6 +280,15 @@ int hnm_check_platform(const char *helper, const char *platform, hnm_platform_in
     dup2(fileno(errf), 2);
     close(out[0]);
     close(out[1]);
+    /* A platform file of a few lines can describe millions of hosts: the
+     * checker gets HNM_CHECK_MAX_AS_BYTES of address space and
+     * HNM_CHECK_MAX_CPU_S of CPU time, and is refused beyond. */
+    struct rlimit cpu = {HNM_CHECK_MAX_CPU_S, HNM_CHECK_MAX_CPU_S};
+    setrlimit(RLIMIT_CPU, &cpu);
+#if !CHECK_ASAN /* ASan reserves terabytes of address space up front */
+    struct rlimit as = {HNM_CHECK_MAX_AS_BYTES, HNM_CHECK_MAX_AS_BYTES};
+    setrlimit(RLIMIT_AS, &as);
+#endif
     execl(helper, helper, platform, (char *)NULL);
     fprintf(stderr, "cannot run the platform checker %s: %s\n", helper, strerror(errno));
     _exit(127);
@@ -186,6 +306,13 @@ int hnm_check_platform(const char *helper, const char *platform, hnm_platform_in
     size_t elen = 0;
     char *etext = check__slurp(fileno(errf), &elen);
     check__simgrid_reason(etext ? etext : (char[]){""}, reason, sizeof reason);
+    if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGXCPU || WTERMSIG(st) == SIGKILL))
+      snprintf(reason, sizeof reason, "loading it takes more than %d s of CPU time (the check's bound)",
+               HNM_CHECK_MAX_CPU_S);
+    else if (strstr(reason, "bad_alloc") != NULL || strstr(reason, "out of memory") != NULL ||
+             strstr(reason, "Cannot allocate") != NULL || (WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT && !*reason))
+      snprintf(reason, sizeof reason, "loading it needs more than %d GiB of memory (the check's bound)",
+               (int)(HNM_CHECK_MAX_AS_BYTES >> 30));
     free(etext);
     free(text);
     fclose(errf);
@@ -338,6 +465,14 @@ int hnm_check_hostfile(const char *hostfile, const hnm_platform_info *info, long
   FILE *f = hnm_input_open(hostfile, why, sizeof why);
   if (f == NULL)
     return check__fail(err, "hostfile '%s': %s", hostfile, why);
+  /* A hostfile names each rank's host once: 16,384 ranks take about
+   * 200 KB; beyond HNM_CHECK_MAX_HOSTFILE it is not a hostfile. */
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && st.st_size > HNM_CHECK_MAX_HOSTFILE) {
+    fclose(f);
+    return check__fail(err, "hostfile '%s': %lld bytes, more than %d MiB: not a hostfile", hostfile,
+                       (long long)st.st_size, HNM_CHECK_MAX_HOSTFILE >> 20);
+  }
   size_t len = 0;
   char *text = check__slurp(fileno(f), &len);
   fclose(f);

@@ -3,6 +3,7 @@
  * memory and metric, one CSV row per finished run. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
+#include "hnm_compare_watch.h"
 #include "hnm_model.h"
 
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_pool.h"
+#include "hnm_compare_watch.h"
 #include "hnm_out.h"
 #include "hnm_csv.h"
 #include "hnm_compare_util.h"
@@ -285,6 +287,10 @@ int cmd_run(int argc, char **argv)
   /* Resume: the keys that already have an ok row. */
   static rowvec old;
   int no_eol = 0;
+  /* One run of hnm-compare per CSV at a time: a second would run every
+   * missing point again beside the first (store_lock()). */
+  if (!c.dry_run && store_lock(c.out, -1) != 0)
+    return 2;
   if ((rc = store_read_existing(c.out, &old, &no_eol)) != 0)
     return rc;
   static cmp_done *done;
@@ -358,6 +364,12 @@ int cmd_run(int argc, char **argv)
   FILE *csv = store_open_append(c.out, no_eol, wide);
   if (csv == NULL)
     return 2;
+  if (store_lock(c.out, fileno(csv)) != 0) {
+    fclose(csv);
+    return 2;
+  }
+  /* Runs die with hnm-compare, even on SIGKILL (hnm_compare_watch.h). */
+  cmp_watch_start();
 
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -389,6 +401,7 @@ int cmd_run(int argc, char **argv)
         return cmp_fail("cannot fork: %s", strerror(errno));
       if (pid == 0) {
         setpgid(0, 0);
+        cmp_watch_child();
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
@@ -402,6 +415,7 @@ int cmd_run(int argc, char **argv)
         _exit(127);
       }
       setpgid(pid, pid);
+      cmp_watch_add(pid);
       for (long s = 0; s < c.workers; s++)
         if (slots[s].pid == 0) {
           slots[s] = (cmp_slot){pid, todo[next], now_s(), 0, 0};
@@ -438,6 +452,7 @@ int cmd_run(int argc, char **argv)
           status = "timeout";
         /* The group may still hold stragglers (children of the leader). */
         kill(-p, SIGKILL);
+        cmp_watch_del(p);
         double value = 0;
         int have = 0;
         if (strcmp(status, "ok") == 0) {

@@ -139,6 +139,10 @@ int cmd_merge(int argc, char **argv)
     sv_push(&in, argv[i]);
   if (out == NULL || in.n == 0)
     return cmp_fail("merge needs -o OUT.csv and at least one input CSV");
+  /* The merged file replaces OUT: never one of the inputs. */
+  for (long i = 0; i < in.n; i++)
+    if (hnm_out_same_file(out, in.v[i]))
+      return cmp_fail("-o: '%s' is the input file %s", out, in.v[i]);
   static rowvec rows;
   for (int i = 0; i < in.n; i++) {
     for (int j = 0; j < i; j++)

@@ -3,6 +3,8 @@
 #define _DEFAULT_SOURCE
 #include "hnm_model.h"
 
+#include "hnm_input.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -45,19 +48,25 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
 {
   if (no_eol != NULL)
     *no_eol = 0;
-  FILE *f = fopen(file, "r");
-  if (f == NULL) {
-    if (missing_ok && errno == ENOENT)
-      return 0;
-    return cmp_fail("cannot read '%s': %s", file, strerror(errno));
-  }
+  /* A regular file only: a FIFO would block, a device stream forever. */
+  if (missing_ok && access(file, F_OK) != 0 && errno == ENOENT)
+    return 0;
+  char why[512];
+  FILE *f = hnm_input_open(file, why, sizeof why);
+  if (f == NULL)
+    return cmp_fail("cannot read '%s': %s", file, why);
   char *line = NULL;
   size_t cap = 0;
   long ln = 0;
   int rc = 0, ncols = CMP_NCOLS_PLAIN;
-  ssize_t len;
-  while ((len = getline(&line, &cap, f)) >= 0) {
+  long len;
+  while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) >= 0 || len == -2) {
     ln++;
+    if (len == -2 || (size_t)len != strlen(line)) {
+      rc = cmp_fail("%s:%ld: %s", file, ln, len == -2 ? "line longer than 64 KiB (not hnm-compare's CSV)"
+                                                       : "NUL byte in the line (not hnm-compare's CSV)");
+      break;
+    }
     int partial = len > 0 && line[len - 1] != '\n';
     const char *tail = partial ? " (the last line has no end of line: an interrupted write? remove or complete it)" : "";
     hnm_csv_chomp(line);
@@ -157,6 +166,35 @@ FILE *store_open_append(const char *out, int no_eol, int wide)
     return NULL;
   }
   return csv;
+}
+
+int store_lock(const char *out, int fd)
+{
+  static int locked = -1;
+  if (locked >= 0)
+    return 0;
+  if (fd < 0) {
+    struct stat st;
+    if (stat(out, &st) != 0 || !S_ISREG(st.st_mode))
+      return 0;
+    fd = open(out, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+      return 0; /* store_read_existing() says why */
+  } else {
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+      return 0;
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK)
+      return cmp_fail("-o: '%s': another hnm-compare run is writing it (locked); let it end, then run again to "
+                      "resume",
+                      out);
+    return 0; /* a file system without locks: go on unlocked */
+  }
+  locked = fd;
+  return 0;
 }
 
 char *row_key(const cmp_row *r)

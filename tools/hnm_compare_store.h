@@ -44,6 +44,12 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
 int read_rows(const char *file, int ord, rowvec *rows, int missing_ok);
 int store_read_existing(const char *out, rowvec *rows, int *no_eol);
 FILE *store_open_append(const char *out, int no_eol, int wide);
+/* Lock run -o OUT for this process (flock, exclusive, not waiting): with FD
+ * < 0, OUT itself if it is a regular file (nothing otherwise); with FD, the
+ * stream just opened on it, unless OUT is locked already. The lock lasts
+ * until exit and is not inherited by the runs. 0, or 2 after one line when
+ * another process holds it. */
+int store_lock(const char *out, int fd);
 char *row_key(const cmp_row *r);
 int cmp_str(const void *a, const void *b);
 int write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall, long rss, const char *status, int code, int wide, const cmp_band *band);

@@ -26,6 +26,7 @@
 #include "hnm_model_set.h"
 #include "hnm_msg.h"
 #include "hnm_opt.h"
+#include "hnm_out.h"
 #include "hnm_routing.h"
 #include "hnm_run_set.h"
 #include "hnm_speed.h"
@@ -36,9 +37,58 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define HNM_DEFAULT_MODEL "graphene"
+
+/* The largest routed platform hnm-run loads: SimGrid needs about 5.6 KB per
+ * host of a routed torus (366 MB for 65,536 hosts, hnm-hosts on this
+ * machine), so 131,072 hosts stay under 1 GB in the check; a description
+ * file of a few lines can ask for 10^8 hosts. */
+#define HNM_RUN_MAX_ROUTED_HOSTS 131072UL
+
+/* PROGRAM must be something smpirun can start: a path to an executable
+ * regular file, or a name found in $PATH. 0, or -1 with the reason. */
+static int run__program_check(const char *prog, char *why, size_t len)
+{
+  struct stat st;
+  if (*prog == '\0') {
+    snprintf(why, len, "empty program name");
+    return -1;
+  }
+  if (strchr(prog, '/') == NULL) {
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : ""; *p;) {
+      const char *e = strchr(p, ':');
+      size_t n = e ? (size_t)(e - p) : strlen(p);
+      char cand[PATH_MAX];
+      if (n > 0 && n + strlen(prog) + 2 < sizeof cand) {
+        snprintf(cand, sizeof cand, "%.*s/%s", (int)n, p, prog);
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+          return 0;
+      }
+      p += n + (e ? 1 : 0);
+    }
+    if (stat(prog, &st) == 0 && S_ISREG(st.st_mode) && access(prog, X_OK) == 0)
+      return 0; /* smpirun also finds it in the current directory */
+    snprintf(why, len, "not found in $PATH nor here (give its path)");
+    return -1;
+  }
+  if (stat(prog, &st) != 0) {
+    snprintf(why, len, "%s", strerror(errno));
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(why, len, "not a regular file");
+    return -1;
+  }
+  if (access(prog, X_OK) != 0) {
+    snprintf(why, len, "not executable: %s", strerror(errno));
+    return -1;
+  }
+  return 0;
+}
 
 static const char *home_or_unknown(void)
 {
@@ -114,7 +164,9 @@ static void run__notes(FILE *out)
           "These paths are relative to hnm's home, %s\n"
           "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
           "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
-          "Exit status: 2 on bad input (nothing simulated), else smpirun's (a model set's: see --model).\n",
+          "Exit status: 2 on bad input (nothing simulated), else smpirun's (a model set's: see --model):\n"
+          "MPI_Abort's error code when a rank calls it, 1 on a deadlock or when --link-load cannot\n"
+          "be written (a last line on stderr says which; docs/reliability.md).\n",
           home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(), HNM_HOME_PLUGIN,
           home_or_unknown());
 }
@@ -315,6 +367,9 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
   hnm_error err;
   if (program < 0)
     return fail("no program to run%s%s (see hnm-run --help)", "", "");
+  char pwhy[512];
+  if (run__program_check(argv[program], pwhy, sizeof pwhy) != 0)
+    return fail("program '%s': %s", argv[program], pwhy);
   /* Options after the program belong to the program: still refuse owned cfgs,
    * since smpirun steals --cfg= wherever it finds them. */
   for (int j = program + 1; j < argc; j++) {
@@ -524,6 +579,12 @@ int main(int argc, char **argv)
     char derr[1024], why[512];
     if (hnm_rnet_desc_read(platform, &desc, derr, sizeof derr) != 0)
       rc = fail("%s%s", derr, "");
+    else if (hnm_topo_hosts(&desc.topo) > HNM_RUN_MAX_ROUTED_HOSTS) {
+      char msg[600];
+      snprintf(msg, sizeof msg, "%lu hosts, more than the %lu hnm-run loads", hnm_topo_hosts(&desc.topo),
+               HNM_RUN_MAX_ROUTED_HOSTS);
+      rc = fail("platform file '%s': shape: %s (about 5.6 KB of memory per host)", platform, msg);
+    }
     else if (realpath(platform, routed) == NULL)
       rc = fail("cannot resolve platform file '%s': %s", platform, strerror(errno));
     else if (getenv("HNM_PLATFORM_LIB") != NULL)
@@ -534,6 +595,17 @@ int main(int argc, char **argv)
       rc = fail("hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", platform_lib, why);
     if (rc == 0 && setenv("HNM_ROUTED_PLATFORM", routed, 1) != 0)
       rc = fail("cannot set HNM_ROUTED_PLATFORM: %s%s", strerror(errno), "");
+  }
+  /* --link-load is written at the end of the simulation: a place it cannot
+   * be written to, or one of the inputs, is refused now. */
+  if (rc == 0 && link_load != NULL) {
+    char lerr[1200];
+    const char *named[4] = {platform, hostfile, program >= 0 ? argv[program] : NULL, spec};
+    if (hnm_out_check(link_load, "--link-load", lerr, sizeof lerr) != 0)
+      rc = fail("%s%s", lerr, "");
+    for (int k = 0; rc == 0 && k < 4; k++)
+      if (named[k] != NULL && hnm_out_same_file(link_load, named[k]))
+        rc = fail("--link-load: '%s' is an input of the run (%s)", link_load, named[k]);
   }
   /* smpi/host-speed: the user's, else chosen from the platform
    * (hnm_speed.h); smpi/simulate-computation only for --explain's text. */

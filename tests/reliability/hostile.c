@@ -1,0 +1,1436 @@
+/* hostile.c -- the hostile-input campaign of the reliability suite.
+ *
+ *   hnm_hostile [--cases N] [--seed S] [--case K] [--sanitize] [--keep] [--verbose] WORKDIR
+ *
+ * Every tool gets bad input: the regression cases (one per defect found by
+ * earlier campaigns, each with the exit status and the message it must
+ * give), then N generated cases (default 2,000) drawn from a fixed seed:
+ * seed files of each tool mutated (a number replaced by NaN, inf, 1e300, a
+ * 20-digit integer, ...; a line dropped, doubled, cut, a NUL or a blank
+ * line first, a 70 KB line), files replaced by a named pipe, a directory,
+ * /dev/zero, a dangling symbolic link or a loop, outputs pointed at the
+ * inputs, at /dev/full, at a missing directory, and option values mutated.
+ * Each case runs in a directory of its own, in a process group of its own,
+ * under a CPU and wall-time limit, RLIMIT_AS (not under ASan, which
+ * reserves terabytes) and RLIMIT_FSIZE, and must:
+ *   - end by itself within the time limit, not by a signal;
+ *   - exit with a status the case allows (2 for bad input, with exactly one
+ *     line on stderr matching the case's pattern when it has one, and
+ *     nothing on stdout);
+ *   - peak at most MAX_RSS of resident memory (wait4's ru_maxrss, the
+ *     largest of the tool and the children it waited for);
+ *   - leave every input as it was (type, size, modification time, content)
+ *     and create nothing but its declared outputs -- nothing at all when it
+ *     refuses;
+ *   - print no sanitizer report.
+ * Replay one case with --case K (its files are kept under WORKDIR).
+ * Environment: HNM_RUN, HNM_COMPARE, HNM_CALIBRATE, HNM_PLATFORM, HNM_ROUTE,
+ * HNM_LINKPLOT, HNM_HOSTS (the tools), DATA (tests/data), PROG (an MPI
+ * program for hnm-run's --dry-run), HNM_EXIT_PROG (optional: exit_prog.c,
+ * whose argument says how it ends: ok, abort (MPI_Abort(comm, 7)),
+ * deadlock; the cases that run a simulation are skipped without it).
+ * Exit status: 0 all cases held; 1 a case failed (each failure one line).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_RSS_KB (1024L * 1024L) /* 1 GiB: the documented bound for an input under 1 MB */
+#define MAX_AS_BYTES (3UL << 30)   /* address space of a case (not under ASan) */
+#define MAX_FSIZE (64L << 20)      /* no case writes more than 64 MiB to one file */
+#define CASE_SECONDS 20            /* wall time of one case */
+
+/* ---- inputs ---------------------------------------------------------------- */
+
+enum kind { K_REG, K_FIFO, K_DIR, K_LINK, K_DEVZERO, K_LOOP, K_DANGLING, K_SPARSE };
+
+struct infile {
+  char *name;   /* relative to the case directory */
+  char *text;   /* K_REG content; K_LINK target */
+  size_t len;
+  enum kind kind;
+};
+
+struct kase {
+  char name[160];
+  char *argv[40];
+  int argc;
+  struct infile in[12];
+  int nin;
+  char *outs[8]; /* declared outputs; "X*" matches every name starting with X */
+  int nout;
+  unsigned exits;    /* allowed exit statuses: bit s for status s (s < 32) */
+  char *re;          /* extended regex the last stderr line must match (NULL: any) */
+  char *out_re;      /* extended regex a line of stdout must match (NULL: any) */
+  int stdout_full;   /* stdout is /dev/full */
+  int simulates;     /* runs a simulation: skipped in the sanitizer build */
+  int check_devnull; /* /dev/null must still be a character device after it */
+};
+
+static const char *env_or(const char *name, const char *dflt)
+{
+  const char *v = getenv(name);
+  return v != NULL && *v ? v : dflt;
+}
+
+static char *xstrdup(const char *s)
+{
+  char *d = strdup(s);
+  if (d == NULL) {
+    perror("hnm_hostile");
+    exit(1);
+  }
+  return d;
+}
+
+static char *xfmt(const char *fmt, ...)
+{
+  va_list ap;
+  char *s;
+  va_start(ap, fmt);
+  if (vasprintf(&s, fmt, ap) < 0) {
+    perror("hnm_hostile");
+    exit(1);
+  }
+  va_end(ap);
+  return s;
+}
+
+static void k_init(struct kase *k, const char *name)
+{
+  memset(k, 0, sizeof *k);
+  snprintf(k->name, sizeof k->name, "%s", name);
+  k->exits = 1u << 2;
+}
+
+static void k_arg(struct kase *k, const char *a)
+{
+  if (k->argc < 38)
+    k->argv[k->argc++] = xstrdup(a);
+}
+
+static void k_args(struct kase *k, ...)
+{
+  va_list ap;
+  va_start(ap, k);
+  for (const char *a; (a = va_arg(ap, const char *)) != NULL;)
+    k_arg(k, a);
+  va_end(ap);
+}
+
+static struct infile *k_in(struct kase *k, const char *name, const char *text, size_t len, enum kind kind)
+{
+  struct infile *f = &k->in[k->nin++];
+  f->name = xstrdup(name);
+  f->kind = kind;
+  f->len = len;
+  if (text != NULL) {
+    f->text = malloc(len + 1);
+    memcpy(f->text, text, len);
+    f->text[len] = '\0';
+  }
+  return f;
+}
+
+static void k_text(struct kase *k, const char *name, const char *text)
+{
+  k_in(k, name, text, strlen(text), K_REG);
+}
+
+static void k_out(struct kase *k, const char *pattern)
+{
+  k->outs[k->nout++] = xstrdup(pattern);
+}
+
+static void k_free(struct kase *k)
+{
+  for (int i = 0; i < k->argc; i++)
+    free(k->argv[i]);
+  for (int i = 0; i < k->nin; i++)
+    free(k->in[i].name), free(k->in[i].text);
+  for (int i = 0; i < k->nout; i++)
+    free(k->outs[i]);
+  free(k->re);
+  free(k->out_re);
+}
+
+static struct infile *k_find(struct kase *k, const char *name)
+{
+  for (int i = 0; i < k->nin; i++)
+    if (strcmp(k->in[i].name, name) == 0)
+      return &k->in[i];
+  return NULL;
+}
+
+/* ---- seeds --------------------------------------------------------------------- */
+
+static char *slurp(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    fprintf(stderr, "hnm_hostile: cannot read seed %s: %s\n", path, strerror(errno));
+    exit(1);
+  }
+  char *b = NULL;
+  size_t n = 0, cap = 0, got;
+  do {
+    if (n + 65536 > cap)
+      b = realloc(b, cap = 2 * cap + 65536);
+    got = fread(b + n, 1, cap - n - 1, f);
+    n += got;
+  } while (got > 0);
+  fclose(f);
+  b[n] = '\0';
+  *len = n;
+  return b;
+}
+
+static const char *DATA;
+static char *seed_p2p, *seed_probe, *seed_cont, *seed_result, *seed_load_torus, *seed_load_df, *seed_load_ft,
+  *seed_pairs, *seed_config, *seed_plat, *seed_hosts, *seed_model, *seed_bp, *seed_pcal_cfg, *seed_pcal_pp,
+  *seed_pcal_recv, *seed_pcal_isend, *seed_sat_send, *seed_sat_diff;
+
+static void seeds_make(void)
+{
+  /* p2p: three repetitions of powers of two, a line per operation. */
+  size_t cap = 1 << 16, n = 0;
+  seed_p2p = malloc(cap);
+  n += (size_t)snprintf(seed_p2p + n, cap - n, "op,size,start,duration\n");
+  for (long k = 1; k <= 4194304; k *= 4)
+    for (int r = 0; r < 3; r++)
+      n += (size_t)snprintf(seed_p2p + n, cap - n, "send,%ld,0,%.9g\nrecv,%ld,0,%.9g\npingpong,%ld,0,%.9g\n", k,
+                            1e-6 + (double)k * 1e-10, k, 2e-6 + (double)k * 1e-10, k,
+                            2 * (2e-5 + 3e-6 + (double)k * 1.2e-9));
+  seed_probe = xstrdup("size,delay,send,recv,pingpong\n1,0.001,1e-06,2e-06,4.6e-05\n65536,0.001,1e-05,2e-05,0.0002\n");
+  seed_cont = xstrdup("pairs,mode,size,rank,duration\n1,uni,1048576,0,0.0011\n1,uni,1048576,1,0.0011\n"
+                      "1,bi,1048576,0,0.0015\n1,bi,1048576,1,0.0015\n");
+  seed_result = xstrdup(
+    "index,program,args,model,platform,np,metric,options,time_s,wall_s,maxrss_kib,status,exit_code\n"
+    "0,/bin/true,--k 4,graphene,two,2,simclock,--cfg=smpi/simulate-computation:no,0.0113863,0.349,7011,ok,0\n"
+    "1,/bin/true,--k 4,fluid,two,2,simclock,--cfg=smpi/simulate-computation:no,0.0123,0.35,7012,ok,0\n"
+    "2,/bin/true,--k 4,graphene,two,4,simclock,--cfg=smpi/simulate-computation:no,0.0213,0.36,7013,ok,0\n"
+    "3,/bin/true,--k 4,fluid,two,4,simclock,--cfg=smpi/simulate-computation:no,0.0223,0.37,7014,ok,0\n");
+  const char *H = "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util\n";
+  seed_load_torus = xfmt("%sl0,torus,0,0,1,1e9,100,0.5,0.25,0.5\nl1,torus,0,1,2,1e9,100,0.5,0.5,0.75\n"
+                         "l2,torus,1,2,3,1e9,100,0.5,0.125,1\nl3,node-up,0,-1,-1,1e9,10,0.1,0.01,0.02\n",
+                         H);
+  seed_load_df = xfmt("%sg0,global,0,1,0,1e9,100,0.5,0.25,0.5\ng1,global,1,0,0,1e9,100,0.5,0.5,0.75\n"
+                      "r0,local,0,1,2,1e9,100,0.5,0.125,1\nr1,local,1,0,1,1e9,100,0.5,0.3,0.4\n",
+                      H);
+  seed_load_ft = xfmt("%sf0,fattree-up,0,0,1,1e9,100,0.5,0.25,0.5\nf1,fattree-down,0,1,0,1e9,100,0.5,0.5,0.75\n"
+                      "f2,fattree-up,1,2,3,1e9,100,0.5,0.125,1\n",
+                      H);
+  seed_pairs = xstrdup("# src dst bytes\n0 5 8MiB\n1 6 1MiB\n2 7 4096\n3 100 65536\n");
+  seed_config = xstrdup("<?xml version=\"1.0\"?>\n<config>\n"
+                        "  <prop id=\"smpi/os\" value=\"0:1e-06:1e-10;1420:2e-06:2e-10\"/>\n"
+                        "  <prop id=\"smpi/or\" value=\"0:1e-06:1e-10\"/>\n"
+                        "  <prop id=\"smpi/ois\" value=\"0:1e-06:1e-10\"/>\n"
+                        "  <prop id=\"smpi/bw-factor\" value=\"0:0.5;1420:0.8;65536:0.9\"/>\n"
+                        "  <prop id=\"smpi/lat-factor\" value=\"0:1.5;1420:2;65536:3\"/>\n"
+                        "  <prop id=\"smpi/async-small-thresh\" value=\"65536\"/>\n"
+                        "  <prop id=\"smpi/send-is-detached-thresh\" value=\"327680\"/>\n"
+                        "</config>\n");
+  size_t len;
+  char *p = xfmt("%s/platforms/two.xml", DATA);
+  seed_plat = slurp(p, &len), free(p);
+  p = xfmt("%s/platforms/two.hosts", DATA);
+  seed_hosts = slurp(p, &len), free(p);
+  p = xfmt("%s/models/hybrid-limiter15.xml", DATA);
+  seed_model = slurp(p, &len), free(p);
+  const char *pc = "platform-calibration/plafrim_15_06_16";
+  p = xfmt("%s/%s/calibration/testplatform.xml", DATA, pc);
+  seed_pcal_cfg = slurp(p, &len), free(p);
+  p = xfmt("%s/%s/calibration/testplatform_breakpoints", DATA, pc);
+  seed_bp = slurp(p, &len), free(p);
+  p = xfmt("%s/%s/calibration/testplatform_PingPong.csv", DATA, pc);
+  seed_pcal_pp = slurp(p, &len), free(p);
+  p = xfmt("%s/%s/calibration/testplatform_Recv.csv", DATA, pc);
+  seed_pcal_recv = slurp(p, &len), free(p);
+  p = xfmt("%s/%s/calibration/testplatform_Isend.csv", DATA, pc);
+  seed_pcal_isend = slurp(p, &len), free(p);
+  p = xfmt("%s/%s/saturation/load_send.csv", DATA, pc);
+  seed_sat_send = slurp(p, &len), free(p);
+  p = xfmt("%s/%s/saturation/load_sendrecv_diff.csv", DATA, pc);
+  seed_sat_diff = slurp(p, &len), free(p);
+}
+
+/* ---- the random source (fixed seed: the same cases every run) ------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t rng(void)
+{
+  uint64_t x = rng_state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  rng_state = x;
+  return x * 0x2545F4914F6CDD1DULL;
+}
+
+static size_t rnd(size_t n)
+{
+  return n == 0 ? 0 : (size_t)(rng() % n);
+}
+
+/* ---- mutations --------------------------------------------------------------- */
+
+static const char *const hostile_numbers[] = {
+  "nan",  "NaN",   "inf",   "-inf",  "infinity", "1e300", "-1e300", "1e-300", "-1",   "0",     "-0",
+  "1e5",  "1e12",  "4611686018427387904",         "99999999999999999999", "2147483648",     "-2147483649",
+  "0x10", "1,5",   "",      " ",     "abc",       "1e",    "+",      "1e308", "1e309", "5e-324", "nanGBps",
+  "infGBps", "nanns", "1e300s", "-1us", "0GBps", "18446744073709551616",
+};
+#define NHOSTILE (sizeof hostile_numbers / sizeof *hostile_numbers)
+
+/* Text mutation of buf (len bytes): returns a new buffer, *out_len, and a
+ * word describing it. */
+static char *mutate(const char *buf, size_t len, size_t *out_len, const char **what)
+{
+  size_t cap = len + 80000;
+  char *o = malloc(cap);
+  size_t n = 0;
+  int m = (int)rnd(12);
+  size_t at = rnd(len + 1);
+  switch (m) {
+    case 0:
+    case 1:
+    case 2:
+    case 3: { /* a number replaced by a hostile value */
+      *what = "number";
+      size_t starts[4096], ns = 0;
+      for (size_t i = 0; i < len && ns < 4096; i++)
+        if ((buf[i] >= '0' && buf[i] <= '9') && (i == 0 || !(buf[i - 1] >= '0' && buf[i - 1] <= '9') ))
+          if (i == 0 || buf[i - 1] != '.')
+            starts[ns++] = i;
+      if (ns == 0) {
+        memcpy(o, buf, len);
+        n = len;
+        break;
+      }
+      size_t s = starts[rnd(ns)], e = s;
+      while (e < len && (strchr("0123456789.eE+-", buf[e]) != NULL))
+        e++;
+      /* Keep a unit after the number (1GBps -> nanGBps) half of the time. */
+      const char *h = hostile_numbers[rnd(NHOSTILE)];
+      memcpy(o, buf, s);
+      n = s;
+      memcpy(o + n, h, strlen(h));
+      n += strlen(h);
+      memcpy(o + n, buf + e, len - e);
+      n += len - e;
+      break;
+    }
+    case 4: { /* a line dropped */
+      *what = "drop-line";
+      size_t s = at;
+      while (s > 0 && buf[s - 1] != '\n')
+        s--;
+      const char *e = memchr(buf + s, '\n', len - s);
+      size_t ee = e ? (size_t)(e - buf) + 1 : len;
+      memcpy(o, buf, s);
+      memcpy(o + s, buf + ee, len - ee);
+      n = s + len - ee;
+      break;
+    }
+    case 5: { /* a line doubled */
+      *what = "double-line";
+      size_t s = at;
+      while (s > 0 && buf[s - 1] != '\n')
+        s--;
+      const char *e = memchr(buf + s, '\n', len - s);
+      size_t ee = e ? (size_t)(e - buf) + 1 : len;
+      memcpy(o, buf, ee);
+      memcpy(o + ee, buf + s, ee - s);
+      memcpy(o + ee + (ee - s), buf + ee, len - ee);
+      n = len + (ee - s);
+      break;
+    }
+    case 6: /* cut short */
+      *what = "truncate";
+      memcpy(o, buf, at);
+      n = at;
+      break;
+    case 7: { /* a blank line or a NUL line first */
+      *what = rnd(2) ? "blank-first" : "nul-first";
+      o[n++] = (*what)[0] == 'b' ? ' ' : '\0';
+      o[n++] = '\n';
+      memcpy(o + n, buf, len);
+      n += len;
+      break;
+    }
+    case 8: { /* a byte replaced */
+      *what = "byte";
+      static const char bytes[] = {'\0', '\n', ',', '"', '<', '>', '&', '\r', ' ', '\xff', ';', ':', '='};
+      memcpy(o, buf, len);
+      n = len;
+      if (len > 0)
+        o[rnd(len)] = bytes[rnd(sizeof bytes)];
+      break;
+    }
+    case 9: { /* a 70 KB line */
+      *what = "long-line";
+      memcpy(o, buf, at);
+      n = at;
+      for (int i = 0; i < 70000; i++)
+        o[n++] = "1234567,"[i % 8];
+      o[n++] = '\n';
+      memcpy(o + n, buf + at, len - at);
+      n += len - at;
+      break;
+    }
+    case 10: { /* the header (first line) damaged */
+      *what = "header";
+      memcpy(o, buf, len);
+      n = len;
+      if (len > 2)
+        o[rnd(strcspn(buf, "\n") + 1)] = 'X';
+      break;
+    }
+    default: /* a field or attribute duplicated in place */
+    {
+      *what = "dup-field";
+      size_t s = at;
+      while (s > 0 && buf[s - 1] != ',' && buf[s - 1] != ' ' && buf[s - 1] != '\n')
+        s--;
+      size_t e = at;
+      while (e < len && buf[e] != ',' && buf[e] != ' ' && buf[e] != '\n')
+        e++;
+      memcpy(o, buf, e);
+      n = e;
+      o[n++] = (e < len && buf[e] == ' ') ? ' ' : ',';
+      memcpy(o + n, buf + s, e - s);
+      n += e - s;
+      memcpy(o + n, buf + e, len - e);
+      n += len - e;
+      break;
+    }
+  }
+  *out_len = n;
+  return o;
+}
+
+/* ---- case templates ---------------------------------------------------------- */
+
+static const char *T_RUN, *T_COMPARE, *T_CALIBRATE, *T_PLATFORM, *T_ROUTE, *T_LINKPLOT, *T_HOSTS, *T_PROG;
+
+/* Seed case of template t (inputs intact), exit 0 expected with these
+ * outputs; main file name (the one to mutate) in *mainf. */
+enum {
+  T_FIT, T_FIT_CONT, T_PCAL, T_IMPORT, T_EXPORT, T_MAP, T_DIST, T_PLATFORM_T, T_ROUTE_T, T_HOSTS_T, T_RUN_PLAT,
+  T_RUN_HOSTFILE, T_RUN_MODEL, T_MERGE, T_PLOT, T_CCOMPARE, NTEMPLATES
+};
+static const char *const template_names[NTEMPLATES] = {
+  "calibrate-fit", "calibrate-fit-contention", "calibrate-pcal", "calibrate-import", "calibrate-export",
+  "linkplot-map", "linkplot-dist", "platform", "route", "hosts", "run-platform", "run-hostfile", "run-model",
+  "compare-merge", "compare-plot", "calibrate-compare"};
+/* Relative weight of each (cheap tools more often). */
+static const int template_weight[NTEMPLATES] = {8, 4, 3, 8, 6, 10, 6, 8, 6, 6, 8, 6, 8, 8, 8, 5};
+
+static void template_case(struct kase *k, int t, const char **mainf)
+{
+  *mainf = NULL;
+  k->exits = 1u << 0;
+  switch (t) {
+    case T_FIT:
+      k_text(k, "p2p.csv", seed_p2p);
+      k_text(k, "probe.csv", seed_probe);
+      k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--no-plots", NULL);
+      k_out(k, "m.xml"), k_out(k, "m-report*");
+      *mainf = rnd(3) ? "p2p.csv" : "probe.csv";
+      break;
+    case T_FIT_CONT:
+      k_text(k, "p2p.csv", seed_p2p);
+      k_text(k, "contention.csv", seed_cont);
+      k_args(k, T_CALIBRATE, "fit", "p2p.csv", "contention.csv", "-o", "m.xml", "--no-plots", NULL);
+      k_out(k, "m.xml"), k_out(k, "m-report*");
+      *mainf = "contention.csv";
+      break;
+    case T_PCAL:
+      k_text(k, "pc/testplatform.xml", seed_pcal_cfg);
+      k_text(k, "pc/testplatform_breakpoints", seed_bp);
+      k_text(k, "pc/testplatform_PingPong.csv", seed_pcal_pp);
+      k_text(k, "pc/testplatform_Recv.csv", seed_pcal_recv);
+      k_text(k, "pc/testplatform_Isend.csv", seed_pcal_isend);
+      k_args(k, T_CALIBRATE, "fit", "--platform-calibration", "pc/testplatform.xml", "-o", "m.xml", "--no-plots",
+             NULL);
+      k_out(k, "m.xml"), k_out(k, "m-report*");
+      {
+        static const char *const f[] = {"pc/testplatform.xml", "pc/testplatform_breakpoints",
+                                        "pc/testplatform_PingPong.csv", "pc/testplatform_Recv.csv",
+                                        "pc/testplatform_Isend.csv"};
+        *mainf = f[rnd(5)];
+      }
+      break;
+    case T_IMPORT:
+      k_text(k, "cfg.xml", seed_config);
+      k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+      k_out(k, "m.xml");
+      *mainf = "cfg.xml";
+      break;
+    case T_EXPORT:
+      k_text(k, "model.xml", seed_model);
+      k_args(k, T_CALIBRATE, "export", "model.xml", "--bandwidth", "1GBps", "--latency", "1us", NULL);
+      *mainf = "model.xml";
+      break;
+    case T_MAP: {
+      const char *s = rnd(3) == 0 ? seed_load_torus : rnd(2) ? seed_load_df : seed_load_ft;
+      k_text(k, "load.csv", s);
+      k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+      k_out(k, "map.dat"), k_out(k, "map.gp");
+      *mainf = "load.csv";
+      break;
+    }
+    case T_DIST:
+      k_text(k, "a.csv", seed_load_torus);
+      k_text(k, "b.csv", seed_load_df);
+      k_args(k, T_LINKPLOT, "dist", "-o", "d", "A=a.csv", "B=b.csv", NULL);
+      k_out(k, "d-cdf.dat"), k_out(k, "d-hist.dat"), k_out(k, "d.gp");
+      *mainf = rnd(2) ? "a.csv" : "b.csv";
+      break;
+    case T_PLATFORM_T: {
+      static const char *const fam[][6] = {{"torus", "--dims", "4x3x2", "--bw", "10GBps", "--lat"},
+                                           {"fattree", "--levels", "2", "--bw", "10GBps", "--lat"},
+                                           {"cluster", "--cabinets", "2", "--bw", "10GBps", "--lat"},
+                                           {"dragonfly", "--preset", "dragonfly-MM", "--scale", "0.01", "--lat"}};
+      int f = (int)rnd(4);
+      k_args(k, T_PLATFORM, fam[f][0], fam[f][1], fam[f][2], fam[f][3], fam[f][4], fam[f][5], "100ns", "-o", "p.xml",
+             "--hostfile", "p.hosts", NULL);
+      k_out(k, "p.xml"), k_out(k, "p.hosts");
+      k->exits |= 1u << 2; /* a family's own options may not exist: refused */
+      break;
+    }
+    case T_ROUTE_T:
+      k_text(k, "pairs.txt", seed_pairs);
+      k_args(k, T_ROUTE, "--shape", "4x4x4x4x2", "--pattern-file", "pairs.txt", "--k", "2", "--csv", NULL);
+      *mainf = "pairs.txt";
+      break;
+    case T_HOSTS_T:
+      k_text(k, "p.xml", seed_plat);
+      k_args(k, T_HOSTS, "p.xml", NULL);
+      k->exits |= 1u << 3 | 1u << 1; /* hnm-hosts: 3 = SimGrid refused the platform, 1 = stdout */
+      *mainf = "p.xml";
+      break;
+    case T_RUN_PLAT:
+    case T_RUN_HOSTFILE:
+      k_text(k, "p.xml", seed_plat);
+      k_text(k, "p.hosts", seed_hosts);
+      k_args(k, T_RUN, "--dry-run", "-platform", "p.xml", "-hostfile", "p.hosts", "-np", "2", T_PROG, NULL);
+      *mainf = t == T_RUN_PLAT ? "p.xml" : "p.hosts";
+      break;
+    case T_RUN_MODEL:
+      k_text(k, "model.xml", seed_model);
+      k_args(k, T_RUN, "--model", "model.xml", "--explain", NULL);
+      *mainf = "model.xml";
+      break;
+    case T_MERGE:
+      k_text(k, "r1.csv", seed_result);
+      k_text(k, "r2.csv", seed_result);
+      k_args(k, T_COMPARE, "merge", "-o", "out.csv", "r1.csv", "r2.csv", NULL);
+      k_out(k, "out.csv");
+      *mainf = rnd(2) ? "r1.csv" : "r2.csv";
+      break;
+    case T_CCOMPARE:
+      k_text(k, "real.csv", seed_p2p);
+      k_text(k, "sim.csv", seed_p2p);
+      k_args(k, T_CALIBRATE, "compare", "real.csv", "hybrid=sim.csv", NULL);
+      *mainf = rnd(2) ? "real.csv" : "sim.csv";
+      break;
+    case T_PLOT:
+      k_text(k, "r.csv", seed_result);
+      k_args(k, T_COMPARE, "plot", "r.csv", "-o", "pl", NULL);
+      k_out(k, "pl*");
+      *mainf = "r.csv";
+      break;
+  }
+}
+
+/* Replace argument A (exact) by B. */
+static int k_replace_arg(struct kase *k, const char *a, const char *b)
+{
+  for (int i = 1; i < k->argc; i++)
+    if (strcmp(k->argv[i], a) == 0) {
+      free(k->argv[i]);
+      k->argv[i] = xstrdup(b);
+      return 1;
+    }
+  return 0;
+}
+
+/* Generated case number i. */
+static void generated_case(struct kase *k, long i)
+{
+  int total = 0;
+  for (int t = 0; t < NTEMPLATES; t++)
+    total += template_weight[t];
+  int pick = (int)rnd((size_t)total), t = 0;
+  while (pick >= template_weight[t])
+    pick -= template_weight[t++];
+  const char *mainf;
+  char name[160];
+  snprintf(name, sizeof name, "gen-%ld-%s", i, template_names[t]);
+  k_init(k, name);
+  template_case(k, t, &mainf);
+  k->exits |= 1u << 2;
+  const char *what = "intact";
+  int r = (int)rnd(100);
+  struct infile *f = mainf ? k_find(k, mainf) : NULL;
+  if (f == NULL || r < 12) {
+    /* Option values: a number of the command line replaced. */
+    int cand[40], nc = 0;
+    for (int a = 1; a < k->argc; a++)
+      if (k->argv[a][0] >= '0' && k->argv[a][0] <= '9')
+        cand[nc++] = a;
+    if (nc > 0) {
+      int a = cand[rnd((size_t)nc)];
+      const char *h = hostile_numbers[rnd(NHOSTILE)];
+      char *unit = k->argv[a] + strspn(k->argv[a], "0123456789.x");
+      char *v = xfmt("%s%s", h, rnd(2) ? unit : "");
+      free(k->argv[a]);
+      k->argv[a] = v;
+      what = "option";
+    }
+  } else if (r < 80) {
+    size_t n;
+    char *m = mutate(f->text, f->len, &n, &what);
+    free(f->text);
+    f->text = m;
+    f->len = n;
+  } else if (r < 90) {
+    static const enum kind kinds[] = {K_FIFO, K_DIR, K_DEVZERO, K_LOOP, K_DANGLING, K_SPARSE};
+    static const char *const kind_names[] = {"fifo", "dir", "devzero", "loop", "dangling", "sparse"};
+    int c = (int)rnd(6);
+    f->kind = kinds[c];
+    what = kind_names[c];
+  } else if (k->nout > 0 && strchr(k->outs[0], '*') == NULL) {
+    /* An output pointed at an input (directly or through a link), at
+     * /dev/full, or into a missing directory. */
+    int c = (int)rnd(4);
+    const char *out = k->outs[0];
+    if (c == 0) {
+      k_replace_arg(k, out, mainf);
+      what = "out=in";
+    } else if (c == 1) {
+      k_in(k, "link-to-input", mainf, strlen(mainf), K_LINK);
+      k_replace_arg(k, out, "link-to-input");
+      what = "out=link-to-in";
+    } else if (c == 2) {
+      k_replace_arg(k, out, "/dev/full");
+      k->exits |= 1u << 1;
+      what = "out=/dev/full";
+    } else {
+      k_replace_arg(k, out, "missing/dir/out");
+      what = "out-missing-dir";
+    }
+  } else {
+    k->stdout_full = 1;
+    what = "stdout=/dev/full";
+  }
+  size_t l = strlen(k->name);
+  snprintf(k->name + l, sizeof k->name - l, "-%s%s%s", what, mainf ? ":" : "", mainf ? mainf : "");
+}
+
+/* ---- regression cases ------------------------------------------------------------ */
+
+static int nregress;
+
+static struct kase *reg(struct kase *all, const char *name, const char *re)
+{
+  struct kase *k = &all[nregress++];
+  k_init(k, name);
+  if (re != NULL)
+    k->re = xstrdup(re);
+  return k;
+}
+
+static int regression_cases(struct kase *all)
+{
+  struct kase *k;
+  char *big;
+  nregress = 0;
+  const char *LH = "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util\n";
+
+  /* hnm-linkplot: D*N overflow and heap write; a = 1e12 (1.9 GB written); inf-to-int in dist. */
+  k = reg(all, "linkplot-DxN-overflow", "load.csv:2: a: '4611686018427387904' is not a whole number");
+  big = xfmt("%sl,torus,4611686018427387904,3,1,1e9,1,1,0.5,0.5\n", LH);
+  k_text(k, "load.csv", big), free(big);
+  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  k = reg(all, "linkplot-a-1e12", "load.csv:2: a: '1000000000000' is not a whole number");
+  big = xfmt("%sl,torus,1000000000000,3,1,1e9,1,1,0.5,0.5\n", LH);
+  k_text(k, "load.csv", big), free(big);
+  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  k = reg(all, "linkplot-cells", "load.csv: 1000001 dimensions of 1000001 hosts: more than [0-9]+ cells");
+  big = xfmt("%sl,torus,1000000,1000000,1,1e9,1,1,0.5,0.5\n", LH);
+  k_text(k, "load.csv", big), free(big);
+  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  k = reg(all, "linkplot-global-cells", "load.csv: [0-9]+ groups of [0-9]+ routers: more than [0-9]+ cells");
+  big = xfmt("%sl,global,1048576,1048576,1,1e9,1,1,0.5,0.5\n", LH);
+  k_text(k, "load.csv", big), free(big);
+  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  k = reg(all, "linkplot-dist-1e300", NULL);
+  big = xfmt("%sl,torus,0,1,2,1e9,1,1,1e300,1e300\n", LH);
+  k_text(k, "a.csv", big), free(big);
+  k_args(k, T_LINKPLOT, "dist", "-o", "d", "A=a.csv", NULL);
+  k->exits = 1u << 0;
+  k_out(k, "d-cdf.dat"), k_out(k, "d-hist.dat"), k_out(k, "d.gp");
+  k = reg(all, "linkplot-inf", "load.csv:2: mean_util: 'inf' is not a finite number");
+  big = xfmt("%sl,torus,0,1,2,1e9,1,1,inf,0.5\n", LH);
+  k_text(k, "load.csv", big), free(big);
+  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  k = reg(all, "linkplot-out-is-input", "-o: 'map.dat' is the input file map.dat");
+  k_text(k, "map.dat", seed_load_torus);
+  k_args(k, T_LINKPLOT, "map", "map.dat", "-o", "map", NULL);
+  k = reg(all, "linkplot-no-args", "a command is needed");
+  k_args(k, T_LINKPLOT, NULL);
+
+  /* hnm-calibrate import: notes beyond 4 KiB (55 unknown props); FIFO; gzip bomb; -o = input. */
+  k = reg(all, "import-many-notes", NULL);
+  {
+    size_t cap = 1 << 16, n = 0;
+    big = malloc(cap);
+    n += (size_t)snprintf(big + n, cap - n, "<config>\n");
+    for (int i = 0; i < 120; i++)
+      n += (size_t)snprintf(big + n, cap - n, "<prop id=\"unknown/prop-with-a-long-name-%03d\" value=\"1\"/>\n", i);
+    snprintf(big + n, cap - n, "</config>\n");
+  }
+  k_text(k, "cfg.xml", big), free(big);
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  k->exits = 1u << 0;
+  k_out(k, "m.xml");
+  k = reg(all, "import-fifo", "cfg.xml: not a regular file \\(a named pipe\\)");
+  k_in(k, "cfg.xml", NULL, 0, K_FIFO);
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  k = reg(all, "import-gzip", "cfg.xml:1: a compressed file");
+  k_in(k, "cfg.xml", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10, K_REG);
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  k = reg(all, "import-many-elements", "cfg.xml: more than 100000 elements");
+  {
+    size_t n = 0, cap = 8 + 4 * 150000 + 16;
+    big = malloc(cap);
+    n += (size_t)sprintf(big, "<config>");
+    for (int i = 0; i < 150000; i++)
+      memcpy(big + n, "<a/>", 4), n += 4;
+    n += (size_t)sprintf(big + n, "</config>\n");
+    k_in(k, "cfg.xml", big, n, K_REG);
+    free(big);
+  }
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  k = reg(all, "import-out-is-input", "'cfg.xml' is the input file cfg.xml");
+  k_text(k, "cfg.xml", seed_config);
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "cfg.xml", NULL);
+  k = reg(all, "import-libxml2-one-line", "cfg.xml:[0-9]+: not well-formed XML");
+  k_text(k, "cfg.xml", "<config><prop id=\"x\" value=\"1\"/>\n<oops\n");
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+
+  /* fit: -o = a measurement file (directly, through a link); --report ''. */
+  k = reg(all, "fit-out-is-input", "-o: 'p2p.csv' is the input file p2p.csv");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "p2p.csv", "--no-plots", NULL);
+  k = reg(all, "fit-out-is-link-to-input", "-o: 'l.csv' is the input file p2p.csv");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_in(k, "l.csv", "p2p.csv", 7, K_LINK);
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "l.csv", "--no-plots", NULL);
+  k = reg(all, "fit-report-empty", "--report.*empty");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--report", "", "--no-plots", NULL);
+  k = reg(all, "fit-contention-1e300", "contention.csv:2: fields 'pairs' and 'rank'");
+  k_text(k, "p2p.csv", seed_p2p);
+  k_text(k, "contention.csv", "pairs,mode,size,rank,duration\n1e300,uni,1048576,0,0.0011\n");
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "contention.csv", "-o", "m.xml", "--no-plots", NULL);
+  k = reg(all, "fit-unwritable-report-no-temporaries", "--report: 'ro/r': cannot create");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_in(k, "ro", "/proc/self", 10, K_LINK); /* a directory nothing can be created in */
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--report", "ro/r", "--no-plots", NULL);
+
+  /* fit --platform-calibration: durations x1e300, a single 1e5 s, the breakpoints header, sparse file, FIFO. */
+  const char *pcal_files[5][2] = {{"pc/testplatform.xml", seed_pcal_cfg},
+                                  {"pc/testplatform_breakpoints", seed_bp},
+                                  {"pc/testplatform_PingPong.csv", seed_pcal_pp},
+                                  {"pc/testplatform_Recv.csv", seed_pcal_recv},
+                                  {"pc/testplatform_Isend.csv", seed_pcal_isend}};
+#define PCAL_CASE(NAME, RE)                                                                                            \
+  k = reg(all, NAME, RE);                                                                                              \
+  for (int i = 0; i < 5; i++)                                                                                          \
+    k_text(k, pcal_files[i][0], pcal_files[i][1]);                                                                     \
+  k_args(k, T_CALIBRATE, "fit", "--platform-calibration", "pc/testplatform.xml", "-o", "m.xml", "--no-plots", NULL)
+  PCAL_CASE("pcal-x1e300", "testplatform_PingPong.csv:[0-9]+: duration: .* is above 3600 s");
+  {
+    struct infile *f = k_find(k, "pc/testplatform_PingPong.csv");
+    size_t cap = f->len * 2 + 1000, n = 0;
+    char *o = malloc(cap);
+    /* Every duration (the last field) times 1e300. */
+    for (char *line = f->text; *line;) {
+      char *e = strchr(line, '\n');
+      size_t ll = e ? (size_t)(e - line) : strlen(line);
+      char *c = memrchr(line, ',', ll);
+      memcpy(o + n, line, c != NULL ? (size_t)(c - line) + 1 : ll);
+      n += c != NULL ? (size_t)(c - line) + 1 : ll;
+      if (c != NULL)
+        n += (size_t)sprintf(o + n, "%.6g", strtod(c + 1, NULL) * 1e300);
+      o[n++] = '\n';
+      line += ll + (e ? 1 : 0);
+    }
+    free(f->text);
+    f->text = o;
+    f->len = n;
+  }
+  PCAL_CASE("pcal-one-1e5s", "testplatform_Recv.csv:1: duration: 1e5 s is above 3600 s");
+  {
+    struct infile *f = k_find(k, "pc/testplatform_Recv.csv");
+    char *e = strchr(f->text, '\n'), *c = memrchr(f->text, ',', (size_t)(e - f->text));
+    char *o = xfmt("%.*s,1e5%s", (int)(c - f->text), f->text, e);
+    free(f->text);
+    f->text = o;
+    f->len = strlen(o);
+  }
+  PCAL_CASE("pcal-breakpoints-blank-first", "testplatform_breakpoints:2: header is not 'Limit, Name'");
+  {
+    struct infile *f = k_find(k, "pc/testplatform_breakpoints");
+    char *o = xfmt("\n1420, Small\n%s", f->text);
+    free(f->text);
+    f->text = o;
+    f->len = strlen(o);
+  }
+  PCAL_CASE("pcal-breakpoints-nul-first", "testplatform_breakpoints:1: NUL byte");
+  {
+    struct infile *f = k_find(k, "pc/testplatform_breakpoints");
+    char *o = malloc(f->len + 2);
+    o[0] = '\0', o[1] = '\n';
+    memcpy(o + 2, f->text, f->len);
+    free(f->text);
+    f->text = o;
+    f->len += 2;
+  }
+  PCAL_CASE("pcal-breakpoints-sparse-1GB", "testplatform_breakpoints:1: line longer than 64 KiB");
+  k_find(k, "pc/testplatform_breakpoints")->kind = K_SPARSE;
+  PCAL_CASE("pcal-config-fifo", "testplatform.xml: not a regular file \\(a named pipe\\)");
+  k_find(k, "pc/testplatform.xml")->kind = K_FIFO;
+  PCAL_CASE("pcal-config-gzip", "testplatform.xml:1: a compressed file");
+  {
+    struct infile *f = k_find(k, "pc/testplatform.xml");
+    free(f->text);
+    f->text = malloc(4);
+    memcpy(f->text, "\x1f\x8b\x08\x00", 4);
+    f->len = 4;
+  }
+  PCAL_CASE("pcal-out-is-config", "-o: 'pc/testplatform.xml' is the input file");
+  k_replace_arg(k, "m.xml", "pc/testplatform.xml");
+  PCAL_CASE("pcal-decade-table-not-before-refusal", "-o: 'missing/m.xml': cannot create");
+  k_replace_arg(k, "m.xml", "missing/m.xml");
+  PCAL_CASE("pcal-saturation-diff-named", "load_sendrecv_diff.csv: ranks and rows do not match");
+  k_text(k, "pc/saturation/load_send.csv", seed_sat_send);
+  {
+    /* The diff file with one rank more than load_send's. */
+    char *o = xfmt("%s%d,MPI_Sendrecv,1,0,1\n", seed_sat_diff, 999);
+    k_text(k, "pc/saturation/load_sendrecv_diff.csv", o);
+    free(o);
+  }
+
+  /* A compressed model: refused, not inflated. */
+  k = reg(all, "run-model-gzip", "model.xml:1: model file: a compressed file");
+  k_in(k, "model.xml", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10, K_REG);
+  k_args(k, T_RUN, "--model", "model.xml", "--explain", NULL);
+
+  /* export: a 3,001-segment model exported whole (no 64 KiB cut). */
+  k = reg(all, "export-3001-segments", NULL);
+  {
+    size_t cap = 3001 * 200 + 1000, n = 0;
+    big = malloc(cap);
+    n += (size_t)snprintf(big + n, cap - n,
+                          "<?xml version=\"1.0\"?>\n<hnm-model name=\"big\" version=\"1\">\n<protocol async=\"65536\" "
+                          "detached=\"327680\"/>\n<sharing contention=\"maxmin\" crosstraffic=\"off\"/>\n<segments "
+                          "route=\"any\">\n");
+    for (int i = 0; i < 3000; i++)
+      n += (size_t)snprintf(big + n, cap - n,
+                            "<segment upto=\"%d\" lat-factor=\"%.6f\" bw-factor=\"%.6f\" send-o=\"%.6fus\" "
+                            "isend-o=\"1us\" recv-o=\"%.6fus\"/>\n",
+                            i * 10 + 10, 1 + i * 1e-4, 0.5 + i * 1e-5, 1 + i * 1e-3, 2 + i * 1e-3);
+    snprintf(big + n, cap - n, "<segment upto=\"inf\" lat-factor=\"4.0\" bw-factor=\"0.94\"/>\n</segments>\n</hnm-model>\n");
+  }
+  k_text(k, "model.xml", big), free(big);
+  k_args(k, T_CALIBRATE, "export", "model.xml", NULL);
+  k->exits = 1u << 0;
+  k->out_re = xstrdup("smpi/os\" value=\"[^\"]*;30000:"); /* the last segment's key: nothing cut */
+  k = reg(all, "export-stdout-full", "standard output: write error");
+  k_text(k, "model.xml", seed_model);
+  k_args(k, T_CALIBRATE, "export", "model.xml", "--bandwidth", "1GBps", "--latency", "1us", NULL);
+  k->stdout_full = 1;
+
+  /* Platforms: NaN and infinite values refused before simulating. */
+  static const char *const bad_values[][2] = {{"latency=\"nanns\" bandwidth=\"1GBps\"", "latency: 'nanns'"},
+                                              {"latency=\"1us\" bandwidth=\"infGBps\"", "bandwidth: 'infGBps'"},
+                                              {"latency=\"1us\" bandwidth=\"nanGBps\"", "bandwidth: 'nanGBps'"},
+                                              {"latency=\"-1us\" bandwidth=\"1GBps\"", "latency: '-1us'"}};
+  for (int i = 0; i < 4; i++) {
+    char name[64];
+    snprintf(name, sizeof name, "run-platform-value-%d", i);
+    char *re = xfmt("p.xml:6: %s", bad_values[i][1]);
+    k = reg(all, name, re);
+    free(re);
+    big = xfmt("<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+               "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n<host id=\"n-0\" speed=\"1Gf\"/><host "
+               "id=\"n-1\" speed=\"1Gf\"/>\n<link id=\"l\" %s/>\n<route src=\"n-0\" dst=\"n-1\"><link_ctn "
+               "id=\"l\"/></route>\n</zone></platform>\n",
+               bad_values[i][0]);
+    k_text(k, "p.xml", big), free(big);
+    k_args(k, T_RUN, "--dry-run", "-platform", "p.xml", "-np", "2", T_PROG, NULL);
+  }
+  k = reg(all, "run-cluster-speed-nan", "c.xml:3: speed: 'nanf'");
+  k_text(k, "c.xml", "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                     "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-1\" "
+                     "speed=\"nanf\" bw=\"1GBps\" lat=\"1us\"/></platform>\n");
+  k_args(k, T_RUN, "--dry-run", "-platform", "c.xml", "-np", "2", T_PROG, NULL);
+
+  /* hnm-run: routed torus of 10^8 hosts bounded before allocating; program path; link-load path. */
+  k = reg(all, "run-routed-10000x10000", "t.txt': shape: 100000000 hosts, more than");
+  k_text(k, "t.txt", "hnm-routed-platform 1\nfamily torus\nrouting valiant\nseed 1\nshape 10000,10000\nbw "
+                     "10000000000\nlat 1e-07\nsharing SPLITDUPLEX\nloopback-bw 6000000000\nloopback-lat 0\nspeed "
+                     "1000000000\ncores 1\n");
+  k_args(k, T_RUN, "--dry-run", "-platform", "t.txt", "-np", "2", T_PROG, NULL);
+  k = reg(all, "run-program-missing", "^hnm-run: program '/nonexistent': No such file or directory$");
+  k_args(k, T_RUN, "--dry-run", "-np", "2", "/nonexistent", NULL);
+  k = reg(all, "run-program-not-executable", "program 'prog': not executable");
+  k_text(k, "prog", "#!/bin/sh\n");
+  k_args(k, T_RUN, "--dry-run", "-np", "2", "./prog", NULL);
+  k_replace_arg(k, "./prog", "prog");
+  k->re = (free(k->re), xstrdup("program 'prog': not found in \\$PATH"));
+  k = reg(all, "run-link-load-missing-dir", "--link-load: 'nodir/l.csv': cannot create");
+  k_args(k, T_RUN, "--dry-run", "--link-load", "nodir/l.csv", "-np", "2", T_PROG, NULL);
+  k = reg(all, "run-link-load-directory", "--link-load: 'd': is a directory");
+  k_in(k, "d", NULL, 0, K_DIR);
+  k_args(k, T_RUN, "--dry-run", "--link-load", "d", "-np", "2", T_PROG, NULL);
+  k = reg(all, "run-link-load-is-platform", "--link-load: 'p.xml' is an input of the run");
+  k_text(k, "p.xml", seed_plat);
+  k_args(k, T_RUN, "--dry-run", "--link-load", "p.xml", "-platform", "p.xml", "-np", "2", T_PROG, NULL);
+  k = reg(all, "run-link-load-loop", "--link-load: 'loop': ");
+  k_in(k, "loop", NULL, 0, K_LOOP);
+  k_args(k, T_RUN, "--dry-run", "--link-load", "loop", "-np", "2", T_PROG, NULL);
+  k = reg(all, "run-explain-stdout-full", "^hnm-run: standard output: write error");
+  k_args(k, T_RUN, "--explain", NULL);
+  k->stdout_full = 1;
+  k = reg(all, "run-dry-run-stdout-full", "^hnm-run: standard output: write error");
+  k_args(k, T_RUN, "--dry-run", "-np", "2", T_PROG, NULL);
+  k->stdout_full = 1;
+  k = reg(all, "calibrate-run-help-two-dashes", NULL);
+  k_args(k, T_CALIBRATE, "run", "--help", NULL);
+  k->exits = 1u << 0;
+  k->out_re = xstrdup("^      --np N ");
+
+  /* hnm-run's real runs: link-load through links and devices, exit statuses. */
+  const char *xprog = getenv("HNM_EXIT_PROG");
+  if (xprog != NULL && *xprog) {
+    k = reg(all, "run-mpi-abort-7", "^hnm: the program called MPI_Abort with error code 7 \\(exit status 7\\)$");
+    k_args(k, T_RUN, "-np", "2", xprog, "abort", NULL);
+    k->exits = 1u << 7;
+    k->simulates = 1;
+    k = reg(all, "run-deadlock", "^hnm: the simulation ended in a deadlock");
+    k_args(k, T_RUN, "-np", "2", xprog, "deadlock", NULL);
+    k->exits = 1u << 1;
+    k->simulates = 1;
+    k = reg(all, "run-link-load-symlink-kept", NULL);
+    k_in(k, "l.csv", "target.csv", 10, K_LINK);
+    k_args(k, T_RUN, "--link-load", "l.csv", "-np", "2", xprog, "ok", NULL);
+    k->exits = 1u << 0;
+    k->simulates = 1;
+    k_out(k, "target.csv");
+    k = reg(all, "run-link-load-dangling-dir", NULL);
+    k_in(k, "l.csv", "sub/target.csv", 14, K_LINK);
+    k_in(k, "sub", NULL, 0, K_DIR);
+    k_args(k, T_RUN, "--link-load", "l.csv", "-np", "2", xprog, "ok", NULL);
+    k->exits = 1u << 0;
+    k->simulates = 1;
+    k_out(k, "sub/target.csv");
+    k = reg(all, "run-link-load-dev-null", NULL);
+    k_args(k, T_RUN, "--link-load", "/dev/null", "-np", "2", xprog, "ok", NULL);
+    k->exits = 1u << 0;
+    k->simulates = 1;
+    k->check_devnull = 1;
+    k = reg(all, "run-link-load-dev-full", "^hnm: --link-load: '/dev/full': write error");
+    k_args(k, T_RUN, "--link-load", "/dev/full", "-np", "2", xprog, "ok", NULL);
+    k->exits = 1u << 1;
+    k->simulates = 1;
+  }
+
+  /* hnm-hosts and hnm-compare: named pipes, /dev/zero, stdout full. */
+  k = reg(all, "hosts-fifo", "p.xml: not a regular file");
+  k_in(k, "p.xml", NULL, 0, K_FIFO);
+  k_args(k, T_HOSTS, "p.xml", NULL);
+  k->exits = 1u << 3;
+  k = reg(all, "compare-plot-devzero", "'z.csv': not a regular file \\(a character device\\)");
+  k_in(k, "z.csv", NULL, 0, K_DEVZERO);
+  k_args(k, T_COMPARE, "plot", "z.csv", "-o", "pl", NULL);
+  k = reg(all, "compare-plot-fifo", "'f.csv': not a regular file \\(a named pipe\\)");
+  k_in(k, "f.csv", NULL, 0, K_FIFO);
+  k_args(k, T_COMPARE, "plot", "f.csv", "-o", "pl", NULL);
+  k = reg(all, "compare-merge-fifo", "'f.csv': not a regular file \\(a named pipe\\)");
+  k_in(k, "f.csv", NULL, 0, K_FIFO);
+  k_args(k, T_COMPARE, "merge", "-o", "out.csv", "f.csv", NULL);
+  k = reg(all, "compare-merge-sparse", "s.csv:1: line longer than 64 KiB");
+  k_in(k, "s.csv", NULL, 0, K_SPARSE);
+  k_args(k, T_COMPARE, "merge", "-o", "out.csv", "s.csv", NULL);
+  k = reg(all, "compare-help-stdout-full", "standard output: write error");
+  k_args(k, T_COMPARE, "--help", NULL);
+  k->stdout_full = 1;
+  /* hnm-platform and hnm-route say "writing fails" with 1 (their docs). */
+  k = reg(all, "platform-stdout-full", "write error");
+  k_args(k, T_PLATFORM, "torus", "--dims", "2x2", NULL);
+  k->stdout_full = 1;
+  k->exits = 1u << 1 | 1u << 2;
+  k = reg(all, "route-stdout-full", "write error");
+  k->exits = 1u << 1 | 1u << 2;
+  k_text(k, "pairs.txt", seed_pairs);
+  k_args(k, T_ROUTE, "--shape", "4x4x4x4x2", "--pattern-file", "pairs.txt", "--k", "2", "--csv", NULL);
+  k->stdout_full = 1;
+  return nregress;
+}
+
+/* ---- running a case ---------------------------------------------------------- */
+
+struct entry {
+  char *path;
+  mode_t mode;
+  off_t size;
+  struct timespec mtime;
+  uint64_t hash;
+  char *link;
+};
+
+static struct entry *snap;
+static size_t nsnap, capsnap;
+static size_t snap_root_len;
+
+static uint64_t file_hash(const char *path)
+{
+  uint64_t h = 1469598103934665603ULL;
+  int fd = open(path, O_RDONLY | O_NONBLOCK);
+  if (fd < 0)
+    return 0;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64L << 20)) {
+    close(fd);
+    return (uint64_t)st.st_size;
+  }
+  char b[65536];
+  ssize_t n;
+  while ((n = read(fd, b, sizeof b)) > 0)
+    for (ssize_t i = 0; i < n; i++)
+      h = (h ^ (unsigned char)b[i]) * 1099511628211ULL;
+  close(fd);
+  return h;
+}
+
+static int snap_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)flag, (void)ftw;
+  if (strlen(path) <= snap_root_len)
+    return 0;
+  if (nsnap == capsnap)
+    snap = realloc(snap, (capsnap = capsnap ? 2 * capsnap : 64) * sizeof *snap);
+  struct entry *e = &snap[nsnap++];
+  memset(e, 0, sizeof *e);
+  e->path = xstrdup(path + snap_root_len + 1);
+  e->mode = st->st_mode;
+  e->size = st->st_size;
+  e->mtime = st->st_mtim;
+  if (S_ISREG(st->st_mode))
+    e->hash = file_hash(path);
+  if (S_ISLNK(st->st_mode)) {
+    char l[4096];
+    ssize_t n = readlink(path, l, sizeof l - 1);
+    l[n > 0 ? n : 0] = '\0';
+    e->link = xstrdup(l);
+  }
+  return 0;
+}
+
+static struct entry *snapshot(const char *dir, size_t *n)
+{
+  snap = NULL, nsnap = capsnap = 0;
+  snap_root_len = strlen(dir);
+  nftw(dir, snap_one, 16, FTW_PHYS);
+  *n = nsnap;
+  return snap;
+}
+
+static void snap_free(struct entry *s, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    free(s[i].path), free(s[i].link);
+  free(s);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st, (void)ftw;
+  if (flag == FTW_DP) {
+    chmod(path, 0700);
+    return rmdir(path);
+  }
+  return unlink(path);
+}
+
+static void rm_rf(const char *dir)
+{
+  nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int make_inputs(const char *dir, const struct kase *k)
+{
+  for (int i = 0; i < k->nin; i++) {
+    const struct infile *f = &k->in[i];
+    char *p = xfmt("%s/%s", dir, f->name), *slash = strrchr(p, '/');
+    /* Parent directories of "pc/x". */
+    for (char *q = p + strlen(dir) + 1; (q = strchr(q, '/')) != NULL && q < slash; q++) {
+      *q = '\0';
+      mkdir(p, 0755);
+      *q = '/';
+    }
+    *slash = '\0';
+    mkdir(p, 0755);
+    *slash = '/';
+    int rc = 0;
+    switch (f->kind) {
+      case K_REG: {
+        FILE *o = fopen(p, "wb");
+        rc = o == NULL || fwrite(f->text, 1, f->len, o) != f->len;
+        if (o != NULL && fclose(o) != 0)
+          rc = 1;
+        break;
+      }
+      case K_FIFO: rc = mkfifo(p, 0644); break;
+      case K_DIR: rc = mkdir(p, 0755); break;
+      case K_LINK: rc = symlink(f->text, p); break;
+      case K_DEVZERO: rc = symlink("/dev/zero", p); break;
+      case K_LOOP: rc = symlink(f->name, p); break;
+      case K_DANGLING: rc = symlink("does-not-exist/nowhere", p); break;
+      case K_SPARSE: {
+        int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        rc = fd < 0 || ftruncate(fd, 1L << 30) != 0;
+        if (fd >= 0)
+          close(fd);
+        break;
+      }
+    }
+    if (rc != 0) {
+      fprintf(stderr, "hnm_hostile: cannot make input %s: %s\n", p, strerror(errno));
+      free(p);
+      return -1;
+    }
+    free(p);
+  }
+  return 0;
+}
+
+static int matches_out(const struct kase *k, const char *path)
+{
+  for (int i = 0; i < k->nout; i++) {
+    size_t l = strlen(k->outs[i]);
+    if (l > 0 && k->outs[i][l - 1] == '*' ? strncmp(path, k->outs[i], l - 1) == 0 : strcmp(path, k->outs[i]) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+static int sanitize, verbose, keep;
+static const char *workdir;
+static char *fakebin;
+static long failures;
+
+static void fail(const struct kase *k, long id, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "FAIL case %ld (%s): ", id, k->name);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, " [replay: hnm_hostile --case %ld %s; cmd:", id, workdir);
+  for (int i = 0; i < k->argc; i++)
+    fprintf(stderr, " '%s'", k->argv[i]);
+  fprintf(stderr, "]\n");
+  va_end(ap);
+  failures++;
+}
+
+static char *read_small(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  char *b = calloc(1, (1 << 20) + 1); /* the first MiB */
+  *len = f ? fread(b, 1, 1 << 20, f) : 0;
+  if (f)
+    fclose(f);
+  return b;
+}
+
+static int run_case(struct kase *k, long id)
+{
+  char *dir = xfmt("%s/c%ld", workdir, id), *outf = xfmt("%s/c%ld.out", workdir, id),
+       *errf = xfmt("%s/c%ld.err", workdir, id);
+  rm_rf(dir);
+  mkdir(dir, 0755);
+  int failed_before = (int)failures;
+  if (make_inputs(dir, k) != 0) {
+    fail(k, id, "inputs not made");
+    goto done;
+  }
+  size_t nb;
+  struct entry *before = snapshot(dir, &nb);
+  struct stat devnull_st;
+  stat("/dev/null", &devnull_st);
+  fflush(NULL);
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    setpgid(0, 0);
+    if (chdir(dir) != 0)
+      _exit(120);
+    int in = open("/dev/null", O_RDONLY), out = open(k->stdout_full ? "/dev/full" : outf, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+        err = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || out < 0 || err < 0)
+      _exit(121);
+    dup2(in, 0), dup2(out, 1), dup2(err, 2);
+    struct rlimit cpu = {CASE_SECONDS, CASE_SECONDS + 1}, fs = {MAX_FSIZE, MAX_FSIZE}, as = {MAX_AS_BYTES, MAX_AS_BYTES};
+    setrlimit(RLIMIT_CPU, &cpu);
+    setrlimit(RLIMIT_FSIZE, &fs);
+    if (!sanitize)
+      setrlimit(RLIMIT_AS, &as);
+    char *path = xfmt("%s:%s", fakebin, env_or("PATH", "/usr/bin:/bin"));
+    setenv("PATH", path, 1);
+    execv(k->argv[0], k->argv);
+    _exit(122);
+  }
+  setpgid(pid, pid);
+  int st = 0, timed_out = 0;
+  struct rusage ru;
+  memset(&ru, 0, sizeof ru);
+  /* Sleep until SIGCHLD (blocked in main(), so none is lost) or the limit. */
+  for (;;) {
+    pid_t p = wait4(pid, &st, WNOHANG, &ru);
+    if (p == pid)
+      break;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double left = CASE_SECONDS - ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec));
+    if (left <= 0) {
+      kill(-pid, SIGKILL);
+      wait4(pid, &st, 0, &ru);
+      timed_out = 1;
+      break;
+    }
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+    sigtimedwait(&chld, NULL, &wait);
+  }
+  /* What the tool left running in its group (nothing should be). */
+  kill(-pid, SIGKILL);
+  size_t elen, olen;
+  char *etext = read_small(errf, &elen), *otext = read_small(outf, &olen);
+  int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  char last[1024] = "";
+  {
+    size_t e = elen;
+    while (e > 0 && etext[e - 1] == '\n')
+      e--;
+    size_t s = e;
+    while (s > 0 && etext[s - 1] != '\n')
+      s--;
+    snprintf(last, sizeof last, "%.*s", (int)(e - s), etext + s);
+  }
+  int lines = 0;
+  for (size_t i = 0; i < elen; i++)
+    lines += etext[i] == '\n';
+  if (timed_out)
+    fail(k, id, "still running after %d s", CASE_SECONDS);
+  else if (!WIFEXITED(st))
+    fail(k, id, "killed by signal %d", WTERMSIG(st));
+  else if (code >= 32 || !(k->exits & (1u << code)))
+    fail(k, id, "exit %d, not an allowed status (mask 0x%x); stderr: %.300s", code, k->exits, last);
+  if (!timed_out && WIFEXITED(st) && code != 0) {
+    if (lines != 1 && !k->simulates)
+      fail(k, id, "%d lines on stderr, 1 expected: %.400s", lines, etext);
+    if (code == 2 && olen > 0 && !k->stdout_full)
+      fail(k, id, "refused, yet wrote %zu bytes on stdout", olen);
+  }
+  if (k->re != NULL && WIFEXITED(st)) {
+    regex_t re;
+    if (regcomp(&re, k->re, REG_EXTENDED | REG_NOSUB) != 0)
+      fail(k, id, "bad regex %s", k->re);
+    else {
+      if (regexec(&re, last, 0, NULL, 0) != 0)
+        fail(k, id, "last stderr line '%s' does not match /%s/", last, k->re);
+      regfree(&re);
+    }
+  }
+  if (k->out_re != NULL) {
+    regex_t re;
+    if (regcomp(&re, k->out_re, REG_EXTENDED | REG_NOSUB | REG_NEWLINE) != 0)
+      fail(k, id, "bad regex %s", k->out_re);
+    else {
+      if (regexec(&re, otext, 0, NULL, 0) != 0)
+        fail(k, id, "no line of stdout matches /%s/: %.300s", k->out_re, otext);
+      regfree(&re);
+    }
+  }
+  if (strstr(etext, "Sanitizer") != NULL || strstr(etext, "runtime error:") != NULL)
+    fail(k, id, "sanitizer report: %.600s", etext);
+  if (ru.ru_maxrss > MAX_RSS_KB * (sanitize ? 2 : 1))
+    fail(k, id, "peak RSS %ld KiB, above %ld KiB", ru.ru_maxrss, MAX_RSS_KB * (sanitize ? 2 : 1));
+  if (k->check_devnull) {
+    struct stat now;
+    if (stat("/dev/null", &now) != 0 || !S_ISCHR(now.st_mode) || now.st_ino != devnull_st.st_ino)
+      fail(k, id, "/dev/null was replaced");
+  }
+  size_t na;
+  struct entry *after = snapshot(dir, &na);
+  for (size_t i = 0; i < nb; i++) {
+    size_t j = 0;
+    while (j < na && strcmp(after[j].path, before[i].path) != 0)
+      j++;
+    if (j == na)
+      fail(k, id, "input '%s' removed", before[i].path);
+    else if (after[j].mode != before[i].mode || after[j].size != before[i].size ||
+             after[j].hash != before[i].hash || (S_ISREG(before[i].mode) && (after[j].mtime.tv_sec != before[i].mtime.tv_sec ||
+                                                                     after[j].mtime.tv_nsec != before[i].mtime.tv_nsec)) ||
+             (before[i].link && strcmp(before[i].link, after[j].link ? after[j].link : "") != 0))
+      fail(k, id, "input '%s' changed", before[i].path);
+  }
+  for (size_t j = 0; j < na; j++) {
+    size_t i = 0;
+    while (i < nb && strcmp(after[j].path, before[i].path) != 0)
+      i++;
+    if (i < nb)
+      continue;
+    if (!matches_out(k, after[j].path))
+      fail(k, id, "wrote '%s', not a declared output", after[j].path);
+    else if (code == 2 || code == 3)
+      fail(k, id, "refused (exit %d), yet wrote '%s'", code, after[j].path);
+  }
+  if (verbose) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    fprintf(stderr, "case %ld %s: exit %d, %.3f s, %ld KiB: %s\n", id, k->name, code,
+            (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec), ru.ru_maxrss, last);
+  }
+  free(etext), free(otext);
+  snap_free(before, nb);
+  snap_free(after, na);
+done:
+  if (failures == failed_before || !keep) {
+    rm_rf(dir);
+    unlink(outf), unlink(errf);
+  }
+  free(dir), free(outf), free(errf);
+  return failures == failed_before ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+  long ncases = 2000, only = -1;
+  uint64_t seed = 20261126;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-'; i++) {
+    if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc)
+      ncases = atol(argv[++i]);
+    else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+      seed = strtoull(argv[++i], NULL, 10);
+    else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc)
+      only = atol(argv[++i]), keep = 1;
+    else if (strcmp(argv[i], "--sanitize") == 0)
+      sanitize = 1;
+    else if (strcmp(argv[i], "--keep") == 0)
+      keep = 1;
+    else if (strcmp(argv[i], "--verbose") == 0)
+      verbose = 1;
+    else {
+      fprintf(stderr, "hnm_hostile: unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
+  if (i != argc - 1) {
+    fprintf(stderr, "usage: hnm_hostile [--cases N] [--seed S] [--case K] [--sanitize] [--keep] [--verbose] WORKDIR\n");
+    return 2;
+  }
+  workdir = argv[i];
+  mkdir(workdir, 0755);
+  DATA = env_or("DATA", NULL);
+  T_RUN = env_or("HNM_RUN", NULL), T_COMPARE = env_or("HNM_COMPARE", NULL);
+  T_CALIBRATE = env_or("HNM_CALIBRATE", NULL), T_PLATFORM = env_or("HNM_PLATFORM", NULL);
+  T_ROUTE = env_or("HNM_ROUTE", NULL), T_LINKPLOT = env_or("HNM_LINKPLOT", NULL);
+  T_HOSTS = env_or("HNM_HOSTS", NULL), T_PROG = env_or("PROG", "/bin/true");
+  if (!DATA || !T_RUN || !T_COMPARE || !T_CALIBRATE || !T_PLATFORM || !T_ROUTE || !T_LINKPLOT || !T_HOSTS) {
+    fprintf(stderr, "hnm_hostile: set DATA and HNM_RUN, HNM_COMPARE, HNM_CALIBRATE, HNM_PLATFORM, HNM_ROUTE, "
+                    "HNM_LINKPLOT, HNM_HOSTS\n");
+    return 2;
+  }
+  /* gnuplot replaced by true: the figures are not the subject here. */
+  fakebin = xfmt("%s/fakebin", workdir);
+  mkdir(fakebin, 0755);
+  char *gp = xfmt("%s/gnuplot", fakebin);
+  unlink(gp);
+  if (symlink("/bin/true", gp) != 0) {
+    perror("hnm_hostile: fake gnuplot");
+    return 1;
+  }
+  free(gp);
+  seeds_make();
+  signal(SIGPIPE, SIG_IGN);
+  sigset_t chld;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &chld, NULL);
+
+  struct kase *reg_cases = calloc(200, sizeof *reg_cases);
+  int nreg = regression_cases(reg_cases);
+  rng_state = seed ? seed : 1;
+  long total = nreg + ncases, ran = 0, skipped = 0;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (long id = 0; id < total; id++) {
+    struct kase gen, *k;
+    if (id < nreg) {
+      k = &reg_cases[id];
+    } else {
+      generated_case(&gen, id - nreg);
+      k = &gen;
+    }
+    if ((only < 0 || id == only) && !(k->simulates && sanitize)) {
+      run_case(k, id);
+      ran++;
+    } else if (only < 0) {
+      skipped++;
+    }
+    if (id >= nreg)
+      k_free(&gen);
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  for (int r = 0; r < nreg; r++)
+    k_free(&reg_cases[r]);
+  free(reg_cases);
+  printf("hostile: %ld cases (%d regression, %ld generated from seed %llu), %ld skipped, %ld failed, %.1f s\n", ran,
+         nreg, ncases, (unsigned long long)seed, skipped, failures,
+         (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+  if (ran == 0) {
+    fprintf(stderr, "hnm_hostile: no case ran\n");
+    return 1;
+  }
+  return failures > 0 ? 1 : 0;
+}
