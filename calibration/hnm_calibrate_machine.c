@@ -43,7 +43,6 @@
 #include "hnm_opt.h"
 #include "hnm_out.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -336,34 +335,6 @@ static int machine__hostfile_write(FILE *f, void *ctx)
   return ferror(f) ? -1 : 0;
 }
 
-/* DIR/data/'s CSVs, for `fit` (NULL-terminated, after the first N0 slots). */
-static char **machine__fit_args(const char *datadir, char **head, int n0)
-{
-  DIR *d = opendir(datadir);
-  if (d == NULL)
-    die("%s: %s", datadir, strerror(errno));
-  size_t cap = (size_t)n0 + 16, n = (size_t)n0;
-  char **av = calloc(cap, sizeof *av);
-  memcpy(av, head, (size_t)n0 * sizeof *av);
-  for (struct dirent *e; (e = readdir(d)) != NULL;) {
-    size_t l = strlen(e->d_name);
-    if (l < 5 || strcmp(e->d_name + l - 4, ".csv") != 0)
-      continue;
-    if (n + 2 >= cap) {
-      cap *= 2;
-      av = realloc(av, cap * sizeof *av);
-      if (av == NULL)
-        die("out of memory");
-    }
-    size_t pl = strlen(datadir) + l + 2;
-    av[n] = malloc(pl);
-    snprintf(av[n++], pl, "%s/%s", datadir, e->d_name);
-  }
-  closedir(d);
-  av[n] = NULL;
-  return av;
-}
-
 static void step(int k, double t0, const char *fmt, const char *a)
 {
   fprintf(stderr, PROG ": machine [%d/5, %.0f s]: ", k, now() - t0);
@@ -486,11 +457,9 @@ int cmd_machine(int argc, char **argv)
   /* 3. fit. */
   step(3, t0, "fitting %s", model);
   char *head[] = {"/proc/self/exe", "fit", "-o", model, "--report", report};
-  char **fav = machine__fit_args(data, head, 6);
+  char **fav = csv_args(data, head, 6, "");
   st = machine__spawn(fav, NULL);
-  for (int k = 6; fav[k] != NULL; k++)
-    free(fav[k]);
-  free(fav);
+  csv_args_free(fav, 6);
   if (st != 0) {
     fprintf(stderr, PROG ": machine: the fit failed (status %d)\n", st);
     return st == 2 ? 2 : 1;

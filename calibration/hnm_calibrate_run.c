@@ -5,7 +5,6 @@
 #include "hnm_model.h"
 #include "hnm_units.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -89,42 +88,12 @@ struct refine_ctx {
  * very program: its exit status. */
 static int fit_dir(const char *dir, const char *out)
 {
-  DIR *d = opendir(dir);
-  if (d == NULL)
-    die("-d: %s: %s", dir, strerror(errno));
-  size_t cap = 16, n = 0;
-  char **av = calloc(cap, sizeof *av);
   char report[4500];
   snprintf(report, sizeof report, "%s/refine-first-report", dir);
-  av[n++] = "/proc/self/exe";
-  av[n++] = "fit";
-  av[n++] = "-o";
-  av[n++] = (char *)out;
-  av[n++] = "--report";
-  av[n++] = report;
-  av[n++] = "--no-plots";
-  for (struct dirent *e; (e = readdir(d)) != NULL;) {
-    size_t l = strlen(e->d_name);
-    if (l < 5 || strcmp(e->d_name + l - 4, ".csv") != 0)
-      continue;
-    if (n + 2 >= cap) {
-      cap *= 2;
-      av = realloc(av, cap * sizeof *av);
-      if (av == NULL)
-        die("out of memory");
-    }
-    size_t pl = strlen(dir) + l + 2;
-    av[n] = malloc(pl);
-    if (av[n] == NULL)
-      die("out of memory");
-    snprintf(av[n++], pl, "%s/%s", dir, e->d_name);
-  }
-  closedir(d);
-  av[n] = NULL;
+  char *head[] = {"/proc/self/exe", "fit", "-o", (char *)out, "--report", report, "--no-plots"};
+  char **av = csv_args(dir, head, 7, "-d: ");
   int st = spawn(av);
-  for (size_t i = 7; i < n; i++)
-    free(av[i]);
-  free(av);
+  csv_args_free(av, 7);
   return st == 0 ? 0 : st == 2 ? 2 : 1;
 }
 

@@ -4,6 +4,7 @@
 #include "hnm_model.h"
 #include "hnm_units.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -28,3 +29,41 @@ void die(const char *fmt, ...)
   exit(2);
 }
 
+
+char **csv_args(const char *dir, char *const *head, size_t n0, const char *what)
+{
+  DIR *d = opendir(dir);
+  if (d == NULL)
+    die("%s%s: %s", what, dir, strerror(errno));
+  size_t cap = n0 + 16, n = n0;
+  char **av = calloc(cap, sizeof *av);
+  if (av == NULL)
+    die("out of memory");
+  memcpy(av, head, n0 * sizeof *av);
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    size_t l = strlen(e->d_name);
+    if (l < 5 || strcmp(e->d_name + l - 4, ".csv") != 0)
+      continue;
+    if (n + 2 >= cap) {
+      cap *= 2;
+      av = realloc(av, cap * sizeof *av);
+      if (av == NULL)
+        die("out of memory");
+    }
+    size_t pl = strlen(dir) + l + 2;
+    av[n] = malloc(pl);
+    if (av[n] == NULL)
+      die("out of memory");
+    snprintf(av[n++], pl, "%s/%s", dir, e->d_name);
+  }
+  closedir(d);
+  av[n] = NULL;
+  return av;
+}
+
+void csv_args_free(char **av, size_t n0)
+{
+  for (size_t i = n0; av[i] != NULL; i++)
+    free(av[i]);
+  free(av);
+}
