@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real clusters through SimGrid's platform-calibration data (issue 12): for
+# Real clusters through SimGrid's platform-calibration data: for
 # each cluster directory of a checkout of the SimGrid team's
 # platform-calibration repository (its data/ subdirectories, e.g.
 # data/plafrim_15_06_16 and data/stampede_17_06_01-17:26), fit

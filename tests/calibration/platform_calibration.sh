@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SimGrid's platform-calibration data in and SimGrid's configuration out
-# (issue 12). Data: a subsample of two clusters of the SimGrid team's
+# Data: a subsample of two clusters of the SimGrid team's
 # platform-calibration repository (tests/data/platform-calibration/README.md).
 # - fit --platform-calibration on each: the file's breakpoints (Limit L:
 #   k < L, so k <= L - 1) and thresholds (SMPI's strict k < eager_threshold:

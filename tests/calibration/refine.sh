@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Breakpoints to the byte (issue 12), closed loop on graphene in simulation
+# Breakpoints to the byte, closed loop on graphene in simulation
 # (tests/data/platforms/two.xml): run --simulate (150 sizes log-uniform in
 # 1 B - 16 MiB), fit, run --refine, fit again (and run --refine auto, which
 # fits first by itself, on a copy: the same breakpoints). Expected, from graphene's own
