@@ -52,6 +52,7 @@
  * before any simulated time runs.
  */
 #include "hnm_linkload.h"
+#include "hnm_route_observer.h"
 #include "hnm_lmm_fix.h"
 #include "hnm_model.h"
 #include "hnm_rma.h"
@@ -394,10 +395,15 @@ double lat_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
   return factor;
 }
 
+hnm_route_observer_fn route_observer;
+void* route_observer_ctx;
+
 double bw_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
                        const std::vector<sg4::Link*>& links)
 {
   hnm_linkload_route(size, links);
+  if (route_observer != nullptr)
+    route_observer(route_observer_ctx, size, reinterpret_cast<void* const*>(links.data()), links.size());
   const hnm_segment* seg = nullptr;
   if (not is_loggps) {
     seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
@@ -740,6 +746,12 @@ void resolve_settings()
 }
 
 } // namespace
+
+extern "C" void hnm_route_observer_set(hnm_route_observer_fn fn, void* ctx)
+{
+  route_observer     = fn;
+  route_observer_ctx = ctx;
+}
 
 __attribute__((constructor)) static void hnm_plugin_init()
 {
