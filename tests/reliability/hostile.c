@@ -1232,6 +1232,8 @@ static int regression_cases(struct kase *all)
   k_text(k, "pairs.txt", seed_pairs);
   k_args(k, T_ROUTE, "--shape", "4x4x4x4x2", "--pattern-file", "pairs.txt", "--k", "2", "--csv", NULL);
   k->stdout_full = 1;
+  k = reg(all, "platform-latency-above-1s", "^hnm-platform: --lat: '1e300s' is above 1 s");
+  k_args(k, T_PLATFORM, "torus", "--dims", "2x2", "--lat", "1e300s", NULL);
   k = reg(all, "platform-dev-full", "^hnm-platform: -o: '/dev/full': write error: No space left on device$");
   k_args(k, T_PLATFORM, "torus", "--dims", "2x2", "-o", "/dev/full", NULL);
   k = reg(all, "platform-write-fails",
@@ -1327,7 +1329,9 @@ static int regression_cases(struct kase *all)
   k->lock_input = 1;
   k = reg(all, "compare-run-sigkill-no-orphans", NULL);
   {
-    static const char fake[] = "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --dry-run ] && exit 0; done\nexec sleep 60\n";
+    /* A stand-in hnm-run whose run is a grandchild (as smpirun's ranks):
+     * the watchdog, not PR_SET_PDEATHSIG, is what ends it. */
+    static const char fake[] = "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --dry-run ] && exit 0; done\nsleep 60 &\nwait\n";
     k_in(k, "fake-run", fake, sizeof fake - 1, K_EXEC);
   }
   k_args(k, T_COMPARE, "run", "--hnm-run", "./fake-run", "--np", "2,4", "--workers", "2", "--log-dir", "logs", "-o",
