@@ -16,8 +16,7 @@
 #     are as long as SimGrid's D-mod-k ones and vary;
 #   - bad input: exit 2, one line, nothing written.
 source "$(dirname "$0")/../sim/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 lib_routes() { HNM_ROUTED_PLATFORM=$1 "$ROUTE_PRINT" "$PLATFORM_LIB" "${@:2}" 2>/dev/null; }
 
 # --- torus -----------------------------------------------------------------
@@ -132,18 +131,12 @@ check "valiant: another seed, other routes" \
     "$(lib_routes "$tmp/v12.txt" node-1 node-41 node-1 node-41 node-1 node-41 node-1 node-41)" ]
 
 # --- bad input ------------------------------------------------------------------------
-one_line_with() { [ "$(wc -l <"$tmp/stderr")" -eq 1 ] && grep -qF -- "$1" "$tmp/stderr"; }
-bad_input() { # WHAT EXPECTED-MESSAGE ARGS...
+# bad_input WHAT EXPECTED-MESSAGE ARGS...: ARGS refused, the one line
+# holding EXPECTED-MESSAGE (refuse, tests/lib.sh).
+bad_input() {
   local what=$1 msg=$2
   shift 2
-  rm -f "$tmp/out.txt"
-  set +e
-  "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-  local rc=$?
-  set -e
-  check "$what: exit 2 (got $rc)" [ "$rc" -eq 2 ]
-  check "$what: one line naming the problem ($(head -c 200 "$tmp/stderr"))" one_line_with "$msg"
-  check "$what: nothing written" [ ! -e "$tmp/out.txt" ]
+  refuse "$what" "$(ere_quote "$msg")" "$@"
 }
 bad_input "unknown dragonfly routing" "--routing: 'dor' is not a dragonfly routing (minimal, valiant, ugal)" \
   "$HNM_PLATFORM" dragonfly --routing dor -o "$tmp/out.txt"

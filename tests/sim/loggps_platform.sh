@@ -12,9 +12,7 @@
 # And the one-line note when a model's absolute values do not fit the
 # platform (the bundled loggps: 30 us, 125 MB/s), absent with :platform.
 source "$(dirname "$0")/lib.sh"
-set +e
-W=$(mktemp -d "${TMPDIR:-/tmp}/hnm-loggps-platform.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+W=$WORK
 cat >"$W/p.xml" <<'EOF'
 <?xml version="1.0"?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
