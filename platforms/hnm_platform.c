@@ -62,6 +62,9 @@ int main(int argc, char **argv)
     fprintf(stderr, "%s: note: %s\n", PROG, cfg.preset->note);
   if (cfg.scaled[0] != '\0')
     fprintf(stderr, "%s: %s\n", PROG, cfg.scaled);
+  if (cfg.seed_unused)
+    fprintf(stderr, "%s: note: --routing-seed: routing '%s' makes no random choice; the seed is ignored\n", PROG,
+            cfg.routing == HNM_ROUTING_BUILTIN ? "none (SimGrid's zone)" : hnm_routing_name(cfg.routing));
   /* Write errors are reported once, by us, not by libxml2 as well. */
   xmlSetGenericErrorFunc(NULL, quiet_xml_error);
   xmlSetStructuredErrorFunc(NULL, NULL);
