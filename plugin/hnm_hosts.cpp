@@ -18,12 +18,13 @@
  * 3 SimGrid refused the platform, or it is not a regular file (the reason
  * on stderr, one line).
  */
+#include "hnm_platform_values.h"
+#include "hnm_version.h"
+
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <xbt/config.hpp>
-
-#include "hnm_version.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -79,8 +80,7 @@ int main(int argc, char** argv)
     return 2;
   }
   if (argc != 2) {
-    std::fprintf(stderr, "hnm-hosts: %s (see hnm-hosts --help)\n",
-                 argc < 2 ? "a PLATFORM is needed" : "one PLATFORM only");
+    std::fprintf(stderr, "hnm-hosts: one platform file is needed (hnm-hosts PLATFORM; see --help)\n");
     return 2;
   }
   /* SimGrid would block on a named pipe and read a device forever. */
@@ -91,6 +91,12 @@ int main(int argc, char** argv)
   }
   if (!S_ISREG(st.st_mode)) {
     std::fprintf(stderr, "%s: not a regular file\n", argv[1]);
+    return 3;
+  }
+  /* What SimGrid would take (NaN, inf) or refuse without naming it. */
+  char why[1024];
+  if (hnm_platform_values_check(argv[1], why, sizeof why) != 0) {
+    std::fprintf(stderr, "%s\n", why);
     return 3;
   }
   try {
@@ -137,7 +143,10 @@ int main(int argc, char** argv)
   } catch (const std::exception& e) {
     std::string msg = e.what();
     msg             = msg.substr(0, msg.find('\n'));
-    std::fprintf(stderr, "%s\n", msg.empty() ? "SimGrid cannot load it" : msg.c_str());
+    /* The attribute SimGrid's reason is about, when it does not say. */
+    char line[2048];
+    hnm_platform_values_explain(argv[1], msg.c_str(), line, sizeof line);
+    std::fprintf(stderr, "%s\n", *line ? line : "SimGrid cannot load it");
     return 3;
   } catch (...) {
     std::fprintf(stderr, "SimGrid cannot load it (unknown error)\n");
