@@ -1,12 +1,9 @@
 # lib.sh -- helpers of the calibration tests (sourced by bash).
 # Environment (tests/calibration/CMakeLists.txt): HNM_RUN, HNM_CALIBRATE,
 # APPS_BIN, DATA.
-set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../sim/lib.sh"
 
 TWO=("$DATA/platforms/two.xml" "$DATA/platforms/two.hosts")
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/hnm-calibration.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
 
 # simulate MODEL DIR BENCH-ARGS...: the benchmark under hnm-run on two.xml.
 simulate() {
@@ -32,7 +29,13 @@ skip_if_busy() {
   mean=$(for _ in $(seq 20); do awk '$1 == "procs_running" { print $2 - 1 }' /proc/stat; sleep 0.1; done |
     awk '{ s += $1 } END { printf "%.2f", s / NR }')
   if awk -v m="$mean" 'BEGIN { exit !(m >= 1) }'; then
-    echo "SKIP: machine busy $1 ($mean other runnable tasks on $(nproc) cores): real MPI timings would measure the load"
-    exit 77
+    skip "machine busy $1 ($mean other runnable tasks on $(nproc) cores): real MPI timings would measure the load"
   fi
+}
+
+# hybrid_csvs SEED SIZES NOISE: $WORK/p2p.csv and $WORK/probe.csv, synthetic
+# measurements of the known hybrid model of hybrid.awk (NOISE gauss or
+# factors, see there).
+hybrid_csvs() {
+  awk -v dir="$WORK" -v seed="$1" -v sizes="$2" -v noise="$3" -f "$(dirname "${BASH_SOURCE[0]}")/hybrid.awk"
 }
