@@ -8,7 +8,7 @@
 # link loads and congestion maps of the 1024-process transposition (and of
 # minimal routing on dragonfly-SL scaled to 15376 nodes, Fig. 7d). Not a test.
 #   bench/experiments/routing.sh [BUILD-DIR]
-# NP_T / NP_H: process counts of the transposition (default 1024,2048) and
+# NP_T / NP_H: process counts of the transposition (default 1024) and
 # of the halo (default 1024,4096,16384). CSVs, tables, link loads and figures
 # go to $OUT (default BUILD-DIR/experiments); the PNGs docs/experiments.md
 # shows are copied to $IMG (default docs/img). Re-running resumes the sweeps.
@@ -19,7 +19,7 @@ OUT=${OUT:-$BUILD/experiments}
 IMG=${IMG:-docs/img}
 WORKERS=${WORKERS:-1}
 TIMEOUT=${TIMEOUT:-3600}
-NP_T=${NP_T:-1024,2048}
+NP_T=${NP_T:-1024}
 NP_H=${NP_H:-1024,4096,16384}
 MODEL=${MODEL:-fluid}
 mkdir -p "$OUT" "$IMG"
@@ -58,7 +58,7 @@ sweep zheng2018-fig5d "${PLATS[@]}" --model "$MODEL" --np "$NP_T" --args "--algo
 "$CMP" plot "$OUT/zheng2018-fig5d.csv" -o "$OUT/zheng2018-fig5d" \
   --title "transpose 1152x576x64 ring-4 by routing, dragonfly-MM/20 (20736 nodes), $MODEL (Zheng & Marguinaud 2018, Fig. 5d)" \
   >"$OUT/zheng2018-fig5d.txt"
-cp "$OUT/zheng2018-fig5d-time.png" "$IMG/"
+# (one process count: a table in docs/experiments.md, no figure)
 
 # Link loads of the 1024-process transposition, one run per routing (Fig. 7).
 SIMRUN=(--cfg=smpi/privatization:no --cfg=contexts/stack-size:128 --cfg=smpi/simulate-computation:no
