@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_report.h"
+#include "hnm_gnuplot.h"
 #include "hnm_msg.h"
 #include "hnm_out.h"
 #include "hnm_calibrate_util.h"
@@ -240,9 +240,10 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
     fprintf(g, "\n");
     if (hnm_out_commit(og, err, sizeof err) != 0)
       hnm_msg_die(1, "%s", err);
-    char cmd[9000];
-    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
-    if (system(cmd) != 0)
-      fprintf(stderr, PROG ": warning: gnuplot failed on %s (plots skipped)\n", gp);
+    /* The plots are beside the report: a failure is a warning, and gnuplot's
+     * own messages are not shown. */
+    char gerr[1200];
+    if (hnm_gnuplot_run(gp, HNM_GNUPLOT_QUIET, gerr, sizeof gerr) != 0)
+      hnm_msg_warn("gnuplot failed on %s (plots skipped)", gp);
   }
 }

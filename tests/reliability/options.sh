@@ -6,11 +6,11 @@
 # reads its own options anywhere before the program (hnm-run -np 2 --dry-run
 # PROG is a dry run, not a run of the program "--dry-run"), refuses --model
 # twice, and passes smpirun's options through in order. The tools of several
-# commands (hnm-compare, hnm-calibrate, hnm-platform) list them from their
+# commands (hnm-compare, hnm-calibrate, hnm-platform, hnm-linkplot) list them from their
 # command table: --help names every command with its one-line summary and
 # how to get a command's own --help; no command: one line naming the
 # commands and pointing to --help, exit 2; an unknown command: one line naming it and the commands, exit 2.
-# Environment: HNM_PLATFORM, HNM_ROUTE, HNM_CALIBRATE, HNM_COMPARE, HNM_RUN,
+# Environment: HNM_PLATFORM, HNM_ROUTE, HNM_CALIBRATE, HNM_COMPARE, HNM_RUN, HNM_LINKPLOT,
 # CMP_BIN, HNM_VERSION_EXPECTED.
 source "$(dirname "$0")/../sim/lib.sh"
 set +e
@@ -27,6 +27,7 @@ declare -A CMD=(
   [hnm-platform]="$HNM_PLATFORM torus"
   [hnm-calibrate]="$HNM_CALIBRATE fit"
   [hnm-compare]="$HNM_COMPARE run"
+  [hnm-linkplot]="$HNM_LINKPLOT map"
 )
 # One option of each table, as --help must list it.
 declare -A OPT=(
@@ -35,8 +36,9 @@ declare -A OPT=(
   [hnm-platform]="--loopback-bw BANDWIDTH"
   [hnm-calibrate]="--max-segments N"
   [hnm-compare]="--timeout SEC"
+  [hnm-linkplot]="--metric WHICH"
 )
-for t in hnm-run hnm-route hnm-platform hnm-calibrate hnm-compare; do
+for t in hnm-run hnm-route hnm-platform hnm-calibrate hnm-compare hnm-linkplot; do
   out=$(timeout $T ${CMD[$t]} --help 2>&1)
   check "$t --help: exit 0" [ $? -eq 0 ]
   check "$t --help: usage line" grep -q "^Usage: $t" <<<"$out"
@@ -81,12 +83,13 @@ st=$?
 check "hnm-run --model twice: exit 2 ($(cat err.txt))" [ $st -eq 2 ]
 check "hnm-run --model twice: the message ($(cat err.txt))" grep -qx "hnm-run: --model: given twice ('fluid', then 'loggps')" err.txt
 # The tools of several commands: their own --help from the command table.
-declare -A TOOL=([hnm-compare]="$HNM_COMPARE" [hnm-calibrate]="$HNM_CALIBRATE" [hnm-platform]="$HNM_PLATFORM")
+declare -A TOOL=([hnm-compare]="$HNM_COMPARE" [hnm-calibrate]="$HNM_CALIBRATE" [hnm-platform]="$HNM_PLATFORM"
+                 [hnm-linkplot]="$HNM_LINKPLOT")
 declare -A COMMANDS=([hnm-compare]="run slurm merge plot" [hnm-calibrate]="run fit compare export import machine"
-                     [hnm-platform]="cluster torus fattree dragonfly bgq")
-declare -A METAVAR=([hnm-compare]=COMMAND [hnm-calibrate]=COMMAND [hnm-platform]=FAMILY)
-declare -A HEADING=([hnm-compare]=Commands [hnm-calibrate]=Commands [hnm-platform]=Families)
-for t in hnm-compare hnm-calibrate hnm-platform; do
+                     [hnm-platform]="cluster torus fattree dragonfly bgq" [hnm-linkplot]="map dist")
+declare -A METAVAR=([hnm-compare]=COMMAND [hnm-calibrate]=COMMAND [hnm-platform]=FAMILY [hnm-linkplot]=COMMAND)
+declare -A HEADING=([hnm-compare]=Commands [hnm-calibrate]=Commands [hnm-platform]=Families [hnm-linkplot]=Commands)
+for t in hnm-compare hnm-calibrate hnm-platform hnm-linkplot; do
   for h in --help -h; do
     timeout $T ${TOOL[$t]} $h > out.txt 2> err.txt
     st=$?

@@ -91,4 +91,65 @@ bad "unknown metric" map "$tmp/d.csv" -o "$tmp/bad" --metric max
 bad "missing -o" map "$tmp/d.csv"
 bad "dist without LABEL=" dist -o "$tmp/bad" "$tmp/d.csv"
 bad "unknown command" draw "$tmp/d.csv" -o "$tmp/bad"
+check "unknown command: the tool's message" \
+  [ "$(cat "$tmp/err")" = "hnm-linkplot: unknown command 'draw' (map, dist; see hnm-linkplot --help)" ]
+
+# The command line from core's command and option tables: errors are one
+# line "hnm-linkplot: OPTION: reason", exit 2, as every tool's.
+bad "no command"
+check "no command: the tool's message" \
+  [ "$(cat "$tmp/err")" = "hnm-linkplot: a command is needed (map, dist; see hnm-linkplot --help)" ]
+bad "unknown option" map "$tmp/d.csv" -o "$tmp/bad" --bogus
+check "unknown option: named ($(cat "$tmp/err"))" grep -q "^hnm-linkplot: --bogus: unknown" "$tmp/err"
+bad "--roles is dist's" map "$tmp/d.csv" -o "$tmp/bad" --roles global
+bad "--metric without its argument" map "$tmp/d.csv" -o "$tmp/bad" --metric
+check "--metric: needs an argument ($(cat "$tmp/err"))" [ "$(cat "$tmp/err")" = "hnm-linkplot: --metric: needs an argument" ]
+bad "--metric max" map "$tmp/d.csv" -o "$tmp/bad" --metric max
+check "--metric max: the choices ($(cat "$tmp/err"))" [ "$(cat "$tmp/err")" = "hnm-linkplot: --metric: 'max' is not one of mean|peak" ]
+bad "map of two files" map "$tmp/d.csv" "$tmp/t.csv" -o "$tmp/bad"
+bad "dist of nothing" dist -o "$tmp/bad"
+for h in --help -h; do
+  "$HNM_LINKPLOT" $h >"$tmp/help" 2>"$tmp/err"
+  check "$h: the commands' table" [ "$(sed -n '/^Commands:$/,/^$/p' "$tmp/help" | sed -n 's/^  \([a-z]*\)  .*/\1/p' | tr '\n' ' ')" = "map dist " ]
+  check "$h: nothing on stderr" [ ! -s "$tmp/err" ]
+done
+"$HNM_LINKPLOT" dist --help >"$tmp/help"
+check "dist --help: --roles from the table" grep -q -- "--roles LIST" "$tmp/help"
+
+# Core's CSV reader: an empty field is a field (strtok merged them and
+# miscounted), a quoted link name may hold a comma, lines are not cut at 1 KiB.
+printf '%s\ng01,global,0,,0,1e9,1,1,0.2,0.5\n' "$H" >"$tmp/empty.csv"
+bad "empty field b" map "$tmp/empty.csv" -o "$tmp/bad"
+check "empty field b: named ($(cat "$tmp/err"))" grep -q "empty.csv:2: b: '' is not a whole number" "$tmp/err"
+printf '%s\ng01,,0,1,0,1e9,1,1,0.2,0.5\n' "$H" >"$tmp/norole.csv"
+bad "empty role" map "$tmp/norole.csv" -o "$tmp/bad"
+check "empty role: named ($(cat "$tmp/err"))" grep -q "norole.csv:2: role: empty" "$tmp/err"
+printf '%s\n"g,01,global,0,1,0,1e9,1,1,0.2,0.5\n' "$H" >"$tmp/quote.csv"
+bad "unclosed quote" map "$tmp/quote.csv" -o "$tmp/bad"
+long=$(printf 'x%.0s' $(seq 2000))
+printf '%s\n"g,01",global,0,1,0,1e9,1,1,0.2,0.5\n"%s""",global,1,0,0,1e9,1,1,0.4,0.5\n' "$H" "$long" >"$tmp/names.csv"
+"$HNM_LINKPLOT" map "$tmp/names.csv" -o "$tmp/names" 2>"$tmp/err" || true
+check "quoted names, a 2 KB line: read ($(cat "$tmp/err"))" [ "$(grep -v '^#' "$tmp/names.dat" | sed '/^$/d')" = "0 0.2
+0.4 0" ]
+
+# No cap on the number of runs (it was 64).
+runs=()
+for i in $(seq 70); do runs+=("r$i=$tmp/t.csv"); done
+set +e
+"$HNM_LINKPLOT" dist -o "$tmp/many" "${runs[@]}" 2>"$tmp/err"
+rc=$?
+set -e
+check "dist of 70 runs: exit 0 (got $rc: $(cat "$tmp/err"))" [ "$rc" -eq 0 ]
+check "dist of 70 runs: 70 CDFs" [ "$(grep -c '^# r[0-9]*: 3 links$' "$tmp/many-cdf.dat")" -eq 70 ]
+check "dist of 70 runs: 70 histogram columns" [ "$(awk '$1 == "0.10" { print NF }' "$tmp/many-hist.dat")" -eq 71 ]
+
+# Without gnuplot: exit 1, one line from core's runner, data and script written.
+set +e
+PATH=/nonexistent "$HNM_LINKPLOT" map "$tmp/t.csv" -o "$tmp/nognu" 2>"$tmp/err"
+rc=$?
+set -e
+check "no gnuplot: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "no gnuplot: one line ($(cat "$tmp/err"))" [ "$(cat "$tmp/err")" = \
+  "hnm-linkplot: cannot run gnuplot: No such file or directory (install gnuplot-nox; the script is $tmp/nognu.gp)" ]
+check "no gnuplot: data and script written" [ -s "$tmp/nognu.dat" -a -s "$tmp/nognu.gp" ]
 finish
