@@ -35,8 +35,8 @@
  */
 #include "hnm_lmm_fix.h"
 
-#include <simgrid/kernel/resource/Action.hpp>
-#include <simgrid/kernel/resource/Model.hpp>
+#include "hnm_simgrid_internals.hpp"
+
 #include <simgrid/version.h>
 
 #include <dlfcn.h>
@@ -47,34 +47,6 @@
 #include <cstring>
 #include <string>
 #include <string_view>
-
-/* The slice of SimGrid 3.32's lmm API that the mend and its self-check
- * call: exported, non-virtual member functions of src/kernel/lmm/maxmin.hpp
- * (not installed), declared here with their exact signatures so that the
- * linker binds them by their mangled names. No data member is declared: the
- * three the mend reads are read at checked offsets (below). */
-namespace simgrid::kernel::lmm {
-class Constraint {
-public:
-  double get_usage() const;
-  static int next_rank_;
-};
-class Variable {
-public:
-  static int next_rank_;
-};
-class System {
-public:
-  static System* build(std::string_view solver_name, bool selective_update);
-  Constraint* constraint_new(resource::Resource* id, double bound_value);
-  Variable* variable_new(resource::Action* id, double sharing_penalty, double bound, size_t number_of_constraints);
-  void expand(Constraint* cnst, Variable* var, double consumption_weight, bool force_creation);
-  void update_variable_penalty(Variable* var, double penalty);
-  void solve();
-  void update_modified_cnst_set(Constraint* cnst);
-  void update_modified_cnst_set_from_variable(const Variable* var);
-};
-} // namespace simgrid::kernel::lmm
 
 namespace lmm = simgrid::kernel::lmm;
 

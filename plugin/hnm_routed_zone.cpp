@@ -19,7 +19,7 @@
  * forward and the backward route), -1 on the links of an action when SimGrid
  * reports it finished or failed (Link::on_communication_state_change and
  * NetworkAction::get_links(), a function libsimgrid 3.32 exports but whose
- * header it does not install: declared below). Forward and backward routes
+ * header it does not install: hnm_simgrid_internals.hpp). Forward and backward routes
  * use disjoint directed links with SPLITDUPLEX, so the counts are exact;
  * hnm-platform refuses ugal with SHARED links.
  *
@@ -27,6 +27,7 @@
  * line naming the file, line and field, before any simulated time runs.
  */
 #include "hnm_routing.h"
+#include "hnm_simgrid_internals.hpp"
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/routing/NetPoint.hpp>
@@ -43,15 +44,6 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-namespace simgrid::kernel::resource {
-/* libsimgrid 3.32 exports this member (src/kernel/resource/NetworkModel.hpp,
- * not installed); only its declaration is needed to call it. */
-class NetworkAction : public Action {
-public:
-  std::list<StandardLinkImpl*> get_links() const;
-};
-} // namespace simgrid::kernel::resource
 
 namespace sg4 = simgrid::s4u;
 namespace kr  = simgrid::kernel::routing;

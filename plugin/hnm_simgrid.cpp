@@ -1,4 +1,4 @@
-/* hnm_simgrid.cpp -- the only file of hnm that talks to SimGrid's C++ API.
+/* hnm_simgrid.cpp -- libhnm.so's entry point into SimGrid (one of the C++ files of plugin/, docs/architecture.md).
  *
  * libhnm.so is preloaded into SMPI's smpimain (hnm-run does it through
  * smpirun's -wrapper). It declares its settings as SimGrid configuration

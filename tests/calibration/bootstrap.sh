@@ -112,7 +112,7 @@ check "... nothing created" [ ! -e "$WORK/bad.set" ]
 # The bundled graphene set (scripts/graphene-set): graphene.xml as its
 # central model, 50 contiguous members, each loading by itself, whose
 # latency factors bracket graphene's in every segment.
-GS=$(dirname "$0")/../../plugin/models/graphene.set
+GS=$(dirname "$0")/../../model/models/graphene.set
 check "graphene.set: central.xml is graphene.xml" cmp "$GS/central.xml" "$GS/../graphene.xml"
 check "graphene.set: members 001-050, contiguous" \
   [ "$(cd "$GS" && ls member-*.xml | paste -sd' ')" = "$(for i in $(seq 1 50); do printf 'member-%03d.xml\n' "$i"; done | paste -sd' ')" ]

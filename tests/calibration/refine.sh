@@ -3,7 +3,7 @@
 # (tests/data/platforms/two.xml): run --simulate (150 sizes log-uniform in
 # 1 B - 16 MiB), fit, run --refine, fit again (and run --refine auto, which
 # fits first by itself, on a copy: the same breakpoints). Expected, from graphene's own
-# file (plugin/models/graphene.xml): protocol async 65536 and detached
+# file (model/models/graphene.xml): protocol async 65536 and detached
 # 327680 (the probe bisects to the byte), segment boundaries exactly 1420,
 # 32768, 65536, 327680 (the first fit can only put the two free ones at the
 # largest sampled sizes below them, 1215 and 31133 with this seed, and says

@@ -19,7 +19,7 @@ source "$(dirname "$0")/lib.sh"
 
 with_rma() { # with_rma NAME ATTRS: graphene plus <rma ATTRS/> into $WORK/NAME.xml
   sed "s|</segments>|</segments>\n  <rma $2/>|; s/name=\"graphene\"/name=\"$1\"/" \
-    "$(dirname "$0")/../../plugin/models/graphene.xml" >"$WORK/$1.xml"
+    "$(dirname "$0")/../../model/models/graphene.xml" >"$WORK/$1.xml"
 }
 ARGS=(--sizes 60 --reps 2 --max 4MiB --seed 3)
 attr() { # attr FILE NAME: seconds of attribute NAME of <rma> in FILE

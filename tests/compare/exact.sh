@@ -8,7 +8,7 @@
 #   fluid, simclock   : the simulation ends when the reply arrives,
 #                       T + fL 20e-6 + (8 + 16) / (fB B), printed by SimGrid with %g
 #   (fL, fB: the bundled fluid's latency and bandwidth factors, read from
-#   plugin/models/fluid.xml)
+#   model/models/fluid.xml)
 #   loggps (explicit parameters, both sides post at 0, k <= S, k < s):
 #                       MPI_Recv = T1 + T2 + T3 = (o + k Os) + (L + k g) + (o + k Or)
 #                       (Degomme et al. 2013, Figure 1; tests/sim/loggps_closed_form.sh)

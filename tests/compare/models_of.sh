@@ -6,7 +6,7 @@
 # report directory is not there.
 source "$(dirname "$0")/lib.sh"
 
-MODELS=$DATA/../../plugin/models
+MODELS=$DATA/../../model/models
 mkdir -p cal-report
 cp "$MODELS/graphene.xml" cal.xml
 cp "$MODELS/loggps.xml" cal-report/loggps.xml

@@ -16,7 +16,7 @@
 #  - a C program of another project, built against the moved prefix through
 #    pkg-config and through find_package(hnm), loads a bundled model (found
 #    through $HNM_HOME) and reads graphene's breakpoints 1420 / 65536
-#    (plugin/models/graphene.xml) and their neighbours.
+#    (model/models/graphene.xml) and their neighbours.
 # Environment (tests/install/CMakeLists.txt): BUILD, SOURCE, CMAKE, CC.
 source "$(dirname "$0")/../sim/lib.sh"
 set +e
@@ -37,7 +37,7 @@ for f in bin/hnm-run bin/hnm-compare bin/hnm-calibrate bin/hnm-platform bin/hnm-
          libexec/hnm/calibrate libexec/hnm/pingpong_alltoall libexec/hnm/transpose; do
   check "installed executable $f" [ -x "$P/$f" ]
 done
-for f in lib/libhnm.so lib/libhnmbase.a lib/libhnmmodel.a lib/libhnmtopo.a lib/libhnmpaths.a lib/libhnmfit.a \
+for f in lib/libhnm.so lib/libhnmplatform.so lib/libhnmbase.a lib/libhnmmodel.a \
          include/hnm/hnm_model.h include/hnm/hnm_units.h include/hnm/hnm_home.h \
          share/hnm/models/graphene.xml share/hnm/models/hnm-model.dtd \
          share/hnm/platforms/default.xml share/hnm/platforms/default.hosts \
@@ -48,6 +48,9 @@ if command -v help2man >/dev/null; then
   check "man page hnm-run.1 from --help" grep -q '^\.TH HNM-RUN' "$P/share/man/man1/hnm-run.1"
 fi
 check "the test programs are not installed" [ ! -e "$P/libexec/hnm/p2p_timing" ]
+for f in lib/libhnmtopo.a lib/libhnmpaths.a lib/libhnmfit.a include/hnm/hnm_topo.h include/hnm/hnm_fit.h; do
+  check "internal library part not installed: $f" [ ! -e "$P/$f" ]
+done
 check "nothing installed is a link into the build or source tree" \
   bash -c '! find "$1" -type l | grep -q .' _ "$P"
 

@@ -7,12 +7,12 @@ set +e
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-mkdir -p "$T"/{core,plugin,tools,platforms,calibration,apps,tests/unit}
+mkdir -p "$T"/{core,model,plugin,tools,platforms,calibration,apps,tests/unit}
 printf '#include "hnm_units.h"\n' >"$T/core/hnm_units.c"
 printf '/* units */\n' >"$T/core/hnm_units.h"
-printf '#include "hnm_model.h"\n#include <libxml/parser.h>\n' >"$T/plugin/hnm_model.c"
-printf '/* model */\n' >"$T/plugin/hnm_model.h"
-printf '#include <simgrid/s4u.hpp>\n' >"$T/plugin/glue.cpp"
+printf '#include "hnm_model.h"\n#include <libxml/parser.h>\n' >"$T/model/hnm_model.c"
+printf '/* model */\n' >"$T/model/hnm_model.h"
+printf '#include "hnm_model.h"\n#include "hnm_topo.h"\n#include <simgrid/s4u.hpp>\n' >"$T/plugin/glue.cpp"
 printf '#include "hnm_topo.h"\n#include "hnm_units.h"\n' >"$T/platforms/hnm_topo.c"
 printf '/* topo */\n' >"$T/platforms/hnm_topo.h"
 printf '#include <glpk.h>\n' >"$T/platforms/hnm_paths_lp.c"
@@ -26,11 +26,13 @@ cat >"$T/core/CMakeLists.txt" <<'CM'
 add_library(hnmbase STATIC hnm_units.c)
 target_link_libraries(hnmbase PUBLIC m)
 CM
-cat >"$T/plugin/CMakeLists.txt" <<'CM'
+cat >"$T/model/CMakeLists.txt" <<'CM'
 add_library(hnmmodel STATIC hnm_model.c)
 target_link_libraries(hnmmodel PUBLIC hnmbase LibXml2::LibXml2 m)
+CM
+cat >"$T/plugin/CMakeLists.txt" <<'CM'
 add_library(hnm SHARED glue.cpp)
-target_link_libraries(hnm PRIVATE hnmmodel PkgConfig::SIMGRID)
+target_link_libraries(hnm PRIVATE hnmmodel hnmtopo PkgConfig::SIMGRID)
 CM
 cat >"$T/platforms/CMakeLists.txt" <<'CM'
 add_library(hnmtopo STATIC hnm_topo.c)
@@ -52,9 +54,12 @@ check "a clean tree passes ($out)" [ $? -eq 0 ]
 # One violation of each kind.
 printf '#include "hnm_model.h"\n#include <libxml/tree.h>\n' >>"$T/core/hnm_units.c"
 printf '#include "hnm_model.h"\n' >>"$T/platforms/hnm_topo.c"
-printf '#include <simgrid/s4u.hpp>\n' >>"$T/plugin/hnm_model.c"
+printf '#include <simgrid/s4u.hpp>\n' >>"$T/model/hnm_model.c"
 printf '#include <glpk.h>\n#include <libxml/parser.h>\n' >>"$T/platforms/hnm_topo.c"
 printf '#include "nowhere.h"\n' >>"$T/apps/skel.c"
+printf '#include <cstdio>\n' >"$T/plugin/nosimgrid.cpp"
+printf '#include "hnm_model.h"\n' >"$T/plugin/helper.c"
+printf 'target_link_libraries(hnmmodel PUBLIC PkgConfig::SIMGRID hnmtopo)\n' >>"$T/model/CMakeLists.txt"
 printf '#include <simgrid/actor.h>\n#ifndef SMPI_SHARED_MALLOC\n#include <simgrid/engine.h>\n#endif\n' >>"$T/apps/skel.c"
 printf 'target_link_libraries(hnmbase PUBLIC LibXml2::LibXml2)\n' >>"$T/core/CMakeLists.txt"
 printf 'target_link_libraries(hnmtopo PUBLIC hnmmodel\n  LibXml2::LibXml2)\n' >>"$T/platforms/CMakeLists.txt"
@@ -62,18 +67,22 @@ out=$(bash "$CHECK_LAYERING" "$T")
 status=$?
 check "violations: exit 1 (got $status)" [ $status -eq 1 ]
 expect() { check "reports: $1" grep -qF -- "$1" <<<"$out"; }
-expect "core/hnm_units.c:2: core/ may not include plugin/'s \"hnm_model.h\""
+expect "core/hnm_units.c:2: core/ may not include model/'s \"hnm_model.h\""
 expect "core/hnm_units.c:3: core/ may not include <libxml/tree.h>"
 expect "core/hnm_units.c:3: <libxml/tree.h> in a source of a core/ library"
-expect "platforms/hnm_topo.c:3: platforms/ may not include plugin/'s \"hnm_model.h\""
-expect "plugin/hnm_model.c:3: <simgrid/s4u.hpp> outside plugin's C++ glue"
+expect "platforms/hnm_topo.c:3: platforms/ may not include model/'s \"hnm_model.h\""
+expect "model/hnm_model.c:3: model/ may not include <simgrid/s4u.hpp>"
+expect "plugin/nosimgrid.cpp:1: plugin/ holds the code that uses SimGrid, and this file includes no SimGrid header"
+expect "plugin/helper.c:1: a C source in plugin/"
+expect "model/CMakeLists.txt:3: hnmmodel (model/) may not link simgrid"
+expect "model/CMakeLists.txt:3: hnmmodel links platforms/'s hnmtopo"
 expect "platforms/hnm_topo.c:4: <glpk.h> outside the GLPK module"
 expect "platforms/hnm_topo.c:5: <libxml/parser.h> in a source of a platforms/ library"
 expect "apps/skel.c:7: includes \"nowhere.h\", which no part holds"
 expect "apps/skel.c:8: apps/ may not include <simgrid/actor.h>"
 expect "apps/skel.c:10: apps/ may not include <simgrid/engine.h>"
 expect "core/CMakeLists.txt:3: hnmbase (core/ library) may not link libxml2"
-expect "platforms/CMakeLists.txt:8: hnmtopo links plugin/'s hnmmodel"
+expect "platforms/CMakeLists.txt:8: hnmtopo links model/'s hnmmodel"
 expect "platforms/CMakeLists.txt:8: hnmtopo (platforms/ library) may not link libxml2"
-check "exactly 13 violations" grep -q '^layering: 13 violation(s)' <<<"$out"
+check "exactly 17 violations" grep -q '^layering: 17 violation(s)' <<<"$out"
 finish

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every bad input of issue 13 (and the ones before it) is refused before
+# Every bad input (docs/reliability.md) is refused before
 # anything runs: exit 2, exactly one line on stderr naming the file (and
 # line) or the option, nothing written or removed, no hang (each case under
 # a 20 s timeout). Named pipes and devices are given where files are

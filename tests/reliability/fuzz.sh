@@ -17,7 +17,7 @@ SAN_RE='AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:
 
 # Seeds.
 S=$W/seeds && mkdir -p "$S/model" "$S/hosts" "$S/csv" "$S/plat" "$S/cmp"
-cp "$SOURCE_DIR"/plugin/models/*.xml "$DATA"/models/*.xml "$S/model/"
+cp "$SOURCE_DIR"/model/models/*.xml "$DATA"/models/*.xml "$S/model/"
 cp "$DATA"/platforms/*.hosts "$S/hosts/" && printf 'n-0:2\n\nn-1\n' >"$S/hosts/colon.hosts"
 cp "$DATA"/platforms/two.xml "$S/plat/"
 awk 'BEGIN { print "op,size,start,duration"

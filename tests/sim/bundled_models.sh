@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The bundled comparators are what scripts/bundled-models makes of graphene's
 # simulated measurements: running it again into a scratch directory gives
-# plugin/models/loggps.xml and fluid.xml byte for byte (the provenance their
+# model/models/loggps.xml and fluid.xml byte for byte (the provenance their
 # comments state). And the fluid fit it bundles is relative to the
 # measurement route (20 us, 125e6 B/s): there, fluid times the fitted line
 # L_f + k / B_f, the values its comment records, to their 4 digits.
@@ -12,11 +12,11 @@ trap 'rm -rf "$W"' EXIT
 "$SOURCE_DIR/scripts/bundled-models" "$BUILD_DIR" "$W" 2>"$W/err"
 check "bundled-models exits 0 ($(tail -n 2 "$W/err"))" [ $? -eq 0 ]
 for m in loggps fluid; do
-  check "$m.xml is the fit, byte for byte ($(diff "$W/$m.xml" "$SOURCE_DIR/plugin/models/$m.xml" | head -4 | tr '\n' ' '))" \
-    cmp -s "$W/$m.xml" "$SOURCE_DIR/plugin/models/$m.xml"
+  check "$m.xml is the fit, byte for byte ($(diff "$W/$m.xml" "$SOURCE_DIR/model/models/$m.xml" | head -4 | tr '\n' ' '))" \
+    cmp -s "$W/$m.xml" "$SOURCE_DIR/model/models/$m.xml"
 done
 # lat-factor x 20 us + 16 / (bw-factor x 125e6) = L_f, bw-factor x 125e6 = B_f.
-line=$(grep -o 'L = [^ ]* s, B = [^ ]* B/s' "$SOURCE_DIR/plugin/models/fluid.xml")
+line=$(grep -o 'L = [^ ]* s, B = [^ ]* B/s' "$SOURCE_DIR/model/models/fluid.xml")
 Lf=$(awk '{ print $3 }' <<<"$line") Bf=$(awk '{ print $7 }' <<<"$line")
 FL=$(fluid_factor lat-factor) FB=$(fluid_factor bw-factor)
 check_close "fluid: bw-factor x 125e6 = B_f" "$(calc "$FB * 125e6")" "$Bf" 1e-3

@@ -8,7 +8,7 @@
 # the receiver's P + U later, whatever the protocol. Blocks and bytes of each
 # scenario are counted by hand in datatype_send.c's header; the coefficients
 # are those of tests/data/models/pack-test.xml (interpreted, then compiled)
-# and of plugin/models/graphene.xml.
+# and of model/models/graphene.xml.
 source "$(dirname "$0")/lib.sh"
 
 TWO=("$DATA/platforms/two.xml" "$DATA/platforms/two.hosts" 2 "$SIM_BIN/datatype_send")
@@ -71,7 +71,7 @@ check_model "$M:pack=compiled" compiled "0.1e-6 0.2e-9 0.05e-9" "0.3e-6 0.4e-9 0
 # stride 2 (8 MiB) against the same bytes contiguous. graphene.xml's
 # interpreted vector coefficients, read from the file so that a refit does
 # not need this test edited.
-G=$SOURCE_DIR/plugin/models/graphene.xml
+G=$SOURCE_DIR/model/models/graphene.xml
 coef() { # STYLE CLASS ATTR
   awk -v s="$1" -v c="$2" -v a="$3" 'BEGIN { RS = "<"; }
     $1 == "pack-cost" && index($0, "style=\"" s "\"") && index($0, "class=\"" c "\"") {

@@ -3,7 +3,7 @@
 # the model sends eagerly or detached carries the send and receive overheads
 # SMPI no longer charges as latency; SimGrid's Lazy update is kept. Closed forms under the bundled graphene
 # model on two nodes (route latency 20 us, B = 125 MB/s; the factors and
-# overheads of plugin/models/graphene.xml, as in protocol_modes.sh), where
+# overheads of model/models/graphene.xml, as in protocol_modes.sh), where
 # transfer T = 20us x lat-factor + (k + 16) / (B x bw-factor):
 #   receiver first (blocking MPI_Send): the receiver ends at
 #     ts + o_send + T + o_recv in both modes (exact: the sender's overhead,

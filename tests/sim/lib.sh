@@ -20,7 +20,7 @@ FLUID=$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/models" && pwd)/textbook-flui
 # (its one segment), for closed forms T = lat-factor L + (k + 16) /
 # (bw-factor B) on any route of latency L and narrowest bandwidth B.
 fluid_factor() {
-  grep -o " $1=\"[^\"]*\"" "$(dirname "${BASH_SOURCE[0]}")/../../plugin/models/fluid.xml" | head -1 | cut -d'"' -f2
+  grep -o " $1=\"[^\"]*\"" "$(dirname "${BASH_SOURCE[0]}")/../../model/models/fluid.xml" | head -1 | cut -d'"' -f2
 }
 
 FAILED=0

@@ -6,7 +6,7 @@
 #     outgoing and incoming flow: each gets 0.75 B, so
 #     t = 20us + (k + 16) / (0.75 B)  and  2k / t ~ 1.5 B;
 #   fluid: no limiter, each direction has its own link: with the bundled
-#     model's factors fL, fB (plugin/models/fluid.xml),
+#     model's factors fL, fB (model/models/fluid.xml),
 #     t = fL x 20us + (k + 16)/(fB B), and 2k / t ~ 2 fB B;
 #   loggps (G = 1/B, Os = Or = 0), both transfers posted by MPI_Isend (which
 #     costs o, so each transfer is X - o with X = 6o + 3L + kG, the

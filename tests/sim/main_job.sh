@@ -4,7 +4,7 @@
 # the route latency 10 + 5 + 5 + 10 us (node up, cabinet up, cabinet down,
 # node down; limiters have none) times the bundled fluid's latency factor
 # fL, plus (k + 16) / (fB B) with B the 1 Gb/s node link, the narrowest on
-# the route, and fB its bandwidth factor (plugin/models/fluid.xml, fitted to
+# the route, and fB its bandwidth factor (model/models/fluid.xml, fitted to
 # graphene's data by scripts/bundled-models; to 1e-8: the demo prints 9
 # significant digits). Then scripts/main-job itself runs and
 # prints its table.

@@ -10,7 +10,7 @@
 #   large (1000000 B, rendez-vous): MPI_Send blocks until the receive is
 #     posted and both end with the transfer.
 # Transfer = 20us x lat-factor + (k + 16) / (B x bw-factor); the factors and
-# overheads are those of plugin/models/graphene.xml.
+# overheads are those of model/models/graphene.xml.
 source "$(dirname "$0")/lib.sh"
 
 B=125000000

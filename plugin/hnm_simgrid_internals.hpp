@@ -1,0 +1,64 @@
+/* hnm_simgrid_internals.hpp -- the one place where hnm declares parts of
+ * SimGrid that SimGrid does not install.
+ *
+ * libsimgrid 3.32 exports these functions, but the headers that declare them
+ * (src/kernel/resource/NetworkModel.hpp, src/kernel/lmm/maxmin.hpp) are not
+ * installed. Declaring them with their exact 3.32 signatures lets the linker
+ * bind them by their mangled names. No data member is declared: code that
+ * reads SimGrid's internal fields (hnm_lmm_fix.cpp) reads them at offsets it
+ * checks against the running library first.
+ *
+ * Everything here is true of SimGrid 3.32 only. The build requires exactly
+ * that version (CMakeLists.txt, pkg_check_modules simgrid=3.32), and this
+ * header refuses to compile against any other: a declaration that no longer
+ * matches would link and then call the wrong code.
+ */
+#ifndef HNM_SIMGRID_INTERNALS_HPP
+#define HNM_SIMGRID_INTERNALS_HPP
+
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
+#include <simgrid/version.h>
+
+#include <list>
+#include <string_view>
+
+#if SIMGRID_VERSION_MAJOR != 3 || SIMGRID_VERSION_MINOR != 32
+#error "hnm_simgrid_internals.hpp declares SimGrid 3.32's uninstalled internals: check each declaration against the new version's source before changing this guard"
+#endif
+
+namespace simgrid::kernel::resource {
+/* src/kernel/resource/NetworkModel.hpp: the links a network action crosses
+ * (hnm_routed_zone.cpp counts the flows on each link with it). */
+class NetworkAction : public Action {
+public:
+  std::list<StandardLinkImpl*> get_links() const;
+};
+} // namespace simgrid::kernel::resource
+
+/* src/kernel/lmm/maxmin.hpp: the slice of the max-min system that
+ * hnm_lmm_fix.cpp's mend and its self-check call (exported, non-virtual). */
+namespace simgrid::kernel::lmm {
+class Constraint {
+public:
+  double get_usage() const;
+  static int next_rank_;
+};
+class Variable {
+public:
+  static int next_rank_;
+};
+class System {
+public:
+  static System* build(std::string_view solver_name, bool selective_update);
+  Constraint* constraint_new(resource::Resource* id, double bound_value);
+  Variable* variable_new(resource::Action* id, double sharing_penalty, double bound, size_t number_of_constraints);
+  void expand(Constraint* cnst, Variable* var, double consumption_weight, bool force_creation);
+  void update_variable_penalty(Variable* var, double penalty);
+  void solve();
+  void update_modified_cnst_set(Constraint* cnst);
+  void update_modified_cnst_set_from_variable(const Variable* var);
+};
+} // namespace simgrid::kernel::lmm
+
+#endif
