@@ -275,6 +275,19 @@ static int outs_commit(struct outs *O)
   return rc;
 }
 
+/* After writing with status RC: drop the outputs (RC != 0), or commit them
+ * and run gnuplot on the script GP. The status of the whole. */
+static int outs_draw(struct outs *O, int rc, const char *gp)
+{
+  if (rc != 0) {
+    outs_abort(O);
+    return rc;
+  }
+  if (outs_commit(O) != 0)
+    return HNM_EXIT_USAGE;
+  return run_gnuplot(gp);
+}
+
 /* The number of cells of a ROWS x COLS map, or -1 beyond MAX_CELLS. */
 static long cells(long rows, long cols)
 {
@@ -470,15 +483,8 @@ static int map(const struct load *L, const char *prefix, int peak, const char *t
     rc = (kind == 1   ? map_dragonfly
           : kind == 2 ? map_torus
                       : map_fattree)(L, peak, title, what, dat, png, d, g);
-  if (rc != 0)
-    outs_abort(&O);
-  else if (outs_commit(&O) != 0)
-    rc = HNM_EXIT_USAGE;
-  if (rc == 0) {
-    rc = run_gnuplot(gpp);
-    if (rc == 0)
-      fprintf(stderr, PROG " map: %s (data %s, script %s)\n", png, dat, gpp);
-  }
+  if ((rc = outs_draw(&O, rc, gpp)) == 0)
+    fprintf(stderr, PROG " map: %s (data %s, script %s)\n", png, dat, gpp);
   free(dat), free(gpp), free(png);
   return rc;
 }
@@ -588,15 +594,8 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
       fprintf(g, " noenhanced%s", k + 1 < nruns ? ", " : "\n");
     }
   }
-  if (rc != 0)
-    outs_abort(&O);
-  else if (outs_commit(&O) != 0)
-    rc = HNM_EXIT_USAGE;
-  if (rc == 0) {
-    rc = run_gnuplot(gpp);
-    if (rc == 0)
-      fprintf(stderr, PROG " dist: %s, %s (data %s, %s; script %s)\n", cpng, hpng, cdat, hdat, gpp);
-  }
+  if ((rc = outs_draw(&O, rc, gpp)) == 0)
+    fprintf(stderr, PROG " dist: %s, %s (data %s, %s; script %s)\n", cpng, hpng, cdat, hdat, gpp);
   free(cdat), free(hdat), free(gpp), free(cpng), free(hpng), free(hist);
   return rc;
 }
