@@ -60,5 +60,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "%s: note: %s\n", PROG, cfg.preset->note);
   if (cfg.scaled[0] != '\0')
     fprintf(stderr, "%s: %s\n", PROG, cfg.scaled);
+  if (cfg.seed_unused)
+    fprintf(stderr, "%s: note: --routing-seed: routing '%s' makes no random choice; the seed is ignored\n", PROG,
+            cfg.routing == HNM_ROUTING_BUILTIN ? "none (SimGrid's zone)" : hnm_routing_name(cfg.routing));
   return generate(&cfg);
 }

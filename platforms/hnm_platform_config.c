@@ -203,9 +203,8 @@ int build_config(const struct cli *c, struct config *cfg)
     cfg->routing_seed = (uint64_t)strtoull(v, &end, 10);
     if (!isdigit((unsigned char)v[0]) || *end != '\0' || errno != 0)
       return bad("--routing-seed: '%s' is not an integer in [0, 2^64)", v);
-    if (cfg->routing != HNM_ROUTING_VALIANT && cfg->routing != HNM_ROUTING_UGAL && cfg->routing != HNM_ROUTING_RANDOM)
-      return bad("--routing-seed: routing '%s' makes no random choice (valiant, ugal and random do)",
-                 c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
+    /* A loop over routings passes one seed to all: accepted, noted by main. */
+    cfg->seed_unused = !hnm_routing_is_random(cfg->routing);
   } else {
     cfg->routing_seed = 1;
   }
@@ -249,8 +248,18 @@ int build_config(const struct cli *c, struct config *cfg)
     return bad("--limiter: '%s' is negative (0 = no limiter)", value_of(c, OPT_LIMITER));
   if (!hnm_routing_is_builtin(cfg->routing) && cfg->limiter > 0)
     return bad("--limiter: routed platforms (--routing %s) have no limiter links", hnm_routing_name(cfg->routing));
-  if (cfg->routing == HNM_ROUTING_UGAL && !cfg->splitduplex)
-    return bad("--sharing: ugal counts the flows of each direction of a link: use SPLITDUPLEX");
+  if ((cfg->routing == HNM_ROUTING_UGAL_L || cfg->routing == HNM_ROUTING_UGAL_G) && !cfg->splitduplex)
+    return bad("--sharing: %s keeps a backlog per direction of a link: use SPLITDUPLEX",
+               hnm_routing_name(cfg->routing));
+  cfg->ugal_threshold = HNM_RNET_UGAL_THRESHOLD;
+  if (family_doc(c->fam, OPT_UGAL_THRESHOLD) != NULL) {
+    if (get_time(c, OPT_UGAL_THRESHOLD, &cfg->ugal_threshold) != 0)
+      return -1;
+    if (c->val[OPT_UGAL_THRESHOLD] != NULL && cfg->routing != HNM_ROUTING_UGAL_L &&
+        cfg->routing != HNM_ROUTING_UGAL_G)
+      return bad("--ugal-threshold: only ugal-l and ugal-g have a threshold (--routing %s)",
+                 c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
+  }
   if (family_doc(c->fam, OPT_USABLE) != NULL) {
     if (get_number(c, OPT_USABLE, &usable) != 0)
       return -1;

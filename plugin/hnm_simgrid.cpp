@@ -53,6 +53,7 @@
  */
 #include "hnm_linkload.h"
 #include "hnm_linkrole.h"
+#include "hnm_route_observer.h"
 #include "hnm_lmm_fix.h"
 #include "hnm_model.h"
 #include "hnm_rma.h"
@@ -283,13 +284,22 @@ void check_platform_once(const sg4::Host* src, const sg4::Host* dst, const std::
   }
   if (is_loggps)
     return;
-  const hnm_segment* last = hnm_model_segment(model, route_class(src, dst), INFINITY);
-  if (last->bandwidth_absolute && far(last->bandwidth_Bps, bw))
+  /* The fastest of the route class's absolute bandwidths: a platform built
+   * for the model (hnm-calibrate machine gives its links exactly that
+   * rate, so that they never cap it) is the model's machine, even where
+   * the largest messages go slower. */
+  size_t n                 = 0;
+  const hnm_segment* segs  = hnm_model_segments(model, route_class(src, dst), &n);
+  double fastest           = 0.0;
+  for (size_t k = 0; segs != nullptr && k < n; k++)
+    if (segs[k].bandwidth_absolute && segs[k].bandwidth_Bps < HNM_MAX_BANDWIDTH && segs[k].bandwidth_Bps > fastest)
+      fastest = segs[k].bandwidth_Bps;
+  if (fastest > 0 && far(fastest, bw))
     std::fprintf(stderr,
-                 "hnm: note: model '%s' gives the largest messages %g bytes/s of its own (absolute, fitted "
+                 "hnm: note: model '%s' moves its fastest messages at %g bytes/s of its own (absolute, fitted "
                  "elsewhere), and this platform's route %s -> %s has %g bytes/s: times follow the model's machine; "
                  "calibrate on this one, or use a model of factors (graphene)\n",
-                 hnm_model_name(model), last->bandwidth_Bps, src->get_cname(), dst->get_cname(), bw);
+                 hnm_model_name(model), fastest, src->get_cname(), dst->get_cname(), bw);
 }
 
 /* A LogGPS transfer: SimGrid charges latency x factor + size / rate, with the
@@ -386,10 +396,15 @@ double lat_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
   return factor;
 }
 
+hnm_route_observer_fn route_observer;
+void* route_observer_ctx;
+
 double bw_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
                        const std::vector<sg4::Link*>& links)
 {
   hnm_linkload_route(size, links);
+  if (route_observer != nullptr)
+    route_observer(route_observer_ctx, size, reinterpret_cast<void* const*>(links.data()), links.size());
   const hnm_segment* seg = nullptr;
   if (not is_loggps) {
     seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
@@ -727,6 +742,12 @@ void resolve_settings()
 }
 
 } // namespace
+
+extern "C" void hnm_route_observer_set(hnm_route_observer_fn fn, void* ctx)
+{
+  route_observer     = fn;
+  route_observer_ctx = ctx;
+}
 
 __attribute__((constructor)) static void hnm_plugin_init()
 {
