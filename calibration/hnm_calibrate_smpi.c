@@ -1,6 +1,7 @@
 /* hnm_calibrate_smpi.c -- see hnm_calibrate_smpi.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_calibrate_smpi.h"
+#include "hnm_msg.h"
 
 #include "hnm_calibrate_util.h"
 #include "hnm_model.h"
@@ -58,6 +59,10 @@ int cmd_export(int argc, char **argv)
   const char *file = argv[first];
   if ((!isnan(bw) && !(bw > 0)) || (!isnan(lat) && !(lat > 0)))
     return hnm_opt_fail(isnan(bw) || bw > 0 ? "--latency" : "--bandwidth", "must be > 0");
+  if (!isnan(bw) && bw > HNM_MAX_BANDWIDTH)
+    return hnm_opt_fail("--bandwidth", "%.17gBps is above 1e20Bps (hnm's 'no limit')", bw);
+  if (!isnan(lat) && lat > 1)
+    return hnm_opt_fail("--latency", "%.17gs is above 1 s (docs/model-format.md)", lat);
   hnm_error err;
   hnm_model *m = hnm_model_parse_spec(file, &err);
   if (m == NULL)
@@ -74,8 +79,7 @@ int cmd_export(int argc, char **argv)
   hnm_model_free(m);
   if (rc != 0) {
     free(buf);
-    fprintf(stderr, PROG ": %s: %s\n", file, e);
-    return 2;
+    return hnm_msg_error("%s: %s", file, e); /* one line whatever the reason holds */
   }
   fputs(buf, stdout);
   free(buf);
@@ -113,6 +117,11 @@ int cmd_import(int argc, char **argv)
     return hnm_opt_fail("--bandwidth", "required, > 0 (the route the factors apply to)");
   if (!(lat > 0))
     return hnm_opt_fail("--latency", "required, > 0 (the route the factors apply to)");
+  /* docs/model-format.md's ranges, before the file is read. */
+  if (bw > HNM_MAX_BANDWIDTH)
+    return hnm_opt_fail("--bandwidth", "%.17gBps is above 1e20Bps (hnm's 'no limit')", bw);
+  if (lat > 1)
+    return hnm_opt_fail("--latency", "%.17gs is above 1 s (docs/model-format.md)", lat);
   if (out == NULL)
     return hnm_opt_fail("--output", "-o MODEL.xml is required");
   if (hnm_out_same_file(out, file))
@@ -122,8 +131,7 @@ int cmd_import(int argc, char **argv)
   char e[1200], notes[4096] = "";
   hnm_model *m = NULL;
   if (hnm_smpi_config_import(file, bw, lat, name, &m, notes, sizeof notes, e, sizeof e) != 0) {
-    fprintf(stderr, PROG ": %s\n", e);
-    return 2;
+    return hnm_msg_error("%s", e); /* one line: libxml2's reasons may hold newlines */
   }
   hnm_out *o = hnm_out_open(out, "-o", e, sizeof e);
   if (o == NULL) {
@@ -132,9 +140,12 @@ int cmd_import(int argc, char **argv)
   }
   hnm_error werr;
   if (hnm_model_write(m, hnm_out_file(o), &werr) != 0) {
+    /* The output module's reason (ENOSPC) when the stream failed. */
+    if (hnm_out_finish(o, e, sizeof e) == 0)
+      snprintf(e, sizeof e, "-o: '%s': %s", out, werr.msg);
     hnm_out_abort(o);
     hnm_model_free(m);
-    die("-o: '%s': %s", out, werr.msg);
+    die("%s", e);
   }
   hnm_model_free(m);
   if (hnm_out_commit(o, e, sizeof e) != 0)

@@ -43,6 +43,10 @@ static int get_time(const struct cli *c, enum opt_id id, double *out)
     return bad("%s: %s", opt_name(id), err);
   if (*out < 0)
     return bad("%s: '%s' is negative", opt_name(id), s);
+  /* docs/model-format.md's range of a latency: a link of more than 1 s is
+   * a typing mistake (1e300s would saturate the simulated clock). */
+  if (*out > 1)
+    return bad("%s: '%s' is above 1 s (not a link's latency; docs/model-format.md)", opt_name(id), s);
   return 0;
 }
 
