@@ -595,11 +595,9 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
             M = c->size;
           }
         }
-        if (nv == 0) {
-          fprintf(stderr, PROG ": %s:%ld: contention probe without %s rows for rank %d of 1 pair\n",
-                  in->cont_file, in->cont_line, bi ? "bi" : "uni", r);
-          exit(2);
-        }
+        if (nv == 0) /* a row that is missing has no line: the file and the fields */
+          die("%s: no row with pairs 1, mode %s, rank %d (the contention probe needs both ranks of one pair in "
+              "both modes)", in->cont_file, bi ? "bi" : "uni", r);
         med[bi][r] = hnm_fit_median(v, nv);
       }
     free(v);

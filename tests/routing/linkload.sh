@@ -17,8 +17,7 @@
 #    hnm-linkplot.
 # 4. Bad input: --link-load into a missing directory: exit 2, one line.
 source "$(dirname "$0")/../sim/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 S=1000000
 B=1e10
 T=$(calc "($S + 16) / $B")
@@ -81,11 +80,9 @@ check "quoted link name: '$got'" [ "$got" = '"l,""1""",other,-1,-1,-1,1000000000
 "$HNM_LINKPLOT" dist -o "$tmp/q" --roles other q="$tmp/q.csv" 2>/dev/null
 check "quoted link name: hnm-linkplot reads the row" grep -qx '# q: 1 links' "$tmp/q-cdf.dat"
 
-set +e
 "$HNM_RUN" --model "$FLUID" --link-load "$tmp/nowhere/x.csv" -platform "$tmp/t.xml" -hostfile "$tmp/th" -np 2 \
   "$ROUTING_BIN/flows" "$S" >/dev/null 2>"$tmp/err"
 rc=$?
-set -e
 check "--link-load into a missing directory: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 check "--link-load into a missing directory: one line ($(cat "$tmp/err"))" [ "$(wc -l <"$tmp/err")" -eq 1 ]
 finish

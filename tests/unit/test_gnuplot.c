@@ -113,6 +113,5 @@ int main(void)
   unlink(path);
   unlink(args);
   rmdir(dir);
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 && passed > 0 ? 0 : 1;
+  return check_finish();
 }

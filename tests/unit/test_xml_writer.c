@@ -164,6 +164,5 @@ int main(void)
     CHECK(hnm_xml_writer_finish(w) == -1);
     fclose(f);
   }
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 && passed > 0 ? 0 : 1;
+  return check_finish();
 }
