@@ -4,7 +4,6 @@
 #include "hnm_topo.h"
 #include "hnm_units.h"
 
-#include <libxml/xmlwriter.h>
 
 #include <errno.h>
 #include <math.h>
@@ -143,7 +142,8 @@ static const struct opt_doc dragonfly_docs[] = {
                         "links spread over the routers (see below); none: SimGrid's DRAGONFLY zone", 0},
   {OPT_ROUTING_SEED, "1", "seed of the Valiant and UGAL random choices (same seed, same routes; minimal and none: "
                           "accepted, unused)", 0},
-  {OPT_UGAL_THRESHOLD, "0", "UGAL's T: minimal iff q_min x h_min <= q_val x h_val + T (q: seconds of backlog)", 0},
+  {OPT_UGAL_THRESHOLD, "10us", "UGAL's T: minimal iff q_min + h_min lat <= q_val + h_val lat + T (q: seconds of "
+                               "backlog)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
@@ -225,7 +225,7 @@ int family_command(int argc, char **argv)
     cmds[n] = (struct hnm_opt_command){families[n].name, NULL, families[n].summary};
   cmds[n] = (struct hnm_opt_command){NULL, NULL, NULL};
   const struct hnm_opt_tool tool = {PROG, "FAMILY", "Families",
-                                    "Write a SimGrid 4.1 platform (XML, through libxml2) and its MPI hostfile.",
+                                    "Write a SimGrid 4.1 platform (XML) and its MPI hostfile.",
                                     NULL, tool_notes};
   return hnm_opt_command(&tool, cmds, argc, argv);
 }

@@ -98,6 +98,9 @@ for f in model.xml platform.xml hostfile speed.csv data/p2p.csv model-report/rep
 done
 check "hostfile: --hosts 3 hosts" [ "$(cat "$R/hostfile")" = "$(printf 'host-0\nhost-1\nhost-2')" ]
 check "the ranks ran here: no <config> host speed in the platform" bash -c "! grep -q '<config>' '$R/platform.xml'"
+# Well-formed XML (core's XML writer; its comment held "--model" once).
+check "platform.xml is well-formed ($(xmllint --noout --nonet "$R/platform.xml" 2>&1 | head -c 200))" \
+  xmllint --noout --nonet "$R/platform.xml"
 speed=$(awk -F, 'NR > 1 { printf "%.17g\n", $4 / $5 }' "$R/speed.csv" | sort -g |
   awk '{ v[NR] = $1 } END { printf "%.17g", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 hosts_speed=$("$(dirname "$HNM_RUN")/hnm-hosts" "$R/platform.xml" | awk -F'\t' 'NR == 2 { print $2 }')
