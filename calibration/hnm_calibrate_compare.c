@@ -44,20 +44,23 @@ int cmd_compare(int argc, char **argv)
   if (argc < 3)
     die("compare: need REAL.csv and at least one NAME=SIM.csv");
   int ns = argc - 2;
-  /* Static: reachable until exit whatever the path (read_csv() exits on
-   * bad input), so LeakSanitizer reports nothing. */
+  /* Static: reachable until exit whatever the path (a refusal below
+   * exits), so LeakSanitizer reports nothing. */
   static struct inputs *in;
   static const char **names;
   in = calloc((size_t)ns + 1, sizeof *in);
   names = calloc((size_t)ns, sizeof *names);
-  read_csv(argv[1], &in[0]);
+  char rerr[HNM_ERRLEN];
+  if (read_csv(argv[1], &in[0], rerr, sizeof rerr) != 0)
+    die("%s", rerr);
   for (int i = 0; i < ns; i++) {
     char *eq = strchr(argv[i + 2], '=');
     if (eq == NULL || eq == argv[i + 2])
       die("compare: '%s': expected NAME=SIM.csv", argv[i + 2]);
     *eq = '\0';
     names[i] = argv[i + 2];
-    read_csv(eq + 1, &in[i + 1]);
+    if (read_csv(eq + 1, &in[i + 1], rerr, sizeof rerr) != 0)
+      die("%s", rerr);
   }
   for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
     struct series *r = &in[0].op[op];

@@ -917,12 +917,14 @@ int cmd_fit(int argc, char **argv)
   struct pack_data pack = {NULL, 0, 0};
   for (int i = 0; i < nfiles; i++) {
     size_t nl;
+    char rerr[HNM_ERRLEN];
+    int bp = 0;
     if (pack_csv_is(files[i]))
       pack_csv_read(files[i], &pack);
-    else if (refine_read_breakpoints(files[i], located + nlocated, 40 - nlocated, &nl))
+    else if ((bp = refine_read_breakpoints(files[i], located + nlocated, 40 - nlocated, &nl, rerr, sizeof rerr)) > 0)
       nlocated += nl, refined = 1;
-    else
-      read_csv(files[i], &in);
+    else if (bp < 0 || read_csv(files[i], &in, rerr, sizeof rerr) != 0)
+      die("%s", rerr);
   }
   if (a.nforced == 0 && refined) {
     a.forced = located;
@@ -1089,10 +1091,10 @@ int cmd_fit(int argc, char **argv)
   /* The model first, flushed (a full disk, /dev/full) before the report
    * exists; renamed into place after it. */
   write_model_finish(out, a.out, build_hybrid, &m, a.name);
-  if (hnm_out_mkdirs(a.report) != 0) {
-    int e = errno;
+  char merr[256];
+  if (hnm_out_mkdirs(a.report, merr, sizeof merr) != 0) {
     hnm_out_abort(out);
-    die("--report: '%s': cannot create: %s", a.report, strerror(e));
+    die("--report: '%s': cannot create: %s", a.report, merr);
   }
   if (a.pcal != NULL && (forced_choice || !choose))
     pcal_compare(&a, &in, &m, fit_model);

@@ -98,10 +98,10 @@ void write_size(FILE *f, double v)
  * loader would refuse is never written). */
 static hnm_model *fitted__model(const struct hnm_model_desc *d)
 {
-  hnm_error e;
-  hnm_model *model = hnm_model_new(d, &e);
+  char e[HNM_ERRLEN];
+  hnm_model *model = hnm_model_new(d, e, sizeof e);
   if (model == NULL)
-    die("internal error: the fitted model does not load: %s", e.msg);
+    die("internal error: the fitted model does not load: %s", e);
   return model;
 }
 
@@ -165,13 +165,13 @@ void write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const 
                         const struct fitted *m, const char *name)
 {
   char err[1024];
-  hnm_error e;
+  char e[HNM_ERRLEN];
   hnm_model *model = build(m, name);
-  int rc = hnm_model_write(model, hnm_out_file(o), &e);
+  int rc = hnm_model_write(model, hnm_out_file(o), e, sizeof e);
   hnm_model_free(model);
   if (rc != 0) {
     hnm_out_abort(o);
-    hnm_msg_die(1, "'%s': %s", path, e.msg);
+    hnm_msg_die(1, "'%s': %s", path, e);
   }
   if (hnm_out_finish(o, err, sizeof err) != 0) {
     hnm_out_abort(o);

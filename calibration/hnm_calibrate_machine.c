@@ -195,8 +195,9 @@ static void machine__prepare_dir(const char *dir)
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
     die("-d: '%s' exists and is not a directory", dir);
-  if (hnm_out_mkdirs(dir) != 0)
-    die("-d: '%s': cannot create it: %s", dir, strerror(errno));
+  char merr[256];
+  if (hnm_out_mkdirs(dir, merr, sizeof merr) != 0)
+    die("-d: '%s': cannot create it: %s", dir, merr);
   char probe[4200];
   snprintf(probe, sizeof probe, "%s/.hnm-calibrate-machine-XXXXXX", dir);
   int fd = mkstemp(probe);
@@ -464,10 +465,10 @@ int cmd_machine(int argc, char **argv)
     fprintf(stderr, PROG ": machine: the fit failed (status %d)\n", st);
     return st == 2 ? 2 : 1;
   }
-  hnm_error merr;
-  hnm_model *m = hnm_model_load(model, &merr);
+  char merr[HNM_ERRLEN];
+  hnm_model *m = hnm_model_load(model, merr, sizeof merr);
   if (m == NULL)
-    die("%s", merr.msg);
+    die("%s", merr);
   /* The links: as fast as the fastest segment (unlimited ones aside), and
    * a latency that the model's factors scale (lat-factor = (L - 16/B) /
    * route latency: any positive route latency gives the model's L). */

@@ -1,6 +1,7 @@
 /* hnm-calibrate run: the benchmark under mpirun or (--simulate) hnm-run. */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_home.h"
+#include "hnm_msg.h"
 #include "hnm_fit.h"
 #include "hnm_model.h"
 #include "hnm_units.h"
@@ -198,8 +199,9 @@ int cmd_run(int argc, char **argv)
     free(av);
     return 2; /* hnm-run said why, in one line; nothing created */
   }
-  if (hnm_out_mkdirs(dir) != 0)
-    die("-d: %s: cannot create: %s", dir, strerror(errno));
+  char merr[256];
+  if (hnm_out_mkdirs(dir, merr, sizeof merr) != 0)
+    die("-d: %s: cannot create: %s", dir, merr);
   if (refine != NULL) {
     struct refine_ctx c = {av, n, argv + i, argc - i};
     char first[4400];
@@ -214,7 +216,10 @@ int cmd_run(int argc, char **argv)
       }
       refine = first;
     }
-    int rc = refine_model(refine, dir, refine_reps, refine_bench, &c);
+    char rerr[HNM_ERRLEN];
+    int rc = refine_model(refine, dir, refine_reps, refine_bench, &c, rerr, sizeof rerr);
+    if (rc != 0 && rerr[0] != '\0')
+      hnm_msg_error("%s", rerr);
     if (simulate)
       free(av[0]);
     free(av);

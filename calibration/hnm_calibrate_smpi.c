@@ -58,10 +58,10 @@ int cmd_export(int argc, char **argv)
   const char *file = argv[first];
   if ((!isnan(bw) && !(bw > 0)) || (!isnan(lat) && !(lat > 0)))
     return hnm_opt_fail(isnan(bw) || bw > 0 ? "--latency" : "--bandwidth", "must be > 0");
-  hnm_error err;
-  hnm_model *m = hnm_model_parse_spec(file, &err);
+  char err[HNM_ERRLEN];
+  hnm_model *m = hnm_model_parse_spec(file, err, sizeof err);
   if (m == NULL)
-    die("%s", err.msg);
+    die("%s", err);
   char e[1200], notes[2048] = "";
   char *buf = NULL;
   size_t len = 0;
@@ -130,11 +130,11 @@ int cmd_import(int argc, char **argv)
     hnm_model_free(m);
     die("%s", e);
   }
-  hnm_error werr;
-  if (hnm_model_write(m, hnm_out_file(o), &werr) != 0) {
+  char werr[HNM_ERRLEN];
+  if (hnm_model_write(m, hnm_out_file(o), werr, sizeof werr) != 0) {
     hnm_out_abort(o);
     hnm_model_free(m);
-    die("-o: '%s': %s", out, werr.msg);
+    die("-o: '%s': %s", out, werr);
   }
   hnm_model_free(m);
   if (hnm_out_commit(o, e, sizeof e) != 0)

@@ -147,10 +147,10 @@ bool take_pending_isend(const sg4::Host* src, const sg4::Host* dst)
  * so that a bad one stops the run before the platform is even loaded. */
 void load_model(const std::string& spec, const char* origin)
 {
-  hnm_error err;
-  hnm_model* m = hnm_model_parse_spec(spec.c_str(), &err);
+  char err[HNM_ERRLEN];
+  hnm_model* m = hnm_model_parse_spec(spec.c_str(), err, sizeof err);
   if (m == nullptr)
-    die(std::string(origin) + ": " + err.msg);
+    die(std::string(origin) + ": " + err);
   hnm_model_free(model);
   model = m;
 }

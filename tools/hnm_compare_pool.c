@@ -350,8 +350,9 @@ int cmd_run(int argc, char **argv)
   /* Validated before anything is created. */
   if (ntodo > 0 && (rc = validate_with_hnm_run(&c, runs, nruns)) != 0)
     return rc;
-  if (hnm_out_mkdirs(c.log_dir) != 0)
-    return cmp_fail("--log-dir: '%s': cannot create: %s", c.log_dir, strerror(errno));
+  char merr[256];
+  if (hnm_out_mkdirs(c.log_dir, merr, sizeof merr) != 0)
+    return cmp_fail("--log-dir: '%s': cannot create: %s", c.log_dir, merr);
   /* The CSV's layout: the one it has, or the wide one for a grid with a
    * model set; a narrow CSV is not widened in place. */
   struct stat ost;
