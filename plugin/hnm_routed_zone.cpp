@@ -26,6 +26,7 @@
  * Errors (a bad description) end the simulation with exit status 2 and one
  * line naming the file, line and field, before any simulated time runs.
  */
+#include "hnm_log.hpp"
 #include "hnm_routing.h"
 #include "hnm_simgrid_internals.hpp"
 
@@ -36,6 +37,7 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
+#include <xbt/log.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -45,6 +47,9 @@
 #include <unordered_map>
 #include <vector>
 
+
+/* libhnmplatform.so's category (plugin/hnm_log.hpp); loaded without libhnm.so too. */
+XBT_LOG_NEW_DEFAULT_CATEGORY(hnm_routed, "hnm: routed platforms (libhnmplatform.so)");
 namespace sg4 = simgrid::s4u;
 namespace kr  = simgrid::kernel::routing;
 namespace kres = simgrid::kernel::resource;
@@ -53,7 +58,7 @@ namespace {
 
 [[noreturn]] void die(const std::string& msg)
 {
-  std::fprintf(stderr, "hnm: %s\n", msg.c_str());
+  XBT_CRITICAL("%s", msg.c_str());
   std::fflush(stderr);
   std::_Exit(2);
 }
@@ -169,6 +174,7 @@ public:
 
 extern "C" void load_platform(const sg4::Engine& /*engine*/)
 {
+  hnm_log_setup(&_XBT_LOGV(hnm_routed));
   const char* path = std::getenv("HNM_ROUTED_PLATFORM");
   if (path == nullptr || *path == '\0')
     die("libhnmplatform.so is the platform but HNM_ROUTED_PLATFORM is not set; run through hnm-run -platform "
