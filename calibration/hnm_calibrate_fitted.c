@@ -101,7 +101,7 @@ static hnm_model *fitted__model(const struct hnm_model_desc *d)
   char e[HNM_ERRLEN];
   hnm_model *model = hnm_model_new(d, e, sizeof e);
   if (model == NULL)
-    die("internal error: the fitted model does not load: %s", e);
+    hnm_msg_die(HNM_EXIT_USAGE, "internal error: the fitted model does not load: %s", e);
   return model;
 }
 
@@ -118,7 +118,7 @@ hnm_model *build_hybrid(const struct fitted *m, const char *name)
              "Hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its report)", m->nfiles);
   struct hnm_segment *seg = calloc(m->nseg ? m->nseg : 1, sizeof *seg);
   if (seg == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t i = 0; i < m->nseg; i++) {
     const struct segment *s = &m->seg[i];
     seg[i] = (struct hnm_segment){.upto = s->upto, .latency_absolute = 1, .latency_s = s->lat, .lat_factor = 1,

@@ -7,6 +7,7 @@
 #include "hnm_fit.h"
 #include "hnm_input.h"
 #include "hnm_model.h"
+#include "hnm_msg.h"
 #include "hnm_out.h"
 
 #include <errno.h>
@@ -254,14 +255,14 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
                            bp[b].state == 2 ? "merged" : "located");
     merged += bp[b].state == 2;
     if (bp[b].state == 2)
-      fprintf(stderr, PROG ": breakpoint after %.0f B: both sides indistinguishable: merged\n", bp[b].first);
+      hnm_msg_info("breakpoint after %.0f B: both sides indistinguishable: merged", bp[b].first);
     else
-      fprintf(stderr, PROG ": breakpoint after %.0f B: located at %.0f B (k <= %.0f | k >= %.0f), %d run(s)\n",
+      hnm_msg_info("breakpoint after %.0f B: located at %.0f B (k <= %.0f | k >= %.0f), %d run(s)",
               bp[b].first, bp[b].lo, bp[b].lo, bp[b].lo + 1, bp[b].rounds);
   }
   if (write_file(bpath, btext, why, sizeof why) != 0)
     REFINE_FAIL("%s", why);
-  fprintf(stderr, PROG ": %zu segments in %s, %zu after refinement (%zu merged); %d benchmark run(s); wrote %s%s%s\n",
+  hnm_msg_info("%zu segments in %s, %zu after refinement (%zu merged); %d benchmark run(s); wrote %s%s%s",
           nseg, model_path, nseg - merged, merged, round, rlen > 0 ? prev : "", rlen > 0 ? " and " : "", bpath);
 out:
   if (made_tdir)

@@ -78,7 +78,7 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
   snprintf(path, sizeof path, "%s/report.txt", dir);
   hnm_out *out = hnm_out_open(path, "--report", err, sizeof err);
   if (out == NULL)
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   FILE *f = hnm_out_file(out);
   fprintf(f, "hnm-calibrate fit report for %s\n\n", model_path);
   fprintf(f, "Protocol: eager (async) up to ");
@@ -182,7 +182,7 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
     snprintf(png, sizeof png, "%s/%s.png", dir, op_names[op]);
     hnm_out *od = hnm_out_open(dat, "--report", err, sizeof err), *og;
     if (od == NULL)
-      die("%s", err);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
     FILE *d = hnm_out_file(od);
     /* index 2i: points of segment i; index 2i+1: its model line. */
     double lo = 0;
@@ -220,7 +220,7 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
       hnm_msg_die(1, "%s", err);
     og = hnm_out_open(gp, "--report", err, sizeof err);
     if (og == NULL)
-      die("%s", err);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
     FILE *g = hnm_out_file(og);
     fprintf(g, "set terminal png size 1000,650\nset output '%s'\nset logscale xy\nset key left top\n"
                "set xlabel 'message size (bytes)'\nset ylabel '%s duration (s)'\nset title '%s: raw measurements and "
@@ -243,6 +243,6 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
     char cmd[9000];
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
     if (system(cmd) != 0)
-      fprintf(stderr, PROG ": warning: gnuplot failed on %s (plots skipped)\n", gp);
+      hnm_msg_warn("gnuplot failed on %s (plots skipped)", gp);
   }
 }

@@ -3,6 +3,7 @@
 #include "hnm_calibrate_smpi.h"
 
 #include "hnm_calibrate_util.h"
+#include "hnm_msg.h"
 #include "hnm_model.h"
 #include "hnm_opt.h"
 #include "hnm_out.h"
@@ -22,7 +23,7 @@ static void print_notes(const char *notes)
   for (const char *n = notes; *n;) {
     const char *e = strchr(n, '\n');
     int len = e != NULL ? (int)(e - n) : (int)strlen(n);
-    fprintf(stderr, PROG ": %.*s%s\n", len, n, e != NULL ? "" : " [more notes not shown]");
+    hnm_msg_info("%.*s%s", len, n, e != NULL ? "" : " [more notes not shown]");
     if (e == NULL)
       break;
     n = e + 1;
@@ -61,27 +62,27 @@ int cmd_export(int argc, char **argv)
   char err[HNM_ERRLEN];
   hnm_model *m = hnm_model_parse_spec(file, err, sizeof err);
   if (m == NULL)
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   char e[1200], notes[2048] = "";
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
   if (mem == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   int rc = hnm_smpi_config_export(m, isnan(bw) ? -1 : bw, isnan(lat) ? -1 : lat, mem, notes, sizeof notes, e,
                                   sizeof e);
   fclose(mem);
   hnm_model_free(m);
   if (rc != 0) {
     free(buf);
-    fprintf(stderr, PROG ": %s: %s\n", file, e);
+    hnm_msg_error("%s: %s", file, e);
     return 2;
   }
   fputs(buf, stdout);
   free(buf);
   /* The block reached its place, or that is the one line said. */
   if (fflush(stdout) != 0 || ferror(stdout))
-    die("standard output: write error: %s", strerror(errno));
+    hnm_msg_die(HNM_EXIT_USAGE, "standard output: write error: %s", strerror(errno));
   print_notes(notes);
   return 0;
 }
@@ -122,24 +123,24 @@ int cmd_import(int argc, char **argv)
   char e[1200], notes[4096] = "";
   hnm_model *m = NULL;
   if (hnm_smpi_config_import(file, bw, lat, name, &m, notes, sizeof notes, e, sizeof e) != 0) {
-    fprintf(stderr, PROG ": %s\n", e);
+    hnm_msg_error("%s", e);
     return 2;
   }
   hnm_out *o = hnm_out_open(out, "-o", e, sizeof e);
   if (o == NULL) {
     hnm_model_free(m);
-    die("%s", e);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", e);
   }
   char werr[HNM_ERRLEN];
   if (hnm_model_write(m, hnm_out_file(o), werr, sizeof werr) != 0) {
     hnm_out_abort(o);
     hnm_model_free(m);
-    die("-o: '%s': %s", out, werr);
+    hnm_msg_die(HNM_EXIT_USAGE, "-o: '%s': %s", out, werr);
   }
   hnm_model_free(m);
   if (hnm_out_commit(o, e, sizeof e) != 0)
-    die("%s", e);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", e);
   print_notes(notes);
-  fprintf(stderr, PROG ": wrote %s\n", out);
+  hnm_msg_info("wrote %s", out);
   return 0;
 }

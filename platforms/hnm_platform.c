@@ -52,16 +52,18 @@ int main(int argc, char **argv)
   rc = cli_parse(&cli, argc, argv, 2);
   if (rc != 0)
     return rc > 0 ? 0 : 2;
-  if (build_config(&cli, &cfg) != 0)
-    return 2;
+  char err[HNM_ERRLEN];
+  if (build_config(&cli, &cfg, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
   /* Valid input: say what departs from the request, then write. */
   if (cfg.preset != NULL && !hnm_routing_is_builtin(cfg.routing) && cfg.topo.family == HNM_TOPO_DRAGONFLY)
-    fprintf(stderr, "%s: note: %s with --routing: the group shape of the XML preset, with its %lu global links "
-                    "between two groups kept separate, one per router\n", PROG, cfg.preset->name, cfg.topo.blue);
+    hnm_msg_note("%s with --routing: the group shape of the XML preset, with its %lu global links between two "
+                 "groups kept separate, one per router",
+                 cfg.preset->name, cfg.topo.blue);
   else if (cfg.preset != NULL && cfg.preset->note != NULL)
-    fprintf(stderr, "%s: note: %s\n", PROG, cfg.preset->note);
+    hnm_msg_note("%s", cfg.preset->note);
   if (cfg.scaled[0] != '\0')
-    fprintf(stderr, "%s: %s\n", PROG, cfg.scaled);
+    hnm_msg_info("%s", cfg.scaled);
   /* Write errors are reported once, by us, not by libxml2 as well. */
   xmlSetGenericErrorFunc(NULL, quiet_xml_error);
   xmlSetStructuredErrorFunc(NULL, NULL);

@@ -30,6 +30,6 @@ struct config {
   uint64_t routing_seed;
 };
 
-int build_config(const struct cli *c, struct config *cfg);
+int build_config(const struct cli *c, struct config *cfg, char *err, size_t errlen);
 
 #endif

@@ -1,6 +1,7 @@
 /* hnm-platform: the platform XML (libxml2's xmlTextWriter, streamed) and the
  * hostfile, both through temporaries renamed at the end. */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_msg.h"
 #include "hnm_quantity.h"
 #include "hnm_topo.h"
 #include "hnm_units.h"
@@ -414,36 +415,36 @@ int generate(const struct config *cfg)
 
   xml = hnm_out_open(cfg->output, "-o", err, sizeof err);
   if (xml == NULL) {
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     return 2;
   }
   if (cfg->hostfile != NULL && (hosts = hnm_out_open(cfg->hostfile, "--hostfile", err, sizeof err)) == NULL) {
     hnm_out_abort(xml);
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     return 2;
   }
   errno = 0;
   if ((hnm_routing_is_builtin(cfg->routing) ? write_xml(hnm_out_file(xml), cfg)
                                             : write_description(hnm_out_file(xml), cfg)) != 0) {
-    bad("writing the platform failed%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
+    hnm_msg_error("writing the platform failed%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
     goto err;
   }
   if (hosts != NULL && write_hostfile(hnm_out_file(hosts), cfg) != 0) {
-    bad("writing the hostfile failed: %s", strerror(errno));
+    hnm_msg_error("writing the hostfile failed: %s", strerror(errno));
     goto err;
   }
   if (hnm_out_finish(xml, err, sizeof err) != 0 || (hosts != NULL && hnm_out_finish(hosts, err, sizeof err) != 0)) {
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     goto err;
   }
   if (hosts != NULL && hnm_out_commit(hosts, err, sizeof err) != 0) {
     hosts = NULL;
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     goto err;
   }
   hosts = NULL;
   if (hnm_out_commit(xml, err, sizeof err) != 0) {
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     return 1;
   }
   return 0;

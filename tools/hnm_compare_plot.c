@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_plot.h"
+#include "hnm_msg.h"
 #include "hnm_out.h"
 #include "hnm_opt.h"
 #include "hnm_compare_util.h"
@@ -458,13 +459,13 @@ int cmd_plot(int argc, char **argv)
   pid_t pid = fork();
   if (pid == 0) {
     execlp("gnuplot", "gnuplot", gp, (char *)NULL);
-    fprintf(stderr, "hnm-compare: cannot run gnuplot: %s (install gnuplot-nox; the script is %s)\n", strerror(errno),
+    hnm_msg_error("cannot run gnuplot: %s (install gnuplot-nox; the script is %s)", strerror(errno),
             gp);
     _exit(127);
   }
   int st = 0;
   if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    fprintf(stderr, "hnm-compare: gnuplot failed on %s\n", gp);
+    hnm_msg_error("gnuplot failed on %s", gp);
     return 1; /* not bad input: the data and script are written */
   }
   fprintf(stderr, "hnm-compare plot: %s%s%s (script %s)\n", png, ref && nerr ? ", " : "", ref && nerr ? epng : "", gp);

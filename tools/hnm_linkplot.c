@@ -64,15 +64,6 @@ struct load {
   size_t n;
 };
 
-static int bad(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  int rc = hnm_msg_verror(fmt, ap);
-  va_end(ap);
-  return rc;
-}
-
 /* Outputs go through hnm_out (symlinks kept, devices written through,
  * nothing but its own temporaries removed). out_open() returns the stream
  * and the handle in *o, or NULL after printing the reason. */
@@ -80,7 +71,7 @@ static FILE *out_open(const char *path, hnm_out **o)
 {
   char err[1024];
   if ((*o = hnm_out_open(path, "-o", err, sizeof err)) == NULL) {
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     return NULL;
   }
   return hnm_out_file(*o);
@@ -114,7 +105,7 @@ static int index_field(const struct load *L, int lineno, const char *name, const
   errno = 0;
   long x = strtol(v, &end, 10);
   if (end == v || *end != '\0' || errno != 0 || x < -1 || x > MAX_INDEX)
-    return bad("%s:%d: %s: '%.40s' is not a whole number from -1 to %ld", L->path, lineno, name, v, MAX_INDEX);
+    return hnm_msg_error("%s:%d: %s: '%.40s' is not a whole number from -1 to %ld", L->path, lineno, name, v, MAX_INDEX);
   *out = x;
   return 0;
 }
@@ -126,7 +117,7 @@ static int util_field(const struct load *L, int lineno, const char *name, const 
   errno = 0;
   double x = strtod(v, &end);
   if (end == v || *end != '\0' || errno != 0 || !(x >= 0) || !isfinite(x))
-    return bad("%s:%d: %s: '%.40s' is not a finite number >= 0", L->path, lineno, name, v);
+    return hnm_msg_error("%s:%d: %s: '%.40s' is not a finite number >= 0", L->path, lineno, name, v);
   *out = x;
   return 0;
 }
@@ -150,7 +141,7 @@ static int load_read(struct load *L)
   L->n = 0;
   FILE *f = hnm_input_open(L->path, ierr, sizeof ierr);
   if (f == NULL)
-    return bad("%s: %s", L->path, ierr);
+    return hnm_msg_error("%s: %s", L->path, ierr);
   while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
     char *field[10], *save = NULL;
     int nf = 0;
@@ -160,30 +151,30 @@ static int load_read(struct load *L)
     size_t len = strlen(line);
     int ended = len > 0 && line[len - 1] == '\n';
     if (!ended && len + 1 == sizeof line && !feof(f)) {
-      rc = bad("%s:%d: line longer than %zu bytes", L->path, lineno, sizeof line - 2);
+      rc = hnm_msg_error("%s:%d: line longer than %zu bytes", L->path, lineno, sizeof line - 2);
       break;
     }
     if (!ended && !feof(f)) {
-      rc = bad("%s:%d: NUL byte in the line", L->path, lineno);
+      rc = hnm_msg_error("%s:%d: NUL byte in the line", L->path, lineno);
       break;
     }
     line[strcspn(line, "\r\n")] = '\0';
     if (lineno == 1) {
       if (strcmp(line, "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util") != 0)
-        rc = bad("%s:1: not a link-load file (hnm-run --link-load)", L->path);
+        rc = hnm_msg_error("%s:1: not a link-load file (hnm-run --link-load)", L->path);
       continue;
     }
     for (char *p = strtok_r(line, ",", &save); p != NULL && nf < 10; p = strtok_r(NULL, ",", &save))
       field[nf++] = p;
     if (nf != 10 || strtok_r(NULL, ",", &save) != NULL) {
-      rc = bad("%s:%d: %d fields, 10 expected", L->path, lineno, nf < 10 ? nf : 11);
+      rc = hnm_msg_error("%s:%d: %d fields, 10 expected", L->path, lineno, nf < 10 ? nf : 11);
       break;
     }
     if (L->n == cap) {
       cap = cap ? 2 * cap : 256;
       struct row *r = realloc(L->rows, cap * sizeof *r);
       if (r == NULL) {
-        rc = bad("out of memory");
+        rc = hnm_msg_error("out of memory");
         break;
       }
       L->rows = r;
@@ -200,10 +191,10 @@ static int load_read(struct load *L)
     L->n++;
   }
   if (rc == 0 && ferror(f))
-    rc = bad("%s: read error", L->path);
+    rc = hnm_msg_error("%s: read error", L->path);
   fclose(f);
   if (rc == 0 && lineno == 0)
-    rc = bad("%s: empty file", L->path);
+    rc = hnm_msg_error("%s: empty file", L->path);
   if (rc != 0)
     load_free(L);
   return rc;
@@ -231,11 +222,11 @@ static int run_gnuplot(const char *gp)
   int st = 0;
   if (pid == 0) {
     execlp("gnuplot", "gnuplot", gp, (char *)NULL);
-    fprintf(stderr, PROG ": cannot run gnuplot: %s (install gnuplot-nox; the script is %s)\n", strerror(errno), gp);
+    hnm_msg_error("cannot run gnuplot: %s (install gnuplot-nox; the script is %s)", strerror(errno), gp);
     _exit(127);
   }
   if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    fprintf(stderr, PROG ": gnuplot failed on %s\n", gp);
+    hnm_msg_error("gnuplot failed on %s", gp);
     return 1;
   }
   return 0;
@@ -306,12 +297,12 @@ static int outs_commit(struct outs *O)
   for (int i = 0; i < O->n; i++)
     if (hnm_out_finish(O->o[i], err, sizeof err) != 0) {
       outs_abort(O);
-      return bad("%s", err);
+      return hnm_msg_error("%s", err);
     }
   int rc = 0;
   for (int i = 0; i < O->n; i++)
     if (hnm_out_commit(O->o[i], err, sizeof err) != 0 && rc == 0)
-      rc = bad("%s", err);
+      rc = hnm_msg_error("%s", err);
   O->n = 0;
   return rc;
 }
@@ -338,14 +329,14 @@ static int map_dragonfly(const struct load *L, int peak, const char *title, cons
   }
   G = Gl > G ? Gl : G;
   if (G == 0)
-    return bad("%s: global links without a group (run hnm-run --link-load with the platform file)", L->path);
+    return hnm_msg_error("%s: global links without a group (run hnm-run --link-load with the platform file)", L->path);
   if (cells(G, G) < 0 || cells(G, K) < 0 || cells(G, G) + cells(G, K) > MAX_CELLS)
-    return bad("%s: %ld groups of %ld routers: more than %ld cells to draw", L->path, G, K, MAX_CELLS);
+    return hnm_msg_error("%s: %ld groups of %ld routers: more than %ld cells to draw", L->path, G, K, MAX_CELLS);
   double *gm = calloc((size_t)(G * G), sizeof *gm), *gn = calloc((size_t)(G * G), sizeof *gn);
   double *lm = calloc((size_t)(G * (K ? K : 1)), sizeof *lm);
   if (gm == NULL || gn == NULL || lm == NULL) {
     free(gm), free(gn), free(lm);
-    return bad("out of memory");
+    return hnm_msg_error("out of memory");
   }
   /* Global: mean over the links between two groups that carried traffic.
    * The file lists only links that carried traffic, so idle copies count
@@ -406,12 +397,12 @@ static int map_torus(const struct load *L, int peak, const char *title, const ch
     }
   }
   if (D == 0 || N == 0)
-    return bad("%s: torus links without a dimension (run hnm-run --link-load with the platform file)", L->path);
+    return hnm_msg_error("%s: torus links without a dimension (run hnm-run --link-load with the platform file)", L->path);
   if (cells(D, N) < 0)
-    return bad("%s: %ld dimensions of %ld hosts: more than %ld cells to draw", L->path, D, N, MAX_CELLS);
+    return hnm_msg_error("%s: %ld dimensions of %ld hosts: more than %ld cells to draw", L->path, D, N, MAX_CELLS);
   double *m = calloc((size_t)(D * N), sizeof *m);
   if (m == NULL)
-    return bad("out of memory");
+    return hnm_msg_error("out of memory");
   for (size_t i = 0; i < L->n; i++) {
     const struct row *r = &L->rows[i];
     if (strcmp(r->role, "torus") == 0 && r->a >= 0 && r->b >= 0 && metric(r, peak) > m[r->a * N + r->b])
@@ -441,10 +432,10 @@ static int map_fattree(const struct load *L, int peak, const char *title, const 
     if (strncmp(L->rows[i].role, "fattree-", 8) == 0 && L->rows[i].a + 1 > levels)
       levels = L->rows[i].a + 1;
   if (levels > 64)
-    return bad("%s: %ld fat-tree levels: at most 64", L->path, levels);
+    return hnm_msg_error("%s: %ld fat-tree levels: at most 64", L->path, levels);
   double *v = malloc((L->n + 1) * sizeof *v);
   if (v == NULL)
-    return bad("out of memory");
+    return hnm_msg_error("out of memory");
   int blocks = 0;
   for (long l = 0; l < levels; l++)
     for (int up = 1; up >= 0; up--) {
@@ -483,7 +474,7 @@ static int names_input(const char *const *outs, int nouts, const struct load *ru
   for (int i = 0; i < nouts; i++)
     for (int k = 0; k < nruns; k++)
       if (hnm_out_same_file(outs[i], runs[k].path))
-        return bad("-o: '%s' is the input file %s", outs[i], runs[k].path);
+        return hnm_msg_error("-o: '%s' is the input file %s", outs[i], runs[k].path);
   return 0;
 }
 
@@ -500,9 +491,9 @@ static int map(const struct load *L, const char *prefix, int peak, const char *t
              : has_role(L, "fattree-up") || has_role(L, "fattree-down") ? 3
                                                                            : 0;
   if (dat == NULL || gpp == NULL || png == NULL)
-    rc = bad("out of memory");
+    rc = hnm_msg_error("out of memory");
   else if (kind == 0)
-    rc = bad("%s: no dragonfly, torus or fat-tree links (roles global, torus, fattree-*)", L->path);
+    rc = hnm_msg_error("%s: no dragonfly, torus or fat-tree links (roles global, torus, fattree-*)", L->path);
   else if ((rc = names_input(outs, 3, L, 1)) == 0 && ((d = outs_open(&O, dat)) == NULL || (g = outs_open(&O, gpp)) == NULL))
     rc = HNM_EXIT_USAGE;
   if (rc == 0)
@@ -555,15 +546,15 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
   int rc = 0;
 
   if (cdat == NULL || hdat == NULL || gpp == NULL || cpng == NULL || hpng == NULL)
-    rc = bad("out of memory");
+    rc = hnm_msg_error("out of memory");
   else if (nruns > 64)
-    rc = bad("dist: at most 64 runs");
+    rc = hnm_msg_error("dist: at most 64 runs");
   for (int k = 0; rc == 0 && k < nruns; k++) {
     size_t m = 0;
     for (size_t i = 0; i < runs[k].n; i++)
       m += role_kept(runs[k].rows[i].role, roles);
     if (m == 0)
-      rc = bad("%s: no link with a role in %s", runs[k].path, roles ? roles : "the network");
+      rc = hnm_msg_error("%s: no link with a role in %s", runs[k].path, roles ? roles : "the network");
   }
   if (rc == 0 && (rc = names_input(outs, 5, runs, nruns)) == 0 &&
       ((c = outs_open(&O, cdat)) == NULL || (h = outs_open(&O, hdat)) == NULL || (g = outs_open(&O, gpp)) == NULL))
@@ -572,7 +563,7 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
     double *v = malloc((runs[k].n + 1) * sizeof *v);
     size_t m = 0;
     if (v == NULL) {
-      rc = bad("out of memory");
+      rc = hnm_msg_error("out of memory");
       break;
     }
     for (size_t i = 0; i < runs[k].n; i++)
@@ -650,7 +641,7 @@ int main(int argc, char **argv)
 
   hnm_msg_init(PROG);
   if (argc < 2)
-    return bad("a command is needed: map or dist (see " PROG " --help)");
+    return hnm_msg_error("a command is needed: map or dist (see " PROG " --help)");
   if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
     usage(stdout);
     return 0;
@@ -661,7 +652,7 @@ int main(int argc, char **argv)
   }
   int is_map = strcmp(argv[1], "map") == 0;
   if (!is_map && strcmp(argv[1], "dist") != 0)
-    return bad("unknown command '%s' (map, dist; see " PROG " --help)", argv[1]);
+    return hnm_msg_error("unknown command '%s' (map, dist; see " PROG " --help)", argv[1]);
   const struct hnm_opt opts[] = {
     {"out", 'o', HNM_OPT_STRING, "PREFIX", NULL, NULL, "the files to write: PREFIX.png, .dat, .gp (map) or PREFIX-cdf.png, -hist.png (dist)", &prefix, 0, 0, NULL},
     {"metric", 0, HNM_OPT_CALL, "mean|peak", "mean", NULL, "mean utilisation over the run, or peak", NULL, 0, 0, metric__peak},
@@ -678,17 +669,17 @@ int main(int argc, char **argv)
     return hnm_opt_status(first);
   for (int i = first + 1; i < argc; i++) {
     if (nin == 64)
-      return bad("at most 64 input files");
+      return hnm_msg_error("at most 64 input files");
     inputs[nin++] = argv[i];
   }
   if (prefix == NULL || prefix[0] == '\0')
-    return bad("-o PREFIX is required");
+    return hnm_msg_error("-o PREFIX is required");
   if (is_map && nin != 1)
-    return bad("map takes one LOAD.csv (%d given)", nin);
+    return hnm_msg_error("map takes one LOAD.csv (%d given)", nin);
   if (!is_map && nin < 1)
-    return bad("dist needs LABEL=LOAD.csv arguments");
+    return hnm_msg_error("dist needs LABEL=LOAD.csv arguments");
   if (is_map && roles != NULL)
-    return bad("--roles: only for dist");
+    return hnm_msg_error("--roles: only for dist");
 
   struct load runs[64];
   char *labels[64] = {NULL};
@@ -696,13 +687,13 @@ int main(int argc, char **argv)
   for (int k = 0; k < nin && rc == 0; k++) {
     const char *eq = is_map ? NULL : strchr(inputs[k], '=');
     if (!is_map && (eq == NULL || eq == inputs[k] || eq[1] == '\0')) {
-      rc = bad("'%s' is not LABEL=LOAD.csv", inputs[k]);
+      rc = hnm_msg_error("'%s' is not LABEL=LOAD.csv", inputs[k]);
       break;
     }
     if (eq != NULL) {
       labels[k] = strndup(inputs[k], (size_t)(eq - inputs[k]));
       if (labels[k] == NULL) {
-        rc = bad("out of memory");
+        rc = hnm_msg_error("out of memory");
         break;
       }
       runs[k].label = labels[k];

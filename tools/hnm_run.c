@@ -712,10 +712,9 @@ int main(int argc, char **argv)
   long limit = max_map_count();
   if (!guard_given && needs_no_guard(ranks, limit)) {
     args[n++] = "--cfg=contexts/guard-size:0";
-    fprintf(stderr,
-            "hnm-run: note: %ld ranks need about %ld memory mappings with stack guard pages, more than "
+    hnm_msg_note("%ld ranks need about %ld memory mappings with stack guard pages, more than "
             "vm.max_map_count (%ld): adding --cfg=contexts/guard-size:0 (no stack guard pages; to keep them, "
-            "raise the limit as root: sysctl -w vm.max_map_count=%ld)\n",
+            "raise the limit as root: sysctl -w vm.max_map_count=%ld)",
             ranks, ranks * RUN__MAPPINGS_PER_RANK_X10 / 10, limit, ranks * 4);
   }
   if (!spec_in_env)
@@ -775,7 +774,7 @@ int main(int argc, char **argv)
     return status;
   }
   execvp("smpirun", args);
-  fprintf(stderr, "hnm-run: cannot run smpirun: %s (install simgrid)\n", strerror(errno));
+  hnm_msg_error("cannot run smpirun: %s (install simgrid)", strerror(errno));
   free(args);
   free(wrap);
   free(cfg_model);
