@@ -145,7 +145,8 @@ int read_csv(const char *path, struct inputs *in, char *err, size_t errlen)
     for (int i = 0; i < want; i++) {
       int is_time = kind == 0 ? i == 3 : kind == 1 ? i >= 1 : kind == 2 ? i == 4 : i == 2;
       if (is_time && v[i] > CSV_MAX_DURATION)
-        CSV_FAIL("%s:%ld: %s: %s s is above %g s (not the time of one message)", path, ln, names[kind][i], fl[i], CSV_MAX_DURATION);
+        CSV_FAIL("%s:%ld: %s: %s s is above %g s (not the time of one message)", path, ln, names[kind][i], fl[i],
+                 CSV_MAX_DURATION);
     }
     rows++;
     if (kind == 0) {

@@ -64,6 +64,9 @@ int main(int argc, char **argv)
     hnm_msg_note("%s", cfg.preset->note);
   if (cfg.scaled[0] != '\0')
     hnm_msg_info("%s", cfg.scaled);
+  if (cfg.seed_unused)
+    hnm_msg_note("--routing-seed: routing '%s' makes no random choice; the seed is ignored",
+                 cfg.routing == HNM_ROUTING_BUILTIN ? "none (SimGrid's zone)" : hnm_routing_name(cfg.routing));
   /* Write errors are reported once, by us, not by libxml2 as well. */
   xmlSetGenericErrorFunc(NULL, quiet_xml_error);
   xmlSetStructuredErrorFunc(NULL, NULL);

@@ -101,7 +101,8 @@ static int get_sharing(const struct cli *c, enum opt_id id, int *splitduplex, ch
     return 0;
   }
   if (strcmp(s, "FATPIPE") == 0)
-    return cfg__fail(err, errlen, "%s: FATPIPE: SimGrid 3.32 creates a <cluster>'s links SHARED whatever its sharing_policy "
+    return cfg__fail(err, errlen,
+                     "%s: FATPIPE: SimGrid 3.32 creates a <cluster>'s links SHARED whatever its sharing_policy "
                "(only SPLITDUPLEX is honoured); use SHARED, or hnm-run --model loggps for contention-free links",
                opt_name(id));
   return cfg__fail(err, errlen, "%s: '%s' is not a sharing policy (SPLITDUPLEX, SHARED)", opt_name(id), s);
@@ -121,13 +122,15 @@ static int build_shape(const struct cli *c, struct config *cfg, char *err, size_
           return cfg__fail(err, errlen, "%s: cannot be combined with --cabinet-sizes",
                      opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES));
         if (c->val[OPT_CABINETS] == NULL || c->val[OPT_NODES] == NULL)
-          return cfg__fail(err, errlen, "%s: needs %s too", opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES),
+          return cfg__fail(err, errlen, "%s: needs %s too",
+                           opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES),
                      opt_name(c->val[OPT_CABINETS] != NULL ? OPT_NODES : OPT_CABINETS));
-        if (get_count(c, OPT_CABINETS, &cabinets, err, errlen) != 0 || get_count(c, OPT_NODES, &nodes, err, errlen) != 0)
+        if (get_count(c, OPT_CABINETS, &cabinets, err, errlen) != 0 ||
+            get_count(c, OPT_NODES, &nodes, err, errlen) != 0)
           return -1;
         if (cabinets > HNM_TOPO_MAX_CABINETS)
-          return cfg__fail(err, errlen, "--cabinets: '%lu' is not in 1 .. %d (the Full zone holds C x (C-1) routes)", cabinets,
-                     HNM_TOPO_MAX_CABINETS);
+          return cfg__fail(err, errlen, "--cabinets: '%lu' is not in 1 .. %d (the Full zone holds C x (C-1) routes)",
+                           cabinets, HNM_TOPO_MAX_CABINETS);
         t->cabinets = (int)cabinets;
         for (int i = 0; i < t->cabinets; i++)
           t->cabinet_nodes[i] = nodes;
@@ -153,11 +156,12 @@ static int build_shape(const struct cli *c, struct config *cfg, char *err, size_
         if (get_count(c, OPT_LEVELS, &levels, err, errlen) != 0)
           return -1;
         if (levels != (unsigned long)n)
-          return cfg__fail(err, errlen, "--levels: '%lu' but --down '%s' has %d level%s", levels, value_of(c, OPT_DOWN), n,
-                     n == 1 ? "" : "s");
+          return cfg__fail(err, errlen, "--levels: '%lu' but --down '%s' has %d level%s", levels,
+                           value_of(c, OPT_DOWN), n, n == 1 ? "" : "s");
       }
       if (nu != n)
-        return cfg__fail(err, errlen, "--up: '%s' has %d level%s, --down '%s' has %d", value_of(c, OPT_UP), nu, nu == 1 ? "" : "s",
+        return cfg__fail(err, errlen, "--up: '%s' has %d level%s, --down '%s' has %d", value_of(c, OPT_UP), nu,
+                         nu == 1 ? "" : "s",
                    value_of(c, OPT_DOWN), n);
       if (nl != n)
         return cfg__fail(err, errlen, "--links: '%s' has %d level%s, --down '%s' has %d", value_of(c, OPT_LINKS), nl,
@@ -165,8 +169,10 @@ static int build_shape(const struct cli *c, struct config *cfg, char *err, size_
       t->ndims = n;
       return 0;
     case HNM_TOPO_DRAGONFLY:
-      if (get_count(c, OPT_GROUPS, &t->groups, err, errlen) != 0 || get_count(c, OPT_CHASSIS, &t->chassis, err, errlen) != 0 ||
-          get_count(c, OPT_ROUTERS, &t->routers, err, errlen) != 0 || get_count(c, OPT_NODES, &t->nodes, err, errlen) != 0 ||
+      if (get_count(c, OPT_GROUPS, &t->groups, err, errlen) != 0 ||
+          get_count(c, OPT_CHASSIS, &t->chassis, err, errlen) != 0 ||
+          get_count(c, OPT_ROUTERS, &t->routers, err, errlen) != 0 ||
+          get_count(c, OPT_NODES, &t->nodes, err, errlen) != 0 ||
           get_count(c, OPT_BLUE, &t->blue, err, errlen) != 0 || get_count(c, OPT_BLACK, &t->black, err, errlen) != 0 ||
           get_count(c, OPT_GREEN, &t->green, err, errlen) != 0)
         return -1;
@@ -200,7 +206,8 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
     }
     for (const struct opt_doc *d = c->fam->docs; d->id != OPT_COUNT; d++)
       if (d->shape && c->val[d->id] != NULL)
-        return cfg__fail(err, errlen, "%s: cannot be combined with --preset (the preset sets the shape)", opt_name(d->id));
+        return cfg__fail(err, errlen, "%s: cannot be combined with --preset (the preset sets the shape)",
+                         opt_name(d->id));
     cfg->preset = p;
     hnm_topo_preset_apply(p, &cfg->topo);
   } else if (build_shape(c, cfg, err, errlen) != 0) {
@@ -220,9 +227,8 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
     cfg->routing_seed = (uint64_t)strtoull(v, &end, 10);
     if (!isdigit((unsigned char)v[0]) || *end != '\0' || errno != 0)
       return cfg__fail(err, errlen, "--routing-seed: '%s' is not an integer in [0, 2^64)", v);
-    if (cfg->routing != HNM_ROUTING_VALIANT && cfg->routing != HNM_ROUTING_UGAL && cfg->routing != HNM_ROUTING_RANDOM)
-      return cfg__fail(err, errlen, "--routing-seed: routing '%s' makes no random choice (valiant, ugal and random do)",
-                 c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
+    /* A loop over routings passes one seed to all: accepted, noted by main. */
+    cfg->seed_unused = !hnm_routing_is_random(cfg->routing);
   } else {
     cfg->routing_seed = 1;
   }
@@ -253,21 +259,33 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
   if (c->val[OPT_RANKS] != NULL && get_count(c, OPT_RANKS, &cfg->ranks_per_host, err, errlen) != 0)
     return -1;
   if (cfg->ranks_per_host > HNM_TOPO_MAX_NODES / hosts)
-    return cfg__fail(err, errlen, "--ranks-per-host: '%lu' on each of %lu hosts is more than 100000000 ranks", cfg->ranks_per_host,
-               hosts);
+    return cfg__fail(err, errlen, "--ranks-per-host: '%lu' on each of %lu hosts is more than 100000000 ranks",
+                     cfg->ranks_per_host, hosts);
   if (hnm_topo_parse_placement(value_of(c, OPT_PLACEMENT), &cfg->placement, why, sizeof why) != 0)
     return cfg__fail(err, errlen, "--placement: %s", why);
 
   /* Links and hosts. */
   if (get_bandwidth(c, OPT_BW, 0, &cfg->bw, err, errlen) != 0 || get_time(c, OPT_LAT, &cfg->lat, err, errlen) != 0 ||
-      get_sharing(c, OPT_SHARING, &cfg->splitduplex, err, errlen) != 0 || get_number(c, OPT_LIMITER, &cfg->limiter, err, errlen) != 0)
+      get_sharing(c, OPT_SHARING, &cfg->splitduplex, err, errlen) != 0 ||
+      get_number(c, OPT_LIMITER, &cfg->limiter, err, errlen) != 0)
     return -1;
   if (cfg->limiter < 0)
     return cfg__fail(err, errlen, "--limiter: '%s' is negative (0 = no limiter)", value_of(c, OPT_LIMITER));
   if (!hnm_routing_is_builtin(cfg->routing) && cfg->limiter > 0)
-    return cfg__fail(err, errlen, "--limiter: routed platforms (--routing %s) have no limiter links", hnm_routing_name(cfg->routing));
-  if (cfg->routing == HNM_ROUTING_UGAL && !cfg->splitduplex)
-    return cfg__fail(err, errlen, "--sharing: ugal counts the flows of each direction of a link: use SPLITDUPLEX");
+    return cfg__fail(err, errlen, "--limiter: routed platforms (--routing %s) have no limiter links",
+                     hnm_routing_name(cfg->routing));
+  if ((cfg->routing == HNM_ROUTING_UGAL_L || cfg->routing == HNM_ROUTING_UGAL_G) && !cfg->splitduplex)
+    return cfg__fail(err, errlen, "--sharing: %s keeps a backlog per direction of a link: use SPLITDUPLEX",
+                     hnm_routing_name(cfg->routing));
+  cfg->ugal_threshold = HNM_RNET_UGAL_THRESHOLD;
+  if (family_doc(c->fam, OPT_UGAL_THRESHOLD) != NULL) {
+    if (get_time(c, OPT_UGAL_THRESHOLD, &cfg->ugal_threshold, err, errlen) != 0)
+      return -1;
+    if (c->val[OPT_UGAL_THRESHOLD] != NULL && cfg->routing != HNM_ROUTING_UGAL_L &&
+        cfg->routing != HNM_ROUTING_UGAL_G)
+      return cfg__fail(err, errlen, "--ugal-threshold: only ugal-l and ugal-g have a threshold (--routing %s)",
+                       c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
+  }
   if (family_doc(c->fam, OPT_USABLE) != NULL) {
     if (get_number(c, OPT_USABLE, &usable, err, errlen) != 0)
       return -1;
@@ -276,7 +294,8 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
     cfg->bw *= usable;
   }
   if (cfg->limiter > 0 && cfg->topo.family == HNM_TOPO_FATTREE && hnm_topo_switches(&cfg->topo) > hosts)
-    return cfg__fail(err, errlen, "--limiter: %lu switches for %lu hosts: SimGrid names switch limiters like host limiters "
+    return cfg__fail(err, errlen,
+                     "--limiter: %lu switches for %lu hosts: SimGrid names switch limiters like host limiters "
                "(ids from 2N-1 down), so they would collide; use --limiter 0",
                hnm_topo_switches(&cfg->topo), hosts);
   if (strcmp(value_of(c, OPT_LOOPBACK_BW), "none") == 0) {
@@ -293,13 +312,15 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
   if (!(cfg->speed > 0))
     return cfg__fail(err, errlen, "--speed: '%s' must be positive", value_of(c, OPT_SPEED));
   if (c->fam->topo == HNM_TOPO_CLUSTER) {
-    if (get_bandwidth(c, OPT_CABINET_BW, 0, &cfg->cab_bw, err, errlen) != 0 || get_time(c, OPT_CABINET_LAT, &cfg->cab_lat, err, errlen) != 0 ||
+    if (get_bandwidth(c, OPT_CABINET_BW, 0, &cfg->cab_bw, err, errlen) != 0 || get_time(c, OPT_CABINET_LAT,
+                      &cfg->cab_lat, err, errlen) != 0 ||
         get_bandwidth(c, OPT_CABINET_LIMITER, 1, &cfg->cab_limiter, err, errlen) != 0)
       return -1;
     if (strcmp(value_of(c, OPT_CABINET_SHARING), "FATPIPE") == 0)
       cfg->cab_fatpipe = 1;
     else if (strcmp(value_of(c, OPT_CABINET_SHARING), "SHARED") != 0)
-      return cfg__fail(err, errlen, "--cabinet-sharing: '%s' is not SHARED or FATPIPE", value_of(c, OPT_CABINET_SHARING));
+      return cfg__fail(err, errlen, "--cabinet-sharing: '%s' is not SHARED or FATPIPE",
+                       value_of(c, OPT_CABINET_SHARING));
     if (strcmp(value_of(c, OPT_CABINET_ROUTES), "pairs") == 0)
       cfg->cab_pairs = 1;
     else if (strcmp(value_of(c, OPT_CABINET_ROUTES), "core") != 0)

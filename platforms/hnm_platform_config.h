@@ -28,6 +28,8 @@ struct config {
   char scaled[1024];        /* what --scale did, for stderr; empty if not scaled */
   enum hnm_routing routing; /* HNM_ROUTING_BUILTIN or a builtin one: XML; else a description */
   uint64_t routing_seed;
+  int seed_unused;          /* --routing-seed given to a routing without random choices (a note, not an error) */
+  double ugal_threshold;    /* seconds */
 };
 
 int build_config(const struct cli *c, struct config *cfg, char *err, size_t errlen);

@@ -59,6 +59,7 @@ static const struct {
   [OPT_RANKS] = {"--ranks-per-host", "K"},
   [OPT_ROUTING] = {"--routing", "NAME"},
   [OPT_ROUTING_SEED] = {"--routing-seed", "N"},
+  [OPT_UGAL_THRESHOLD] = {"--ugal-threshold", "TIME"},
 };
 
 #define DOC_END {OPT_COUNT, NULL, NULL, 0}
@@ -107,7 +108,7 @@ static const struct opt_doc torus_docs[] = {
   {OPT_SCALE, "1", "shrink every dimension by F^(1/dimensions), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of each torus link (per direction with SPLITDUPLEX)"),
   {OPT_ROUTING, "dor", "dor (SimGrid's dimension order) or valiant (via a random host; hnm's platform library)", 0},
-  {OPT_ROUTING_SEED, "1", "seed of valiant's random choices (same seed, same routes)", 0},
+  {OPT_ROUTING_SEED, "1", "seed of valiant's random choices (same seed, same routes; dor: accepted, unused)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP " (presets: 25)"),
   DOC_END
 };
@@ -122,7 +123,7 @@ static const struct opt_doc fattree_docs[] = {
   DOC_LINKS("10GBps", "100ns", "bandwidth of each link (per direction with SPLITDUPLEX)"),
   {OPT_ROUTING, "dmodk", "dmodk (SimGrid's D-mod-k) or random (a random up-port per level and message; hnm's "
                          "platform library)", 0},
-  {OPT_ROUTING_SEED, "1", "seed of random's choices (same seed, same routes)", 0},
+  {OPT_ROUTING_SEED, "1", "seed of random's choices (same seed, same routes; dmodk: accepted, unused)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
@@ -138,9 +139,11 @@ static const struct opt_doc dragonfly_docs[] = {
   {OPT_GREEN, "1", "links between two routers of a chassis (N x --bw)", 1},
   {OPT_SCALE, "1", "shrink groups, chassis, routers, nodes by F^(1/4), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of one link (per direction with SPLITDUPLEX)"),
-  {OPT_ROUTING, "none", "minimal, valiant or ugal: hnm's platform library, global links spread over the routers "
-                        "(see below); none: SimGrid's DRAGONFLY zone", 0},
-  {OPT_ROUTING_SEED, "1", "seed of valiant's and ugal's random choices (same seed, same routes)", 0},
+  {OPT_ROUTING, "none", "minimal, valiant-group, valiant-router, ugal-l or ugal-g: hnm's platform library, global "
+                        "links spread over the routers (see below); none: SimGrid's DRAGONFLY zone", 0},
+  {OPT_ROUTING_SEED, "1", "seed of the Valiant and UGAL random choices (same seed, same routes; minimal and none: "
+                          "accepted, unused)", 0},
+  {OPT_UGAL_THRESHOLD, "0", "UGAL's T: minimal iff q_min x h_min <= q_val x h_val + T (q: seconds of backlog)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
@@ -329,14 +332,20 @@ static void dragonfly_notes(FILE *out)
           "Limiter: SimGrid also puts a limiter of the same bandwidth on every router a route\n"
           "crosses: none by default.\n"
           "\n"
-          "Routing (--routing minimal|valiant|ugal): writes a description for hnm's platform\n"
+          "Routing (--routing NAME): writes a description for hnm's platform\n"
           "library instead of XML (hnm-run -platform FILE loads it). BLUE then counts separate\n"
           "global links of --bw between two groups, spread over the routers (copy k of group g's\n"
           "links to group h on router (h' x BLUE + k) mod routers-per-group, h' = h's rank among\n"
           "the other groups; BLUE = routers per group gives Table 1's one link per router and\n"
           "group), and GROUPS may exceed ROUTERS. minimal: one global link, copy (source router)\n"
-          "mod BLUE; valiant: via a uniform random third group; ugal: UGAL-L, minimal unless\n"
-          "its flows in progress on the source router's first link x hops exceed Valiant's.\n");
+          "mod BLUE; valiant-group (or valiant): via a uniform random third group, landing\n"
+          "where the link from the source's copy lands; valiant-router: via a uniform random\n"
+          "router of a third group (Zheng & Marguinaud 2018); ugal-l (or ugal), ugal-g: per\n"
+          "message, minimal unless a Valiant (group) candidate has a smaller estimated delay:\n"
+          "the largest backlog (seconds of bytes not yet sent) on the links seen, plus one\n"
+          "latency per hop, plus --ugal-threshold for Valiant. ugal-l sees its host's link and\n"
+          "the source group's links up to the first global link, ugal-g the whole path.\n"
+          "--routing-seed is accepted and ignored (with a note) by minimal and none.\n");
 }
 
 static void bgq_notes(FILE *out)

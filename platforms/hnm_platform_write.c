@@ -381,6 +381,7 @@ static int write_description(FILE *fp, const struct config *cfg)
   d.topo = cfg->topo;
   d.routing = cfg->routing;
   d.seed = cfg->routing_seed;
+  d.ugal_threshold = cfg->ugal_threshold;
   d.bw = cfg->bw;
   d.lat = cfg->lat;
   d.splitduplex = cfg->splitduplex;

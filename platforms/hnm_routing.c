@@ -71,9 +71,11 @@ struct hnm_rnet {
 /* ---- names ------------------------------------------------------------- */
 
 static const char *const routing_names[] = {
-    [HNM_ROUTING_BUILTIN] = "builtin", [HNM_ROUTING_MINIMAL] = "minimal", [HNM_ROUTING_VALIANT] = "valiant",
-    [HNM_ROUTING_UGAL] = "ugal",       [HNM_ROUTING_DOR] = "dor",         [HNM_ROUTING_DMODK] = "dmodk",
-    [HNM_ROUTING_RANDOM] = "random"};
+    [HNM_ROUTING_BUILTIN] = "builtin",         [HNM_ROUTING_MINIMAL] = "minimal",
+    [HNM_ROUTING_VALIANT] = "valiant",         [HNM_ROUTING_UGAL_L] = "ugal-l",
+    [HNM_ROUTING_DOR] = "dor",                 [HNM_ROUTING_DMODK] = "dmodk",
+    [HNM_ROUTING_RANDOM] = "random",           [HNM_ROUTING_VALIANT_GROUP] = "valiant-group",
+    [HNM_ROUTING_VALIANT_ROUTER] = "valiant-router", [HNM_ROUTING_UGAL_G] = "ugal-g"};
 
 const char *hnm_routing_name(enum hnm_routing r)
 {
@@ -83,6 +85,17 @@ const char *hnm_routing_name(enum hnm_routing r)
 int hnm_routing_is_builtin(enum hnm_routing r)
 {
   return r == HNM_ROUTING_BUILTIN || r == HNM_ROUTING_DOR || r == HNM_ROUTING_DMODK;
+}
+
+int hnm_routing_is_random(enum hnm_routing r)
+{
+  return r == HNM_ROUTING_VALIANT || r == HNM_ROUTING_VALIANT_GROUP || r == HNM_ROUTING_VALIANT_ROUTER ||
+         r == HNM_ROUTING_UGAL_L || r == HNM_ROUTING_UGAL_G || r == HNM_ROUTING_RANDOM;
+}
+
+static int routing__is_ugal(enum hnm_routing r)
+{
+  return r == HNM_ROUTING_UGAL_L || r == HNM_ROUTING_UGAL_G;
 }
 
 static void routing__errf(char *err, size_t len, const char *fmt, ...)
@@ -100,12 +113,20 @@ int hnm_routing_parse(enum hnm_topo_family family, const char *name, enum hnm_ro
 {
   static const struct {
     enum hnm_topo_family family;
+    const char *name;
     enum hnm_routing routing;
-  } allowed[] = {{HNM_TOPO_DRAGONFLY, HNM_ROUTING_MINIMAL}, {HNM_TOPO_DRAGONFLY, HNM_ROUTING_VALIANT},
-                 {HNM_TOPO_DRAGONFLY, HNM_ROUTING_UGAL},    {HNM_TOPO_TORUS, HNM_ROUTING_DOR},
-                 {HNM_TOPO_TORUS, HNM_ROUTING_VALIANT},     {HNM_TOPO_FATTREE, HNM_ROUTING_DMODK},
-                 {HNM_TOPO_FATTREE, HNM_ROUTING_RANDOM}};
-  const char *list = family == HNM_TOPO_DRAGONFLY ? "minimal, valiant, ugal"
+  } allowed[] = {{HNM_TOPO_DRAGONFLY, "minimal", HNM_ROUTING_MINIMAL},
+                 {HNM_TOPO_DRAGONFLY, "valiant-group", HNM_ROUTING_VALIANT_GROUP},
+                 {HNM_TOPO_DRAGONFLY, "valiant-router", HNM_ROUTING_VALIANT_ROUTER},
+                 {HNM_TOPO_DRAGONFLY, "ugal-l", HNM_ROUTING_UGAL_L},
+                 {HNM_TOPO_DRAGONFLY, "ugal-g", HNM_ROUTING_UGAL_G},
+                 {HNM_TOPO_DRAGONFLY, "valiant", HNM_ROUTING_VALIANT_GROUP}, /* earlier name */
+                 {HNM_TOPO_DRAGONFLY, "ugal", HNM_ROUTING_UGAL_L},           /* earlier name */
+                 {HNM_TOPO_TORUS, "dor", HNM_ROUTING_DOR},
+                 {HNM_TOPO_TORUS, "valiant", HNM_ROUTING_VALIANT},
+                 {HNM_TOPO_FATTREE, "dmodk", HNM_ROUTING_DMODK},
+                 {HNM_TOPO_FATTREE, "random", HNM_ROUTING_RANDOM}};
+  const char *list = family == HNM_TOPO_DRAGONFLY ? "minimal, valiant-group, valiant-router, ugal-l, ugal-g"
                      : family == HNM_TOPO_TORUS   ? "dor, valiant"
                      : family == HNM_TOPO_FATTREE ? "dmodk, random"
                                                   : NULL;
@@ -114,7 +135,7 @@ int hnm_routing_parse(enum hnm_topo_family family, const char *name, enum hnm_ro
     return -1;
   }
   for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
-    if (allowed[i].family == family && strcmp(name, hnm_routing_name(allowed[i].routing)) == 0) {
+    if (allowed[i].family == family && strcmp(name, allowed[i].name) == 0) {
       *out = allowed[i].routing;
       return 0;
     }
@@ -170,9 +191,9 @@ uint64_t hnm_routing_rng_below(uint64_t *state, uint64_t n)
   return x % n;
 }
 
-int hnm_routing_ugal_prefers_minimal(double q_min, int h_min, double q_val, int h_val)
+int hnm_routing_ugal_prefers_minimal(double q_min, int h_min, double q_val, int h_val, double lat, double threshold)
 {
-  return q_min * h_min <= q_val * h_val;
+  return q_min + h_min * lat <= q_val + h_val * lat + threshold;
 }
 
 /* ---- description file -------------------------------------------------- */
@@ -210,6 +231,8 @@ int hnm_rnet_desc_write(FILE *fp, const struct hnm_rnet_desc *d, const char *com
                   : fprintf(fp, "loopback-bw none\n") < 0)
     return -1;
   if (fprintf(fp, "speed %.17g\ncores %lu\n", d->speed, d->cores) < 0)
+    return -1;
+  if (routing__is_ugal(d->routing) && fprintf(fp, "ugal-threshold %.17g\n", d->ugal_threshold) < 0)
     return -1;
   return 0;
 }
@@ -291,9 +314,11 @@ static int desc__fattree_shape(const char *s, struct hnm_topo *t, char *err, siz
 
 int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, size_t errlen)
 {
-  enum { K_FAMILY, K_ROUTING, K_SEED, K_SHAPE, K_BW, K_LAT, K_SHARING, K_LBW, K_LLAT, K_SPEED, K_CORES, K_COUNT };
-  static const char *const keys[K_COUNT] = {"family", "routing", "seed", "shape",        "bw",   "lat",
-                                            "sharing", "loopback-bw", "loopback-lat", "speed", "cores"};
+  enum {
+    K_FAMILY, K_ROUTING, K_SEED, K_SHAPE, K_BW, K_LAT, K_SHARING, K_LBW, K_LLAT, K_SPEED, K_CORES, K_UGAL_T, K_COUNT
+  };
+  static const char *const keys[K_COUNT] = {"family",  "routing",     "seed",         "shape", "bw",    "lat",
+                                            "sharing", "loopback-bw", "loopback-lat", "speed", "cores", "ugal-threshold"};
   int seen[K_COUNT] = {0};
   int lineno = 0, rc = -1;
   char line[1024], topo_err[256];
@@ -302,6 +327,7 @@ int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, siz
   FILE *f = fopen(path, "r");
 
   memset(d, 0, sizeof *d);
+  d->ugal_threshold = HNM_RNET_UGAL_THRESHOLD;
   if (f == NULL) {
     routing__errf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
     return -1;
@@ -380,6 +406,14 @@ int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, siz
         d->seed = (uint64_t)s;
         break;
       }
+      case K_UGAL_T:
+        if (desc__number(val, &x) != 0 || x < 0) {
+          routing__errf(err, errlen, "%s:%d: ugal-threshold: '%s' must be a non-negative number of seconds", path,
+                        lineno, val);
+          goto out;
+        }
+        d->ugal_threshold = x;
+        break;
       case K_BW:
       case K_LAT:
       case K_LBW:
@@ -430,7 +464,7 @@ int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, siz
     goto out;
   }
   for (int k = 0; k < K_COUNT; k++)
-    if (!seen[k] && k != K_LLAT) {
+    if (!seen[k] && k != K_LLAT && k != K_UGAL_T) {
       routing__errf(err, errlen, "%s: %s: missing", path, keys[k]);
       goto out;
     }
@@ -822,13 +856,52 @@ static int df_minimal(const hnm_rnet *n, unsigned long g, unsigned long p, unsig
   return m + df_local(n, h, land, q, out + m);
 }
 
+static int df_valiant_router(const hnm_rnet *n, unsigned long g, unsigned long p, unsigned long v, unsigned long x,
+                             unsigned long h, unsigned long q, size_t *out);
+
 /* Via group v: minimal to v's router holding the link from g, then minimal to (h, q). */
 static int df_valiant(const hnm_rnet *n, unsigned long g, unsigned long p, unsigned long v, unsigned long h,
                       unsigned long q, size_t *out)
 {
   unsigned long land = df_port_router(n, v, g, p % n->L);
-  int m = df_minimal(n, g, p, v, land, out);
-  return m + df_minimal(n, v, land, h, q, out + m);
+  return df_valiant_router(n, g, p, v, land, h, q, out);
+}
+
+/* Via router x of group v: minimal to it, then minimal to (h, q). */
+static int df_valiant_router(const hnm_rnet *n, unsigned long g, unsigned long p, unsigned long v, unsigned long x,
+                             unsigned long h, unsigned long q, size_t *out)
+{
+  int m = df_minimal(n, g, p, v, x, out);
+  return m + df_minimal(n, v, x, h, q, out + m);
+}
+
+/* A uniform group other than g and h (G >= 3). */
+static unsigned long df_third_group(hnm_rnet *n, unsigned long g, unsigned long h)
+{
+  unsigned long v = (unsigned long)hnm_routing_rng_below(&n->rng, n->G - 2);
+  unsigned long lo = g < h ? g : h, hi = g < h ? h : g;
+  if (v >= lo)
+    v++;
+  if (v >= hi)
+    v++;
+  return v;
+}
+
+/* UGAL's congestion estimate of a path of router links (see hnm_rnet_route):
+ * the largest load, over the source group's links up to the first global
+ * link (ugal-l) or over the whole path (ugal-g), and at least floor. */
+static double df_path_load(const hnm_rnet *n, const size_t *path, int m, hnm_rnet_load_fn load, void *ctx,
+                           double floor)
+{
+  double q = floor;
+  for (int i = 0; i < m; i++) {
+    double x = load(path[i], ctx);
+    if (x > q)
+      q = x;
+    if (n->d.routing == HNM_ROUTING_UGAL_L && path[i] >= n->gl)
+      break;
+  }
+  return q;
 }
 
 static int df_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *links, hnm_rnet_load_fn load,
@@ -845,23 +918,30 @@ static int df_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *l
   links[m++] = df_up(src);
   if (g == h || n->d.routing == HNM_ROUTING_MINIMAL || n->G < 3) {
     m += df_minimal(n, g, p, h, q, links + m);
+  } else if (n->d.routing == HNM_ROUTING_VALIANT_ROUTER) {
+    /* A uniform router of a third group: draw the group, then the router. */
+    unsigned long v = df_third_group(n, g, h);
+    unsigned long x = (unsigned long)hnm_routing_rng_below(&n->rng, n->K);
+    m += df_valiant_router(n, g, p, v, x, h, q, links + m);
   } else {
-    /* A uniform intermediate group other than g and h. */
-    unsigned long v = (unsigned long)hnm_routing_rng_below(&n->rng, n->G - 2);
-    unsigned long lo = g < h ? g : h, hi = g < h ? h : g;
-    if (v >= lo)
-      v++;
-    if (v >= hi)
-      v++;
-    if (n->d.routing == HNM_ROUTING_VALIANT) {
+    unsigned long v = df_third_group(n, g, h);
+    if (n->d.routing == HNM_ROUTING_VALIANT_GROUP) {
       m += df_valiant(n, g, p, v, h, q, links + m);
     } else {
       size_t val[DF_MAX_ROUTE];
       int hm = df_minimal(n, g, p, h, q, links + m);
       int hv = df_valiant(n, g, p, v, h, q, val);
-      double qm = load != NULL ? load(links[m], ctx) : 0;
-      double qv = load != NULL ? load(val[0], ctx) : 0;
-      if (hnm_routing_ugal_prefers_minimal(qm, hm, qv, hv)) {
+      /* The hosts' links are on both candidates: their backlog bounds the
+       * message's progress on either (ugal-l sees its own host's only). */
+      double qh = 0, qm = 0, qv = 0;
+      if (load != NULL) {
+        qh = load(df_up(src), ctx);
+        if (n->d.routing == HNM_ROUTING_UGAL_G && load(df_down(dst), ctx) > qh)
+          qh = load(df_down(dst), ctx);
+        qm = df_path_load(n, links + m, hm, load, ctx, qh);
+        qv = df_path_load(n, val, hv, load, ctx, qh);
+      }
+      if (hnm_routing_ugal_prefers_minimal(qm, hm, qv, hv, n->d.lat, n->d.ugal_threshold)) {
         m += hm;
       } else {
         memcpy(links + m, val, (size_t)hv * sizeof *val);
@@ -871,6 +951,82 @@ static int df_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *l
   }
   links[m++] = df_down(dst);
   return m;
+}
+
+/* ---- UGAL's backlog ---------------------------------------------------- */
+
+struct hnm_rnet_backlog {
+  size_t count;
+  double *bw;    /* bytes/s, by link index (0: unused index) */
+  double *bytes; /* backlog at time t[i] */
+  double *t;     /* seconds */
+  size_t *canonical;
+};
+
+hnm_rnet_backlog *hnm_rnet_backlog_new(const hnm_rnet *n)
+{
+  hnm_rnet_backlog *b = calloc(1, sizeof *b);
+  if (b == NULL)
+    return NULL;
+  b->count = n->nlinks;
+  b->bw = calloc(b->count, sizeof *b->bw);
+  b->bytes = calloc(b->count, sizeof *b->bytes);
+  b->t = calloc(b->count, sizeof *b->t);
+  b->canonical = calloc(b->count, sizeof *b->canonical);
+  if (b->bw == NULL || b->bytes == NULL || b->t == NULL || b->canonical == NULL) {
+    hnm_rnet_backlog_free(b);
+    return NULL;
+  }
+  for (size_t i = 0; i < b->count; i++) {
+    struct hnm_rnet_link info;
+    hnm_rnet_link_info(n, i, &info);
+    b->bw[i] = info.role == HNM_LINK_NONE ? 0 : info.bw;
+    b->canonical[i] = info.role == HNM_LINK_NONE ? i : info.canonical;
+  }
+  return b;
+}
+
+void hnm_rnet_backlog_free(hnm_rnet_backlog *b)
+{
+  if (b == NULL)
+    return;
+  free(b->bw);
+  free(b->bytes);
+  free(b->t);
+  free(b->canonical);
+  free(b);
+}
+
+/* Drain link c (a canonical index) up to time now. */
+static void backlog__drain(hnm_rnet_backlog *b, size_t c, double now)
+{
+  if (now > b->t[c]) {
+    double left = b->bytes[c] - b->bw[c] * (now - b->t[c]);
+    b->bytes[c] = left > 0 ? left : 0;
+    b->t[c] = now;
+  }
+}
+
+void hnm_rnet_backlog_add(hnm_rnet_backlog *b, const size_t *links, int m, double bytes, double now)
+{
+  for (int i = 0; i < m; i++) {
+    if (links[i] >= b->count)
+      continue;
+    size_t c = b->canonical[links[i]];
+    backlog__drain(b, c, now);
+    b->bytes[c] += bytes;
+  }
+}
+
+double hnm_rnet_backlog_seconds(hnm_rnet_backlog *b, size_t link, double now)
+{
+  if (link >= b->count)
+    return 0;
+  size_t c = b->canonical[link];
+  if (!(b->bw[c] > 0))
+    return 0;
+  backlog__drain(b, c, now);
+  return b->bytes[c] / b->bw[c];
 }
 
 /* SimGrid 3.32's TorusZone::get_local_route, without limiters. */

@@ -41,27 +41,35 @@ extern "C" {
 enum hnm_routing {
   HNM_ROUTING_BUILTIN = 0, /* no --routing: SimGrid's zone */
   HNM_ROUTING_MINIMAL,     /* dragonfly */
-  HNM_ROUTING_VALIANT,     /* dragonfly, torus */
-  HNM_ROUTING_UGAL,        /* dragonfly */
+  HNM_ROUTING_VALIANT,     /* torus: via a random host */
+  HNM_ROUTING_UGAL_L,      /* dragonfly: UGAL with the source group's view ("ugal-l"; "ugal" reads as this) */
   HNM_ROUTING_DOR,         /* torus: SimGrid's (also understood by the library) */
   HNM_ROUTING_DMODK,       /* fattree: SimGrid's */
-  HNM_ROUTING_RANDOM       /* fattree: a random up-port (and parallel link) per level and message */
+  HNM_ROUTING_RANDOM,      /* fattree: a random up-port (and parallel link) per level and message */
+  HNM_ROUTING_VALIANT_GROUP,  /* dragonfly: via a random group ("valiant-group"; "valiant" reads as this) */
+  HNM_ROUTING_VALIANT_ROUTER, /* dragonfly: via a random router of a third group (Zheng & Marguinaud 2018) */
+  HNM_ROUTING_UGAL_G          /* dragonfly: UGAL with the candidates' whole paths in view */
 };
 
 /* Parse a --routing NAME for a family. Returns 0, or -1 with a message
- * ("--routing: 'x' is not a dragonfly routing (minimal, valiant, ugal)"). */
+ * ("--routing: 'x' is not a dragonfly routing (minimal, valiant-group, ...)").
+ * Dragonfly also reads the names of earlier versions: "valiant" is
+ * valiant-group, "ugal" is ugal-l. */
 int hnm_routing_parse(enum hnm_topo_family family, const char *name, enum hnm_routing *out, char *err,
                       size_t errlen);
 const char *hnm_routing_name(enum hnm_routing r);
 /* 1 when the routing is SimGrid's own zone (written as XML), 0 when it
  * needs hnm's platform library. */
 int hnm_routing_is_builtin(enum hnm_routing r);
+/* 1 when the routing draws random numbers (a seed changes its routes). */
+int hnm_routing_is_random(enum hnm_routing r);
 
 /* Everything the library needs to build the platform. */
 struct hnm_rnet_desc {
   struct hnm_topo topo;     /* torus, dragonfly or fattree, checked */
   enum hnm_routing routing;
   uint64_t seed;            /* of every random choice */
+  double ugal_threshold;    /* UGAL's T, seconds (see hnm_routing_ugal_prefers_minimal) */
   double bw;                /* bytes/s of one link (dragonfly: x BLUE/BLACK/GREEN as in SimGrid) */
   double lat;               /* seconds per link */
   int splitduplex;          /* 1: one link per direction; 0: SHARED */
@@ -71,6 +79,9 @@ struct hnm_rnet_desc {
   double speed;             /* flop/s per core */
   unsigned long cores;      /* cores (MPI ranks) per host */
 };
+
+/* UGAL's threshold when a description gives none (seconds). */
+#define HNM_RNET_UGAL_THRESHOLD 0.0
 
 /* The first line of a description file. */
 #define HNM_RNET_MAGIC "hnm-routed-platform 1"
@@ -132,21 +143,55 @@ struct hnm_rnet_link {
 /* Describe link i (< hnm_rnet_link_count()). */
 void hnm_rnet_link_info(const hnm_rnet *n, size_t i, struct hnm_rnet_link *out);
 
-/* Flows in progress on link i, for UGAL (the library counts them). */
+/* UGAL's congestion estimate of link i: the time, in seconds, that the
+ * link needs to send what is queued on it (hnm_rnet_backlog below, or a
+ * hand-built state in tests). */
 typedef double (*hnm_rnet_load_fn)(size_t link, void *ctx);
 
 /* The route of one message from host src to host dst: link indices in
  * order into links[0 .. hnm_rnet_max_route()-1]; returns their number.
  * Random choices draw from the network's generator (seeded with
  * desc->seed), so the same calls in the same order give the same routes.
- * load may be NULL except for UGAL. src == dst: the loopback, or nothing. */
+ * load may be NULL (an idle network). src == dst: the loopback, or nothing.
+ *
+ * UGAL (Kim, Dally, Scott and Abts 2008) compares, for each message between
+ * groups, the minimal path with one Valiant (group) candidate, and takes
+ * the one with the smaller estimated delay. In a packet network that
+ * estimate is q x H (queue length times hops: a packet waits at each hop);
+ * in a flow model a message progresses at its bottleneck's pace, so the
+ * estimate is the path's q, the largest load() (seconds of backlog) of the
+ * links it looks at, plus H link latencies. ugal-l looks at its own host's
+ * link and the source group's links up to and including the path's first
+ * global link (what the source router sees of its queues once credit
+ * back-pressure from its group's global ports has reached it; a flow model
+ * has no back-pressure, so the view is given explicitly); ugal-g at every
+ * link of the path, both hosts' included. The decision is
+ * hnm_routing_ugal_prefers_minimal(). */
 int hnm_rnet_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *links, hnm_rnet_load_fn load,
                    void *ctx);
 
-/* UGAL-L's decision, exposed for tests: take the minimal path iff
- * q_min x h_min <= q_val x h_val (q: flows in progress on the first
- * router-to-router link of the path, h: its router-to-router hops). */
-int hnm_routing_ugal_prefers_minimal(double q_min, int h_min, double q_val, int h_val);
+/* UGAL's rule: take the minimal path iff
+ * q_min + h_min x lat <= q_val + h_val x lat + threshold (q: the path's
+ * congestion estimate, seconds; h: its router-to-router hops; lat: seconds
+ * per link; threshold: seconds, the description's ugal-threshold, an
+ * offset that biases the choice toward minimal routing). Ties, and the idle
+ * network, go minimal. */
+int hnm_routing_ugal_prefers_minimal(double q_min, int h_min, double q_val, int h_val, double lat, double threshold);
+
+/* A backlog tracker for UGAL: per link, the bytes of the messages routed
+ * through it that it has not sent yet if it sends at its full bandwidth
+ * (a fluid queue: it grows by each message's size when the message starts
+ * and drains at the link's bandwidth). It never holds more than the bytes
+ * actually waiting at the link's bottleneck-free rate, and at a saturated
+ * link it is the bytes queued there. O(links) memory, O(1) per link and
+ * call. Free with hnm_rnet_backlog_free(). */
+typedef struct hnm_rnet_backlog hnm_rnet_backlog;
+hnm_rnet_backlog *hnm_rnet_backlog_new(const hnm_rnet *n);
+void hnm_rnet_backlog_free(hnm_rnet_backlog *b);
+/* A message of bytes starts at time now (seconds) on links[0 .. m-1]. */
+void hnm_rnet_backlog_add(hnm_rnet_backlog *b, const size_t *links, int m, double bytes, double now);
+/* Seconds link i needs to send its backlog at time now (>= the last add). */
+double hnm_rnet_backlog_seconds(hnm_rnet_backlog *b, size_t link, double now);
 
 /* The generator (splitmix64), exposed for tests: uniform in [0, n). */
 uint64_t hnm_routing_rng_below(uint64_t *state, uint64_t n);

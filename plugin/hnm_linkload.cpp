@@ -34,6 +34,7 @@
 
 #include "hnm_error.h"
 #include "hnm_linkrole.h"
+#include "hnm_log.hpp"
 #include "hnm_out.h"
 #include "hnm_status.h"
 
@@ -117,13 +118,6 @@ void write_file()
 
 namespace {
 
-[[noreturn]] void refuse(const std::string& msg)
-{
-  XBT_CRITICAL("%s", msg.c_str());
-  std::fflush(stderr);
-  std::_Exit(2);
-}
-
 /* "TOPOLOGY:PARAMETERS" of --cfg=hnm/link-topology, whose PARAMETERS write
  * the commas of SimGrid's topo_parameters as 'x' ("TORUS:8x8x8",
  * "DRAGONFLY:3x4;4x3;5x1;2"), into t. 0, or -1 with the reason. */
@@ -151,7 +145,7 @@ simgrid::config::Flag<std::string> cfg_link_load{
     "", [](const std::string& v) {
       char err[HNM_ERRLEN];
       if (not v.empty() && hnm_out_check(v.c_str(), "--cfg=hnm/link-load", err, sizeof err) != 0)
-        refuse(err);
+        hnm_log_fatal(&_XBT_LOGV(hnm_linkload), err);
     }};
 simgrid::config::Flag<std::string> cfg_link_topology{
     "hnm/link-topology",
@@ -161,7 +155,7 @@ simgrid::config::Flag<std::string> cfg_link_topology{
       hnm_linkrole_topo t;
       std::string why;
       if (not v.empty() && parse_topology_flag(v, &t, why) != 0)
-        refuse("--cfg=hnm/link-topology:" + v + ": " + why);
+        hnm_log_fatal(&_XBT_LOGV(hnm_linkload), "--cfg=hnm/link-topology:" + v + ": " + why);
     }};
 
 } // namespace

@@ -24,10 +24,24 @@
 
 #include <xbt/log.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
 inline void hnm_log_setup(xbt_log_category_t cat)
 {
   xbt_log_layout_set(cat, xbt_log_layout_format_new("hnm: %m%n"));
   xbt_log_threshold_set(cat, xbt_log_priority_info);
+}
+
+/* A fatal error of the plugin: MSG as one line at critical in CAT (no
+ * threshold short of off hides it), then exit status 2. Settings are
+ * checked when SimGrid reads them, before anything is simulated. */
+[[noreturn]] inline void hnm_log_fatal(xbt_log_category_t cat, const std::string& msg)
+{
+  XBT_CLOG(*cat, xbt_log_priority_critical, "%s", msg.c_str());
+  std::fflush(stderr);
+  std::_Exit(2);
 }
 
 #endif

@@ -13,23 +13,26 @@
  * calls for every communication, asks the C module for the route's link
  * indices: O(route length), no allocation.
  *
- * UGAL needs the flows in progress on a link. SimGrid 3.32 has no public
- * count of them, so the zone keeps one: +1 on every link of every route it
- * hands out (one per network action, two with network/crosstraffic: the
- * forward and the backward route), -1 on the links of an action when SimGrid
- * reports it finished or failed (Link::on_communication_state_change and
- * NetworkAction::get_links(), a function libsimgrid 3.32 exports but whose
- * header it does not install: hnm_simgrid_internals.hpp). Forward and backward routes
- * use disjoint directed links with SPLITDUPLEX, so the counts are exact;
- * hnm-platform refuses ugal with SHARED links.
+ * UGAL needs each link's backlog: the bytes of the messages routed through
+ * it that it has not yet sent (hnm_rnet_backlog, a fluid queue per link).
+ * A zone learns the route when it hands it out, but SimGrid 3.32 tells it
+ * nothing of the message's size; libhnm.so does know it when it prices the
+ * message, once per communication, with the forward route (with
+ * network/crosstraffic SimGrid also asks for the backward route, which
+ * carries no backlog). So the zone registers an observer with libhnm.so
+ * (plugin/hnm_route_observer.h, found with dlsym as the library is
+ * preloaded) that adds the message's bytes to its route's links. Without
+ * libhnm.so (a bare smpirun) UGAL sees an idle network and routes minimally;
+ * the zone says so once.
  *
  * Errors (a bad description) end the simulation with exit status 2 and one
  * line naming the file, line and field, before any simulated time runs.
  */
 #include "hnm_log.hpp"
+#include "hnm_route_observer.h"
 #include "hnm_routing.h"
-#include "hnm_simgrid_internals.hpp"
 
+#include <dlfcn.h>
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/routing/NetPoint.hpp>
 #include <simgrid/kernel/routing/NetZoneImpl.hpp>
@@ -42,7 +45,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <list>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -52,39 +55,47 @@
 XBT_LOG_NEW_DEFAULT_CATEGORY(hnm_routed, "hnm: routed platforms (libhnmplatform.so)");
 namespace sg4 = simgrid::s4u;
 namespace kr  = simgrid::kernel::routing;
-namespace kres = simgrid::kernel::resource;
 
 namespace {
 
-[[noreturn]] void die(const std::string& msg)
-{
-  XBT_CRITICAL("%s", msg.c_str());
-  std::fflush(stderr);
-  std::_Exit(2);
-}
-
 class RoutedZone : public kr::NetZoneImpl {
   hnm_rnet* net_;
-  std::vector<sg4::Link*> links_;       /* by link index (nullptr: unused index) */
+  std::vector<sg4::Link*> links_;        /* by link index (nullptr: unused index) */
   std::vector<size_t> route_;            /* scratch buffer of hnm_rnet_max_route() indices */
-  bool count_flows_;
-  std::vector<double> flows_;            /* flows in progress, by canonical index */
-  std::unordered_map<const kres::StandardLinkImpl*, size_t> index_of_;
+  std::vector<size_t> observed_;         /* scratch: the indices of an observed route */
+  hnm_rnet_backlog* backlog_ = nullptr;  /* UGAL only */
+  std::unordered_map<const sg4::Link*, size_t> index_of_;
+  std::vector<size_t> canonical_;
 
-  static double flows_on(size_t link, void* self)
+  static double backlog_of(size_t link, void* self)
   {
     auto* z = static_cast<RoutedZone*>(self);
-    return z->flows_[z->canonical_[link]];
+    return hnm_rnet_backlog_seconds(z->backlog_, link, sg4::Engine::get_clock());
   }
-  std::vector<size_t> canonical_;
+  /* libhnm.so prices a message of bytes on links: its backlog. */
+  static void observe(void* self, double bytes, void* const* links, size_t count)
+  {
+    auto* z = static_cast<RoutedZone*>(self);
+    z->observed_.clear();
+    for (size_t i = 0; i < count; i++) {
+      auto it = z->index_of_.find(static_cast<const sg4::Link*>(links[i]));
+      if (it != z->index_of_.end())
+        z->observed_.push_back(it->second);
+    }
+    hnm_rnet_backlog_add(z->backlog_, z->observed_.data(), (int)z->observed_.size(), bytes,
+                         sg4::Engine::get_clock());
+  }
 
 public:
   RoutedZone(const std::string& name, hnm_rnet* net) : NetZoneImpl(name), net_(net)
   {
     route_.resize((size_t)hnm_rnet_max_route(net));
-    count_flows_ = hnm_rnet_get_desc(net)->routing == HNM_ROUTING_UGAL;
   }
-  ~RoutedZone() override { hnm_rnet_free(net_); }
+  ~RoutedZone() override
+  {
+    hnm_rnet_backlog_free(backlog_);
+    hnm_rnet_free(net_);
+  }
 
   void build()
   {
@@ -92,8 +103,6 @@ public:
     size_t n               = hnm_rnet_link_count(net_);
     links_.assign(n, nullptr);
     canonical_.assign(n, 0);
-    if (count_flows_)
-      flows_.assign(n, 0.0);
     /* Creation order of SimGrid's own zones (hosts, then each host's links)
      * where it matters: the torus, whose dor routes must be bit-identical. */
     unsigned long hosts = hnm_rnet_hosts(net_);
@@ -136,21 +145,20 @@ public:
     }
     for (size_t i = 0; i < n; i++)
       create(i);
-    if (count_flows_) {
+    enum hnm_routing r = d->routing;
+    if (r == HNM_ROUTING_UGAL_L || r == HNM_ROUTING_UGAL_G) {
+      backlog_ = hnm_rnet_backlog_new(net_);
+      if (backlog_ == nullptr)
+        throw std::bad_alloc();
       for (size_t i = 0; i < n; i++)
         if (links_[i] != nullptr && canonical_[i] == i)
-          index_of_[links_[i]->get_impl()] = i;
-      sg4::Link::on_communication_state_change_cb([this](kres::NetworkAction& a, kres::Action::State previous) {
-        bool was_over = previous == kres::Action::State::FINISHED || previous == kres::Action::State::FAILED;
-        kres::Action::State now = a.get_state();
-        if (was_over || (now != kres::Action::State::FINISHED && now != kres::Action::State::FAILED))
-          return;
-        for (const kres::StandardLinkImpl* l : a.NetworkAction::get_links()) {
-          auto it = index_of_.find(l);
-          if (it != index_of_.end() && flows_[it->second] > 0)
-            flows_[it->second] -= 1;
-        }
-      });
+          index_of_[links_[i]] = i;
+      auto set = reinterpret_cast<void (*)(hnm_route_observer_fn, void*)>(dlsym(RTLD_DEFAULT, HNM_ROUTE_OBSERVER_SET));
+      if (set != nullptr)
+        set(observe, this);
+      else
+        XBT_WARN("warning: %s without libhnm.so (not run through hnm-run): no message sizes, so "
+                             "every route is minimal", hnm_routing_name(r));
     }
   }
 
@@ -158,14 +166,13 @@ public:
   {
     if (src->is_router() || dst->is_router())
       return;
-    int m = hnm_rnet_route(net_, src->id(), dst->id(), route_.data(), count_flows_ ? flows_on : nullptr, this);
+    int m = hnm_rnet_route(net_, src->id(), dst->id(), route_.data(), backlog_ != nullptr ? backlog_of : nullptr,
+                           this);
     for (int i = 0; i < m; i++) {
       sg4::Link* l = links_[route_[i]];
       into->link_list_.push_back(l->get_impl());
       if (latency != nullptr)
         *latency += l->get_latency();
-      if (count_flows_)
-        flows_[canonical_[route_[i]]] += 1;
     }
   }
 };
@@ -177,15 +184,16 @@ extern "C" void load_platform(const sg4::Engine& /*engine*/)
   hnm_log_setup(&_XBT_LOGV(hnm_routed));
   const char* path = std::getenv("HNM_ROUTED_PLATFORM");
   if (path == nullptr || *path == '\0')
-    die("libhnmplatform.so is the platform but HNM_ROUTED_PLATFORM is not set; run through hnm-run -platform "
-        "DESCRIPTION");
+    hnm_log_fatal(&_XBT_LOGV(hnm_routed),
+                  "libhnmplatform.so is the platform but HNM_ROUTED_PLATFORM is not set; run through hnm-run -platform "
+                  "DESCRIPTION");
   hnm_rnet_desc d;
   char err[1024];
   if (hnm_rnet_desc_read(path, &d, err, sizeof err) != 0)
-    die(err);
+    hnm_log_fatal(&_XBT_LOGV(hnm_routed), err);
   hnm_rnet* net = hnm_rnet_new(&d, err, sizeof err);
   if (net == nullptr)
-    die(std::string(path) + ": " + err);
+    hnm_log_fatal(&_XBT_LOGV(hnm_routed), std::string(path) + ": " + err);
   try {
     auto* zone = new RoutedZone(d.topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly"
                                 : d.topo.family == HNM_TOPO_FATTREE ? "fattree"
@@ -195,8 +203,9 @@ extern "C" void load_platform(const sg4::Engine& /*engine*/)
     zone->seal();
     sg4::Engine::on_platform_created();
   } catch (const std::exception& e) {
-    die(std::string("cannot build the routed platform ") + path + ": " + e.what());
+    hnm_log_fatal(&_XBT_LOGV(hnm_routed),
+                  std::string("cannot build the routed platform ") + path + ": " + e.what());
   } catch (...) {
-    die(std::string("cannot build the routed platform ") + path);
+    hnm_log_fatal(&_XBT_LOGV(hnm_routed), std::string("cannot build the routed platform ") + path);
   }
 }

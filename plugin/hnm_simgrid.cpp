@@ -55,6 +55,7 @@
  * before any simulated time runs.
  */
 #include "hnm_linkload.h"
+#include "hnm_route_observer.h"
 #include "hnm_lmm_fix.h"
 #include "hnm_log.hpp"
 #include "hnm_model.h"
@@ -144,15 +145,6 @@ bool take_pending_isend(const sg4::Host* src, const sg4::Host* dst)
   return true;
 }
 
-/* A fatal error: one line (critical, which no threshold silences short of
- * off), exit status 2, before any simulated time runs. */
-[[noreturn]] void die(const std::string& msg)
-{
-  XBT_CRITICAL("%s", msg.c_str());
-  std::fflush(stderr);
-  std::_Exit(2);
-}
-
 /* The model spec of --model, checked as soon as SimGrid parses the option
  * so that a bad one stops the run before the platform is even loaded. */
 void load_model(const std::string& spec, const char* origin)
@@ -160,7 +152,7 @@ void load_model(const std::string& spec, const char* origin)
   char err[HNM_ERRLEN];
   hnm_model* m = hnm_model_parse_spec(spec.c_str(), err, sizeof err);
   if (m == nullptr)
-    die(std::string(origin) + ": " + err);
+    hnm_log_fatal(&_XBT_LOGV(hnm), std::string(origin) + ": " + err);
   hnm_model_free(model);
   model = m;
 }
@@ -185,7 +177,7 @@ simgrid::config::Flag<std::string> cfg_seed{
         return;
       if (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 20 ||
           (v.size() == 20 && v > "18446744073709551615"))
-        die("--cfg=hnm/seed:" + v + ": not a whole number from 0 to 18446744073709551615");
+        hnm_log_fatal(&_XBT_LOGV(hnm), "--cfg=hnm/seed:" + v + ": not a whole number from 0 to 18446744073709551615");
     }};
 simgrid::config::Flag<bool> cfg_fast{
     "hnm/fast",
@@ -292,12 +284,21 @@ void check_platform_once(const sg4::Host* src, const sg4::Host* dst, const std::
   }
   if (is_loggps)
     return;
-  const hnm_segment* last = hnm_model_segment(model, route_class(src, dst), INFINITY);
-  if (last->bandwidth_absolute && far(last->bandwidth_Bps, bw))
-    XBT_INFO("note: model '%s' gives the largest messages %g bytes/s of its own (absolute, fitted "
+  /* The fastest of the route class's absolute bandwidths: a platform built
+   * for the model (hnm-calibrate machine gives its links exactly that
+   * rate, so that they never cap it) is the model's machine, even where
+   * the largest messages go slower. */
+  size_t n                 = 0;
+  const hnm_segment* segs  = hnm_model_segments(model, route_class(src, dst), &n);
+  double fastest           = 0.0;
+  for (size_t k = 0; segs != nullptr && k < n; k++)
+    if (segs[k].bandwidth_absolute && segs[k].bandwidth_Bps < HNM_MAX_BANDWIDTH && segs[k].bandwidth_Bps > fastest)
+      fastest = segs[k].bandwidth_Bps;
+  if (fastest > 0 && far(fastest, bw))
+    XBT_INFO("note: model '%s' moves its fastest messages at %g bytes/s of its own (absolute, fitted "
                  "elsewhere), and this platform's route %s -> %s has %g bytes/s: times follow the model's machine; "
                  "calibrate on this one, or use a model of factors (graphene)",
-                 hnm_model_name(model), last->bandwidth_Bps, src->get_cname(), dst->get_cname(), bw);
+                 hnm_model_name(model), fastest, src->get_cname(), dst->get_cname(), bw);
 }
 
 /* A LogGPS transfer: SimGrid charges latency x factor + size / rate, with the
@@ -390,10 +391,15 @@ double lat_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
   return factor;
 }
 
+hnm_route_observer_fn route_observer;
+void* route_observer_ctx;
+
 double bw_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
                        const std::vector<sg4::Link*>& links)
 {
   hnm_linkload_route(size, links);
+  if (route_observer != nullptr)
+    route_observer(route_observer_ctx, size, reinterpret_cast<void* const*>(links.data()), links.size());
   const hnm_segment* seg = nullptr;
   if (not is_loggps) {
     seg = hnm_model_segment(model, route_class(src, dst), payload_to_k(size));
@@ -510,7 +516,8 @@ double node_limiter_base_bandwidth(const sg4::Link* link)
 template <class T> void set_config_or_die(const char* key, T value, const char* shown)
 {
   if (not simgrid::config::is_default(key) && simgrid::config::get_value<T>(key) != value)
-    die(std::string("--cfg=") + key + " conflicts with model '" + hnm_model_name(model) + "' (which sets " + shown +
+    hnm_log_fatal(&_XBT_LOGV(hnm),
+                  std::string("--cfg=") + key + " conflicts with model '" + hnm_model_name(model) + "' (which sets " + shown +
         "); remove the option or change the model");
   sg4::Engine::set_config(key, value);
 }
@@ -557,7 +564,7 @@ void install_on_platform()
   int detached = (int)std::min<long>(hnm_model_smpi_detached_thresh(model), INT_MAX);
   if (cfg_fast) {
     if (is_loggps)
-      die("--cfg=hnm/fast: model '" + std::string(hnm_model_name(model)) +
+      hnm_log_fatal(&_XBT_LOGV(hnm), "--cfg=hnm/fast: model '" + std::string(hnm_model_name(model)) +
           "' is LogGPS, whose transfers are already O(1) each; fast mode applies to max-min models");
     /* SMPI detaches (and sends eagerly) a message of size < threshold. */
     fast_eager_max = std::max(async, detached) - 1.0;
@@ -581,7 +588,8 @@ void install_on_platform()
     net->set_lat_factor_cb(lat_factor_cb);
     net->set_bw_factor_cb(bw_factor_cb);
   } catch (const std::exception& e) {
-    die(std::string(e.what()) + " (hnm installs these factors; remove --cfg=smpi/lat-factor and smpi/bw-factor)");
+    hnm_log_fatal(&_XBT_LOGV(hnm),
+                  std::string(e.what()) + " (hnm installs these factors; remove --cfg=smpi/lat-factor and smpi/bw-factor)");
   }
 
   int limiters = 0;
@@ -607,7 +615,7 @@ void install_on_platform()
   hnm_rma rma;
   if (hnm_model_rma(model, &rma)) {
     if (cfg_fast)
-      die("--cfg=hnm/fast: model '" + std::string(hnm_model_name(model)) +
+      hnm_log_fatal(&_XBT_LOGV(hnm), "--cfg=hnm/fast: model '" + std::string(hnm_model_name(model)) +
           "' has one-sided costs (<rma>), which fast mode would put on the wire as point-to-point overheads; "
           "drop --fast or the model's <rma>");
     hnm_rma_install(&rma, hnm_model_name(model));
@@ -715,7 +723,8 @@ void resolve_settings()
   if (model == nullptr) {
     const char* spec = std::getenv("HNM_MODEL");
     if (spec == nullptr || *spec == '\0')
-      die("libhnm is loaded but no model is set; run through hnm-run --model NAME|FILE, or pass "
+      hnm_log_fatal(&_XBT_LOGV(hnm),
+                    "libhnm is loaded but no model is set; run through hnm-run --model NAME|FILE, or pass "
           "--cfg=hnm/model:NAME|FILE (or set HNM_MODEL)");
     load_model(spec, "HNM_MODEL");
   }
@@ -738,6 +747,12 @@ void resolve_settings()
 
 } // namespace
 
+extern "C" void hnm_route_observer_set(hnm_route_observer_fn fn, void* ctx)
+{
+  route_observer     = fn;
+  route_observer_ctx = ctx;
+}
+
 __attribute__((constructor)) static void hnm_plugin_init()
 {
   hnm_log_setup(&_XBT_LOGV(hnm));
@@ -751,10 +766,10 @@ __attribute__((constructor)) static void hnm_plugin_init()
       try {
         install_on_platform();
       } catch (const std::exception& e) {
-        die(std::string("cannot install the model: ") + e.what());
+        hnm_log_fatal(&_XBT_LOGV(hnm), std::string("cannot install the model: ") + e.what());
       }
     });
   } catch (const std::exception& e) {
-    die(std::string("cannot register with SimGrid: ") + e.what());
+    hnm_log_fatal(&_XBT_LOGV(hnm), std::string("cannot register with SimGrid: ") + e.what());
   }
 }

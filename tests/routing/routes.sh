@@ -125,11 +125,48 @@ up_c=$(bytes "$tmp/c.out.csv" node-up | awk '{ s += $2 } END { print s + 0 }')
 check "ugal: another seed, same bytes sent by the hosts ($up_a, $up_c)" test "$up_a" = "$up_c" -a "$up_a" -gt 0
 check "ugal: another seed, same message totals" [ "$(cut -d, -f1-7 "$tmp/a.out")" = "$(cut -d, -f1-7 "$tmp/c.out")" ]
 r11=$(lib_routes "$tmp/s11.txt" node-1 node-41 node-1 node-41 node-1 node-41 node-1 node-41 | md5sum)
-sed 's/^routing ugal/routing valiant/' "$tmp/s11.txt" >"$tmp/v11.txt"
-sed 's/^routing ugal/routing valiant/; s/^seed 11/seed 12/' "$tmp/s11.txt" >"$tmp/v12.txt"
+sed 's/^routing ugal-l/routing valiant-group/' "$tmp/s11.txt" >"$tmp/v11.txt"
+sed 's/^routing ugal-l/routing valiant-group/; s/^seed 11/seed 12/' "$tmp/s11.txt" >"$tmp/v12.txt"
 check "valiant: another seed, other routes" \
   [ "$(lib_routes "$tmp/v11.txt" node-1 node-41 node-1 node-41 node-1 node-41 node-1 node-41)" != \
     "$(lib_routes "$tmp/v12.txt" node-1 node-41 node-1 node-41 node-1 node-41 node-1 node-41)" ]
+sed 's/^routing ugal-l/routing valiant-router/' "$tmp/s11.txt" >"$tmp/r11.txt"
+sed 's/^routing ugal-l/routing valiant-router/; s/^seed 11/seed 12/' "$tmp/s11.txt" >"$tmp/r12.txt"
+check "valiant-router: another seed, other routes" \
+  [ "$(lib_routes "$tmp/r11.txt" node-1 node-41 node-1 node-41 node-1 node-41 node-1 node-41)" != \
+    "$(lib_routes "$tmp/r12.txt" node-1 node-41 node-1 node-41 node-1 node-41 node-1 node-41)" ]
+check "valiant-router: same seed, same routes" \
+  [ "$(lib_routes "$tmp/r11.txt" node-1 node-41 node-1 node-41 node-1 node-41 node-1 node-41)" = \
+    "$(lib_routes "$tmp/r11.txt" node-1 node-41 node-1 node-41 node-1 node-41 node-1 node-41)" ]
+bad_r=$(lib_routes "$tmp/r11.txt" "${pairs[@]:0:2000}" | awk '{ n = 0; for (i = 4; i <= NF; i++) n += $i ~ /_global_/
+  bad += n != 2 } END { print bad + 0 }')
+check "valiant-router through SimGrid: 1000 routes with 2 global links ($bad_r bad)" [ "$bad_r" -eq 0 ]
+
+# A seed given to a routing without random choices is accepted, noted and
+# ignored (a script may loop over routings with one seed): same files.
+seed_ignored() { # WHAT ARGS... (hnm-platform, with and without --routing-seed 7)
+  local what=$1
+  shift
+  set +e
+  "$HNM_PLATFORM" "$@" -o "$tmp/n1.out" --hostfile "$tmp/n1.hosts" 2>/dev/null
+  "$HNM_PLATFORM" "$@" --routing-seed 7 -o "$tmp/n7.out" --hostfile "$tmp/n7.hosts" 2>"$tmp/stderr"
+  local rc=$?
+  set -e
+  check "$what --routing-seed 7: accepted (exit $rc)" [ "$rc" -eq 0 ]
+  check "$what --routing-seed 7: a note ($(head -c 200 "$tmp/stderr"))" \
+    grep -q "note: --routing-seed: routing '.*' makes no random choice; the seed is ignored" "$tmp/stderr"
+  check "$what --routing-seed 7: the same hostfile" cmp -s "$tmp/n1.hosts" "$tmp/n7.hosts"
+}
+for fam in "torus --routing dor" "torus" "fattree --routing dmodk" "fattree" "dragonfly"; do
+  # shellcheck disable=SC2086
+  seed_ignored "$fam" $fam
+  check "$fam --routing-seed 7: the same platform" cmp -s "$tmp/n1.out" "$tmp/n7.out"
+done
+seed_ignored "dragonfly --routing minimal" dragonfly --groups 6 --chassis 2 --routers 3 --nodes 2 --blue-links 3 \
+  --routing minimal
+check "dragonfly minimal --routing-seed 7: the same routes" \
+  [ "$(lib_routes "$tmp/n1.out" "${pairs[@]:0:40}" node-3 node-70 node-70 node-3)" = \
+    "$(lib_routes "$tmp/n7.out" "${pairs[@]:0:40}" node-3 node-70 node-70 node-3)" ]
 
 # --- bad input ------------------------------------------------------------------------
 one_line_with() { [ "$(wc -l <"$tmp/stderr")" -eq 1 ] && grep -qF -- "$1" "$tmp/stderr"; }
@@ -145,7 +182,8 @@ bad_input() { # WHAT EXPECTED-MESSAGE ARGS...
   check "$what: one line naming the problem ($(head -c 200 "$tmp/stderr"))" one_line_with "$msg"
   check "$what: nothing written" [ ! -e "$tmp/out.txt" ]
 }
-bad_input "unknown dragonfly routing" "--routing: 'dor' is not a dragonfly routing (minimal, valiant, ugal)" \
+bad_input "unknown dragonfly routing" \
+  "--routing: 'dor' is not a dragonfly routing (minimal, valiant-group, valiant-router, ugal-l, ugal-g)" \
   "$HNM_PLATFORM" dragonfly --routing dor -o "$tmp/out.txt"
 bad_input "unknown torus routing" "--routing: 'ugal' is not a torus routing (dor, valiant)" \
   "$HNM_PLATFORM" torus --routing ugal -o "$tmp/out.txt"
@@ -155,12 +193,18 @@ bad_input "--routing on bgq" "--routing: unknown" \
   "$HNM_PLATFORM" bgq --routing dor -o "$tmp/out.txt"
 bad_input "--routing on cluster" "--routing: unknown" \
   "$HNM_PLATFORM" cluster --routing minimal -o "$tmp/out.txt"
-bad_input "--routing-seed without a random routing" "--routing-seed: routing 'dor' makes no random choice" \
-  "$HNM_PLATFORM" torus --routing dor --routing-seed 3 -o "$tmp/out.txt"
 bad_input "--routing-seed not a number" "--routing-seed: '-1' is not an integer" \
   "$HNM_PLATFORM" dragonfly --routing valiant --routing-seed -1 -o "$tmp/out.txt"
-bad_input "ugal with SHARED links" "--sharing: ugal counts the flows of each direction" \
+bad_input "ugal with SHARED links" "--sharing: ugal-l keeps a backlog per direction" \
   "$HNM_PLATFORM" dragonfly --routing ugal --sharing SHARED -o "$tmp/out.txt"
+bad_input "ugal-g with SHARED links" "--sharing: ugal-g keeps a backlog per direction" \
+  "$HNM_PLATFORM" dragonfly --routing ugal-g --sharing SHARED -o "$tmp/out.txt"
+bad_input "--ugal-threshold negative" "--ugal-threshold: '-1us' is negative" \
+  "$HNM_PLATFORM" dragonfly --routing ugal-g --ugal-threshold -1us -o "$tmp/out.txt"
+bad_input "--ugal-threshold not a time" "--ugal-threshold: " \
+  "$HNM_PLATFORM" dragonfly --routing ugal-l --ugal-threshold soon -o "$tmp/out.txt"
+bad_input "--ugal-threshold without ugal" "--ugal-threshold: only ugal-l and ugal-g have a threshold" \
+  "$HNM_PLATFORM" dragonfly --routing minimal --ugal-threshold 1us -o "$tmp/out.txt"
 bad_input "--limiter on a routed platform" "--limiter: routed platforms (--routing valiant) have no limiter" \
   "$HNM_PLATFORM" torus --routing valiant --limiter 1.5 -o "$tmp/out.txt"
 sed 's/^shape .*/shape 3,4;4,3;5,1/' "$tmp/dm.txt" >"$tmp/broken.txt"

@@ -163,7 +163,7 @@ static void test_dragonfly_minimal(unsigned long G, unsigned long C, unsigned lo
 static void test_dragonfly_valiant(void)
 {
   /* 6 groups: a fixed pair has 4 intermediate groups. */
-  struct hnm_rnet_desc d = dragonfly(6, 2, 3, 2, 2, HNM_ROUTING_VALIANT, 7);
+  struct hnm_rnet_desc d = dragonfly(6, 2, 3, 2, 2, HNM_ROUTING_VALIANT_GROUP, 7);
   hnm_rnet *n = hnm_rnet_new(&d, NULL, 0);
   size_t links[16];
   unsigned long per_group = 2 * 3 * 2, src = 1, dst = 3 * per_group + 5; /* group 0 -> group 3 */
@@ -202,39 +202,201 @@ static void test_dragonfly_valiant(void)
   hnm_rnet_free(n);
 }
 
-static double busy_link;
-static double load_one(size_t link, void *ctx)
+static void test_dragonfly_valiant_router(void)
+{
+  /* 5 groups of 2 x 3 routers, L = 3 links between two groups: the group
+   * variant always lands on one router of the intermediate group and
+   * leaves it on one copy; the router variant leaves from a uniform router
+   * x of a uniform third group, so on copy x mod 3, each 1/3 of the time. */
+  struct hnm_rnet_desc dg = dragonfly(5, 2, 3, 1, 3, HNM_ROUTING_VALIANT_GROUP, 5);
+  struct hnm_rnet_desc dr = dragonfly(5, 2, 3, 1, 3, HNM_ROUTING_VALIANT_ROUTER, 5);
+  hnm_rnet *ng = hnm_rnet_new(&dg, NULL, 0), *nr = hnm_rnet_new(&dr, NULL, 0);
+  size_t links[16];
+  unsigned long src = 1, dst = 2 * 6 + 4; /* group 0 -> group 2 */
+  long copies_g[3] = {0}, copies_r[3] = {0}, mid[5] = {0};
+  int bad = 0;
+  const int messages = 30000;
+  for (int i = 0; i < messages; i++) {
+    int m = hnm_rnet_route(ng, src, dst, links, NULL, NULL);
+    struct df_walk w = df_walk(ng, &dg, src, dst, links, m);
+    bad += !w.connected || w.globals != 2;
+    for (int j = m - 1; j >= 0; j--) {
+      struct hnm_rnet_link l;
+      hnm_rnet_link_info(ng, links[j], &l);
+      if (l.role == HNM_LINK_GLOBAL) {
+        copies_g[l.c]++;
+        break;
+      }
+    }
+    m = hnm_rnet_route(nr, src, dst, links, NULL, NULL);
+    w = df_walk(nr, &dr, src, dst, links, m);
+    bad += !w.connected || w.globals != 2 || w.mid_group == 0 || w.mid_group == 2;
+    if (w.mid_group >= 0)
+      mid[w.mid_group]++;
+    for (int j = m - 1; j >= 0; j--) {
+      struct hnm_rnet_link l;
+      hnm_rnet_link_info(nr, links[j], &l);
+      if (l.role == HNM_LINK_GLOBAL) {
+        copies_r[l.c]++;
+        break;
+      }
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(copies_g[src % 3] == messages); /* the group variant: one copy */
+  for (int k = 0; k < 3; k++)
+    CHECK(labs(copies_r[k] - messages / 3) <= messages / 3 / 25);
+  for (int g = 1; g < 5; g++)
+    if (g != 2)
+      CHECK(labs(mid[g] - messages / 3) <= messages / 3 / 25);
+  /* Every pair: connected; between groups two global links through a third group. */
+  int bad_all = 0;
+  unsigned long per_group = 6;
+  for (unsigned long s = 0; s < hnm_rnet_hosts(nr); s++)
+    for (unsigned long t = 0; t < hnm_rnet_hosts(nr); t++) {
+      if (s == t)
+        continue;
+      int m = hnm_rnet_route(nr, s, t, links, NULL, NULL);
+      struct df_walk w = df_walk(nr, &dr, s, t, links, m);
+      int diff = s / per_group != t / per_group;
+      bad_all += !w.connected || w.globals != (diff ? 2 : 0) || m > hnm_rnet_max_route(nr) ||
+                 (diff && (w.mid_group == (long)(s / per_group) || w.mid_group == (long)(t / per_group)));
+    }
+  CHECK(bad_all == 0);
+  hnm_rnet_free(ng);
+  hnm_rnet_free(nr);
+}
+
+/* A hand-built queue state: seconds of backlog by link index. */
+static double queue_state[4096];
+static double load_table(size_t link, void *ctx)
 {
   (void)ctx;
-  return (double)link == busy_link ? 3.0 : 0.0;
+  return link < sizeof queue_state / sizeof queue_state[0] ? queue_state[link] : 0;
+}
+
+/* Index of a dragonfly link by role and coordinates (-1 if none). */
+static long find_link(const hnm_rnet *n, enum hnm_link_role role, long a, long b, long c)
+{
+  for (size_t i = 0; i < hnm_rnet_link_count(n); i++) {
+    struct hnm_rnet_link l;
+    hnm_rnet_link_info(n, i, &l);
+    if (l.role == role && l.a == a && (b < 0 || l.b == b) && (c < 0 || l.c == c))
+      return (long)i;
+  }
+  return -1;
+}
+
+/* Route host 0 -> dst with the queue state; 1 if it took two global links. */
+static int went_valiant(hnm_rnet *n, const struct hnm_rnet_desc *d, unsigned long dst)
+{
+  size_t links[16];
+  int m = hnm_rnet_route(n, 0, dst, links, load_table, NULL);
+  struct df_walk w = df_walk(n, d, 0, dst, links, m);
+  CHECK(w.connected);
+  return w.globals == 2;
 }
 
 static void test_ugal(void)
 {
-  /* The rule: minimal iff q_min h_min <= q_val h_val (ties minimal). */
-  CHECK(hnm_routing_ugal_prefers_minimal(0, 3, 0, 5) == 1);
-  CHECK(hnm_routing_ugal_prefers_minimal(5, 3, 3, 5) == 1); /* 15 = 15 */
-  CHECK(hnm_routing_ugal_prefers_minimal(5, 3, 2.9, 5) == 0);
-  CHECK(hnm_routing_ugal_prefers_minimal(4.9, 3, 3, 5) == 1);
-  CHECK(hnm_routing_ugal_prefers_minimal(1, 1, 0, 2) == 0);
-  CHECK(hnm_routing_ugal_prefers_minimal(1, 1, 1, 2) == 1);
+  /* The rule: minimal iff q_min + h_min lat <= q_val + h_val lat + T (ties
+   * minimal); binary fractions, so that the sums are exact. */
+  CHECK(hnm_routing_ugal_prefers_minimal(0, 3, 0, 5, 0.25, 0) == 1);        /* idle */
+  CHECK(hnm_routing_ugal_prefers_minimal(2, 3, 1.5, 5, 0.25, 0) == 1);      /* 2.75 = 2.75 */
+  CHECK(hnm_routing_ugal_prefers_minimal(2.125, 3, 1.5, 5, 0.25, 0) == 0);  /* 2.875 > 2.75 */
+  CHECK(hnm_routing_ugal_prefers_minimal(1.875, 3, 1.5, 5, 0.25, 0) == 1);  /* 2.625 < 2.75 */
+  CHECK(hnm_routing_ugal_prefers_minimal(2.125, 3, 1.5, 5, 0.25, 0.125) == 1); /* 2.875 = 2.875 */
+  CHECK(hnm_routing_ugal_prefers_minimal(2.25, 3, 1.5, 5, 0.25, 0.125) == 0);  /* 3 > 2.875 */
+  CHECK(hnm_routing_ugal_prefers_minimal(1, 1, 0, 2, 0, 0) == 0);
+  CHECK(hnm_routing_ugal_prefers_minimal(1, 1, 1, 2, 0, 0) == 1);
 
-  /* 3 groups of one router (K = L = 1): minimal 0 -> 1 is up, global, down. */
-  struct hnm_rnet_desc d = dragonfly(3, 1, 1, 2, 1, HNM_ROUTING_UGAL, 1);
+  /* Decisions on a hand-built queue state. 3 groups (so the Valiant
+   * candidate always goes through group 2) of 2 chassis x 2 routers, one
+   * node each, L = 1. Host 0 (group 0, router 0) -> host 7 (group 1,
+   * router 3): minimal = global g0->g1 (held by router 0 of both groups),
+   * then green and black in group 1; Valiant = green to router 1 of group
+   * 0, global g0->g2, green in group 2, global g2->g1, black in group 1. */
+  for (int v = 0; v < 2; v++) {
+    enum hnm_routing r = v == 0 ? HNM_ROUTING_UGAL_L : HNM_ROUTING_UGAL_G;
+    struct hnm_rnet_desc d = dragonfly(3, 2, 2, 1, 1, r, 1);
+    d.lat = 0.25;
+    hnm_rnet *n = hnm_rnet_new(&d, NULL, 0);
+    long up0 = find_link(n, HNM_LINK_NODE_UP, 0, -1, -1), down7 = find_link(n, HNM_LINK_NODE_DOWN, 7, -1, -1);
+    long g01 = find_link(n, HNM_LINK_GLOBAL, 0, 1, 0), g02 = find_link(n, HNM_LINK_GLOBAL, 0, 2, 0);
+    long g21 = find_link(n, HNM_LINK_GLOBAL, 2, 1, 0), green1 = find_link(n, HNM_LINK_LOCAL, 1, 0, 1);
+    long black1_val = find_link(n, HNM_LINK_LOCAL, 1, 1, 3);
+    CHECK(up0 >= 0 && down7 >= 0 && g01 >= 0 && g02 >= 0 && g21 >= 0 && green1 >= 0 && black1_val >= 0);
+    if (up0 < 0 || down7 < 0 || g01 < 0 || g02 < 0 || g21 < 0 || green1 < 0 || black1_val < 0 ||
+        hnm_rnet_link_count(n) > sizeof queue_state / sizeof queue_state[0]) {
+      hnm_rnet_free(n);
+      continue;
+    }
+    memset(queue_state, 0, sizeof queue_state);
+    CHECK(went_valiant(n, &d, 7) == 0); /* idle: minimal (3 hops against 5) */
+    queue_state[g01] = 0.5;             /* 0.5 + 0.75 = 0 + 1.25: a tie, minimal */
+    CHECK(went_valiant(n, &d, 7) == 0);
+    queue_state[g01] = 0.5 + 0.0625; /* 1.3125 > 1.25 */
+    CHECK(went_valiant(n, &d, 7) == 1);
+    queue_state[g01] = 0.5 - 0.0625; /* 1.1875 < 1.25 */
+    CHECK(went_valiant(n, &d, 7) == 0);
+    queue_state[g01] = 2;
+    queue_state[g02] = 1.5; /* Valiant's first global link: both see it; 2.75 = 2.75, a tie: minimal */
+    CHECK(went_valiant(n, &d, 7) == 0);
+    queue_state[g02] = 1.25; /* 2.75 > 2.5 */
+    CHECK(went_valiant(n, &d, 7) == 1);
+    /* The host's own link bounds both candidates: 3 + 0.75 <= 3 + 1.25. */
+    queue_state[up0] = 3;
+    CHECK(went_valiant(n, &d, 7) == 0);
+    queue_state[up0] = 0;
+    /* Beyond the first global link only ugal-g looks: Valiant's second
+     * global link, the minimal path's hops in group 1, the destination. */
+    queue_state[g21] = 5;
+    CHECK(went_valiant(n, &d, 7) == (r == HNM_ROUTING_UGAL_L)); /* l: 2.75 > 2.5; g: 2.75 <= 6.25 */
+    queue_state[g21] = 0;
+    queue_state[g01] = 0, queue_state[g02] = 0;
+    queue_state[green1] = 4;
+    CHECK(went_valiant(n, &d, 7) == (r == HNM_ROUTING_UGAL_G)); /* l: idle; g: 4.75 > 1.25 */
+    queue_state[down7] = 4;
+    CHECK(went_valiant(n, &d, 7) == 0); /* g: 4.75 <= 4 + 1.25 (the destination bounds both) */
+    queue_state[green1] = 0, queue_state[down7] = 0;
+    /* The threshold: 0.625 + 0.75 > 1.25, but not with T = 0.125 (1.375 <= 1.375). */
+    queue_state[g01] = 0.625;
+    d.ugal_threshold = 0.125;
+    hnm_rnet *nt = hnm_rnet_new(&d, NULL, 0);
+    CHECK(went_valiant(nt, &d, 7) == 0);
+    queue_state[g01] = 0.6875; /* 1.4375 > 1.375 */
+    CHECK(went_valiant(nt, &d, 7) == 1);
+    hnm_rnet_free(nt);
+    /* Without a load function: minimal. */
+    size_t links[16];
+    int m = hnm_rnet_route(n, 0, 7, links, NULL, NULL);
+    CHECK(df_walk(n, &d, 0, 7, links, m).globals == 1);
+    hnm_rnet_free(n);
+  }
+}
+
+static void test_backlog(void)
+{
+  /* Links of 1e9 B/s (global) and 2e9 B/s (green, x2): a backlog grows by
+   * each message and drains at the link's bandwidth. */
+  struct hnm_rnet_desc d = dragonfly(3, 2, 2, 1, 1, HNM_ROUTING_UGAL_G, 1);
   hnm_rnet *n = hnm_rnet_new(&d, NULL, 0);
-  size_t links[16];
-  int m;
-  busy_link = -1;
-  m = hnm_rnet_route(n, 0, 2, links, load_one, NULL);
-  struct df_walk w = df_walk(n, &d, 0, 2, links, m);
-  CHECK(m == 3 && w.connected && w.globals == 1); /* idle: minimal */
-  busy_link = (double)links[1];                   /* flows on the minimal global link */
-  m = hnm_rnet_route(n, 0, 2, links, load_one, NULL);
-  w = df_walk(n, &d, 0, 2, links, m);
-  CHECK(m == 4 && w.connected && w.globals == 2 && w.mid_group == 2); /* 3 x 1 > 0 x 2: Valiant */
-  busy_link = (double)links[1];                                       /* now the Valiant path's first link */
-  m = hnm_rnet_route(n, 0, 2, links, load_one, NULL);
-  CHECK(m == 3); /* 0 x 1 <= 3 x 2: minimal */
+  hnm_rnet_backlog *b = hnm_rnet_backlog_new(n);
+  size_t g01 = (size_t)find_link(n, HNM_LINK_GLOBAL, 0, 1, 0), green = (size_t)find_link(n, HNM_LINK_LOCAL, 1, 0, 1);
+  size_t route[2] = {g01, green};
+  CHECK(b != NULL);
+  hnm_rnet_backlog_add(b, route, 2, 1e6, 0);
+  hnm_rnet_backlog_add(b, route, 1, 5e5, 0);
+  CHECK(hnm_rnet_backlog_seconds(b, g01, 0) == 1.5e-3);   /* 1.5e6 B at 1e9 B/s */
+  CHECK(hnm_rnet_backlog_seconds(b, green, 0) == 0.5e-3); /* 1e6 B at 2e9 B/s */
+  CHECK(hnm_rnet_backlog_seconds(b, g01, 1e-3) == 0.5e-3);
+  CHECK(hnm_rnet_backlog_seconds(b, green, 1e-3) == 0); /* drained at 0.5 ms, not below 0 */
+  hnm_rnet_backlog_add(b, route, 2, 2e6, 1e-3);
+  CHECK(hnm_rnet_backlog_seconds(b, g01, 1e-3) == 2.5e-3);
+  CHECK(hnm_rnet_backlog_seconds(b, green, 1.5e-3) == 0.5e-3);
+  CHECK(hnm_rnet_backlog_seconds(b, green, 2e-3) == 0);
+  CHECK(hnm_rnet_backlog_seconds(b, hnm_rnet_link_count(n), 0) == 0); /* out of range: none */
+  hnm_rnet_backlog_free(b);
   hnm_rnet_free(n);
 }
 
@@ -326,25 +488,45 @@ static void test_torus(void)
   hnm_rnet_free(n);
 }
 
-static void test_seeds(void)
+/* Route the same 200 messages under two seeds: *same = identical routes. */
+static void seeded_routes(enum hnm_routing r, uint64_t s1, uint64_t s2, int *same, hnm_rnet_load_fn load)
 {
-  struct hnm_rnet_desc a = dragonfly(5, 2, 2, 1, 2, HNM_ROUTING_VALIANT, 42), b = a, c = a;
-  c.seed = 43;
-  hnm_rnet *na = hnm_rnet_new(&a, NULL, 0), *nb = hnm_rnet_new(&b, NULL, 0), *nc = hnm_rnet_new(&c, NULL, 0);
-  size_t la[16], lb[16], lc[16];
-  int same = 1, differ = 0;
+  struct hnm_rnet_desc a = dragonfly(5, 2, 2, 1, 2, r, s1), c = a;
+  c.seed = s2;
+  hnm_rnet *na = hnm_rnet_new(&a, NULL, 0), *nc = hnm_rnet_new(&c, NULL, 0);
+  size_t la[16], lc[16];
+  *same = 1;
   for (int i = 0; i < 200; i++) {
     unsigned long s = (unsigned long)i % 20, t = (unsigned long)(i * 7 + 3) % 20;
-    int ma = hnm_rnet_route(na, s, t, la, NULL, NULL), mb = hnm_rnet_route(nb, s, t, lb, NULL, NULL);
-    int mc = hnm_rnet_route(nc, s, t, lc, NULL, NULL);
-    same &= ma == mb && memcmp(la, lb, (size_t)ma * sizeof la[0]) == 0;
-    differ |= ma != mc || memcmp(la, lc, (size_t)ma * sizeof la[0]) != 0;
+    int ma = hnm_rnet_route(na, s, t, la, load, NULL), mc = hnm_rnet_route(nc, s, t, lc, load, NULL);
+    *same &= ma == mc && memcmp(la, lc, (size_t)ma * sizeof la[0]) == 0;
   }
-  CHECK(same);
-  CHECK(differ);
   hnm_rnet_free(na);
-  hnm_rnet_free(nb);
   hnm_rnet_free(nc);
+}
+
+static double load_minimal_busy(size_t link, void *ctx)
+{
+  (void)ctx;
+  return (double)(link % 7); /* any uneven state: UGAL takes some Valiant candidates */
+}
+
+static void test_seeds(void)
+{
+  static const enum hnm_routing random[] = {HNM_ROUTING_VALIANT_GROUP, HNM_ROUTING_VALIANT_ROUTER,
+                                            HNM_ROUTING_UGAL_L, HNM_ROUTING_UGAL_G};
+  int same;
+  for (size_t i = 0; i < sizeof random / sizeof random[0]; i++) {
+    CHECK(hnm_routing_is_random(random[i]));
+    seeded_routes(random[i], 42, 42, &same, load_minimal_busy);
+    CHECK(same); /* same seed, same routes */
+    seeded_routes(random[i], 42, 43, &same, load_minimal_busy);
+    CHECK(!same); /* another seed, other routes */
+  }
+  /* Minimal takes a seed and ignores it. */
+  CHECK(!hnm_routing_is_random(HNM_ROUTING_MINIMAL) && !hnm_routing_is_random(HNM_ROUTING_DOR));
+  seeded_routes(HNM_ROUTING_MINIMAL, 42, 43, &same, NULL);
+  CHECK(same);
 }
 
 static void test_layout(void)
@@ -390,7 +572,21 @@ static void test_names(void)
 {
   enum hnm_routing r;
   char err[256];
-  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "ugal", &r, err, sizeof err) == 0 && r == HNM_ROUTING_UGAL);
+  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "ugal", &r, err, sizeof err) == 0 && r == HNM_ROUTING_UGAL_L);
+  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "ugal-l", &r, err, sizeof err) == 0 && r == HNM_ROUTING_UGAL_L);
+  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "ugal-g", &r, err, sizeof err) == 0 && r == HNM_ROUTING_UGAL_G);
+  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "valiant", &r, err, sizeof err) == 0 &&
+        r == HNM_ROUTING_VALIANT_GROUP);
+  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "valiant-group", &r, err, sizeof err) == 0 &&
+        r == HNM_ROUTING_VALIANT_GROUP);
+  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "valiant-router", &r, err, sizeof err) == 0 &&
+        r == HNM_ROUTING_VALIANT_ROUTER);
+  CHECK(strcmp(hnm_routing_name(HNM_ROUTING_UGAL_L), "ugal-l") == 0 &&
+        strcmp(hnm_routing_name(HNM_ROUTING_VALIANT_GROUP), "valiant-group") == 0);
+  CHECK(hnm_routing_parse(HNM_TOPO_TORUS, "valiant-router", &r, err, sizeof err) == -1);
+  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "dor", &r, err, sizeof err) == -1 &&
+        strcmp(err, "--routing: 'dor' is not a dragonfly routing (minimal, valiant-group, valiant-router, ugal-l, "
+                    "ugal-g)") == 0);
   CHECK(hnm_routing_parse(HNM_TOPO_TORUS, "valiant", &r, err, sizeof err) == 0 && r == HNM_ROUTING_VALIANT);
   CHECK(hnm_routing_parse(HNM_TOPO_TORUS, "dor", &r, err, sizeof err) == 0 && hnm_routing_is_builtin(r));
   CHECK(hnm_routing_parse(HNM_TOPO_FATTREE, "dmodk", &r, err, sizeof err) == 0 && hnm_routing_is_builtin(r));
@@ -411,8 +607,8 @@ static void test_description(void)
 {
   char path[] = "/tmp/test_routing_XXXXXX", err[512];
   int fd = mkstemp(path);
-  struct hnm_rnet_desc d = dragonfly(7, 2, 3, 4, 6, HNM_ROUTING_UGAL, 18446744073709551615ULL), back;
-  d.bw = 1.25e9 / 3, d.lat = 1e-7 * 3;
+  struct hnm_rnet_desc d = dragonfly(7, 2, 3, 4, 6, HNM_ROUTING_UGAL_L, 18446744073709551615ULL), back;
+  d.bw = 1.25e9 / 3, d.lat = 1e-7 * 3, d.ugal_threshold = 1e-6 / 3;
   FILE *f = fdopen(fd, "w");
   CHECK(hnm_rnet_desc_write(f, &d, "a comment\non two lines") == 0);
   fclose(f);
@@ -420,7 +616,8 @@ static void test_description(void)
   CHECK(hnm_rnet_desc_read(path, &back, err, sizeof err) == 0);
   CHECK(back.topo.groups == 7 && back.topo.chassis == 2 && back.topo.routers == 3 && back.topo.nodes == 4 &&
         back.topo.blue == 6 && back.topo.black == 3 && back.topo.green == 2);
-  CHECK(back.routing == HNM_ROUTING_UGAL && back.seed == 18446744073709551615ULL);
+  CHECK(back.routing == HNM_ROUTING_UGAL_L && back.seed == 18446744073709551615ULL);
+  CHECK(back.ugal_threshold == d.ugal_threshold);
   CHECK(back.bw == d.bw && back.lat == d.lat && back.loopback_bw == d.loopback_bw &&
         back.loopback_lat == d.loopback_lat && back.speed == d.speed && back.cores == 1 && back.splitduplex == 1);
 
@@ -441,6 +638,8 @@ static void test_description(void)
        ": cores: missing"},
       {HNM_RNET_MAGIC "\nfamily torus\nfamily torus\n", ":3: family: given twice"},
       {HNM_RNET_MAGIC "\ncolour blue\n", ":2: unknown field 'colour'"},
+      {HNM_RNET_MAGIC "\nfamily dragonfly\nugal-threshold -1\n", ":3: ugal-threshold: '-1' must be a non-negative"},
+      {HNM_RNET_MAGIC "\nugal-threshold 1us\n", ":2: ugal-threshold: '1us' must be a non-negative"},
       {HNM_RNET_MAGIC "\nfamily dragonfly\nrouting minimal\nseed 1\nshape 3,4;4\nbw 1\nlat 0\nsharing SHARED\n"
                       "loopback-bw none\nspeed 1\ncores 1\n",
        ":5: shape: '3,4;4' is not GROUPS,BLUE;CHASSIS,BLACK;ROUTERS,GREEN;NODES"},
@@ -618,7 +817,9 @@ int main(void)
   test_dragonfly_minimal(6, 1, 2, 2, 1);  /* more groups than routers */
   test_dragonfly_minimal(5, 3, 2, 1, 10); /* L > K: a router holds several links to one group */
   test_dragonfly_valiant();
+  test_dragonfly_valiant_router();
   test_ugal();
+  test_backlog();
   test_torus();
   test_seeds();
   test_linkrole();

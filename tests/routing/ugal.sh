@@ -1,43 +1,77 @@
 #!/usr/bin/env bash
-# UGAL-L decisions read from simulated times (fluid model: T = L + size / B
-# per flow, max-min sharing, crosstraffic off). Dragonfly of 3 groups of one
-# router, 4 nodes per router, one global link of B = 10 GB/s between groups,
-# latency 0. P flows of S = 1e6 bytes from nodes of group 0 to distinct nodes
-# of group 1 start together (SMPI sends S + 16 bytes; T = (S + 16) / B).
-# Routes are chosen one flow after the other; UGAL-L compares q_min x 1 hop
-# with q_val x 2 hops (q: flows in progress on the path's first router link):
-#   flow 1: 0 vs 0 -> minimal; flow 2: 1 vs 0 -> Valiant (via group 2);
-#   flow 3: 1 vs 2 -> minimal; flow 4: 2 vs 2 -> minimal (ties minimal).
-# So with P = 3: Valiant flow alone at B -> T, two minimal flows at B/2 -> 2T;
-# P = 4: T, and three at B/3 -> 3T. Minimal and Valiant routing put all P on
-# one global link (G = 3: the only intermediate group is 2): P x T each.
-# Idle network with latency 1us: one flow takes 3 links (minimal: up, global,
-# down) -> 3us + T, not Valiant's 4us + T.
+# Routing decisions read from simulated times, against hand-computed max-min
+# answers (the textbook fluid model: T = L + size / B per flow, max-min
+# sharing). Dragonfly of 3 groups of one router, 4 nodes per router, one
+# global link of B = 10 GB/s between two groups, latency 0 unless said.
+# Flows of S = 1e6 bytes (SMPI sends S + 16: T = (S + 16) / B) start
+# together between distinct nodes; their routes are chosen in rank order.
+#
+# Adversarial, P flows from group 0 to group 1. Minimal and both Valiant
+# variants (one router per group: the intermediate router is the
+# intermediate group's) put all P on one path: P x T each. UGAL compares
+# the paths' backlogs (seconds of bytes not yet sent, hnm_routing.h) plus
+# one link latency per hop: flow 1, idle, minimal (backlog T on g0->g1);
+# flow 2: T against 0, Valiant via group 2; flow 3: T against T, a tie,
+# minimal; flow 4: 2T against T, Valiant. P = 2: T, T (the best: both paths
+# used); P = 3: the Valiant flow alone, T, the two minimal ones 2T; P = 4:
+# two and two, 2T each (the best, against 4T).
+#
+# Whole path against the source group's view: X: group 2 -> group 1 first
+# (minimal, backlog T on g2->g1), A: group 0 -> group 1 (minimal), B: group
+# 0 -> group 1. ugal-l sees g0->g1 (T) against g0->g2 (0): B goes Valiant,
+# through g2->g1 with X: A = T, X = B = 2T. ugal-g also sees g2->g1 (T): a
+# tie, B goes minimal with A: X = T, A = B = 2T (also minimal's answer).
+#
+# Idle network with latency 1us: minimal's 3 links (up, global, down),
+# 3us + T, not Valiant's 4us + T.
 source "$(dirname "$0")/../sim/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 S=1000000
 T=$(calc "($S + 16) / 1e10")
 shape=(--groups 3 --chassis 1 --routers 1 --nodes 4 --blue-links 1 --black-links 1 --green-links 1 --bw 10GBps)
-times() { # ROUTING P LAT: sorted receive times
-  "$HNM_PLATFORM" dragonfly "${shape[@]}" --lat "$3" --routing "$1" -o "$tmp/$1.txt"
-  : >"$tmp/h"
-  for i in $(seq 0 $(($2 - 1))); do printf 'node-%d\nnode-%d\n' "$i" $((4 + i)) >>"$tmp/h"; done
-  hnm "$FLUID" "$tmp/$1.txt" "$tmp/h" $((2 * $2)) "$ROUTING_BIN/flows" "$S" | awk '{ print $3 }' | sort -g | tr '\n' ' '
+# run ROUTING LAT NODE... : the receive time of each flow (node pairs in rank order), by rank
+run() {
+  local r=$1 lat=$2
+  shift 2
+  "$HNM_PLATFORM" dragonfly "${shape[@]}" --lat "$lat" --routing "$r" -o "$tmp/$r.txt" 2>/dev/null
+  printf 'node-%s\n' "$@" >"$tmp/h"
+  hnm "$FLUID" "$tmp/$r.txt" "$tmp/h" $# "$ROUTING_BIN/flows" "$S" | sort -k2,2n | awk '{ print $3 }' | tr '\n' ' '
   echo
 }
-read -r a b c < <(times ugal 3 0)
-check_close "ugal, 3 flows: the Valiant one" "$a" "$T" 1e-9
-check_close "ugal, 3 flows: minimal 1" "$b" "$(calc "2 * $T")" 1e-9
-check_close "ugal, 3 flows: minimal 2" "$c" "$(calc "2 * $T")" 1e-9
-read -r a b c d < <(times ugal 4 0)
-check_close "ugal, 4 flows: the Valiant one" "$a" "$T" 1e-9
-for x in "$b" "$c" "$d"; do check_close "ugal, 4 flows: a minimal one" "$x" "$(calc "3 * $T")" 1e-9; done
-for r in minimal valiant; do
-  for x in $(times $r 4 0); do check_close "$r, 4 flows on one global link" "$x" "$(calc "4 * $T")" 1e-9; done
+adversarial() { # ROUTING P
+  local nodes=() i
+  for i in $(seq 0 $(($2 - 1))); do nodes+=("$i" $((4 + i))); done
+  run "$1" 0 "${nodes[@]}"
+}
+for r in ugal-l ugal-g; do
+  read -r a b < <(adversarial $r 2)
+  check_close "$r, 2 flows: minimal" "$a" "$T" 1e-9
+  check_close "$r, 2 flows: Valiant" "$b" "$T" 1e-9
+  read -r a b c < <(adversarial $r 3)
+  check_close "$r, 3 flows: minimal 1" "$a" "$(calc "2 * $T")" 1e-9
+  check_close "$r, 3 flows: the Valiant one" "$b" "$T" 1e-9
+  check_close "$r, 3 flows: minimal 2" "$c" "$(calc "2 * $T")" 1e-9
+  for x in $(adversarial $r 4); do check_close "$r, 4 flows: two per path" "$x" "$(calc "2 * $T")" 1e-9; done
 done
-read -r a < <(times ugal 1 1us)
-check_close "ugal, idle: minimal (3 links of 1us)" "$a" "$(calc "3e-6 + $T")" 1e-9
-read -r a < <(times valiant 1 1us)
-check_close "valiant, idle: 4 links of 1us" "$a" "$(calc "4e-6 + $T")" 1e-9
+for r in minimal valiant-group valiant-router; do
+  for x in $(adversarial $r 4); do check_close "$r, 4 flows on one path" "$x" "$(calc "4 * $T")" 1e-9; done
+done
+# X = node 8 -> node 4, A = node 0 -> node 5, B = node 1 -> node 6.
+read -r x a b < <(run ugal-l 0 8 4 0 5 1 6)
+check_close "ugal-l: X shares g2->g1 with B" "$x" "$(calc "2 * $T")" 1e-9
+check_close "ugal-l: A alone on g0->g1" "$a" "$T" 1e-9
+check_close "ugal-l: B went Valiant" "$b" "$(calc "2 * $T")" 1e-9
+for r in ugal-g minimal; do
+  read -r x a b < <(run $r 0 8 4 0 5 1 6)
+  check_close "$r: X alone on g2->g1" "$x" "$T" 1e-9
+  check_close "$r: A shares g0->g1 with B" "$a" "$(calc "2 * $T")" 1e-9
+  check_close "$r: B minimal" "$b" "$(calc "2 * $T")" 1e-9
+done
+for r in ugal-l ugal-g; do
+  read -r a < <(run $r 1us 0 4)
+  check_close "$r, idle: minimal (3 links of 1us)" "$a" "$(calc "3e-6 + $T")" 1e-9
+done
+read -r a < <(run valiant-group 1us 0 4)
+check_close "valiant-group, idle: 4 links of 1us" "$a" "$(calc "4e-6 + $T")" 1e-9
 finish

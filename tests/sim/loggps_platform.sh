@@ -10,7 +10,8 @@
 # max(T1 + T2 - (tr - ts), 0) + T3 with T2 = L + k G, T3 = o + k Or;
 # rendez-vous both ends at max(ts, tr) + 6o + 2L + k(Os + Or) + T2.
 # And the one-line note when a model's absolute values do not fit the
-# platform (the bundled loggps: 30 us, 125 MB/s), absent with :platform.
+# platform (the bundled loggps: 30 us, 125 MB/s), absent with :platform;
+# for a fitted segment table, its fastest rate against the route's.
 source "$(dirname "$0")/lib.sh"
 set +e
 W=$(mktemp -d "${TMPDIR:-/tmp}/hnm-loggps-platform.XXXXXX")
@@ -77,6 +78,41 @@ if awk -v l="$lgL" -v g="$lgG" 'BEGIN { b = 1 / g; exit !(l <= 30e-6 && l >= 7.5
   hnm loggps "$W/p.xml" "$W/02.hosts" 2 "$SIM_BIN/p2p_timing" 1:0:0 >/dev/null 2>"$W/err"
   check "bundled loggps on a route within 2x: no note ($(cat "$W/err"))" [ ! -s "$W/err" ]
 fi
+# A fitted segment table (absolute bandwidths 4 GB/s up to 4 KiB, 1 GB/s
+# above): the note compares the route with the table's fastest rate, so a
+# platform whose links carry exactly that rate (as hnm-calibrate machine
+# writes them, so that they never cap the model) gets none, though the
+# largest messages go 4 times slower; a route more than 2x off either way
+# gets one line naming the fastest rate. 2x exactly is not "far".
+cat >"$W/fit.xml" <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE hnm-model SYSTEM "hnm-model.dtd">
+<hnm-model name="fitted" version="1">
+  <protocol async="none" detached="256"/>
+  <sharing contention="maxmin" crosstraffic="off"/>
+  <segments route="any">
+    <segment upto="4096" latency="1us" bandwidth="4GBps"/>
+    <segment upto="inf" latency="5us" bandwidth="1GBps"/>
+  </segments>
+</hnm-model>
+EOF
+for case in "4GBps:none" "2GBps:none" "8GBps:none" "1999999999Bps:note:2e\\+09" "8000000001Bps:note:8e\\+09" \
+            "100MBps:note:1e\\+08"; do
+  IFS=: read -r bw want got <<<"$case"
+  sed "s/bandwidth=\"1GBps\" latency=\"10us\"/bandwidth=\"$bw\" latency=\"10us\"/" "$W/p.xml" >"$W/pf.xml"
+  hnm "$W/fit.xml" "$W/pf.xml" "$W/01.hosts" 2 "$SIM_BIN/p2p_timing" 1:0:0 >/dev/null 2>"$W/err"
+  # (A route slower than 4 GB/s also gets the warning that the model's rate
+  # exceeds a link: another line, another check.)
+  grep '^hnm: note:' "$W/err" >"$W/note"
+  if [ "$want" = none ]; then
+    check "fitted table (fastest 4 GB/s) on a $bw route: no note ($(cat "$W/err"))" [ ! -s "$W/note" ]
+  else
+    check "fitted table on a $bw route: one note ($(cat "$W/err"))" [ "$(wc -l <"$W/note")" -eq 1 ]
+    check "fitted table on a $bw route: the fastest rate and the route's ($(cat "$W/note"))" grep -Eq \
+      "^hnm: note: model 'fitted' moves its fastest messages at 4e\+09 bytes/s of its own \(absolute, fitted elsewhere\), and this platform's route n-[01] -> n-[01] has $got bytes/s: " "$W/note"
+  fi
+done
+
 # graphene is made of factors: no note.
 hnm graphene "$W/p.xml" "$W/02.hosts" 2 "$SIM_BIN/p2p_timing" 1:0:0 >/dev/null 2>"$W/err"
 check "graphene: no note ($(cat "$W/err"))" [ ! -s "$W/err" ]
