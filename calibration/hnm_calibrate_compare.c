@@ -20,8 +20,54 @@
 #include "hnm_calibrate_util.h"
 #include "hnm_msg.h"
 #include "hnm_calibrate_csv.h"
+#include "hnm_input.h"
 
 static int decade_of(double k) { return k < 1 ? 0 : (int)floor(log10(k) + 1e-12); }
+
+/* The line of PATH's first row "OP,SIZE,..." with SIZE = K (0 if none):
+ * for the one message of a size the simulations lack. */
+static long row_line(const char *path, const char *op, double k)
+{
+  char why[256], *line = NULL;
+  size_t cap = 0;
+  long ln = 0, found = 0, len;
+  FILE *f = hnm_input_open(path, why, sizeof why);
+  if (f == NULL)
+    return 0;
+  while (found == 0 && (len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) >= 0) {
+    ln++;
+    size_t ol = strlen(op);
+    if (strncmp(line, op, ol) == 0 && line[ol] == ',' && strtod(line + ol + 1, NULL) == k)
+      found = ln;
+  }
+  free(line);
+  fclose(f);
+  return found;
+}
+
+/* Every size of the real measurements must be in each simulation: checked
+ * before anything is printed, the refusal one line naming the real row. */
+static void check_sizes(const char *real, const struct inputs *in, char **sims, int ns)
+{
+  for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
+    const struct series *r = &in[0].op[op];
+    for (size_t j = 0; j < r->n; j++) {
+      int seen = 0;
+      for (size_t q = 0; q < j && !seen; q++)
+        seen = r->k[q] == r->k[j];
+      for (int i = 0; i < ns && !seen; i++) {
+        const struct series *s = &in[i + 1].op[op];
+        size_t q = 0;
+        while (q < s->n && s->k[q] != r->k[j])
+          q++;
+        if (q == s->n)
+          hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: %s of %.0f bytes: %s has no such measurement (run both with the same --min --max --sizes "
+              "--seed)",
+              real, row_line(real, op_names[op], r->k[j]), op_names[op], r->k[j], sims[i]);
+      }
+    }
+  }
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -63,6 +109,11 @@ int cmd_compare(int argc, char **argv)
     if (read_csv(eq + 1, &in[i + 1], rerr, sizeof rerr) != 0)
       hnm_msg_die(HNM_EXIT_USAGE, "%s", rerr);
   }
+  static char **sims;
+  sims = calloc((size_t)ns, sizeof *sims);
+  for (int i = 0; i < ns; i++)
+    sims[i] = argv[i + 2] + strlen(argv[i + 2]) + 1;
+  check_sizes(argv[1], in, sims, ns);
   for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
     struct series *r = &in[0].op[op];
     if (r->n == 0)

@@ -765,18 +765,17 @@ static void check_fitted(const struct fitted *m)
 
 /* DIR/pack.txt: the pack fit per pattern (hnm_calibrate_pack.h); its
  * summary line on stderr. */
-static void write_pack_report(const char *dir, const struct pack_data *d, const struct hnm_pack_model *p)
+static double write_pack_report(const char *dir, const struct pack_data *d, const struct hnm_pack_model *p)
 {
   char path[4300], oerr[1024];
   snprintf(path, sizeof path, "%s/pack.txt", dir);
-  hnm_out *o = hnm_out_open(path, "report", oerr, sizeof oerr);
+  hnm_out *o = hnm_out_open(path, "--report", oerr, sizeof oerr);
   if (o == NULL)
     hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
   double worst = pack_report(hnm_out_file(o), d, p);
   if (hnm_out_commit(o, oerr, sizeof oerr) != 0)
     hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
-  hnm_msg_info("pack costs fitted; held-out patterns within %.1f%% (interpreted), see %s", 100 * worst,
-          path);
+  return worst;
 }
 
 int cmd_fit(int argc, char **argv)
@@ -904,6 +903,26 @@ int cmd_fit(int argc, char **argv)
   out = hnm_out_open(a.out, "-o", oerr, sizeof oerr);
   if (out == NULL)
     hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
+  if (a.report == NULL && hnm_out_is_through(out)) {
+    /* -o is a device or standard output: the report goes beside us. */
+    snprintf(report, sizeof report, "%s-report", a.name);
+    a.report = report;
+  }
+  if (a.report == NULL) {
+    size_t l = strlen(a.out);
+    if (l > 4 && strcmp(a.out + l - 4, ".xml") == 0)
+      l -= 4;
+    snprintf(report, sizeof report, "%.*s-report", (int)l, a.out);
+    a.report = report;
+  }
+  /* The report directory is written whole or not at all: into a temporary
+   * beside it, moved into place at the end; a refusal or a failed write
+   * anywhere below leaves nothing of it (core/hnm_out.h). */
+  hnm_out_dir *rdir = hnm_out_dir_open(a.report, "--report", oerr, sizeof oerr);
+  if (rdir == NULL) {
+    hnm_out_abort(out);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
+  }
   struct inputs in;
   memset(&in, 0, sizeof in);
   /* refine's breakpoints.csv: its located breakpoints are the only ones
@@ -1075,36 +1094,17 @@ int cmd_fit(int argc, char **argv)
       noise_inputs_free(&t);
     }
   }
-  if (a.report == NULL && hnm_out_is_through(out)) {
-    /* -o is a device or standard output: the report goes beside us. */
-    snprintf(report, sizeof report, "%s-report", a.name);
-    a.report = report;
-  }
-  if (a.report == NULL) {
-    size_t l = strlen(a.out);
-    if (l > 4 && strcmp(a.out + l - 4, ".xml") == 0)
-      l -= 4;
-    snprintf(report, sizeof report, "%.*s-report", (int)l, a.out);
-    a.report = report;
-  }
   /* The model first, flushed (a full disk, /dev/full) before the report
-   * exists; renamed into place after it. */
+   * is written; renamed into place after it. */
   write_model_finish(out, a.out, build_hybrid, &m, a.name);
-  char merr[256];
-  if (hnm_out_mkdirs(a.report, merr, sizeof merr) != 0) {
-    hnm_out_abort(out);
-    hnm_msg_die(HNM_EXIT_USAGE, "--report: '%s': cannot create: %s", a.report, merr);
-  }
-  if (a.pcal != NULL && (forced_choice || !choose))
-    pcal_compare(&a, &in, &m, fit_model);
+  const char *rtmp = hnm_out_dir_path(rdir);
   char p[4300];
-  snprintf(p, sizeof p, "%s/loggps.xml", a.report);
+  snprintf(p, sizeof p, "%s/loggps.xml", rtmp);
   write_model(p, build_loggps, &m, a.name);
-  snprintf(p, sizeof p, "%s/fluid.xml", a.report);
+  snprintf(p, sizeof p, "%s/fluid.xml", rtmp);
   write_model(p, build_fluid, &m, a.name);
-  write_report(a.report, &m, &in, a.out, a.plots, extra);
-  if (m.has_pack)
-    write_pack_report(a.report, &pack, &m.pack);
+  write_report(rtmp, a.report, &m, &in, a.out, a.plots, extra);
+  double pack_worst = m.has_pack ? write_pack_report(rtmp, &pack, &m.pack) : 0;
   if (a.bootstrap > 0) {
     char serr[4600];
     hnm_model *central = build_hybrid(&m, a.name);
@@ -1118,8 +1118,20 @@ int cmd_fit(int argc, char **argv)
       hnm_msg_die(HNM_EXIT_USAGE, "%s", serr);
     }
   }
+  if (hnm_out_dir_commit(rdir, oerr, sizeof oerr) != 0) {
+    hnm_out_abort(out);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
+  }
   if (hnm_out_commit(out, oerr, sizeof oerr) != 0)
-    hnm_msg_die(1, "%s", oerr);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
+  /* Everything is in place: now what stderr has to say (an error above
+   * stays one line), and the plots. */
+  report_plots(a.report, &m, &in, a.plots);
+  if (a.pcal != NULL && (forced_choice || !choose))
+    pcal_compare(&a, &in, &m, fit_model);
+  if (m.has_pack)
+    hnm_msg_info("pack costs fitted; held-out patterns within %.1f%% (interpreted), see %s/pack.txt",
+            100 * pack_worst, a.report);
   if (a.pcal != NULL)
     fputs(pcal_summary(), stderr);
   for (char *w = m.warnings, *e; *w; w = e + 1) {

@@ -164,18 +164,22 @@ hnm_model *build_fluid(const struct fitted *m, const char *name)
 void write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *),
                         const struct fitted *m, const char *name)
 {
-  char err[1024];
+  char err[2200];
   char e[HNM_ERRLEN];
   hnm_model *model = build(m, name);
   int rc = hnm_model_write(model, hnm_out_file(o), e, sizeof e);
   hnm_model_free(model);
+  /* A failed write is exit status 2 with one line naming the file and the
+   * reason the output module kept (ENOSPC), as bad input is. */
   if (rc != 0) {
+    if (hnm_out_finish(o, err, sizeof err) == 0)
+      snprintf(err, sizeof err, "'%s': %s", path, e);
     hnm_out_abort(o);
-    hnm_msg_die(1, "'%s': %s", path, e);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   }
   if (hnm_out_finish(o, err, sizeof err) != 0) {
     hnm_out_abort(o);
-    hnm_msg_die(1, "%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   }
 }
 
@@ -185,15 +189,15 @@ void write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const str
   char err[1024];
   write_model_finish(o, path, build, m, name);
   if (hnm_out_commit(o, err, sizeof err) != 0)
-    hnm_msg_die(1, "%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
 }
 
 void write_model(const char *path, hnm_model *(*build)(const struct fitted *, const char *), const struct fitted *m,
                  const char *name)
 {
   char err[1024];
-  hnm_out *o = hnm_out_open(path, path, err, sizeof err);
+  hnm_out *o = hnm_out_open(path, "--report", err, sizeof err);
   if (o == NULL)
-    hnm_msg_die(1, "%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   write_model_out(o, path, build, m, name);
 }

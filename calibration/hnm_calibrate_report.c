@@ -71,8 +71,14 @@ static void report_piece_table(FILE *f, const char *title, const hnm_fit_piece *
   }
 }
 
-void write_report(const char *dir, const struct fitted *m, struct inputs *in, const char *model_path,
-                  int plots, const char *extra)
+/* Whether operation OP gets a plot. */
+static int report__plotted(const struct fitted *m, const struct inputs *in, int op)
+{
+  return in->op[op].n > 0 && (op != OP_ISEND || m->have[OP_ISEND]);
+}
+
+void write_report(const char *dir, const char *shown, const struct fitted *m, struct inputs *in,
+                  const char *model_path, int plots, const char *extra)
 {
   char path[4200], err[1024];
   snprintf(path, sizeof path, "%s/report.txt", dir);
@@ -166,7 +172,7 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
   if (extra != NULL)
     fprintf(f, "\n%s", extra);
   if (hnm_out_commit(out, err, sizeof err) != 0)
-    hnm_msg_die(1, "%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
 
   if (!plots)
     return;
@@ -174,12 +180,14 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
    * segment, log-log (Degomme et al. 2013, Figure 4). */
   for (int op = OP_SEND; op <= OP_ISEND; op++) {
     const struct series *s = &in->op[op];
-    if (s->n == 0 || (op == OP_ISEND && !m->have[OP_ISEND]))
+    if (!report__plotted(m, in, op))
       continue;
-    char dat[4200], gp[4200], png[4200];
+    /* Written in DIR, naming the files in SHOWN: where they will be. */
+    char dat[4200], gp[4200], png[4200], dat_shown[4200];
     snprintf(dat, sizeof dat, "%s/%s.dat", dir, op_names[op]);
+    snprintf(dat_shown, sizeof dat_shown, "%s/%s.dat", shown, op_names[op]);
     snprintf(gp, sizeof gp, "%s/%s.gp", dir, op_names[op]);
-    snprintf(png, sizeof png, "%s/%s.png", dir, op_names[op]);
+    snprintf(png, sizeof png, "%s/%s.png", shown, op_names[op]);
     hnm_out *od = hnm_out_open(dat, "--report", err, sizeof err), *og;
     if (od == NULL)
       hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
@@ -217,7 +225,7 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
       lo = hi;
     }
     if (hnm_out_commit(od, err, sizeof err) != 0)
-      hnm_msg_die(1, "%s", err);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
     og = hnm_out_open(gp, "--report", err, sizeof err);
     if (og == NULL)
       hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
@@ -235,12 +243,21 @@ void write_report(const char *dir, const struct fitted *m, struct inputs *in, co
         snprintf(title, sizeof title, "%.0f < k <= %.0f", from, m->seg[k].upto);
       fprintf(g, "%s'%s' index %zu with points pt 7 ps 0.5 lc %zu title '%s', '%s' index %zu with lines lw 2 "
                  "lc %zu notitle",
-              k ? ", " : "", dat, 2 * k, k + 1, title, dat, 2 * k + 1, k + 1);
+              k ? ", " : "", dat_shown, 2 * k, k + 1, title, dat_shown, 2 * k + 1, k + 1);
     }
     fprintf(g, "\n");
     if (hnm_out_commit(og, err, sizeof err) != 0)
-      hnm_msg_die(1, "%s", err);
-    char cmd[9000];
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
+  }
+}
+
+void report_plots(const char *dir, const struct fitted *m, const struct inputs *in, int plots)
+{
+  for (int op = OP_SEND; plots && op <= OP_ISEND; op++) {
+    if (!report__plotted(m, in, op))
+      continue;
+    char gp[4200], cmd[9000];
+    snprintf(gp, sizeof gp, "%s/%s.gp", dir, op_names[op]);
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
     if (system(cmd) != 0)
       hnm_msg_warn("gnuplot failed on %s (plots skipped)", gp);

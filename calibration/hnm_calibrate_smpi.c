@@ -1,9 +1,9 @@
 /* hnm_calibrate_smpi.c -- see hnm_calibrate_smpi.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_calibrate_smpi.h"
+#include "hnm_msg.h"
 
 #include "hnm_calibrate_util.h"
-#include "hnm_msg.h"
 #include "hnm_model.h"
 #include "hnm_opt.h"
 #include "hnm_out.h"
@@ -59,6 +59,10 @@ int cmd_export(int argc, char **argv)
   const char *file = argv[first];
   if ((!isnan(bw) && !(bw > 0)) || (!isnan(lat) && !(lat > 0)))
     return hnm_opt_fail(isnan(bw) || bw > 0 ? "--latency" : "--bandwidth", "must be > 0");
+  if (!isnan(bw) && bw > HNM_MAX_BANDWIDTH)
+    return hnm_opt_fail("--bandwidth", "%.17gBps is above 1e20Bps (hnm's 'no limit')", bw);
+  if (!isnan(lat) && lat > 1)
+    return hnm_opt_fail("--latency", "%.17gs is above 1 s (docs/model-format.md)", lat);
   char err[HNM_ERRLEN];
   hnm_model *m = hnm_model_parse_spec(file, err, sizeof err);
   if (m == NULL)
@@ -75,8 +79,7 @@ int cmd_export(int argc, char **argv)
   hnm_model_free(m);
   if (rc != 0) {
     free(buf);
-    hnm_msg_error("%s: %s", file, e);
-    return 2;
+    return hnm_msg_error("%s: %s", file, e); /* one line whatever the reason holds */
   }
   fputs(buf, stdout);
   free(buf);
@@ -114,6 +117,11 @@ int cmd_import(int argc, char **argv)
     return hnm_opt_fail("--bandwidth", "required, > 0 (the route the factors apply to)");
   if (!(lat > 0))
     return hnm_opt_fail("--latency", "required, > 0 (the route the factors apply to)");
+  /* docs/model-format.md's ranges, before the file is read. */
+  if (bw > HNM_MAX_BANDWIDTH)
+    return hnm_opt_fail("--bandwidth", "%.17gBps is above 1e20Bps (hnm's 'no limit')", bw);
+  if (lat > 1)
+    return hnm_opt_fail("--latency", "%.17gs is above 1 s (docs/model-format.md)", lat);
   if (out == NULL)
     return hnm_opt_fail("--output", "-o MODEL.xml is required");
   if (hnm_out_same_file(out, file))
@@ -123,8 +131,7 @@ int cmd_import(int argc, char **argv)
   char e[1200], notes[4096] = "";
   hnm_model *m = NULL;
   if (hnm_smpi_config_import(file, bw, lat, name, &m, notes, sizeof notes, e, sizeof e) != 0) {
-    hnm_msg_error("%s", e);
-    return 2;
+    return hnm_msg_error("%s", e); /* one line: libxml2's reasons may hold newlines */
   }
   hnm_out *o = hnm_out_open(out, "-o", e, sizeof e);
   if (o == NULL) {
@@ -133,9 +140,12 @@ int cmd_import(int argc, char **argv)
   }
   char werr[HNM_ERRLEN];
   if (hnm_model_write(m, hnm_out_file(o), werr, sizeof werr) != 0) {
+    /* The output module's reason (ENOSPC) when the stream failed. */
+    if (hnm_out_finish(o, e, sizeof e) == 0)
+      snprintf(e, sizeof e, "-o: '%s': %s", out, werr);
     hnm_out_abort(o);
     hnm_model_free(m);
-    hnm_msg_die(HNM_EXIT_USAGE, "-o: '%s': %s", out, werr);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", e);
   }
   hnm_model_free(m);
   if (hnm_out_commit(o, e, sizeof e) != 0)

@@ -186,7 +186,15 @@ struct fentry {
   long key;
   double v[2];
   int nv;
+  int chunk; /* its place in the option's value, for messages */
 };
+
+/* docs/model-format.md's ranges, which the imported model must keep:
+ * times and times per byte 0 to 1 s, factors at most 1e6, bandwidths at
+ * most 1e20 B/s. Checked here, where the option's line and chunk are known. */
+#define IMPORT_MAX_TIME 1.0
+#define IMPORT_MAX_FACTOR 1e6
+#define IMPORT_MIN_FACTOR 1e-6
 
 struct factor {
   struct fentry *e;
@@ -247,12 +255,31 @@ static int parse_factor(const char *str, int need, struct factor *f, const char 
                need);
       goto out;
     }
-    for (int i = 0; i < need; i++)
+    for (int i = 0; i < need; i++) {
       if (e->v[i] < 0) {
         hnm_errf(err, errlen, "%s: %s: chunk %d: negative value %.17g (hnm models have none)", where, id,
                  chunk, e->v[i]);
         goto out;
       }
+      /* need 2: a cost table (seconds, seconds per byte); 1: a factor. */
+      if (need == 2 && e->v[i] > IMPORT_MAX_TIME) {
+        hnm_errf(err, errlen, "%s: %s: chunk %d: %s %.17g s is above 1 s (not a software overhead; "
+                 "docs/model-format.md)", where, id, chunk, i == 0 ? "time" : "time per byte", e->v[i]);
+        goto out;
+      }
+      if (need == 1 && e->v[i] > IMPORT_MAX_FACTOR) {
+        hnm_errf(err, errlen, "%s: %s: chunk %d: factor %.17g is above 1e6 (docs/model-format.md)", where, id,
+                 chunk, e->v[i]);
+        goto out;
+      }
+      /* A bandwidth factor (where 0, no transfer, has its own message). */
+      if (need == 1 && strcmp(id, "smpi/bw-factor") == 0 && e->v[i] > 0 && e->v[i] < IMPORT_MIN_FACTOR) {
+        hnm_errf(err, errlen, "%s: %s: chunk %d: factor %.17g is below 1e-6 (docs/model-format.md)", where, id,
+                 chunk, e->v[i]);
+        goto out;
+      }
+    }
+    e->chunk = chunk;
     f->n++;
   }
   if (f->n == 0) {
@@ -433,6 +460,25 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
     if (!(bwf > 0)) {
       hnm_errf(err, errlen, "%s:%ld: smpi/bw-factor: factor 0 for %.0f-byte messages (no transfer)", path,
                line[BW], k);
+      goto out;
+    }
+    /* The factor and the route together: the file's line and the option. */
+    if (bwf * route_bw > HNM_MAX_BANDWIDTH) {
+      hnm_errf(err, errlen, "%s:%ld: smpi/bw-factor: chunk %d: factor %.17g times --bandwidth %.17gBps is above "
+               "1e20Bps (hnm's 'no limit')", path, line[BW], bf ? bf->chunk : 0, bwf, route_bw);
+      goto out;
+    }
+    /* The segment's latency: latf L plus SMPI's envelope at the factor's
+     * bandwidth; above 1 s, the larger of the two terms is the one named. */
+    double lat_term = latf * route_lat, env_term = ENVELOPE / (bwf * route_bw);
+    if (lat_term + env_term > IMPORT_MAX_TIME) {
+      if (env_term >= lat_term)
+        hnm_errf(err, errlen, "%s:%ld: smpi/bw-factor: chunk %d: factor %.17g times --bandwidth %.17gBps makes "
+                 "SMPI's 16-byte envelope take %.3g s: a latency above 1 s (docs/model-format.md)", path, line[BW],
+                 bf ? bf->chunk : 0, bwf, route_bw, env_term);
+      else
+        hnm_errf(err, errlen, "%s:%ld: smpi/lat-factor: chunk %d: factor %.17g times --latency %.17gs is a latency "
+                 "above 1 s (docs/model-format.md)", path, line[LAT], lf ? lf->chunk : 0, latf, route_lat);
       goto out;
     }
     /* SimGrid alone on the route: latf L + (k + 16) / (bwf B). */

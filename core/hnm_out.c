@@ -1,9 +1,10 @@
 /* hnm_out.c -- output files written through a temporary + rename, or
  * written through when they are not regular files (hnm_out.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* fopencookie */
 #include "hnm_out.h"
 #include "hnm_units.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 
 struct hnm_out {
   FILE *fp;
+  int fd;       /* what fp writes to */
+  int werr;     /* errno of the first failed write (a stream's error flag forgets it) */
   char *what;   /* "-o", for messages */
   char *path;   /* as the user wrote it, for messages */
   char *target; /* rename destination: path with symbolic links followed; NULL when through */
@@ -21,6 +24,17 @@ struct hnm_out {
   int finished;
   hnm_out *next_pending; /* the list of outputs with a temporary (out__pending) */
 };
+
+/* Output directories not committed yet (hnm_out_dir_open()): removed at exit. */
+struct hnm_out_dir {
+  char *what, *path; /* the final directory, as the user wrote it */
+  char *tmp;         /* the temporary directory beside it */
+  char **made;       /* missing parents of path we created, outermost first */
+  size_t nmade;
+  hnm_out_dir *next_pending;
+};
+static hnm_out_dir *out__dirs;
+static void out__dir_remove(hnm_out_dir *d);
 
 /* Every output whose temporary exists, so that a tool leaving through
  * exit() on an error found later (after this output was opened) leaves no
@@ -33,13 +47,21 @@ static void out__atexit(void)
     if (o->tmp != NULL)
       unlink(o->tmp);
   out__pending = NULL;
+  for (hnm_out_dir *d = out__dirs; d != NULL; d = d->next_pending)
+    out__dir_remove(d);
+  out__dirs = NULL;
 }
 
-static void out__track(hnm_out *o)
+static void out__register(void)
 {
   static int registered;
   if (!registered && atexit(out__atexit) == 0)
     registered = 1;
+}
+
+static void out__track(hnm_out *o)
+{
+  out__register();
   o->next_pending = out__pending;
   out__pending = o;
 }
@@ -129,6 +151,32 @@ static void out__free(hnm_out *o)
   free(o);
 }
 
+static ssize_t out__cookie_write(void *cookie, const char *buf, size_t size)
+{
+  hnm_out *o = cookie;
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = write(o->fd, buf + done, size - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      if (o->werr == 0)
+        o->werr = n < 0 ? errno : ENOSPC;
+      return done > 0 ? (ssize_t)done : -1;
+    }
+    done += (size_t)n;
+  }
+  return (ssize_t)done;
+}
+
+static int out__cookie_close(void *cookie)
+{
+  hnm_out *o = cookie;
+  int rc = close(o->fd);
+  o->fd = -1;
+  return rc;
+}
+
 static hnm_out *out__fail(hnm_out *o, int fd, char *err, size_t errlen, const char *reason)
 {
   hnm_errf(err, errlen, "%s: '%s': %s", o->what, o->path, reason);
@@ -150,30 +198,51 @@ hnm_out *hnm_out_open(const char *path, const char *what, char *err, size_t errl
     hnm_errf(err, errlen, "%s: out of memory", what);
     return NULL;
   }
+  /* A file of an output directory not committed yet: messages name its
+   * final place, not the temporary. */
+  for (hnm_out_dir *d = out__dirs; d != NULL && path != NULL; d = d->next_pending) {
+    size_t l = strlen(d->tmp);
+    if (strncmp(path, d->tmp, l) == 0 && path[l] == '/') {
+      char *shown = malloc(strlen(d->path) + strlen(path + l) + 1);
+      if (shown != NULL) {
+        sprintf(shown, "%s%s", d->path, path + l);
+        free(o->path);
+        o->path = shown;
+      }
+      break;
+    }
+  }
+  const char *real = path != NULL ? path : "-";
   int fd = -1, exists = 0;
   struct stat st;
-  if (strcmp(o->path, "-") == 0) {
+  if (strcmp(real, "-") == 0) {
     fd = dup(STDOUT_FILENO);
     goto opened;
   }
-  if (o->path[0] == '\0')
+  if (real[0] == '\0')
     return out__fail(o, fd, err, errlen, "empty file name");
-  if (stat(o->path, &st) == 0)
+  if (stat(real, &st) == 0)
     exists = 1;
   else if (errno != ENOENT)
     return out__fail(o, fd, err, errlen, strerror(errno));
   if (exists && S_ISDIR(st.st_mode))
     return out__fail(o, fd, err, errlen, "is a directory");
-  if (exists && (!S_ISREG(st.st_mode) || strncmp(o->path, "/dev/", 5) == 0 || strncmp(o->path, "/proc/", 6) == 0 ||
+  if (exists && (!S_ISREG(st.st_mode) || strncmp(real, "/dev/", 5) == 0 || strncmp(real, "/proc/", 6) == 0 ||
                  out__is_stdout(&st))) {
-    /* Not ours to replace: write through. */
+    /* Not ours to replace: write through. A named pipe is opened without
+     * blocking (no reader: ENXIO, said as such, rather than a tool that
+     * hangs), then written with blocking writes. */
     if (out__is_stdout(&st))
       fd = dup(STDOUT_FILENO);
     else
-      fd = open(o->path, O_WRONLY | O_NOCTTY | (S_ISREG(st.st_mode) ? O_TRUNC : 0));
+      fd = open(real, O_WRONLY | O_NOCTTY | (S_ISREG(st.st_mode) ? O_TRUNC : 0) | (S_ISFIFO(st.st_mode) ? O_NONBLOCK : 0));
+    if (fd < 0 && S_ISFIFO(st.st_mode) && errno == ENXIO)
+      return out__fail(o, fd, err, errlen, "a named pipe without a reader");
+    if (fd >= 0 && S_ISFIFO(st.st_mode))
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   } else {
     /* A regular file, or nothing yet: a temporary beside the final target. */
-    o->target = out__resolve(o->path);
+    o->target = out__resolve(real);
     if (o->target == NULL)
       return out__fail(o, fd, err, errlen, strerror(errno));
     char *dir = out__dirname(o->target);
@@ -210,7 +279,12 @@ hnm_out *hnm_out_open(const char *path, const char *what, char *err, size_t errl
 opened:
   if (fd < 0)
     return out__fail(o, fd, err, errlen, strerror(errno));
-  o->fp = fdopen(fd, "w");
+  /* A stream of our own over fd, so that the reason of a failed write
+   * (ENOSPC, EFBIG, EIO) is kept for the message, whoever wrote (libxml2's
+   * writer calls fwrite and loses errno). */
+  static const cookie_io_functions_t io = {.write = out__cookie_write, .close = out__cookie_close};
+  o->fd = fd;
+  o->fp = fopencookie(o, "w", io);
   if (o->fp == NULL)
     return out__fail(o, fd, err, errlen, strerror(errno));
   return o;
@@ -233,8 +307,8 @@ int hnm_out_finish(hnm_out *o, char *err, size_t errlen)
   o->finished = 1;
   errno = 0;
   int bad = fflush(o->fp) != 0 || ferror(o->fp);
-  int e = errno;
-  if (!bad && o->tmp != NULL && fsync(fileno(o->fp)) != 0) {
+  int e = o->werr ? o->werr : errno;
+  if (!bad && o->tmp != NULL && fsync(o->fd) != 0) {
     bad = 1;
     e = errno;
   }
@@ -244,7 +318,10 @@ int hnm_out_finish(hnm_out *o, char *err, size_t errlen)
   }
   o->fp = NULL;
   if (bad) {
-    hnm_errf(err, errlen, "%s: '%s': write error%s%s", o->what, o->path, e ? ": " : "", e ? strerror(e) : "");
+    if (strcmp(o->path, "-") == 0)
+      hnm_errf(err, errlen, "standard output: write error%s%s", e ? ": " : "", e ? strerror(e) : "");
+    else
+      hnm_errf(err, errlen, "%s: '%s': write error%s%s", o->what, o->path, e ? ": " : "", e ? strerror(e) : "");
     return -1;
   }
   return 0;
@@ -322,7 +399,7 @@ int hnm_out_write(const char *path, const char *what, int (*fn)(FILE *f, void *c
   if (o == NULL)
     return -1;
   if (fn(hnm_out_file(o), ctx) != 0) {
-    int e = errno;
+    int e = o->werr ? o->werr : errno;
     hnm_errf(err, errlen, "%s: '%s': write error%s%s", what, path ? path : "-", e ? ": " : "", e ? strerror(e) : "");
     hnm_out_abort(o);
     return -1;
@@ -358,4 +435,197 @@ int hnm_out_mkdirs(const char *dir, char *err, size_t errlen)
   }
   free(d);
   return rc;
+}
+
+/* ---- output directories ------------------------------------------------- */
+
+static void out__dir_free(hnm_out_dir *d)
+{
+  for (hnm_out_dir **p = &out__dirs; *p != NULL; p = &(*p)->next_pending)
+    if (*p == d) {
+      *p = d->next_pending;
+      break;
+    }
+  for (size_t i = 0; i < d->nmade; i++)
+    free(d->made[i]);
+  free(d->made);
+  free(d->what);
+  free(d->path);
+  free(d->tmp);
+  free(d);
+}
+
+/* The temporary and what was written into it (files only: the tool writes
+ * no subdirectory; one would stay, and so would the temporary), then the
+ * parents we made, innermost first, when empty. */
+static void out__dir_remove(hnm_out_dir *d)
+{
+  if (d->tmp != NULL) {
+    DIR *dir = opendir(d->tmp);
+    if (dir != NULL) {
+      for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+          continue;
+        char *p = malloc(strlen(d->tmp) + strlen(e->d_name) + 2);
+        if (p != NULL) {
+          sprintf(p, "%s/%s", d->tmp, e->d_name);
+          unlink(p);
+          free(p);
+        }
+      }
+      closedir(dir);
+    }
+    rmdir(d->tmp);
+    free(d->tmp);
+    d->tmp = NULL;
+  }
+  while (d->nmade > 0) {
+    rmdir(d->made[d->nmade - 1]);
+    free(d->made[--d->nmade]);
+  }
+}
+
+static hnm_out_dir *out__dir_fail(hnm_out_dir *d, char *err, size_t errlen, const char *reason, int e)
+{
+  hnm_errf(err, errlen, "%s: '%s': %s%s%s", d->what, d->path, reason, e ? ": " : "", e ? strerror(e) : "");
+  out__dir_remove(d);
+  out__dir_free(d);
+  return NULL;
+}
+
+hnm_out_dir *hnm_out_dir_open(const char *path, const char *what, char *err, size_t errlen)
+{
+  hnm_out_dir *d = calloc(1, sizeof *d);
+  if (d == NULL || (d->what = out__strdup(what)) == NULL || (d->path = out__strdup(path)) == NULL ||
+      (d->made = calloc(strlen(path) + 1, sizeof *d->made)) == NULL) {
+    if (d != NULL)
+      free(d->what), free(d->path), free(d);
+    hnm_errf(err, errlen, "%s: out of memory", what);
+    return NULL;
+  }
+  /* Tracked from the start: an exit() anywhere below removes what we made. */
+  out__register();
+  d->next_pending = out__dirs;
+  out__dirs = d;
+  struct stat st;
+  if (*path == '\0')
+    return out__dir_fail(d, err, errlen, "empty directory name", 0);
+  if (stat(path, &st) == 0) {
+    if (!S_ISDIR(st.st_mode))
+      return out__dir_fail(d, err, errlen, "exists and is not a directory", 0);
+    if (access(path, W_OK | X_OK) != 0)
+      return out__dir_fail(d, err, errlen, "cannot write into it", errno);
+  } else if (errno != ENOENT) {
+    return out__dir_fail(d, err, errlen, "cannot create", errno);
+  }
+  /* The missing parents, outermost first (each one recorded: ours to remove). */
+  char *parent = out__dirname(path);
+  if (parent == NULL)
+    return out__dir_fail(d, err, errlen, "out of memory", 0);
+  for (char *p = parent + 1;; p++) {
+    if (*p != '/' && *p != '\0')
+      continue;
+    char c = *p;
+    *p = '\0';
+    if (mkdir(parent, 0777) == 0) {
+      d->made[d->nmade] = out__strdup(parent);
+      if (d->made[d->nmade] != NULL)
+        d->nmade++;
+    } else if (errno != EEXIST) {
+      int e = errno;
+      free(parent);
+      return out__dir_fail(d, err, errlen, "cannot create", e);
+    }
+    *p = c;
+    if (c == '\0')
+      break;
+  }
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  d->tmp = malloc(strlen(parent) + strlen(base) + 16);
+  if (d->tmp == NULL) {
+    free(parent);
+    return out__dir_fail(d, err, errlen, "out of memory", 0);
+  }
+  sprintf(d->tmp, "%s/.%s.XXXXXX", parent, *base ? base : "dir");
+  free(parent);
+  if (mkdtemp(d->tmp) == NULL) {
+    int e = errno;
+    free(d->tmp);
+    d->tmp = NULL; /* not created: nothing to remove */
+    return out__dir_fail(d, err, errlen, "cannot create", e);
+  }
+  /* mkdtemp's 0700, widened to what mkdir would have made. */
+  mode_t um = umask(0);
+  umask(um);
+  chmod(d->tmp, 0777 & ~um);
+  return d;
+}
+
+const char *hnm_out_dir_path(const hnm_out_dir *d)
+{
+  return d->tmp;
+}
+
+int hnm_out_dir_commit(hnm_out_dir *d, char *err, size_t errlen)
+{
+  struct stat st;
+  int rc = 0;
+  if (stat(d->path, &st) != 0) {
+    if (rename(d->tmp, d->path) == 0) {
+      free(d->tmp);
+      d->tmp = NULL;
+      out__dir_free(d); /* the parents hold the directory now: kept */
+      return 0;
+    }
+    hnm_errf(err, errlen, "%s: '%s': %s", d->what, d->path, strerror(errno));
+    rc = -1;
+  }
+  /* PATH exists: each file moves in, replacing its namesake. Checked
+   * first, so that nothing moves when one of them cannot. */
+  DIR *dir = rc == 0 ? opendir(d->tmp) : NULL;
+  if (rc == 0 && dir == NULL) {
+    hnm_errf(err, errlen, "%s: '%s': %s", d->what, d->path, strerror(errno));
+    rc = -1;
+  }
+  for (int pass = 0; rc == 0 && pass < 2; pass++) {
+    rewinddir(dir);
+    for (struct dirent *e; rc == 0 && (e = readdir(dir)) != NULL;) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+        continue;
+      char *from = malloc(strlen(d->tmp) + strlen(e->d_name) + 2),
+           *to = malloc(strlen(d->path) + strlen(e->d_name) + 2);
+      if (from == NULL || to == NULL) {
+        hnm_errf(err, errlen, "%s: out of memory", d->what);
+        rc = -1;
+      } else {
+        sprintf(from, "%s/%s", d->tmp, e->d_name);
+        sprintf(to, "%s/%s", d->path, e->d_name);
+        if (pass == 0 && lstat(to, &st) == 0 && S_ISDIR(st.st_mode)) {
+          hnm_errf(err, errlen, "%s: '%s': is a directory", d->what, to);
+          rc = -1;
+        } else if (pass == 1 && rename(from, to) != 0) {
+          hnm_errf(err, errlen, "%s: '%s': %s", d->what, to, strerror(errno));
+          rc = -1;
+        }
+      }
+      free(from);
+      free(to);
+    }
+  }
+  if (dir != NULL)
+    closedir(dir);
+  if (rc == 0) /* PATH existed: we made no parent of it */
+    while (d->nmade > 0)
+      free(d->made[--d->nmade]);
+  out__dir_remove(d);
+  out__dir_free(d);
+  return rc;
+}
+
+void hnm_out_dir_abort(hnm_out_dir *d)
+{
+  if (d == NULL)
+    return;
+  out__dir_remove(d);
+  out__dir_free(d);
 }

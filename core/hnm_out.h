@@ -84,6 +84,31 @@ int hnm_out_same_file(const char *a, const char *b);
  * ("No such file or directory" for an empty name): the caller names DIR. */
 int hnm_out_mkdirs(const char *dir, char *err, size_t errlen);
 
+/* An output directory (a report of several files) written whole or not at
+ * all. hnm_out_dir_open() creates the missing parents of PATH and a
+ * temporary directory beside it (".NAME.XXXXXX"); the tool writes its files
+ * into hnm_out_dir_path() (with hnm_out_open(), whose messages then name
+ * PATH/FILE, not the temporary); hnm_out_dir_commit() renames the temporary
+ * to PATH when PATH does not exist, or moves each of its files into the
+ * existing PATH (replacing files of the same name, leaving every other file
+ * there as it is). hnm_out_dir_abort() -- and exit() before the commit --
+ * removes the temporary with what was written into it and the parents this
+ * module created (when empty): nothing else is ever removed.
+ * PATH naming an existing file that is not a directory is refused.
+ * NULL with "WHAT: 'PATH': reason" in err. */
+typedef struct hnm_out_dir hnm_out_dir;
+hnm_out_dir *hnm_out_dir_open(const char *path, const char *what, char *err, size_t errlen);
+
+/* The directory to write into now (the temporary). */
+const char *hnm_out_dir_path(const hnm_out_dir *d);
+
+/* Move the files into place; frees d whatever happens. 0, or -1 with err
+ * filled (then nothing was moved, and the temporary is removed). */
+int hnm_out_dir_commit(hnm_out_dir *d, char *err, size_t errlen);
+
+/* Give up: remove the temporary and what this module created; free. NULL is fine. */
+void hnm_out_dir_abort(hnm_out_dir *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,7 @@
  * Nothing is written on bad input: everything is validated first, then both
  * files are written to temporaries in their target directories and renamed
  * at the end; on any error the temporaries are removed. Exit status: 0; 2 on
- * bad input (one line on stderr naming the option); 1 if writing fails.
+ * bad input (one line on stderr naming the option) or if writing fails.
  * docs/platforms.md describes the files produced.
  */
 #define _POSIX_C_SOURCE 200809L

@@ -60,6 +60,11 @@ static int get_time(const struct cli *c, enum opt_id id, double *out, char *err,
     return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
   if (*out < 0)
     return cfg__fail(err, errlen, "%s: '%s' is negative", opt_name(id), s);
+  /* docs/model-format.md's range of a latency: a link of more than 1 s is
+   * a typing mistake (1e300s would saturate the simulated clock). */
+  if (*out > 1)
+    return cfg__fail(err, errlen, "%s: '%s' is above 1 s (not a link's latency; docs/model-format.md)", opt_name(id),
+                     s);
   return 0;
 }
 

@@ -408,7 +408,9 @@ void quiet_xml_error(void *ctx, const char *fmt, ...)
 
 /* Both files are written to temporaries (or through, for devices), both
  * are finished (flushed, fsync'ed) and only then renamed: a failure leaves
- * the user's existing files as they were and removes only our temporaries. */
+ * the user's existing files as they were and removes only our temporaries.
+ * A failed write is exit status 2 with one line, as bad input is: the
+ * request could not be carried out, and nothing of it is left. */
 int generate(const struct config *cfg)
 {
   hnm_out *xml, *hosts = NULL;
@@ -427,11 +429,13 @@ int generate(const struct config *cfg)
   errno = 0;
   if ((hnm_routing_is_builtin(cfg->routing) ? write_xml(hnm_out_file(xml), cfg)
                                             : write_description(hnm_out_file(xml), cfg)) != 0) {
-    hnm_msg_error("writing the platform failed%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
+    hnm_msg_error("%s%s%s: write error%s%s", cfg->output != NULL && strcmp(cfg->output, "-") != 0 ? "-o: '" : "standard output",
+        cfg->output != NULL && strcmp(cfg->output, "-") != 0 ? cfg->output : "",
+        cfg->output != NULL && strcmp(cfg->output, "-") != 0 ? "'" : "", errno ? ": " : "", errno ? strerror(errno) : "");
     goto err;
   }
   if (hosts != NULL && write_hostfile(hnm_out_file(hosts), cfg) != 0) {
-    hnm_msg_error("writing the hostfile failed: %s", strerror(errno));
+    hnm_msg_error("--hostfile: '%s': write error: %s", cfg->hostfile, strerror(errno));
     goto err;
   }
   if (hnm_out_finish(xml, err, sizeof err) != 0 || (hosts != NULL && hnm_out_finish(hosts, err, sizeof err) != 0)) {
@@ -446,11 +450,11 @@ int generate(const struct config *cfg)
   hosts = NULL;
   if (hnm_out_commit(xml, err, sizeof err) != 0) {
     hnm_msg_error("%s", err);
-    return 1;
+    return 2;
   }
   return 0;
 err:
   hnm_out_abort(hosts);
   hnm_out_abort(xml);
-  return 1;
+  return 2;
 }

@@ -11,7 +11,8 @@
  * prints time, throughput, most loaded link and mean hops of each.
  *
  * Exit status: 0; 2 on bad input (one line naming the option or FILE:LINE
- * and field); 1 if GLPK fails (no optimum, time limit) or writing fails.
+ * and field) or if writing fails (one line naming the file); 1 if GLPK
+ * fails (no optimum, time limit).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_input.h"
@@ -74,8 +75,8 @@ static const char route__epilog[] =
   "a pair given twice is refused.\n"
   "--csv columns: method,time_s,throughput_Bps,max_link_load_B,mean_hops.\n"
   "\n"
-  "Exit status: 0; 2 on bad input (one line naming the option, or FILE:LINE and field);\n"
-  "1 if GLPK finds no optimum (reported as such) or a file cannot be written.\n";
+  "Exit status: 0; 2 on bad input (one line naming the option, or FILE:LINE and field)\n"
+  "or if a file cannot be written; 1 if GLPK finds no optimum (reported as such).\n";
 
 struct route_opts {
   const char *shape, *pattern, *pattern_file, *paths;
@@ -302,7 +303,7 @@ int main(int argc, char **argv)
     status = hnm_out_commit(paths, err, sizeof err);
     paths = NULL;
     if (status != 0) {
-      status = 1;
+      status = 2;
       hnm_msg_error("%s", err);
       goto out;
     }
@@ -329,9 +330,11 @@ int main(int argc, char **argv)
       printf("%-10s %14.6g %18.6g %18.6g %10.4g %8zu %7.3fx\n", names[m], ev[m].time_s, ev[m].throughput_Bps / 1e9,
              ev[m].max_link_load_B / 1e6, ev[m].mean_hops, ev[m].paths, ev[m].throughput_Bps / ev[0].throughput_Bps);
   }
+  errno = 0;
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    hnm_msg_error("stdout: write error");
-    status = 1;
+    int e = errno;
+    hnm_msg_error("standard output: write error%s%s", e ? ": " : "", e ? strerror(e) : "");
+    status = 2;
     goto out;
   }
   status = 0;

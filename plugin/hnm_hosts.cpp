@@ -18,6 +18,8 @@
  * 3 SimGrid refused the platform, or it is not a regular file (the reason
  * on stderr, one line).
  */
+#include "hnm_platform_values.h"
+
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -60,12 +62,15 @@ int main(int argc, char** argv)
 {
   if (argc != 2 || argv[1][0] == '-') {
     bool help = argc == 2 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0);
-    std::fprintf(help ? stdout : stderr,
-                 "Usage: hnm-hosts PLATFORM\n"
-                 "Load a SimGrid platform (XML or .so) and print '# hosts=H fatpipe=F limiters=L'\n"
-                 "[' host-speed=V' if its <config> sets smpi/host-speed], then its hosts, one per\n"
-                 "line: NAME<tab>SPEED (flop/s).\n");
-    return help ? 0 : 2;
+    if (!help) { /* one line, as every tool's refusal */
+      std::fprintf(stderr, "hnm-hosts: one platform file is needed (hnm-hosts PLATFORM; see --help)\n");
+      return 2;
+    }
+    std::printf("Usage: hnm-hosts PLATFORM\n"
+                "Load a SimGrid platform (XML or .so) and print '# hosts=H fatpipe=F limiters=L'\n"
+                "[' host-speed=V' if its <config> sets smpi/host-speed], then its hosts, one per\n"
+                "line: NAME<tab>SPEED (flop/s).\n");
+    return 0;
   }
   /* SimGrid would block on a named pipe and read a device forever. */
   struct stat st;
@@ -75,6 +80,12 @@ int main(int argc, char** argv)
   }
   if (!S_ISREG(st.st_mode)) {
     std::fprintf(stderr, "%s: not a regular file\n", argv[1]);
+    return 3;
+  }
+  /* What SimGrid would take (NaN, inf) or refuse without naming it. */
+  char why[1024];
+  if (hnm_platform_values_check(argv[1], why, sizeof why) != 0) {
+    std::fprintf(stderr, "%s\n", why);
     return 3;
   }
   try {
@@ -121,7 +132,10 @@ int main(int argc, char** argv)
   } catch (const std::exception& e) {
     std::string msg = e.what();
     msg             = msg.substr(0, msg.find('\n'));
-    std::fprintf(stderr, "%s\n", msg.empty() ? "SimGrid cannot load it" : msg.c_str());
+    /* The attribute SimGrid's reason is about, when it does not say. */
+    char line[2048];
+    hnm_platform_values_explain(argv[1], msg.c_str(), line, sizeof line);
+    std::fprintf(stderr, "%s\n", *line ? line : "SimGrid cannot load it");
     return 3;
   } catch (...) {
     std::fprintf(stderr, "SimGrid cannot load it (unknown error)\n");

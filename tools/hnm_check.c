@@ -1,6 +1,7 @@
 /* hnm_check.c -- see hnm_check.h. */
-#define _GNU_SOURCE /* memrchr */
+#define _GNU_SOURCE
 #include "hnm_check.h"
+#include "hnm_platform_values.h"
 
 #include "hnm_input.h"
 
@@ -161,104 +162,17 @@ static void check__simgrid_reason(char *text, char *out, size_t outlen)
   snprintf(out, outlen, "%s", *msg ? msg : "SimGrid cannot load it");
 }
 
-/* SimGrid 3.32 parses a bandwidth, latency or speed with strtod(), so
- * "nanns" and "infGBps" load: a NaN latency is then ignored, an infinite
- * bandwidth ends the run in a false deadlock, a NaN bandwidth aborts in the
- * middle of the simulation. Before SimGrid sees the file, every such
- * attribute of an XML platform must hold finite numbers (bandwidths and
- * speeds > 0, latencies >= 0): the first that does not is reported with its
- * line. The scan reads the file in 64 KiB blocks (an attribute split across
- * two blocks is read whole: the block keeps the last line's tail). */
-static int check__value_bad(const char *attr, const char *v, size_t len)
-{
-  int is_lat = strstr(attr, "lat") != NULL;
-  const char *p = v, *stop = v + len;
-  for (;;) {
-    const char *j = p;
-    while (j < stop && *j != ',')
-      j++;
-    char num[64];
-    size_t n = (size_t)(j - p) < sizeof num - 1 ? (size_t)(j - p) : sizeof num - 1;
-    memcpy(num, p, n);
-    num[n] = '\0';
-    char *end;
-    double x = strtod(num, &end);
-    if (end != num && (x != x || x - x != 0 || x < 0 || (!is_lat && x == 0)))
-      return 1;
-    if (j >= stop)
-      return 0;
-    p = j + 1;
-  }
-}
-
-static int check__platform_values(const char *platform, char *err, size_t errlen)
-{
-  static const char *const attrs[] = {"bw", "bandwidth", "lat", "latency", "speed", "loopback_bw", "loopback_lat",
-                                      "bb_bw", "bb_lat", "limiter_link", "bw_in", "bw_out", NULL};
-  char why[512];
-  FILE *f = hnm_input_open(platform, why, sizeof why);
-  if (f == NULL)
-    return check__fail(err, errlen, "platform file '%s': %s", platform, why);
-  char buf[65536 + 4096];
-  size_t have = 0;
-  long line = 1;
-  int rc = 0;
-  for (;;) {
-    size_t got = fread(buf + have, 1, sizeof buf - 1 - have, f);
-    size_t len = have + got;
-    buf[len] = '\0';
-    int last = got == 0 || feof(f);
-    if (line == 1 && have == 0 && len >= 4 && memcmp(buf, "\177ELF", 4) == 0)
-      break; /* a platform library (.so): SimGrid checks what it builds */
-    /* Scan up to the last newline (all when at the end). */
-    size_t upto = len;
-    if (!last) {
-      char *nl = memrchr(buf, '\n', len);
-      upto = nl != NULL ? (size_t)(nl - buf) + 1 : len;
-    }
-    for (size_t i = 0; i < upto && rc == 0; i++) {
-      if (buf[i] == '\n') {
-        line++;
-        continue;
-      }
-      if (buf[i] == '\0') {
-        rc = check__fail(err, errlen, "%s:%ld: NUL byte: not an XML platform", platform, line);
-        break;
-      }
-      if (i > 0 && (buf[i - 1] == ' ' || buf[i - 1] == '\t' || buf[i - 1] == '\n' || buf[i - 1] == '\r'))
-        for (int a = 0; attrs[a] != NULL; a++) {
-          size_t al = strlen(attrs[a]);
-          if (i + al + 2 > upto || strncmp(buf + i, attrs[a], al) != 0 || buf[i + al] != '=' ||
-              (buf[i + al + 1] != '"' && buf[i + al + 1] != '\''))
-            continue;
-          char q = buf[i + al + 1];
-          const char *v = buf + i + al + 2, *e = memchr(v, q, upto - (size_t)(v - buf));
-          if (e != NULL && check__value_bad(attrs[a], v, (size_t)(e - v)))
-            rc = check__fail(err, errlen, "%s:%ld: %s: '%.*s' is not a finite %s", platform, line, attrs[a],
-                             (int)(e - v < 60 ? e - v : 60), v,
-                             strstr(attrs[a], "lat") ? "latency >= 0" : "value > 0");
-          break;
-        }
-    }
-    if (rc != 0 || last)
-      break;
-    memmove(buf, buf + upto, len - upto);
-    have = len - upto;
-    if (have > 4096) /* a line longer than 4 KiB: its tail is not kept */
-      have = 0;
-  }
-  fclose(f);
-  return rc;
-}
-
 int hnm_check_platform(const char *helper, const char *platform, hnm_platform_info *info, char *err, size_t errlen)
 {
   char why[512];
   memset(info, 0, sizeof *info);
+  snprintf(info->file, sizeof info->file, "%s", platform);
   if (hnm_input_check(platform, why, sizeof why) != 0)
     return check__fail(err, errlen, "platform file '%s': %s", platform, why);
-  if (check__platform_values(platform, err, errlen) != 0)
-    return -1;
+  /* Values SimGrid would take (NaN, inf) or refuse without naming them. */
+  char vwhy[1024];
+  if (hnm_platform_values_check(platform, vwhy, sizeof vwhy) != 0)
+    return check__fail(err, errlen, "%s", vwhy);
 
   int out[2];
   FILE *errf = tmpfile();
@@ -413,8 +327,13 @@ int hnm_check_hostfile_text(const char *name, const char *text, size_t len, cons
 {
   long total = 0, line = 0;
   char host[256];
-  if (memchr(text, '\0', len) != NULL)
-    return check__fail(err, errlen, "hostfile '%s': holds a NUL byte (not a text file)", name);
+  const char *nul = memchr(text, '\0', len);
+  if (nul != NULL) {
+    long at = 1;
+    for (const char *c = text; c < nul; c++)
+      at += *c == '\n';
+    return check__fail(err, errlen, "%s:%ld: NUL byte (not a text file)", name, at);
+  }
   for (size_t pos = 0; pos < len;) {
     const char *s = text + pos;
     const char *nl = memchr(s, '\n', len - pos);
@@ -448,7 +367,8 @@ int hnm_check_hostfile_text(const char *name, const char *text, size_t len, cons
     memcpy(host, s, hl);
     host[hl] = '\0';
     if (!check__has_host(info, host))
-      return check__fail(err, errlen, "%s:%ld: host '%s' is not in the platform", name, line, host);
+      return check__fail(err, errlen, "%s:%ld: host '%s' is not in the platform%s%s%s", name, line, host,
+                         info->file[0] ? " '" : "", info->file, info->file[0] ? "'" : "");
     if (total > INT_MAX - count)
       return check__fail(err, errlen, "%s:%ld: more than %d ranks in the hostfile", name, line, INT_MAX);
     total += count;

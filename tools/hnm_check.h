@@ -40,6 +40,7 @@ typedef struct hnm_platform_info {
   size_t limiters;  /* node limiter links (NAME_limiter beside NAME_UP or NAME) */
   double *speeds;   /* speeds[i]: hosts[i]'s speed in flop/s (0: unknown); NULL if none known */
   char host_speed[64]; /* the platform's <config> smpi/host-speed, as written ("" if unset) */
+  char file[512];      /* the platform file, for messages ("" if unknown) */
 } hnm_platform_info;
 
 /* Parse -np's value: decimal digits only, 1 <= np <= INT_MAX. */

@@ -386,7 +386,11 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
 {
   memset(c, 0, sizeof *c);
   c->metric = "auto";
-  c->hnm_run = getenv("HNM_COMPARE_HNM_RUN") ? getenv("HNM_COMPARE_HNM_RUN") : hnm_home_file(HNM_HOME_BIN "/hnm-run");
+  /* The default hnm-run, reachable until exit whether --hnm-run replaces it or not. */
+  static char *default_run;
+  if (default_run == NULL)
+    default_run = hnm_home_file(HNM_HOME_BIN "/hnm-run");
+  c->hnm_run = getenv("HNM_COMPARE_HNM_RUN") ? getenv("HNM_COMPARE_HNM_RUN") : default_run;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   c->workers = ncpu > 0 ? ncpu : 1;
   c->task = -1; /* -1: not given */
@@ -473,8 +477,11 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
   if (c->args.n == 0)
     sv_push(&c->args, "");
   if (c->nplats == 0) {
-    /* hnm-run's bundled platform: label "default". */
-    if (add_platform(c, hnm_home_file(HNM_HOME_PLATFORMS "/default.xml")) != 0)
+    /* hnm-run's bundled platform: label "default" (add_platform copies it). */
+    char *bundled = hnm_home_file(HNM_HOME_PLATFORMS "/default.xml");
+    int bad = add_platform(c, bundled) != 0;
+    free(bundled);
+    if (bad)
       return 2;
   }
   if (c->reference) {

@@ -111,10 +111,8 @@ int cmd_slurm(int argc, char **argv)
     put_shell(f, c.base_args.v[i]);
   }
   fputc('\n', f);
-  if (hnm_out_commit(script, oerr, sizeof oerr) != 0) {
-    cmp_fail("%s", oerr);
-    return 1;
-  }
+  if (hnm_out_commit(script, oerr, sizeof oerr) != 0)
+    return cmp_fail("%s", oerr);
   if (!through && chmod(sl.script, 0755) != 0)
     return cmp_fail("--script: '%s': %s", sl.script, strerror(errno));
   printf("%s: %ld runs in %ld array tasks; per-task CSVs %s.task-I.csv\n", sl.script, nruns, c.tasks, stem);
@@ -169,10 +167,8 @@ int cmd_merge(int argc, char **argv)
     put_row(f, sel[i], rows.wide);
     bad += strcmp(sel[i]->f[C_STATUS], "ok") != 0;
   }
-  if (hnm_out_commit(o, oerr, sizeof oerr) != 0) {
-    cmp_fail("%s", oerr);
-    return 1;
-  }
+  if (hnm_out_commit(o, oerr, sizeof oerr) != 0)
+    return cmp_fail("%s", oerr); /* exit 2: nothing of it written */
   fprintf(stderr, "hnm-compare merge: %ld runs (%ld not ok) from %d files into %s; %ld duplicates dropped\n", n, bad,
           in.n, out, dups);
   return 0;

@@ -37,6 +37,30 @@ static int store__known_status(const char *s)
   return 0;
 }
 
+/* NULL when the numeric columns of R are what write_row() writes, else
+ * "COLUMN: 'VALUE' reason" (a static buffer). */
+static const char *store__bad_number(const cmp_row *r)
+{
+  static char why[256];
+  long l;
+  double d;
+  const char *v = NULL, *col = NULL, *reason = NULL;
+  if (parse_long(r->f[C_NP], 1, 100000000, &l) != 0)
+    v = r->f[C_NP], col = "np", reason = "is not a process count";
+  else if (r->f[C_TIME][0] != '\0' && (parse_double(r->f[C_TIME], &d) != 0 || d < 0))
+    v = r->f[C_TIME], col = "time_s", reason = "is not a time";
+  else if (r->f[C_TIME][0] == '\0' && strcmp(r->f[C_STATUS], "ok") == 0)
+    v = r->f[C_TIME], col = "time_s", reason = "is empty in an ok row";
+  else if (parse_double(r->f[C_WALL], &d) != 0 || d < 0)
+    v = r->f[C_WALL], col = "wall_s", reason = "is not a time";
+  else if (parse_long(r->f[C_EXIT], -2147483648L, 2147483647L, &l) != 0)
+    v = r->f[C_EXIT], col = "exit_code", reason = "is not an exit status";
+  if (v == NULL)
+    return NULL;
+  snprintf(why, sizeof why, "%s: '%.120s' %s", col, v, reason);
+  return why;
+}
+
 /* Read FILE (which must start with the CMP_HEADER or CMP_HEADER_SETS line)
  * into ROWS (the columns a CMP_HEADER file lacks are empty strings).
  * MISSING_OK: a missing or empty file is no rows. *NO_EOL (when not NULL):
@@ -103,6 +127,15 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
     if (!store__known_status(r.f[C_STATUS])) {
       rc = cmp_fail("%s:%ld: status: '%s' is not one of ok, failed, signal, timeout, nometric%s", file, ln,
                     r.f[C_STATUS], tail);
+      free(r.buf);
+      break;
+    }
+    /* The numbers, here where the file and line are known: a value that
+     * write_row() cannot have written is this file's fault, not a conflict
+     * with another file's row found later (merge). */
+    const char *bad = store__bad_number(&r);
+    if (bad != NULL) {
+      rc = cmp_fail("%s:%ld: %s%s", file, ln, bad, tail);
       free(r.buf);
       break;
     }
@@ -337,8 +370,17 @@ int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
   qsort(sel, (size_t)n, sizeof *sel, cmp_row_index);
   for (long i = 1; i < n; i++)
     if (strcmp(sel[i]->f[C_INDEX], sel[i - 1]->f[C_INDEX]) == 0 && sel[i]->ord != sel[i - 1]->ord) {
-      int rc = cmp_fail("%s:%ld: index %s is another run in %s:%ld (CSVs of different grids?)", sel[i]->file,
-                        sel[i]->line, sel[i]->f[C_INDEX], sel[i - 1]->file, sel[i - 1]->line);
+      /* The first column of the run's key that differs: the field to look at. */
+      static const int key_cols[] = {C_PROGRAM, C_ARGS, C_MODEL, C_PLATFORM, C_NP, C_METRIC, C_OPTIONS, C_MEMBER};
+      static const char *const key_names[] = {"program", "args", "model", "platform", "np", "metric", "options",
+                                              "member"};
+      int c = 0;
+      while (c < 7 && strcmp(sel[i]->f[key_cols[c]], sel[i - 1]->f[key_cols[c]]) == 0)
+        c++;
+      int rc = cmp_fail("%s:%ld: index %s is another run in %s:%ld (%s '%.80s', not '%.80s': CSVs of different "
+                        "grids?)",
+                        sel[i]->file, sel[i]->line, sel[i]->f[C_INDEX], sel[i - 1]->file, sel[i - 1]->line,
+                        key_names[c], sel[i]->f[key_cols[c]], sel[i - 1]->f[key_cols[c]]);
       free(sel);
       return rc;
     }

@@ -11,12 +11,23 @@
  * /dev/zero, a dangling symbolic link or a loop, outputs pointed at the
  * inputs, at /dev/full, at a missing directory, and option values mutated.
  * Each case runs in a directory of its own, in a process group of its own,
- * under a CPU and wall-time limit, RLIMIT_AS (not under ASan, which
- * reserves terabytes) and RLIMIT_FSIZE, and must:
- *   - end by itself within the time limit, not by a signal;
+ * under a CPU limit (20 s, RLIMIT_CPU), a wall-time limit (120 s: a hang),
+ * RLIMIT_AS (not under ASan, which reserves terabytes) and RLIMIT_FSIZE
+ * (a case's own small one makes writes fail with EFBIG), and must:
+ *   - end by itself within the time limit, not by a signal (but for the
+ *     cases the harness kills on purpose);
  *   - exit with a status the case allows (2 for bad input, with exactly one
  *     line on stderr matching the case's pattern when it has one, and
  *     nothing on stdout);
+ *   - when it refuses (exit 2, or 3 for hnm-hosts), name in that line what
+ *     the case damaged: the input file, and for a file of lines the line
+ *     (the exact one when the damage breaks its line; some line of the file
+ *     and the column when a number was replaced, which may still parse and
+ *     break a relation between rows), for an XML file a line and the
+ *     attribute of a replaced number; the option whose value was replaced;
+ *     the output (an input, /dev/full, a missing directory) and the reason;
+ *   - leave no process running, in its group or out of it (the harness is a
+ *     child subreaper: orphans become its children);
  *   - peak at most MAX_RSS of resident memory (wait4's ru_maxrss, the
  *     largest of the tool and the children it waited for);
  *   - leave every input as it was (type, size, modification time, content)
@@ -43,6 +54,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -53,17 +66,21 @@
 #define MAX_RSS_KB (1024L * 1024L) /* 1 GiB: the documented bound for an input under 1 MB */
 #define MAX_AS_BYTES (3UL << 30)   /* address space of a case (not under ASan) */
 #define MAX_FSIZE (64L << 20)      /* no case writes more than 64 MiB to one file */
-#define CASE_SECONDS 20            /* wall time of one case */
+#define CASE_SECONDS 20            /* CPU time of one case (RLIMIT_CPU): the documented bound */
+#define CASE_WALL_SECONDS 120      /* wall time of one case: a hang, on a machine perhaps 10x loaded */
 
 /* ---- inputs ---------------------------------------------------------------- */
 
-enum kind { K_REG, K_FIFO, K_DIR, K_LINK, K_DEVZERO, K_LOOP, K_DANGLING, K_SPARSE };
+enum kind { K_REG, K_FIFO, K_DIR, K_LINK, K_DEVZERO, K_LOOP, K_DANGLING, K_SPARSE, K_EXEC };
 
 struct infile {
   char *name;   /* relative to the case directory */
   char *text;   /* K_REG content; K_LINK target */
   size_t len;
   enum kind kind;
+  const char *cols; /* a file of lines: its columns, SEP-separated ("op,size,start,duration"); NULL: none */
+  char sep;
+  int xml;          /* an XML file: its messages give a line (libxml2's, SimGrid's or ours) */
 };
 
 struct kase {
@@ -77,6 +94,12 @@ struct kase {
   unsigned exits;    /* allowed exit statuses: bit s for status s (s < 32) */
   char *re;          /* extended regex the last stderr line must match (NULL: any) */
   char *out_re;      /* extended regex a line of stdout must match (NULL: any) */
+  char *why[4];      /* extended regexes the last stderr line of a refusal (exit 2 or 3) must all match:
+                        the file, line and field (or option) the case damaged */
+  int nwhy;
+  long fsize;        /* RLIMIT_FSIZE of the case, SIGXFSZ ignored (a write fails with EFBIG); 0: MAX_FSIZE */
+  int lock_input;    /* the harness holds an exclusive flock on in[0] while the case runs */
+  int kill_ms;       /* the harness SIGKILLs the tool (its pid alone) after this many ms; 0: never */
   int stdout_full;   /* stdout is /dev/full */
   int simulates;     /* runs a simulation: skipped in the sanitizer build */
   int check_devnull; /* /dev/null must still be a character device after it */
@@ -165,8 +188,38 @@ static void k_free(struct kase *k)
     free(k->in[i].name), free(k->in[i].text);
   for (int i = 0; i < k->nout; i++)
     free(k->outs[i]);
+  for (int i = 0; i < k->nwhy; i++)
+    free(k->why[i]);
   free(k->re);
   free(k->out_re);
+}
+
+/* S with the characters special in an extended regex escaped. */
+static char *re_escape(const char *s)
+{
+  char *o = malloc(2 * strlen(s) + 1), *p = o;
+  for (; *s; s++) {
+    if (strchr(".[]()*+?{}|^$\\", *s) != NULL)
+      *p++ = '\\';
+    *p++ = *s;
+  }
+  *p = '\0';
+  return o;
+}
+
+/* A requirement on the one line of a refusal (printf-like: an extended regex). */
+static void k_why(struct kase *k, const char *fmt, ...)
+{
+  va_list ap;
+  char *s;
+  va_start(ap, fmt);
+  if (vasprintf(&s, fmt, ap) < 0)
+    exit(1);
+  va_end(ap);
+  if (k->nwhy < 4)
+    k->why[k->nwhy++] = s;
+  else
+    free(s);
 }
 
 static struct infile *k_find(struct kase *k, const char *name)
@@ -298,15 +351,22 @@ static const char *const hostile_numbers[] = {
 };
 #define NHOSTILE (sizeof hostile_numbers / sizeof *hostile_numbers)
 
+#define NOWHERE ((size_t)-1)
+
 /* Text mutation of buf (len bytes): returns a new buffer, *out_len, and a
- * word describing it. */
-static char *mutate(const char *buf, size_t len, size_t *out_len, const char **what)
+ * word describing it; *pos: the offset of the damage when it lies on one
+ * line (the same offset in both buffers), NOWHERE when the whole file is
+ * affected (a line dropped, doubled, the end cut); *slack: 1 when the
+ * refusal may name the next line instead (a byte became an end of line). */
+static char *mutate(const char *buf, size_t len, size_t *out_len, const char **what, size_t *pos, int *slack)
 {
   size_t cap = len + 80000;
   char *o = malloc(cap);
   size_t n = 0;
   int m = (int)rnd(12);
   size_t at = rnd(len + 1);
+  *pos = NOWHERE;
+  *slack = 0;
   switch (m) {
     case 0:
     case 1:
@@ -328,6 +388,7 @@ static char *mutate(const char *buf, size_t len, size_t *out_len, const char **w
         e++;
       /* Keep a unit after the number (1GBps -> nanGBps) half of the time. */
       const char *h = hostile_numbers[rnd(NHOSTILE)];
+      *pos = s;
       memcpy(o, buf, s);
       n = s;
       memcpy(o + n, h, strlen(h));
@@ -368,6 +429,7 @@ static char *mutate(const char *buf, size_t len, size_t *out_len, const char **w
       break;
     case 7: { /* a blank line or a NUL line first */
       *what = rnd(2) ? "blank-first" : "nul-first";
+      *pos = 0;
       o[n++] = (*what)[0] == 'b' ? ' ' : '\0';
       o[n++] = '\n';
       memcpy(o + n, buf, len);
@@ -379,12 +441,18 @@ static char *mutate(const char *buf, size_t len, size_t *out_len, const char **w
       static const char bytes[] = {'\0', '\n', ',', '"', '<', '>', '&', '\r', ' ', '\xff', ';', ':', '='};
       memcpy(o, buf, len);
       n = len;
-      if (len > 0)
-        o[rnd(len)] = bytes[rnd(sizeof bytes)];
+      if (len > 0) {
+        size_t b = rnd(len);
+        o[b] = bytes[rnd(sizeof bytes)];
+        /* An end of line made or unmade: the damage spans two lines. */
+        *pos = buf[b] == '\n' && b > 0 ? b - 1 : b;
+        *slack = o[b] == '\n' || buf[b] == '\n';
+      }
       break;
     }
     case 9: { /* a 70 KB line */
       *what = "long-line";
+      *pos = at;
       memcpy(o, buf, at);
       n = at;
       for (int i = 0; i < 70000; i++)
@@ -398,13 +466,18 @@ static char *mutate(const char *buf, size_t len, size_t *out_len, const char **w
       *what = "header";
       memcpy(o, buf, len);
       n = len;
-      if (len > 2)
-        o[rnd(strcspn(buf, "\n") + 1)] = 'X';
+      if (len > 2) {
+        size_t b = rnd(strcspn(buf, "\n") + 1);
+        *slack = buf[b] == '\n'; /* the header's end of line: joined to line 2 */
+        o[b] = 'X';
+        *pos = 0;
+      }
       break;
     }
     default: /* a field or attribute duplicated in place */
     {
       *what = "dup-field";
+      *pos = at;
       size_t s = at;
       while (s > 0 && buf[s - 1] != ',' && buf[s - 1] != ' ' && buf[s - 1] != '\n')
         s--;
@@ -456,8 +529,9 @@ static void template_case(struct kase *k, int t, const char **mainf)
       break;
     case T_FIT_CONT:
       k_text(k, "p2p.csv", seed_p2p);
+      k_text(k, "probe.csv", seed_probe);
       k_text(k, "contention.csv", seed_cont);
-      k_args(k, T_CALIBRATE, "fit", "p2p.csv", "contention.csv", "-o", "m.xml", "--no-plots", NULL);
+      k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "contention.csv", "-o", "m.xml", "--no-plots", NULL);
       k_out(k, "m.xml"), k_out(k, "m-report*");
       *mainf = "contention.csv";
       break;
@@ -506,7 +580,7 @@ static void template_case(struct kase *k, int t, const char **mainf)
     case T_PLATFORM_T: {
       static const char *const fam[][6] = {{"torus", "--dims", "4x3x2", "--bw", "10GBps", "--lat"},
                                            {"fattree", "--levels", "2", "--bw", "10GBps", "--lat"},
-                                           {"cluster", "--cabinets", "2", "--bw", "10GBps", "--lat"},
+                                           {"cluster", "--cabinets", "2", "--nodes", "4", "--lat"},
                                            {"dragonfly", "--preset", "dragonfly-MM", "--scale", "0.01", "--lat"}};
       int f = (int)rnd(4);
       k_args(k, T_PLATFORM, fam[f][0], fam[f][1], fam[f][2], fam[f][3], fam[f][4], fam[f][5], "100ns", "-o", "p.xml",
@@ -560,6 +634,142 @@ static void template_case(struct kase *k, int t, const char **mainf)
   }
 }
 
+/* What each seed file is: its columns when it is a file of lines (the
+ * refusal of a damaged line names FILE:LINE, and the column of a damaged
+ * number), or XML (FILE:LINE, and the attribute of a damaged number). */
+static void describe_inputs(struct kase *k)
+{
+  static const struct {
+    const char *suffix, *cols;
+    char sep;
+    int xml;
+  } kinds[] = {
+    {"p2p.csv", "op,size,start,duration", ',', 0},
+    {"real.csv", "op,size,start,duration", ',', 0},
+    {"sim.csv", "op,size,start,duration", ',', 0},
+    {"probe.csv", "size,delay,send,recv,pingpong", ',', 0},
+    {"contention.csv", "pairs,mode,size,rank,duration", ',', 0},
+    {"load.csv", "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util", ',', 0},
+    {"a.csv", "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util", ',', 0},
+    {"b.csv", "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util", ',', 0},
+    {"r.csv", "index,program,args,model,platform,np,metric,options,time_s,wall_s,maxrss_kib,status,exit_code", ',', 0},
+    {"r1.csv", "index,program,args,model,platform,np,metric,options,time_s,wall_s,maxrss_kib,status,exit_code", ',', 0},
+    {"r2.csv", "index,program,args,model,platform,np,metric,options,time_s,wall_s,maxrss_kib,status,exit_code", ',', 0},
+    {"_breakpoints", "limit,name", ',', 0},
+    {"_PingPong.csv", "operation,size,start,duration", ',', 0},
+    {"_Recv.csv", "operation,size,start,duration", ',', 0},
+    {"_Isend.csv", "operation,size,start,duration", ',', 0},
+    {"pairs.txt", "src,dst,bytes", ' ', 0},
+    {"p.hosts", "host", '\n', 0},
+    {".xml", NULL, 0, 1},
+  };
+  for (int i = 0; i < k->nin; i++)
+    for (size_t j = 0; j < sizeof kinds / sizeof *kinds; j++) {
+      size_t l = strlen(k->in[i].name), s = strlen(kinds[j].suffix);
+      if (l >= s && strcmp(k->in[i].name + l - s, kinds[j].suffix) == 0) {
+        k->in[i].cols = kinds[j].cols;
+        k->in[i].sep = kinds[j].sep;
+        k->in[i].xml = kinds[j].xml;
+        break;
+      }
+    }
+}
+
+/* The name of column COL of COLS (a static buffer), "" past the last. */
+static const char *column_name(const char *cols, int col)
+{
+  static char name[64];
+  const char *c = cols;
+  for (int i = 0; i < col && c != NULL; i++)
+    if ((c = strchr(c, ',')) != NULL)
+      c++;
+  if (c == NULL)
+    return "";
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(c, ","), c);
+  return name;
+}
+
+/* The attribute whose value holds offset POS of TEXT (a static buffer), ""
+ * when POS is not inside an attribute value. */
+static const char *attribute_at(const char *text, size_t pos)
+{
+  static char name[128];
+  size_t q = pos;
+  while (q > 0 && text[q - 1] != '"' && text[q - 1] != '\n' && text[q - 1] != '>')
+    q--;
+  if (q < 2 || text[q - 1] != '"' || text[q - 2] != '=')
+    return "";
+  size_t e = q - 2, b = e;
+  while (b > 0 && (strchr("-_:", text[b - 1]) != NULL || (text[b - 1] >= 'a' && text[b - 1] <= 'z') ||
+                   (text[b - 1] >= 'A' && text[b - 1] <= 'Z') || (text[b - 1] >= '0' && text[b - 1] <= '9')))
+    b--;
+  /* The tag it belongs to: the XML declaration's version is not a field of
+   * the format (libxml2 says what is wrong with it); a <prop>'s value is
+   * the field its id names, <NAME value="..."/>'s the element's NAME. */
+  size_t t = b;
+  while (t > 0 && text[t - 1] != '<')
+    t--;
+  if (t > 0 && text[t] == '?')
+    return "";
+  if (e - b == 5 && strncmp(text + b, "value", 5) == 0) {
+    const char *id = strstr(text + t, " id=\"");
+    if (id != NULL && (size_t)(id - text) < b) {
+      snprintf(name, sizeof name, "%.*s", (int)strcspn(id + 5, "\""), id + 5);
+      return name;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(text + t, " \t\n/>"), text + t);
+    return name;
+  }
+  snprintf(name, sizeof name, "%.*s", (int)(e - b), text + b);
+  return name;
+}
+
+/* What the one line of a refusal of generated case K must name, for a
+ * damaged input F (mutated at POS, or NOWHERE: the whole file). */
+static void expect_file(struct kase *k, const struct infile *f, size_t pos, int slack, const char *what)
+{
+  const char *base = strrchr(f->name, '/') ? strrchr(f->name, '/') + 1 : f->name;
+  char *eb = re_escape(base);
+  if (pos == NOWHERE || (f->cols == NULL && !f->xml)) {
+    k_why(k, "%s", eb);
+  } else if (f->xml) {
+    /* XML: a line (where the parser noticed), the attribute of a number.
+     * A platform still valid but without a host the hostfile names is a
+     * refusal of the hostfile's line that names the platform. */
+    k_why(k, "(%s:[0-9]+|the platform '%s')", eb, eb);
+    const char *attr = strcmp(what, "number") == 0 ? attribute_at(f->text, pos) : "";
+    if (*attr) {
+      char *ea = re_escape(attr);
+      k_why(k, "(%s|the platform '%s')", ea, eb);
+      free(ea);
+    }
+  } else if (strcmp(what, "number") == 0) {
+    /* A number replaced may still parse, and break a relation between
+     * rows found on another line: a line of this file, and the column
+     * (unless the line's fields are what is wrong: "1,5" adds one). */
+    k_why(k, "%s:[0-9]+([^0-9]|$)", eb);
+    size_t ls = pos;
+    while (ls > 0 && f->text[ls - 1] != '\n')
+      ls--;
+    int col = 0;
+    for (size_t i = ls; i < pos; i++)
+      col += f->text[i] == f->sep;
+    if (f->sep != '\n')
+      k_why(k, "(%s|field|line longer)", column_name(f->cols, col));
+  } else {
+    /* The rest breaks the line it touches: that line (or the next one,
+     * when an end of line was made or unmade). */
+    long line = 1;
+    for (size_t i = 0; i < pos && i < f->len; i++)
+      line += f->text[i] == '\n';
+    if (slack)
+      k_why(k, "%s:(%ld|%ld)([^0-9]|$)", eb, line, line + 1);
+    else
+      k_why(k, "%s:%ld([^0-9]|$)", eb, line);
+  }
+  free(eb);
+}
+
 /* Replace argument A (exact) by B. */
 static int k_replace_arg(struct kase *k, const char *a, const char *b)
 {
@@ -586,6 +796,7 @@ static void generated_case(struct kase *k, long i)
   snprintf(name, sizeof name, "gen-%ld-%s", i, template_names[t]);
   k_init(k, name);
   template_case(k, t, &mainf);
+  describe_inputs(k);
   k->exits |= 1u << 2;
   const char *what = "intact";
   int r = (int)rnd(100);
@@ -604,42 +815,56 @@ static void generated_case(struct kase *k, long i)
       free(k->argv[a]);
       k->argv[a] = v;
       what = "option";
+      /* Refused: the option is named (every number follows one). */
+      char *eo = re_escape(k->argv[a - 1]);
+      k_why(k, "%s", eo);
+      free(eo);
     }
   } else if (r < 80) {
-    size_t n;
-    char *m = mutate(f->text, f->len, &n, &what);
+    size_t n, pos;
+    int slack;
+    char *m = mutate(f->text, f->len, &n, &what, &pos, &slack);
     free(f->text);
     f->text = m;
     f->len = n;
+    expect_file(k, f, pos, slack, what);
   } else if (r < 90) {
     static const enum kind kinds[] = {K_FIFO, K_DIR, K_DEVZERO, K_LOOP, K_DANGLING, K_SPARSE};
     static const char *const kind_names[] = {"fifo", "dir", "devzero", "loop", "dangling", "sparse"};
     int c = (int)rnd(6);
     f->kind = kinds[c];
     what = kind_names[c];
+    expect_file(k, f, NOWHERE, 0, what);
   } else if (k->nout > 0 && strchr(k->outs[0], '*') == NULL) {
     /* An output pointed at an input (directly or through a link), at
      * /dev/full, or into a missing directory. */
     int c = (int)rnd(4);
     const char *out = k->outs[0];
+    /* The refusal names the output as given (and, for an input, says so). */
     if (c == 0) {
       k_replace_arg(k, out, mainf);
       what = "out=in";
+      char *e = re_escape(mainf);
+      k_why(k, "'%s' is the input file", e);
+      free(e);
     } else if (c == 1) {
       k_in(k, "link-to-input", mainf, strlen(mainf), K_LINK);
       k_replace_arg(k, out, "link-to-input");
       what = "out=link-to-in";
+      k_why(k, "'link-to-input' is the input file");
     } else if (c == 2) {
       k_replace_arg(k, out, "/dev/full");
-      k->exits |= 1u << 1;
       what = "out=/dev/full";
+      k_why(k, "'/dev/full': write error: No space left on device$");
     } else {
       k_replace_arg(k, out, "missing/dir/out");
       what = "out-missing-dir";
+      k_why(k, "'missing/dir/out': cannot create: No such file or directory$");
     }
   } else {
     k->stdout_full = 1;
     what = "stdout=/dev/full";
+    k_why(k, "standard output: write error: No space left on device$");
   }
   size_t l = strlen(k->name);
   snprintf(k->name + l, sizeof k->name - l, "-%s%s%s", what, mainf ? ":" : "", mainf ? mainf : "");
@@ -964,6 +1189,17 @@ static int regression_cases(struct kase *all)
     k_args(k, T_RUN, "--link-load", "/dev/full", "-np", "2", xprog, "ok", NULL);
     k->exits = 1u << 1;
     k->simulates = 1;
+    /* An unwritable place refused before simulating, by the real run too. */
+    k = reg(all, "run-link-load-missing-dir-real-run", "^hnm-run: --link-load: 'nodir/l\\.csv': cannot create");
+    k_args(k, T_RUN, "--link-load", "nodir/l.csv", "-np", "2", xprog, "ok", NULL);
+    k->simulates = 1;
+    /* A named pipe nobody reads: written through if it could be, never
+     * replaced, and no hang waiting for a reader. */
+    k = reg(all, "run-link-load-fifo-no-reader", "^hnm: --link-load: '[^']*/f': a named pipe without a reader");
+    k_in(k, "f", NULL, 0, K_FIFO);
+    k_args(k, T_RUN, "--link-load", "f", "-np", "2", xprog, "ok", NULL);
+    k->exits = 1u << 1;
+    k->simulates = 1;
   }
 
   /* hnm-hosts and hnm-compare: named pipes, /dev/zero, stdout full. */
@@ -986,16 +1222,134 @@ static int regression_cases(struct kase *all)
   k = reg(all, "compare-help-stdout-full", "standard output: write error");
   k_args(k, T_COMPARE, "--help", NULL);
   k->stdout_full = 1;
-  /* hnm-platform and hnm-route say "writing fails" with 1 (their docs). */
-  k = reg(all, "platform-stdout-full", "write error");
+  /* A failed write, of a file or of standard output: exit 2, one line
+   * naming it with the reason, nothing left. RLIMIT_FSIZE makes a write past
+   * it fail with EFBIG: a full disk without filling one. */
+  k = reg(all, "platform-stdout-full", "^hnm-platform: standard output: write error: No space left on device$");
   k_args(k, T_PLATFORM, "torus", "--dims", "2x2", NULL);
   k->stdout_full = 1;
-  k->exits = 1u << 1 | 1u << 2;
-  k = reg(all, "route-stdout-full", "write error");
-  k->exits = 1u << 1 | 1u << 2;
+  k = reg(all, "route-stdout-full", "^hnm-route: standard output: write error: No space left on device$");
   k_text(k, "pairs.txt", seed_pairs);
   k_args(k, T_ROUTE, "--shape", "4x4x4x4x2", "--pattern-file", "pairs.txt", "--k", "2", "--csv", NULL);
   k->stdout_full = 1;
+  k = reg(all, "platform-latency-above-1s", "^hnm-platform: --lat: '1e300s' is above 1 s");
+  k_args(k, T_PLATFORM, "torus", "--dims", "2x2", "--lat", "1e300s", NULL);
+  k = reg(all, "platform-dev-full", "^hnm-platform: -o: '/dev/full': write error: No space left on device$");
+  k_args(k, T_PLATFORM, "torus", "--dims", "2x2", "-o", "/dev/full", NULL);
+  k = reg(all, "platform-write-fails",
+          "^hnm-platform: (-o: 'p\\.xml'|--hostfile: 'p\\.hosts'): write error: File too large$");
+  k_args(k, T_PLATFORM, "torus", "--dims", "8x8x8", "-o", "p.xml", "--hostfile", "p.hosts", NULL);
+  k->fsize = 4096;
+  k = reg(all, "route-paths-dev-full", "^hnm-route: --paths: '/dev/full': write error: No space left on device$");
+  k_text(k, "pairs.txt", seed_pairs);
+  k_args(k, T_ROUTE, "--shape", "4x4x4x4x2", "--pattern-file", "pairs.txt", "--k", "2", "--paths", "/dev/full", NULL);
+  k = reg(all, "route-paths-write-fails", "^hnm-route: --paths: 'paths\\.txt': write error: File too large$");
+  k_text(k, "pairs.txt", seed_pairs);
+  k_args(k, T_ROUTE, "--shape", "4x4x4x4x2", "--pattern-file", "pairs.txt", "--k", "2", "--paths", "paths.txt", NULL);
+  k->fsize = 512;
+  k = reg(all, "fit-model-dev-full", "^hnm-calibrate: -o: '/dev/full': write error: No space left on device$");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "/dev/full", "--report", "r", "--no-plots", NULL);
+  k = reg(all, "compare-merge-write-fails", "^hnm-compare: -o: 'out\\.csv': write error: File too large$");
+  {
+    /* 60 rows: more than the limit. */
+    char *rows = xstrdup(seed_result);
+    for (int i = 4; i < 60; i++) {
+      char *more = xfmt("%s%d,/bin/true,--k 4,graphene,two,%d,simclock,-,0.01,0.3,7000,ok,0\n", rows, i, 2 * i + 8);
+      free(rows);
+      rows = more;
+    }
+    k_text(k, "r1.csv", rows);
+    free(rows);
+  }
+  k_args(k, T_COMPARE, "merge", "-o", "out.csv", "r1.csv", NULL);
+  k->fsize = 2048;
+  k = reg(all, "compare-merge-out-is-input", "-o: 'r1\\.csv' is the input file r1\\.csv");
+  k_text(k, "r1.csv", seed_result);
+  k_args(k, T_COMPARE, "merge", "-o", "r1.csv", "r1.csv", NULL);
+
+  /* fit --report: written whole or not at all, beside what was there. */
+  k = reg(all, "fit-report-write-fails-nothing-partial",
+          "^hnm-calibrate: --report: 'a/b/r/[a-z]+\\.(dat|gp|txt|xml)': write error: File too large$");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--report", "a/b/r", NULL);
+  k->fsize = 4096; /* the model (1 KB) and report.txt (4 KB) fit, pingpong.dat does not */
+  k = reg(all, "fit-report-into-existing-dir-fails", "--report: 'r/[a-z]+\\.(dat|gp|txt|xml)': write error");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_text(k, "r/keep.txt", "the user's, not the tool's\n");
+  k_text(k, "r/report.txt", "an earlier report\n");
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--report", "r", NULL);
+  k->fsize = 4096;
+  k = reg(all, "fit-report-into-existing-dir", NULL);
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_text(k, "r/keep.txt", "the user's, not the tool's\n");
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--report", "r", NULL);
+  k->exits = 1u << 0;
+  k_out(k, "m.xml"), k_out(k, "r/*");
+  k = reg(all, "fit-report-is-a-file", "^hnm-calibrate: --report: 'rf': exists and is not a directory$");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe), k_text(k, "rf", "a file\n");
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--report", "rf", NULL);
+
+  /* import: docs/model-format.md's ranges where the line and option are known. */
+  k = reg(all, "import-overhead-above-1s", "^hnm-calibrate: cfg\\.xml:2: smpi/os: chunk 1: time 100000 s is above 1 s");
+  k_text(k, "cfg.xml", "<config>\n<prop id=\"smpi/os\" value=\"0:1e5:1e-10\"/>\n</config>\n");
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  k = reg(all, "import-bw-factor-times-bandwidth",
+          "^hnm-calibrate: cfg\\.xml:2: smpi/bw-factor: chunk 1: factor 1000000 times --bandwidth 1000000000000000Bps is above 1e20Bps");
+  k_text(k, "cfg.xml", "<config>\n<prop id=\"smpi/bw-factor\" value=\"0:1e6\"/>\n</config>\n");
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1PBps", "--latency", "1us", "-o", "m.xml", NULL);
+  k = reg(all, "import-latency-option-above-1s", "^hnm-calibrate: --latency: 2s is above 1 s");
+  k_text(k, "cfg.xml", seed_config);
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "2s", "-o", "m.xml", NULL);
+  k = reg(all, "import-long-path-many-notes", NULL);
+  {
+    /* The notes name the file: a 1,000-byte path and 40 unknown props. */
+    char dir[1100] = "";
+    for (int i = 0; i < 4; i++)
+      snprintf(dir + strlen(dir), sizeof dir - strlen(dir), "%0240d/", i);
+    char *name = xfmt("%scfg.xml", dir), *text = xstrdup("<config>\n");
+    for (int i = 0; i < 40; i++) {
+      char *more = xfmt("%s<prop id=\"unknown/%d\" value=\"1\"/>\n", text, i);
+      free(text);
+      text = more;
+    }
+    char *end = xfmt("%s</config>\n", text);
+    k_text(k, name, end);
+    k_args(k, T_CALIBRATE, "import", name, "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+    free(name), free(text), free(end);
+  }
+  k->exits = 1u << 0;
+  k_out(k, "m.xml");
+
+  /* hnm-compare run: one writer per CSV; its runs die with it. */
+  k = reg(all, "compare-run-locked", "^hnm-compare: -o: 'r\\.csv': another hnm-compare run is writing it \\(locked\\)");
+  k_text(k, "r.csv", seed_result);
+  k_args(k, T_COMPARE, "run", "--hnm-run", "/bin/true", "--np", "2,4", "--log-dir", "logs", "-o", "r.csv", "--",
+         "/bin/true", NULL);
+  k->lock_input = 1;
+  k = reg(all, "compare-run-sigkill-no-orphans", NULL);
+  {
+    /* A stand-in hnm-run whose run is a grandchild (as smpirun's ranks):
+     * the watchdog, not PR_SET_PDEATHSIG, is what ends it. */
+    static const char fake[] = "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --dry-run ] && exit 0; done\nsleep 60 &\nwait\n";
+    k_in(k, "fake-run", fake, sizeof fake - 1, K_EXEC);
+  }
+  k_args(k, T_COMPARE, "run", "--hnm-run", "./fake-run", "--np", "2,4", "--workers", "2", "--log-dir", "logs", "-o",
+         "k.csv", "--", "/bin/true", NULL);
+  k->kill_ms = 2500;
+  k_out(k, "k.csv"), k_out(k, "logs*");
+
+  /* No argument: one line (not the usage), exit 2, for every tool. */
+  {
+    const char *tools[][2] = {{"run", T_RUN},           {"compare", T_COMPARE}, {"calibrate", T_CALIBRATE},
+                              {"platform", T_PLATFORM}, {"route", T_ROUTE},     {"hosts", T_HOSTS}};
+    for (int i = 0; i < 6; i++) {
+      char name[64];
+      snprintf(name, sizeof name, "%s-no-args", tools[i][0]);
+      k = reg(all, name, NULL);
+      k_args(k, tools[i][1], NULL);
+    }
+  }
   return nregress;
 }
 
@@ -1105,11 +1459,14 @@ static int make_inputs(const char *dir, const struct kase *k)
     *slash = '/';
     int rc = 0;
     switch (f->kind) {
-      case K_REG: {
+      case K_REG:
+      case K_EXEC: {
         FILE *o = fopen(p, "wb");
         rc = o == NULL || fwrite(f->text, 1, f->len, o) != f->len;
         if (o != NULL && fclose(o) != 0)
           rc = 1;
+        if (rc == 0 && f->kind == K_EXEC)
+          rc = chmod(p, 0755);
         break;
       }
       case K_FIFO: rc = mkfifo(p, 0644); break;
@@ -1165,6 +1522,38 @@ static void fail(const struct kase *k, long id, const char *fmt, ...)
   failures++;
 }
 
+/* The processes whose parent is this harness, other than reaped ones: the
+ * orphans of a case (the harness is a child subreaper, so whatever a tool
+ * leaves running becomes its child). Reaps the dead; returns the live. */
+static int live_children(pid_t *pids, int cap)
+{
+  while (waitpid(-1, NULL, WNOHANG) > 0)
+    ;
+  int n = 0;
+  DIR *d = opendir("/proc");
+  if (d == NULL)
+    return 0;
+  char path[300], buf[512];
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9')
+      continue;
+    snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+      continue;
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[got] = '\0';
+    /* pid (comm) state ppid ...: comm may hold blanks, the last ')' ends it. */
+    char *r = strrchr(buf, ')'), state;
+    int ppid;
+    if (r != NULL && sscanf(r + 1, " %c %d", &state, &ppid) == 2 && ppid == getpid() && state != 'Z' && n < cap)
+      pids[n++] = (pid_t)atoi(e->d_name);
+  }
+  closedir(d);
+  return n;
+}
+
 static char *read_small(const char *path, size_t *len)
 {
   FILE *f = fopen(path, "rb");
@@ -1190,6 +1579,15 @@ static int run_case(struct kase *k, long id)
   struct entry *before = snapshot(dir, &nb);
   struct stat devnull_st;
   stat("/dev/null", &devnull_st);
+  /* A lock on the first input held for the case (another writer of it). */
+  int lockfd = -1;
+  if (k->lock_input) {
+    char *lp = xfmt("%s/%s", dir, k->in[0].name);
+    lockfd = open(lp, O_RDONLY);
+    free(lp);
+    if (lockfd < 0 || flock(lockfd, LOCK_EX | LOCK_NB) != 0)
+      fail(k, id, "cannot lock %s", k->in[0].name);
+  }
   fflush(NULL);
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1206,7 +1604,14 @@ static int run_case(struct kase *k, long id)
     if (in < 0 || out < 0 || err < 0)
       _exit(121);
     dup2(in, 0), dup2(out, 1), dup2(err, 2);
-    struct rlimit cpu = {CASE_SECONDS, CASE_SECONDS + 1}, fs = {MAX_FSIZE, MAX_FSIZE}, as = {MAX_AS_BYTES, MAX_AS_BYTES};
+    if (lockfd >= 0)
+      close(lockfd);
+    /* A file-size limit of the case's own: writes fail with EFBIG (a full
+     * disk, without touching one), not with the signal. */
+    if (k->fsize > 0)
+      signal(SIGXFSZ, SIG_IGN);
+    rlim_t fsz = k->fsize > 0 ? (rlim_t)k->fsize : (rlim_t)MAX_FSIZE;
+    struct rlimit cpu = {CASE_SECONDS, CASE_SECONDS + 1}, fs = {fsz, fsz}, as = {MAX_AS_BYTES, MAX_AS_BYTES};
     setrlimit(RLIMIT_CPU, &cpu);
     setrlimit(RLIMIT_FSIZE, &fs);
     if (!sanitize)
@@ -1217,7 +1622,7 @@ static int run_case(struct kase *k, long id)
     _exit(122);
   }
   setpgid(pid, pid);
-  int st = 0, timed_out = 0;
+  int st = 0, timed_out = 0, killed = 0;
   struct rusage ru;
   memset(&ru, 0, sizeof ru);
   /* Sleep until SIGCHLD (blocked in main(), so none is lost) or the limit. */
@@ -1227,7 +1632,17 @@ static int run_case(struct kase *k, long id)
       break;
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    double left = CASE_SECONDS - ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec));
+    double spent = (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec);
+    double left = CASE_WALL_SECONDS - spent;
+    if (k->kill_ms > 0 && !killed && spent * 1000 >= k->kill_ms) {
+      kill(pid, SIGKILL); /* the tool alone: what it started must die with it */
+      killed = 1;
+      continue;
+    }
+    if (k->kill_ms > 0 && !killed && (k->kill_ms / 1000.0 - spent) < left)
+      left = k->kill_ms / 1000.0 - spent;
+    if (left <= 0 && !killed && k->kill_ms > 0)
+      continue;
     if (left <= 0) {
       kill(-pid, SIGKILL);
       wait4(pid, &st, 0, &ru);
@@ -1242,6 +1657,24 @@ static int run_case(struct kase *k, long id)
   }
   /* What the tool left running in its group (nothing should be). */
   kill(-pid, SIGKILL);
+  if (lockfd >= 0)
+    close(lockfd);
+  /* And outside it: a run in a process group of its own (hnm-compare's)
+   * must die with the tool too, killed or not; a few seconds to do so. */
+  {
+    pid_t left[64];
+    int nl = 0;
+    for (int tries = 0; tries < 100 && (nl = live_children(left, 64)) > 0; tries++) {
+      struct timespec ms100 = {0, 100000000};
+      nanosleep(&ms100, NULL);
+    }
+    if (nl > 0) {
+      fail(k, id, "%d process(es) still running 10 s after the tool ended (pid %d first)", nl, (int)left[0]);
+      for (int i = 0; i < nl; i++)
+        kill(left[i], SIGKILL);
+      live_children(left, 64);
+    }
+  }
   size_t elen, olen;
   char *etext = read_small(errf, &elen), *otext = read_small(outf, &olen);
   int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -1259,10 +1692,12 @@ static int run_case(struct kase *k, long id)
   for (size_t i = 0; i < elen; i++)
     lines += etext[i] == '\n';
   if (timed_out)
-    fail(k, id, "still running after %d s", CASE_SECONDS);
-  else if (!WIFEXITED(st))
+    fail(k, id, "still running after %d s", CASE_WALL_SECONDS);
+  else if (killed && !(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL))
+    fail(k, id, "ended before the harness killed it (status 0x%x)", st);
+  else if (!WIFEXITED(st) && !killed)
     fail(k, id, "killed by signal %d", WTERMSIG(st));
-  else if (code >= 32 || !(k->exits & (1u << code)))
+  else if (!killed && (code < 0 || code >= 32 || !(k->exits & (1u << code))))
     fail(k, id, "exit %d, not an allowed status (mask 0x%x); stderr: %.300s", code, k->exits, last);
   if (!timed_out && WIFEXITED(st) && code != 0) {
     if (lines != 1 && !k->simulates)
@@ -1277,6 +1712,16 @@ static int run_case(struct kase *k, long id)
     else {
       if (regexec(&re, last, 0, NULL, 0) != 0)
         fail(k, id, "last stderr line '%s' does not match /%s/", last, k->re);
+      regfree(&re);
+    }
+  }
+  for (int w = 0; w < k->nwhy && WIFEXITED(st) && (code == 2 || code == 3); w++) {
+    regex_t re;
+    if (regcomp(&re, k->why[w], REG_EXTENDED | REG_NOSUB | REG_ICASE) != 0)
+      fail(k, id, "bad regex %s", k->why[w]);
+    else {
+      if (regexec(&re, last, 0, NULL, 0) != 0)
+        fail(k, id, "refused with '%s', which does not name /%s/", last, k->why[w]);
       regfree(&re);
     }
   }
@@ -1393,6 +1838,8 @@ int main(int argc, char **argv)
   free(gp);
   seeds_make();
   signal(SIGPIPE, SIG_IGN);
+  /* Orphans of a case become our children: what a tool leaves running is seen. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   sigset_t chld;
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 static char *host_names[] = {"a", "b", "n-0", "node:1"}; /* sorted */
-static const hnm_platform_info info = {host_names, 4, 0, 0, NULL, ""};
+static const hnm_platform_info info = {host_names, 4, 0, 0, NULL, "", ""};
 
 static long slots_of(const char *text)
 {
@@ -32,7 +32,7 @@ static long slots_of(const char *text)
 static double speed_of(const char *text, long np, const char *user, const char *config, double *min, double *max)
 {
   static double speeds[] = {1e9, 2e9, 4e9, 8e9};
-  hnm_platform_info pi = {host_names, 4, 0, 0, speeds, ""};
+  hnm_platform_info pi = {host_names, 4, 0, 0, speeds, "", ""};
   snprintf(pi.host_speed, sizeof pi.host_speed, "%s", config);
   hnm_speed s;
   char err[HNM_ERRLEN];
@@ -175,7 +175,7 @@ int main(void)
     CHECK(speed_of("a\n", 0, "3Gf", "2.5Gf", &lo, &hi) == -2);
     CHECK(speed_of("a\n", 0, NULL, "fast", &lo, &hi) == -1);
     /* Unknown speeds (an older hnm-hosts): nothing chosen. */
-    hnm_platform_info pi = {host_names, 4, 0, 0, NULL, ""};
+    hnm_platform_info pi = {host_names, 4, 0, 0, NULL, "", ""};
     hnm_speed s;
     char err[HNM_ERRLEN];
     CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, err, sizeof err) == 0 && s.source == HNM_SPEED_NONE &&
