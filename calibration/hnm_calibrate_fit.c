@@ -215,6 +215,11 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
     o.nforced = 0;
   }
   if (hnm_fit_segments(k, y, n, &o, pieces, 64, np, sigma, err, sizeof err) != 0) {
+    free(k);
+    free(y);
+    free(ks);
+    free(sc);
+    free(scale_pts);
     hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: %s: %s", s->file, s->line, what, err);
   }
   free(k);
@@ -594,8 +599,9 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
           }
         }
         if (nv == 0) {
+          free(v);
           hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: contention probe without %s rows for rank %d of 1 pair",
-                  in->cont_file, in->cont_line, bi ? "bi" : "uni", r);
+                      in->cont_file, in->cont_line, bi ? "bi" : "uni", r);
         }
         med[bi][r] = hnm_fit_median(v, nv);
       }

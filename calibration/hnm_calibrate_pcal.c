@@ -91,8 +91,9 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
    * largest eager size is one less; 0 means never. */
   if (a->force_detached <= -2) {
     if (p.eager < 0 || p.detached < 0) {
-      hnm_msg_die(HNM_EXIT_USAGE, "%s: %s: missing (or give --protocol ASYNC,DETACHED)", a->pcal,
-              p.eager < 0 ? "eager_threshold" : "detached_threshold");
+      const char *what = p.eager < 0 ? "eager_threshold" : "detached_threshold";
+      hnm_pcal_free(&p);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s: %s: missing (or give --protocol ASYNC,DETACHED)", a->pcal, what);
     }
     a->force_async = p.eager > 0 ? p.eager - 1 : -1;
     a->force_detached = p.detached > 0 ? p.detached - 1 : -1;
