@@ -19,6 +19,7 @@
  * on stderr, one line).
  */
 #include "hnm_platform_values.h"
+#include "hnm_version.h"
 
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
@@ -60,17 +61,27 @@ bool is_node_limiter(const std::unordered_set<std::string>& names, const std::st
 
 int main(int argc, char** argv)
 {
-  if (argc != 2 || argv[1][0] == '-') {
-    bool help = argc == 2 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0);
-    if (!help) { /* one line, as every tool's refusal */
-      std::fprintf(stderr, "hnm-hosts: one platform file is needed (hnm-hosts PLATFORM; see --help)\n");
-      return 2;
-    }
+  if (argc == 2 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0)) {
     std::printf("Usage: hnm-hosts PLATFORM\n"
                 "Load a SimGrid platform (XML or .so) and print '# hosts=H fatpipe=F limiters=L'\n"
                 "[' host-speed=V' if its <config> sets smpi/host-speed], then its hosts, one per\n"
-                "line: NAME<tab>SPEED (flop/s).\n");
+                "line: NAME<tab>SPEED (flop/s).\n"
+                "  -h, --help   this help\n"
+                "  --version    print the version\n");
     return 0;
+  }
+  if (argc == 2 && std::strcmp(argv[1], "--version") == 0) {
+    std::printf("hnm-hosts %s\n", HNM_VERSION);
+    return 0;
+  }
+  /* Bad usage: one line, as from every tool of the project. */
+  if (argc >= 2 && argv[1][0] == '-') {
+    std::fprintf(stderr, "hnm-hosts: %s: unknown option (see hnm-hosts --help)\n", argv[1]);
+    return 2;
+  }
+  if (argc != 2) {
+    std::fprintf(stderr, "hnm-hosts: one platform file is needed (hnm-hosts PLATFORM; see --help)\n");
+    return 2;
   }
   /* SimGrid would block on a named pipe and read a device forever. */
   struct stat st;

@@ -6,6 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 
 GCR_MPI=$APPS_BIN/gcr-mpi
+need mpirun "$GCR_MPI"
 GCR=$APPS_BIN/gcr
 
 # elements N RESTART P CALLS: elements --verify checks. A call has one
@@ -254,7 +255,7 @@ refused "--verify --no-payload" "gcr: --verify: needs real buffers" mpi 3 "$GCR_
 sim_refused() {
   local what=$1 pat=$2 out err rc=0
   shift 2
-  err=$(mktemp)
+  err=$WORK/err
   out=$("$@" 2>"$err") || rc=$?
   check "refused $what: no timeout (got $rc)" test "$rc" -ne 124
   check "refused $what: non-zero exit (got $rc)" test "$rc" -ne 0

@@ -8,6 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 
 MPI_HALO=$APPS_BIN/halo-mpi
+need mpirun "$MPI_HALO"
 SIM_HALO=$APPS_BIN/halo
 
 # param KEY LINE: the value of KEY in the params field of a CSV line.
@@ -246,10 +247,8 @@ done
 refused() {
   local label=$1 pattern=$2 out status
   shift 2
-  set +e
   out=$("$@" 2>&1)
   status=$?
-  set -e
   check "$label: non-zero exit (got $status)" [ "$status" -ne 0 ]
   check "$label: message '$pattern' (got: $(head -c 200 <<<"$out"))" grep -q -- "$pattern" <<<"$out"
 }

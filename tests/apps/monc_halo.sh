@@ -13,6 +13,7 @@ source "$(dirname "$0")/lib.sh"
 
 APP="$APPS_BIN/monc_halo"
 APP_MPI="$APPS_BIN/monc_halo-mpi"
+need mpirun "$APP_MPI"
 VARIANTS=(p2p fence pscw passive)
 PACKS=(manual datatype)
 

@@ -9,9 +9,8 @@
 #   -h/--help and --version), byte for byte the --help of the same program
 #   built with mpicc and run by mpirun with 2 ranks; --version there.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+need mpirun "$APPS_BIN/gcr-mpi"
 
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 
 # smpi PROGRAM ARGS...: smpirun with 2 ranks; stdout, stderr, status in $WORK.
 smpi() {
@@ -57,7 +56,7 @@ for p in "${PROGS[@]}"; do
   check "$p -h: lists --version" grep -qE -- '^      --version +print the version$' "$WORK/out"
   cp "$WORK/out" "$WORK/$p.help"
 
-  if [ -x "$APPS_BIN/$p-mpi" ]; then
+  if [ "$p" != pingpong_alltoall ]; then  # the one program built with smpicc only
     rc=0
     mpi 2 "$APPS_BIN/$p-mpi" --help >"$WORK/mpi.out" 2>/dev/null || rc=$?
     check "$p-mpi --help: exit 0 (got $rc)" test "$rc" = 0

@@ -8,6 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 U=$UNIT_BIN/skel_unit
 U_MPI=$UNIT_BIN/skel_unit-mpi
+need mpirun "$U_MPI"
 
 # expect_report WHAT OUT P SYNC: the two lines skel_unit prints on P ranks.
 expect_report() {
@@ -36,7 +37,7 @@ for p in 1 3 6 8 13; do
   expect_report "fluid P=$p" "$out" "$p" window
 done
 
-err=$(mktemp)
+err=$WORK/err
 rc=0
 out=$(mpi 3 "$U_MPI" 2 2>"$err") || rc=$?
 expect_late "mpi P=3, rank 2 late" "$rc" "$out" "$(cat "$err")" 3

@@ -12,6 +12,7 @@ source "$(dirname "$0")/lib.sh"
 
 T="$APPS_BIN/transpose"
 TM="$APPS_BIN/transpose-mpi"
+need mpirun "$TM"
 GRID=(--nx 13 --ny 11 --nz 9)
 NPOINTS=$((13 * 11 * 9))
 ALGOS=("mpi" "burst" "bruck" "pairwise" "ring --k 1" "ring --k 2" "ring --k 3" "ring --k 100")
@@ -274,8 +275,7 @@ done
 # Each refused case must exit non-zero (MPI_Abort, status 2; 124 would be
 # the timeout of a hang) with its message. The runs go 4 at a time: an
 # MPI_Abort takes Open MPI about a second to tear down, mostly idle.
-BAD_DIR=$(mktemp -d)
-trap 'rm -rf "$BAD_DIR"' EXIT
+BAD_DIR=$WORK
 BAD_WHAT=()
 BAD_MSG=()
 # refuse WHAT NP MESSAGE-FRAGMENT ARGS...: start the run in the background.

@@ -1,12 +1,9 @@
 # lib.sh -- helpers of the calibration tests (sourced by bash).
 # Environment (tests/calibration/CMakeLists.txt): HNM_RUN, HNM_CALIBRATE,
 # APPS_BIN, DATA.
-set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../sim/lib.sh"
 
 TWO=("$DATA/platforms/two.xml" "$DATA/platforms/two.hosts")
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/hnm-calibration.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
 
 # simulate MODEL DIR BENCH-ARGS...: the benchmark under hnm-run on two.xml.
 simulate() {
@@ -17,3 +14,10 @@ simulate() {
 
 # Largest sampled size <= B among the sizes of CSV (op,size,... rows).
 largest_below() { awk -F, -v b="$2" 'NR > 1 && $2 <= b && $2 > m { m = $2 } END { print m + 0 }' "$1"; }
+
+# hybrid_csvs SEED SIZES NOISE: $WORK/p2p.csv and $WORK/probe.csv, synthetic
+# measurements of the known hybrid model of hybrid.awk (NOISE gauss or
+# factors, see there).
+hybrid_csvs() {
+  awk -v dir="$WORK" -v seed="$1" -v sizes="$2" -v noise="$3" -f "$(dirname "${BASH_SOURCE[0]}")/hybrid.awk"
+}

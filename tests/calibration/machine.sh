@@ -22,50 +22,44 @@ fake=$WORK/fake-mpirun
 printf '#!/bin/sh\necho "fake launcher: no MPI here" >&2\nexit 1\n' >"$fake"
 chmod +x "$fake"
 
-# refuse WHAT REGEX DIR ARGS...: exit 2, one line matching, nothing in DIR
-# but what was there before.
-refuse() {
-  local what=$1 re=$2 dir=$3
-  shift 3
-  local before st=0
-  before=$(ls -A "$dir" 2>/dev/null | sort | tr '\n' ' ' || true)
-  "$HNM_CALIBRATE" machine "$@" >"$WORK/out" 2>"$WORK/err" || st=$?
-  check "$what: exit 2 (got $st)" [ "$st" -eq 2 ]
-  check "$what: one line on stderr ($(wc -l <"$WORK/err"))" [ "$(wc -l <"$WORK/err")" -eq 1 ]
-  check "$what: message /$re/ (got: $(head -c 300 "$WORK/err"))" grep -Eq -- "$re" "$WORK/err"
-  check "$what: nothing written in $dir" [ "$(ls -A "$dir" 2>/dev/null | sort | tr '\n' ' ' || true)" = "$before" ]
+# machine_refuses WHAT REGEX ARGS...: hnm-calibrate machine ARGS refuses
+# (refuse, tests/lib.sh: nothing created or changed in $WORK).
+machine_refuses() {
+  local what=$1 re=$2
+  shift 2
+  refuse "$what" "$re" "$HNM_CALIBRATE" machine "$@"
 }
 
 D=$WORK/m
-refuse "no -d" "-d DIR is required" "$D" --mpirun "$fake"
-refuse "empty --mpirun" "--mpirun: empty command" "$D" --mpirun "" -d "$D"
-refuse "blank --mpirun" "--mpirun: empty command" "$D" --mpirun "   " -d "$D"
-refuse "missing launcher" "--mpirun: 'no-such-mpirun-hnm': no such program" "$D" --mpirun "no-such-mpirun-hnm -np 2" -d "$D"
-refuse "launcher path" "--mpirun: '/nonexistent/mpirun': no such program" "$D" --mpirun /nonexistent/mpirun -d "$D"
-refuse "launcher is a directory" "--mpirun: '$WORK': no such program" "$D" --mpirun "$WORK" -d "$D"
+machine_refuses "no -d" "-d DIR is required" --mpirun "$fake"
+machine_refuses "empty --mpirun" "--mpirun: empty command" --mpirun "" -d "$D"
+machine_refuses "blank --mpirun" "--mpirun: empty command" --mpirun "   " -d "$D"
+machine_refuses "missing launcher" "--mpirun: 'no-such-mpirun-hnm': no such program" --mpirun "no-such-mpirun-hnm -np 2" -d "$D"
+machine_refuses "launcher path" "--mpirun: '/nonexistent/mpirun': no such program" --mpirun /nonexistent/mpirun -d "$D"
+machine_refuses "launcher is a directory" "--mpirun: '$WORK': no such program" --mpirun "$WORK" -d "$D"
 check "no directory created by the refusals" [ ! -e "$D" ]
 : >"$WORK/file"
-refuse "-d a file" "-d: '$WORK/file' exists and is not a directory" "$WORK" --mpirun "$fake" -d "$WORK/file"
-refuse "-d under a file" "-d: '$WORK/file/sub': cannot create it" "$WORK" --mpirun "$fake" -d "$WORK/file/sub"
-refuse "-d not writable" "-d: '/proc': cannot write in it" "$WORK" --mpirun "$fake" -d /proc
-refuse "-d with a blank" "a blank or ','" "$WORK" --mpirun "$fake" -d "$WORK/a b"
-refuse "stray argument" "'extra': unexpected argument" "$WORK" --mpirun "$fake" -d "$D" extra
-refuse "-np 1" "-np: '1' is not in 2" "$WORK" --mpirun "$fake" -d "$D" -np 1
-refuse "--hosts 0" "-hosts: '0' is not in 1" "$WORK" --mpirun "$fake" -d "$D" --hosts 0
+machine_refuses "-d a file" "-d: '$WORK/file' exists and is not a directory" --mpirun "$fake" -d "$WORK/file"
+machine_refuses "-d under a file" "-d: '$WORK/file/sub': cannot create it" --mpirun "$fake" -d "$WORK/file/sub"
+machine_refuses "-d not writable" "-d: '/proc': cannot write in it" --mpirun "$fake" -d /proc
+machine_refuses "-d with a blank" "a blank or ','" --mpirun "$fake" -d "$WORK/a b"
+machine_refuses "stray argument" "'extra': unexpected argument" --mpirun "$fake" -d "$D" extra
+machine_refuses "-np 1" "-np: '1' is not in 2" --mpirun "$fake" -d "$D" -np 1
+machine_refuses "--hosts 0" "-hosts: '0' is not in 1" --mpirun "$fake" -d "$D" --hosts 0
 for f in model.xml hostfile platform.xml speed.csv; do
   mkdir -p "$WORK/own-$f"
   echo "the user's own $f" >"$WORK/own-$f/$f"
-  refuse "a $f of the user's" "'$WORK/own-$f/$f' exists and was not written by hnm-calibrate machine" \
-    "$WORK/own-$f" --mpirun "$fake" -d "$WORK/own-$f"
+  machine_refuses "a $f of the user's" "'$WORK/own-$f/$f' exists and was not written by hnm-calibrate machine" \
+    --mpirun "$fake" -d "$WORK/own-$f"
   check "the user's $f is untouched" [ "$(cat "$WORK/own-$f/$f")" = "the user's own $f" ]
 done
 mkdir -p "$WORK/own-data/data"
-refuse "a data directory of the user's" "own-data/data' exists and was not written" "$WORK/own-data" \
+machine_refuses "a data directory of the user's" "own-data/data' exists and was not written" \
   --mpirun "$fake" -d "$WORK/own-data"
 mkdir -p "$WORK/own-stamp"
 echo "mine" >"$WORK/own-stamp/.hnm-calibrate-machine"
-refuse "a stamp it did not write" "hnm-calibrate-machine was not written by hnm-calibrate machine" \
-  "$WORK/own-stamp" --mpirun "$fake" -d "$WORK/own-stamp"
+machine_refuses "a stamp it did not write" "hnm-calibrate-machine was not written by hnm-calibrate machine" \
+  --mpirun "$fake" -d "$WORK/own-stamp"
 
 # A launcher that fails: exit 1, no model, platform, hostfile.
 st=0
@@ -81,9 +75,7 @@ st=0
 check "failing launcher, again in the same directory: exit 1, not 2 (got $st)" [ "$st" -eq 1 ]
 
 if ! command -v mpirun >/dev/null || [ ! -x "$APPS_BIN/hostspeed-mpi" ]; then
-  finish
-  echo "SKIP: no mpirun or no $APPS_BIN/hostspeed-mpi: the real calibration is not checked"
-  exit 77
+  skip "no mpirun or no $APPS_BIN/hostspeed-mpi: the real calibration is not checked"
 fi
 
 # ---- this machine, briefly -----------------------------------------------

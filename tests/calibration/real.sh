@@ -40,22 +40,22 @@ skip_if_busy() {
   mean=$(for _ in $(seq 20); do awk '$1 == "procs_running" { print $2 - 1 }' /proc/stat; sleep 0.1; done |
     awk '{ s += $1 } END { printf "%.2f", s / NR }')
   if awk -v m="$mean" 'BEGIN { exit !(m >= 1) }'; then
-    echo "SKIP: machine busy $1 ($mean other runnable tasks on $(nproc) cores): real MPI timings would measure the load"
-    exit 77
+    skip "machine busy $1 ($mean other runnable tasks on $(nproc) cores): real MPI timings would measure the load"
   fi
 }
+need mpirun "$APPS_BIN/calibrate-mpi"
 skip_if_busy "before the measurements"
 
 ARGS=(--sizes 160 --reps 15 --max 1MiB --seed 5)
 MPIRUN="mpirun --allow-run-as-root --oversubscribe"
 for btl in vader tcp; do
   dir="$WORK/$btl"
-  "$HNM_CALIBRATE" run --mpirun "$MPIRUN --mca btl self,$btl" -d "$dir/real" -- "${ARGS[@]}" --delay 1e-4 \
+  check "btl $btl: the measurements" "$HNM_CALIBRATE" run --mpirun "$MPIRUN --mca btl self,$btl" -d "$dir/real" -- "${ARGS[@]}" --delay 1e-4 \
     --contention-size 1MiB
   skip_if_busy "after the $btl measurements"
-  "$HNM_CALIBRATE" fit "$dir"/real/*.csv -o "$dir/hybrid.xml" --report "$dir/report" --no-plots
+  check "btl $btl: the fit" "$HNM_CALIBRATE" fit "$dir"/real/*.csv -o "$dir/hybrid.xml" --report "$dir/report" --no-plots
   for m in hybrid:"$dir/hybrid.xml" loggps:"$dir/report/loggps.xml" fluid:"$dir/report/fluid.xml"; do
-    simulate "${m#*:}" "$dir/${m%%:*}" "${ARGS[@]}" --no-probe --no-contention
+    check "btl $btl: simulated with ${m%%:*}" simulate "${m#*:}" "$dir/${m%%:*}" "${ARGS[@]}" --no-probe --no-contention
   done
   echo "== btl $btl: $(sed -n 3p "$dir/report/report.txt")"
   "$HNM_CALIBRATE" compare "$dir/real/p2p.csv" hybrid="$dir/hybrid/p2p.csv" loggps="$dir/loggps/p2p.csv" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # hnm-calibrate fit writes each segment's round-trip residuals
 # (calibration/hnm_calibrate_residuals.c, docs/calibration.md "Residuals"):
-# synthetic CSVs from a known hybrid model (tests/calibration/synthetic.sh's,
+# synthetic CSVs from a known hybrid model (hybrid.awk, synthetic.sh's,
 # timed as SMPI would), exact sends and receives, and round trips whose 5
 # repetitions at every size are the model's times x 0.9, 0.95, 1, 1.05, 1.3.
 # The 21 quantiles written per segment (p = 0, 0.05, ..., 1) are recomputed
@@ -11,42 +11,11 @@
 # --explain reports the residuals.
 source "$(dirname "$0")/lib.sh"
 
-awk -v seed=7 'BEGIN {
-  srand(seed); A = 32768; D = 262144
-  n = split("2048 32768 262144 1e300", up, " ")
-  split("1e-6 3e-6 20e-6 0", os, " ");  split("1e-9 0.5e-9 0.3e-9 0", Os, " ")
-  split("2e-6 5e-6 0 0", ro0, " ");    split("1.5e-9 0.5e-9 0 0", ro1, " ")
-  split("20e-6 40e-6 100e-6 200e-6", L, " "); split("5e7 1e8 4e8 1e9", B, " ")
-  split("0.9 0.95 1 1.05 1.3", f, " ")
-  print "op,size,start,duration" > "'"$WORK"'/p2p.csv"
-  print "size,delay,send,recv,pingpong" > "'"$WORK"'/probe.csv"
-  for (s = 0; s < 400; s++) {
-    k = int(exp(rand() * log(16777216)) + 0.5)
-    for (r = 1; r <= 5; r++) {
-      printf "send,%d,0,%.12g\n", k, t("send", k) > "'"$WORK"'/p2p.csv"
-      printf "recv,%d,0,%.12g\n", k, t("recv", k) > "'"$WORK"'/p2p.csv"
-      printf "pingpong,%d,0,%.12g\n", k, t("pingpong", k) * f[r] > "'"$WORK"'/p2p.csv"
-    }
-  }
-  split("1 32768 32769 262144 262145 4194304", pk, " ")
-  for (i = 1; i <= 6; i++) {
-    k = pk[i]; delay = 1e-3
-    snd = k <= D ? t("send", k) : delay + T(k)
-    printf "%d,%g,%.12g,%.12g,%.12g\n", k, delay, snd, t("recv", k), t("pingpong", k) > "'"$WORK"'/probe.csv"
-  }
-}
-function seg(k,   i) { for (i = 1; k > up[i]; i++); return i }
-function T(k,   i) { i = seg(k); return L[i] + k / B[i] }
-function so(k,   i) { i = seg(k); return os[i] + k * Os[i] }
-function ro(k,   i) { i = seg(k); return ro0[i] + k * ro1[i] }
-function t(op, k) {
-  if (op == "send") return k <= D ? so(k) : T(k)
-  if (op == "recv") return k <= A ? ro(k) : k <= D ? T(k) + ro(k) : T(k)
-  return k <= D ? 2 * (so(k) + T(k) + ro(k)) : 2 * T(k)
-}'
+hybrid_csvs 7 400 factors
 
 "$HNM_CALIBRATE" fit "$WORK/p2p.csv" "$WORK/probe.csv" -o "$WORK/m.xml" --no-plots 2>"$WORK/fit.err"
-check "fit: exit 0 ($(tail -n 1 "$WORK/fit.err"))" [ $? -eq 0 ]
+st=$?
+check_eq "fit: exit status ($(tail -n 1 "$WORK/fit.err"))" "$st" 0
 nseg=$(grep -c '<segment ' "$WORK/m.xml")
 nres=$(grep -c '<segment .*residuals="' "$WORK/m.xml")
 check "every segment has residuals ($nres of $nseg)" [ "$nres" -eq "$nseg" -a "$nseg" -ge 2 ]

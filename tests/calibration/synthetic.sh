@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hnm-calibrate fit on synthetic CSVs generated (below, with awk) from a
+# hnm-calibrate fit on synthetic CSVs generated (hybrid.awk) from a
 # known hybrid model exactly as SMPI would time it (docs/calibration.md,
 # "What fit inverts"), with 5% Gaussian relative noise and 2% outliers 3 to
 # 10 times too slow, 800 sizes log-uniform in [1 B, 16 MiB] x 5 repetitions
@@ -19,44 +19,9 @@
 # to 9 also pass, tried by hand: the margins are not luck.)
 source "$(dirname "$0")/lib.sh"
 
-awk -v seed=42 'BEGIN {
-  srand(seed); A = 32768; D = 262144
-  n = split("2048 32768 262144 1e300", up, " ")
-  split("1e-6 3e-6 20e-6 0", os, " ");  split("1e-9 0.5e-9 0.3e-9 0", Os, " ")
-  split("2e-6 5e-6 0 0", ro0, " ");    split("1.5e-9 0.5e-9 0 0", ro1, " ")
-  split("20e-6 40e-6 100e-6 200e-6", L, " "); split("5e7 1e8 4e8 1e9", B, " ")
-  print "op,size,start,duration" > "'"$WORK"'/p2p.csv"
-  print "size,delay,send,recv,pingpong" > "'"$WORK"'/probe.csv"
-  for (s = 0; s < 800; s++) {
-    k = int(exp(rand() * log(16777216)) + 0.5)
-    for (r = 0; r < 5; r++) {
-      split("send recv pingpong", ops, " ")
-      for (o = 1; o <= 3; o++) {
-        y = t(ops[o], k) * (1 + 0.05 * gauss())
-        if (rand() < 0.02) y *= 3 + 7 * rand()
-        printf "%s,%d,0,%.9g\n", ops[o], k, y > "'"$WORK"'/p2p.csv"
-      }
-    }
-  }
-  split("1 32768 32769 262144 262145 4194304", pk, " ")
-  for (i = 1; i <= 6; i++) {
-    k = pk[i]; delay = 1e-3
-    snd = k <= D ? t("send", k) : delay + T(k)
-    printf "%d,%g,%.9g,%.9g,%.9g\n", k, delay, snd, t("recv", k), t("pingpong", k) > "'"$WORK"'/probe.csv"
-  }
-}
-function seg(k,   i) { for (i = 1; k > up[i]; i++); return i }
-function T(k,   i) { i = seg(k); return L[i] + k / B[i] }
-function so(k,   i) { i = seg(k); return os[i] + k * Os[i] }
-function ro(k,   i) { i = seg(k); return ro0[i] + k * ro1[i] }
-function t(op, k) {
-  if (op == "send") return k <= D ? so(k) : T(k)
-  if (op == "recv") return k <= A ? ro(k) : k <= D ? T(k) + ro(k) : T(k)
-  return k <= D ? 2 * (so(k) + T(k) + ro(k)) : 2 * T(k)
-}
-function gauss() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand()) }'
+hybrid_csvs 42 800 gauss
 
-"$HNM_CALIBRATE" fit "$WORK/p2p.csv" "$WORK/probe.csv" -o "$WORK/m.xml" --no-plots 2>/dev/null
+check "the fit" "$HNM_CALIBRATE" fit "$WORK/p2p.csv" "$WORK/probe.csv" -o "$WORK/m.xml" --no-plots 2>/dev/null
 check "detached 262144" grep -q 'detached="262144"' "$WORK/m.xml"
 check "async 32768" grep -q 'async="32768"' "$WORK/m.xml"
 

@@ -44,9 +44,9 @@ static void csv_refused(const char *text, const char *want, int line)
   int rc = read_csv(path, &in, err, sizeof err);
   inputs_free(&in);
   if (rc == -1 && strcmp(err, expect) == 0) {
-    passed++;
+    check_passed++;
   } else {
-    failed++;
+    check_failed++;
     fprintf(stderr, "%s:%d: read_csv: rc %d (want -1), message\n  got:  %s\n  want: %s\n", __FILE__, line, rc, err,
             expect);
   }
@@ -140,6 +140,5 @@ int main(void)
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0)
     fprintf(stderr, "could not remove %s\n", dir);
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0 || passed == 0;
+  return check_finish();
 }

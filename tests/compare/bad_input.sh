@@ -3,62 +3,58 @@
 # line on stderr naming the option (or FILE:LINE), no CSV written or changed.
 source "$(dirname "$0")/lib.sh"
 
-# refuse WHAT PATTERN ARGS...
-refuse() {
+# compare_refuses WHAT PATTERN ARGS...: hnm-compare ARGS refuses (refuse,
+# tests/lib.sh: no CSV written or changed in $WORK, the current directory).
+compare_refuses() {
   local what=$1 pattern=$2
   shift 2
-  "$HNM_COMPARE" "$@" >out.txt 2>err.txt
-  local st=$?
-  check "$what: exit 2 (got $st)" [ $st -eq 2 ]
-  check "$what: one line matching '$pattern' (got: $(head -c 300 err.txt))" \
-    [ "$(wc -l <err.txt)" -eq 1 -a -n "$(grep -E -- "$pattern" err.txt)" ]
-  check "$what: no CSV" [ ! -e new.csv ]
+  refuse "$what" "$pattern" "$HNM_COMPARE" "$@"
 }
 R=(run --platform "$TWO" -o new.csv)
-refuse "np zero" "--np: '0' is not a process count" "${R[@]}" --np 2,0 -- "$PROG"
-refuse "np text" "--np: 'x' is not a process count" "${R[@]}" --np x -- "$PROG"
-refuse "np trailing comma" "--np: '2,' is not a comma-separated list" "${R[@]}" --np 2, -- "$PROG"
-refuse "np twice" "--np: '2' given twice" "${R[@]}" --np 2,2 -- "$PROG"
-refuse "np missing" "--np is required" "${R[@]}" -- "$PROG"
-refuse "unknown model" "--model: hyrbid: .*hyrbid" "${R[@]}" --np 2 --model hyrbid -- "$PROG"
-refuse "bad model file" "--model: .*malformed\.xml:[0-9]+" "${R[@]}" --np 2 --model "$DATA/models/malformed.xml" -- "$PROG"
-refuse "model twice" "--model: 'fluid' given twice" "${R[@]}" --np 2 --model fluid --model fluid -- "$PROG"
-refuse "missing platform" "--platform: cannot read platform file '/nonexistent.xml'" \
+compare_refuses "np zero" "--np: '0' is not a process count" "${R[@]}" --np 2,0 -- "$PROG"
+compare_refuses "np text" "--np: 'x' is not a process count" "${R[@]}" --np x -- "$PROG"
+compare_refuses "np trailing comma" "--np: '2,' is not a comma-separated list" "${R[@]}" --np 2, -- "$PROG"
+compare_refuses "np twice" "--np: '2' given twice" "${R[@]}" --np 2,2 -- "$PROG"
+compare_refuses "np missing" "--np is required" "${R[@]}" -- "$PROG"
+compare_refuses "unknown model" "--model: hyrbid: .*hyrbid" "${R[@]}" --np 2 --model hyrbid -- "$PROG"
+compare_refuses "bad model file" "--model: .*malformed\.xml:[0-9]+" "${R[@]}" --np 2 --model "$DATA/models/malformed.xml" -- "$PROG"
+compare_refuses "model twice" "--model: 'fluid' given twice" "${R[@]}" --np 2 --model fluid --model fluid -- "$PROG"
+compare_refuses "missing platform" "--platform: cannot read platform file '/nonexistent.xml'" \
   run --platform /nonexistent.xml -o new.csv --np 2 -- "$PROG"
-refuse "missing hostfile" "--platform: cannot read hostfile '/nonexistent.hosts'" \
+compare_refuses "missing hostfile" "--platform: cannot read hostfile '/nonexistent.hosts'" \
   run --platform "$TWO:/nonexistent.hosts" -o new.csv --np 2 -- "$PROG"
-refuse "same label twice" "two platforms named 'two'" run --platform "$TWO" --platform "$TWO" -o new.csv --np 2 -- "$PROG"
-refuse "bad metric" "--metric: 'wall' is neither auto, simclock nor csv:" "${R[@]}" --np 2 --metric wall -- "$PROG"
-refuse "bad metric filter" "--metric: 'csv:time_s:bytes': filter 'bytes' is not KEY=VALUE" \
+compare_refuses "same label twice" "two platforms named 'two'" run --platform "$TWO" --platform "$TWO" -o new.csv --np 2 -- "$PROG"
+compare_refuses "bad metric" "--metric: 'wall' is neither auto, simclock nor csv:" "${R[@]}" --np 2 --metric wall -- "$PROG"
+compare_refuses "bad metric filter" "--metric: 'csv:time_s:bytes': filter 'bytes' is not KEY=VALUE" \
   "${R[@]}" --np 2 --metric csv:time_s:bytes -- "$PROG"
-refuse "workers zero" "--workers: '0'" "${R[@]}" --np 2 --workers 0 -- "$PROG"
-refuse "negative timeout" "--timeout: '-1'" "${R[@]}" --np 2 --timeout -1 -- "$PROG"
-refuse "task beyond tasks" "--task: '3' is not below --tasks 3" "${R[@]}" --np 2 --task 3 --tasks 3 -- "$PROG"
-refuse "task alone" "--task and --tasks go together" "${R[@]}" --np 2 --task 1 -- "$PROG"
-refuse "unknown option" "--workres: unknown" "${R[@]}" --np 2 --workres 2 -- "$PROG"
-refuse "option without value" "--np: needs an argument" "${R[@]}" --np
-refuse "no program" "no program to run" "${R[@]}" --np 2
-refuse "program not executable" "cannot execute program '/nonexistent'" "${R[@]}" --np 2 -- /nonexistent
-refuse "no output" "-o OUT.csv is required" run --platform "$TWO" --np 2 -- "$PROG"
-refuse "reference program missing" "--reference: cannot execute '/nonexistent-mpi'" "${R[@]}" --np 2 --reference \
+compare_refuses "workers zero" "--workers: '0'" "${R[@]}" --np 2 --workers 0 -- "$PROG"
+compare_refuses "negative timeout" "--timeout: '-1'" "${R[@]}" --np 2 --timeout -1 -- "$PROG"
+compare_refuses "task beyond tasks" "--task: '3' is not below --tasks 3" "${R[@]}" --np 2 --task 3 --tasks 3 -- "$PROG"
+compare_refuses "task alone" "--task and --tasks go together" "${R[@]}" --np 2 --task 1 -- "$PROG"
+compare_refuses "unknown option" "--workres: unknown" "${R[@]}" --np 2 --workres 2 -- "$PROG"
+compare_refuses "option without value" "--np: needs an argument" "${R[@]}" --np
+compare_refuses "no program" "no program to run" "${R[@]}" --np 2
+compare_refuses "program not executable" "cannot execute program '/nonexistent'" "${R[@]}" --np 2 -- /nonexistent
+compare_refuses "no output" "-o OUT.csv is required" run --platform "$TWO" --np 2 -- "$PROG"
+compare_refuses "reference program missing" "--reference: cannot execute '/nonexistent-mpi'" "${R[@]}" --np 2 --reference \
   --mpi-program /nonexistent-mpi -- "$PROG"
-refuse "log directory" "--log-dir: '/proc/nope/logs': cannot create" "${R[@]}" --np 2 --log-dir /proc/nope/logs -- "$PROG"
-refuse "an option hnm-run refuses" "platform two: hnm-run: '--cfg=smpi/os:1' conflicts with --model" \
+compare_refuses "log directory" "--log-dir: '/proc/nope/logs': cannot create" "${R[@]}" --np 2 --log-dir /proc/nope/logs -- "$PROG"
+compare_refuses "an option hnm-run refuses" "platform two: hnm-run: '--cfg=smpi/os:1' conflicts with --model" \
   "${R[@]}" --np 2 --sim-opt=--cfg=smpi/os:1 -- "$PROG"
-refuse "unknown command" "unknown command 'rn'" rn --np 2
-refuse "slurm without script" "slurm needs --tasks N and --script" slurm --tasks 2 --np 2 -o new.csv -- "$PROG"
+compare_refuses "unknown command" "unknown command 'rn'" rn --np 2
+compare_refuses "slurm without script" "slurm needs --tasks N and --script" slurm --tasks 2 --np 2 -o new.csv -- "$PROG"
 
 # An existing CSV that is not hnm-compare's is left alone.
 printf 'a,b\n1,2\n' >other.csv
-refuse "foreign CSV" "other\.csv:1: header is not hnm-compare's" run --platform "$TWO" --np 2 -o other.csv -- "$PROG"
+compare_refuses "foreign CSV" "other\.csv:1: header is not hnm-compare's" run --platform "$TWO" --np 2 -o other.csv -- "$PROG"
 check "foreign CSV unchanged" [ "$(cat other.csv)" = "$(printf 'a,b\n1,2')" ]
 printf '%s\n%s\n%s\n' "index,program,args,model,platform,np,metric,options,time_s,wall_s,maxrss_kib,status,exit_code" \
   "0,p,,fluid,two,2,csv:time_s,,1,0.1,10,ok,0" "1,p,,fluid,two,2,csv:time_s,,1,0.1" >short.csv
-refuse "short row" "short\.csv:3: 10 fields, expected 13" run --platform "$TWO" --np 2 -o short.csv -- "$PROG"
-refuse "merge: short row" "short\.csv:3: 10 fields" merge -o new.csv short.csv
-refuse "merge: missing input" "cannot read '/nonexistent.csv'" merge -o new.csv /nonexistent.csv
-refuse "merge: no input" "merge needs -o OUT.csv and at least one input" merge -o new.csv
+compare_refuses "short row" "short\.csv:3: 10 fields, expected 13" run --platform "$TWO" --np 2 -o short.csv -- "$PROG"
+compare_refuses "merge: short row" "short\.csv:3: 10 fields" merge -o new.csv short.csv
+compare_refuses "merge: missing input" "cannot read '/nonexistent.csv'" merge -o new.csv /nonexistent.csv
+compare_refuses "merge: no input" "merge needs -o OUT.csv and at least one input" merge -o new.csv
 head -n 2 short.csv >one.csv
-refuse "plot: unknown reference" "--reference: no ok run of model 'graphene'" plot one.csv -o fig --reference graphene
+compare_refuses "plot: unknown reference" "--reference: no ok run of model 'graphene'" plot one.csv -o fig --reference graphene
 check "plot refused: no figure" [ ! -e fig-time.png ]
 finish

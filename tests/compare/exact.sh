@@ -20,7 +20,8 @@ FL=$(fluid_factor lat-factor) FB=$(fluid_factor bw-factor)
 LOGGPS="loggps:L=30us,o=2us,g=4ns,G=8ns,s=1024,S=64KiB,Os=0.3ns,Or=0.5ns"
 "$HNM_COMPARE" run --model fluid --model "$LOGGPS" --np 2 --platform "$TWO" "${SIMS[@]}" \
   --args "--bytes 1000" --args "--bytes 100" --workers 2 -o t.csv -- "$PROG" 2>err.txt
-check "exit status 0 when every run is ok" [ $? -eq 0 ]
+st=$?
+check_eq "exit status 0 when every run is ok: exit status" "$st" 0
 check "4 rows" [ "$(rows t.csv)" -eq 4 ]
 # Grid order: args, then np, then model: 0 fluid/1000, 1 loggps/1000, 2 fluid/100, 3 loggps/100.
 check_close "fluid K=1000" "$(field t.csv 0 time_s)" "$(calc "$FL * 20e-6 + 1016 / ($FB * $B)")" 1e-9
@@ -55,7 +56,8 @@ done
 # (rows 0-3 above).
 "$HNM_COMPARE" run --model fluid --np 2 --platform "$TWO" "${SIMS[@]}" \
   --args "--bytes 1000 --quiet 1" --args "--bytes 100000 --quiet 1" -o q.csv -- "$PROG" 2>err.txt
-check "auto, no CSV: exit 0 ($(tail -n 2 err.txt))" [ $? -eq 0 ]
+st=$?
+check_eq "auto, no CSV: exit status ($(tail -n 2 err.txt))" "$st" 0
 for k in 1000 100000; do
   i=$([ $k = 1000 ] && echo 0 || echo 1)
   want=$(awk -v k=$k -v b="$(calc "$FB * $B")" -v l="$(calc "$FL * 20e-6")" 'BEGIN { printf "%g", l + (k + 16) / b + l + 24 / b }')
@@ -71,6 +73,7 @@ done
 check_close "filtered metric" "$(field f.csv 0 time_s)" "$(calc "$FL * 20e-6 + 1016 / ($FB * $B)")" 1e-9
 "$HNM_COMPARE" run --model fluid --np 2 --platform "$TWO" "${SIMS[@]}" --metric csv:time_s:bytes=7 \
   --args "--bytes 1000" -o n.csv -- "$PROG" 2>/dev/null
-check "no matching row: exit 1" [ $? -eq 1 ]
+st=$?
+check_eq "no matching row: exit status" "$st" 1
 check "no matching row: status nometric" [ "$(field n.csv 0 status)" = nometric ]
 finish

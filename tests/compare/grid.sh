@@ -30,7 +30,8 @@ G=(--model fluid --model loggps --np 2,4 --platform "$FLAT" "${SIMS[@]}" --args 
 check "first sweep: 4 rows" [ "$(rows r.csv)" -eq 4 ]
 cp r.csv r1.csv
 "$HNM_COMPARE" run "${G[@]}" -o r.csv -- "$PROG" 2>/dev/null
-check "second sweep: exit 0" [ $? -eq 0 ]
+st=$?
+check_eq "second sweep: exit status" "$st" 0
 check "second sweep: CSV unchanged" cmp -s r.csv r1.csv
 check "second sweep: nothing left to run" grep -q ' 0 to run$' <("$HNM_COMPARE" run --dry-run "${G[@]}" -o r.csv -- "$PROG")
 "$HNM_COMPARE" run "${G[@]}" --np 8 -o r.csv -- "$PROG" 2>/dev/null
@@ -57,7 +58,8 @@ check "options column: the --sim-opt values, blank-separated" \
 # 3. Failures and timeouts do not stop the sweep.
 "$HNM_COMPARE" run --model fluid --np 2 --platform "$TWO" "${SIMS[@]}" --args "--exit 3" --args "--hang 1" \
   --args "--bytes 10" --timeout 3 --workers 2 --progress -o f.csv -- "$PROG" 2>err.txt
-check "a sweep with failures exits 1" [ $? -eq 1 ]
+st=$?
+check_eq "a sweep with failures exits 1: exit status" "$st" 1
 check "3 rows" [ "$(rows f.csv)" -eq 3 ]
 check "exit 3: status failed" [ "$(field f.csv 0 status)" = failed ]
 check "exit 3: exit_code 3" [ "$(field f.csv 0 exit_code)" = 3 ]
@@ -88,7 +90,8 @@ pid=$!
 for _ in $(seq 600); do [ -s i.csv ] && [ "$(rows i.csv)" -ge 1 ] && break; sleep 0.1; done
 kill -INT $pid
 wait $pid
-check "interrupted: exit 130" [ $? -eq 130 ]
+st=$?
+check_eq "interrupted: exit status" "$st" 130
 check "interrupted: the finished run kept" [ "$(rows i.csv)" -eq 1 -a "$(field i.csv 0 status)" = ok ]
 check "interrupted: no simulation left behind" [ -z "$(pgrep -f "$PROG --hang" || true)" ]
 check "interrupted: 2 runs left to do" grep -q ' 2 to run$' <("$HNM_COMPARE" run --dry-run --model fluid --np 2 \

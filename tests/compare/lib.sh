@@ -1,7 +1,6 @@
 # lib.sh -- helpers for the hnm-compare tests, on top of tests/sim/lib.sh.
 # Environment (set by ctest): HNM_COMPARE, CMP_BIN (the sendrecv program), DATA.
 source "$(dirname "${BASH_SOURCE[0]}")/../sim/lib.sh"
-set +e  # hnm-compare exits 1 when a run is not ok: the tests look at that
 
 PROG=$CMP_BIN/sendrecv
 TWO=$DATA/platforms/two.xml
@@ -10,8 +9,6 @@ FLAT=$DATA/platforms/flat32.xml
 SIMS=()
 for o in "${SIMOPTS[@]}"; do SIMS+=("--sim-opt=$o"); done
 
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 
 # field CSV INDEX COLUMN: column np, metric, options, time_s, wall_s,

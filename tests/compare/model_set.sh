@@ -109,7 +109,8 @@ grep -v ',central,' t.csv >r.csv
 check "resume: 1 to run" grep -q ' 1 to run$' <("$HNM_COMPARE" run --dry-run --model s.set --model fluid \
   --np 2 --platform "$TWO" "${SIMS[@]}" -o r.csv -- "$PROG")
 "$HNM_COMPARE" run --model s.set --model fluid --np 2 --platform "$TWO" "${SIMS[@]}" -o r.csv -- "$PROG" 2>err.txt
-check "resume: exit 0" [ $? -eq 0 ]
+st=$?
+check_eq "resume: exit status" "$st" 0
 check_close "resume: band_hi from the recorded members" "$(col r.csv 0 band_hi)" "$(T 54.4)" 1e-9
 # A member that fails: the central row is written without a band (and counts
 # as not done on resume), the sweep exits 1.
@@ -145,7 +146,8 @@ check "merge: the band kept" [ "$(col m.csv 0 band_hi)" = "$(col t.csv 0 band_hi
 # --- plot: the band as a shaded area ----------------------------------------
 "$HNM_COMPARE" run --model s.set --model fluid --np 2,4 --platform "$FLAT" "${SIMS[@]}" --workers 2 -o p.csv \
   -- "$PROG" 2>/dev/null
-check "plot data: exit 0" [ $? -eq 0 ]
+st=$?
+check_eq "plot data: exit status" "$st" 0
 "$HNM_COMPARE" plot p.csv -o fig --reference fluid >table.txt 2>err.txt
 st=$?
 if command -v gnuplot >/dev/null; then
@@ -158,22 +160,11 @@ lo=$(awk '/^# s.set/ { on = 1; next } on && NF == 4 { print $3; exit }' fig-time
 check_close "plot: the band's low edge in the data" "$lo" "$(col p.csv 0 band_lo)" 1e-12
 check "plot: the band in the table" grep -q '^s.set .*\[' table.txt
 
-# --- bad sets: refused whole, exit 2, one line naming the file, nothing run --
-refuse_set() { # WHAT PATTERN SET
-  local what=$1 pattern=$2 set=$3
-  "$HNM_RUN" --model "$set" -platform "$TWO" -np 2 "$PROG" >out.txt 2>err.txt
-  local st=$?
-  check "hnm-run $what: exit 2 (got $st)" [ $st -eq 2 ]
-  check "hnm-run $what: one line matching '$pattern' (got: $(head -c 300 err.txt))" \
-    [ "$(wc -l <err.txt)" -eq 1 -a -n "$(grep -E -- "$pattern" err.txt)" ]
-  check "hnm-run $what: nothing run" [ ! -s out.txt ]
-  rm -f bad.csv
-  "$HNM_COMPARE" run --model "$set" --np 2 --platform "$TWO" -o bad.csv -- "$PROG" >out.txt 2>err.txt
-  st=$?
-  check "compare $what: exit 2 (got $st)" [ $st -eq 2 ]
-  check "compare $what: one line matching '$pattern' (got: $(head -c 300 err.txt))" \
-    [ "$(wc -l <err.txt)" -eq 1 -a -n "$(grep -E -- "$pattern" err.txt)" ]
-  check "compare $what: no CSV" [ ! -e bad.csv ]
+# refuse_set WHAT PATTERN SET: hnm-run and hnm-compare refuse the model set
+# (refuse, tests/lib.sh).
+refuse_set() {
+  refuse "hnm-run $1" "$2" "$HNM_RUN" --model "$3" -platform "$TWO" -np 2 "$PROG"
+  refuse "compare $1" "$2" "$HNM_COMPARE" run --model "$3" --np 2 --platform "$TWO" -o bad.csv -- "$PROG"
 }
 mkdir empty.set
 refuse_set "N = 0" "model set 'empty.set': no member" empty.set
@@ -195,13 +186,15 @@ refuse_set "a bad override" "s.set/central.xml.*limiter" s.set:limiter=-1
 # Other files in the set are ignored.
 make_set other.set && echo notes >other.set/README && mkdir other.set/report
 "$HNM_RUN" --model other.set --dry-run -platform "$TWO" -np 2 "$PROG" >out.txt 2>err.txt
-check "other files ignored: exit 0 ($(head -c 200 err.txt))" [ $? -eq 0 ]
+st=$?
+check_eq "other files ignored: exit status ($(head -c 200 err.txt))" "$st" 0
 # The bundled set, by its bare name.
 "$HNM_RUN" --model graphene.set --explain >out.txt 2>&1
 check "graphene.set: the bundled set ($(tail -n 1 out.txt))" grep -q "^model set .*graphene.set: the central model above and [0-9]* members" out.txt
 # A single model is not a set, and a set is not a single model.
 "$HNM_RUN" --model s.set/central.xml --explain >out.txt 2>err.txt
-check "a member alone is a model" [ $? -eq 0 ]
+st=$?
+check_eq "a member alone is a model: exit status" "$st" 0
 "$HNM_RUN" --model s.set --explain >out.txt 2>err.txt
 check "--explain a set: the central model and the count" grep -q "model set s.set: the central model above and 7 members" out.txt
 finish

@@ -14,7 +14,8 @@ cp "$MODELS/fluid.xml" cal-report/fluid.xml
 cp "$MODELS"/hnm-model.dtd . && cp "$MODELS"/hnm-model.dtd cal-report/
 
 out=$("$HNM_COMPARE" run --dry-run --models-of cal.xml --np 2 --platform "$TWO" -o m.csv -- "$PROG" 2>err.txt)
-check "dry run: exit 0 ($(cat err.txt))" [ $? -eq 0 ]
+st=$?
+check_eq "dry run: exit status ($(cat err.txt))" "$st" 0
 check "dry run: 3 runs" grep -q '^# 3 runs in the grid' <<<"$out"
 for i in 0 1 2; do
   m=$(sed -n "$((i + 1))p" <<<"cal.xml
@@ -29,7 +30,8 @@ check "with --model before: the group after it" grep -q "^3: .* --model cal-repo
 # The sweep runs them: three ok rows, one per model.
 "$HNM_COMPARE" run --models-of cal.xml --np 2 --platform "$TWO" "${SIMS[@]}" --args "--bytes 1000" -o m.csv \
   -- "$PROG" 2>err.txt
-check "sweep: exit 0 ($(tail -n 2 err.txt))" [ $? -eq 0 ]
+st=$?
+check_eq "sweep: exit status ($(tail -n 2 err.txt))" "$st" 0
 for i in 0 1 2; do check "sweep: row $i ok" [ "$(field m.csv $i status)" = ok ]; done
 check "sweep: the loggps row is named by its path" grep -q '^1,[^,]*,--bytes 1000,cal-report/loggps.xml,two,2,' m.csv
 
@@ -42,6 +44,7 @@ check "no fluid.xml: one line naming it (got: $(cat err.txt))" \
   [ "$(wc -l <err.txt)" -eq 1 -a -n "$(grep -F -- "--models-of: 'cal.xml': no cal-report/fluid.xml" err.txt)" ]
 check "no fluid.xml: no CSV" [ ! -e new.csv ]
 "$HNM_COMPARE" run --models-of cal.txt --np 2 --platform "$TWO" -o new.csv -- "$PROG" >out.txt 2>err.txt
-check "not a .xml: exit 2" [ $? -eq 2 ]
+st=$?
+check_eq "not a .xml: exit status" "$st" 2
 check "not a .xml: the message (got: $(cat err.txt))" grep -qF "'cal.txt' is not the model file of hnm-calibrate fit -o MODEL.xml" err.txt
 finish

@@ -20,12 +20,14 @@ check "the per-task CSVs' directory is created (Slurm opens --output there first
 check "script refuses to run outside an array job" bash -c "! env -u SLURM_ARRAY_TASK_ID bash job.sh 2>/dev/null"
 for t in 0 1 2; do
   SLURM_ARRAY_TASK_ID=$t bash job.sh 2>/dev/null
-  check "task $t: exit 0" [ $? -eq 0 ]
+  st=$?
+  check_eq "task $t: exit status" "$st" 0
   want=$(for i in 0 1 2 3 4 5 6 7; do [ $((i % 3)) -eq $t ] && echo $i; done | tr '\n' ' ')
   check "task $t: indices $want" [ "$(tail -n +2 sweep.task-$t.csv | cut -d, -f1 | sort -n | tr '\n' ' ')" = "$want" ]
 done
 "$HNM_COMPARE" merge -o merged.csv sweep.task-2.csv sweep.task-0.csv sweep.task-1.csv 2>merge.txt
-check "merge: exit 0" [ $? -eq 0 ]
+st=$?
+check_eq "merge: exit status" "$st" 0
 check "merge: summary" grep -q '8 runs (0 not ok) from 3 files into merged.csv; 0 duplicates dropped' merge.txt
 # Columns 1-9, 12-13: all but wall_s and maxrss_kib (no quoted field here).
 sort_single=$( (head -n 1 single.csv; tail -n +2 single.csv | sort -t, -k1,1n) | cut -d, -f1-9,12,13)
@@ -33,7 +35,8 @@ check "merged rows sorted by index equal the single sweep's" [ "$(cut -d, -f1-9,
 
 # Duplicates (the same run in two files, same time) are dropped once.
 "$HNM_COMPARE" merge -o m2.csv merged.csv single.csv 2>merge.txt
-check "duplicates: exit 0" [ $? -eq 0 ]
+st=$?
+check_eq "duplicates: exit status" "$st" 0
 check "duplicates: 8 dropped" grep -q '8 runs (0 not ok) from 2 files into m2.csv; 8 duplicates dropped' merge.txt
 check "duplicates: same rows" [ "$(cut -d, -f1-9,12,13 m2.csv)" = "$sort_single" ]
 # An ok row wins over a failed row of the same run from another file.
@@ -44,18 +47,22 @@ check "ok wins over failed" [ "$(field m3.csv 3 status)" = ok ]
 awk -F, -v OFS=, 'NR == 3 { $9 = $9 * 2 } { print }' single.csv >conflict.csv
 line3=$(sed -n 3p single.csv | cut -d, -f1)
 "$HNM_COMPARE" merge -o m4.csv merged.csv conflict.csv 2>err.txt
-check "conflict: exit 2" [ $? -eq 2 ]
+st=$?
+check_eq "conflict: exit status" "$st" 2
 check "conflict: one line naming conflict.csv:3 (got $(cat err.txt))" \
   [ "$(wc -l <err.txt)" -eq 1 -a -n "$(grep 'conflict.csv:3: time_s .* conflicts with merged.csv:' err.txt)" ]
 check "conflict: nothing written" [ ! -e m4.csv ]
 # CSVs of different grids: two runs with one index.
 sed 's/^0,\(.*\),--bytes 10,fluid,/0,\1,--bytes 11,fluid,/' single.csv >othergrid.csv
 "$HNM_COMPARE" merge -o m5.csv merged.csv othergrid.csv 2>err.txt
-check "different grids: exit 2 naming index 0" [ $? -eq 2 ] && check "message" grep -q 'index 0 is another run' err.txt
+st=$?
+check_eq "different grids: exit status" "$st" 2
+check "different grids: the message names index 0" grep -q 'index 0 is another run' err.txt
 
 # Plot: the PNGs, and the table's relative error of loggps against fluid.
 "$HNM_COMPARE" plot merged.csv -o fig --reference fluid --title "sendrecv" >table.txt 2>/dev/null
-check "plot: exit 0" [ $? -eq 0 ]
+st=$?
+check_eq "plot: exit status" "$st" 0
 for f in fig-time.png fig-error.png; do
   check "$f is a PNG" [ "$(head -c 8 "$f" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]
 done

@@ -19,10 +19,7 @@
 #    (model/models/graphene.xml) and their neighbours.
 # Environment (tests/install/CMakeLists.txt): BUILD, SOURCE, CMAKE, CC.
 source "$(dirname "$0")/../sim/lib.sh"
-set +e
 
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 unset HNM_HOME HNM_MODEL_DIR HNM_PLUGIN HNM_MODEL HNM_COMPARE_HNM_RUN
 
 "$CMAKE" --install "$BUILD" --prefix "$WORK/first" >"$WORK/install.log" 2>&1

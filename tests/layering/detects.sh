@@ -3,10 +3,8 @@
 # must exit 1 and name every violation (file, line, what), and pass once the
 # violations are removed. Environment: CHECK_LAYERING (the script).
 source "$(dirname "$0")/../sim/lib.sh"
-set +e
 
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+T=$WORK
 mkdir -p "$T"/{core,model,plugin,tools,platforms,calibration,apps,tests/unit}
 printf '#include "hnm_units.h"\n' >"$T/core/hnm_units.c"
 printf '/* units */\n' >"$T/core/hnm_units.h"
@@ -49,7 +47,8 @@ target_link_libraries(test_all PRIVATE hnmmodel hnmtopo)
 CM
 
 out=$(bash "$CHECK_LAYERING" "$T")
-check "a clean tree passes ($out)" [ $? -eq 0 ]
+st=$?
+check_eq "a clean tree passes ($out): exit status" "$st" 0
 
 # One violation of each kind.
 printf '#include "hnm_model.h"\n#include <libxml/tree.h>\n' >>"$T/core/hnm_units.c"

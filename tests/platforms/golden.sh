@@ -13,9 +13,7 @@
 #
 # Environment (ctest, tests/platforms/CMakeLists.txt): HNM_PLATFORM,
 # PLATFORM_LOAD, GOLDEN, HNM_SIMGRID_DTD.
-# check, finish: tests/sim/lib.sh, without its set -e (checked commands may fail).
 source "$(dirname "$0")/../sim/lib.sh"
-set +e
 
 # each_host_k_times HOSTFILE N K: the lines are node-0 .. node-(N-1), each K times.
 each_host_k_times() {
@@ -36,8 +34,7 @@ check "SimGrid's DTD is readable (HNM_SIMGRID_DTD=${HNM_SIMGRID_DTD:-unset})" \
   [ -n "${HNM_SIMGRID_DTD:-}" -a -r "${HNM_SIMGRID_DTD:-/nonexistent}" ]
 check "xmllint is installed (libxml2-utils)" bash -c "command -v xmllint >/dev/null"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=$WORK
 
 while read -r name hosts args; do
   [[ -z "$name" || "$name" == \#* ]] && continue

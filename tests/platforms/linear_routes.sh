@@ -9,10 +9,8 @@
 # (MANIFEST, up to 256 hosts) are loaded and dumped too, from their golden
 # file and from the generator, which must route alike.
 # Environment: HNM_PLATFORM, ROUTE_DUMP, GOLDEN.
-set -euo pipefail
 source "$(dirname "$0")/../sim/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 
 dump() { "$ROUTE_DUMP" "$1" --log=root.thres:critical >"$2"; }
 

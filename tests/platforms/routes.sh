@@ -12,10 +12,8 @@
 #   cluster: a route between cabinets crosses both cabinets' limiters, a
 #     route inside a cabinet crosses neither.
 # Environment: HNM_PLATFORM (the generator), ROUTE_PRINT (this directory's program).
-set -euo pipefail
 source "$(dirname "$0")/../sim/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 
 routes() { "$ROUTE_PRINT" "$@" 2>/dev/null; }
 

@@ -13,8 +13,7 @@
 # x4.0, bandwidth x0.94). The cabinets' aggregate throughput 2 N k / t
 # grows with N up to the limiter and stays there.
 source "$(dirname "$0")/../sim/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 "$HNM_PLATFORM" cluster --preset graphene -o "$tmp/g.xml" 2>/dev/null
 k=4194304
 prev=0

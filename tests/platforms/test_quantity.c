@@ -19,13 +19,8 @@ static void expect_speed(const char *s, double want, int line)
   double got = -1;
   int rc = hnm_quantity_parse_speed(s, &got, err, sizeof err);
 
-  if (rc == 0 && got == want) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: parse_speed(\"%s\"): rc %d, got %.17g, want %.17g (%s)\n", __FILE__, line, s, rc, got,
-            want, err);
-  }
+  check_at(rc == 0 && got == want, __FILE__, line, "parse_speed(\"%s\"): rc %d, got %.17g, want %.17g (%s)", s, rc, got,
+           want, err);
 }
 
 static void expect_speed_error(const char *s, const char *needle, int line)
@@ -34,13 +29,8 @@ static void expect_speed_error(const char *s, const char *needle, int line)
   double out = 42;
   int rc = hnm_quantity_parse_speed(s, &out, err, sizeof err);
 
-  if (rc == -1 && out == 42 && strstr(err, needle) != NULL) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: parse_speed(\"%s\"): rc %d, message \"%s\" (wanted an error with \"%s\")\n", __FILE__,
-            line, s, rc, err, needle);
-  }
+  check_at(rc == -1 && out == 42 && strstr(err, needle) != NULL, __FILE__, line,
+           "parse_speed(\"%s\"): rc %d, message \"%s\" (wanted an error with \"%s\")", s, rc, err, needle);
 }
 
 typedef int (*format_fn)(double, char *, size_t);
@@ -58,13 +48,8 @@ static void expect_format(const char *what, format_fn fn, double v, const char *
   char buf[64] = "";
   int rc = fn(v, buf, sizeof buf);
 
-  if (rc == 0 && strcmp(buf, want) == 0) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: format_%s(%.17g): rc %d, got \"%s\", want \"%s\"\n", __FILE__, line, what, v, rc, buf,
-            want);
-  }
+  check_at(rc == 0 && strcmp(buf, want) == 0, __FILE__, line, "format_%s(%.17g): rc %d, got \"%s\", want \"%s\"", what,
+           v, rc, buf, want);
 }
 
 /* format(v) parsed back must be v, bit for bit. */
@@ -73,12 +58,8 @@ static void expect_round_trip(format_fn fn, int (*parse)(const char *, double *,
   char buf[64] = "";
   double back = -1;
 
-  if (fn(v, buf, sizeof buf) == 0 && parse(buf, &back, NULL, 0) == 0 && back == v) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s: %.17g written \"%s\" reads back as %.17g\n", __FILE__, v, buf, back);
-  }
+  check_at(fn(v, buf, sizeof buf) == 0 && parse(buf, &back, NULL, 0) == 0 && back == v, __FILE__, __LINE__,
+           "%.17g written \"%s\" reads back as %.17g", v, buf, back);
 }
 
 int main(void)
@@ -134,10 +115,10 @@ int main(void)
   expect_format("speed", hnm_quantity_format_speed, 1.5e3, "1.5kf", __LINE__);
 
   /* Refusals. */
-  CHECK(hnm_quantity_format_bandwidth(-1, small, sizeof small) == -1);
-  CHECK(hnm_quantity_format_bandwidth(NAN, small, sizeof small) == -1);
-  CHECK(hnm_quantity_format_time(INFINITY, small, sizeof small) == -1);
-  CHECK(hnm_quantity_format_bandwidth(1.25e8, small, sizeof small) == -1); /* "1Gbps" needs 6 bytes */
+  CHECK_EQ(hnm_quantity_format_bandwidth(-1, small, sizeof small), -1);
+  CHECK_EQ(hnm_quantity_format_bandwidth(NAN, small, sizeof small), -1);
+  CHECK_EQ(hnm_quantity_format_time(INFINITY, small, sizeof small), -1);
+  CHECK_EQ(hnm_quantity_format_bandwidth(1.25e8, small, sizeof small), -1); /* "1Gbps" needs 6 bytes */
 
   /* Round trips over many magnitudes and awkward mantissas. */
   srand(12345);
@@ -151,6 +132,5 @@ int main(void)
   expect_round_trip(hnm_quantity_format_bandwidth, hnm_parse_bandwidth, 1.5 * 0.9 * 1.25e9);
   expect_round_trip(hnm_quantity_format_time, hnm_parse_time, 1.0 / 3);
 
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return check_finish();
 }

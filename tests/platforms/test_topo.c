@@ -12,16 +12,6 @@
 
 #include "check.h"
 
-#define CHECK_STR(got, want)                                                                 \
-  do {                                                                                       \
-    if (strcmp((got), (want)) == 0) {                                                        \
-      passed++;                                                                              \
-    } else {                                                                                 \
-      failed++;                                                                              \
-      fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__, __LINE__, (got), (want)); \
-    }                                                                                        \
-  } while (0)
-
 static void expect_list_error(const char *s, char sep, int max, const char *want, int line)
 {
   unsigned long out[HNM_TOPO_MAX_DIMS];
@@ -29,13 +19,8 @@ static void expect_list_error(const char *s, char sep, int max, const char *want
   int n = -1;
   int rc = hnm_topo_parse_list(s, sep, "dimension", out, max, &n, err, sizeof err);
 
-  if (rc == -1 && strcmp(err, want) == 0) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: parse_list(\"%s\"): rc %d, message \"%s\", want \"%s\"\n", __FILE__, line, s, rc, err,
-            want);
-  }
+  check_at(rc == -1 && strcmp(err, want) == 0, __FILE__, line, "parse_list(\"%s\"): rc %d, message \"%s\", want \"%s\"",
+           s, rc, err, want);
 }
 
 static void test_parse(void)
@@ -44,9 +29,9 @@ static void test_parse(void)
   char err[256];
   int n = 0;
 
-  CHECK(hnm_topo_parse_list("8x8x8", 'x', "dimension", v, 16, &n, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_parse_list("8x8x8", 'x', "dimension", v, 16, &n, err, sizeof err), 0);
   CHECK(n == 3 && v[0] == 8 && v[1] == 8 && v[2] == 8);
-  CHECK(hnm_topo_parse_list("25,25,625", ',', "level", v, 16, &n, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_parse_list("25,25,625", ',', "level", v, 16, &n, err, sizeof err), 0);
   CHECK(n == 3 && v[2] == 625);
   CHECK(hnm_topo_parse_list("7", 'x', "dimension", v, 16, &n, err, sizeof err) == 0 && n == 1 && v[0] == 7);
   expect_list_error("8x0x8", 'x', 16, "'8x0x8': dimension 2 is 0", __LINE__);
@@ -95,18 +80,18 @@ static void test_bgq(void)
 
   for (i = 0; (name = hnm_topo_bgq_named_shape(i, d)) != NULL; i++) {
     memset(&t, 0, sizeof t);
-    CHECK(hnm_topo_bgq_parse_shape(name, &t, err, sizeof err) == 0);
-    CHECK(hnm_topo_check(&t, err, sizeof err) == 0);
+    CHECK_EQ(hnm_topo_bgq_parse_shape(name, &t, err, sizeof err), 0);
+    CHECK_EQ(hnm_topo_check(&t, err, sizeof err), 0);
     CHECK(hnm_topo_hosts(&t) == nodes[i] && t.dims[4] == 2 && strtoul(name, NULL, 10) == nodes[i]);
   }
-  CHECK(i == 5);
+  CHECK_EQ(i, 5);
 
   memset(&t, 0, sizeof t);
-  CHECK(hnm_topo_bgq_parse_shape("1024", &t, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_bgq_parse_shape("1024", &t, err, sizeof err), 0);
   hnm_topo_bgq_order(&t, order);
   CHECK(order[0] == 3 && order[1] == 0 && order[2] == 1 && order[3] == 2 && order[4] == 4);
-  CHECK(hnm_topo_parameters(&t, params, sizeof params) == 0);
-  CHECK_STR(params, "8,4,4,4,2");
+  CHECK_EQ(hnm_topo_parameters(&t, params, sizeof params), 0);
+  CHECK_STREQ(params, "8,4,4,4,2");
 
   /* Every rank, against the hand-written formula; and the host index read
    * back the way SimGrid's TorusZone reads coordinates. */
@@ -132,11 +117,11 @@ static void test_bgq(void)
   }
 
   memset(&t, 0, sizeof t);
-  CHECK(hnm_topo_bgq_parse_shape("4x4x16x16x2", &t, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_bgq_parse_shape("4x4x16x16x2", &t, err, sizeof err), 0);
   hnm_topo_bgq_order(&t, order);
   CHECK(order[0] == 2 && order[1] == 3 && order[2] == 0 && order[3] == 1 && order[4] == 4);
-  CHECK(hnm_topo_parameters(&t, params, sizeof params) == 0);
-  CHECK_STR(params, "16,16,4,4,2");
+  CHECK_EQ(hnm_topo_parameters(&t, params, sizeof params), 0);
+  CHECK_STREQ(params, "16,16,4,4,2");
   {
     unsigned long r = 0, mismatches = 0;
     for (unsigned long a = 0; a < 4; a++)
@@ -151,10 +136,10 @@ static void test_bgq(void)
 
   /* Equal sizes keep A..E order (stable). */
   memset(&t, 0, sizeof t);
-  CHECK(hnm_topo_bgq_parse_shape("2x2x2x2x2", &t, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_bgq_parse_shape("2x2x2x2x2", &t, err, sizeof err), 0);
   hnm_topo_bgq_order(&t, order);
   CHECK(order[0] == 0 && order[1] == 1 && order[2] == 2 && order[3] == 3 && order[4] == 4);
-  CHECK(hnm_topo_machine_host(&t, 1) == 16); /* e = 1 is the last, slowest SimGrid dimension */
+  CHECK_EQ(hnm_topo_machine_host(&t, 1), 16); /* e = 1 is the last, slowest SimGrid dimension */
 
   /* Refusals. */
   CHECK(hnm_topo_bgq_parse_shape("4x4x4x4x4", &t, err, sizeof err) == -1 && strstr(err, "E is 4, must be 2"));
@@ -190,7 +175,7 @@ static void test_presets(void)
 
   while (hnm_topo_preset_at(count) != NULL)
     count++;
-  CHECK(count == (int)(sizeof want / sizeof want[0]));
+  CHECK_EQ(count, (int)(sizeof want / sizeof want[0]));
   CHECK(hnm_topo_preset_find("torus-XL") == NULL);
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     const struct hnm_topo_preset *p = hnm_topo_preset_find(want[i].name);
@@ -198,24 +183,24 @@ static void test_presets(void)
     if (p == NULL)
       continue;
     hnm_topo_preset_apply(p, &t);
-    CHECK(hnm_topo_check(&t, err, sizeof err) == 0);
-    CHECK(hnm_topo_hosts(&t) == want[i].hosts);
-    CHECK(hnm_topo_switches(&t) == want[i].switches);
+    CHECK_EQ(hnm_topo_check(&t, err, sizeof err), 0);
+    CHECK_EQ(hnm_topo_hosts(&t), want[i].hosts);
+    CHECK_EQ(hnm_topo_switches(&t), want[i].switches);
     CHECK(p->ranks_per_host == want[i].ranks_per_host);
     /* Table 1's node count, as ranks. */
     CHECK(hnm_topo_hosts(&t) * p->ranks_per_host == p->paper_nodes);
-    CHECK(hnm_topo_parameters(&t, params, sizeof params) == 0);
-    CHECK_STR(params, want[i].params);
+    CHECK_EQ(hnm_topo_parameters(&t, params, sizeof params), 0);
+    CHECK_STREQ(params, want[i].params);
   }
   hnm_topo_preset_apply(hnm_topo_preset_find("fattree-M"), &t);
-  CHECK(hnm_topo_fattree_level_switches(&t, 1) == 15625);
-  CHECK(hnm_topo_fattree_level_switches(&t, 2) == 15625);
-  CHECK(hnm_topo_fattree_level_switches(&t, 3) == 625);
-  CHECK(hnm_topo_fattree_level_switches(&t, 4) == 0);
-  CHECK(hnm_topo_routers(&t) == 15625); /* leaf switches, 25 nodes each */
+  CHECK_EQ(hnm_topo_fattree_level_switches(&t, 1), 15625);
+  CHECK_EQ(hnm_topo_fattree_level_switches(&t, 2), 15625);
+  CHECK_EQ(hnm_topo_fattree_level_switches(&t, 3), 625);
+  CHECK_EQ(hnm_topo_fattree_level_switches(&t, 4), 0);
+  CHECK_EQ(hnm_topo_routers(&t), 15625); /* leaf switches, 25 nodes each */
   /* Full bisection: as many cables between levels 1 and 2, and 2 and 3, as hosts. */
-  CHECK(hnm_topo_fattree_level_switches(&t, 1) * t.up[1] == 390625);
-  CHECK(hnm_topo_fattree_level_switches(&t, 2) * t.up[2] == 390625);
+  CHECK_EQ(hnm_topo_fattree_level_switches(&t, 1) * t.up[1], 390625);
+  CHECK_EQ(hnm_topo_fattree_level_switches(&t, 2) * t.up[2], 390625);
   hnm_topo_preset_apply(hnm_topo_preset_find("fattree-L"), &t);
   CHECK(hnm_topo_fattree_level_switches(&t, 1) == 35937 && hnm_topo_fattree_level_switches(&t, 3) == 1089);
 }
@@ -229,8 +214,8 @@ static void test_check(void)
   t.family = HNM_TOPO_TORUS;
   t.ndims = 3;
   t.dims[0] = t.dims[1] = t.dims[2] = 1000;
-  CHECK(hnm_topo_check(&t, err, sizeof err) == -1);
-  CHECK_STR(err, "--dims: '1000x1000x1000' makes more than 100000000 nodes");
+  CHECK_EQ(hnm_topo_check(&t, err, sizeof err), -1);
+  CHECK_STREQ(err, "--dims: '1000x1000x1000' makes more than 100000000 nodes");
   t.dims[2] = 100;
   CHECK(hnm_topo_check(&t, err, sizeof err) == 0 && hnm_topo_hosts(&t) == 100000000);
 
@@ -257,7 +242,7 @@ static void test_check(void)
   t.up[1] = 2;
   t.links[0] = 1;
   t.links[1] = 2;
-  CHECK(hnm_topo_check(&t, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_check(&t, err, sizeof err), 0);
   CHECK(hnm_topo_hosts(&t) == 16 && hnm_topo_switches(&t) == 6 && hnm_topo_routers(&t) == 4);
   t.up[1] = 100000000;
   CHECK(hnm_topo_check(&t, err, sizeof err) == -1 && strncmp(err, "--", 2) == 0);
@@ -278,22 +263,22 @@ static void test_scale(void)
   char err[256], text[256];
 
   hnm_topo_preset_apply(hnm_topo_preset_find("torus-M"), &t);
-  CHECK(hnm_topo_scale(&t, 0.1, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_scale(&t, 0.1, err, sizeof err), 0);
   /* 25 x 0.1^(1/3) = 11.6 -> 12 */
   CHECK(t.ndims == 3 && t.dims[0] == 12 && t.dims[1] == 12 && t.dims[2] == 12);
 
   hnm_topo_preset_apply(hnm_topo_preset_find("torus-L"), &t);
-  CHECK(hnm_topo_scale(&t, 0.001, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_scale(&t, 0.001, err, sizeof err), 0);
   /* x 0.1: 7.5 -> 8, 2.5 -> 3 (rounded half away from zero) */
   CHECK(t.dims[0] == 8 && t.dims[1] == 3 && t.dims[2] == 3);
 
   hnm_topo_preset_apply(hnm_topo_preset_find("fattree-M"), &t);
-  CHECK(hnm_topo_scale(&t, 0.001, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_scale(&t, 0.001, err, sizeof err), 0);
   CHECK(t.dims[0] == 3 && t.dims[1] == 3 && t.dims[2] == 63);
   CHECK(t.up[0] == 1 && t.up[1] == 3 && t.up[2] == 3); /* full bisection kept */
 
   hnm_topo_preset_apply(hnm_topo_preset_find("dragonfly-MM"), &t);
-  CHECK(hnm_topo_scale(&t, 0.001, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_scale(&t, 0.001, err, sizeof err), 0);
   /* 25 x 0.001^(1/4) = 4.45 -> 4 */
   CHECK(t.groups == 4 && t.chassis == 4 && t.routers == 4 && t.nodes == 4 && t.blue == 16);
   CHECK(hnm_topo_check(&t, err, sizeof err) == 0 && hnm_topo_hosts(&t) == 256);
@@ -303,11 +288,11 @@ static void test_scale(void)
   CHECK(hnm_topo_scale(&t, 0.01, err, sizeof err) == 0 && hnm_topo_check(&t, err, sizeof err) == 0);
 
   memset(&t, 0, sizeof t);
-  CHECK(hnm_topo_bgq_parse_shape("8192", &t, err, sizeof err) == 0);
-  CHECK(hnm_topo_scale(&t, 0.25, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_bgq_parse_shape("8192", &t, err, sizeof err), 0);
+  CHECK_EQ(hnm_topo_scale(&t, 0.25, err, sizeof err), 0);
   /* x 0.25^(1/4) = 0.7071: 4 -> 3, 16 -> 11; E stays 2 */
-  CHECK(hnm_topo_describe(&t, text, sizeof text) == 0);
-  CHECK_STR(text, "3x3x11x11x2");
+  CHECK_EQ(hnm_topo_describe(&t, text, sizeof text), 0);
+  CHECK_STREQ(text, "3x3x11x11x2");
 
   /* Sizes never grow, never drop below 2 unless already smaller. */
   memset(&t, 0, sizeof t);
@@ -316,7 +301,7 @@ static void test_scale(void)
   t.dims[0] = 2;
   t.dims[1] = 1;
   t.dims[2] = 100;
-  CHECK(hnm_topo_scale(&t, 0.001, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_scale(&t, 0.001, err, sizeof err), 0);
   CHECK(t.dims[0] == 2 && t.dims[1] == 1 && t.dims[2] == 10);
 
   /* F = 1 keeps the shape. */
@@ -325,7 +310,7 @@ static void test_scale(void)
   CHECK(hnm_topo_scale(&t, 1, err, sizeof err) == 0 && memcmp(&t, &copy, sizeof t) == 0);
 
   CHECK(hnm_topo_scale(&t, 0, err, sizeof err) == -1 && strncmp(err, "--scale", 7) == 0);
-  CHECK(hnm_topo_scale(&t, 1.5, err, sizeof err) == -1);
+  CHECK_EQ(hnm_topo_scale(&t, 1.5, err, sizeof err), -1);
   hnm_topo_preset_apply(hnm_topo_preset_find("graphene"), &t);
   CHECK(hnm_topo_scale(&t, 0.5, err, sizeof err) == -1 && strstr(err, "cluster") != NULL);
 }
@@ -354,7 +339,7 @@ static struct ranks ranks;
 static void place(const struct hnm_topo *t, enum hnm_placement p, unsigned long k)
 {
   ranks.n = 0;
-  CHECK(hnm_topo_place(t, p, k, collect, &ranks) == 0);
+  CHECK_EQ(hnm_topo_place(t, p, k, collect, &ranks), 0);
 }
 
 /* Every host appears exactly k times. */
@@ -456,7 +441,7 @@ static void test_placement(void)
   /* BG/Q: linear is the ABCDE mapping; round-robin is the same with K = 1,
    * and TABCDE with K > 1. */
   memset(&t, 0, sizeof t);
-  CHECK(hnm_topo_bgq_parse_shape("1024", &t, err, sizeof err) == 0);
+  CHECK_EQ(hnm_topo_bgq_parse_shape("1024", &t, err, sizeof err), 0);
   place(&t, HNM_PLACEMENT_LINEAR, 1);
   CHECK(ranks.n == 1024 && ranks.host[1] == bgq_1024_host(0, 0, 0, 0, 1) && ranks.host[2] == bgq_1024_host(0, 0, 0, 1, 0));
   CHECK(ranks.host[1023] == 1023 && each_host_k_times(1024, 1));
@@ -488,16 +473,16 @@ static void test_text(void)
   char buf[256];
 
   hnm_topo_preset_apply(hnm_topo_preset_find("graphene"), &t);
-  CHECK(hnm_topo_describe(&t, buf, sizeof buf) == 0);
-  CHECK_STR(buf, "4 cabinets of 39,35,30,40 nodes");
+  CHECK_EQ(hnm_topo_describe(&t, buf, sizeof buf), 0);
+  CHECK_STREQ(buf, "4 cabinets of 39,35,30,40 nodes");
   CHECK(hnm_topo_parameters(&t, buf, sizeof buf) == 0 && buf[0] == '\0');
   hnm_topo_preset_apply(hnm_topo_preset_find("dragonfly-MM"), &t);
-  CHECK(hnm_topo_describe(&t, buf, sizeof buf) == 0);
-  CHECK_STR(buf, "25 groups x 25 chassis x 25 routers x 25 nodes, blue/black/green links 625/1/1");
-  CHECK(hnm_topo_parameters(&t, buf, 8) == -1); /* too small */
+  CHECK_EQ(hnm_topo_describe(&t, buf, sizeof buf), 0);
+  CHECK_STREQ(buf, "25 groups x 25 chassis x 25 routers x 25 nodes, blue/black/green links 625/1/1");
+  CHECK_EQ(hnm_topo_parameters(&t, buf, 8), -1); /* too small */
   hnm_topo_preset_apply(hnm_topo_preset_find("torus-L"), &t);
-  CHECK(hnm_topo_describe(&t, buf, sizeof buf) == 0);
-  CHECK_STR(buf, "75x25x25");
+  CHECK_EQ(hnm_topo_describe(&t, buf, sizeof buf), 0);
+  CHECK_STREQ(buf, "75x25x25");
 }
 
 int main(void)
@@ -509,6 +494,5 @@ int main(void)
   test_scale();
   test_placement();
   test_text();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return check_finish();
 }

@@ -9,13 +9,11 @@
 # starts a grandchild sleep and records its pid, then waits for it.
 # Environment: HNM_COMPARE.
 source "$(dirname "$0")/../sim/lib.sh"
-set +e
-WORK=$(mktemp -d)
+# The recorded sleeps are killed at exit, whatever happened.
 cleanup() {
   for f in "$WORK"/pids/*; do [ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null; done
-  rm -rf "$WORK"
 }
-trap cleanup EXIT
+at_exit cleanup
 cd "$WORK"
 mkdir pids
 cat > fake-hnm-run <<EOS

@@ -10,7 +10,10 @@
 #    hnm-hosts), hnm-calibrate fit on mutated measurement CSVs,
 #    hnm-compare merge on mutated result CSVs. Each must exit 0 or 2 within
 #    10 s, with no sanitizer report.
+# fuzz.sh runs the mutation; fuzz.sh libfuzzer runs the libFuzzer targets
+# instead, and is skipped (exit 77) where they were not built (no clang).
 source "$(dirname "$0")/lib.sh"
+MODE=${1:-mutation}
 FUZZ_SECONDS=${FUZZ_SECONDS:-8} MUTATE_SECONDS=${MUTATE_SECONDS:-8}
 FAILDIR=${TMPDIR:-/tmp}/hnm-fuzz-failures
 SAN_RE='AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:'
@@ -31,8 +34,9 @@ printf 'size,delay,send,recv,pingpong\n1,0.001,1e-06,2e-06,4.6e-05\n65536,0.001,
 printf 'pairs,mode,size,rank,duration\n1,uni,1048576,0,0.0011\n1,uni,1048576,1,0.0011\n1,bi,1048576,0,0.0015\n1,bi,1048576,1,0.0015\n' >"$S/csv/contention.csv"
 
 # --- libFuzzer -------------------------------------------------------------------
+if [ "$MODE" = libfuzzer ]; then
 for f in model hostfile; do
-  [ -x "$REL_BIN/fuzz_$f" ] || continue
+  [ -x "$REL_BIN/fuzz_$f" ] || skip "$REL_BIN/fuzz_$f was not built (libFuzzer needs clang)"
   corpus=$W/corpus-$f && mkdir -p "$corpus"
   [ $f = model ] && cp "$S"/model/* "$corpus/" || cp "$S"/hosts/* "$corpus/"
   (cd "$W" && "$REL_BIN/fuzz_$f" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
@@ -43,6 +47,8 @@ for f in model hostfile; do
   echo "libFuzzer $f: ${runs:-?} runs in ${FUZZ_SECONDS} s"
   if [ "$st" -ne 0 ]; then mkdir -p "$FAILDIR" && cp "$W"/crash-$f-* "$FAILDIR/" 2>/dev/null; tail -30 "$W/fuzz-$f.log"; fi
 done
+finish
+fi
 
 # --- mutation --------------------------------------------------------------------
 TWO=$DATA/platforms/two.xml TWOH=$DATA/platforms/two.hosts

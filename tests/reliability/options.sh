@@ -11,11 +11,8 @@
 # how to get a command's own --help; no command: one line naming the
 # commands and pointing to --help, exit 2; an unknown command: one line naming it and the commands, exit 2.
 # Environment: HNM_PLATFORM, HNM_ROUTE, HNM_CALIBRATE, HNM_COMPARE, HNM_RUN,
-# CMP_BIN, HNM_VERSION_EXPECTED.
+# HNM_LINKPLOT, HNM_HOSTS, CMP_BIN, HNM_VERSION_EXPECTED.
 source "$(dirname "$0")/../sim/lib.sh"
-set +e
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 T=30
 PROG=$CMP_BIN/sendrecv
@@ -27,6 +24,8 @@ declare -A CMD=(
   [hnm-platform]="$HNM_PLATFORM torus"
   [hnm-calibrate]="$HNM_CALIBRATE fit"
   [hnm-compare]="$HNM_COMPARE run"
+  [hnm-linkplot]="$HNM_LINKPLOT map"
+  [hnm-hosts]="$HNM_HOSTS"
 )
 # One option of each table, as --help must list it.
 declare -A OPT=(
@@ -35,10 +34,13 @@ declare -A OPT=(
   [hnm-platform]="--loopback-bw BANDWIDTH"
   [hnm-calibrate]="--max-segments N"
   [hnm-compare]="--timeout SEC"
+  [hnm-linkplot]="--metric mean|peak"
+  [hnm-hosts]="Usage: hnm-hosts PLATFORM"
 )
-for t in hnm-run hnm-route hnm-platform hnm-calibrate hnm-compare; do
+for t in hnm-run hnm-route hnm-platform hnm-calibrate hnm-compare hnm-linkplot hnm-hosts; do
   out=$(timeout $T ${CMD[$t]} --help 2>&1)
-  check "$t --help: exit 0" [ $? -eq 0 ]
+  st=$?
+  check_eq "$t --help: exit status" "$st" 0
   check "$t --help: usage line" grep -q "^Usage: $t" <<<"$out"
   check "$t --help: lists '${OPT[$t]}'" grep -qF -- "${OPT[$t]}" <<<"$out"
   check "$t --help: lists --version" grep -qF -- "--version" <<<"$out"
@@ -113,6 +115,24 @@ for t in hnm-compare hnm-calibrate hnm-platform; do
   want="$t: unknown $(tr 'A-Z' 'a-z' <<<"${METAVAR[$t]}") 'frobnicate' ($list; see $t --help)"
   check "$t frobnicate: exit 2 (got $st)" [ $st -eq 2 ]
   check "$t frobnicate: '$want' (got '$(cat err.txt)')" [ "$(cat err.txt)" = "$want" ]
+done
+# hnm-linkplot's commands (map, dist): none, or an unknown one, is one line
+# naming them, exit 2.
+for args in "" frobnicate; do
+  timeout $T "$HNM_LINKPLOT" $args > out.txt 2> err.txt
+  st=$?
+  check_eq "hnm-linkplot ${args:-without a command}: exit status" "$st" 2
+  check "hnm-linkplot ${args:-without a command}: nothing on stdout" [ ! -s out.txt ]
+  check "hnm-linkplot ${args:-without a command}: one line naming map and dist (got '$(cat err.txt)')" \
+    [ "$(wc -l < err.txt)" -eq 1 -a -n "$(grep "^hnm-linkplot: .*${args:+'$args'}.*map.* dist" err.txt)" ]
+done
+# hnm-hosts without its platform, or with two: one line, exit 2.
+for args in "" "a.xml b.xml"; do
+  timeout $T "$HNM_HOSTS" $args > out.txt 2> err.txt
+  st=$?
+  check_eq "hnm-hosts ${args:-without a platform}: exit status" "$st" 2
+  check_eq "hnm-hosts ${args:-without a platform}: lines on stderr ($(cat err.txt))" "$(wc -l < err.txt)" 1
+  check "hnm-hosts ${args:-without a platform}: nothing on stdout" [ ! -s out.txt ]
 done
 # Each command's summary in --help is the table's (one example per tool).
 check "hnm-compare --help: merge's summary" \

@@ -84,32 +84,32 @@ int main(void)
   CHECK(np_refused("2 "));
 
   /* Hostfiles: capacity, empty lines, HOST:N (split at the last colon). */
-  CHECK(slots_of("a\n") == 1);
-  CHECK(slots_of("a") == 1); /* no final newline */
-  CHECK(slots_of("a\nb\n") == 2);
-  CHECK(slots_of("a\n\n\nb\n\n") == 2);
-  CHECK(slots_of("a:1\n") == 1);
-  CHECK(slots_of("a:3\nb:2\n") == 5);
-  CHECK(slots_of("a:1048576\n") == 1048576);
-  CHECK(slots_of("a:1048577\n") == -1);
-  CHECK(slots_of("node:1\n") == -1);   /* host "node", N = 1: not a host */
-  CHECK(slots_of("node:1:2\n") == 2);  /* host "node:1", N = 2 */
-  CHECK(slots_of("a:0\n") == -1);
-  CHECK(slots_of("a:\n") == -1);
-  CHECK(slots_of(":3\n") == -1);
-  CHECK(slots_of("a:+1\n") == -1);
-  CHECK(slots_of("a:-1\n") == -1);
-  CHECK(slots_of("a:1.5\n") == -1);
-  CHECK(slots_of("a:x\n") == -1);
-  CHECK(slots_of("") == -1);
-  CHECK(slots_of("\n\n") == -1);
-  CHECK(slots_of(" a\n") == -1);
-  CHECK(slots_of("a \n") == -1);
-  CHECK(slots_of("a\tb\n") == -1);
-  CHECK(slots_of(" \n") == -1);
-  CHECK(slots_of("a\r\n") == -1);
-  CHECK(slots_of("c\n") == -1);
-  CHECK(slots_of("A\n") == -1);
+  CHECK_EQ(slots_of("a\n"), 1);
+  CHECK_EQ(slots_of("a"), 1); /* no final newline */
+  CHECK_EQ(slots_of("a\nb\n"), 2);
+  CHECK_EQ(slots_of("a\n\n\nb\n\n"), 2);
+  CHECK_EQ(slots_of("a:1\n"), 1);
+  CHECK_EQ(slots_of("a:3\nb:2\n"), 5);
+  CHECK_EQ(slots_of("a:1048576\n"), 1048576);
+  CHECK_EQ(slots_of("a:1048577\n"), -1);
+  CHECK_EQ(slots_of("node:1\n"), -1);  /* host "node", N = 1: not a host */
+  CHECK_EQ(slots_of("node:1:2\n"), 2); /* host "node:1", N = 2 */
+  CHECK_EQ(slots_of("a:0\n"), -1);
+  CHECK_EQ(slots_of("a:\n"), -1);
+  CHECK_EQ(slots_of(":3\n"), -1);
+  CHECK_EQ(slots_of("a:+1\n"), -1);
+  CHECK_EQ(slots_of("a:-1\n"), -1);
+  CHECK_EQ(slots_of("a:1.5\n"), -1);
+  CHECK_EQ(slots_of("a:x\n"), -1);
+  CHECK_EQ(slots_of(""), -1);
+  CHECK_EQ(slots_of("\n\n"), -1);
+  CHECK_EQ(slots_of(" a\n"), -1);
+  CHECK_EQ(slots_of("a \n"), -1);
+  CHECK_EQ(slots_of("a\tb\n"), -1);
+  CHECK_EQ(slots_of(" \n"), -1);
+  CHECK_EQ(slots_of("a\r\n"), -1);
+  CHECK_EQ(slots_of("c\n"), -1);
+  CHECK_EQ(slots_of("A\n"), -1);
   /* INT_MAX ranks in all, not one more. */
   {
     long per = 1048576, full = INT_MAX / per, rest = INT_MAX % per;
@@ -120,9 +120,9 @@ int main(void)
       n += (size_t)sprintf(buf + n, "a:1048576\n");
     if (buf) {
       n += (size_t)sprintf(buf + n, "b:%ld\n", rest);
-      CHECK(slots_of(buf) == INT_MAX);
+      CHECK_EQ(slots_of(buf), INT_MAX);
       sprintf(buf + n, "a\n");
-      CHECK(slots_of(buf) == -1);
+      CHECK_EQ(slots_of(buf), -1);
     }
     free(buf);
   }
@@ -140,23 +140,23 @@ int main(void)
   }
 
   /* Speeds as SimGrid writes them. */
-  CHECK(parsed("20000f") == 20000);
-  CHECK(parsed("1e9") == 1e9);
-  CHECK(parsed("2.5Gf") == 2.5e9);
-  CHECK(parsed("100Mflops") == 1e8);
-  CHECK(parsed("1kf") == 1e3);
-  CHECK(parsed("3Tf") == 3e12);
-  CHECK(parsed("1000000000f") == 1e9);
-  CHECK(parsed("1Gbps") == -1);
-  CHECK(parsed("1G") == -1);
-  CHECK(parsed("0f") == -1);
-  CHECK(parsed("-1Gf") == -1);
-  CHECK(parsed("inf") == -1);
-  CHECK(parsed("nan") == -1);
-  CHECK(parsed("") == -1);
-  CHECK(parsed(" 1Gf") == -1);
-  CHECK(parsed("1Gf ") == -1);
-  CHECK(parsed("Gf") == -1);
+  CHECK_EQ(parsed("20000f"), 20000);
+  CHECK_EQ(parsed("1e9"), 1e9);
+  CHECK_EQ(parsed("2.5Gf"), 2.5e9);
+  CHECK_EQ(parsed("100Mflops"), 1e8);
+  CHECK_EQ(parsed("1kf"), 1e3);
+  CHECK_EQ(parsed("3Tf"), 3e12);
+  CHECK_EQ(parsed("1000000000f"), 1e9);
+  CHECK_EQ(parsed("1Gbps"), -1);
+  CHECK_EQ(parsed("1G"), -1);
+  CHECK_EQ(parsed("0f"), -1);
+  CHECK_EQ(parsed("-1Gf"), -1);
+  CHECK_EQ(parsed("inf"), -1);
+  CHECK_EQ(parsed("nan"), -1);
+  CHECK_EQ(parsed(""), -1);
+  CHECK_EQ(parsed(" 1Gf"), -1);
+  CHECK_EQ(parsed("1Gf "), -1);
+  CHECK_EQ(parsed("Gf"), -1);
   /* Which hosts set smpi/host-speed: the hostfile's first -np places. */
   {
     double lo, hi;
@@ -172,7 +172,7 @@ int main(void)
     CHECK(speed_of("b\nn-0", 0, NULL, "", &lo, &hi) == 4e9);    /* no final newline */
     /* The platform's <config> wins over the hosts, the user over both. */
     CHECK(speed_of("a\n", 0, NULL, "2.5Gf", &lo, &hi) == 2.5e9 && hi == 1e9);
-    CHECK(speed_of("a\n", 0, "3Gf", "2.5Gf", &lo, &hi) == -2);
+    CHECK_EQ(speed_of("a\n", 0, "3Gf", "2.5Gf", &lo, &hi), -2);
     CHECK(speed_of("a\n", 0, NULL, "fast", &lo, &hi) == -1);
     /* Unknown speeds (an older hnm-hosts): nothing chosen. */
     hnm_platform_info pi = {host_names, 4, 0, 0, NULL, "", ""};
@@ -192,7 +192,7 @@ int main(void)
     char dir[] = "/tmp/hnm-test-check-XXXXXX", path[256], err[256];
     CHECK(mkdtemp(dir) != NULL);
     snprintf(path, sizeof path, "%s/fifo", dir);
-    CHECK(mkfifo(path, 0600) == 0);
+    CHECK_EQ(mkfifo(path, 0600), 0);
     CHECK(hnm_input_check(path, err, sizeof err) != 0 && strcmp(err, "not a regular file (a named pipe)") == 0);
     CHECK(hnm_input_open(path, err, sizeof err) == NULL);
     unlink(path);
@@ -213,6 +213,5 @@ int main(void)
     unlink(path);
     rmdir(dir);
   }
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_finish();
 }

@@ -53,13 +53,13 @@ int main(void)
     CHECK(b != NULL);
     if (b != NULL) {
       CHECK(strcmp(hnm_model_name(m), hnm_model_name(b)) == 0);
-      CHECK(hnm_model_async_max(m) == hnm_model_async_max(b));
-      CHECK(hnm_model_detached_max(m) == hnm_model_detached_max(b));
-      CHECK(hnm_model_limiter_mode(m) == hnm_model_limiter_mode(b));
-      CHECK(hnm_model_limiter_factor(m) == hnm_model_limiter_factor(b));
-      CHECK(hnm_model_contention(m) == hnm_model_contention(b));
-      CHECK(hnm_model_crosstraffic(m) == hnm_model_crosstraffic(b));
-      CHECK(hnm_model_update(m) == hnm_model_update(b));
+      CHECK_EQ(hnm_model_async_max(m), hnm_model_async_max(b));
+      CHECK_EQ(hnm_model_detached_max(m), hnm_model_detached_max(b));
+      CHECK_EQ(hnm_model_limiter_mode(m), hnm_model_limiter_mode(b));
+      CHECK_EQ(hnm_model_limiter_factor(m), hnm_model_limiter_factor(b));
+      CHECK_EQ(hnm_model_contention(m), hnm_model_contention(b));
+      CHECK_EQ(hnm_model_crosstraffic(m), hnm_model_crosstraffic(b));
+      CHECK_EQ(hnm_model_update(m), hnm_model_update(b));
       CHECK(same_segments(m, b));
       const struct hnm_pack_model *pm = hnm_model_pack(m), *pb = hnm_model_pack(b);
       CHECK((pm == NULL) == (pb == NULL));
@@ -68,7 +68,7 @@ int main(void)
               memcmp(pm->cost, pb->cost, sizeof pm->cost) == 0);
       struct hnm_loggps lm, lb;
       int im = hnm_model_loggps(m, &lm), ib = hnm_model_loggps(b, &lb);
-      CHECK(im == ib);
+      CHECK_EQ(im, ib);
       if (im && ib)
         CHECK(lm.ports == lb.ports && lm.gap == lb.gap);
       hnm_model_free(b);
@@ -136,7 +136,7 @@ int main(void)
   d.rma = &rma;
   m = hnm_model_new(&d, err, sizeof err);
   CHECK(m != NULL && hnm_model_rma(m, &back) == 1);
-  CHECK(memcmp(&back, &rma, sizeof rma) == 0);
+  CHECK_EQ(memcmp(&back, &rma, sizeof rma), 0);
   hnm_model_free(m);
   dl.rma = &rma;
   CHECK(hnm_model_new(&dl, err, sizeof err) == NULL && strstr(err, "rma") != NULL);
@@ -145,6 +145,5 @@ int main(void)
   d.rma = &too_slow;
   CHECK(hnm_model_new(&d, err, sizeof err) == NULL && strstr(err, "fence") != NULL);
 
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_finish();
 }

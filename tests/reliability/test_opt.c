@@ -77,11 +77,11 @@ int main(void)
   hnm_msg_init("test_opt");
 
   /* Defaults, parsed like a user's values. */
-  CHECK(parse(&v, 0, ARGS("file")) == 1);
+  CHECK_EQ(parse(&v, 0, ARGS("file")), 1);
   CHECK(v.np == 2 && v.lat == 1e-6 && v.size == 65536 && v.bw == 1.25e9 && v.factor == 1.5);
   CHECK(v.flag == 0 && v.out == NULL && v.calls == 0);
   /* Short, long, --x=value, clusters. */
-  CHECK(parse(&v, 0, ARGS("-f", "-o", "a.xml", "--np=4", "--lat", "1.5us")) == 7);
+  CHECK_EQ(parse(&v, 0, ARGS("-f", "-o", "a.xml", "--np=4", "--lat", "1.5us")), 7);
   CHECK(v.flag == 1 && strcmp(v.out, "a.xml") == 0 && v.np == 4 && v.lat == 1.5e-6);
   CHECK(parse(&v, 0, ARGS("-fo", "b")) == 3 && v.flag == 1 && strcmp(v.out, "b") == 0);
   CHECK(parse(&v, 0, ARGS("--output=c")) == 2 && strcmp(v.out, "c") == 0);
@@ -92,33 +92,33 @@ int main(void)
   /* Ranges: the bounds and their neighbours. */
   CHECK(parse(&v, 0, ARGS("--np", "1")) == 3 && v.np == 1);
   CHECK(parse(&v, 0, ARGS("--np", "1024")) == 3 && v.np == 1024);
-  CHECK(parse(&v, 0, ARGS("--np", "0")) == HNM_OPT_ERROR);
-  CHECK(parse(&v, 0, ARGS("--np", "1025")) == HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--np", "0")), HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--np", "1025")), HNM_OPT_ERROR);
   CHECK(parse(&v, 0, ARGS("--lat", "1s")) == 3 && v.lat == 1);
-  CHECK(parse(&v, 0, ARGS("--lat", "1.000001s")) == HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--lat", "1.000001s")), HNM_OPT_ERROR);
   CHECK(parse(&v, 0, ARGS("--lat", "0")) == 3 && v.lat == 0);
-  CHECK(parse(&v, 0, ARGS("--lat", "-1ns")) == HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--lat", "-1ns")), HNM_OPT_ERROR);
   /* Not numbers, not units. */
-  CHECK(parse(&v, 0, ARGS("--np", "2.5")) == HNM_OPT_ERROR);
-  CHECK(parse(&v, 0, ARGS("--np", "")) == HNM_OPT_ERROR);
-  CHECK(parse(&v, 0, ARGS("--np", "9223372036854775808")) == HNM_OPT_ERROR);
-  CHECK(parse(&v, 0, ARGS("--bw", "10")) == HNM_OPT_ERROR);
-  CHECK(parse(&v, 0, ARGS("--lat", "1parsec")) == HNM_OPT_ERROR);
-  CHECK(parse(&v, 0, ARGS("--factor", "inf")) == HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--np", "2.5")), HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--np", "")), HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--np", "9223372036854775808")), HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--bw", "10")), HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--lat", "1parsec")), HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--factor", "inf")), HNM_OPT_ERROR);
   /* Errors: unknown, missing argument, argument to a flag. */
-  CHECK(parse(&v, 0, ARGS("--nope")) == HNM_OPT_ERROR);
-  CHECK(parse(&v, 0, ARGS("-x")) == HNM_OPT_ERROR);
-  CHECK(parse(&v, 0, ARGS("--output")) == HNM_OPT_ERROR);
-  CHECK(parse(&v, 0, ARGS("-o")) == HNM_OPT_ERROR);
-  CHECK(parse(&v, 0, ARGS("--flag=1")) == HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--nope")), HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("-x")), HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--output")), HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("-o")), HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--flag=1")), HNM_OPT_ERROR);
   CHECK(hnm_opt_status(HNM_OPT_ERROR) == 2 && hnm_opt_status(HNM_OPT_DONE) == 0);
   /* Help and version. */
-  CHECK(parse(&v, 0, ARGS("--help")) == HNM_OPT_DONE);
-  CHECK(parse(&v, 0, ARGS("-h")) == HNM_OPT_DONE);
-  CHECK(parse(&v, 0, ARGS("--version")) == HNM_OPT_DONE);
+  CHECK_EQ(parse(&v, 0, ARGS("--help")), HNM_OPT_DONE);
+  CHECK_EQ(parse(&v, 0, ARGS("-h")), HNM_OPT_DONE);
+  CHECK_EQ(parse(&v, 0, ARGS("--version")), HNM_OPT_DONE);
   /* Callbacks: every occurrence, in order; a refusal is an error. */
   CHECK(parse(&v, 0, ARGS("-c", "a", "--call", "b")) == 5 && v.calls == 2 && strcmp(v.last, "b") == 0);
-  CHECK(parse(&v, 0, ARGS("--call", "bad")) == HNM_OPT_ERROR);
+  CHECK_EQ(parse(&v, 0, ARGS("--call", "bad")), HNM_OPT_ERROR);
   /* Operands: permuted to the end by default; IN_ORDER stops at the first. */
   const char *const perm[] = {"x", "-f", "y", NULL};
   CHECK(parse(&v, 0, perm) == 2 && v.flag == 1);
@@ -151,6 +151,5 @@ int main(void)
   CHECK(strstr(text, "\nEpilog.\n") != NULL);
   free(text);
 
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_finish();
 }

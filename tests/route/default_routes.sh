@@ -10,10 +10,8 @@
 # + direction and bgq_link_from_Y_to_X_DOWN in the - direction (X, Y the host
 # indices of the hostfile's lines x and y; docs/route.md).
 # Environment: HNM_ROUTE, HNM_PLATFORM, ROUTE_PRINT.
-set -euo pipefail
 source "$(dirname "$0")/../sim/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 
 # default_line SHAPE SRC DST: "HOPS DIRS RANKS..." of the default route.
 default_line() {

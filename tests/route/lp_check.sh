@@ -19,10 +19,8 @@
 #     then loaded to maxload 1): 10 paths, B / 10 each, also B / (10 c). With
 #     the hop limit at the distance (slack 0) only the 2 direct links: B / (2 c).
 # Environment: HNM_ROUTE, ROUTE_CHECK.
-set -euo pipefail
 source "$(dirname "$0")/../sim/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 B=8388608
 C=1800000000
 

@@ -17,10 +17,9 @@
 #  3. Open MPI, 32 ranks: the bytes forwarded along the LP's paths arrive
 #     intact (--verify).
 # Environment: HNM_ROUTE, HNM_PLATFORM, HNM_RUN, APPS_BIN.
-set -euo pipefail
 source "$(dirname "$0")/../apps/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+need mpirun "$APPS_BIN/multipath-mpi"
+tmp=$WORK
 MP=$APPS_BIN/multipath
 c=1800000000 X=8388608 s=131072
 

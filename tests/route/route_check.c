@@ -206,9 +206,9 @@ int main(int argc, char **argv)
   fclose(f);
   printf("%d path lines of default, heuristic, lp\n", lines);
   CHECK(lines >= 3 * (int)npairs);
-  CHECK(bad_walk == 0);
-  CHECK(bad_pair == 0);
-  CHECK(bad_default == 0);
+  CHECK_EQ(bad_walk, 0);
+  CHECK_EQ(bad_pair, 0);
+  CHECK_EQ(bad_default, 0);
 
   int unmet[NM] = {0}, default_multi = 0;
   for (size_t i = 0; i < npairs; i++) {
@@ -221,9 +221,9 @@ int main(int argc, char **argv)
   for (int m = 0; m < NM; m++) {
     if (unmet[m])
       fprintf(stderr, "%s: %d demands not met\n", methods[m], unmet[m]);
-    CHECK(unmet[m] == 0);
+    CHECK_EQ(unmet[m], 0);
   }
-  CHECK(default_multi == 0);
+  CHECK_EQ(default_multi, 0);
 
   /* CSV. */
   f = fopen(argv[5], "r");
@@ -269,7 +269,7 @@ int main(int argc, char **argv)
     for (long a = 0; a < nodes * 10; a++)
       if (load[m][a] / csv[m][0] > capacity * (1 + 1e-9))
         over++;
-    CHECK(over == 0);
+    CHECK_EQ(over, 0);
   }
   if (have_csv[2]) {
     double bound = 0;
@@ -285,6 +285,5 @@ int main(int argc, char **argv)
     CHECK(csv[2][1] >= csv[1][1] * (1 - 1e-9));
     CHECK(csv[1][1] >= csv[0][1] * (1 - 1e-9));
   }
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_finish();
 }

@@ -15,8 +15,7 @@
 #    1 -> 5), and the node's loopback is untouched: two rows, S + 16 bytes.
 # 3. Bad input: --link-load into a missing directory: exit 2, one line.
 source "$(dirname "$0")/../sim/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 S=1000000
 B=1e10
 T=$(calc "($S + 16) / $B")
@@ -56,11 +55,9 @@ want="torus_link_from_0_to_1_UP torus 0 0 1 $((S + 16))
 torus_link_from_1_to_5_UP torus 1 1 5 $((S + 16))"
 check "SimGrid torus: roles and bytes ($got)" [ "$got" = "$want" ]
 
-set +e
 "$HNM_RUN" --model "$FLUID" --link-load "$tmp/nowhere/x.csv" -platform "$tmp/t.xml" -hostfile "$tmp/th" -np 2 \
   "$ROUTING_BIN/flows" "$S" >/dev/null 2>"$tmp/err"
 rc=$?
-set -e
 check "--link-load into a missing directory: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 check "--link-load into a missing directory: one line ($(cat "$tmp/err"))" [ "$(wc -l <"$tmp/err")" -eq 1 ]
 finish

@@ -16,8 +16,7 @@
 #     are as long as SimGrid's D-mod-k ones and vary;
 #   - bad input: exit 2, one line, nothing written.
 source "$(dirname "$0")/../sim/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 lib_routes() { HNM_ROUTED_PLATFORM=$1 "$ROUTE_PRINT" "$PLATFORM_LIB" "${@:2}" 2>/dev/null; }
 
 # --- torus -----------------------------------------------------------------
@@ -147,11 +146,9 @@ check "valiant-router through SimGrid: 1000 routes with 2 global links ($bad_r b
 seed_ignored() { # WHAT ARGS... (hnm-platform, with and without --routing-seed 7)
   local what=$1
   shift
-  set +e
   "$HNM_PLATFORM" "$@" -o "$tmp/n1.out" --hostfile "$tmp/n1.hosts" 2>/dev/null
   "$HNM_PLATFORM" "$@" --routing-seed 7 -o "$tmp/n7.out" --hostfile "$tmp/n7.hosts" 2>"$tmp/stderr"
   local rc=$?
-  set -e
   check "$what --routing-seed 7: accepted (exit $rc)" [ "$rc" -eq 0 ]
   check "$what --routing-seed 7: a note ($(head -c 200 "$tmp/stderr"))" \
     grep -q "note: --routing-seed: routing '.*' makes no random choice; the seed is ignored" "$tmp/stderr"
@@ -169,18 +166,12 @@ check "dragonfly minimal --routing-seed 7: the same routes" \
     "$(lib_routes "$tmp/n7.out" "${pairs[@]:0:40}" node-3 node-70 node-70 node-3)" ]
 
 # --- bad input ------------------------------------------------------------------------
-one_line_with() { [ "$(wc -l <"$tmp/stderr")" -eq 1 ] && grep -qF -- "$1" "$tmp/stderr"; }
-bad_input() { # WHAT EXPECTED-MESSAGE ARGS...
+# bad_input WHAT EXPECTED-MESSAGE ARGS...: ARGS refused, the one line
+# holding EXPECTED-MESSAGE (refuse, tests/lib.sh).
+bad_input() {
   local what=$1 msg=$2
   shift 2
-  rm -f "$tmp/out.txt"
-  set +e
-  "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-  local rc=$?
-  set -e
-  check "$what: exit 2 (got $rc)" [ "$rc" -eq 2 ]
-  check "$what: one line naming the problem ($(head -c 200 "$tmp/stderr"))" one_line_with "$msg"
-  check "$what: nothing written" [ ! -e "$tmp/out.txt" ]
+  refuse "$what" "$(ere_quote "$msg")" "$@"
 }
 bad_input "unknown dragonfly routing" \
   "--routing: 'dor' is not a dragonfly routing (minimal, valiant-group, valiant-router, ugal-l, ugal-g)" \

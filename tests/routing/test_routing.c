@@ -130,7 +130,7 @@ static void test_dragonfly_minimal(unsigned long G, unsigned long C, unsigned lo
   size_t links[16];
   unsigned long H = hnm_rnet_hosts(n), K = C * R;
   int bad_connected = 0, bad_globals = 0, bad_detour = 0;
-  CHECK(H == G * K * N);
+  CHECK_EQ(H, G * K * N);
   CHECK(hnm_rnet_max_route(n) <= 16);
   for (unsigned long s = 0; s < H; s++)
     for (unsigned long t = 0; t < H; t++) {
@@ -154,9 +154,9 @@ static void test_dragonfly_minimal(unsigned long G, unsigned long C, unsigned lo
                       w.locals_dst != local_hops(port_router(h, g, k, L, K), q, R);
       }
     }
-  CHECK(bad_connected == 0);
-  CHECK(bad_globals == 0);
-  CHECK(bad_detour == 0);
+  CHECK_EQ(bad_connected, 0);
+  CHECK_EQ(bad_globals, 0);
+  CHECK_EQ(bad_detour, 0);
   hnm_rnet_free(n);
 }
 
@@ -177,7 +177,7 @@ static void test_dragonfly_valiant(void)
     if (w.mid_group >= 0)
       count[w.mid_group]++;
   }
-  CHECK(bad == 0);
+  CHECK_EQ(bad, 0);
   CHECK(count[0] == 0 && count[3] == 0);
   for (int g = 1; g < 6; g++)
     if (g != 3)
@@ -198,7 +198,7 @@ static void test_dragonfly_valiant(void)
       bad_all += !w.connected || w.globals != (diff ? 2 : 0) ||
                  (diff && (w.mid_group == (long)(s / per_group) || w.mid_group == (long)(t / per_group)));
     }
-  CHECK(bad_all == 0);
+  CHECK_EQ(bad_all, 0);
   hnm_rnet_free(n);
 }
 
@@ -448,7 +448,7 @@ static void test_torus(void)
       int m = hnm_rnet_route(n, s, t, links, NULL, NULL);
       bad += (unsigned long)m != torus_dist(dims, 3, s, t) || torus_walk(n, s, t, links, m, (unsigned long)-1) != 0;
     }
-  CHECK(bad == 0);
+  CHECK_EQ(bad, 0);
   /* SimGrid's half-ring rule on a ring of 4: 0 -> 2 upwards, 2 -> 0 downwards. */
   struct hnm_rnet_link l;
   CHECK(hnm_rnet_route(n, 0, 2, links, NULL, NULL) == 2);
@@ -478,13 +478,13 @@ static void test_torus(void)
     bad += (unsigned long)m != torus_dist(dims, 3, s, v) + torus_dist(dims, 3, v, t) ||
            torus_walk(n, s, t, links, m, v) < 0;
   }
-  CHECK(bad == 0);
+  CHECK_EQ(bad, 0);
   CHECK(count[7] == 0 && count[44] == 0);
   int off = 0;
   for (int v = 0; v < 60; v++)
     if (v != 7 && v != 44)
       off += labs(count[v] - 2000) > 200; /* 4.5 standard deviations */
-  CHECK(off == 0);
+  CHECK_EQ(off, 0);
   hnm_rnet_free(n);
 }
 
@@ -549,11 +549,11 @@ static void test_layout(void)
     bad += strcmp(l.name, r.name) != 0 || r.canonical != l.canonical;
   }
   /* 3 groups x 2 pairs... : C(3,2) x 4 global, per group 2 green + 2 black, 12 nodes */
-  CHECK(globals == 3 * 4);
-  CHECK(locals == 3 * (2 + 2));
-  CHECK(nodes == 12);
-  CHECK(canon == globals + locals + nodes + 12 /* loopbacks */);
-  CHECK(bad == 0);
+  CHECK_EQ(globals, 3 * 4);
+  CHECK_EQ(locals, 3 * (2 + 2));
+  CHECK_EQ(nodes, 12);
+  CHECK_EQ(canon, globals + locals + nodes + 12 /* loopbacks */);
+  CHECK_EQ(bad, 0);
   /* Global bandwidth is one link's, local ones are multiplied (green 2, black 3). */
   double global_bw = 0, local_bw_sum = 0;
   for (size_t i = 0; i < hnm_rnet_link_count(n); i++) {
@@ -563,8 +563,8 @@ static void test_layout(void)
     if (l.role == HNM_LINK_LOCAL && l.canonical == i)
       local_bw_sum += l.bw;
   }
-  CHECK(global_bw == 1e9);
-  CHECK(local_bw_sum == 3 * (2 * 2e9 + 2 * 3e9));
+  CHECK_EQ(global_bw, 1e9);
+  CHECK_EQ(local_bw_sum, 3 * (2 * 2e9 + 2 * 3e9));
   hnm_rnet_free(n);
 }
 
@@ -590,10 +590,10 @@ static void test_names(void)
   CHECK(hnm_routing_parse(HNM_TOPO_TORUS, "valiant", &r, err, sizeof err) == 0 && r == HNM_ROUTING_VALIANT);
   CHECK(hnm_routing_parse(HNM_TOPO_TORUS, "dor", &r, err, sizeof err) == 0 && hnm_routing_is_builtin(r));
   CHECK(hnm_routing_parse(HNM_TOPO_FATTREE, "dmodk", &r, err, sizeof err) == 0 && hnm_routing_is_builtin(r));
-  CHECK(hnm_routing_parse(HNM_TOPO_TORUS, "ugal", &r, err, sizeof err) == -1);
+  CHECK_EQ(hnm_routing_parse(HNM_TOPO_TORUS, "ugal", &r, err, sizeof err), -1);
   CHECK(strcmp(err, "--routing: 'ugal' is not a torus routing (dor, valiant)") == 0);
-  CHECK(hnm_routing_parse(HNM_TOPO_BGQ, "dor", &r, err, sizeof err) == -1);
-  CHECK(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "dor", &r, err, sizeof err) == -1);
+  CHECK_EQ(hnm_routing_parse(HNM_TOPO_BGQ, "dor", &r, err, sizeof err), -1);
+  CHECK_EQ(hnm_routing_parse(HNM_TOPO_DRAGONFLY, "dor", &r, err, sizeof err), -1);
 }
 
 static void write_file(const char *path, const char *text)
@@ -610,10 +610,10 @@ static void test_description(void)
   struct hnm_rnet_desc d = dragonfly(7, 2, 3, 4, 6, HNM_ROUTING_UGAL_L, 18446744073709551615ULL), back;
   d.bw = 1.25e9 / 3, d.lat = 1e-7 * 3, d.ugal_threshold = 1e-6 / 3;
   FILE *f = fdopen(fd, "w");
-  CHECK(hnm_rnet_desc_write(f, &d, "a comment\non two lines") == 0);
+  CHECK_EQ(hnm_rnet_desc_write(f, &d, "a comment\non two lines"), 0);
   fclose(f);
-  CHECK(hnm_rnet_is_description(path) == 1);
-  CHECK(hnm_rnet_desc_read(path, &back, err, sizeof err) == 0);
+  CHECK_EQ(hnm_rnet_is_description(path), 1);
+  CHECK_EQ(hnm_rnet_desc_read(path, &back, err, sizeof err), 0);
   CHECK(back.topo.groups == 7 && back.topo.chassis == 2 && back.topo.routers == 3 && back.topo.nodes == 4 &&
         back.topo.blue == 6 && back.topo.black == 3 && back.topo.green == 2);
   CHECK(back.routing == HNM_ROUTING_UGAL_L && back.seed == 18446744073709551615ULL);
@@ -648,13 +648,13 @@ static void test_description(void)
     write_file(path, bad[i].text);
     err[0] = '\0';
     int rc = hnm_rnet_desc_read(path, &back, err, sizeof err);
-    CHECK(rc == -1);
+    CHECK_EQ(rc, -1);
     CHECK(strncmp(err, path, strlen(path)) == 0 && strstr(err, bad[i].msg) == err + strlen(path));
     if (rc != -1 || strstr(err, bad[i].msg) != err + strlen(path))
       fprintf(stderr, "  case %zu: %s\n", i, err);
   }
   unlink(path);
-  CHECK(hnm_rnet_is_description(path) == 0);
+  CHECK_EQ(hnm_rnet_is_description(path), 0);
 }
 
 static int role_is(const char *name, const struct hnm_linkrole_topo *t, const char *role, long a, long b, long c)
@@ -680,13 +680,13 @@ static void test_linkrole(void)
   CHECK(role_is("torus_link_from_3_to_0_UP", &none, "torus", -1, 3, 0));
   CHECK(role_is("torus_link_7_loopback", &t, "loopback", 7, -1, -1));
   /* Fat tree 2;4,4;1,2;1,2: 16 hosts (ids 0..15), 4 leaf switches (ids 31..28), 2 top (27, 26). */
-  CHECK(hnm_linkrole_topo_parse("FAT_TREE", "2;4,4;1,2;1,2", &t) == 0);
+  CHECK_EQ(hnm_linkrole_topo_parse("FAT_TREE", "2;4,4;1,2;1,2", &t), 0);
   CHECK(role_is("link_from_5_30_12_UP", &t, "fattree-up", 0, 5, 30));
   CHECK(role_is("link_from_28_26_40_DOWN", &t, "fattree-down", 1, 28, 26));
   CHECK(role_is("link_from_29_26_40", &t, "fattree-up", 1, 29, 26));
   /* SimGrid's dragonfly 3,4;4,3;5,1;2: 60 routers x 2 nodes = 120 node links (ids 0..119),
    * green links from id 120, 10 per chassis: id 135 is chassis instance 1 (group 0), id 145 instance 2. */
-  CHECK(hnm_linkrole_topo_parse("DRAGONFLY", "3,4;4,3;5,1;2", &t) == 0);
+  CHECK_EQ(hnm_linkrole_topo_parse("DRAGONFLY", "3,4;4,3;5,1;2", &t), 0);
   CHECK(role_is("local_link_from_router_7_to_node_1_15_UP", &t, "node-up", 15, -1, -1));
   CHECK(role_is("local_link_from_router_7_to_node_1_15_DOWN", &t, "node-down", 15, -1, -1));
   CHECK(role_is("green_link_in_chassis_1_between_routers_0_and_3_135_UP", &t, "local", 0, 5, 8));
@@ -731,7 +731,7 @@ static void test_fattree(const unsigned long *m, const unsigned long *w, const u
   unsigned long H = 1;
   for (int i = 0; i < h; i++)
     H *= m[i];
-  CHECK(hnm_rnet_hosts(n) == H);
+  CHECK_EQ(hnm_rnet_hosts(n), H);
   int bad = 0;
   for (unsigned long s = 0; s < H; s++)
     for (unsigned long t = 0; t < H; t++) {
@@ -790,7 +790,7 @@ static void test_fattree(const unsigned long *m, const unsigned long *w, const u
       }
       bad += level != 0 || x != t;
     }
-  CHECK(bad == 0);
+  CHECK_EQ(bad, 0);
   /* First hop from host 0 to the last host: up-port x parallel link uniform. */
   long count[64] = {0};
   int cells = (int)(w[0] * p[0]), msgs = 400 * cells;
@@ -803,7 +803,7 @@ static void test_fattree(const unsigned long *m, const unsigned long *w, const u
   int off = 0;
   for (int c = 0; c < cells; c++)
     off += labs(count[c] - 400) > 100; /* 5 standard deviations */
-  CHECK(off == 0);
+  CHECK_EQ(off, 0);
   hnm_rnet_free(n);
 }
 
@@ -829,6 +829,5 @@ int main(void)
     test_fattree(m1, w1, p1, 2);
     test_fattree(m2, w2, p2, 3);
   }
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_finish();
 }

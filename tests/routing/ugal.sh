@@ -25,8 +25,7 @@
 # Idle network with latency 1us: minimal's 3 links (up, global, down),
 # 3us + T, not Valiant's 4us + T.
 source "$(dirname "$0")/../sim/lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 S=1000000
 T=$(calc "($S + 16) / 1e10")
 shape=(--groups 3 --chassis 1 --routers 1 --nodes 4 --blue-links 1 --black-links 1 --green-links 1 --bw 10GBps)

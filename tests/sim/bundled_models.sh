@@ -6,11 +6,10 @@
 # measurement route (20 us, 125e6 B/s): there, fluid times the fitted line
 # L_f + k / B_f, the values its comment records, to their 4 digits.
 source "$(dirname "$0")/lib.sh"
-set +e
-W=$(mktemp -d "${TMPDIR:-/tmp}/hnm-bundled.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+W=$WORK
 "$SOURCE_DIR/scripts/bundled-models" "$BUILD_DIR" "$W" 2>"$W/err"
-check "bundled-models exits 0 ($(tail -n 2 "$W/err"))" [ $? -eq 0 ]
+st=$?
+check_eq "bundled-models exits 0 ($(tail -n 2 "$W/err")): exit status" "$st" 0
 for m in loggps fluid; do
   check "$m.xml is the fit, byte for byte ($(diff "$W/$m.xml" "$SOURCE_DIR/model/models/$m.xml" | head -4 | tr '\n' ' '))" \
     cmp -s "$W/$m.xml" "$SOURCE_DIR/model/models/$m.xml"

@@ -26,7 +26,8 @@ check "dry-run: no HNM_MODEL when the flag carries it" bash -c '! grep -q HNM_MO
 out_env=$("$HNM_RUN" --model loggps:L=5us,o=1us --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
 check "a spec SimGrid would split at ',' goes in HNM_MODEL" grep -q "^HNM_MODEL='loggps:L=5us,o=1us' " <<<"$out_env"
 check "... and not in --cfg" bash -c '! grep -q hnm/model <<<"$1"' _ "$out_env"
-check "--cfg=hnm/model is refused next to --model" bash -c '! "$1" --model fluid --dry-run -np 2 --cfg=hnm/model:loggps "$2" 2>/dev/null' _ "$HNM_RUN" "$SIM_BIN/p2p_timing"
+refuse "--cfg=hnm/model next to --model" "^hnm-run: '--cfg=hnm/model:loggps' conflicts with --model" \
+  "$HNM_RUN" --model fluid --dry-run -np 2 --cfg=hnm/model:loggps "$SIM_BIN/p2p_timing"
 check "dry-run preloads the plugin" grep -q "'env LD_PRELOAD=[^ ]*libhnm.so[^ ]*'" <<<"$out"
 check "dry-run adds the default platform" grep -q -- '-platform [^ ]*platforms/default.xml' <<<"$out"
 out=$("$HNM_RUN" --model fluid --dry-run -wrapper "valgrind -q" -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
@@ -66,11 +67,9 @@ check "hnm-run options after smpirun's" grep -q -- '--cfg=hnm/model:fluid ' <<<"
 
 # The plugin on its own, without a model: refuses with exit 2.
 plugin=$(sed -n "s/.*LD_PRELOAD=\([^ ']*\).*/\1/p" <<<"$out")
-set +e
 err=$(env -u HNM_MODEL smpirun -wrapper "env LD_PRELOAD=$plugin" -platform "$DATA/platforms/two.xml" \
   -hostfile "$DATA/platforms/two.hosts" -np 2 "${SIMOPTS[@]}" "$SIM_BIN/p2p_timing" 1:0:0 2>&1)
 status=$?
-set -e
 check "libhnm without a model fails" [ "$status" -eq 2 ]
 check "libhnm says why" grep -q 'no model is set.*--cfg=hnm/model' <<<"$err"
 check "nothing simulated" bash -c "! grep -q '^send' <<<\"\$1\"" _ "$err"
@@ -95,11 +94,9 @@ by_fluid_run=$("$HNM_RUN" --model fluid "${TWO[@]}" "${SIMOPTS[@]}" "$SIM_BIN/p2
 check "... and equals hnm-run --model fluid" [ "$by_fluid" = "$by_fluid_run" ]
 
 # A bad spec in the flag stops the run with exit 2, naming the flag.
-set +e
 err=$(smpirun -wrapper "env LD_PRELOAD=$plugin" "${TWO[@]}" "${SIMOPTS[@]}" --cfg=hnm/model:nosuchmodel \
   "$SIM_BIN/p2p_timing" 1:0:0 2>&1)
 status=$?
-set -e
 check "bad --cfg=hnm/model: exit 2" [ "$status" -eq 2 ]
 check "bad --cfg=hnm/model: says so" grep -q "hnm: --cfg=hnm/model: --model: unknown model 'nosuchmodel'" <<<"$err"
 
@@ -112,7 +109,7 @@ check "--cfg-help lists hnm/verbose" grep -q '^ *hnm/verbose: ' <<<"$help"
 # keep them; one more does not, with a note; a given guard-size wins.
 if M=$(cat /proc/sys/vm/max_map_count 2>/dev/null) && [ "$M" -gt 0 ] && [ "$M" -lt 100000000 ]; then
   n0=$((5 * M / 11))
-  GTMP=$(mktemp -d)
+  GTMP=$WORK/guard && mkdir -p "$GTMP"
   printf 'n-0:%d\n' $((n0 + 1)) >"$GTMP/h"
   guard() { "$HNM_RUN" --model fluid --dry-run -platform "$DATA/platforms/flat32.xml" -hostfile "$GTMP/h" "$@" \
     "$SIM_BIN/p2p_timing" 2>"$GTMP/err"; }

@@ -8,9 +8,12 @@
 # must stay silent under Lazy. loggps is not max-min (its Lazy/Full
 # difference is port order, docs/models.md) and smpi-default keeps
 # SimGrid's defect on purpose (sim.simgrid_bug_lazy).
+# SimGrid canary (ctest label simgrid-canary): the mend runs only on
+# SimGrid 3.32, so a failure after a SimGrid upgrade is news about SimGrid
+# (the defect still there, the mend off; or the bug fixed upstream), not a
+# regression of hnm.
 source "$(dirname "$0")/lib.sh"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+TMP=$WORK
 "$BUILD_DIR/bin/hnm-platform" cluster --cabinets 2 --nodes 8 -o "$TMP/p.xml" --hostfile "$TMP/h"
 declare -A ARGS=(
   [gcr]="--n 2 --k 2 --no-payload"
@@ -36,12 +39,10 @@ for s in gcr halo transpose monc_halo; do
   for m in graphene fluid smpi-fixed; do
     # shellcheck disable=SC2086
     hnm "$m" "$TMP/p.xml" "$TMP/h" 16 --cfg=network/optim:Full "$APPS_BIN/$s" ${ARGS[$s]} >"$TMP/full" 2>"$TMP/full.err"
-    set +e
     # shellcheck disable=SC2086
     hnm "$m" "$TMP/p.xml" "$TMP/h" 16 --cfg=network/optim:Lazy --log=ker_lmm.thres:debug "$APPS_BIN/$s" ${ARGS[$s]} \
       >"$TMP/lazy" 2>"$TMP/lazy.err"
     status=$?
-    set -e
     check "$s $m: Lazy runs to its end (status $status), SimGrid's lmm check silent" \
       bash -c '[ "$1" -eq 0 ] && ! grep -q "Incorrect value" "$2"' _ "$status" "$TMP/lazy.err"
     check "$s $m: the lmm check ran" grep -q -m1 "MAX-MIN" "$TMP/lazy.err"

@@ -14,11 +14,14 @@
 # network/optim:Full and under Lazy (the plugin's mend), and under hnm-run's
 # own choice. smpi-default is SimGrid's own update, defect included: its
 # Lazy answer is pinned by sim.simgrid_bug_lazy, not here.
+# SimGrid canary (ctest label simgrid-canary): the mend runs only on
+# SimGrid 3.32, so a failure under Lazy after a SimGrid upgrade is news
+# about SimGrid (the defect still there, the mend off; or the bug fixed
+# upstream), not a regression of hnm.
 source "$(dirname "$0")/lib.sh"
 PLAT=$DATA/platforms/fanout.xml HOSTS=$DATA/platforms/fanout.hosts
 BYTES=5000000 P=5000016 BW=10000000 LAT=0.02
-TMP_ERR=$(mktemp)
-trap 'rm -f "$TMP_ERR"' EXIT
+TMP_ERR=$WORK/err
 
 # t RANK OUTPUT: when RANK's last receive completed.
 t() { awk -v r="$1" '$1 == "fanout" && $2 == r { print $3 }' <<<"$2"; }

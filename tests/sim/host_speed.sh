@@ -13,8 +13,7 @@
 #    between SMPI's measurement and the program's, and timer resolution).
 source "$(dirname "$0")/lib.sh"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 PLAT=$SOURCE_DIR/platforms/default.xml HOSTS=$SOURCE_DIR/platforms/default.hosts
 # Two hosts of different speeds, and a cluster whose <config> names the
 # speed of the machine running the simulation (as hnm-calibrate machine does).

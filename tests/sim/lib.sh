@@ -2,7 +2,8 @@
 # Environment (set by ctest, see tests/sim/CMakeLists.txt):
 #   HNM_RUN  path of hnm-run;  SIM_BIN  directory of the test programs;
 #   DATA     tests/data of the source tree.
-set -euo pipefail
+# check, check_close, refuse, skip, finish, calc, $WORK: tests/lib.sh.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 # Options that make the simulated clock move only through the network model:
 # no benchmarked computation, no time injected by MPI_Wtime.
@@ -23,9 +24,6 @@ fluid_factor() {
   grep -o " $1=\"[^\"]*\"" "$(dirname "${BASH_SOURCE[0]}")/../../model/models/fluid.xml" | head -1 | cut -d'"' -f2
 }
 
-FAILED=0
-PASSED=0
-
 # hnm MODEL PLATFORM HOSTFILE NP PROGRAM ARGS... : stdout of the simulation.
 hnm() {
   local model=$1 plat=$2 hosts=$3 np=$4
@@ -39,30 +37,3 @@ plain() {
   shift 3
   smpirun -platform "$plat" -hostfile "$hosts" -np "$np" "${SIMOPTS[@]}" "$@"
 }
-
-# check_close WHAT GOT EXPECTED RELTOL
-check_close() {
-  if awk -v g="$2" -v e="$3" -v t="$4" 'BEGIN {
-        d = g - e; if (d < 0) d = -d; s = e < 0 ? -e : e;
-        exit !((s == 0 && d <= t) || (s > 0 && d / s <= t)) }'; then
-    PASSED=$((PASSED + 1))
-  else
-    FAILED=$((FAILED + 1))
-    printf 'FAIL %s: got %s, expected %s (rel. tol. %s)\n' "$1" "$2" "$3" "$4"
-  fi
-}
-
-# check WHAT CONDITION-EXIT-STATUS
-check() {
-  local what=$1
-  shift
-  if "$@"; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); printf 'FAIL %s\n' "$what"; fi
-}
-
-finish() {
-  printf '%d passed, %d failed\n' "$PASSED" "$FAILED"
-  [ "$FAILED" -eq 0 ]
-}
-
-# calc EXPR: evaluate an awk arithmetic expression at full double precision.
-calc() { awk "BEGIN { printf \"%.17g\", ($1) }"; }

@@ -13,9 +13,7 @@
 # platform (the bundled loggps: 30 us, 125 MB/s), absent with :platform;
 # for a fitted segment table, its fastest rate against the route's.
 source "$(dirname "$0")/lib.sh"
-set +e
-W=$(mktemp -d "${TMPDIR:-/tmp}/hnm-loggps-platform.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+W=$WORK
 cat >"$W/p.xml" <<'EOF'
 <?xml version="1.0"?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">

@@ -6,9 +6,7 @@
 # placement is checked against that rule written out here and against plain
 # smpirun on the same platform and hostfile.
 source "$(dirname "$0")/lib.sh"
-set +e
-W=$(mktemp -d "${TMPDIR:-/tmp}/hnm-placement.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+W=$WORK
 OPTS=(--cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no --log=root.thres:critical)
 PROG=$SIM_BIN/placement
 
@@ -30,7 +28,8 @@ case_() {
   local want got plain note
   want=$(expected "$np" "${places[@]}")
   got=$("$HNM_RUN" --model fluid "$@" -np "$np" "${OPTS[@]}" "$PROG" 2>"$W/err")
-  check "$what: hnm-run exits 0 ($(head -c 300 "$W/err"))" [ $? -eq 0 ]
+  st=$?
+  check_eq "$what: hnm-run exits 0 ($(head -c 300 "$W/err")): exit status" "$st" 0
   check "$what: hnm-run's placement is rank i on place i mod ${#places[@]} (got: $(head -4 <<<"$got" | tr '\n' ';')...)" \
     [ "$got" = "$want" ]
   plain=$(smpirun "$@" -np "$np" "${OPTS[@]}" "$PROG" 2>/dev/null)

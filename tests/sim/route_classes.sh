@@ -12,8 +12,7 @@
 source "$(dirname "$0")/lib.sh"
 
 k=100000
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$WORK
 # class hosts route-latency route-bandwidth lat-factor bw-factor send-o send-O recv-o recv-O
 while read -r class a b lat bw lf bf so sO ro rO; do
   printf '%s\n%s\n' "$a" "$b" >"$tmp/hosts"

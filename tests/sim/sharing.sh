@@ -8,6 +8,10 @@
 # under fluid, a never-saturating link (the removed limiter) is on the
 # route: it lets flows run unshared (docs/lazy-bug/README.md). The plugin
 # mends it: hnm-run's choice (Lazy), Lazy and Full give max-min's answer.
+# SimGrid canary (ctest label simgrid-canary): the mend runs only on
+# SimGrid 3.32, so a failure under Lazy after a SimGrid upgrade is news
+# about SimGrid (the defect still there, the mend off; or the bug fixed
+# upstream with other values), not a regression of hnm.
 source "$(dirname "$0")/lib.sh"
 B=125000000 k=4096
 run() { hnm "$FLUID" "$DATA/platforms/flat32.xml" "$DATA/platforms/flat32.hosts" 2 "$@" "$SIM_BIN/exchange" 4 "$k"; }

@@ -97,6 +97,5 @@ int main(void)
   in_child("/opt/hnm", case_env_too_small_buffer, "path longer than the buffer");
   in_child(NULL, case_found_from_program, "no HNM_HOME: found from build/tests/unit");
   in_child("", case_empty_env_is_unset, "HNM_HOME empty");
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_finish();
 }

@@ -26,12 +26,7 @@
  * the test that called them, with the same counters. */
 static void check_line(int ok, int line, const char *what)
 {
-  if (ok) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, line, what);
-  }
+  check_at(ok, __FILE__, line, "CHECK failed: %s", what);
 }
 
 /* |got - want| <= rel x |want| (or == when want is 0). */
@@ -39,12 +34,7 @@ static void check_near(double got, double want, double rel, int line, const char
 {
   int ok = want == 0 ? got == 0 : fabs(got - want) <= rel * fabs(want);
 
-  if (ok) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: %s: got %.17g, want %.17g\n", __FILE__, line, what, got, want);
-  }
+  check_at(ok, __FILE__, line, "%s: got %.17g, want %.17g", what, got, want);
 }
 
 #define NEAR(got, want) check_near((got), (want), 1e-12, __LINE__, #got)
@@ -92,7 +82,7 @@ static void test_bundled_all(void)
     hnm_model_free(b);
   }
   CHECK(strstr(hnm_model_dtd_path(), "hnm-model.dtd") != NULL);
-  CHECK(strncmp(hnm_model_dtd_path(), hnm_model_dir(), strlen(hnm_model_dir())) == 0);
+  CHECK_EQ(strncmp(hnm_model_dtd_path(), hnm_model_dir(), strlen(hnm_model_dir())), 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -202,14 +192,14 @@ static void test_smpi_default(void)
 
   /* The protocol as SMPI's defaults: async-small-thresh 0 (never), detached
    * below 65536 bytes; limiter and cross-traffic left alone. */
-  CHECK(hnm_model_async_max(m) == -1);
-  CHECK(hnm_model_detached_max(m) == 65535);
-  CHECK(hnm_model_smpi_async_thresh(m) == 0);
-  CHECK(hnm_model_smpi_detached_thresh(m) == 65536);
-  CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_KEEP);
-  CHECK(hnm_model_contention(m) == HNM_CONTENTION_MAXMIN);
-  CHECK(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_SIMGRID);
-  CHECK(hnm_model_update(m) == HNM_UPDATE_SIMGRID);
+  CHECK_EQ(hnm_model_async_max(m), -1);
+  CHECK_EQ(hnm_model_detached_max(m), 65535);
+  CHECK_EQ(hnm_model_smpi_async_thresh(m), 0);
+  CHECK_EQ(hnm_model_smpi_detached_thresh(m), 65536);
+  CHECK_EQ(hnm_model_limiter_mode(m), HNM_LIMITER_KEEP);
+  CHECK_EQ(hnm_model_contention(m), HNM_CONTENTION_MAXMIN);
+  CHECK_EQ(hnm_model_crosstraffic(m), HNM_CROSSTRAFFIC_SIMGRID);
+  CHECK_EQ(hnm_model_update(m), HNM_UPDATE_SIMGRID);
 
   /* smpi-fixed: the same model with the selective update mended. */
   hnm_model *f = load_bundled("smpi-fixed");
@@ -253,14 +243,14 @@ static void test_graphene(void)
     CHECK(s == hnm_model_segment(m, HNM_ROUTE_REMOTE, probes[i].k));
   }
   hnm_model_segments(m, HNM_ROUTE_REMOTE, &n);
-  CHECK(n == 5);
-  CHECK(hnm_model_async_max(m) == 65536);
-  CHECK(hnm_model_detached_max(m) == 327680);
-  CHECK(hnm_model_smpi_async_thresh(m) == 65537);
-  CHECK(hnm_model_smpi_detached_thresh(m) == 327681);
-  CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_FACTOR);
-  CHECK(hnm_model_limiter_factor(m) == 1.5);
-  CHECK(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_OFF);
+  CHECK_EQ(n, 5);
+  CHECK_EQ(hnm_model_async_max(m), 65536);
+  CHECK_EQ(hnm_model_detached_max(m), 327680);
+  CHECK_EQ(hnm_model_smpi_async_thresh(m), 65537);
+  CHECK_EQ(hnm_model_smpi_detached_thresh(m), 327681);
+  CHECK_EQ(hnm_model_limiter_mode(m), HNM_LIMITER_FACTOR);
+  CHECK_EQ(hnm_model_limiter_factor(m), 1.5);
+  CHECK_EQ(hnm_model_crosstraffic(m), HNM_CROSSTRAFFIC_OFF);
   /* Overheads of the first segment: 1.5us + k 0.25ns (send), 1.2us + k 0.2ns
    * (isend), 2us + k 0.3ns (recv); k = 1000 bytes. */
   s = hnm_model_segment(m, HNM_ROUTE_SAME_HOST, 1000);
@@ -269,7 +259,7 @@ static void test_graphene(void)
   NEAR(hnm_segment_recv_overhead(s, 1000), 2.3e-6);
   /* Relative segments pass their factors through. */
   CHECK(hnm_segment_lat_factor(s, 1016, 0, NULL) == 1.0);
-  CHECK(hnm_segment_bw_factor(s, 1.25e9) == 0.55);
+  CHECK_EQ(hnm_segment_bw_factor(s, 1.25e9), 0.55);
   hnm_model_free(m);
 }
 
@@ -289,9 +279,9 @@ static void test_fluid(void)
   CHECK(s[0].lat_factor == 1.202 && s[0].bw_factor == 0.9268);
   CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 0) == s);
   CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1e15) == s);
-  CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_OFF);
-  CHECK(hnm_model_smpi_async_thresh(m) == 0);
-  CHECK(hnm_model_smpi_detached_thresh(m) == 65536);
+  CHECK_EQ(hnm_model_limiter_mode(m), HNM_LIMITER_OFF);
+  CHECK_EQ(hnm_model_smpi_async_thresh(m), 0);
+  CHECK_EQ(hnm_model_smpi_detached_thresh(m), 65536);
   hnm_model_free(m);
 }
 
@@ -519,7 +509,7 @@ static void test_loggps(void)
     if (m != NULL) {
       check_segments(m, w, 2, __LINE__);
       CHECK(strcmp(hnm_model_name(m), "loggps") == 0);
-      CHECK(hnm_model_async_max(m) == 65536);
+      CHECK_EQ(hnm_model_async_max(m), 65536);
     }
     hnm_model_free(m);
   }
@@ -560,9 +550,9 @@ static void test_loggps(void)
   /* Overrides apply after the expansion: protocol and limiter stay as given. */
   m = spec_ok("loggps:async=none,S=1MiB,limiter=2", __LINE__);
   if (m != NULL) {
-    CHECK(hnm_model_async_max(m) == -1);
-    CHECK(hnm_model_detached_max(m) == 1048576);
-    CHECK(hnm_model_smpi_async_thresh(m) == 0);
+    CHECK_EQ(hnm_model_async_max(m), -1);
+    CHECK_EQ(hnm_model_detached_max(m), 1048576);
+    CHECK_EQ(hnm_model_smpi_async_thresh(m), 0);
     CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_FACTOR && hnm_model_limiter_factor(m) == 2);
     NEAR(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1048576)->latency_s, 20.65e-6); /* the bundled L */
     CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1048577)->send_o == 0); /* rendez-vous */
@@ -589,8 +579,8 @@ static void test_good_files(void)
     CHECK(strcmp(hnm_model_name(m), "routes") == 0);
     CHECK(hnm_model_async_max(m) == 4096 && hnm_model_detached_max(m) == 65536);
     CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_FACTOR && hnm_model_limiter_factor(m) == 2);
-    CHECK(hnm_model_contention(m) == HNM_CONTENTION_NONE);
-    CHECK(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_ON);
+    CHECK_EQ(hnm_model_contention(m), HNM_CONTENTION_NONE);
+    CHECK_EQ(hnm_model_crosstraffic(m), HNM_CROSSTRAFFIC_ON);
     /* same-host and same-zone fall back to "any". */
     s = hnm_model_segments(m, HNM_ROUTE_SAME_HOST, &n);
     CHECK(n == 1 && s[0].lat_factor == 1.5 && s[0].bw_factor == 0.5);
@@ -601,15 +591,15 @@ static void test_good_files(void)
     CHECK(n == 2 && s[0].upto == 1024);
     CHECK(s[0].latency_absolute && s[0].bandwidth_absolute);
     NEAR(s[0].latency_s, 1.5e-6);
-    CHECK(s[0].bandwidth_Bps == 1.25e9);
+    CHECK_EQ(s[0].bandwidth_Bps, 1.25e9);
     NEAR(hnm_segment_send_overhead(&s[0], 1000), 1.5e-6);
     NEAR(hnm_segment_isend_overhead(&s[0], 1000), 2.25e-6);
-    CHECK(hnm_segment_recv_overhead(&s[0], 1000) == 0);
+    CHECK_EQ(hnm_segment_recv_overhead(&s[0], 1000), 0);
     /* (1.5us - 16 / 1.25e9) / 1us = 1.4872; bandwidth 1.25e9 / 1e9. */
     NEAR(hnm_segment_lat_factor(&s[0], 1016, 1e-6, NULL), 1.4872);
     NEAR(hnm_segment_bw_factor(&s[0], 1e9), 1.25);
     CHECK(!s[1].latency_absolute && s[1].lat_factor == 2 && s[1].bandwidth_absolute);
-    CHECK(s[1].bandwidth_Bps == 1.25e9);
+    CHECK_EQ(s[1].bandwidth_Bps, 1.25e9);
     CHECK(hnm_segment_lat_factor(&s[1], 2000, 1e-6, NULL) == 2);
     CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1024) == &s[0]);
     CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1025) == &s[1]);
@@ -636,7 +626,7 @@ static void test_good_files(void)
   snprintf(spec, sizeof spec, "%s:limiter=keep,async=none", path);
   m = spec_ok(spec, __LINE__);
   if (m != NULL) {
-    CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_KEEP);
+    CHECK_EQ(hnm_model_limiter_mode(m), HNM_LIMITER_KEEP);
     CHECK(hnm_model_async_max(m) == -1 && hnm_model_detached_max(m) == 65536);
   }
   hnm_model_free(m);
@@ -648,9 +638,9 @@ static void test_good_files(void)
   if (m != NULL) {
     CHECK(hnm_model_async_max(m) == -1 && hnm_model_detached_max(m) == -1);
     CHECK(hnm_model_smpi_async_thresh(m) == 0 && hnm_model_smpi_detached_thresh(m) == 0);
-    CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_KEEP); /* no <limiter>: keep */
-    CHECK(hnm_model_contention(m) == HNM_CONTENTION_MAXMIN);
-    CHECK(hnm_model_crosstraffic(m) == HNM_CROSSTRAFFIC_SIMGRID);
+    CHECK_EQ(hnm_model_limiter_mode(m), HNM_LIMITER_KEEP); /* no <limiter>: keep */
+    CHECK_EQ(hnm_model_contention(m), HNM_CONTENTION_MAXMIN);
+    CHECK_EQ(hnm_model_crosstraffic(m), HNM_CROSSTRAFFIC_SIMGRID);
     s = hnm_model_segment(m, HNM_ROUTE_SAME_HOST, 5);
     CHECK(s->latency_absolute && s->bandwidth_Bps == 8589934592.0);
     /* A zero route latency cannot be scaled: factor 1, loss reported. */
@@ -670,7 +660,7 @@ static void test_good_files(void)
   /* Overrides on hybrid models. */
   m = spec_ok("graphene:limiter=off,async=none,detached=1MiB", __LINE__);
   if (m != NULL) {
-    CHECK(hnm_model_limiter_mode(m) == HNM_LIMITER_OFF);
+    CHECK_EQ(hnm_model_limiter_mode(m), HNM_LIMITER_OFF);
     CHECK(hnm_model_async_max(m) == -1 && hnm_model_detached_max(m) == 1048576);
     CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1421)->bw_factor == 0.80); /* table untouched */
   }
@@ -681,7 +671,7 @@ static void test_good_files(void)
   hnm_model_free(m);
   m = spec_ok("fluid:detached=none", __LINE__);
   if (m != NULL)
-    CHECK(hnm_model_smpi_detached_thresh(m) == 0);
+    CHECK_EQ(hnm_model_smpi_detached_thresh(m), 0);
   hnm_model_free(m);
 }
 
@@ -701,14 +691,9 @@ static void expect_load_error(const char *file, int line, const char *needle1, c
   m = hnm_model_load(path, err, sizeof err);
   ok = m == NULL && strncmp(err, prefix, strlen(prefix)) == 0 && strstr(err, needle1) != NULL &&
        (needle2 == NULL || strstr(err, needle2) != NULL) && strchr(err, '\n') == NULL;
-  if (ok) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: loading %s: wanted \"%s...\" with \"%s\"%s%s%s, got: %s\n", __FILE__, src_line, file,
-            prefix, needle1, needle2 != NULL ? " and \"" : "", needle2 != NULL ? needle2 : "",
-            needle2 != NULL ? "\"" : "", m != NULL ? "(loaded!)" : err);
-  }
+  check_at(ok, __FILE__, src_line, "loading %s: wanted \"%s...\" with \"%s\"%s%s%s, got: %s", file, prefix, needle1,
+           needle2 != NULL ? " and \"" : "", needle2 != NULL ? needle2 : "", needle2 != NULL ? "\"" : "",
+           m != NULL ? "(loaded!)" : err);
   hnm_model_free(m);
 }
 
@@ -769,13 +754,8 @@ static void expect_spec_error(const char *spec, const char *needle1, const char 
   strcpy(err, "(no message)");
   m = hnm_model_parse_spec(spec, err, sizeof err);
   ok = m == NULL && strstr(err, needle1) != NULL && (needle2 == NULL || strstr(err, needle2) != NULL);
-  if (ok) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: spec \"%s\": wanted \"%s\"%s%s, got: %s\n", __FILE__, src_line, spec, needle1,
-            needle2 != NULL ? " and " : "", needle2 != NULL ? needle2 : "", m != NULL ? "(accepted!)" : err);
-  }
+  check_at(ok, __FILE__, src_line, "spec \"%s\": wanted \"%s\"%s%s, got: %s", spec, needle1,
+           needle2 != NULL ? " and " : "", needle2 != NULL ? needle2 : "", m != NULL ? "(accepted!)" : err);
   hnm_model_free(m);
 }
 
@@ -934,13 +914,9 @@ static void expect_residual_error(const char *root_attrs, const char *residuals,
            root_attrs, residuals ? " residuals=\"" : "", residuals ? residuals : "", residuals ? "\"" : "");
   strcpy(err, "(no message)");
   hnm_model *m = load_text(text, err, sizeof err);
-  if (m == NULL && strstr(err, needle) != NULL) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: residuals \"%s\" (root%s): wanted \"%s\", got: %s\n", __FILE__, line,
-            residuals ? residuals : "(none)", root_attrs, needle, m != NULL ? "(accepted!)" : err);
-  }
+  check_at(m == NULL && strstr(err, needle) != NULL, __FILE__, line,
+           "residuals \"%s\" (root%s): wanted \"%s\", got: %s", residuals ? residuals : "(none)", root_attrs, needle,
+           m != NULL ? "(accepted!)" : err);
   hnm_model_free(m);
 }
 
@@ -955,19 +931,19 @@ static void test_stochastic(void)
     fprintf(stderr, "%s\n", err);
     return;
   }
-  CHECK(hnm_model_stochastic(m) == 0); /* off by default */
-  CHECK(hnm_model_seed(m) == 1);
+  CHECK_EQ(hnm_model_stochastic(m), 0); /* off by default */
+  CHECK_EQ(hnm_model_seed(m), 1);
   const struct hnm_segment *s = hnm_model_segment(m, HNM_ROUTE_REMOTE, 1000);
   CHECK(s->nresiduals == 5);
   static const double q[5] = {0.5, 0.8, 1, 1.1, 2};
   for (size_t i = 0; i < 5 && s->nresiduals == 5; i++)
     CHECK(s->residuals[i] == q[i]);
   /* The inverse distribution function: quantile i at u = i/4, linear between. */
-  CHECK(hnm_segment_residual(s, 0) == 0.5);
+  CHECK_EQ(hnm_segment_residual(s, 0), 0.5);
   CHECK(fabs(hnm_segment_residual(s, 0.125) - 0.65) < 1e-15);
-  CHECK(hnm_segment_residual(s, 0.5) == 1);
+  CHECK_EQ(hnm_segment_residual(s, 0.5), 1);
   CHECK(fabs(hnm_segment_residual(s, 0.875) - 1.55) < 1e-15);
-  CHECK(hnm_segment_residual(s, 1) == 2);
+  CHECK_EQ(hnm_segment_residual(s, 1), 2);
   /* Mean: the trapezoids, (0.65 + 0.9 + 1.05 + 1.55) / 4; second moment
    * sum (a^2 + ab + b^2) / 3 / 4. */
   double mean = (0.65 + 0.9 + 1.05 + 1.55) / 4;
@@ -995,8 +971,8 @@ static void test_stochastic(void)
   /* The wire multiplier: rho x (over + wire) = over + w x wire, clamped. */
   double w = hnm_wire_multiplier(1.5, 8e-6, 28e-6);
   CHECK(fabs(8e-6 + w * 28e-6 - 1.5 * 36e-6) < 1e-18);
-  CHECK(hnm_wire_multiplier(0.1, 8e-6, 28e-6) == HNM_MIN_WIRE_MULTIPLIER);
-  CHECK(hnm_wire_multiplier(1, 8e-6, 28e-6) == 1);
+  CHECK_EQ(hnm_wire_multiplier(0.1, 8e-6, 28e-6), HNM_MIN_WIRE_MULTIPLIER);
+  CHECK_EQ(hnm_wire_multiplier(1, 8e-6, 28e-6), 1);
 
   /* Written and read back: the quantiles, stochastic, the seed. */
   hnm_model *on = hnm_model_parse_spec(strcat(path, ":stochastic=on,seed=42"), err, sizeof err);
@@ -1059,6 +1035,5 @@ int main(void)
   test_bad_specs();
   test_ports();
   test_stochastic();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return check_finish();
 }

@@ -67,7 +67,7 @@ static void expect(int flags, const char *const *args, int want_rc, const char *
   char *av[MAXARGS];
   char err[512] = "junk";
   int rc = scan(&v, av, flags, err, sizeof err, args);
-  CHECK(rc == want_rc);
+  CHECK_EQ(rc, want_rc);
   CHECK(strcmp(err, want_err) == 0);
   if (rc != want_rc || strcmp(err, want_err) != 0)
     fprintf(stderr, "  %s ...: rc %d (want %d), err '%s' (want '%s')\n", args[0], rc, want_rc, err, want_err);
@@ -100,7 +100,7 @@ int main(void)
   dup2(errfd, 2);
   close(out);
   close(errfd);
-  CHECK(ftell(sink) == 0);
+  CHECK_EQ(ftell(sink), 0);
   fclose(sink);
   CHECK(rcs[0] == HNM_OPT_ERROR && rcs[1] == HNM_OPT_HELP && rcs[2] == HNM_OPT_VERSION && rcs[3] == HNM_OPT_ERROR &&
         rcs[4] == HNM_OPT_HELP && rcs[5] == HNM_OPT_ERROR);
@@ -108,11 +108,11 @@ int main(void)
         hnm_opt_status(HNM_OPT_ERROR) == 2);
 
   /* Values and defaults. */
-  CHECK(scan(&v, av, 0, err, sizeof err, ARGS("--n", "7", "--algo", "bb", "-v")) == 6);
+  CHECK_EQ(scan(&v, av, 0, err, sizeof err, ARGS("--n", "7", "--algo", "bb", "-v")), 6);
   CHECK(v.n == 7 && v.algo == 1 && v.verbose == 1 && v.scale == 1 && err[0] == '\0');
-  CHECK(scan(&v, av, 0, err, sizeof err, ARGS("--n=10", "--algo=a")) == 3);
+  CHECK_EQ(scan(&v, av, 0, err, sizeof err, ARGS("--n=10", "--algo=a")), 3);
   CHECK(v.n == 10 && v.algo == 0 && v.verbose == 0);
-  CHECK(scan(&v, av, 0, err, sizeof err, ARGS("--scale", "0.5")) == 3);
+  CHECK_EQ(scan(&v, av, 0, err, sizeof err, ARGS("--scale", "0.5")), 3);
   CHECK(v.n == 2 && v.algo == 2 && v.scale == 0.5); /* the defaults "2" and "c" */
 
   /* Errors: the exact reason, "--x: 'VAL' reason". */
@@ -139,12 +139,12 @@ int main(void)
 
   /* In order: the first operand ends the options, argv is not permuted. */
   const char *const in_order[] = {"--n", "5", "op", "--n", "7", NULL};
-  CHECK(scan(&v, av, HNM_OPT_IN_ORDER, err, sizeof err, in_order) == 3);
-  CHECK(v.n == 5);
+  CHECK_EQ(scan(&v, av, HNM_OPT_IN_ORDER, err, sizeof err, in_order), 3);
+  CHECK_EQ(v.n, 5);
   for (int i = 0; i < 5; i++)
     CHECK(av[i + 1] == in_order[i]);
   /* Without it GNU getopt moves operands last (the tools' behaviour). */
-  CHECK(scan(&v, av, 0, err, sizeof err, in_order) == 5);
+  CHECK_EQ(scan(&v, av, 0, err, sizeof err, in_order), 5);
   CHECK(v.n == 7 && av[5] == in_order[2]);
 
   /* A fresh start every time: a scan that stopped inside a cluster of short
@@ -156,16 +156,16 @@ int main(void)
                                  {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
   const struct hnm_opt_cmd vcmd = {"prog", NULL, NULL, NULL, NULL, HNM_OPT_IN_ORDER, NULL};
   v.verbose = 0;
-  CHECK(hnm_opt_scan(&vcmd, vopt, 2, a1, err, sizeof err) == HNM_OPT_ERROR);
+  CHECK_EQ(hnm_opt_scan(&vcmd, vopt, 2, a1, err, sizeof err), HNM_OPT_ERROR);
   CHECK(strcmp(err, "-x: unknown or ambiguous option (see prog --help)") == 0);
-  CHECK(v.verbose == 1);
+  CHECK_EQ(v.verbose, 1);
   char *a2[] = {"prog", "-v", "op", NULL};
   v.verbose = 0;
-  CHECK(hnm_opt_scan(&vcmd, vopt, 3, a2, err, sizeof err) == 2);
+  CHECK_EQ(hnm_opt_scan(&vcmd, vopt, 3, a2, err, sizeof err), 2);
   CHECK(v.verbose == 1 && err[0] == '\0');
-  CHECK(hnm_opt_scan(&vcmd, vopt, 3, a2, err, sizeof err) == 2);
+  CHECK_EQ(hnm_opt_scan(&vcmd, vopt, 3, a2, err, sizeof err), 2);
   for (int rank = 0; rank < 3; rank++) {
-    CHECK(scan(&v, av, HNM_OPT_IN_ORDER, err, sizeof err, ARGS("--n", "3", "--algo", "a")) == 5);
+    CHECK_EQ(scan(&v, av, HNM_OPT_IN_ORDER, err, sizeof err, ARGS("--n", "3", "--algo", "a")), 5);
     CHECK(v.n == 3 && v.algo == 0);
   }
 
@@ -202,6 +202,5 @@ int main(void)
     fprintf(stderr, "--help text:\n%s", text);
   free(text);
 
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  return check_finish();
 }

@@ -22,13 +22,7 @@ static void expect_value(const char *fn_name, parse_fn fn, const char *s, double
   int rc = fn(s, &got, err, sizeof err);
   int ok = rc == 0 && (rel == 0 ? got == want : fabs(got - want) <= rel * fabs(want));
 
-  if (ok) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: %s(\"%s\"): rc %d, got %.17g, want %.17g (%s)\n", __FILE__, line, fn_name, s, rc,
-            got, want, err);
-  }
+  check_at(ok, __FILE__, line, "%s(\"%s\"): rc %d, got %.17g, want %.17g (%s)", fn_name, s, rc, got, want, err);
 }
 
 /* Expect a failure whose message contains needle; *out must stay untouched. */
@@ -39,13 +33,8 @@ static void expect_error(const char *fn_name, parse_fn fn, const char *s, const 
   int rc = fn(s, &out, err, sizeof err);
   int ok = rc == -1 && out == 42 && strstr(err, needle) != NULL;
 
-  if (ok) {
-    passed++;
-  } else {
-    failed++;
-    fprintf(stderr, "%s:%d: %s(\"%s\"): rc %d, out %g, message \"%s\" (wanted an error containing \"%s\")\n",
-            __FILE__, line, fn_name, s, rc, out, err, needle);
-  }
+  check_at(ok, __FILE__, line, "%s(\"%s\"): rc %d, out %g, message \"%s\" (wanted an error containing \"%s\")", fn_name,
+           s, rc, out, err, needle);
 }
 
 #define TIME(s, v, rel) expect_value("hnm_parse_time", hnm_parse_time, s, v, rel, __LINE__)
@@ -175,9 +164,9 @@ static void test_error_buffer(void)
 
   /* A short buffer is truncated but NUL-terminated. */
   memset(small, 'x', sizeof small);
-  CHECK(hnm_parse_time("1.5xs", &v, small, sizeof small) == -1);
+  CHECK_EQ(hnm_parse_time("1.5xs", &v, small, sizeof small), -1);
   CHECK(memchr(small, '\0', sizeof small) != NULL);
-  CHECK(v == 7);
+  CHECK_EQ(v, 7);
   /* No buffer at all is allowed. */
   CHECK(hnm_parse_size("1KB", &v, NULL, 0) == -1);
   CHECK(hnm_parse_size("1KiB", &v, NULL, 0) == 0 && v == 1024);
@@ -190,6 +179,5 @@ int main(void)
   test_bandwidth();
   test_number();
   test_error_buffer();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return check_finish();
 }
