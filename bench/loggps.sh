@@ -8,17 +8,9 @@
 #   bench/loggps.sh [BUILD-DIR] [RANKS] [REPS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${1:-build}
-RANKS=${2:-1024}
-REPS=${3:-5}
-PROG=$BUILD/apps/pingpong_alltoall
-RUN=$BUILD/bin/hnm-run
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# The workload (bench/workload.sh).
+# The command line and the workload (bench/workload.sh).
 source bench/workload.sh
-pingpong_workload "$tmp" "$RANKS" "$PROG"
+workload_setup "$@"
 MODELS=(graphene loggps loggps:ports=multi)
 
 now() { date +%s.%N; }
@@ -33,7 +25,6 @@ for r in $(seq 1 "$REPS"); do
   done
   echo "$line (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
 done
-median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 h=$(median "$tmp/0.t")
 out="ranks=$RANKS reps=$REPS hybrid_s=$h"
 for i in 1 2; do

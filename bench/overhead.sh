@@ -6,17 +6,9 @@
 #   bench/overhead.sh [BUILD-DIR] [RANKS] [REPS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${1:-build}
-RANKS=${2:-1024}
-REPS=${3:-5}
-PROG=$BUILD/apps/pingpong_alltoall
-RUN=$BUILD/bin/hnm-run
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# The workload (bench/workload.sh).
+# The command line and the workload (bench/workload.sh).
 source bench/workload.sh
-pingpong_workload "$tmp" "$RANKS" "$PROG"
+workload_setup "$@"
 
 now() { date +%s.%N; }
 for r in $(seq 1 "$REPS"); do
@@ -31,7 +23,6 @@ if ! cmp -s "$tmp/plain.out" "$tmp/hnm.out"; then
   diff "$tmp/plain.out" "$tmp/hnm.out" >&2 || true
   exit 1
 fi
-median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 p=$(median "$tmp/plain.t")
 h=$(median "$tmp/hnm.t")
 echo "ranks=$RANKS reps=$REPS plain_smpirun_s=$p hnm_smpi_default_s=$h ratio=$(awk -v a="$h" -v b="$p" 'BEGIN { printf "%.3f", a / b }')"

@@ -287,10 +287,10 @@ static void protocol_from_probe(const struct inputs *in, double *A, double *D)
    * older one, or rows removed) leaves each threshold between two sizes. */
   if (*A >= 0 && isfinite(min_non_eager) && min_non_eager > *A + 1)
     hnm_msg_info("%s: note: the eager threshold lies in [%.0f, %.0f) (no size probed between): placed at "
-                    "%.0f", in->probe_file, *A, min_non_eager, *A);
+                    "%.0f",  in->probe_file,  *A,  min_non_eager,  *A);
   if (*D >= 0 && isfinite(min_rdv) && min_rdv > *D + 1)
     hnm_msg_info("%s: note: the detached threshold lies in [%.0f, %.0f) (no size probed between): placed "
-                    "at %.0f", in->probe_file, *D, min_rdv, *D);
+                    "at %.0f",  in->probe_file,  *D,  min_rdv,  *D);
   free(sz);
   free(tmp);
   free(modes_size);
@@ -334,8 +334,8 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     if (in->op[op].n == 0) {
       if (in->p2p_file == NULL)
         hnm_msg_die(HNM_EXIT_USAGE, "no point-to-point CSV (header op,size,start,duration) among the inputs");
-      hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: no '%s' measurements in the point-to-point CSV(s)", in->p2p_file,
-              in->p2p_line, op_names[op]);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: no '%s' measurements in the point-to-point CSV(s)",  in->p2p_file, 
+              in->p2p_line,  op_names[op]);
     }
   if (a->force_detached > -2) {
     m->async = a->force_async;
@@ -598,10 +598,10 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
             M = c->size;
           }
         }
-        if (nv == 0) {
+        if (nv == 0) { /* a row that is missing has no line: the file and the fields */
           free(v);
-          hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: contention probe without %s rows for rank %d of 1 pair",
-                      in->cont_file, in->cont_line, bi ? "bi" : "uni", r);
+          hnm_msg_die(HNM_EXIT_USAGE, "%s: no row with pairs 1, mode %s, rank %d (the contention probe needs both ranks of one pair in "
+              "both modes)", in->cont_file, bi ? "bi" : "uni", r);
         }
         med[bi][r] = hnm_fit_median(v, nv);
       }
@@ -1136,8 +1136,8 @@ int cmd_fit(int argc, char **argv)
   if (a.pcal != NULL && (forced_choice || !choose))
     pcal_compare(&a, &in, &m, fit_model);
   if (m.has_pack)
-    hnm_msg_info("pack costs fitted; held-out patterns within %.1f%% (interpreted), see %s/pack.txt",
-            100 * pack_worst, a.report);
+    hnm_msg_info("pack costs fitted; held-out patterns within %.1f%% (interpreted), see %s/pack.txt", 
+            100 * pack_worst,  a.report);
   if (a.pcal != NULL)
     fputs(pcal_summary(), stderr);
   for (char *w = m.warnings, *e; *w; w = e + 1) {
@@ -1153,8 +1153,8 @@ int cmd_fit(int argc, char **argv)
   if (xl > 0)
     hnm_msg_info("%.*s", (int)(extra[xl - 1] == '\n' ? xl - 1 : xl), extra);
   if (a.bootstrap > 0)
-    hnm_msg_info("wrote %s (%zu segments), %s/ (the central model and %ld members) and %s/", a.out,
-            m.nseg, setdir, a.bootstrap, a.report);
+    hnm_msg_info("wrote %s (%zu segments), %s/ (the central model and %ld members) and %s/",  a.out, 
+            m.nseg,  setdir,  a.bootstrap,  a.report);
   else
     hnm_msg_info("wrote %s (%zu segments) and %s/", a.out, m.nseg, a.report);
   noise_eval_free(&ev);

@@ -42,6 +42,7 @@
 #include "hnm_msg.h"
 #include "hnm_opt.h"
 #include "hnm_out.h"
+#include "hnm_xml_writer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -302,30 +303,55 @@ struct machine_platform {
   const char *model;
 };
 
+/* A number with a unit ("%.17g" then UNIT) as attribute NAME. */
+static int machine__attr(hnm_xml_writer *x, const char *name, double v, const char *unit)
+{
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.17g%s", v, unit);
+  return hnm_xml_writer_attr(x, name, buf);
+}
+
+/* Through core's XML writer (core/hnm_xml_writer.h), as every XML file hnm
+ * writes. */
 static int machine__platform_write(FILE *f, void *ctx)
 {
   const struct machine_platform *p = ctx;
-  fprintf(f,
-          "<?xml version=\"1.0\"?>\n"
-          "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-          "<!-- Written by hnm-calibrate machine for the model %s: %ld hosts of the measured\n"
-          "     speed, one private link each way per host (SPLITDUPLEX), as fast as the model's\n"
-          "     fastest segment, so that the model alone sets every message's latency and rate.\n"
-          "     Use: hnm-run --model MODEL -platform THIS -hostfile HOSTFILE -np N PROGRAM -->\n"
-          "<platform version=\"4.1\">\n",
-          p->model, p->hosts);
-  if (p->here_speed > 0)
-    fprintf(f,
-            "  <!-- The speed of the machine that ran hnm-calibrate, which is not the calibrated one:\n"
-            "       hnm-run scales the CPU time it measures by this / the hosts' speed. -->\n"
-            "  <config><prop id=\"smpi/host-speed\" value=\"%.17gf\"/></config>\n",
-            p->here_speed);
-  fprintf(f,
-          "  <cluster id=\"machine\" prefix=\"host-\" suffix=\"\" radical=\"0-%ld\" speed=\"%.17gf\"\n"
-          "           bw=\"%.17gBps\" lat=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\"/>\n"
-          "</platform>\n",
-          p->hosts - 1, p->speed, p->bandwidth, p->latency);
-  return ferror(f) ? -1 : 0;
+  char text[1024], radical[64];
+  hnm_xml_writer *x = hnm_xml_writer_new(f, 1);
+  if (x == NULL)
+    return -1;
+  hnm_xml_writer_raw(x, "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+  snprintf(text, sizeof text,
+           " Written by hnm-calibrate machine for the model %s: %ld hosts of the measured\n"
+           "     speed, one private link each way per host (SPLITDUPLEX), as fast as the model's\n"
+           "     fastest segment, so that the model alone sets every message's latency and rate.\n"
+           "     Use: hnm-run -platform THIS -hostfile HOSTFILE -np N PROGRAM, with that model ",
+           p->model, p->hosts);
+  /* No "--" in a comment (XML): the option names stay out of it. */
+  hnm_xml_writer_comment(x, text);
+  hnm_xml_writer_start(x, "platform");
+  hnm_xml_writer_attr(x, "version", "4.1");
+  if (p->here_speed > 0) {
+    hnm_xml_writer_comment(x, " The speed of the machine that ran hnm-calibrate, which is not the calibrated one:\n"
+                              "       hnm-run scales the CPU time it measures by this / the hosts' speed. ");
+    hnm_xml_writer_start(x, "config");
+    hnm_xml_writer_start(x, "prop");
+    hnm_xml_writer_attr(x, "id", "smpi/host-speed");
+    machine__attr(x, "value", p->here_speed, "f");
+    hnm_xml_writer_end(x);
+    hnm_xml_writer_end(x);
+  }
+  snprintf(radical, sizeof radical, "0-%ld", p->hosts - 1);
+  hnm_xml_writer_start(x, "cluster");
+  hnm_xml_writer_attr(x, "id", "machine");
+  hnm_xml_writer_attr(x, "prefix", "host-");
+  hnm_xml_writer_attr(x, "suffix", "");
+  hnm_xml_writer_attr(x, "radical", radical);
+  machine__attr(x, "speed", p->speed, "f");
+  machine__attr(x, "bw", p->bandwidth, "Bps");
+  machine__attr(x, "lat", p->latency, "s");
+  hnm_xml_writer_attr(x, "sharing_policy", "SPLITDUPLEX");
+  return hnm_xml_writer_finish(x);
 }
 
 static int machine__hostfile_write(FILE *f, void *ctx)

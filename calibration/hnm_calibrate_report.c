@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_report.h"
+#include "hnm_gnuplot.h"
 #include "hnm_msg.h"
 #include "hnm_out.h"
 #include "hnm_calibrate_util.h"
@@ -256,10 +256,11 @@ void report_plots(const char *dir, const struct fitted *m, const struct inputs *
   for (int op = OP_SEND; plots && op <= OP_ISEND; op++) {
     if (!report__plotted(m, in, op))
       continue;
-    char gp[4200], cmd[9000];
+    char gp[4200], gerr[4400];
     snprintf(gp, sizeof gp, "%s/%s.gp", dir, op_names[op]);
-    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
-    if (system(cmd) != 0)
+    /* The plots are beside the report: a failure is a warning, and gnuplot's
+     * own messages are not shown. */
+    if (hnm_gnuplot_run(gp, HNM_GNUPLOT_QUIET, gerr, sizeof gerr) != 0)
       hnm_msg_warn("gnuplot failed on %s (plots skipped)", gp);
   }
 }

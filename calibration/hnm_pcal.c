@@ -1,5 +1,6 @@
 /* hnm_pcal.c -- see hnm_pcal.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_csv.h"
 #include "hnm_input.h"
 #include "hnm_pcal.h"
 
@@ -113,19 +114,18 @@ static char *trim(char *s)
   return s;
 }
 
-static int split(char *line, char **f, int max)
+/* Split LINE with core's CSV reader (hnm_csv.h) into WANT fields; 0, or -1
+ * with "FILE:LN: N field(s), expected WANT (WHAT)" in err (or the quoting
+ * at fault). */
+static int split(char *line, char **f, int want, const char *file, long ln, const char *what, char *err,
+                 size_t errlen)
 {
-  int n = 0;
-  for (char *p = line;; p++) {
-    if (n < max)
-      f[n] = p;
-    n++;
-    p = strchr(p, ',');
-    if (p == NULL)
-      break;
-    *p = '\0';
-  }
-  return n;
+  int n = hnm_csv_split(line, f, want);
+  if (n < 0)
+    hnm_errf(err, errlen, "%s:%ld: a quoted field is not closed, or text follows its closing quote", file, ln);
+  else if (n != want)
+    hnm_errf(err, errlen, "%s:%ld: %d field(s), expected %d (%s)", file, ln, n, want, what);
+  return n == want ? 0 : -1;
 }
 
 /* ------------------------------------------------------------ config -- */
@@ -230,20 +230,18 @@ static int read_breakpoints(hnm_pcal *p, char *err, size_t errlen)
     char *t = trim(line);
     if (*t == '\0')
       continue;
-    char *fl[3];
-    int nf = split(t, fl, 3);
+    char *fl[2];
     if (!header) {
-      if (nf != 2 || strcmp(trim(fl[0]), "Limit") != 0 || strcmp(trim(fl[1]), "Name") != 0) {
+      if (split(t, fl, 2, p->bp_file, ln, "", err, errlen) != 0 || strcmp(trim(fl[0]), "Limit") != 0 ||
+          strcmp(trim(fl[1]), "Name") != 0) {
         hnm_errf(err, errlen, "%s:%ld: header is not 'Limit, Name'", p->bp_file, ln);
         goto out;
       }
       header = 1;
       continue;
     }
-    if (nf != 2) {
-      hnm_errf(err, errlen, "%s:%ld: %d field(s), expected 2 (LIMIT, NAME)", p->bp_file, ln, nf);
+    if (split(t, fl, 2, p->bp_file, ln, "LIMIT, NAME", err, errlen) != 0)
       goto out;
-    }
     double v;
     if (!number(fl[0], &v) || v != floor(v) || v < 1 || v > 2147483647.0) {
       hnm_errf(err, errlen, "%s:%ld: Limit: '%s' is not a whole number of bytes >= 1", p->bp_file, ln,
@@ -316,12 +314,9 @@ static int read_measurements(hnm_pcal *p, const char *path, const char *const *o
     line[--len] = '\0';
     if (len > 0 && line[len - 1] == '\r')
       line[--len] = '\0';
-    char *fl[5];
-    int nf = split(line, fl, 5);
-    if (nf != 4) {
-      hnm_errf(err, errlen, "%s:%ld: %d field(s), expected 4 (OPERATION,SIZE,START,DURATION)", path, ln, nf);
+    char *fl[4];
+    if (split(line, fl, 4, path, ln, "OPERATION,SIZE,START,DURATION", err, errlen) != 0)
       goto out;
-    }
     int which = 0;
     char *op = trim(fl[0]);
     while (which < nops && strcmp(op, ops[which]) != 0)
@@ -465,12 +460,9 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
       goto out;
     }
     line[--len] = '\0';
-    char *fl[6];
-    int nf = split(line, fl, 6);
-    if (nf != 5) {
-      hnm_errf(err, errlen, "%s:%ld: %d field(s), expected 5 (RANK,OPERATION,COUNT,START,DURATION)", path, ln, nf);
+    char *fl[5];
+    if (split(line, fl, 5, path, ln, "RANK,OPERATION,COUNT,START,DURATION", err, errlen) != 0)
       goto out;
-    }
     if (strcmp(trim(fl[1]), opname) != 0) {
       hnm_errf(err, errlen, "%s:%ld: operation: '%s' is not %s", path, ln, trim(fl[1]), opname);
       goto out;

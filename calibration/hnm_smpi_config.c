@@ -138,7 +138,7 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
       goto out;
     }
   }
-  /* Through xmlTextWriter (model/hnm_xml_writer.h): a fragment, no declaration. */
+  /* Through core/hnm_xml_writer.h: a fragment, no declaration. */
   hnm_xml_writer *x = hnm_xml_writer_new(out, 0);
   if (x == NULL) {
     hnm_errf(err, errlen, "out of memory");

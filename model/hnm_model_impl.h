@@ -127,7 +127,8 @@ int model__check_protocol(long async, long detached, const char *blame, const ch
 #define MODEL__PACK_MAX_PER_BYTE 1e-6  /* seconds per byte */
 int model__parse_pack_style(const char *v, int *style, char *reason, size_t len);
 int model__check_pack(const struct hnm_pack_model *p, const char **field, char *reason, size_t len);
-int model__write_pack(void *writer /* xmlTextWriterPtr */, const hnm_model *m);
+struct hnm_xml_writer;
+int model__write_pack(struct hnm_xml_writer *w, const hnm_model *m);
 void model__explain_pack(void *file /* FILE* */, const hnm_model *m);
 
 int model__parse_seed(const char *v, unsigned long long *out, char *reason, size_t len);

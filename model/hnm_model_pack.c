@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <libxml/xmlwriter.h>
+#include "hnm_xml_writer.h"
 
 #include "hnm_model_impl.h"
 
@@ -81,31 +81,30 @@ double hnm_model_pack_time(const hnm_model *m, enum hnm_pack_class cls, enum hnm
   return hnm_pack_time(&m->pack.cost[m->pack.use][cls][op], blocks, bytes);
 }
 
-static int pack__num(xmlTextWriterPtr w, const char *name, double v)
+static int pack__num(hnm_xml_writer *w, const char *name, double v)
 {
   char buf[64];
   snprintf(buf, sizeof buf, "%.17gs", v);
-  return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST buf) < 0 ? -1 : 0;
+  return hnm_xml_writer_attr(w, name, buf);
 }
 
-int model__write_pack(void *writer, const hnm_model *m)
+int model__write_pack(hnm_xml_writer *w, const hnm_model *m)
 {
   static const char *const attrs[HNM_PACK_OPS][3] = {{"pack-c0", "pack-per-block", "pack-per-byte"},
                                                      {"unpack-c0", "unpack-per-block", "unpack-per-byte"}};
-  xmlTextWriterPtr w = writer;
 
   if (!m->has_pack)
     return 0;
-  if (xmlTextWriterStartElement(w, BAD_CAST "pack") < 0 ||
-      xmlTextWriterWriteAttribute(w, BAD_CAST "use", BAD_CAST hnm_pack_style_name(m->pack.use)) < 0)
+  if (hnm_xml_writer_start(w, "pack") != 0 ||
+      hnm_xml_writer_attr(w, "use", hnm_pack_style_name(m->pack.use)) != 0)
     return -1;
   for (int s = 0; s < HNM_PACK_STYLES; s++) {
     if (!m->pack.present[s])
       continue;
     for (int c = 0; c < HNM_PACK_CLASSES; c++) {
-      if (xmlTextWriterStartElement(w, BAD_CAST "pack-cost") < 0 ||
-          xmlTextWriterWriteAttribute(w, BAD_CAST "style", BAD_CAST pack__styles[s]) < 0 ||
-          xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST pack__classes[c]) < 0)
+      if (hnm_xml_writer_start(w, "pack-cost") != 0 ||
+          hnm_xml_writer_attr(w, "style", pack__styles[s]) != 0 ||
+          hnm_xml_writer_attr(w, "class", pack__classes[c]) != 0)
         return -1;
       for (int op = 0; op < HNM_PACK_OPS; op++) {
         const struct hnm_pack_cost *k = &m->pack.cost[s][c][op];
@@ -113,11 +112,11 @@ int model__write_pack(void *writer, const hnm_model *m)
             pack__num(w, attrs[op][2], k->per_byte) != 0)
           return -1;
       }
-      if (xmlTextWriterEndElement(w) < 0)
+      if (hnm_xml_writer_end(w) != 0)
         return -1;
     }
   }
-  return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+  return hnm_xml_writer_end(w) != 0 ? -1 : 0;
 }
 
 void model__explain_pack(void *file, const hnm_model *m)

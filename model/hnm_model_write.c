@@ -1,5 +1,5 @@
-/* hnm_model_write.c -- a model as a model file, through libxml2's
- * xmlTextWriter (escaping and encoding are libxml2's), and models built in
+/* hnm_model_write.c -- a model as a model file, through core's XML writer
+ * (core/hnm_xml_writer.h: escaping, indentation), and models built in
  * memory (hnm_model_new(), what hnm-calibrate fits), checked by writing them
  * and loading them back with the file loader: whatever hnm_model_new()
  * returns, hnm-run accepts. */
@@ -14,15 +14,13 @@
 
 #include "hnm_xml_writer.h"
 
-#include <libxml/xmlwriter.h>
-
-static int write__attr(xmlTextWriterPtr w, const char *name, const char *value)
+static int write__attr(hnm_xml_writer *w, const char *name, const char *value)
 {
-  return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value) < 0 ? -1 : 0;
+  return hnm_xml_writer_attr(w, name, value) != 0 ? -1 : 0;
 }
 
 /* "%.17g" followed by UNIT ("s", "Bps", "" for a plain number). */
-static int write__num(xmlTextWriterPtr w, const char *name, double v, const char *unit)
+static int write__num(hnm_xml_writer *w, const char *name, double v, const char *unit)
 {
   char buf[64];
   snprintf(buf, sizeof buf, "%.17g%s", v, unit);
@@ -30,7 +28,7 @@ static int write__num(xmlTextWriterPtr w, const char *name, double v, const char
 }
 
 /* Bytes: a whole number, "none" below 0, "inf" for infinity. */
-static int write__bytes(xmlTextWriterPtr w, const char *name, double v)
+static int write__bytes(hnm_xml_writer *w, const char *name, double v)
 {
   char buf[64];
   if (isinf(v))
@@ -42,9 +40,9 @@ static int write__bytes(xmlTextWriterPtr w, const char *name, double v)
   return write__attr(w, name, buf);
 }
 
-static int write__segment(xmlTextWriterPtr w, const struct hnm_segment *s)
+static int write__segment(hnm_xml_writer *w, const struct hnm_segment *s)
 {
-  if (xmlTextWriterStartElement(w, BAD_CAST "segment") < 0 || write__bytes(w, "upto", s->upto) != 0 ||
+  if (hnm_xml_writer_start(w, "segment") != 0 || write__bytes(w, "upto", s->upto) != 0 ||
       (s->latency_absolute ? write__num(w, "latency", s->latency_s, "s")
                            : write__num(w, "lat-factor", s->lat_factor, "")) != 0 ||
       (s->bandwidth_absolute ? write__num(w, "bandwidth", s->bandwidth_Bps, "Bps")
@@ -74,32 +72,30 @@ static int write__segment(xmlTextWriterPtr w, const struct hnm_segment *s)
     if (rc != 0)
       return -1;
   }
-  return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+  return hnm_xml_writer_end(w) != 0 ? -1 : 0;
 }
 
 /* <rma>, every attribute written (0 included) so that the file says what
  * the model charges. */
-static int write__rma(xmlTextWriterPtr w, const hnm_model *m)
+static int write__rma(hnm_xml_writer *w, const hnm_model *m)
 {
   if (!m->has_rma)
     return 0;
-  if (xmlTextWriterStartElement(w, BAD_CAST "rma") < 0)
+  if (hnm_xml_writer_start(w, "rma") != 0)
     return -1;
   struct hnm_rma r = m->rma;
   for (size_t i = 0; i < MODEL__RMA_ATTRS; i++)
     if (write__num(w, model__rma_attrs[i].attr, *model__rma_field(&r, i), "s") != 0)
       return -1;
-  return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+  return hnm_xml_writer_end(w) != 0 ? -1 : 0;
 }
 
-static int write__model(xmlTextWriterPtr w, const hnm_model *m)
+static int write__model(hnm_xml_writer *w, const hnm_model *m)
 {
   static const char *const contention[] = {"maxmin", "none"};
   static const char *const crosstraffic[] = {"simgrid", "on", "off"};
-  if (xmlTextWriterSetIndent(w, 1) < 0 || xmlTextWriterSetIndentString(w, BAD_CAST "  ") < 0 ||
-      xmlTextWriterStartDocument(w, "1.0", NULL, NULL) < 0 ||
-      xmlTextWriterWriteRaw(w, BAD_CAST "<!DOCTYPE hnm-model SYSTEM \"hnm-model.dtd\">\n") < 0 ||
-      xmlTextWriterStartElement(w, BAD_CAST "hnm-model") < 0 || write__attr(w, "name", m->name) != 0 ||
+  if (hnm_xml_writer_raw(w, "<!DOCTYPE hnm-model SYSTEM \"hnm-model.dtd\">\n") != 0 ||
+      hnm_xml_writer_start(w, "hnm-model") != 0 || write__attr(w, "name", m->name) != 0 ||
       write__attr(w, "version", "1") != 0)
     return -1;
   if (m->stochastic && write__attr(w, "stochastic", "on") != 0)
@@ -111,10 +107,10 @@ static int write__model(xmlTextWriterPtr w, const hnm_model *m)
       return -1;
   }
   if (m->description != NULL &&
-      xmlTextWriterWriteElement(w, BAD_CAST "description", BAD_CAST m->description) < 0)
+      hnm_xml_writer_text(w, "description", m->description) != 0)
     return -1;
   if (m->is_loggps) {
-    if (xmlTextWriterStartElement(w, BAD_CAST "loggps") < 0)
+    if (hnm_xml_writer_start(w, "loggps") != 0)
       return -1;
     for (int k = 0; k < LG_COUNT; k++)
       if ((model__lg_params[k].kind == KIND_BYTES ? write__bytes(w, model__lg_params[k].name, m->loggps[k])
@@ -122,63 +118,50 @@ static int write__model(xmlTextWriterPtr w, const hnm_model *m)
         return -1;
     if (write__attr(w, "ports", hnm_ports_name(m->ports)) != 0 || write__num(w, "gap", m->gap, "s") != 0)
       return -1;
-    return xmlTextWriterEndElement(w) < 0 || model__write_pack(w, m) != 0 || xmlTextWriterEndElement(w) < 0 ||
-                   xmlTextWriterEndDocument(w) < 0
-             ? -1
-             : 0;
+    return hnm_xml_writer_end(w) != 0 || model__write_pack(w, m) != 0 || hnm_xml_writer_end(w) != 0 ? -1 : 0;
   }
-  if (xmlTextWriterStartElement(w, BAD_CAST "protocol") < 0 ||
+  if (hnm_xml_writer_start(w, "protocol") != 0 ||
       write__bytes(w, "async", (double)m->async_max) != 0 ||
-      write__bytes(w, "detached", (double)m->detached_max) != 0 || xmlTextWriterEndElement(w) < 0)
+      write__bytes(w, "detached", (double)m->detached_max) != 0 || hnm_xml_writer_end(w) != 0)
     return -1;
   if (m->limiter != HNM_LIMITER_KEEP &&
-      (xmlTextWriterStartElement(w, BAD_CAST "limiter") < 0 ||
+      (hnm_xml_writer_start(w, "limiter") != 0 ||
        (m->limiter == HNM_LIMITER_OFF ? write__attr(w, "factor", "off")
                                       : write__num(w, "factor", m->limiter_factor, "")) != 0 ||
-       xmlTextWriterEndElement(w) < 0))
+       hnm_xml_writer_end(w) != 0))
     return -1;
-  if (xmlTextWriterStartElement(w, BAD_CAST "sharing") < 0 ||
+  if (hnm_xml_writer_start(w, "sharing") != 0 ||
       write__attr(w, "contention", contention[m->contention]) != 0 ||
       write__attr(w, "crosstraffic", crosstraffic[m->crosstraffic]) != 0 ||
       (m->update == HNM_UPDATE_SIMGRID && write__attr(w, "update", "simgrid") != 0) ||
-      xmlTextWriterEndElement(w) < 0)
+      hnm_xml_writer_end(w) != 0)
     return -1;
   for (int t = 0; t < MODEL__TABLES; t++) {
     if (m->table[t] == NULL)
       continue;
-    if (xmlTextWriterStartElement(w, BAD_CAST "segments") < 0 || write__attr(w, "route", model__route_names[t]) != 0)
+    if (hnm_xml_writer_start(w, "segments") != 0 || write__attr(w, "route", model__route_names[t]) != 0)
       return -1;
     for (size_t i = 0; i < m->table_len[t]; i++)
       if (write__segment(w, &m->table[t][i]) != 0)
         return -1;
-    if (xmlTextWriterEndElement(w) < 0)
+    if (hnm_xml_writer_end(w) != 0)
       return -1;
   }
   if (write__rma(w, m) != 0 || model__write_pack(w, m) != 0)
     return -1;
-  return xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0 ? -1 : 0;
+  return hnm_xml_writer_end(w) != 0 ? -1 : 0;
 }
 
 int hnm_model_write(const hnm_model *m, void *file, char *err, size_t errlen)
 {
   FILE *f = file;
-  hnm_xml_writer_quiet();
-  xmlOutputBufferPtr buf = xmlOutputBufferCreateFile(f, NULL);
-  if (buf == NULL) {
-    hnm_errf(err, errlen, "%s: out of memory", m->name);
-    return -1;
-  }
-  xmlTextWriterPtr w = xmlNewTextWriter(buf); /* owns buf from here on */
+  hnm_xml_writer *w = hnm_xml_writer_new(f, 1);
   if (w == NULL) {
-    xmlOutputBufferClose(buf);
     hnm_errf(err, errlen, "%s: out of memory", m->name);
     return -1;
   }
   int rc = write__model(w, m);
-  if (xmlTextWriterFlush(w) < 0)
-    rc = -1;
-  xmlFreeTextWriter(w);
-  if (rc != 0 || fflush(f) != 0 || ferror(f)) {
+  if (hnm_xml_writer_finish(w) != 0 || rc != 0) {
     hnm_errf(err, errlen, "%s: write error", m->name);
     return -1;
   }

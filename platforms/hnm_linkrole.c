@@ -64,6 +64,15 @@ int hnm_linkrole_topo_parse(const char *topology, const char *params, struct hnm
   return 0;
 }
 
+const char *const hnm_linkrole_limiter_owner[] = {"_UP", "", NULL};
+
+size_t hnm_linkrole_limiter_base(const char *name)
+{
+  static const char suffix[] = "_limiter";
+  size_t n = strlen(name), k = sizeof suffix - 1;
+  return n > k && strcmp(name + n - k, suffix) == 0 ? n - k : 0;
+}
+
 /* Direction suffix: 1 for _UP / _up, 0 for _DOWN / _down, -1 for none. */
 static int linkrole__direction(const char *name)
 {

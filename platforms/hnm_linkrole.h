@@ -50,6 +50,17 @@ struct hnm_linkrole {
 };
 void hnm_linkrole_of(const char *name, const struct hnm_linkrole_topo *t, struct hnm_linkrole *out);
 
+/* The node limiter naming rule of SimGrid's <cluster limiter_link=...> and
+ * of hnm's platforms: a node limiter is a link BASE_limiter (BASE not empty)
+ * beside the node's own link, BASE_UP (SPLITDUPLEX) or BASE (SHARED) --
+ * which is what tells it from other links named *_limiter (a cabinet's).
+ * hnm_linkrole_limiter_base() returns the length of BASE, or 0 when NAME
+ * does not end in "_limiter" after a non-empty BASE; the candidates for the
+ * node's own link are BASE followed by each of hnm_linkrole_limiter_owner[]
+ * (NULL-terminated), in the order to look them up. */
+size_t hnm_linkrole_limiter_base(const char *name);
+extern const char *const hnm_linkrole_limiter_owner[];
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,6 +37,11 @@ const char *hnm_pattern_kind_name(enum hnm_pattern_kind kind)
   return (unsigned)kind < 5 ? pattern__names[kind] : "?";
 }
 
+/* A pair's bytes: at most 2^53 (docs/model-format.md's range of a size,
+ * the largest whole number a double holds); 1e300 B would make GLPK's
+ * problem meaningless (no flow for a pair) rather than refused. */
+#define PATTERN_MAX_BYTES 9007199254740992.0
+
 static int pattern__push(struct hnm_pattern *pt, size_t *cap, uint32_t src, uint32_t dst, double bytes)
 {
   if (src == dst)
@@ -103,6 +108,10 @@ int hnm_pattern_generate(const struct hnm_pattern_params *pp, unsigned long p, s
   out->pairs = NULL;
   if (!(pp->bytes > 0) || !isfinite(pp->bytes)) {
     hnm_errf(err, errlen, "--bytes: must be positive");
+    return -1;
+  }
+  if (pp->bytes > PATTERN_MAX_BYTES) {
+    hnm_errf(err, errlen, "--bytes: %.17g B is above 2^53 B (docs/model-format.md's range of a size)", pp->bytes);
     return -1;
   }
   switch (pp->kind) {
@@ -275,9 +284,11 @@ int hnm_pattern_read(FILE *f, const char *name, unsigned long p, struct hnm_patt
       hnm_errf(err, errlen, "%s:%zu: bytes: %s", name, lineno, why);
       goto fail;
     }
-    if (!(bytes > 0) || !isfinite(bytes)) {
+    if (!(bytes > 0) || !isfinite(bytes) || bytes > PATTERN_MAX_BYTES) {
       hnm_errf(err, errlen, "%s:%zu: bytes: '%s' %s", name, lineno, tok[2],
-                  bytes < 0 ? "is negative" : "must be positive");
+               bytes < 0                 ? "is negative"
+               : bytes > PATTERN_MAX_BYTES ? "is above 2^53 B (docs/model-format.md's range of a size)"
+                                           : "must be positive");
       goto fail;
     }
     if (r[0] == r[1]) {

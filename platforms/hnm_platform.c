@@ -8,8 +8,8 @@
  * --help). The shapes, presets, scaling and rank placement are computed by
  * hnm_topo.c; hnm_platform_options.c parses the command line,
  * hnm_platform_config.c checks it, hnm_platform_write.c writes the XML through
- * libxml2's xmlTextWriter, which streams: memory stays bounded whatever the
- * size (the cluster family writes C x (C-1) routes one at a time).
+ * core's XML writer, which streams: memory stays bounded whatever the size
+ * (the cluster family writes C x (C-1) routes one at a time).
  *
  * Nothing is written on bad input: everything is validated first, then both
  * files are written to temporaries in their target directories and renamed
@@ -21,8 +21,6 @@
 #include "hnm_quantity.h"
 #include "hnm_topo.h"
 #include "hnm_units.h"
-
-#include <libxml/xmlwriter.h>
 
 #include <errno.h>
 #include <math.h>
@@ -67,10 +65,5 @@ int main(int argc, char **argv)
   if (cfg.seed_unused)
     hnm_msg_note("--routing-seed: routing '%s' makes no random choice; the seed is ignored",
                  cfg.routing == HNM_ROUTING_BUILTIN ? "none (SimGrid's zone)" : hnm_routing_name(cfg.routing));
-  /* Write errors are reported once, by us, not by libxml2 as well. */
-  xmlSetGenericErrorFunc(NULL, quiet_xml_error);
-  xmlSetStructuredErrorFunc(NULL, NULL);
-  rc = generate(&cfg);
-  xmlCleanupParser();
-  return rc;
+  return generate(&cfg);
 }

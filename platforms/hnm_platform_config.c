@@ -5,7 +5,6 @@
 #include "hnm_topo.h"
 #include "hnm_units.h"
 
-#include <libxml/xmlwriter.h>
 
 #include <ctype.h>
 #include <errno.h>

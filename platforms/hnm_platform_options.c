@@ -4,7 +4,6 @@
 #include "hnm_topo.h"
 #include "hnm_units.h"
 
-#include <libxml/xmlwriter.h>
 
 #include <errno.h>
 #include <math.h>
@@ -225,7 +224,7 @@ int family_command(int argc, char **argv)
     cmds[n] = (struct hnm_opt_command){families[n].name, NULL, families[n].summary};
   cmds[n] = (struct hnm_opt_command){NULL, NULL, NULL};
   const struct hnm_opt_tool tool = {PROG, "FAMILY", "Families",
-                                    "Write a SimGrid 4.1 platform (XML, through libxml2) and its MPI hostfile.",
+                                    "Write a SimGrid 4.1 platform (XML) and its MPI hostfile.",
                                     NULL, tool_notes};
   return hnm_opt_command(&tool, cmds, argc, argv);
 }

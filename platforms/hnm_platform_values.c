@@ -5,7 +5,9 @@
 #include "hnm_input.h"
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,36 @@
 static const char *const values__quantities[] = {"bw",           "bandwidth", "lat",    "latency", "speed",
                                                  "loopback_bw",  "loopback_lat", "bb_bw", "bb_lat",
                                                  "limiter_link", "bw_in",     "bw_out", NULL};
+
+/* What the unit U (ULEN bytes) multiplies its number by, as SimGrid reads
+ * it (1 for a unit this check does not know: SimGrid judges those). */
+static double values__unit_scale(int is_lat, const char *u, size_t ulen)
+{
+  static const struct {
+    const char *unit;
+    double scale;
+  } times[] = {{"w", 604800}, {"d", 86400}, {"h", 3600}, {"m", 60}, {"s", 1},
+               {"ms", 1e-3},  {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
+  if (is_lat) {
+    for (size_t i = 0; i < sizeof times / sizeof *times; i++)
+      if (strlen(times[i].unit) == ulen && strncmp(u, times[i].unit, ulen) == 0)
+        return times[i].scale;
+    return 1;
+  }
+  /* Bandwidths (Bps, bps) and speeds (f): a decimal or binary prefix. */
+  static const char prefixes[] = "kMGTPEZY";
+  double scale = 1;
+  const char *p = ulen > 0 ? strchr(prefixes, u[0]) : NULL;
+  if (p != NULL && u[0] != '\0') {
+    int n = (int)(p - prefixes) + 1;
+    int binary = ulen > 1 && u[1] == 'i';
+    for (int i = 0; i < n; i++)
+      scale *= binary ? 1024.0 : 1000.0;
+  }
+  if (ulen >= 3 && strncmp(u + ulen - 3, "bps", 3) == 0)
+    scale /= 8;
+  return scale;
+}
 
 /* NULL when V (LEN bytes) is a list of finite numbers (> 0, or >= 0 for a
  * latency) each followed by its unit, else the reason. */
@@ -35,7 +67,9 @@ static const char *values__quantity_bad(const char *attr, const char *v, size_t 
     if (end != num) {
       if (x != x || x - x != 0)
         return is_lat ? "is not a finite latency >= 0" : "is not a finite value > 0";
-      if (errno == ERANGE)
+      /* The value SimGrid makes of it, the unit applied: 1e300Gf is inf. */
+      double v = x * values__unit_scale(is_lat, end, strlen(end));
+      if (errno == ERANGE || v - v != 0 || (x != 0 && fabs(v) < DBL_MIN))
         return "is out of the range of a double";
       if (x < 0 || (!is_lat && x == 0))
         return is_lat ? "is not a finite latency >= 0" : "is not a finite value > 0";

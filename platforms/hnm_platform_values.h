@@ -10,7 +10,8 @@
  * "BIG FAT WARNING" banner for a platform version it does not read). So
  * before SimGrid sees the file:
  *   - bandwidths and speeds are finite numbers > 0, latencies finite >= 0,
- *     none out of the double range (5e-324 underflows);
+ *     none out of the double range, its unit applied (1e300Gf overflows,
+ *     5e-324 underflows);
  *   - a cluster's radical is a list of N or N-M, whole numbers, N <= M;
  *   - <platform version> is a number from 4 to 4.1 (what SimGrid 3.32 reads).
  * The first value that is not is reported as "FILE:LINE: ATTRIBUTE: 'VALUE'

@@ -1,4 +1,4 @@
-/* hnm-platform: the platform XML (libxml2's xmlTextWriter, streamed) and the
+/* hnm-platform: the platform XML (core's XML writer, streamed) and the
  * hostfile, both through temporaries renamed at the end. */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_msg.h"
@@ -6,7 +6,7 @@
 #include "hnm_topo.h"
 #include "hnm_units.h"
 
-#include <libxml/xmlwriter.h>
+#include "hnm_xml_writer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,12 +23,12 @@
 
 /* ---- XML ----------------------------------------------------------------- */
 
-static int xml_attr(xmlTextWriterPtr w, const char *name, const char *value)
+static int xml_attr(hnm_xml_writer *w, const char *name, const char *value)
 {
-  return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value) < 0 ? -1 : 0;
+  return hnm_xml_writer_attr(w, name, value);
 }
 
-static int xml_attr_ulong(xmlTextWriterPtr w, const char *name, unsigned long value)
+static int xml_attr_ulong(hnm_xml_writer *w, const char *name, unsigned long value)
 {
   char buf[32];
 
@@ -36,7 +36,7 @@ static int xml_attr_ulong(xmlTextWriterPtr w, const char *name, unsigned long va
   return xml_attr(w, name, buf);
 }
 
-static int xml_attr_bw(xmlTextWriterPtr w, const char *name, double bytes_per_second)
+static int xml_attr_bw(hnm_xml_writer *w, const char *name, double bytes_per_second)
 {
   char buf[64];
 
@@ -45,7 +45,7 @@ static int xml_attr_bw(xmlTextWriterPtr w, const char *name, double bytes_per_se
   return xml_attr(w, name, buf);
 }
 
-static int xml_attr_time(xmlTextWriterPtr w, const char *name, double seconds)
+static int xml_attr_time(hnm_xml_writer *w, const char *name, double seconds)
 {
   char buf[64];
 
@@ -54,7 +54,7 @@ static int xml_attr_time(xmlTextWriterPtr w, const char *name, double seconds)
   return xml_attr(w, name, buf);
 }
 
-static int xml_attr_radical(xmlTextWriterPtr w, unsigned long first, unsigned long count)
+static int xml_attr_radical(hnm_xml_writer *w, unsigned long first, unsigned long count)
 {
   char buf[64];
 
@@ -63,7 +63,7 @@ static int xml_attr_radical(xmlTextWriterPtr w, unsigned long first, unsigned lo
 }
 
 /* The attributes every <cluster> shares, after id, prefix, suffix, radical. */
-static int xml_cluster_common(xmlTextWriterPtr w, const struct config *cfg)
+static int xml_cluster_common(hnm_xml_writer *w, const struct config *cfg)
 {
   char speed[64];
 
@@ -77,7 +77,7 @@ static int xml_cluster_common(xmlTextWriterPtr w, const struct config *cfg)
   return 0;
 }
 
-static int xml_limiter_and_loopback(xmlTextWriterPtr w, const struct config *cfg)
+static int xml_limiter_and_loopback(hnm_xml_writer *w, const struct config *cfg)
 {
   if (cfg->limiter > 0 && xml_attr_bw(w, "limiter_link", cfg->limiter * cfg->bw) != 0)
     return -1;
@@ -184,40 +184,40 @@ static void describe_platform(const struct config *cfg, char *buf, size_t len)
     p[1] = ' ';
 }
 
-static int xml_topology_cluster(xmlTextWriterPtr w, const struct config *cfg)
+static int xml_topology_cluster(hnm_xml_writer *w, const struct config *cfg)
 {
   char params[512];
 
   if (hnm_topo_parameters(&cfg->topo, params, sizeof params) != 0)
     return -1;
-  if (xmlTextWriterStartElement(w, BAD_CAST "cluster") < 0 || xml_attr(w, "id", cfg->fam->name) != 0 ||
+  if (hnm_xml_writer_start(w, "cluster") != 0 || xml_attr(w, "id", cfg->fam->name) != 0 ||
       xml_attr(w, "prefix", "node-") != 0 || xml_attr(w, "suffix", "") != 0 ||
       xml_attr_radical(w, 0, hnm_topo_hosts(&cfg->topo)) != 0 || xml_cluster_common(w, cfg) != 0 ||
       xml_attr(w, "topology", topology_name(cfg->topo.family)) != 0 || xml_attr(w, "topo_parameters", params) != 0 ||
-      xml_limiter_and_loopback(w, cfg) != 0 || xmlTextWriterEndElement(w) < 0)
+      xml_limiter_and_loopback(w, cfg) != 0 || hnm_xml_writer_end(w) != 0)
     return -1;
   return 0;
 }
 
-static int xml_link(xmlTextWriterPtr w, int cabinet, const char *kind, double bw, double lat, int fatpipe)
+static int xml_link(hnm_xml_writer *w, int cabinet, const char *kind, double bw, double lat, int fatpipe)
 {
   char id[64];
 
   snprintf(id, sizeof id, "cab%d-%s", cabinet, kind);
-  if (xmlTextWriterStartElement(w, BAD_CAST "link") < 0 || xml_attr(w, "id", id) != 0 ||
+  if (hnm_xml_writer_start(w, "link") != 0 || xml_attr(w, "id", id) != 0 ||
       xml_attr_bw(w, "bandwidth", bw) != 0 || xml_attr_time(w, "latency", lat) != 0 ||
-      (fatpipe && xml_attr(w, "sharing_policy", "FATPIPE") != 0) || xmlTextWriterEndElement(w) < 0)
+      (fatpipe && xml_attr(w, "sharing_policy", "FATPIPE") != 0) || hnm_xml_writer_end(w) != 0)
     return -1;
   return 0;
 }
 
-static int xml_link_ctn(xmlTextWriterPtr w, int cabinet, const char *kind)
+static int xml_link_ctn(hnm_xml_writer *w, int cabinet, const char *kind)
 {
   char id[64];
 
   snprintf(id, sizeof id, "cab%d-%s", cabinet, kind);
-  if (xmlTextWriterStartElement(w, BAD_CAST "link_ctn") < 0 || xml_attr(w, "id", id) != 0 ||
-      xmlTextWriterEndElement(w) < 0)
+  if (hnm_xml_writer_start(w, "link_ctn") != 0 || xml_attr(w, "id", id) != 0 ||
+      hnm_xml_writer_end(w) != 0)
     return -1;
   return 0;
 }
@@ -228,25 +228,25 @@ static int xml_link_ctn(xmlTextWriterPtr w, int cabinet, const char *kind)
  * core-router. The links are written in reverse: SimGrid 3.32's
  * DijkstraZone::get_local_route prepends each hop's links one by one,
  * which reverses them, so this order gives the route order above. */
-static int xml_core_route(xmlTextWriterPtr w, const struct config *cfg, int cabinet, int up)
+static int xml_core_route(hnm_xml_writer *w, const struct config *cfg, int cabinet, int up)
 {
   char zone[32], router[48];
 
   snprintf(zone, sizeof zone, "cab%d", cabinet);
   snprintf(router, sizeof router, "cab%d-router", cabinet);
-  if (xmlTextWriterStartElement(w, BAD_CAST "zoneRoute") < 0 || xml_attr(w, "src", up ? zone : "core") != 0 ||
+  if (hnm_xml_writer_start(w, "zoneRoute") != 0 || xml_attr(w, "src", up ? zone : "core") != 0 ||
       xml_attr(w, "dst", up ? "core" : zone) != 0 || xml_attr(w, "gw_src", up ? router : "core-router") != 0 ||
       xml_attr(w, "gw_dst", up ? "core-router" : router) != 0 || xml_attr(w, "symmetrical", "NO") != 0 ||
       (!up && xml_link_ctn(w, cabinet, "down") != 0) ||
       (cfg->cab_limiter > 0 && xml_link_ctn(w, cabinet, "limiter") != 0) ||
-      (up && xml_link_ctn(w, cabinet, "up") != 0) || xmlTextWriterEndElement(w) < 0)
+      (up && xml_link_ctn(w, cabinet, "up") != 0) || hnm_xml_writer_end(w) != 0)
     return -1;
   return 0;
 }
 
 /* --cabinet-routes pairs: one zoneRoute per ordered pair of cabinets, in a
  * Full zone: C x (C-1) routes, streamed. */
-static int xml_pair_routes(xmlTextWriterPtr w, const struct config *cfg)
+static int xml_pair_routes(hnm_xml_writer *w, const struct config *cfg)
 {
   const struct hnm_topo *t = &cfg->topo;
 
@@ -259,11 +259,11 @@ static int xml_pair_routes(xmlTextWriterPtr w, const struct config *cfg)
       snprintf(dst, sizeof dst, "cab%d", b);
       snprintf(gw_src, sizeof gw_src, "cab%d-router", a);
       snprintf(gw_dst, sizeof gw_dst, "cab%d-router", b);
-      if (xmlTextWriterStartElement(w, BAD_CAST "zoneRoute") < 0 || xml_attr(w, "src", src) != 0 ||
+      if (hnm_xml_writer_start(w, "zoneRoute") != 0 || xml_attr(w, "src", src) != 0 ||
           xml_attr(w, "dst", dst) != 0 || xml_attr(w, "gw_src", gw_src) != 0 || xml_attr(w, "gw_dst", gw_dst) != 0 ||
           xml_attr(w, "symmetrical", "NO") != 0 || xml_link_ctn(w, a, "up") != 0 ||
           (cfg->cab_limiter > 0 && (xml_link_ctn(w, a, "limiter") != 0 || xml_link_ctn(w, b, "limiter") != 0)) ||
-          xml_link_ctn(w, b, "down") != 0 || xmlTextWriterEndElement(w) < 0)
+          xml_link_ctn(w, b, "down") != 0 || hnm_xml_writer_end(w) != 0)
         return -1;
     }
   }
@@ -285,30 +285,30 @@ static int xml_pair_routes(xmlTextWriterPtr w, const struct config *cfg)
  *     C x (C-1) of them, routes known as soon as the file is loaded.
  * tests/platforms/linear_routes.sh checks that both give the same routes,
  * link for link. */
-static int xml_cabinets(xmlTextWriterPtr w, const struct config *cfg)
+static int xml_cabinets(hnm_xml_writer *w, const struct config *cfg)
 {
   const struct hnm_topo *t = &cfg->topo;
   unsigned long first = 0;
   char id[32], router[48];
 
-  if (xmlTextWriterStartElement(w, BAD_CAST "zone") < 0 || xml_attr(w, "id", "world") != 0 ||
+  if (hnm_xml_writer_start(w, "zone") != 0 || xml_attr(w, "id", "world") != 0 ||
       xml_attr(w, "routing", cfg->cab_pairs ? "Full" : "DijkstraCache") != 0)
     return -1;
   for (int c = 1; c <= t->cabinets; c++) {
     snprintf(id, sizeof id, "cab%d", c);
     snprintf(router, sizeof router, "cab%d-router", c);
-    if (xmlTextWriterStartElement(w, BAD_CAST "cluster") < 0 || xml_attr(w, "id", id) != 0 ||
+    if (hnm_xml_writer_start(w, "cluster") != 0 || xml_attr(w, "id", id) != 0 ||
         xml_attr(w, "prefix", "node-") != 0 || xml_attr(w, "suffix", "") != 0 ||
         xml_attr_radical(w, first, t->cabinet_nodes[c - 1]) != 0 || xml_cluster_common(w, cfg) != 0 ||
         xml_limiter_and_loopback(w, cfg) != 0 || xml_attr(w, "router_id", router) != 0 ||
-        xmlTextWriterEndElement(w) < 0)
+        hnm_xml_writer_end(w) != 0)
       return -1;
     first += t->cabinet_nodes[c - 1];
   }
   if (!cfg->cab_pairs &&
-      (xmlTextWriterStartElement(w, BAD_CAST "zone") < 0 || xml_attr(w, "id", "core") != 0 ||
-       xml_attr(w, "routing", "Full") != 0 || xmlTextWriterStartElement(w, BAD_CAST "router") < 0 ||
-       xml_attr(w, "id", "core-router") != 0 || xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndElement(w) < 0))
+      (hnm_xml_writer_start(w, "zone") != 0 || xml_attr(w, "id", "core") != 0 ||
+       xml_attr(w, "routing", "Full") != 0 || hnm_xml_writer_start(w, "router") != 0 ||
+       xml_attr(w, "id", "core-router") != 0 || hnm_xml_writer_end(w) != 0 || hnm_xml_writer_end(w) != 0))
     return -1;
   for (int c = 1; c <= t->cabinets; c++) {
     if (xml_link(w, c, "up", cfg->cab_bw, cfg->cab_lat, cfg->cab_fatpipe) != 0 ||
@@ -324,37 +324,30 @@ static int xml_cabinets(xmlTextWriterPtr w, const struct config *cfg)
       if (xml_core_route(w, cfg, c, 1) != 0 || xml_core_route(w, cfg, c, 0) != 0)
         return -1;
   }
-  return xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+  return hnm_xml_writer_end(w) != 0 ? -1 : 0;
 }
 
 static int write_xml(FILE *fp, const struct config *cfg)
 {
-  xmlOutputBufferPtr buf = xmlOutputBufferCreateFile(fp, NULL);
-  xmlTextWriterPtr w;
+  hnm_xml_writer *w = hnm_xml_writer_new(fp, 1);
   char comment[4096];
   int rc = -1;
 
-  if (buf == NULL)
+  if (w == NULL)
     return -1;
-  w = xmlNewTextWriter(buf); /* owns buf from here on */
-  if (w == NULL) {
-    xmlOutputBufferClose(buf);
-    return -1;
-  }
   describe_platform(cfg, comment, sizeof comment);
-  if (xmlTextWriterSetIndent(w, 1) < 0 || xmlTextWriterSetIndentString(w, BAD_CAST "  ") < 0 ||
-      xmlTextWriterStartDocument(w, NULL, NULL, NULL) < 0 ||
-      xmlTextWriterWriteRaw(w, BAD_CAST "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n") < 0 ||
-      xmlTextWriterWriteComment(w, BAD_CAST comment) < 0 || xmlTextWriterStartElement(w, BAD_CAST "platform") < 0 ||
+  if (hnm_xml_writer_raw(w, "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n") != 0 ||
+      hnm_xml_writer_comment(w, comment) != 0 || hnm_xml_writer_start(w, "platform") != 0 ||
       xml_attr(w, "version", "4.1") != 0)
     goto err;
   if (cfg->topo.family == HNM_TOPO_CLUSTER ? xml_cabinets(w, cfg) != 0 : xml_topology_cluster(w, cfg) != 0)
     goto err;
-  if (xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndDocument(w) < 0 || xmlTextWriterFlush(w) < 0)
+  if (hnm_xml_writer_end(w) != 0)
     goto err;
   rc = 0;
 err:
-  xmlFreeTextWriter(w);
+  if (hnm_xml_writer_finish(w) != 0)
+    rc = -1;
   return rc;
 }
 
@@ -398,12 +391,6 @@ static int write_description(FILE *fp, const struct config *cfg)
            PROG, cfg->fam->name, hnm_routing_name(cfg->routing), shape, hnm_topo_hosts(&cfg->topo),
            hnm_topo_hosts(&cfg->topo) - 1);
   return hnm_rnet_desc_write(fp, &d, comment);
-}
-
-void quiet_xml_error(void *ctx, const char *fmt, ...)
-{
-  (void)ctx;
-  (void)fmt;
 }
 
 /* Both files are written to temporaries (or through, for devices), both

@@ -4,7 +4,6 @@
 
 #include "hnm_platform_config.h"
 
-void quiet_xml_error(void *ctx, const char *fmt, ...);
 int generate(const struct config *cfg);
 
 #endif

@@ -1042,7 +1042,7 @@ static int torus_dor(const hnm_rnet *n, unsigned long src, unsigned long dst, si
       unsigned long mine = (src / s) % d, target = (dst / s) % d;
       if ((cur / s) % d == target)
         continue;
-      if ((target > mine && target <= mine + d / 2) || (mine > d / 2 && (mine + d / 2) % d >= target)) {
+      if (hnm_topo_torus_direction(d, mine, target) > 0) {
         next = (cur / s) % d == d - 1 ? cur + s - s * d : cur + s;
         link = 2 * ((size_t)cur * n->D + j); /* UP of cur's link toward next */
       } else {

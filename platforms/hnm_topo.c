@@ -382,6 +382,13 @@ int hnm_topo_check(const struct hnm_topo *t, char *err, size_t errlen)
   return -1;
 }
 
+int hnm_topo_torus_direction(unsigned long d, unsigned long m, unsigned long t)
+{
+  /* "route to the right" iff (t > m && t <= m + d/2) || (m > d/2 && (m + d/2) % d >= t),
+   * integer d/2. */
+  return (t > m && t <= m + d / 2) || (m > d / 2 && (m + d / 2) % d >= t) ? 1 : -1;
+}
+
 unsigned long hnm_topo_hosts(const struct hnm_topo *t)
 {
   unsigned long total = 0;

@@ -114,6 +114,14 @@ int hnm_topo_check(const struct hnm_topo *t, char *err, size_t errlen);
  * dragonfly: routers; torus, bgq: hosts). switches: every switch or router
  * of the network (fattree: all levels). */
 unsigned long hnm_topo_hosts(const struct hnm_topo *t);
+
+/* SimGrid 3.32's TorusZone direction rule (TorusZone::get_local_route) on a
+ * ring of size d, from source coordinate m to target coordinate t != m: +1
+ * or -1. The shorter way round; at exactly half a ring the + way, except
+ * from d/2 to 0 (the - way). m is the route's source coordinate, not the
+ * current node's, as in SimGrid. The one definition of the rule: hnm's
+ * routed torus (hnm_routing.c) and the BG/Q graph (hnm_torus.c) use it. */
+int hnm_topo_torus_direction(unsigned long d, unsigned long m, unsigned long t);
 unsigned long hnm_topo_routers(const struct hnm_topo *t);
 unsigned long hnm_topo_switches(const struct hnm_topo *t);
 /* Fat tree: switches at level 1..ndims (SimGrid's count), 0 otherwise. */

@@ -100,16 +100,6 @@ int hnm_torus_distance(const struct hnm_torus *g, uint32_t src, uint32_t dst)
   return hops;
 }
 
-/* SimGrid 3.32, TorusZone::get_local_route: "route to the right" iff
- * (t > m && t <= m + d/2) || (m > d/2 && (m + d/2) % d >= t), with m the
- * source's coordinate (not the current node's) and integer d/2. */
-int hnm_torus_direction(int d, int m, int t)
-{
-  if ((t > m && t <= m + d / 2) || (m > d / 2 && (m + d / 2) % d >= t))
-    return 1;
-  return -1;
-}
-
 int hnm_torus_default_route(const struct hnm_torus *g, uint32_t src, uint32_t dst, uint32_t *arcs)
 {
   uint32_t cur = src;
@@ -121,7 +111,7 @@ int hnm_torus_default_route(const struct hnm_torus *g, uint32_t src, uint32_t ds
 
     if (m == t)
       continue;
-    dir = hnm_torus_direction(d, m, t);
+    dir = hnm_topo_torus_direction((unsigned long)d, (unsigned long)m, (unsigned long)t);
     steps = dir > 0 ? (t - m + d) % d : (m - t + d) % d;
     for (int s = 0; s < steps; s++) {
       uint32_t a = cur * HNM_PATHS_DEGREE + 2 * (uint32_t)k + (dir > 0 ? 0 : 1);

@@ -46,13 +46,8 @@ long hnm_torus_arc_head(const struct hnm_torus *g, uint32_t a);
 /* Hops of a shortest path between two hosts. */
 int hnm_torus_distance(const struct hnm_torus *g, uint32_t src, uint32_t dst);
 
-/* SimGrid 3.32's TorusZone direction rule on a ring of size d, from source
- * coordinate m to target coordinate t != m: +1 or -1. The shorter way round;
- * at exactly half a ring the + way, except from d/2 to 0 (the - way). */
-int hnm_torus_direction(int d, int m, int t);
-
 /* Default route from host src to host dst (src != dst): dimension 0 first
- * (the longest), each ring the way hnm_torus_direction() says. Writes the arcs
+ * (the longest), each ring the way hnm_topo_torus_direction() says. Writes the arcs
  * into arcs[] (room for HNM_PATHS_MAX_HOPS) and returns their number. */
 int hnm_torus_default_route(const struct hnm_torus *g, uint32_t src, uint32_t dst, uint32_t *arcs);
 

@@ -18,6 +18,7 @@
  * 3 SimGrid refused the platform, or it is not a regular file (the reason
  * on stderr, one line).
  */
+#include "hnm_linkrole.h"
 #include "hnm_platform_values.h"
 #include "hnm_version.h"
 
@@ -49,12 +50,14 @@ bool is_loopback(const std::string& name)
   return name == "__loopback__" || ends_with(name, "_loopback");
 }
 
+/* The naming rule is platforms/hnm_linkrole.h's. */
 bool is_node_limiter(const std::unordered_set<std::string>& names, const std::string& name)
 {
-  if (!ends_with(name, "_limiter") || name.size() == std::strlen("_limiter"))
-    return false;
-  std::string base = name.substr(0, name.size() - std::strlen("_limiter"));
-  return names.count(base + "_UP") > 0 || names.count(base) > 0;
+  size_t n = hnm_linkrole_limiter_base(name.c_str());
+  for (const char* const* owner = hnm_linkrole_limiter_owner; n > 0 && *owner != nullptr; owner++)
+    if (names.count(name.substr(0, n) + *owner) > 0)
+      return true;
+  return false;
 }
 
 } // namespace

@@ -15,7 +15,8 @@
  * after every simulated time step (Engine::on_time_advance: the models have
  * advanced, the rates of the elapsed step are still in place) on every link
  * that has carried a message so far: exact, and O(links used) per step.
- * Roles come from link names and the topology (platforms/hnm_linkrole.h).
+ * Roles come from link names and the topology (platforms/hnm_linkrole.h);
+ * the columns are platforms/hnm_linkload_csv.h's, which hnm-linkplot reads.
  *
  * Settings: the SimGrid flags hnm/link-load (the output file) and
  * hnm/link-topology (the platform's topology, for the roles), each checked
@@ -32,7 +33,9 @@
  */
 #include "hnm_linkload.h"
 
+#include "hnm_csv.h"
 #include "hnm_error.h"
+#include "hnm_linkload_csv.h"
 #include "hnm_linkrole.h"
 #include "hnm_log.hpp"
 #include "hnm_out.h"
@@ -101,14 +104,16 @@ void write_file()
     return;
   }
   FILE* f = hnm_out_file(o);
-  std::fprintf(f, "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util\n");
+  std::fprintf(f, "%s\n", HNM_LINKLOAD_HEADER);
   for (const sg4::Link* l : links) {
     const LinkStat& s = stats[l];
     hnm_linkrole r;
     hnm_linkrole_of(l->get_cname(), &topo, &r);
     double bw = l->get_bandwidth();
-    std::fprintf(f, "%s,%s,%ld,%ld,%ld,%.17g,%.17g,%.17g,%.17g,%.17g\n", l->get_cname(), r.role, r.a, r.b, r.c, bw,
-                 s.bytes, s.busy, end > 0 ? s.integral / (bw * end) : 0.0, s.peak / bw);
+    /* A platform file may name a link with a comma or a quote: quoted. */
+    hnm_csv_put(f, l->get_cname());
+    std::fprintf(f, ",%s,%ld,%ld,%ld,%.17g,%.17g,%.17g,%.17g,%.17g\n", r.role, r.a, r.b, r.c, bw, s.bytes, s.busy,
+                 end > 0 ? s.integral / (bw * end) : 0.0, s.peak / bw);
   }
   if (hnm_out_commit(o, err, sizeof err) != 0)
     hnm_status_fail(1, err);

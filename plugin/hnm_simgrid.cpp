@@ -55,6 +55,7 @@
  * before any simulated time runs.
  */
 #include "hnm_linkload.h"
+#include "hnm_linkrole.h"
 #include "hnm_route_observer.h"
 #include "hnm_lmm_fix.h"
 #include "hnm_log.hpp"
@@ -492,21 +493,16 @@ double bw_factor_cb(double size, const sg4::Host* src, const sg4::Host* dst, con
   return factor;
 }
 
-/* A node limiter is a link NAME_limiter next to the node's own link, NAME_UP
- * (SPLITDUPLEX) or NAME (SHARED): the naming of SimGrid's <cluster
- * limiter_link=...> and of hnm's platforms. B is that companion's bandwidth.
- * Other links (a cabinet's limiter, say) are topology and left alone. */
+/* A node limiter's B: the bandwidth of the node's own link beside it
+ * (platforms/hnm_linkrole.h has the naming rule), or -1 for any other link
+ * (a cabinet's limiter, say: topology, left alone). */
 double node_limiter_base_bandwidth(const sg4::Link* link)
 {
-  static const std::string suffix = "_limiter";
-  const std::string& name          = link->get_name();
-  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return -1.0;
-  std::string base = name.substr(0, name.size() - suffix.size());
-  if (const sg4::Link* up = sg4::Link::by_name_or_null(base + "_UP"))
-    return up->get_bandwidth();
-  if (const sg4::Link* shared = sg4::Link::by_name_or_null(base))
-    return shared->get_bandwidth();
+  const std::string& name = link->get_name();
+  size_t n                = hnm_linkrole_limiter_base(name.c_str());
+  for (const char* const* owner = hnm_linkrole_limiter_owner; n > 0 && *owner != nullptr; owner++)
+    if (const sg4::Link* own = sg4::Link::by_name_or_null(name.substr(0, n) + *owner))
+      return own->get_bandwidth();
   return -1.0;
 }
 

@@ -15,11 +15,10 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_plot.h"
-#include "hnm_msg.h"
+#include "hnm_gnuplot.h"
 #include "hnm_out.h"
 #include "hnm_opt.h"
 #include "hnm_compare_util.h"
@@ -61,17 +60,6 @@ static int find_ref(cmp_row **sel, long n, const cmp_row *r, const char *ref, do
     return parse_double(q->f[C_TIME], t);
   }
   return -1;
-}
-
-static void put_gp_string(FILE *f, const char *s)
-{
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fputc('\\', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
 }
 
 /* The data files and the script, through hnm_out (core/hnm_out.h). */
@@ -407,65 +395,58 @@ int cmd_plot(int argc, char **argv)
           longest > 24 ? "set key outside below left Left reverse" : "set key outside right top");
   fprintf(g, "set xlabel 'processes'\nset ylabel 'time (s)'\n");
   fprintf(g, "set output ");
-  put_gp_string(g, png);
+  hnm_gnuplot_string(g, png);
   fprintf(g, "\nset title ");
-  put_gp_string(g, title ? title : "");
+  hnm_gnuplot_string(g, title ? title : "");
   fprintf(g, " noenhanced\nplot \\\n");
   /* Bands first, under the lines, in their series' colour. */
   for (long k = 0; k < ns; k++) {
     if (!s[k].banded)
       continue;
     fprintf(g, "  ");
-    put_gp_string(g, dat);
+    hnm_gnuplot_string(g, dat);
     fprintf(g, " index %ld using 1:3:4 with filledcurves fillstyle transparent solid 0.25 noborder lt %ld notitle, \\\n",
             k, k + 1);
   }
   for (long k = 0; k < ns; k++) {
     fprintf(g, "  ");
-    put_gp_string(g, dat);
+    hnm_gnuplot_string(g, dat);
     fprintf(g, " index %ld using 1:2 with linespoints", k);
     if (banded)
       fprintf(g, " lt %ld", k + 1);
     fprintf(g, " title ");
-    put_gp_string(g, s[k].label);
+    hnm_gnuplot_string(g, s[k].label);
     fprintf(g, " noenhanced%s\n", k + 1 < ns ? ", \\" : "");
   }
   if (ref && nerr > 0) {
     fprintf(g, "set output ");
-    put_gp_string(g, epng);
+    hnm_gnuplot_string(g, epng);
     fprintf(g, "\nunset logscale y\nset ylabel 'relative error vs %s (%%)'\n", ref);
     fprintf(g, "plot \\\n");
     for (long k = 0; k < nerr; k++) {
       if (!s[eidx[k]].banded)
         continue;
       fprintf(g, "  ");
-      put_gp_string(g, edat);
+      hnm_gnuplot_string(g, edat);
       fprintf(g, " index %ld using 1:3:4 with filledcurves fillstyle transparent solid 0.25 noborder lt %ld notitle, "
               "\\\n", k, eidx[k] + 1);
     }
     for (long k = 0; k < nerr; k++) {
       fprintf(g, "  ");
-      put_gp_string(g, edat);
+      hnm_gnuplot_string(g, edat);
       fprintf(g, " index %ld using 1:2 with linespoints", k);
       if (banded)
         fprintf(g, " lt %ld", eidx[k] + 1);
       fprintf(g, " title ");
-      put_gp_string(g, s[eidx[k]].label);
+      hnm_gnuplot_string(g, s[eidx[k]].label);
       fprintf(g, " noenhanced%s\n", k + 1 < nerr ? ", \\" : "");
     }
   }
   if (plot__commit(og) != 0)
     return 1;
-  pid_t pid = fork();
-  if (pid == 0) {
-    execlp("gnuplot", "gnuplot", gp, (char *)NULL);
-    hnm_msg_error("cannot run gnuplot: %s (install gnuplot-nox; the script is %s)", strerror(errno),
-            gp);
-    _exit(127);
-  }
-  int st = 0;
-  if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    hnm_msg_error("gnuplot failed on %s", gp);
+  char gerr[1200];
+  if (hnm_gnuplot_run(gp, 0, gerr, sizeof gerr) != 0) {
+    cmp_fail("%s", gerr);
     return 1; /* not bad input: the data and script are written */
   }
   fprintf(stderr, "hnm-compare plot: %s%s%s (script %s)\n", png, ref && nerr ? ", " : "", ref && nerr ? epng : "", gp);

@@ -24,24 +24,27 @@
  * node-down, node, loopback, limiter). Data in PREFIX-cdf.dat and
  * PREFIX-hist.dat.
  *
+ * The command line comes from core's command and option tables (hnm_opt.h:
+ * --help of the tool and of each command); the files are read with core's
+ * CSV reader (hnm_csv.h), their columns are platforms/hnm_linkload_csv.h's.
+ *
  * Exit status: 0; 2 on bad input (one line naming file, line and field;
  * nothing written); 1 if gnuplot fails (data and script are written).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_csv.h"
+#include "hnm_gnuplot.h"
 #include "hnm_input.h"
+#include "hnm_linkload_csv.h"
 #include "hnm_msg.h"
 #include "hnm_out.h"
 #include "hnm_opt.h"
-#include "hnm_version.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #define PROG "hnm-linkplot"
 
@@ -53,7 +56,7 @@
 #define MAX_CELLS (1L << 22)
 
 struct row {
-  char role[32];
+  char *role;
   long a, b, c;
   double mean, peak;
 };
@@ -77,119 +80,100 @@ static FILE *out_open(const char *path, hnm_out **o)
   return hnm_out_file(*o);
 }
 
-static void usage(FILE *out)
-{
-  fprintf(out,
-          "Usage: " PROG " map LOAD.csv -o PREFIX [--metric mean|peak] [--title TEXT]\n"
-          "       " PROG " dist -o PREFIX [--metric mean|peak] [--roles R1,R2,...] [--title TEXT] LABEL=LOAD.csv ...\n"
-          "Pictures of hnm-run --link-load files (gnuplot, PNG).\n"
-          "  map   congestion map: dragonfly group x group global links + per-router local links,\n"
-          "        torus per dimension and host, fat tree per level (PREFIX.png, .dat, .gp)\n"
-          "  dist  utilisation distributions of several runs: PREFIX-cdf.png, PREFIX-hist.png\n"
-          "The options of each: " PROG " map --help, " PROG " dist --help.\n"
-          "Exit status: 0; 2 on bad input (nothing written); 1 if gnuplot fails.\n");
-}
-
-static int metric__peak(void *ctx, const char *v, char *err, size_t errlen)
-{
-  if (strcmp(v, "mean") != 0 && strcmp(v, "peak") != 0)
-    return snprintf(err, errlen, "'%s' is not mean or peak", v), -1;
-  *(int *)ctx = v[0] == 'p';
-  return 0;
-}
-
 /* A coordinate field: a whole number in [-1, MAX_INDEX]. */
-static int index_field(const struct load *L, int lineno, const char *name, const char *v, long *out)
+static int index_field(const struct load *L, long lineno, const char *name, const char *v, long *out)
 {
   char *end;
   errno = 0;
   long x = strtol(v, &end, 10);
   if (end == v || *end != '\0' || errno != 0 || x < -1 || x > MAX_INDEX)
-    return hnm_msg_error("%s:%d: %s: '%.40s' is not a whole number from -1 to %ld", L->path, lineno, name, v, MAX_INDEX);
+    return hnm_msg_error("%s:%ld: %s: '%.40s' is not a whole number from -1 to %ld", L->path, lineno, name, v, MAX_INDEX);
   *out = x;
   return 0;
 }
 
 /* A utilisation field: a finite number >= 0. */
-static int util_field(const struct load *L, int lineno, const char *name, const char *v, double *out)
+static int util_field(const struct load *L, long lineno, const char *name, const char *v, double *out)
 {
   char *end;
   errno = 0;
   double x = strtod(v, &end);
   if (end == v || *end != '\0' || errno != 0 || !(x >= 0) || !isfinite(x))
-    return hnm_msg_error("%s:%d: %s: '%.40s' is not a finite number >= 0", L->path, lineno, name, v);
+    return hnm_msg_error("%s:%ld: %s: '%.40s' is not a finite number >= 0", L->path, lineno, name, v);
   *out = x;
   return 0;
 }
 
 static void load_free(struct load *L)
 {
+  for (size_t i = 0; i < L->n; i++)
+    free(L->rows[i].role);
   free(L->rows);
   L->rows = NULL;
   L->n = 0;
 }
 
-/* Read a link-load CSV: header, then link,role,a,b,c,bandwidth,bytes,busy,mean,peak.
- * On error, the message is printed and L holds nothing. */
+/* One row of a link-load file (hnm_linkload_csv.h), split by core's CSV
+ * reader: an empty field is a field (named in the message), never skipped. */
+static int load_row(struct load *L, long lineno, char *line)
+{
+  char *field[HNM_LINKLOAD_NCOLS];
+  int nf = hnm_csv_split(line, field, HNM_LINKLOAD_NCOLS);
+  if (nf < 0)
+    return hnm_msg_error("%s:%ld: a quoted field is not closed, or text follows its closing quote", L->path, lineno);
+  if (nf != HNM_LINKLOAD_NCOLS)
+    return hnm_msg_error("%s:%ld: %d fields, %d expected", L->path, lineno, nf, HNM_LINKLOAD_NCOLS);
+  if (field[HNM_LINKLOAD_ROLE][0] == '\0')
+    return hnm_msg_error("%s:%ld: role: empty", L->path, lineno);
+  struct row r = {NULL, 0, 0, 0, 0, 0};
+  if (index_field(L, lineno, "a", field[HNM_LINKLOAD_A], &r.a) != 0 ||
+      index_field(L, lineno, "b", field[HNM_LINKLOAD_B], &r.b) != 0 ||
+      index_field(L, lineno, "c", field[HNM_LINKLOAD_C], &r.c) != 0 ||
+      util_field(L, lineno, "mean_util", field[HNM_LINKLOAD_MEAN], &r.mean) != 0 ||
+      util_field(L, lineno, "peak_util", field[HNM_LINKLOAD_PEAK], &r.peak) != 0)
+    return HNM_EXIT_USAGE;
+  if ((L->n & (L->n - 1)) == 0) { /* 0, 1, 2, 4, ...: the capacity is full */
+    struct row *g = realloc(L->rows, (L->n ? 2 * L->n : 1) * sizeof *g);
+    if (g == NULL)
+      return hnm_msg_error("out of memory");
+    L->rows = g;
+  }
+  if ((r.role = strdup(field[HNM_LINKLOAD_ROLE])) == NULL)
+    return hnm_msg_error("out of memory");
+  L->rows[L->n++] = r;
+  return 0;
+}
+
+/* Read a link-load CSV: the header, then one row per link. On error, the
+ * message is printed and L holds nothing. */
 static int load_read(struct load *L)
 {
-  char line[1024];
+  char *line = NULL, ierr[512];
   size_t cap = 0;
-  int lineno = 0, rc = 0;
-  char ierr[512];
+  long lineno = 0, len;
+  int rc = 0;
   L->rows = NULL;
   L->n = 0;
   FILE *f = hnm_input_open(L->path, ierr, sizeof ierr);
   if (f == NULL)
     return hnm_msg_error("%s: %s", L->path, ierr);
-  while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
-    char *field[10], *save = NULL;
-    int nf = 0;
+  while (rc == 0 && (len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     lineno++;
-    /* fgets() stops at a newline, a full buffer or the end: a line that
-     * ends otherwise holds a NUL byte (strlen() stops there). */
-    size_t len = strlen(line);
-    int ended = len > 0 && line[len - 1] == '\n';
-    if (!ended && len + 1 == sizeof line && !feof(f)) {
-      rc = hnm_msg_error("%s:%d: line longer than %zu bytes", L->path, lineno, sizeof line - 2);
+    if (len == -2) {
+      rc = hnm_msg_error("%s:%ld: line longer than 64 KiB", L->path, lineno);
       break;
     }
-    if (!ended && !feof(f)) {
-      rc = hnm_msg_error("%s:%d: NUL byte in the line", L->path, lineno);
+    if ((size_t)len != strlen(line)) {
+      rc = hnm_msg_error("%s:%ld: NUL byte in the line", L->path, lineno);
       break;
     }
-    line[strcspn(line, "\r\n")] = '\0';
-    if (lineno == 1) {
-      if (strcmp(line, "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util") != 0)
-        rc = hnm_msg_error("%s:1: not a link-load file (hnm-run --link-load)", L->path);
-      continue;
-    }
-    for (char *p = strtok_r(line, ",", &save); p != NULL && nf < 10; p = strtok_r(NULL, ",", &save))
-      field[nf++] = p;
-    if (nf != 10 || strtok_r(NULL, ",", &save) != NULL) {
-      rc = hnm_msg_error("%s:%d: %d fields, 10 expected", L->path, lineno, nf < 10 ? nf : 11);
-      break;
-    }
-    if (L->n == cap) {
-      cap = cap ? 2 * cap : 256;
-      struct row *r = realloc(L->rows, cap * sizeof *r);
-      if (r == NULL) {
-        rc = hnm_msg_error("out of memory");
-        break;
-      }
-      L->rows = r;
-    }
-    struct row *r = &L->rows[L->n];
-    snprintf(r->role, sizeof r->role, "%s", field[1]);
-    if (index_field(L, lineno, "a", field[2], &r->a) != 0 || index_field(L, lineno, "b", field[3], &r->b) != 0 ||
-        index_field(L, lineno, "c", field[4], &r->c) != 0 ||
-        util_field(L, lineno, "mean_util", field[8], &r->mean) != 0 ||
-        util_field(L, lineno, "peak_util", field[9], &r->peak) != 0) {
-      rc = 2;
-      break;
-    }
-    L->n++;
+    hnm_csv_chomp(line);
+    if (lineno > 1)
+      rc = load_row(L, lineno, line);
+    else if (strcmp(line, HNM_LINKLOAD_HEADER) != 0)
+      rc = hnm_msg_error("%s:1: not a link-load file (hnm-run --link-load)", L->path);
   }
+  free(line);
   if (rc == 0 && ferror(f))
     rc = hnm_msg_error("%s: read error", L->path);
   fclose(f);
@@ -205,29 +189,13 @@ static double metric(const struct row *r, int peak)
   return peak ? r->peak : r->mean;
 }
 
-static void gp_string(FILE *g, const char *s)
-{
-  fputc('"', g);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fputc('\\', g);
-    fputc(*s, g);
-  }
-  fputc('"', g);
-}
-
+/* gnuplot on the script; the data and the script stay written when it fails. */
 static int run_gnuplot(const char *gp)
 {
-  pid_t pid = fork();
-  int st = 0;
-  if (pid == 0) {
-    execlp("gnuplot", "gnuplot", gp, (char *)NULL);
-    hnm_msg_error("cannot run gnuplot: %s (install gnuplot-nox; the script is %s)", strerror(errno), gp);
-    _exit(127);
-  }
-  if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    hnm_msg_error("gnuplot failed on %s", gp);
-    return 1;
+  char err[1200];
+  if (hnm_gnuplot_run(gp, 0, err, sizeof err) != 0) {
+    hnm_msg_error("%s", err);
+    return HNM_EXIT_FAILURE;
   }
   return 0;
 }
@@ -307,6 +275,19 @@ static int outs_commit(struct outs *O)
   return rc;
 }
 
+/* After writing with status RC: drop the outputs (RC != 0), or commit them
+ * and run gnuplot on the script GP. The status of the whole. */
+static int outs_draw(struct outs *O, int rc, const char *gp)
+{
+  if (rc != 0) {
+    outs_abort(O);
+    return rc;
+  }
+  if (outs_commit(O) != 0)
+    return HNM_EXIT_USAGE;
+  return run_gnuplot(gp);
+}
+
 /* The number of cells of a ROWS x COLS map, or -1 beyond MAX_CELLS. */
 static long cells(long rows, long cols)
 {
@@ -363,21 +344,21 @@ static int map_dragonfly(const struct load *L, int peak, const char *title, cons
   free(gm), free(gn), free(lm);
   fprintf(g, "# Generated by " PROG " map from %s\n", L->path);
   fprintf(g, "set terminal pngcairo size %d,520 enhanced font 'sans,11'\nset output ", K > 0 ? 1200 : 640);
-  gp_string(g, png);
+  hnm_gnuplot_string(g, png);
   fprintf(g, "\nset palette defined (0 'white', 0.25 'yellow', 0.6 'orange', 1 'red', 1.2 'dark-red')\n");
   fprintf(g, "set cbrange [0:1]\nset cblabel '%s'\nset multiplot layout 1,%d title ", what, K > 0 ? 2 : 1);
-  gp_string(g, title ? title : "");
+  hnm_gnuplot_string(g, title ? title : "");
   fprintf(g, " noenhanced\n");
   fprintf(g, "set title 'global links (group to group)'\nset xlabel 'to group'\nset ylabel 'from group'\n");
   fprintf(g, "set xrange [-0.5:%ld.5]\nset yrange [%ld.5:-0.5]\n", G - 1, G - 1);
   fprintf(g, "plot ");
-  gp_string(g, dat);
+  hnm_gnuplot_string(g, dat);
   fprintf(g, " index 0 matrix with image notitle\n");
   if (K > 0) {
     fprintf(g, "set title 'local links (largest out of each router)'\nset xlabel 'router in group'\n"
                "set ylabel 'group'\nset xrange [-0.5:%ld.5]\nset yrange [%ld.5:-0.5]\nplot ",
             K - 1, G - 1);
-    gp_string(g, dat);
+    hnm_gnuplot_string(g, dat);
     fprintf(g, " index 1 matrix with image notitle\n");
   }
   fprintf(g, "unset multiplot\n");
@@ -413,13 +394,13 @@ static int map_torus(const struct load *L, int peak, const char *title, const ch
   free(m);
   fprintf(g, "# Generated by " PROG " map from %s\n", L->path);
   fprintf(g, "set terminal pngcairo size 1000,%ld enhanced font 'sans,11'\nset output ", 220 + 60 * (D < 64 ? D : 64));
-  gp_string(g, png);
+  hnm_gnuplot_string(g, png);
   fprintf(g, "\nset palette defined (0 'white', 0.25 'yellow', 0.6 'orange', 1 'red')\nset cbrange [0:1]\n");
   fprintf(g, "set cblabel '%s'\nset xlabel 'host (link source)'\nset ylabel 'dimension'\n", what);
   fprintf(g, "set xrange [-0.5:%ld.5]\nset yrange [%ld.5:-0.5]\nset ytics 1\nset title ", N - 1, D - 1);
-  gp_string(g, title ? title : "torus links");
+  hnm_gnuplot_string(g, title ? title : "torus links");
   fprintf(g, " noenhanced\nplot ");
-  gp_string(g, dat);
+  hnm_gnuplot_string(g, dat);
   fprintf(g, " matrix with image notitle\n");
   return 0;
 }
@@ -431,6 +412,8 @@ static int map_fattree(const struct load *L, int peak, const char *title, const 
   for (size_t i = 0; i < L->n; i++)
     if (strncmp(L->rows[i].role, "fattree-", 8) == 0 && L->rows[i].a + 1 > levels)
       levels = L->rows[i].a + 1;
+  /* One curve per level and direction: beyond 64 levels (SimGrid's fat
+   * trees have a handful) the file is not a fat tree's. */
   if (levels > 64)
     return hnm_msg_error("%s: %ld fat-tree levels: at most 64", L->path, levels);
   double *v = malloc((L->n + 1) * sizeof *v);
@@ -453,12 +436,12 @@ static int map_fattree(const struct load *L, int peak, const char *title, const 
   free(v);
   fprintf(g, "# Generated by " PROG " map from %s\n", L->path);
   fprintf(g, "set terminal pngcairo size 800,520 enhanced font 'sans,11'\nset output ");
-  gp_string(g, png);
+  hnm_gnuplot_string(g, png);
   fprintf(g, "\nset xlabel 'links of the level, most loaded first'\nset ylabel '%s'\nset grid\nset title ", what);
-  gp_string(g, title ? title : "fat-tree links per level");
+  hnm_gnuplot_string(g, title ? title : "fat-tree links per level");
   fprintf(g, " noenhanced\nplot ");
   for (int b = 0; b < blocks; b++) {
-    gp_string(g, dat);
+    hnm_gnuplot_string(g, dat);
     fprintf(g, " index %d using 1:2 with lines lw 2 title 'level %d-%d %s'%s", b, b / 2, b / 2 + 1,
             b % 2 == 0 ? "up" : "down", b + 1 < blocks ? ", " : "\n");
   }
@@ -500,15 +483,8 @@ static int map(const struct load *L, const char *prefix, int peak, const char *t
     rc = (kind == 1   ? map_dragonfly
           : kind == 2 ? map_torus
                       : map_fattree)(L, peak, title, what, dat, png, d, g);
-  if (rc != 0)
-    outs_abort(&O);
-  else if (outs_commit(&O) != 0)
-    rc = HNM_EXIT_USAGE;
-  if (rc == 0) {
-    rc = run_gnuplot(gpp);
-    if (rc == 0)
-      fprintf(stderr, PROG " map: %s (data %s, script %s)\n", png, dat, gpp);
-  }
+  if ((rc = outs_draw(&O, rc, gpp)) == 0)
+    fprintf(stderr, PROG " map: %s (data %s, script %s)\n", png, dat, gpp);
   free(dat), free(gpp), free(png);
   return rc;
 }
@@ -540,15 +516,13 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
   char *cpng = path_with(prefix, "-cdf.png"), *hpng = path_with(prefix, "-hist.png");
   const char *outs[5] = {cdat, hdat, gpp, cpng, hpng};
   const char *what = peak ? "peak utilisation" : "mean utilisation";
-  double hist[64][HIST_BINS + 1];
+  double(*hist)[HIST_BINS + 1] = calloc((size_t)nruns, sizeof *hist);
   struct outs O = {{NULL}, 0};
   FILE *c = NULL, *h = NULL, *g = NULL;
   int rc = 0;
 
-  if (cdat == NULL || hdat == NULL || gpp == NULL || cpng == NULL || hpng == NULL)
+  if (cdat == NULL || hdat == NULL || gpp == NULL || cpng == NULL || hpng == NULL || hist == NULL)
     rc = hnm_msg_error("out of memory");
-  else if (nruns > 64)
-    rc = hnm_msg_error("dist: at most 64 runs");
   for (int k = 0; rc == 0 && k < nruns; k++) {
     size_t m = 0;
     for (size_t i = 0; i < runs[k].n; i++)
@@ -596,121 +570,167 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
     }
     fprintf(g, "# Generated by " PROG " dist\nset terminal pngcairo size 800,520 enhanced font 'sans,11'\nset grid\n");
     fprintf(g, "set output ");
-    gp_string(g, cpng);
+    hnm_gnuplot_string(g, cpng);
     fprintf(g, "\nset title ");
-    gp_string(g, title ? title : "");
+    hnm_gnuplot_string(g, title ? title : "");
     fprintf(g, " noenhanced\nset xlabel '%s'\nset ylabel 'fraction of links'\nset key bottom right\n", what);
     fprintf(g, "set xrange [0:*]\nset yrange [0:1]\nplot ");
     for (int k = 0; k < nruns; k++) {
-      gp_string(g, cdat);
+      hnm_gnuplot_string(g, cdat);
       fprintf(g, " index %d using 1:2 with steps lw 2 title ", k);
-      gp_string(g, runs[k].label);
+      hnm_gnuplot_string(g, runs[k].label);
       fprintf(g, " noenhanced%s", k + 1 < nruns ? ", " : "\n");
     }
     fprintf(g, "set output ");
-    gp_string(g, hpng);
+    hnm_gnuplot_string(g, hpng);
     fprintf(g, "\nset style data histogram\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n");
     fprintf(g, "set xlabel '%s (bin lower edge)'\nset key top right\nset xtics rotate by -45\nset autoscale x\n"
                "set yrange [0:*]\nplot ",
             what);
     for (int k = 0; k < nruns; k++) {
-      gp_string(g, hdat);
+      hnm_gnuplot_string(g, hdat);
       fprintf(g, " using %d:xtic(1) title ", k + 2);
-      gp_string(g, runs[k].label);
+      hnm_gnuplot_string(g, runs[k].label);
       fprintf(g, " noenhanced%s", k + 1 < nruns ? ", " : "\n");
     }
   }
-  if (rc != 0)
-    outs_abort(&O);
-  else if (outs_commit(&O) != 0)
-    rc = HNM_EXIT_USAGE;
-  if (rc == 0) {
-    rc = run_gnuplot(gpp);
-    if (rc == 0)
-      fprintf(stderr, PROG " dist: %s, %s (data %s, %s; script %s)\n", cpng, hpng, cdat, hdat, gpp);
-  }
-  free(cdat), free(hdat), free(gpp), free(cpng), free(hpng);
+  if ((rc = outs_draw(&O, rc, gpp)) == 0)
+    fprintf(stderr, PROG " dist: %s, %s (data %s, %s; script %s)\n", cpng, hpng, cdat, hdat, gpp);
+  free(cdat), free(hdat), free(gpp), free(cpng), free(hpng), free(hist);
   return rc;
 }
 
-int main(int argc, char **argv)
+/* ---- the command line ---------------------------------------------------- */
+
+/* The options of both commands, and what the command was given. */
+struct lp_args {
+  const char *prefix, *title, *roles;
+  int peak; /* --metric: 0 mean, 1 peak */
+};
+
+#define LP_OPT_OUT(a, files)                                                                                     \
+  {.name = "out", .short_name = 'o', .kind = HNM_OPT_STRING, .arg = "PREFIX", .help = "the files to write: " files, \
+   .value = &(a)->prefix}
+#define LP_OPT_METRIC(a)                                                                                         \
+  {.name = "metric", .kind = HNM_OPT_CHOICE, .arg = "WHICH", .def = "mean", .unit = "mean|peak",                 \
+   .help = "mean utilisation over the run, or peak", .value = &(a)->peak}
+#define LP_OPT_TITLE(a) {.name = "title", .kind = HNM_OPT_STRING, .arg = "TEXT", .help = "figure title", .value = &(a)->title}
+
+/* Parse a command's options (argv[0] is the command): the index of the
+ * first operand, or -1 when the command is over (--help, --version, an
+ * error) with its exit status in *status. */
+static int lp_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv,
+                    const struct lp_args *a, int *status)
 {
-  const char *prefix = NULL, *title = NULL, *roles = NULL;
-  int peak = 0, nin = 0;
-  const char *inputs[64];
-
-  hnm_msg_init(PROG);
-  if (argc < 2)
-    return hnm_msg_error("a command is needed: map or dist (see " PROG " --help)");
-  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-    usage(stdout);
-    return 0;
-  }
-  if (strcmp(argv[1], "--version") == 0) {
-    printf(PROG " %s\n", HNM_VERSION);
-    return 0;
-  }
-  int is_map = strcmp(argv[1], "map") == 0;
-  if (!is_map && strcmp(argv[1], "dist") != 0)
-    return hnm_msg_error("unknown command '%s' (map, dist; see " PROG " --help)", argv[1]);
-  const struct hnm_opt opts[] = {
-    {"out", 'o', HNM_OPT_STRING, "PREFIX", NULL, NULL, "the files to write: PREFIX.png, .dat, .gp (map) or PREFIX-cdf.png, -hist.png (dist)", &prefix, 0, 0, NULL},
-    {"metric", 0, HNM_OPT_CALL, "mean|peak", "mean", NULL, "mean utilisation over the run, or peak", NULL, 0, 0, metric__peak},
-    {"roles", 0, HNM_OPT_STRING, "LIST", NULL, NULL, "dist: roles kept, comma-separated (default: all but node and loopback links)", &roles, 0, 0, NULL},
-    {"title", 0, HNM_OPT_STRING, "TEXT", NULL, NULL, "figure title", &title, 0, 0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
-  const struct hnm_opt_cmd cmd = {is_map ? PROG " map" : PROG " dist",
-                                  is_map ? "LOAD.csv -o PREFIX [OPTIONS]" : "-o PREFIX [OPTIONS] LABEL=LOAD.csv ...",
-                                  is_map ? "Congestion map of one hnm-run --link-load file."
-                                         : "Utilisation distributions (CDF, histogram) of several runs.",
-                                  NULL, NULL, 0, &peak};
-  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1);
+  int first = hnm_opt_parse(cmd, opts, argc, argv);
   if (first < 0)
-    return hnm_opt_status(first);
-  for (int i = first + 1; i < argc; i++) {
-    if (nin == 64)
-      return hnm_msg_error("at most 64 input files");
-    inputs[nin++] = argv[i];
-  }
-  if (prefix == NULL || prefix[0] == '\0')
-    return hnm_msg_error("-o PREFIX is required");
-  if (is_map && nin != 1)
-    return hnm_msg_error("map takes one LOAD.csv (%d given)", nin);
-  if (!is_map && nin < 1)
-    return hnm_msg_error("dist needs LABEL=LOAD.csv arguments");
-  if (is_map && roles != NULL)
-    return hnm_msg_error("--roles: only for dist");
+    *status = hnm_opt_status(first);
+  else if (a->prefix == NULL || a->prefix[0] == '\0')
+    *status = hnm_opt_fail("-o", "PREFIX is required");
+  return first < 0 || a->prefix == NULL || a->prefix[0] == '\0' ? -1 : first;
+}
 
-  struct load runs[64];
-  char *labels[64] = {NULL};
-  int nread = 0, rc = 0;
-  for (int k = 0; k < nin && rc == 0; k++) {
-    const char *eq = is_map ? NULL : strchr(inputs[k], '=');
-    if (!is_map && (eq == NULL || eq == inputs[k] || eq[1] == '\0')) {
-      rc = hnm_msg_error("'%s' is not LABEL=LOAD.csv", inputs[k]);
-      break;
-    }
-    if (eq != NULL) {
-      labels[k] = strndup(inputs[k], (size_t)(eq - inputs[k]));
-      if (labels[k] == NULL) {
-        rc = hnm_msg_error("out of memory");
-        break;
-      }
-      runs[k].label = labels[k];
-      runs[k].path = eq + 1;
-    } else {
-      runs[k].label = inputs[k];
-      runs[k].path = inputs[k];
-    }
-    rc = load_read(&runs[k]);
-    if (rc == 0)
-      nread++;
+static int lp_cmd_map(int argc, char **argv)
+{
+  struct lp_args a = {NULL, NULL, NULL, 0};
+  const struct hnm_opt opts[] = {LP_OPT_OUT(&a, "PREFIX.png, PREFIX.dat (the numbers drawn), PREFIX.gp"),
+                                 LP_OPT_METRIC(&a), LP_OPT_TITLE(&a), {.name = NULL}};
+  const struct hnm_opt_cmd cmd = {
+    .prog = PROG " map",
+    .usage = "LOAD.csv -o PREFIX [OPTIONS]",
+    .summary = "Congestion map of one hnm-run --link-load file, chosen from the roles in it: dragonfly\n"
+               "group x group global links and per-router local links, torus per dimension and host,\n"
+               "fat tree per level."};
+  int rc = 0, first = lp_parse(&cmd, opts, argc, argv, &a, &rc);
+  if (first < 0)
+    return rc;
+  if (argc - first != 1)
+    return hnm_opt_fail("LOAD.csv", "map takes one (%d given)", argc - first);
+  struct load run = {argv[first], argv[first], NULL, 0};
+  if ((rc = load_read(&run)) != 0)
+    return rc;
+  rc = map(&run, a.prefix, a.peak, a.title);
+  load_free(&run);
+  return rc;
+}
+
+/* LABEL=LOAD.csv: the label, allocated, and the path in *path. */
+static char *lp_labelled(const char *arg, const char **path)
+{
+  const char *eq = strchr(arg, '=');
+  if (eq == NULL || eq == arg || eq[1] == '\0') {
+    hnm_opt_fail("LABEL=LOAD.csv", "'%s' is not LABEL=LOAD.csv", arg);
+    return NULL;
+  }
+  char *label = strndup(arg, (size_t)(eq - arg));
+  if (label == NULL)
+    hnm_msg_error("out of memory");
+  *path = eq + 1;
+  return label;
+}
+
+static int lp_cmd_dist(int argc, char **argv)
+{
+  struct lp_args a = {NULL, NULL, NULL, 0};
+  const struct hnm_opt opts[] = {
+    LP_OPT_OUT(&a, "PREFIX-cdf.png, PREFIX-hist.png, their .dat, PREFIX.gp"),
+    LP_OPT_METRIC(&a),
+    {.name = "roles", .kind = HNM_OPT_STRING, .arg = "LIST",
+     .help = "roles kept, comma-separated (default: all but node-up, node-down, node, loopback, limiter)",
+     .value = &a.roles},
+    LP_OPT_TITLE(&a),
+    {.name = NULL}};
+  const struct hnm_opt_cmd cmd = {
+    .prog = PROG " dist",
+    .usage = "-o PREFIX [OPTIONS] LABEL=LOAD.csv ...",
+    .summary = "Utilisation distributions of several runs side by side: the empirical CDF and a\n"
+               "histogram (bins of 0.05, fraction of links), one curve or bar per LABEL."};
+  int rc = 0, first = lp_parse(&cmd, opts, argc, argv, &a, &rc);
+  if (first < 0)
+    return rc;
+  int nruns = argc - first, nread = 0;
+  if (nruns < 1)
+    return hnm_opt_fail("LABEL=LOAD.csv", "dist needs at least one");
+  struct load *runs = calloc((size_t)nruns, sizeof *runs);
+  if (runs == NULL)
+    return hnm_msg_error("out of memory");
+  for (int k = 0; k < nruns && rc == 0; k++) {
+    char *label = lp_labelled(argv[first + k], &runs[k].path);
+    runs[k].label = label;
+    if (label == NULL)
+      rc = HNM_EXIT_USAGE;
+    else if ((rc = load_read(&runs[k])) == 0)
+      nread = k + 1;
   }
   if (rc == 0)
-    rc = is_map ? map(&runs[0], prefix, peak, title) : dist(runs, nin, prefix, peak, roles, title);
-  for (int k = 0; k < nread; k++)
-    load_free(&runs[k]);
-  for (int k = 0; k < nin; k++)
-    free(labels[k]);
+    rc = dist(runs, nruns, a.prefix, a.peak, a.roles, a.title);
+  for (int k = 0; k < nruns; k++) {
+    if (k < nread)
+      load_free(&runs[k]);
+    free((char *)runs[k].label);
+  }
+  free(runs);
   return rc;
+}
+
+static const struct hnm_opt_command lp_commands[] = {
+  {.name = "map", .usage = "LOAD.csv -o PREFIX [--metric mean|peak] [--title TEXT]",
+   .summary = "congestion map (dragonfly, torus or fat tree): PREFIX.png, .dat, .gp"},
+  {.name = "dist", .usage = "-o PREFIX [--metric mean|peak] [--roles R1,R2,...] [--title TEXT] LABEL=LOAD.csv ...",
+   .summary = "utilisation distributions of several runs: PREFIX-cdf.png, PREFIX-hist.png"},
+  {.name = NULL}};
+
+static const struct hnm_opt_tool lp_tool = {
+  .prog = PROG,
+  .metavar = "COMMAND",
+  .heading = "Commands",
+  .summary = "Pictures of hnm-run --link-load files (gnuplot, PNG).",
+  .epilog = "Exit status: 0; 2 on bad input (nothing written); 1 if gnuplot fails.\n"};
+
+int main(int argc, char **argv)
+{
+  static int (*const run[])(int, char **) = {lp_cmd_map, lp_cmd_dist};
+  hnm_msg_init(PROG);
+  int c = hnm_opt_command(&lp_tool, lp_commands, argc, argv);
+  return c >= 0 ? run[c](argc - 1, argv + 1) : hnm_opt_status(c);
 }

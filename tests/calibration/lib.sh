@@ -15,6 +15,24 @@ simulate() {
 # Largest sampled size <= B among the sizes of CSV (op,size,... rows).
 largest_below() { awk -F, -v b="$2" 'NR > 1 && $2 <= b && $2 > m { m = $2 } END { print m + 0 }' "$1"; }
 
+# Real timings measure whatever else the machine runs (other builds, other
+# test suites): then the measurements say nothing about MPI, so a test of
+# real measurements is skipped (exit 77, ctest SKIP_RETURN_CODE) instead of
+# failing or passing by luck. "Busy" is read from the kernel's count of
+# runnable tasks (/proc/stat procs_running, instantaneous, unlike the load
+# average that lags a minute behind), sampled 20 times over 2 s: a mean of
+# one or more runnable tasks besides the sampler means another program
+# competes for a core.
+#   skip_if_busy WHEN: exit 77 with a SKIP line naming WHEN if busy.
+skip_if_busy() {
+  local mean
+  mean=$(for _ in $(seq 20); do awk '$1 == "procs_running" { print $2 - 1 }' /proc/stat; sleep 0.1; done |
+    awk '{ s += $1 } END { printf "%.2f", s / NR }')
+  if awk -v m="$mean" 'BEGIN { exit !(m >= 1) }'; then
+    skip "machine busy $1 ($mean other runnable tasks on $(nproc) cores): real MPI timings would measure the load"
+  fi
+}
+
 # hybrid_csvs SEED SIZES NOISE: $WORK/p2p.csv and $WORK/probe.csv, synthetic
 # measurements of the known hybrid model of hybrid.awk (NOISE gauss or
 # factors, see there).

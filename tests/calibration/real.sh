@@ -26,23 +26,9 @@
 # docs/calibration.md. ctest runs this test alone (RUN_SERIAL).
 source "$(dirname "$0")/lib.sh"
 
-# Real timings measure whatever else the machine runs (other builds, other
-# test suites): then the measurements say nothing about MPI, so the test is
-# skipped (exit 77, ctest SKIP_RETURN_CODE) instead of failing or passing by
-# luck. "Busy" is read from the kernel's count of runnable tasks
-# (/proc/stat procs_running, instantaneous, unlike the load average that
-# lags a minute behind), sampled 20 times over 2 s, before and after each
-# transport's measurement: a mean of one or more runnable tasks besides the
-# sampler means another program competes for a core. ctest runs this test
-# alone (RUN_SERIAL), so an idle CI machine measures.
-skip_if_busy() {
-  local mean
-  mean=$(for _ in $(seq 20); do awk '$1 == "procs_running" { print $2 - 1 }' /proc/stat; sleep 0.1; done |
-    awk '{ s += $1 } END { printf "%.2f", s / NR }')
-  if awk -v m="$mean" 'BEGIN { exit !(m >= 1) }'; then
-    skip "machine busy $1 ($mean other runnable tasks on $(nproc) cores): real MPI timings would measure the load"
-  fi
-}
+# Real timings measure whatever else the machine runs: skip_if_busy
+# (lib.sh) skips the test then. ctest runs this test alone (RUN_SERIAL), so
+# an idle CI machine measures.
 need mpirun "$APPS_BIN/calibrate-mpi"
 skip_if_busy "before the measurements"
 

@@ -485,8 +485,35 @@ static void test_text(void)
   CHECK_STREQ(buf, "75x25x25");
 }
 
+/* SimGrid 3.32's torus direction rule (TorusZone::get_local_route), by hand:
+ * right iff (t > m && t <= m + d/2) || (m > d/2 && (m + d/2) % d >= t). */
+static void test_torus_direction(void)
+{
+  /* Ring of 4 (d/2 = 2): 0 -> 1, 0 -> 2 (half a ring: +), 0 -> 3 (-);
+   * 2 -> 0: (2 + 2) % 4 = 0 >= 0 but m = 2 is not > 2: -; 3 -> 0: m > 2,
+   * (3 + 2) % 4 = 1 >= 0: +; 3 -> 1: 1 >= 1: +; 3 -> 2: -; 1 -> 3: 3 <= 3: +. */
+  CHECK(hnm_topo_torus_direction(4, 0, 1) == 1);
+  CHECK(hnm_topo_torus_direction(4, 0, 2) == 1);
+  CHECK(hnm_topo_torus_direction(4, 0, 3) == -1);
+  CHECK(hnm_topo_torus_direction(4, 2, 0) == -1);
+  CHECK(hnm_topo_torus_direction(4, 3, 0) == 1);
+  CHECK(hnm_topo_torus_direction(4, 3, 1) == 1);
+  CHECK(hnm_topo_torus_direction(4, 3, 2) == -1);
+  CHECK(hnm_topo_torus_direction(4, 1, 3) == 1);
+  /* Ring of 5 (d/2 = 2): 0 -> 2 +, 0 -> 3 -; 3 -> 0: (3 + 2) % 5 = 0 >= 0: +;
+   * 4 -> 1: (4 + 2) % 5 = 1 >= 1: +; 4 -> 2: -. Ring of 2 (d/2 = 1): both ways +. */
+  CHECK(hnm_topo_torus_direction(5, 0, 2) == 1);
+  CHECK(hnm_topo_torus_direction(5, 0, 3) == -1);
+  CHECK(hnm_topo_torus_direction(5, 3, 0) == 1);
+  CHECK(hnm_topo_torus_direction(5, 4, 1) == 1);
+  CHECK(hnm_topo_torus_direction(5, 4, 2) == -1);
+  CHECK(hnm_topo_torus_direction(2, 0, 1) == 1);
+  CHECK(hnm_topo_torus_direction(2, 1, 0) == -1);
+}
+
 int main(void)
 {
+  test_torus_direction();
   test_parse();
   test_bgq();
   test_presets();

@@ -746,8 +746,9 @@ static void expect_file(struct kase *k, const struct infile *f, size_t pos, int 
   } else if (strcmp(what, "number") == 0) {
     /* A number replaced may still parse, and break a relation between
      * rows found on another line: a line of this file, and the column
-     * (unless the line's fields are what is wrong: "1,5" adds one). */
-    k_why(k, "%s:[0-9]+([^0-9]|$)", eb);
+     * (unless the line's fields are what is wrong: "1,5" adds one). A row
+     * that is missing has no line: "FILE: no row with COLUMN ...". */
+    k_why(k, "(%s:[0-9]+([^0-9]|$)|%s: no row with )", eb, eb);
     size_t ls = pos;
     while (ls > 0 && f->text[ls - 1] != '\n')
       ls--;
@@ -1338,6 +1339,28 @@ static int regression_cases(struct kase *all)
          "k.csv", "--", "/bin/true", NULL);
   k->kill_ms = 2500;
   k_out(k, "k.csv"), k_out(k, "logs*");
+
+  /* Found by other seeds: a value that parses and means nothing. */
+  k = reg(all, "route-bytes-1e300", "^hnm-route: pairs\\.txt:4: bytes: '1e300' is above 2\\^53 B");
+  k_text(k, "pairs.txt", "# src dst bytes\n0 5 8MiB\n1 6 1MiB\n2 7 1e300\n");
+  k_args(k, T_ROUTE, "--shape", "4x4x4x4x2", "--pattern-file", "pairs.txt", "--k", "2", "--csv", NULL);
+  static const char cluster_fmt[] =
+    "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-1\" "
+    "speed=\"%s\" bw=\"%s\" lat=\"1us\"/></platform>\n";
+  k = reg(all, "run-speed-infinite-with-its-unit", "c\\.xml:3: speed: '1e300Gf' is out of the range of a double");
+  big = xfmt(cluster_fmt, "1e300Gf", "1GBps");
+  k_text(k, "c.xml", big), free(big);
+  k_args(k, T_RUN, "--dry-run", "-platform", "c.xml", "-np", "2", T_PROG, NULL);
+  k = reg(all, "hosts-simgrid-refusal-names-attribute", "^c\\.xml:3: bw: '1eGbps': unknown unit");
+  big = xfmt(cluster_fmt, "1Gf", "1eGbps");
+  k_text(k, "c.xml", big), free(big);
+  k_args(k, T_HOSTS, "c.xml", NULL);
+  k->exits = 1u << 3;
+  k = reg(all, "fit-contention-missing-row", "^hnm-calibrate: contention\\.csv: no row with pairs 1, mode bi, rank 0");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_text(k, "contention.csv", "pairs,mode,size,rank,duration\n1,uni,1048576,0,0.0011\n1,uni,1048576,1,0.0011\n");
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "contention.csv", "-o", "m.xml", "--no-plots", NULL);
 
   /* No argument: one line (not the usage), exit 2, for every tool. */
   {

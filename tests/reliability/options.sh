@@ -6,7 +6,7 @@
 # reads its own options anywhere before the program (hnm-run -np 2 --dry-run
 # PROG is a dry run, not a run of the program "--dry-run"), refuses --model
 # twice, and passes smpirun's options through in order. The tools of several
-# commands (hnm-compare, hnm-calibrate, hnm-platform) list them from their
+# commands (hnm-compare, hnm-calibrate, hnm-platform, hnm-linkplot) list them from their
 # command table: --help names every command with its one-line summary and
 # how to get a command's own --help; no command: one line naming the
 # commands and pointing to --help, exit 2; an unknown command: one line naming it and the commands, exit 2.
@@ -34,7 +34,7 @@ declare -A OPT=(
   [hnm-platform]="--loopback-bw BANDWIDTH"
   [hnm-calibrate]="--max-segments N"
   [hnm-compare]="--timeout SEC"
-  [hnm-linkplot]="--metric mean|peak"
+  [hnm-linkplot]="--metric WHICH"
   [hnm-hosts]="Usage: hnm-hosts PLATFORM"
 )
 for t in hnm-run hnm-route hnm-platform hnm-calibrate hnm-compare hnm-linkplot hnm-hosts; do
@@ -83,12 +83,13 @@ st=$?
 check "hnm-run --model twice: exit 2 ($(cat err.txt))" [ $st -eq 2 ]
 check "hnm-run --model twice: the message ($(cat err.txt))" grep -qx "hnm-run: --model: given twice ('fluid', then 'loggps')" err.txt
 # The tools of several commands: their own --help from the command table.
-declare -A TOOL=([hnm-compare]="$HNM_COMPARE" [hnm-calibrate]="$HNM_CALIBRATE" [hnm-platform]="$HNM_PLATFORM")
+declare -A TOOL=([hnm-compare]="$HNM_COMPARE" [hnm-calibrate]="$HNM_CALIBRATE" [hnm-platform]="$HNM_PLATFORM"
+                 [hnm-linkplot]="$HNM_LINKPLOT")
 declare -A COMMANDS=([hnm-compare]="run slurm merge plot" [hnm-calibrate]="run fit compare export import machine"
-                     [hnm-platform]="cluster torus fattree dragonfly bgq")
-declare -A METAVAR=([hnm-compare]=COMMAND [hnm-calibrate]=COMMAND [hnm-platform]=FAMILY)
-declare -A HEADING=([hnm-compare]=Commands [hnm-calibrate]=Commands [hnm-platform]=Families)
-for t in hnm-compare hnm-calibrate hnm-platform; do
+                     [hnm-platform]="cluster torus fattree dragonfly bgq" [hnm-linkplot]="map dist")
+declare -A METAVAR=([hnm-compare]=COMMAND [hnm-calibrate]=COMMAND [hnm-platform]=FAMILY [hnm-linkplot]=COMMAND)
+declare -A HEADING=([hnm-compare]=Commands [hnm-calibrate]=Commands [hnm-platform]=Families [hnm-linkplot]=Commands)
+for t in hnm-compare hnm-calibrate hnm-platform hnm-linkplot; do
   for h in --help -h; do
     timeout $T ${TOOL[$t]} $h > out.txt 2> err.txt
     st=$?

@@ -13,7 +13,9 @@
 #    10GBps, 100ns): dimension order crosses torus_link_from_0_to_1_UP
 #    (dimension 0, 0 -> 1) then torus_link_from_1_to_5_UP (dimension 1,
 #    1 -> 5), and the node's loopback is untouched: two rows, S + 16 bytes.
-# 3. Bad input: --link-load into a missing directory: exit 2, one line.
+# 3. A link named with a comma and quotes: quoted in the file, read back by
+#    hnm-linkplot.
+# 4. Bad input: --link-load into a missing directory: exit 2, one line.
 source "$(dirname "$0")/../sim/lib.sh"
 tmp=$WORK
 S=1000000
@@ -54,6 +56,29 @@ got=$(awk -F, '$1 == "torus_link_from_0_to_1_UP" || $1 == "torus_link_from_1_to_
 want="torus_link_from_0_to_1_UP torus 0 0 1 $((S + 16))
 torus_link_from_1_to_5_UP torus 1 1 5 $((S + 16))"
 check "SimGrid torus: roles and bytes ($got)" [ "$got" = "$want" ]
+
+# A link whose name holds a comma and quotes: the row stays 10 fields
+# (core's CSV dialect, columns of platforms/hnm_linkload_csv.h), and
+# hnm-linkplot reads it back.
+cat >"$tmp/q.xml" <<'XML'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="Full">
+    <host id="h0" speed="1Gf"/>
+    <host id="h1" speed="1Gf"/>
+    <link id="l,&quot;1&quot;" bandwidth="1GBps" latency="1us"/>
+    <route src="h0" dst="h1"><link_ctn id="l,&quot;1&quot;"/></route>
+  </zone>
+</platform>
+XML
+printf 'h0\nh1\n' >"$tmp/qh"
+"$HNM_RUN" --model "$FLUID" --link-load "$tmp/q.csv" -platform "$tmp/q.xml" -hostfile "$tmp/qh" -np 2 "${SIMOPTS[@]}" \
+  "$ROUTING_BIN/flows" 1000 >/dev/null
+got=$(tail -n +2 "$tmp/q.csv" | cut -c 1-41)
+check "quoted link name: '$got'" [ "$got" = '"l,""1""",other,-1,-1,-1,1000000000,1016,' ]
+"$HNM_LINKPLOT" dist -o "$tmp/q" --roles other q="$tmp/q.csv" 2>/dev/null
+check "quoted link name: hnm-linkplot reads the row" grep -qx '# q: 1 links' "$tmp/q-cdf.dat"
 
 "$HNM_RUN" --model "$FLUID" --link-load "$tmp/nowhere/x.csv" -platform "$tmp/t.xml" -hostfile "$tmp/th" -np 2 \
   "$ROUTING_BIN/flows" "$S" >/dev/null 2>"$tmp/err"

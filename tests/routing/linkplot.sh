@@ -77,8 +77,55 @@ printf '%s\nl,global,0,1,0,1e9,1,1,-0.5,1\n' "$H" >"$tmp/neg.csv"
 bad "negative utilisation" "neg\.csv:2: mean_util: '-0\.5'" map "$tmp/neg.csv" -o "$tmp/bad"
 printf '%s\nl,node-up,0,-1,-1,1e9,1,1,0.5,1\n' "$H" >"$tmp/nodes.csv"
 bad "no topology links" "nodes\.csv: no dragonfly, torus or fat-tree links" map "$tmp/nodes.csv" -o "$tmp/bad"
-bad "unknown metric" "--metric: 'max'" map "$tmp/d.csv" -o "$tmp/bad" --metric max
-bad "missing -o" "-o PREFIX is required" map "$tmp/d.csv"
+bad "unknown metric" "^hnm-linkplot: --metric: 'max' is not one of mean\|peak$" map "$tmp/d.csv" -o "$tmp/bad" --metric max
+bad "missing -o" "^hnm-linkplot: -o: PREFIX is required$" map "$tmp/d.csv"
 bad "dist without LABEL=" "d\.csv' is not LABEL=LOAD\.csv" dist -o "$tmp/bad" "$tmp/d.csv"
-bad "unknown command" "unknown command 'draw'" draw "$tmp/d.csv" -o "$tmp/bad"
+bad "unknown command" "^hnm-linkplot: unknown command 'draw' \(map, dist; see hnm-linkplot --help\)$" draw "$tmp/d.csv" -o "$tmp/bad"
+
+# The command line from core's command and option tables: errors are one
+# line "hnm-linkplot: OPTION: reason", exit 2, as every tool's.
+bad "no command" "^hnm-linkplot: a command is needed \(map, dist; see hnm-linkplot --help\)$"
+bad "unknown option" "^hnm-linkplot: --bogus: unknown" map "$tmp/d.csv" -o "$tmp/bad" --bogus
+bad "--roles is dist's" "^hnm-linkplot: --roles: unknown" map "$tmp/d.csv" -o "$tmp/bad" --roles global
+bad "--metric without its argument" "^hnm-linkplot: --metric: needs an argument$" map "$tmp/d.csv" -o "$tmp/bad" --metric
+bad "map of two files" "LOAD\.csv: map takes one \(2 given\)" map "$tmp/d.csv" "$tmp/t.csv" -o "$tmp/bad"
+bad "dist of nothing" "LABEL=LOAD\.csv: dist needs at least one" dist -o "$tmp/bad"
+for h in --help -h; do
+  "$HNM_LINKPLOT" $h >"$tmp/help" 2>"$tmp/err"
+  check "$h: the commands' table" [ "$(sed -n '/^Commands:$/,/^$/p' "$tmp/help" | sed -n 's/^  \([a-z]*\)  .*/\1/p' | tr '\n' ' ')" = "map dist " ]
+  check "$h: nothing on stderr" [ ! -s "$tmp/err" ]
+done
+"$HNM_LINKPLOT" dist --help >"$tmp/help"
+check "dist --help: --roles from the table" grep -q -- "--roles LIST" "$tmp/help"
+
+# Core's CSV reader: an empty field is a field (strtok merged them and
+# miscounted), a quoted link name may hold a comma, lines are not cut at 1 KiB.
+printf '%s\ng01,global,0,,0,1e9,1,1,0.2,0.5\n' "$H" >"$tmp/empty.csv"
+bad "empty field b" "empty\.csv:2: b: '' is not a whole number" map "$tmp/empty.csv" -o "$tmp/bad"
+printf '%s\ng01,,0,1,0,1e9,1,1,0.2,0.5\n' "$H" >"$tmp/norole.csv"
+bad "empty role" "norole\.csv:2: role: empty" map "$tmp/norole.csv" -o "$tmp/bad"
+printf '%s\n"g,01,global,0,1,0,1e9,1,1,0.2,0.5\n' "$H" >"$tmp/quote.csv"
+bad "unclosed quote" "quote\.csv:2: a quoted field is not closed" map "$tmp/quote.csv" -o "$tmp/bad"
+long=$(printf 'x%.0s' $(seq 2000))
+printf '%s\n"g,01",global,0,1,0,1e9,1,1,0.2,0.5\n"%s""",global,1,0,0,1e9,1,1,0.4,0.5\n' "$H" "$long" >"$tmp/names.csv"
+"$HNM_LINKPLOT" map "$tmp/names.csv" -o "$tmp/names" 2>"$tmp/err"
+check "quoted names, a 2 KB line: read ($(cat "$tmp/err"))" [ "$(grep -v '^#' "$tmp/names.dat" | sed '/^$/d')" = "0 0.2
+0.4 0" ]
+
+# No cap on the number of runs (it was 64).
+runs=()
+for i in $(seq 70); do runs+=("r$i=$tmp/t.csv"); done
+"$HNM_LINKPLOT" dist -o "$tmp/many" "${runs[@]}" 2>"$tmp/err"
+rc=$?
+check "dist of 70 runs: exit 0 (got $rc: $(cat "$tmp/err"))" [ "$rc" -eq 0 ]
+check "dist of 70 runs: 70 CDFs" [ "$(grep -c '^# r[0-9]*: 3 links$' "$tmp/many-cdf.dat")" -eq 70 ]
+check "dist of 70 runs: 70 histogram columns" [ "$(awk '$1 == "0.10" { print NF }' "$tmp/many-hist.dat")" -eq 71 ]
+
+# Without gnuplot: exit 1, one line from core's runner, data and script written.
+PATH=/nonexistent "$HNM_LINKPLOT" map "$tmp/t.csv" -o "$tmp/nognu" 2>"$tmp/err"
+rc=$?
+check "no gnuplot: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "no gnuplot: one line ($(cat "$tmp/err"))" [ "$(cat "$tmp/err")" = \
+  "hnm-linkplot: cannot run gnuplot: No such file or directory (install gnuplot-nox; the script is $tmp/nognu.gp)" ]
+check "no gnuplot: data and script written" [ -s "$tmp/nognu.dat" -a -s "$tmp/nognu.gp" ]
 finish

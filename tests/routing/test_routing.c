@@ -709,6 +709,21 @@ static void test_linkrole(void)
   CHECK(hnm_linkrole_topo_parse("TORUS", "4,x", &t) == -1 && !t.known);
 }
 
+/* The node limiter naming rule (one definition for libhnm and hnm-hosts):
+ * BASE_limiter with a non-empty BASE, the node's own link BASE_UP, then BASE. */
+static void test_limiter_rule(void)
+{
+  CHECK(hnm_linkrole_limiter_base("cab2_link_40_limiter") == strlen("cab2_link_40"));
+  CHECK(hnm_linkrole_limiter_base("x_limiter") == 1);
+  CHECK(hnm_linkrole_limiter_base("_limiter") == 0);       /* empty BASE */
+  CHECK(hnm_linkrole_limiter_base("limiter") == 0);
+  CHECK(hnm_linkrole_limiter_base("cab4-limiter") == 0);   /* a cabinet's: no underscore */
+  CHECK(hnm_linkrole_limiter_base("a_limiter_UP") == 0);
+  CHECK(hnm_linkrole_limiter_base("") == 0);
+  CHECK(strcmp(hnm_linkrole_limiter_owner[0], "_UP") == 0 && strcmp(hnm_linkrole_limiter_owner[1], "") == 0 &&
+        hnm_linkrole_limiter_owner[2] == NULL);
+}
+
 /* Fat tree XGFT(h; m; w; p), random routing. Every route is walked with
  * the node numbering restated here: a level-l node has digits d1..dh, d_i
  * in [0, w_i) for i <= l, [0, m_i) above. Checks: up links then down
@@ -823,6 +838,7 @@ int main(void)
   test_torus();
   test_seeds();
   test_linkrole();
+  test_limiter_rule();
   {
     const unsigned long m1[2] = {4, 4}, w1[2] = {1, 2}, p1[2] = {1, 2}; /* SimGrid's example 2;4,4;1,2;1,2 */
     const unsigned long m2[3] = {2, 3, 2}, w2[3] = {2, 2, 3}, p2[3] = {2, 1, 1};

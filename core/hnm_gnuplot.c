@@ -1,0 +1,60 @@
+/* hnm_gnuplot.c -- gnuplot, run and fed (hnm_gnuplot.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "hnm_gnuplot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+int hnm_gnuplot_run(const char *script, int flags, char *err, size_t errlen)
+{
+  posix_spawn_file_actions_t fa;
+  char *argv[] = {"gnuplot", (char *)script, NULL};
+  pid_t pid;
+  int st = 0, rc;
+  if ((rc = posix_spawn_file_actions_init(&fa)) != 0) {
+    snprintf(err, errlen, "cannot run gnuplot: %s (the script is %s)", strerror(rc), script);
+    return -1;
+  }
+  if ((flags & HNM_GNUPLOT_QUIET) != 0)
+    rc = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  if (rc == 0)
+    rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    snprintf(err, errlen, "cannot run gnuplot: %s (install gnuplot-nox; the script is %s)", strerror(rc), script);
+    return -1;
+  }
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) {
+      snprintf(err, errlen, "gnuplot failed on %s", script);
+      return -1;
+    }
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    snprintf(err, errlen, "gnuplot failed on %s", script);
+    return -1;
+  }
+  return 0;
+}
+
+void hnm_gnuplot_string(FILE *f, const char *s)
+{
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '\n' || *s == '\r' || *s == '\t') {
+      fputc('\\', f);
+      fputc(*s == '\n' ? 'n' : *s == '\r' ? 'r' : 't', f);
+      continue;
+    }
+    if (*s == '"' || *s == '\\')
+      fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
