@@ -6,6 +6,8 @@
 # UGAL's ratio to the better of minimal and the better Valiant. Not a test:
 # it prints what it measures.
 #   bench/ugal.sh [BUILD-DIR]            (SHAPES="s64 s1k" by default)
+# UGAL_THRESHOLD=T passes --ugal-threshold T to ugal-l and ugal-g (default:
+# hnm-platform's).
 # s64: 8 groups x 2 chassis x 2 routers x 2 nodes, one global link between
 #      two groups, local links 4x its bandwidth (a balanced dragonfly);
 # s1k: 32 groups x 2 x 4 x 4 nodes (1024 hosts), the same links.
@@ -31,8 +33,10 @@ for shape in $SHAPES; do
     *) echo "unknown shape $shape" >&2; exit 2 ;;
   esac
   for r in "${ROUTINGS[@]}"; do
+    extra=()
+    [[ $r == ugal-* && -n ${UGAL_THRESHOLD:-} ]] && extra=(--ugal-threshold "$UGAL_THRESHOLD")
     "$BUILD/bin/hnm-platform" dragonfly "${S[@]}" "${LINKS[@]}" --routing "$r" --routing-seed 7 -o "$T/$shape-$r.txt" \
-      --hostfile "$T/$shape.hosts" 2>/dev/null
+      --hostfile "$T/$shape.hosts" "${extra[@]}" 2>/dev/null
   done
   np=$(wc -l <"$T/$shape.hosts")
   for c in "${cases[@]}"; do

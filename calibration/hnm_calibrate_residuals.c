@@ -7,7 +7,11 @@
  * rho times the modelled one: the quantiles written for rho are R's own,
  * the type-7 quantiles of the segment's residuals at p = 0, 1/20, ..., 1.
  * A segment with fewer than FIT__MIN_RESIDUALS round trips gets none
- * (rho = 1). */
+ * (rho = 1), and so does a segment whose largest residual is beyond the
+ * model file's largest factor (FIT__MAX_RHO): a round trip a million times
+ * the model's is a measurement the model does not describe (a stall, a
+ * timer glitch), and writing it would make a model file the loader
+ * refuses. The fit says so in a warning. */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_calibrate_fitted.h"
 #include "hnm_calibrate_csv.h"
@@ -18,6 +22,7 @@
 
 #define FIT__MIN_RESIDUALS 10
 #define FIT__MIN_RHO 1e-6 /* the model file's smallest factor */
+#define FIT__MAX_RHO 1e6  /* the model file's largest factor */
 
 static int fit__cmp(const void *a, const void *b)
 {
@@ -47,6 +52,14 @@ void fit_residuals(const struct inputs *in, struct fitted *m)
     if (n < FIT__MIN_RESIDUALS)
       continue;
     qsort(r, n, sizeof *r, fit__cmp);
+    if (r[n - 1] > FIT__MAX_RHO) {
+      size_t used = strlen(m->warnings);
+      snprintf(m->warnings + used, sizeof m->warnings - used,
+               "warning: segment %zu: a round trip is %g times the fitted model's (at most %g is written): no "
+               "residuals for it (stochastic mode leaves it deterministic there)\n",
+               j + 1, r[n - 1], FIT__MAX_RHO);
+      continue;
+    }
     for (size_t q = 0; q < FIT_RESIDUALS; q++) {
       double h = (double)(n - 1) * (double)q / (FIT_RESIDUALS - 1);
       size_t i = (size_t)h;

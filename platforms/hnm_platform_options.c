@@ -142,7 +142,8 @@ static const struct opt_doc dragonfly_docs[] = {
                         "links spread over the routers (see below); none: SimGrid's DRAGONFLY zone", 0},
   {OPT_ROUTING_SEED, "1", "seed of the Valiant and UGAL random choices (same seed, same routes; minimal and none: "
                           "accepted, unused)", 0},
-  {OPT_UGAL_THRESHOLD, "0", "UGAL's T: minimal iff q_min x h_min <= q_val x h_val + T (q: seconds of backlog)", 0},
+  {OPT_UGAL_THRESHOLD, "10us", "UGAL's T: minimal iff q_min + h_min lat <= q_val + h_val lat + T (q: seconds of "
+                               "backlog)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };

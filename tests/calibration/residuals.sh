@@ -8,7 +8,9 @@
 # here from the data and the model's own predictions (type 7, to 1e-7);
 # since each size's median round trip is the model's, they are also the 5
 # factors to within the fit's accuracy (1%). Also: the mode stays off, and
-# --explain reports the residuals.
+# --explain reports the residuals. A round trip 1e7 times the model's (a
+# stall) in one segment: that segment gets no residuals, with a warning,
+# and the model file loads (the file's factors stop at 1e6).
 source "$(dirname "$0")/lib.sh"
 
 hybrid_csvs 7 400 factors
@@ -58,4 +60,19 @@ done <"$WORK/got.txt" 3<"$WORK/want.txt"
 check "--explain: stochastic on" grep -q '^  stochastic: on, seed 1' "$WORK/explain.txt"
 # (the extreme quantiles are 0.9 and 1.3 within the fit's 1%, as above)
 check "--explain: a segment's residuals" grep -Eq 'residuals: 21 quantiles from 0\.89[0-9]* to 1\.(29|28)[0-9]* \(median 0\.99[0-9]*, mean' "$WORK/explain.txt"
+
+# A stall: the first pingpong of the smallest size lasts 1e7 times as long
+# (under the 3600 s every duration must stay below).
+awk -F, -v OFS=, 'NR == 1 || $1 != "pingpong" { print; next } { n++; rows[n] = $0; k[n] = $2 + 0; if (n == 1 || $2 + 0 < big) big = $2 + 0 }
+  END { for (i = 1; i <= n; i++) { if (!done && k[i] == big) { split(rows[i], f, ","); f[4] = f[4] * 1e7; rows[i] = f[1]
+          for (j = 2; j in f; j++) rows[i] = rows[i] "," f[j]; done = 1 } print rows[i] } }' "$WORK/p2p.csv" >"$WORK/stall.csv"
+check "the stall is in the data" [ "$(cmp -l "$WORK/p2p.csv" "$WORK/stall.csv" 2>/dev/null | wc -l)" -gt 0 ]
+"$HNM_CALIBRATE" fit "$WORK/stall.csv" "$WORK/probe.csv" -o "$WORK/stall.xml" --no-plots 2>"$WORK/stall.err"
+st=$?
+check_eq "stall: fit exit status ($(tail -n 1 "$WORK/stall.err"))" "$st" 0
+check "stall: a warning names the segment and the ratio" grep -Eq "warning: segment 1: a round trip is [0-9.e+]+ times the fitted model's" "$WORK/stall.err"
+check_eq "stall: the other segments keep their residuals" "$(grep -c '<segment .*residuals="' "$WORK/stall.xml")" $((nseg - 1))
+check "stall: the first segment has none" bash -c "grep '<segment ' '$WORK/stall.xml' | head -n 1 | grep -vq residuals="
+"$HNM_RUN" --model "$WORK/stall.xml" --explain >"$WORK/stall-explain.txt" 2>&1
+check_eq "stall: the model loads (hnm-run --explain: $(head -c 200 "$WORK/stall-explain.txt"))" "$?" 0
 finish
