@@ -18,6 +18,7 @@
 #include "hnm_calibrate_compare.h"
 #include "hnm_opt.h"
 #include "hnm_calibrate_util.h"
+#include "hnm_msg.h"
 #include "hnm_calibrate_csv.h"
 #include "hnm_input.h"
 
@@ -60,7 +61,7 @@ static void check_sizes(const char *real, const struct inputs *in, char **sims, 
         while (q < s->n && s->k[q] != r->k[j])
           q++;
         if (q == s->n)
-          die("%s:%ld: %s of %.0f bytes: %s has no such measurement (run both with the same --min --max --sizes "
+          hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: %s of %.0f bytes: %s has no such measurement (run both with the same --min --max --sizes "
               "--seed)",
               real, row_line(real, op_names[op], r->k[j]), op_names[op], r->k[j], sims[i]);
       }
@@ -88,22 +89,25 @@ int cmd_compare(int argc, char **argv)
   argc -= first - 1; /* argv[1..] are the operands, as before */
   argv += first - 1;
   if (argc < 3)
-    die("compare: need REAL.csv and at least one NAME=SIM.csv");
+    hnm_msg_die(HNM_EXIT_USAGE, "compare: need REAL.csv and at least one NAME=SIM.csv");
   int ns = argc - 2;
-  /* Static: reachable until exit whatever the path (read_csv() exits on
-   * bad input), so LeakSanitizer reports nothing. */
+  /* Static: reachable until exit whatever the path (a refusal below
+   * exits), so LeakSanitizer reports nothing. */
   static struct inputs *in;
   static const char **names;
   in = calloc((size_t)ns + 1, sizeof *in);
   names = calloc((size_t)ns, sizeof *names);
-  read_csv(argv[1], &in[0]);
+  char rerr[HNM_ERRLEN];
+  if (read_csv(argv[1], &in[0], rerr, sizeof rerr) != 0)
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", rerr);
   for (int i = 0; i < ns; i++) {
     char *eq = strchr(argv[i + 2], '=');
     if (eq == NULL || eq == argv[i + 2])
-      die("compare: '%s': expected NAME=SIM.csv", argv[i + 2]);
+      hnm_msg_die(HNM_EXIT_USAGE, "compare: '%s': expected NAME=SIM.csv", argv[i + 2]);
     *eq = '\0';
     names[i] = argv[i + 2];
-    read_csv(eq + 1, &in[i + 1]);
+    if (read_csv(eq + 1, &in[i + 1], rerr, sizeof rerr) != 0)
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", rerr);
   }
   static char **sims;
   sims = calloc((size_t)ns, sizeof *sims);
@@ -130,7 +134,7 @@ int cmd_compare(int argc, char **argv)
           if (s->k[q] == r->k[j])
             v[m++] = s->y[q];
         if (m == 0)
-          die("compare: %s has no '%s' measurement of %.0f bytes (run both with the same --min --max --sizes "
+          hnm_msg_die(HNM_EXIT_USAGE, "compare: %s has no '%s' measurement of %.0f bytes (run both with the same --min --max --sizes "
               "--seed)",
               argv[i + 2] + strlen(argv[i + 2]) + 1, op_names[op], r->k[j]);
         double med = hnm_fit_median(v, m);

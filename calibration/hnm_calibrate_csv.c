@@ -20,20 +20,26 @@
 #include "hnm_csv.h"
 #include "hnm_calibrate_util.h"
 
-static void series_add(struct series *s, double k, double y, const char *file, long line)
+static int series_add(struct series *s, double k, double y, const char *file, long line)
 {
   if (s->n == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 256;
-    s->k = realloc(s->k, s->cap * sizeof *s->k);
-    s->y = realloc(s->y, s->cap * sizeof *s->y);
-    if (s->k == NULL || s->y == NULL)
-      die("out of memory");
+    size_t cap = s->cap ? 2 * s->cap : 256;
+    double *nk = realloc(s->k, cap * sizeof *s->k);
+    if (nk == NULL)
+      return -1;
+    s->k = nk;
+    double *ny = realloc(s->y, cap * sizeof *s->y);
+    if (ny == NULL)
+      return -1;
+    s->y = ny;
+    s->cap = cap;
   }
   s->k[s->n] = k;
   s->y[s->n] = y;
   s->n++;
   s->file = file;
   s->line = line;
+  return 0;
 }
 
 /* Plausibility of measurements (docs/calibration.md): a message size is a
@@ -64,12 +70,21 @@ void inputs_free(struct inputs *in)
   memset(in, 0, sizeof *in);
 }
 
-void read_csv(const char *path, struct inputs *in)
+/* Every refusal of read_csv(): the reason into err, the file closed. */
+#define CSV_FAIL(...)                                                                                               \
+  do {                                                                                                              \
+    hnm_errf(err, errlen, __VA_ARGS__);                                                                             \
+    goto fail;                                                                                                      \
+  } while (0)
+
+int read_csv(const char *path, struct inputs *in, char *err, size_t errlen)
 {
   char why[512];
   FILE *f = hnm_input_open(path, why, sizeof why);
-  if (f == NULL)
-    die("%s: %s", path, why);
+  if (f == NULL) {
+    hnm_errf(err, errlen, "%s: %s", path, why);
+    return -1;
+  }
   char *line = NULL;
   size_t cap = 0;
   long len;
@@ -78,15 +93,11 @@ void read_csv(const char *path, struct inputs *in)
   long rows = 0;
   while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     ln++;
-    if (len == -2 || (size_t)len != strlen(line)) {
-      fprintf(stderr, PROG ": %s:%ld: %s\n", path, ln,
-              len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
-      exit(2);
-    }
-    if (len == 0 || line[len - 1] != '\n') {
-      fprintf(stderr, PROG ": %s:%ld: truncated line (no end of line)\n", path, ln);
-      exit(2);
-    }
+    if (len == -2 || (size_t)len != strlen(line))
+      CSV_FAIL("%s:%ld: %s", path, ln,
+               len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
+    if (len == 0 || line[len - 1] != '\n')
+      CSV_FAIL("%s:%ld: truncated line (no end of line)", path, ln);
     line[--len] = '\0';
     if (len > 0 && line[len - 1] == '\r')
       line[--len] = '\0';
@@ -99,13 +110,10 @@ void read_csv(const char *path, struct inputs *in)
         kind = 2;
       else if (strcmp(line, HNM_BENCH_RMA_HEADER) == 0)
         kind = 3;
-      else {
-        fprintf(stderr,
-                PROG ": %s:1: unknown header '%s' (expected " HNM_BENCH_P2P_HEADER " or " HNM_BENCH_PROBE_HEADER
-                     " or " HNM_BENCH_CONTENTION_HEADER " or " HNM_BENCH_RMA_HEADER ")\n",
-                path, line);
-        exit(2);
-      }
+      else
+        CSV_FAIL("%s:1: unknown header '%s' (expected " HNM_BENCH_P2P_HEADER " or " HNM_BENCH_PROBE_HEADER
+                 " or " HNM_BENCH_CONTENTION_HEADER " or " HNM_BENCH_RMA_HEADER ")",
+                 path, line);
       continue;
     }
     char *fl[6];
@@ -114,10 +122,8 @@ void read_csv(const char *path, struct inputs *in)
                : kind == 2 ? HNM_BENCH_CONTENTION_FIELDS
                            : HNM_BENCH_RMA_FIELDS;
     int nf = hnm_csv_split(line, fl, 6);
-    if (nf != want) {
-      fprintf(stderr, PROG ": %s:%ld: %d field(s), expected %d\n", path, ln, nf, want);
-      exit(2);
-    }
+    if (nf != want)
+      CSV_FAIL("%s:%ld: %d field(s), expected %d", path, ln, nf, want);
     static const char *const names[4][5] = {{"op", "size", "start", "duration"},
                                             {"size", "delay", "send", "recv", "pingpong"},
                                             {"pairs", "mode", "size", "rank", "duration"},
@@ -126,59 +132,46 @@ void read_csv(const char *path, struct inputs *in)
     for (int i = 0; i < want; i++) {
       if ((kind == 0 && i == 0) || (kind == 2 && i == 1) || (kind == 3 && i == 0))
         continue;
-      if (!parse_field(fl[i], &v[i])) {
-        fprintf(stderr, PROG ": %s:%ld: %s: '%s' is not a non-negative number\n", path, ln,
-                names[kind][i], fl[i]);
-        exit(2);
-      }
+      if (!parse_field(fl[i], &v[i]))
+        CSV_FAIL("%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[kind][i], fl[i]);
     }
     int size_field = kind == 0 || kind == 3 ? 1 : kind == 1 ? 0 : 2;
-    if (v[size_field] != floor(v[size_field])) {
-      fprintf(stderr, PROG ": %s:%ld: size: '%s' is not a whole number of bytes\n", path, ln,
-              fl[size_field]);
-      exit(2);
-    }
-    if (v[size_field] > CSV_MAX_SIZE) {
-      fprintf(stderr, PROG ": %s:%ld: size: '%s' is above 2^53 bytes (not a message size)\n", path, ln,
-              fl[size_field]);
-      exit(2);
-    }
+    if (v[size_field] != floor(v[size_field]))
+      CSV_FAIL("%s:%ld: size: '%s' is not a whole number of bytes", path, ln, fl[size_field]);
+    if (v[size_field] > CSV_MAX_SIZE)
+      CSV_FAIL("%s:%ld: size: '%s' is above 2^53 bytes (not a message size)", path, ln, fl[size_field]);
     /* Every field but the size (and p2p's start, a clock reading) is a
      * duration of one operation. */
     for (int i = 0; i < want; i++) {
       int is_time = kind == 0 ? i == 3 : kind == 1 ? i >= 1 : kind == 2 ? i == 4 : i == 2;
-      if (is_time && v[i] > CSV_MAX_DURATION) {
-        fprintf(stderr, PROG ": %s:%ld: %s: %s s is above %g s (not the time of one message)\n", path,
-                ln, names[kind][i], fl[i], CSV_MAX_DURATION);
-        exit(2);
-      }
+      if (is_time && v[i] > CSV_MAX_DURATION)
+        CSV_FAIL("%s:%ld: %s: %s s is above %g s (not the time of one message)", path, ln, names[kind][i], fl[i],
+                 CSV_MAX_DURATION);
     }
     rows++;
     if (kind == 0) {
       int op = 0;
       while (op < OP_COUNT && strcmp(fl[0], op_names[op]) != 0)
         op++;
-      if (op == OP_COUNT) {
-        fprintf(stderr, PROG ": %s:%ld: op: unknown operation '%s' (send, recv, pingpong, isend, irecv)\n",
-                path, ln, fl[0]);
-        exit(2);
-      }
-      series_add(&in->op[op], v[1], v[3], path, ln);
+      if (op == OP_COUNT)
+        CSV_FAIL("%s:%ld: op: unknown operation '%s' (send, recv, pingpong, isend, irecv)", path, ln, fl[0]);
+      if (series_add(&in->op[op], v[1], v[3], path, ln) != 0)
+        CSV_FAIL("out of memory");
       if (in->p2p_file == NULL)
         in->p2p_file = path;
       if (in->p2p_file == path)
         in->p2p_line = ln;
     } else if (kind == 1) {
       if (in->nprobe == in->capprobe) {
-        in->capprobe = in->capprobe ? 2 * in->capprobe : 64;
-        in->probe = realloc(in->probe, in->capprobe * sizeof *in->probe);
-        if (in->probe == NULL)
-          die("out of memory");
+        size_t ncap = in->capprobe ? 2 * in->capprobe : 64;
+        void *grown = realloc(in->probe, ncap * sizeof *in->probe);
+        if (grown == NULL)
+          CSV_FAIL("out of memory");
+        in->probe = grown;
+        in->capprobe = ncap;
       }
-      if (!(v[1] > 0)) {
-        fprintf(stderr, PROG ": %s:%ld: delay: must be > 0\n", path, ln);
-        exit(2);
-      }
+      if (!(v[1] > 0))
+        CSV_FAIL("%s:%ld: delay: must be > 0", path, ln);
       in->probe[in->nprobe++] = (struct probe_row){v[0], v[1], v[2], v[3], v[4]};
       in->probe_file = path;
       in->probe_line = ln;
@@ -187,54 +180,51 @@ void read_csv(const char *path, struct inputs *in)
       int e = 0;
       while (e < HNM_BENCH_RMA_EPOCHS && strcmp(fl[0], epochs[e]) != 0)
         e++;
-      if (e == HNM_BENCH_RMA_EPOCHS) {
-        fprintf(stderr, PROG ": %s:%ld: epoch: unknown epoch '%s' (lock, lockflush, lockput, lockget, fence, pscw)\n",
-                path, ln, fl[0]);
-        exit(2);
-      }
+      if (e == HNM_BENCH_RMA_EPOCHS)
+        CSV_FAIL("%s:%ld: epoch: unknown epoch '%s' (lock, lockflush, lockput, lockget, fence, pscw)", path, ln, fl[0]);
       if (in->nrma == in->caprma) {
-        in->caprma = in->caprma ? 2 * in->caprma : 64;
-        in->rma = realloc(in->rma, in->caprma * sizeof *in->rma);
-        if (in->rma == NULL)
-          die("out of memory");
+        size_t ncap = in->caprma ? 2 * in->caprma : 64;
+        void *grown = realloc(in->rma, ncap * sizeof *in->rma);
+        if (grown == NULL)
+          CSV_FAIL("out of memory");
+        in->rma = grown;
+        in->caprma = ncap;
       }
       in->rma[in->nrma++] = (struct rma_row){e, v[1], v[2]};
       in->rma_file = path;
       in->rma_line = ln;
     } else {
       int bi = strcmp(fl[1], HNM_BENCH_MODE_BI) == 0;
-      if (!bi && strcmp(fl[1], HNM_BENCH_MODE_UNI) != 0) {
-        fprintf(stderr, PROG ": %s:%ld: mode: '%s' is not uni or bi\n", path, ln, fl[1]);
-        exit(2);
-      }
+      if (!bi && strcmp(fl[1], HNM_BENCH_MODE_UNI) != 0)
+        CSV_FAIL("%s:%ld: mode: '%s' is not uni or bi", path, ln, fl[1]);
       /* pairs and rank become ints: bounded first (a rank of 1e300 is
        * not a rank). */
-      if (v[0] < 1 || v[0] != floor(v[0]) || v[3] != floor(v[3]) || v[0] > 1e6 || v[3] > 2e6) {
-        fprintf(stderr, PROG ": %s:%ld: fields 'pairs' and 'rank' must be whole, pairs from 1 to 1e6, rank to 2e6\n",
-                path, ln);
-        exit(2);
-      }
+      if (v[0] < 1 || v[0] != floor(v[0]) || v[3] != floor(v[3]) || v[0] > 1e6 || v[3] > 2e6)
+        CSV_FAIL("%s:%ld: fields 'pairs' and 'rank' must be whole, pairs from 1 to 1e6, rank to 2e6", path, ln);
       if (in->ncont == in->capcont) {
-        in->capcont = in->capcont ? 2 * in->capcont : 64;
-        in->cont = realloc(in->cont, in->capcont * sizeof *in->cont);
-        if (in->cont == NULL)
-          die("out of memory");
+        size_t ncap = in->capcont ? 2 * in->capcont : 64;
+        void *grown = realloc(in->cont, ncap * sizeof *in->cont);
+        if (grown == NULL)
+          CSV_FAIL("out of memory");
+        in->cont = grown;
+        in->capcont = ncap;
       }
       in->cont[in->ncont++] = (struct cont_row){(int)v[0], bi, (int)v[3], v[2], v[4]};
       in->cont_file = path;
       in->cont_line = ln;
     }
   }
-  free(line);
   if (ferror(f))
-    die("%s: read error", path);
+    CSV_FAIL("%s: read error", path);
+  if (ln == 0)
+    CSV_FAIL("%s:1: empty file (no header)", path);
+  if (rows == 0)
+    CSV_FAIL("%s:%ld: no measurements after the header", path, ln);
+  free(line);
   fclose(f);
-  if (ln == 0) {
-    fprintf(stderr, PROG ": %s:1: empty file (no header)\n", path);
-    exit(2);
-  }
-  if (rows == 0) {
-    fprintf(stderr, PROG ": %s:%ld: no measurements after the header\n", path, ln);
-    exit(2);
-  }
+  return 0;
+fail:
+  free(line);
+  fclose(f);
+  return -1;
 }

@@ -44,7 +44,10 @@ struct inputs {
 };
 
 int parse_field(const char *f, double *v);
-void read_csv(const char *path, struct inputs *in);
+/* Add the rows of the CSV at PATH to IN. 0, or -1 with "FILE:LINE: field:
+ * reason" in err (core/hnm_error.h); IN keeps what was read before and
+ * is freed with inputs_free() either way. */
+int read_csv(const char *path, struct inputs *in, char *err, size_t errlen);
 /* Free what read_csv() allocated in IN. */
 void inputs_free(struct inputs *in);
 

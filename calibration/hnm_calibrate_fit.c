@@ -73,7 +73,7 @@ void per_size_medians(double *k, double *y, size_t *n, int smooth)
   } *p = malloc((m ? m : 1) * sizeof *p);
   double *ys = malloc((m ? m : 1) * sizeof *ys);
   if (p == NULL || ys == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t i = 0; i < m; i++)
     p[i].k = k[i], p[i].y = y[i];
   qsort(p, m, sizeof *p, cmp_kv);
@@ -96,7 +96,7 @@ void per_size_medians(double *k, double *y, size_t *n, int smooth)
    * a cluster best is chosen by held-out error (cmd_fit). */
   double *sm = malloc((out ? out : 1) * sizeof *sm);
   if (sm == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t i = 0; i < out; i++) {
     size_t h = smooth > 0 ? (size_t)smooth : 0;
     h = i < h ? i : h;
@@ -118,7 +118,7 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
   double *k = malloc((s->n ? s->n : 1) * sizeof *k), *y = malloc((s->n ? s->n : 1) * sizeof *y);
   double *ks = malloc((s->n ? s->n : 1) * sizeof *ks), *sc = malloc((s->n ? s->n : 1) * sizeof *sc);
   if (k == NULL || y == NULL || ks == NULL || sc == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   size_t n = 0;
   for (size_t i = 0; i < s->n; i++)
     if (s->k[i] <= kmax) {
@@ -137,7 +137,7 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
     per_size_medians(ks, sc, &nsc, a->raw ? 0 : a->smooth);
     scale_pts = malloc((n ? n : 1) * sizeof *scale_pts);
     if (scale_pts == NULL)
-      die("out of memory");
+      hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
     for (size_t i = 0; i < n; i++) {
       size_t lo = 0, hi = nsc - 1; /* ks increasing, holding every k[i] */
       while (lo < hi) {
@@ -215,8 +215,12 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
     o.nforced = 0;
   }
   if (hnm_fit_segments(k, y, n, &o, pieces, 64, np, sigma, err, sizeof err) != 0) {
-    fprintf(stderr, PROG ": %s:%ld: %s: %s\n", s->file, s->line, what, err);
-    exit(2);
+    free(k);
+    free(y);
+    free(ks);
+    free(sc);
+    free(scale_pts);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: %s: %s", s->file, s->line, what, err);
   }
   free(k);
   free(y);
@@ -282,11 +286,11 @@ static void protocol_from_probe(const struct inputs *in, double *A, double *D)
   /* The benchmark's probe bisects to the byte; a probe that did not (an
    * older one, or rows removed) leaves each threshold between two sizes. */
   if (*A >= 0 && isfinite(min_non_eager) && min_non_eager > *A + 1)
-    fprintf(stderr, PROG ": %s: note: the eager threshold lies in [%.0f, %.0f) (no size probed between): placed at "
-                    "%.0f\n", in->probe_file, *A, min_non_eager, *A);
+    hnm_msg_info("%s: note: the eager threshold lies in [%.0f, %.0f) (no size probed between): placed at "
+                    "%.0f",  in->probe_file,  *A,  min_non_eager,  *A);
   if (*D >= 0 && isfinite(min_rdv) && min_rdv > *D + 1)
-    fprintf(stderr, PROG ": %s: note: the detached threshold lies in [%.0f, %.0f) (no size probed between): placed "
-                    "at %.0f\n", in->probe_file, *D, min_rdv, *D);
+    hnm_msg_info("%s: note: the detached threshold lies in [%.0f, %.0f) (no size probed between): placed "
+                    "at %.0f",  in->probe_file,  *D,  min_rdv,  *D);
   free(sz);
   free(tmp);
   free(modes_size);
@@ -329,10 +333,9 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
   for (int op = OP_SEND; op <= OP_PINGPONG; op++)
     if (in->op[op].n == 0) {
       if (in->p2p_file == NULL)
-        die("no point-to-point CSV (header op,size,start,duration) among the inputs");
-      fprintf(stderr, PROG ": %s:%ld: no '%s' measurements in the point-to-point CSV(s)\n", in->p2p_file,
-              in->p2p_line, op_names[op]);
-      exit(2);
+        hnm_msg_die(HNM_EXIT_USAGE, "no point-to-point CSV (header op,size,start,duration) among the inputs");
+      hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: no '%s' measurements in the point-to-point CSV(s)",  in->p2p_file, 
+              in->p2p_line,  op_names[op]);
     }
   if (a->force_detached > -2) {
     m->async = a->force_async;
@@ -359,7 +362,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
       }
     }
   } else
-    die("no protocol probe (header size,delay,send,recv,pingpong) among the inputs; give probe.csv or "
+    hnm_msg_die(HNM_EXIT_USAGE, "no protocol probe (header size,delay,send,recv,pingpong) among the inputs; give probe.csv or "
         "--protocol ASYNC,DETACHED");
 
   double AD[2] = {m->async, m->detached};
@@ -441,7 +444,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
    * of the round trip would weigh more than the round trip warrants). */
   double *half = malloc((pp->n ? pp->n : 1) * sizeof *half);
   if (half == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t i = 0; i < pp->n; i++)
     half[i] = pp->y[i] / 2;
   fit_op(pp, "op 'pingpong' (transfer time)", INFINITY, ADf, nAD, a, m->pieces[OP_COUNT], &m->npieces[OP_COUNT],
@@ -516,7 +519,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
   free(b);
   char why[512];
   if (physics_constrain(m, pp->k, t, pp->n, a->raw, a->smooth, why, sizeof why) != 0)
-    die("%s:%ld: op 'pingpong': %s", pp->file, pp->line, why);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: op 'pingpong': %s", pp->file, pp->line, why);
 
   /* Single-segment comparisons. Fluid: one line L + k/B through all of
    * rtt/2. LogGPS: o_s + k O_s on send and o_r + k O_r on recv (k <= S =
@@ -595,9 +598,11 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
             M = c->size;
           }
         }
-        if (nv == 0) /* a row that is missing has no line: the file and the fields */
-          die("%s: no row with pairs 1, mode %s, rank %d (the contention probe needs both ranks of one pair in "
+        if (nv == 0) { /* a row that is missing has no line: the file and the fields */
+          free(v);
+          hnm_msg_die(HNM_EXIT_USAGE, "%s: no row with pairs 1, mode %s, rank %d (the contention probe needs both ranks of one pair in "
               "both modes)", in->cont_file, bi ? "bi" : "uni", r);
+        }
         med[bi][r] = hnm_fit_median(v, nv);
       }
     free(v);
@@ -737,7 +742,7 @@ static void check_time(const char *what, double v, double upto)
 {
   char where[64];
   if (!(v >= 0 && v <= FIT_MAX_TIME))
-    die("the measurements fit a %s of %.3g s%s, outside [0, %g s]: not a network's (check the CSV files)", what, v,
+    hnm_msg_die(HNM_EXIT_USAGE, "the measurements fit a %s of %.3g s%s, outside [0, %g s]: not a network's (check the CSV files)", what, v,
         sizes_upto(upto, where, sizeof where), FIT_MAX_TIME);
 }
 
@@ -747,7 +752,7 @@ static void check_fitted(const struct fitted *m)
     const struct segment *g = &m->seg[i];
     char where[64];
     if (!(g->bw > 0 && g->bw <= FIT_MAX_BANDWIDTH))
-      die("the measurements fit a bandwidth of %.3g B/s%s, outside (0, %g B/s]: not a network's (check the CSV "
+      hnm_msg_die(HNM_EXIT_USAGE, "the measurements fit a bandwidth of %.3g B/s%s, outside (0, %g B/s]: not a network's (check the CSV "
           "files)",
           g->bw, sizes_upto(g->upto, where, sizeof where), FIT_MAX_BANDWIDTH);
     check_time("latency", g->lat, g->upto);
@@ -759,7 +764,7 @@ static void check_fitted(const struct fitted *m)
   for (size_t j = 0; j < sizeof t / sizeof t[0]; j++)
     check_time("LogGPS or fluid time", t[j], INFINITY);
   if (!(m->fl_B > 0 && m->fl_B <= FIT_MAX_BANDWIDTH))
-    die("the measurements fit a fluid bandwidth of %.3g B/s, outside (0, %g B/s]: not a network's (check the "
+    hnm_msg_die(HNM_EXIT_USAGE, "the measurements fit a fluid bandwidth of %.3g B/s, outside (0, %g B/s]: not a network's (check the "
         "CSV files)",
         m->fl_B, FIT_MAX_BANDWIDTH);
 }
@@ -772,10 +777,10 @@ static double write_pack_report(const char *dir, const struct pack_data *d, cons
   snprintf(path, sizeof path, "%s/pack.txt", dir);
   hnm_out *o = hnm_out_open(path, "--report", oerr, sizeof oerr);
   if (o == NULL)
-    die("%s", oerr);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
   double worst = pack_report(hnm_out_file(o), d, p);
   if (hnm_out_commit(o, oerr, sizeof oerr) != 0)
-    die("%s", oerr);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
   return worst;
 }
 
@@ -840,42 +845,42 @@ int cmd_fit(int argc, char **argv)
   if (isnan(a.noise_floor))
     a.noise_floor = 0;
   if (a.out == NULL)
-    die("fit: -o MODEL.xml is required");
+    hnm_msg_die(HNM_EXIT_USAGE, "fit: -o MODEL.xml is required");
   if (a.report != NULL && *a.report == '\0')
     return hnm_opt_fail("--report", "empty directory name");
   /* An output that names an input would destroy the measurements. */
   for (int i = 0; i < nfiles; i++)
     if (hnm_out_same_file(a.out, files[i]) || (a.report != NULL && hnm_out_same_file(a.report, files[i])))
-      die("%s: '%s' is the input file %s", hnm_out_same_file(a.out, files[i]) ? "-o" : "--report",
+      hnm_msg_die(HNM_EXIT_USAGE, "%s: '%s' is the input file %s", hnm_out_same_file(a.out, files[i]) ? "-o" : "--report",
           hnm_out_same_file(a.out, files[i]) ? a.out : a.report, files[i]);
   if (a.pcal != NULL && hnm_out_same_file(a.out, a.pcal))
-    die("-o: '%s' is the input file %s", a.out, a.pcal);
+    hnm_msg_die(HNM_EXIT_USAGE, "-o: '%s' is the input file %s", a.out, a.pcal);
   if (nfiles == 0 && a.pcal == NULL)
-    die("fit: no CSV file given (nor --platform-calibration CONFIG.xml)");
+    hnm_msg_die(HNM_EXIT_USAGE, "fit: no CSV file given (nor --platform-calibration CONFIG.xml)");
   if (nfiles > 0 && a.pcal != NULL)
-    die("fit: --platform-calibration reads its own CSVs: give no CSV file");
+    hnm_msg_die(HNM_EXIT_USAGE, "fit: --platform-calibration reads its own CSVs: give no CSV file");
   if (a.auto_bp && a.pcal == NULL)
-    die("fit: --auto-breakpoints needs --platform-calibration (without it, breakpoints are always found)");
+    hnm_msg_die(HNM_EXIT_USAGE, "fit: --auto-breakpoints needs --platform-calibration (without it, breakpoints are always found)");
   if (a.file_bp && a.pcal == NULL)
-    die("fit: --file-breakpoints needs --platform-calibration (the breakpoints file is its)");
+    hnm_msg_die(HNM_EXIT_USAGE, "fit: --file-breakpoints needs --platform-calibration (the breakpoints file is its)");
   if (a.file_bp && a.auto_bp)
-    die("fit: --file-breakpoints and --auto-breakpoints exclude each other");
+    hnm_msg_die(HNM_EXIT_USAGE, "fit: --file-breakpoints and --auto-breakpoints exclude each other");
   /* The model set's place, refused before any fitting. */
   char setdir[4200] = "";
   if (a.bootstrap > 0) {
     char serr[4600];
     if (strcmp(a.out, "-") == 0 || strncmp(a.out, "/dev/", 5) == 0 || strncmp(a.out, "/proc/", 6) == 0)
-      die("fit: --bootstrap: -o '%s' is not a file: the model set goes beside the model file (MODEL.set/)", a.out);
+      hnm_msg_die(HNM_EXIT_USAGE, "fit: --bootstrap: -o '%s' is not a file: the model set goes beside the model file (MODEL.set/)", a.out);
     if (set_path(a.out, setdir, sizeof setdir) != 0)
-      die("fit: --bootstrap: -o '%s': path too long", a.out);
+      hnm_msg_die(HNM_EXIT_USAGE, "fit: --bootstrap: -o '%s': path too long", a.out);
     if (set_check(setdir, serr, sizeof serr) != 0)
-      die("fit: %s", serr);
+      hnm_msg_die(HNM_EXIT_USAGE, "fit: %s", serr);
     size_t l = strlen(setdir);
     if (a.report != NULL && strncmp(a.report, setdir, l) == 0 && (a.report[l] == '\0' || a.report[l] == '/'))
-      die("fit: --report '%s' is (inside) the model set directory '%s'", a.report, setdir);
+      hnm_msg_die(HNM_EXIT_USAGE, "fit: --report '%s' is (inside) the model set directory '%s'", a.report, setdir);
   }
   if (raw && medians)
-    die("fit: --raw and --medians exclude each other");
+    hnm_msg_die(HNM_EXIT_USAGE, "fit: --raw and --medians exclude each other");
   /* hnm's benchmark: raw measurements and Huber (validated on this
    * machine's Open MPI, tests/calibration/real.sh); platform-calibration's
    * 33,000 rows per operation: per-size medians and the absolute loss
@@ -888,13 +893,13 @@ int cmd_fit(int argc, char **argv)
   /* The same measurements twice would count double in every median. */
   struct stat *seen = calloc((size_t)nfiles + 1, sizeof *seen);
   if (seen == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (int i = 0; i < nfiles; i++) {
     if (stat(files[i], &seen[i]) != 0)
-      die("%s: cannot open: %s", files[i], strerror(errno));
+      hnm_msg_die(HNM_EXIT_USAGE, "%s: cannot open: %s", files[i], strerror(errno));
     for (int j = 0; j < i; j++)
       if (seen[j].st_dev == seen[i].st_dev && seen[j].st_ino == seen[i].st_ino)
-        die("%s: the same file as %s, given twice", files[i], files[j]);
+        hnm_msg_die(HNM_EXIT_USAGE, "%s: the same file as %s, given twice", files[i], files[j]);
   }
   free(seen);
   /* -o is opened before anything is read, written or printed (the summary
@@ -903,7 +908,7 @@ int cmd_fit(int argc, char **argv)
    * any later refusal (hnm_out.h). */
   out = hnm_out_open(a.out, "-o", oerr, sizeof oerr);
   if (out == NULL)
-    die("%s", oerr);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
   if (a.report == NULL && hnm_out_is_through(out)) {
     /* -o is a device or standard output: the report goes beside us. */
     snprintf(report, sizeof report, "%s-report", a.name);
@@ -922,7 +927,7 @@ int cmd_fit(int argc, char **argv)
   hnm_out_dir *rdir = hnm_out_dir_open(a.report, "--report", oerr, sizeof oerr);
   if (rdir == NULL) {
     hnm_out_abort(out);
-    die("%s", oerr);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
   }
   struct inputs in;
   memset(&in, 0, sizeof in);
@@ -934,12 +939,16 @@ int cmd_fit(int argc, char **argv)
   struct pack_data pack = {NULL, 0, 0};
   for (int i = 0; i < nfiles; i++) {
     size_t nl;
+    char rerr[HNM_ERRLEN];
+    int rc;
     if (pack_csv_is(files[i]))
-      pack_csv_read(files[i], &pack);
-    else if (refine_read_breakpoints(files[i], located + nlocated, 40 - nlocated, &nl))
-      nlocated += nl, refined = 1;
-    else
-      read_csv(files[i], &in);
+      rc = pack_csv_read(files[i], &pack, rerr, sizeof rerr);
+    else if ((rc = refine_read_breakpoints(files[i], located + nlocated, 40 - nlocated, &nl, rerr, sizeof rerr)) > 0)
+      nlocated += nl, refined = 1, rc = 0;
+    else if (rc == 0)
+      rc = read_csv(files[i], &in, rerr, sizeof rerr);
+    if (rc != 0)
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", rerr); /* the entry point: one line, exit 2 */
   }
   if (a.nforced == 0 && refined) {
     a.forced = located;
@@ -961,7 +970,7 @@ int cmd_fit(int argc, char **argv)
   size_t extralen = 0;
   FILE *xf = open_memstream(&extra, &extralen);
   if (xf == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   struct noise_eval ev;
   /* The held-out fits cost 5 fits: made where they choose the breakpoints
    * or give the bootstrap its residuals, or when asked. */
@@ -1056,7 +1065,7 @@ int cmd_fit(int argc, char **argv)
           NOISE_WIDTH, !held_out ? "not computed, --held-out does" : ev.heldout ? "5 fits, each without every 5th size"
                                                                           : "not computed, a fold of sizes left a breakpoint too few sizes");
   if (fclose(xf) != 0)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   check_fitted(&m);
   if (pack.n > 0) {
     pack_fit(&pack, &m.pack);
@@ -1068,7 +1077,7 @@ int cmd_fit(int argc, char **argv)
   if (a.bootstrap > 0) {
     members = calloc((size_t)a.bootstrap, sizeof *members);
     if (members == NULL)
-      die("out of memory");
+      hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
     uint64_t state = (uint64_t)a.seed * 0x9E3779B97F4A7C15ULL + 1;
     for (long i = 0; i < a.bootstrap; i++) {
       struct inputs t;
@@ -1112,40 +1121,42 @@ int cmd_fit(int argc, char **argv)
     free(members);
     if (rc != 0) {
       hnm_out_abort(out);
-      die("%s", serr);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", serr);
     }
   }
   if (hnm_out_dir_commit(rdir, oerr, sizeof oerr) != 0) {
     hnm_out_abort(out);
-    die("%s", oerr);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
   }
   if (hnm_out_commit(out, oerr, sizeof oerr) != 0)
-    die("%s", oerr);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
   /* Everything is in place: now what stderr has to say (an error above
    * stays one line), and the plots. */
   report_plots(a.report, &m, &in, a.plots);
   if (a.pcal != NULL && (forced_choice || !choose))
     pcal_compare(&a, &in, &m, fit_model);
   if (m.has_pack)
-    fprintf(stderr, PROG ": pack costs fitted; held-out patterns within %.1f%% (interpreted), see %s/pack.txt\n",
-            100 * pack_worst, a.report);
+    hnm_msg_info("pack costs fitted; held-out patterns within %.1f%% (interpreted), see %s/pack.txt", 
+            100 * pack_worst,  a.report);
   if (a.pcal != NULL)
     fputs(pcal_summary(), stderr);
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
     if (e == NULL) { /* a last line cut by the buffer's end */
-      fprintf(stderr, PROG ": %s\n", w);
+      hnm_msg_info("%s", w);
       break;
     }
-    fprintf(stderr, PROG ": %.*s\n", (int)(e - w), w);
+    hnm_msg_info("%.*s", (int)(e - w), w);
   }
   /* The table once everything is written: an error above stays one line. */
-  fprintf(stderr, PROG ": %s", extra);
+  size_t xl = strlen(extra); /* a table of whole lines: one message */
+  if (xl > 0)
+    hnm_msg_info("%.*s", (int)(extra[xl - 1] == '\n' ? xl - 1 : xl), extra);
   if (a.bootstrap > 0)
-    fprintf(stderr, PROG ": wrote %s (%zu segments), %s/ (the central model and %ld members) and %s/\n", a.out,
-            m.nseg, setdir, a.bootstrap, a.report);
+    hnm_msg_info("wrote %s (%zu segments), %s/ (the central model and %ld members) and %s/",  a.out, 
+            m.nseg,  setdir,  a.bootstrap,  a.report);
   else
-    fprintf(stderr, PROG ": wrote %s (%zu segments) and %s/\n", a.out, m.nseg, a.report);
+    hnm_msg_info("wrote %s (%zu segments) and %s/", a.out, m.nseg, a.report);
   noise_eval_free(&ev);
   free(extra);
   inputs_free(&in);

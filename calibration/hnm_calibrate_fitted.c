@@ -98,10 +98,10 @@ void write_size(FILE *f, double v)
  * loader would refuse is never written). */
 static hnm_model *fitted__model(const struct hnm_model_desc *d)
 {
-  hnm_error e;
-  hnm_model *model = hnm_model_new(d, &e);
+  char e[HNM_ERRLEN];
+  hnm_model *model = hnm_model_new(d, e, sizeof e);
   if (model == NULL)
-    die("internal error: the fitted model does not load: %s", e.msg);
+    hnm_msg_die(HNM_EXIT_USAGE, "internal error: the fitted model does not load: %s", e);
   return model;
 }
 
@@ -118,7 +118,7 @@ hnm_model *build_hybrid(const struct fitted *m, const char *name)
              "Hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its report)", m->nfiles);
   struct hnm_segment *seg = calloc(m->nseg ? m->nseg : 1, sizeof *seg);
   if (seg == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t i = 0; i < m->nseg; i++) {
     const struct segment *s = &m->seg[i];
     seg[i] = (struct hnm_segment){.upto = s->upto, .latency_absolute = 1, .latency_s = s->lat, .lat_factor = 1,
@@ -165,21 +165,21 @@ void write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const 
                         const struct fitted *m, const char *name)
 {
   char err[2200];
-  hnm_error e;
+  char e[HNM_ERRLEN];
   hnm_model *model = build(m, name);
-  int rc = hnm_model_write(model, hnm_out_file(o), &e);
+  int rc = hnm_model_write(model, hnm_out_file(o), e, sizeof e);
   hnm_model_free(model);
   /* A failed write is exit status 2 with one line naming the file and the
    * reason the output module kept (ENOSPC), as bad input is. */
   if (rc != 0) {
     if (hnm_out_finish(o, err, sizeof err) == 0)
-      snprintf(err, sizeof err, "'%s': %s", path, e.msg);
+      snprintf(err, sizeof err, "'%s': %s", path, e);
     hnm_out_abort(o);
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   }
   if (hnm_out_finish(o, err, sizeof err) != 0) {
     hnm_out_abort(o);
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   }
 }
 
@@ -189,7 +189,7 @@ void write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const str
   char err[1024];
   write_model_finish(o, path, build, m, name);
   if (hnm_out_commit(o, err, sizeof err) != 0)
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
 }
 
 void write_model(const char *path, hnm_model *(*build)(const struct fitted *, const char *), const struct fitted *m,
@@ -198,6 +198,6 @@ void write_model(const char *path, hnm_model *(*build)(const struct fitted *, co
   char err[1024];
   hnm_out *o = hnm_out_open(path, "--report", err, sizeof err);
   if (o == NULL)
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   write_model_out(o, path, build, m, name);
 }

@@ -76,11 +76,11 @@ static int machine__spawn(char **av, char **out)
 {
   int p[2] = {-1, -1};
   if (out != NULL && pipe(p) != 0)
-    die("pipe: %s", strerror(errno));
+    hnm_msg_die(HNM_EXIT_USAGE, "pipe: %s", strerror(errno));
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0)
-    die("fork: %s", strerror(errno));
+    hnm_msg_die(HNM_EXIT_USAGE, "fork: %s", strerror(errno));
   if (pid == 0) {
     if (out != NULL) {
       dup2(p[1], 1);
@@ -88,7 +88,7 @@ static int machine__spawn(char **av, char **out)
       close(p[1]);
     }
     execvp(av[0], av);
-    fprintf(stderr, PROG ": %s: %s\n", av[0], strerror(errno));
+    hnm_msg_error("%s: %s", av[0], strerror(errno));
     _exit(127);
   }
   if (out != NULL) {
@@ -121,7 +121,7 @@ static int machine__spawn(char **av, char **out)
   int st;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR)
-      die("waitpid: %s", strerror(errno));
+      hnm_msg_die(HNM_EXIT_USAGE, "waitpid: %s", strerror(errno));
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
@@ -155,7 +155,7 @@ static char **machine__read_stamp(const char *dir)
   if (f == NULL) {
     if (errno == ENOENT)
       return NULL;
-    die("-d: %s: %s", path, strerror(errno));
+    hnm_msg_die(HNM_EXIT_USAGE, "-d: %s: %s", path, strerror(errno));
   }
   char **names = calloc(16, sizeof *names);
   size_t n = 0;
@@ -164,7 +164,7 @@ static char **machine__read_stamp(const char *dir)
     line[strcspn(line, "\n")] = '\0';
     if (first) {
       if (strcmp(line, STAMP_HEADER) != 0)
-        die("-d: %s was not written by hnm-calibrate machine: give another -d", path);
+        hnm_msg_die(HNM_EXIT_USAGE, "-d: %s was not written by hnm-calibrate machine: give another -d", path);
       first = 0;
       continue;
     }
@@ -174,7 +174,7 @@ static char **machine__read_stamp(const char *dir)
   }
   fclose(f);
   if (first)
-    die("-d: %s was not written by hnm-calibrate machine: give another -d", path);
+    hnm_msg_die(HNM_EXIT_USAGE, "-d: %s was not written by hnm-calibrate machine: give another -d", path);
   return names;
 }
 
@@ -195,14 +195,15 @@ static void machine__prepare_dir(const char *dir)
 {
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-    die("-d: '%s' exists and is not a directory", dir);
-  if (hnm_out_mkdirs(dir) != 0)
-    die("-d: '%s': cannot create it: %s", dir, strerror(errno));
+    hnm_msg_die(HNM_EXIT_USAGE, "-d: '%s' exists and is not a directory", dir);
+  char merr[256];
+  if (hnm_out_mkdirs(dir, merr, sizeof merr) != 0)
+    hnm_msg_die(HNM_EXIT_USAGE, "-d: '%s': cannot create it: %s", dir, merr);
   char probe[4200];
   snprintf(probe, sizeof probe, "%s/.hnm-calibrate-machine-XXXXXX", dir);
   int fd = mkstemp(probe);
   if (fd < 0)
-    die("-d: '%s': cannot write in it: %s", dir, strerror(errno));
+    hnm_msg_die(HNM_EXIT_USAGE, "-d: '%s': cannot write in it: %s", dir, strerror(errno));
   close(fd);
   unlink(probe);
 
@@ -216,7 +217,7 @@ static void machine__prepare_dir(const char *dir)
     for (size_t j = 0; mine != NULL && mine[j] != NULL; j++)
       owned |= strcmp(mine[j], outputs[i]) == 0;
     if (!owned)
-      die("-d: '%s' exists and was not written by hnm-calibrate machine (it would be replaced): move it or "
+      hnm_msg_die(HNM_EXIT_USAGE, "-d: '%s' exists and was not written by hnm-calibrate machine (it would be replaced): move it or "
           "give another -d",
           path);
   }
@@ -228,12 +229,12 @@ static void machine__prepare_dir(const char *dir)
     char path[4200];
     snprintf(path, sizeof path, "%s/data/%s", dir, stale[i]);
     if (unlink(path) != 0 && errno != ENOENT)
-      die("-d: cannot remove the earlier run's %s: %s", path, strerror(errno));
+      hnm_msg_die(HNM_EXIT_USAGE, "-d: cannot remove the earlier run's %s: %s", path, strerror(errno));
   }
   char stamp[4200], err[4400];
   snprintf(stamp, sizeof stamp, "%s/" STAMP, dir);
   if (hnm_out_write(stamp, "-d", machine__stamp_write, NULL, err, sizeof err) != 0)
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -277,7 +278,7 @@ static int machine__parse_speed(char *text, const char *this_host, double *media
       cap *= 2;
       v = realloc(v, cap * sizeof *v);
       if (v == NULL)
-        die("out of memory");
+        hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
     }
     v[n++] = flops / seconds;
   }
@@ -363,9 +364,9 @@ static int machine__hostfile_write(FILE *f, void *ctx)
 
 static void step(int k, double t0, const char *fmt, const char *a)
 {
-  fprintf(stderr, PROG ": machine [%d/5, %.0f s]: ", k, now() - t0);
-  fprintf(stderr, fmt, a);
-  fprintf(stderr, "\n");
+  char what[4096];
+  snprintf(what, sizeof what, fmt, a);
+  hnm_msg_info("machine [%d/5, %.0f s]: %s", k, now() - t0, what);
 }
 
 int cmd_machine(int argc, char **argv)
@@ -398,11 +399,11 @@ int cmd_machine(int argc, char **argv)
   if (i < 0)
     return hnm_opt_status(i);
   if (i < argc && strcmp(argv[i - 1], "--") != 0)
-    die("machine: '%s': unexpected argument (benchmark options go after --)", argv[i]);
+    hnm_msg_die(HNM_EXIT_USAGE, "machine: '%s': unexpected argument (benchmark options go after --)", argv[i]);
   if (dir == NULL || *dir == '\0')
-    die("machine: -d DIR is required");
+    hnm_msg_die(HNM_EXIT_USAGE, "machine: -d DIR is required");
   if (strchr(dir, ' ') != NULL || strchr(dir, ',') != NULL)
-    die("-d: '%s': a blank or ',' in the path cannot be passed to hnm-run's options", dir);
+    hnm_msg_die(HNM_EXIT_USAGE, "-d: '%s': a blank or ',' in the path cannot be passed to hnm-run's options", dir);
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   if (hosts == 0)
     hosts = online > np ? online : np;
@@ -413,18 +414,18 @@ int cmd_machine(int argc, char **argv)
   int nw = 0;
   for (char *t = strtok_r(line, " ", &sv); t != NULL; t = strtok_r(NULL, " ", &sv)) {
     if (nw == 40)
-      die("--mpirun: more than 40 words");
+      hnm_msg_die(HNM_EXIT_USAGE, "--mpirun: more than 40 words");
     words[nw++] = t;
   }
   if (nw == 0)
-    die("--mpirun: empty command");
+    hnm_msg_die(HNM_EXIT_USAGE, "--mpirun: empty command");
   if (!machine__runnable(words[0]))
-    die("--mpirun: '%s': no such program (on $PATH, or executable)", words[0]);
+    hnm_msg_die(HNM_EXIT_USAGE, "--mpirun: '%s': no such program (on $PATH, or executable)", words[0]);
   char *bench = hnm_home_file(HNM_HOME_APPS "/calibrate-mpi");
   char *speedbench = hnm_home_file(HNM_HOME_APPS "/hostspeed-mpi");
   char *hnm_run = hnm_home_file(HNM_HOME_BIN "/hnm-run");
   if (access(bench, X_OK) != 0 || access(speedbench, X_OK) != 0)
-    die("the benchmarks '%s' and '%s' must be built (they need Open MPI's mpicc)", bench, speedbench);
+    hnm_msg_die(HNM_EXIT_USAGE, "the benchmarks '%s' and '%s' must be built (they need Open MPI's mpicc)", bench, speedbench);
   machine__prepare_dir(dir);
 
   double t0 = now();
@@ -463,7 +464,7 @@ int cmd_machine(int argc, char **argv)
   step(1, t0, "point-to-point benchmark under '%s' (docs/calibration.md)", mpirun);
   int st = machine__spawn(av, NULL);
   if (st != 0) {
-    fprintf(stderr, PROG ": machine: the point-to-point benchmark failed (status %d); its data, if any, is in %s\n",
+    hnm_msg_error("machine: the point-to-point benchmark failed (status %d); its data, if any, is in %s",
             st, data);
     return st == 2 ? 2 : 1;
   }
@@ -476,7 +477,7 @@ int cmd_machine(int argc, char **argv)
   av[n] = NULL;
   /* --progress is a run option, before the refinement's. */
   if ((st = machine__spawn(av, NULL)) != 0) {
-    fprintf(stderr, PROG ": machine: locating the breakpoints failed (status %d)\n", st);
+    hnm_msg_error("machine: locating the breakpoints failed (status %d)", st);
     return st == 2 ? 2 : 1;
   }
 
@@ -487,13 +488,13 @@ int cmd_machine(int argc, char **argv)
   st = machine__spawn(fav, NULL);
   csv_args_free(fav, 6);
   if (st != 0) {
-    fprintf(stderr, PROG ": machine: the fit failed (status %d)\n", st);
+    hnm_msg_error("machine: the fit failed (status %d)", st);
     return st == 2 ? 2 : 1;
   }
-  hnm_error merr;
-  hnm_model *m = hnm_model_load(model, &merr);
+  char merr[HNM_ERRLEN];
+  hnm_model *m = hnm_model_load(model, merr, sizeof merr);
   if (m == NULL)
-    die("%s", merr.msg);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", merr);
   /* The links: as fast as the fastest segment (unlimited ones aside), and
    * a latency that the model's factors scale (lat-factor = (L - 16/B) /
    * route latency: any positive route latency gives the model's L). */
@@ -530,7 +531,7 @@ int cmd_machine(int argc, char **argv)
   st = machine__spawn(av, &out);
   if (st != 0 || out == NULL) {
     free(out);
-    fprintf(stderr, PROG ": machine: the host-speed benchmark failed (status %d)\n", st);
+    hnm_msg_error("machine: the host-speed benchmark failed (status %d)", st);
     return st == 2 ? 2 : 1;
   }
   char *copy = strdup(out);
@@ -539,7 +540,7 @@ int cmd_machine(int argc, char **argv)
   double speed = 0, here_speed = 0;
   int all_here = 0;
   if (machine__parse_speed(copy, here, &speed, &all_here, why, sizeof why) != 0)
-    die("the host-speed benchmark's output: %s", why);
+    hnm_msg_die(HNM_EXIT_USAGE, "the host-speed benchmark's output: %s", why);
   free(copy);
   struct machine_platform plat = {hosts, speed, 0, bw, lat / 2, "model.xml"};
   if (!all_here) {
@@ -580,7 +581,7 @@ int cmd_machine(int argc, char **argv)
   }
   free(out);
   if (!ok)
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
 
   /* Checked as a user will run it: hnm-run validates model, platform and
    * hostfile and prints how computation is counted. */
@@ -598,13 +599,15 @@ int cmd_machine(int argc, char **argv)
   av[n] = NULL;
   char *explain = NULL;
   if (machine__spawn(av, &explain) != 0 || explain == NULL)
-    die("hnm-run refuses what was written (%s, %s, %s): a defect of hnm-calibrate machine", model, platform,
+    hnm_msg_die(HNM_EXIT_USAGE, "hnm-run refuses what was written (%s, %s, %s): a defect of hnm-calibrate machine", model, platform,
         hostfile);
   const char *comp = strstr(explain, "computation:");
-  fprintf(stderr,
-          PROG ": machine: done in %.0f s: %ld hosts at %.4g flop/s (median of %s), links %.4g B/s, %.3g s;\n"
-          "%s" PROG ": predict with: hnm-run --model %s -platform %s -hostfile %s -np %ld PROGRAM\n",
-          now() - t0, hosts, speed, speedcsv, bw, lat / 2, comp ? comp : "", model, platform, hostfile, np);
+  hnm_msg_info("machine: done in %.0f s: %ld hosts at %.4g flop/s (median of %s), links %.4g B/s, %.3g s;",
+               now() - t0, hosts, speed, speedcsv, bw, lat / 2);
+  if (comp != NULL)
+    fputs(comp, stderr); /* hnm-run --explain's lines, as they are */
+  hnm_msg_info("predict with: hnm-run --model %s -platform %s -hostfile %s -np %ld PROGRAM", model, platform,
+               hostfile, np);
   free(explain);
   free(av);
   free(line);

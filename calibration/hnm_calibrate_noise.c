@@ -4,6 +4,7 @@
 
 #include "hnm_fit.h"
 #include "hnm_model.h"
+#include "hnm_msg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +15,7 @@ static void *noise__alloc(size_t n, size_t size)
 {
   void *p = calloc(n ? n : 1, size);
   if (p == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   return p;
 }
 
@@ -160,7 +161,7 @@ void noise_evaluate(struct inputs *in, const struct fit_args *a, const struct fi
   e->floor = noise__alloc(e->n, sizeof *e->floor);
   e->resid = noise__alloc(e->n, sizeof *e->resid);
   if (hnm_fit_floor(e->k, e->med, e->n, NOISE_WIDTH, e->floor) != 0)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   double *in_err = noise__alloc(e->n, sizeof *in_err), *out_err = noise__alloc(e->n, sizeof *out_err);
   for (size_t i = 0; i < e->n; i++) {
     double p = hybrid_predict(m, OP_PINGPONG, e->k[i]);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_calibrate_pack.h"
 #include "hnm_calibrate_util.h"
+#include "hnm_msg.h"
 #include "hnm_csv.h"
 #include "hnm_input.h"
 
@@ -51,14 +52,14 @@ static int number(const char *v, int whole, double *out)
   return 1;
 }
 
+/* Every refusal of pack_csv_read(): the one line into err, the file closed. */
 #define PACK_FAIL(...)                                                                                                \
   do {                                                                                                               \
-    fprintf(stderr, PROG ": " __VA_ARGS__);                                                                         \
-    fputc('\n', stderr);                                                                                             \
-    exit(2);                                                                                                         \
+    hnm_errf(err, errlen, __VA_ARGS__);                                                                              \
+    goto fail;                                                                                                       \
   } while (0)
 
-void pack_csv_read(const char *path, struct pack_data *d)
+int pack_csv_read(const char *path, struct pack_data *d, char *err, size_t errlen)
 {
   static const char *const classes[HNM_PACK_CLASSES] = {"vector", "indexed", "subarray"};
   static const char *const roles[2] = {"fit", "holdout"};
@@ -67,8 +68,10 @@ void pack_csv_read(const char *path, struct pack_data *d)
                                                            "bytes", "style", "op", "reps", "seconds"};
   char why[512];
   FILE *f = hnm_input_open(path, why, sizeof why);
-  if (f == NULL)
-    PACK_FAIL("%s: %s", path, why);
+  if (f == NULL) {
+    hnm_errf(err, errlen, "%s: %s", path, why);
+    return -1;
+  }
   char *line = NULL;
   size_t cap = 0;
   ssize_t len;
@@ -120,19 +123,23 @@ void pack_csv_read(const char *path, struct pack_data *d)
       size_t nc = d->cap ? 2 * d->cap : 256;
       struct pack_row *nr = realloc(d->rows, nc * sizeof *nr);
       if (nr == NULL)
-        die("out of memory");
+        PACK_FAIL("out of memory");
       d->rows = nr;
       d->cap = nc;
     }
     d->rows[d->n++] = r;
   }
-  int bad = ferror(f);
-  free(line);
-  fclose(f);
-  if (bad)
+  if (ferror(f))
     PACK_FAIL("%s: read error", path);
   if (ln < 2)
     PACK_FAIL("%s:%ld: no measurements after the header", path, ln < 1 ? 1 : ln);
+  free(line);
+  fclose(f);
+  return 0;
+fail:
+  free(line);
+  fclose(f);
+  return -1;
 }
 
 void pack_data_free(struct pack_data *d)
@@ -256,7 +263,7 @@ void pack_fit(const struct pack_data *d, struct hnm_pack_model *p)
     for (int c = 0; c < HNM_PACK_CLASSES; c++)
       for (int op = 0; op < HNM_PACK_OPS; op++)
         if (fit_one(d, s, c, op, &p->cost[model_style[s]][c][op]) != 0)
-          PACK_FAIL("pack.csv: no %s %s rows of role fit to fit class '%s' on (or all their times are 0)",
+          hnm_msg_die(HNM_EXIT_USAGE, "pack.csv: no %s %s rows of role fit to fit class '%s' on (or all their times are 0)",
                     csv_styles[s], op == 0 ? "pack" : "unpack", hnm_pack_class_name((enum hnm_pack_class)c));
     p->present[model_style[s]] = 1;
   }

@@ -33,9 +33,9 @@ struct pack_data {
  * p2p reader reports it). */
 int pack_csv_is(const char *path);
 
-/* Append PATH's rows to D; bad input ends the program (exit 2, one line
- * naming the file, line and field). */
-void pack_csv_read(const char *path, struct pack_data *d);
+/* Append PATH's rows to D. 0, or -1 with "FILE:LINE: field: reason" in
+ * err (core/hnm_error.h); D is freed with pack_data_free() either way. */
+int pack_csv_read(const char *path, struct pack_data *d, char *err, size_t errlen);
 
 void pack_data_free(struct pack_data *d);
 

@@ -3,6 +3,7 @@
 #include "hnm_calibrate_pcal.h"
 
 #include "hnm_out.h"
+#include "hnm_msg.h"
 #include "hnm_pcal.h"
 
 #include <math.h>
@@ -18,7 +19,7 @@ static void add(struct series *s, const hnm_pcal_series *from, int slot)
   s->k = malloc((from->n ? from->n : 1) * sizeof *s->k);
   s->y = malloc((from->n ? from->n : 1) * sizeof *s->y);
   if (s->k == NULL || s->y == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   memcpy(s->k, from->k, from->n * sizeof *s->k);
   memcpy(s->y, from->y, from->n * sizeof *s->y);
   s->n = s->cap = from->n;
@@ -34,7 +35,7 @@ static void cont_add(struct inputs *in, int bi, int rank, double size, const dou
       in->capcont = in->capcont ? 2 * in->capcont : 64;
       in->cont = realloc(in->cont, in->capcont * sizeof *in->cont);
       if (in->cont == NULL)
-        die("out of memory");
+        hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
     }
     in->cont[in->ncont++] = (struct cont_row){1, bi, rank, size, d[i]};
   }
@@ -57,7 +58,7 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
   char err[1200];
   if (hnm_pcal_load(a->pcal, &p, err, sizeof err) != 0) {
     hnm_pcal_free(&p);
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   }
   /* -o must not name a file the configuration names: it would replace the
    * measurements. */
@@ -66,7 +67,7 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
     named[2 + i] = p.op[i].file;
   for (int i = 0; i < HNM_PCAL_OPS + 2; i++)
     if (named[i][0] != '\0' && hnm_out_same_file(a->out, named[i])) {
-      fprintf(stderr, PROG ": -o: '%s' is the input file %s\n", a->out, named[i]);
+      hnm_msg_error("-o: '%s' is the input file %s", a->out, named[i]);
       hnm_pcal_free(&p);
       exit(2);
     }
@@ -90,9 +91,9 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
    * largest eager size is one less; 0 means never. */
   if (a->force_detached <= -2) {
     if (p.eager < 0 || p.detached < 0) {
-      fprintf(stderr, PROG ": %s: %s: missing (or give --protocol ASYNC,DETACHED)\n", a->pcal,
-              p.eager < 0 ? "eager_threshold" : "detached_threshold");
-      exit(2);
+      const char *what = p.eager < 0 ? "eager_threshold" : "detached_threshold";
+      hnm_pcal_free(&p);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s: %s: missing (or give --protocol ASYNC,DETACHED)", a->pcal, what);
     }
     a->force_async = p.eager > 0 ? p.eager - 1 : -1;
     a->force_detached = p.detached > 0 ? p.detached - 1 : -1;
@@ -121,7 +122,7 @@ static void decades(const struct series *s, const struct fitted *m, double *err,
 {
   double *v = malloc((s->n + 1) * sizeof *v), *e = malloc((s->n + 1) * sizeof *e);
   if (v == NULL || e == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (int d = 0; d < ndec; d++) {
     size_t ne = 0;
     for (size_t i = 0; i < s->n; i++) {
@@ -158,7 +159,8 @@ static void print_other_fit(struct inputs *in, const struct fitted *m, const str
   double e1[10], e2[10];
   decades(&in->op[OP_PINGPONG], m, e1, 10);
   decades(&in->op[OP_PINGPONG], &o, e2, 10);
-  fprintf(stderr, PROG ": ping-pong median relative error per size decade (in-sample):\n  %-10s %14s %14s\n",
+  /* One message whose lines after the first are the table's. */
+  hnm_msg_info("ping-pong median relative error per size decade (in-sample):\n  %-10s %14s %14s",
           "decade", name_m, name_o);
   for (int d = 0; d < 10; d++)
     if (e1[d] >= 0)

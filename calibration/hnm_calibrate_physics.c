@@ -12,6 +12,7 @@
 #include <string.h>
 #include "hnm_calibrate_fit.h"
 #include "hnm_calibrate_util.h"
+#include "hnm_msg.h"
 
 /* Bounds no route crosses: a nanosecond of latency (30 cm of light), 10 TB/s
  * (above any memory bus). Beyond them a fitted value says "no latency" or
@@ -48,7 +49,7 @@ static double physics__best_rate(const double *k, const double *t, size_t n, dou
 {
   double *kt = malloc(2 * n * sizeof *kt), best = 0;
   if (kt == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t i = 0; i < n; i++)
     kt[2 * i] = k[i], kt[2 * i + 1] = t[i];
   qsort(kt, n, 2 * sizeof *kt, physics__cmp_k);
@@ -112,7 +113,7 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
     return 0;
   double *ks = malloc(n * sizeof *ks), *ts = malloc(n * sizeof *ts), *buf = malloc(n * sizeof *buf);
   if (ks == NULL || ts == NULL || buf == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   int rc = 0;
   /* The route's bandwidth: the largest messages', or the highest rate the
    * route was seen to deliver end to end, if higher. */
@@ -204,7 +205,7 @@ void physics_constrain_fluid(struct fitted *m, const double *k, const double *t,
   const double lmin = m->seg[0].lat;
   double *ks = malloc(n * sizeof *ks), *ts = malloc(n * sizeof *ts), *buf = malloc(n * sizeof *buf);
   if (ks == NULL || ts == NULL || buf == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   size_t c = physics__points(k, t, n, -1, INFINITY, raw, smooth, ks, ts);
   char line[512];
   if (m->fl_L < lmin && c > 0) {

@@ -7,6 +7,7 @@
 #include "hnm_fit.h"
 #include "hnm_input.h"
 #include "hnm_model.h"
+#include "hnm_msg.h"
 #include "hnm_out.h"
 
 #include <errno.h>
@@ -41,12 +42,13 @@ static double predict(const struct hnm_segment *s, int op, double k, double A, d
   }
 }
 
-/* Median and relative spread (1.4826 MAD / median) of op's rows at size k. */
-static double median_at(const struct series *s, double k, double *spread)
+/* Median (NAN without rows) and relative spread (1.4826 MAD / median) of
+ * op's rows at size k into *med and *spread. 0, or -1 out of memory. */
+static int median_at(const struct series *s, double k, double *med_out, double *spread)
 {
   double *v = malloc((s->n + 1) * sizeof *v);
   if (v == NULL)
-    die("out of memory");
+    return -1;
   size_t n = 0;
   for (size_t i = 0; i < s->n; i++)
     if (s->k[i] == k)
@@ -56,34 +58,43 @@ static double median_at(const struct series *s, double k, double *spread)
     v[i] = fabs(v[i] - med);
   *spread = n > 1 && med > 0 ? 1.4826 * hnm_fit_median(v, n) / med : 0;
   free(v);
-  return n ? med : NAN;
+  *med_out = n ? med : NAN;
+  return 0;
 }
 
-/* Append the data rows of src (a p2p.csv) to the growing text *buf. */
-static void append_rows(const char *src, char **buf, size_t *len)
+/* Append the data rows of src (a p2p.csv) to the growing text *buf.
+ * 0, or -1 with err filled. */
+static int append_rows(const char *src, char **buf, size_t *len, char *err, size_t errlen)
 {
   char why[512];
   FILE *f = hnm_input_open(src, why, sizeof why);
-  if (f == NULL)
-    die("%s: %s", src, why);
+  if (f == NULL) {
+    hnm_errf(err, errlen, "%s: %s", src, why);
+    return -1;
+  }
   char *line = NULL;
   size_t cap = 0;
   long l;
   long ln = 0;
   while ((l = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
-    if (l == -2 || (size_t)l != strlen(line))
-      die("%s:%ld: %s", src, ln + 1, l == -2 ? "line longer than 64 KiB" : "NUL byte in the line");
+    if (l == -2 || (size_t)l != strlen(line)) {
+      hnm_errf(err, errlen, "%s:%ld: %s", src, ln + 1, l == -2 ? "line longer than 64 KiB" : "NUL byte in the line");
+      break;
+    }
     if (ln++ == 0)
       continue;
     char *nb = realloc(*buf, *len + (size_t)l + 1);
-    if (nb == NULL)
-      die("out of memory");
+    if (nb == NULL) {
+      hnm_errf(err, errlen, "out of memory");
+      break;
+    }
     *buf = nb;
     memcpy(*buf + *len, line, (size_t)l + 1);
     *len += (size_t)l;
   }
   free(line);
   fclose(f);
+  return l == -1 ? 0 : -1;
 }
 
 static int put_text(FILE *f, void *text)
@@ -91,40 +102,56 @@ static int put_text(FILE *f, void *text)
   return fputs(text, f) == EOF ? -1 : 0;
 }
 
-/* PATH through hnm_out: a temporary renamed over it (symlinks followed). */
-static void write_file(const char *path, const char *text)
+/* PATH through hnm_out: a temporary renamed over it (symlinks followed).
+ * 0, or -1 with err filled. */
+static int write_file(const char *path, const char *text, char *err, size_t errlen)
 {
-  char err[1024];
-  if (hnm_out_write(path, path, put_text, (void *)text, err, sizeof err) != 0)
-    die("%s", err);
+  return hnm_out_write(path, path, put_text, (void *)text, err, errlen);
 }
 
-int refine_model(const char *model_path, const char *dir, long reps, refine_bench_fn bench, void *ctx)
+/* Every refusal of refine_model(): the message into err, exit status 2. */
+#define REFINE_FAIL(...)                                                                                            \
+  do {                                                                                                              \
+    hnm_errf(err, errlen, __VA_ARGS__);                                                                             \
+    rc = 2;                                                                                                         \
+    goto out;                                                                                                       \
+  } while (0)
+
+int refine_model(const char *model_path, const char *dir, long reps, refine_bench_fn bench, void *ctx, char *err,
+                 size_t errlen)
 {
-  hnm_error err;
-  hnm_model *m = hnm_model_load(model_path, &err);
+  char why[HNM_ERRLEN];
+  int rc = 0, round = 0, made_tdir = 0;
+  struct inputs in;
+  memset(&in, 0, sizeof in);
+  struct bp *bp = NULL;
+  char *rows = NULL, *text = NULL;
+  char tdir[4300];
+  hnm_errf(err, errlen, "%s", "");
+  hnm_model *m = hnm_model_load(model_path, why, sizeof why);
   if (m == NULL)
-    die("--refine: %s", err.msg);
+    REFINE_FAIL("--refine: %s", why);
   size_t nseg;
   const struct hnm_segment *seg = hnm_model_segments(m, HNM_ROUTE_REMOTE, &nseg);
   for (size_t i = 0; i < nseg; i++)
     if (!seg[i].latency_absolute || !seg[i].bandwidth_absolute)
-      die("--refine: %s: segment %zu has a relative latency or bandwidth: refine a model that `fit` wrote",
-          model_path, i + 1);
+      REFINE_FAIL("--refine: %s: segment %zu has a relative latency or bandwidth: refine a model that `fit` wrote",
+                  model_path, i + 1);
   double A = (double)hnm_model_async_max(m), D = (double)hnm_model_detached_max(m);
 
   /* The sizes already measured: DIR/p2p.csv and a previous refine.csv. */
   char p2p[4200], prev[4200];
   snprintf(p2p, sizeof p2p, "%s/p2p.csv", dir);
   snprintf(prev, sizeof prev, "%s/refine.csv", dir);
-  struct inputs in;
-  memset(&in, 0, sizeof in);
-  read_csv(p2p, &in);
+  if (read_csv(p2p, &in, why, sizeof why) != 0)
+    REFINE_FAIL("%s", why);
   int have_prev = access(prev, R_OK) == 0;
-  if (have_prev)
-    read_csv(prev, &in);
+  if (have_prev && read_csv(prev, &in, why, sizeof why) != 0)
+    REFINE_FAIL("%s", why);
 
-  struct bp *bp = calloc(nseg + 1, sizeof *bp);
+  bp = calloc(nseg + 1, sizeof *bp);
+  if (bp == NULL)
+    REFINE_FAIL("out of memory");
   size_t nbp = 0;
   for (size_t i = 0; i + 1 < nseg; i++) {
     double u = seg[i].upto, next = INFINITY;
@@ -140,15 +167,13 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
   }
   inputs_free(&in);
 
-  char tdir[4300];
   snprintf(tdir, sizeof tdir, "%s/refine.tmp.%ld", dir, (long)getpid());
-  if (hnm_out_mkdirs(tdir) != 0)
-    die("-d: %s: cannot create: %s", tdir, strerror(errno));
-  char *rows = NULL;
+  if (hnm_out_mkdirs(tdir, why, sizeof why) != 0)
+    REFINE_FAIL("-d: %s: cannot create: %s", tdir, why);
+  made_tdir = 1;
   size_t rlen = 0;
-  if (have_prev)
-    append_rows(prev, &rows, &rlen);
-  int rc = 0, round = 0;
+  if (have_prev && append_rows(prev, &rows, &rlen, why, sizeof why) != 0)
+    REFINE_FAIL("%s", why);
   for (; round < MAX_ROUNDS; round++) {
     char list[65536] = "";
     size_t used = 0, active = 0;
@@ -166,8 +191,10 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
     char out[4400];
     snprintf(out, sizeof out, "%s/p2p.csv", tdir);
     memset(&in, 0, sizeof in);
-    read_csv(out, &in);
-    append_rows(out, &rows, &rlen);
+    if (read_csv(out, &in, why, sizeof why) != 0 || append_rows(out, &rows, &rlen, why, sizeof why) != 0) {
+      remove(out);
+      REFINE_FAIL("%s", why);
+    }
     remove(out);
     for (size_t b = 0; b < nbp; b++) {
       struct bp *p = &bp[b];
@@ -176,7 +203,9 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
       double mid = floor(p->lo + (p->hi - p->lo) / 2), score = 0;
       int distinct = 0;
       for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
-        double spread, y = median_at(&in.op[op], mid, &spread);
+        double spread, y;
+        if (median_at(&in.op[op], mid, &y, &spread) != 0)
+          REFINE_FAIL("out of memory");
         if (!(y > 0))
           continue;
         double pl = predict(&seg[p->seg], op, mid, A, D), pr = predict(&seg[p->seg + 1], op, mid, A, D);
@@ -201,26 +230,22 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
     inputs_free(&in);
   }
   rmdir(tdir);
-  if (rc == 0 && round == MAX_ROUNDS)
-    die("--refine: not located after %d rounds", MAX_ROUNDS);
-  if (rc != 0) {
-    free(rows);
-    free(bp);
-    hnm_model_free(m);
-    return rc;
-  }
+  made_tdir = 0;
+  if (rc != 0)
+    goto out; /* the benchmark said why */
+  if (round == MAX_ROUNDS)
+    REFINE_FAIL("--refine: not located after %d rounds", MAX_ROUNDS);
   /* refine.csv: every refinement measurement so far (none: not written,
    * fit refuses a CSV without rows); breakpoints.csv. */
   size_t hlen = strlen("op,size,start,duration\n");
-  char *text = malloc(hlen + rlen + 1);
+  text = malloc(hlen + rlen + 1);
   if (text == NULL)
-    die("out of memory");
+    REFINE_FAIL("out of memory");
   memcpy(text, "op,size,start,duration\n", hlen);
   memcpy(text + hlen, rows ? rows : "", rlen);
   text[hlen + rlen] = '\0';
-  if (rlen > 0)
-    write_file(prev, text);
-  free(text);
+  if (rlen > 0 && write_file(prev, text, why, sizeof why) != 0)
+    REFINE_FAIL("%s", why);
   char bpath[4200], btext[65536];
   snprintf(bpath, sizeof bpath, "%s/breakpoints.csv", dir);
   size_t bl = (size_t)snprintf(btext, sizeof btext, "breakpoint,status\n");
@@ -230,21 +255,27 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
                            bp[b].state == 2 ? "merged" : "located");
     merged += bp[b].state == 2;
     if (bp[b].state == 2)
-      fprintf(stderr, PROG ": breakpoint after %.0f B: both sides indistinguishable: merged\n", bp[b].first);
+      hnm_msg_info("breakpoint after %.0f B: both sides indistinguishable: merged", bp[b].first);
     else
-      fprintf(stderr, PROG ": breakpoint after %.0f B: located at %.0f B (k <= %.0f | k >= %.0f), %d run(s)\n",
+      hnm_msg_info("breakpoint after %.0f B: located at %.0f B (k <= %.0f | k >= %.0f), %d run(s)",
               bp[b].first, bp[b].lo, bp[b].lo, bp[b].lo + 1, bp[b].rounds);
   }
-  write_file(bpath, btext);
-  fprintf(stderr, PROG ": %zu segments in %s, %zu after refinement (%zu merged); %d benchmark run(s); wrote %s%s%s\n",
+  if (write_file(bpath, btext, why, sizeof why) != 0)
+    REFINE_FAIL("%s", why);
+  hnm_msg_info("%zu segments in %s, %zu after refinement (%zu merged); %d benchmark run(s); wrote %s%s%s",
           nseg, model_path, nseg - merged, merged, round, rlen > 0 ? prev : "", rlen > 0 ? " and " : "", bpath);
+out:
+  if (made_tdir)
+    rmdir(tdir); /* the tool's own directory, removed only when empty */
+  inputs_free(&in);
+  free(text);
   free(rows);
   free(bp);
   hnm_model_free(m);
-  return 0;
+  return rc;
 }
 
-int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n)
+int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n, char *err, size_t errlen)
 {
   FILE *f = hnm_input_open(path, NULL, 0); /* never blocks on a pipe */
   if (f == NULL)
@@ -260,13 +291,14 @@ int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n
     if (len == -2 || (size_t)len != strlen(line)) {
       if (ln == 1)
         break;
-      die("%s:%ld: %s", path, ln, len == -2 ? "line longer than 64 KiB" : "NUL byte in the line");
+      hnm_errf(err, errlen, "%s:%ld: %s", path, ln, len == -2 ? "line longer than 64 KiB" : "NUL byte in the line");
+      goto fail;
     }
     if (len == 0 || line[len - 1] != '\n') {
       if (ln == 1)
         break;
-      fprintf(stderr, PROG ": %s:%ld: truncated line (no end of line)\n", path, ln);
-      exit(2);
+      hnm_errf(err, errlen, "%s:%ld: truncated line (no end of line)", path, ln);
+      goto fail;
     }
     line[--len] = '\0';
     if (ln == 1) {
@@ -279,13 +311,13 @@ int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n
     double v;
     if (c == NULL || (*c = '\0', !parse_field(line, &v)) || v != floor(v) ||
         (strcmp(c + 1, "located") != 0 && strcmp(c + 1, "merged") != 0)) {
-      fprintf(stderr, PROG ": %s:%ld: expected BYTES,located or BYTES,merged\n", path, ln);
-      exit(2);
+      hnm_errf(err, errlen, "%s:%ld: expected BYTES,located or BYTES,merged", path, ln);
+      goto fail;
     }
     if (strcmp(c + 1, "located") == 0) {
       if (*n == cap) {
-        fprintf(stderr, PROG ": %s:%ld: more than %zu breakpoints\n", path, ln, cap);
-        exit(2);
+        hnm_errf(err, errlen, "%s:%ld: more than %zu breakpoints", path, ln, cap);
+        goto fail;
       }
       out[(*n)++] = v;
     }
@@ -293,4 +325,8 @@ int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n
   free(line);
   fclose(f);
   return is_bp;
+fail:
+  free(line);
+  fclose(f);
+  return -1;
 }

@@ -84,7 +84,7 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
   snprintf(path, sizeof path, "%s/report.txt", dir);
   hnm_out *out = hnm_out_open(path, "--report", err, sizeof err);
   if (out == NULL)
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   FILE *f = hnm_out_file(out);
   fprintf(f, "hnm-calibrate fit report for %s\n\n", model_path);
   fprintf(f, "Protocol: eager (async) up to ");
@@ -172,7 +172,7 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
   if (extra != NULL)
     fprintf(f, "\n%s", extra);
   if (hnm_out_commit(out, err, sizeof err) != 0)
-    die("%s", err);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
 
   if (!plots)
     return;
@@ -190,7 +190,7 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
     snprintf(png, sizeof png, "%s/%s.png", shown, op_names[op]);
     hnm_out *od = hnm_out_open(dat, "--report", err, sizeof err), *og;
     if (od == NULL)
-      die("%s", err);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
     FILE *d = hnm_out_file(od);
     /* index 2i: points of segment i; index 2i+1: its model line. */
     double lo = 0;
@@ -225,10 +225,10 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
       lo = hi;
     }
     if (hnm_out_commit(od, err, sizeof err) != 0)
-      die("%s", err);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
     og = hnm_out_open(gp, "--report", err, sizeof err);
     if (og == NULL)
-      die("%s", err);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
     FILE *g = hnm_out_file(og);
     fprintf(g, "set terminal png size 1000,650\nset output '%s'\nset logscale xy\nset key left top\n"
                "set xlabel 'message size (bytes)'\nset ylabel '%s duration (s)'\nset title '%s: raw measurements and "
@@ -247,7 +247,7 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
     }
     fprintf(g, "\n");
     if (hnm_out_commit(og, err, sizeof err) != 0)
-      die("%s", err);
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   }
 }
 

@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_calibrate_fitted.h"
 #include "hnm_calibrate_csv.h"
+#include "hnm_msg.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ void fit_residuals(const struct inputs *in, struct fitted *m)
   const struct series *pp = &in->op[OP_PINGPONG];
   double *r = malloc((pp->n + 1) * sizeof *r);
   if (r == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t j = 0; j < m->nseg; j++) {
     struct segment *s = &m->seg[j];
     double lo = j > 0 ? m->seg[j - 1].upto : -1;

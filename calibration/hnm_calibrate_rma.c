@@ -18,6 +18,7 @@
  * 1 s, each with a warning. */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_calibrate_rma.h"
+#include "hnm_msg.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,7 +38,7 @@ static double median_of(const struct inputs *in, int epoch, double size)
   size_t n = 0;
   double *v = malloc((in->nrma + 1) * sizeof *v);
   if (v == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t i = 0; i < in->nrma; i++)
     if (in->rma[i].epoch == epoch && (size < 0 || in->rma[i].size == size))
       v[n++] = in->rma[i].duration;

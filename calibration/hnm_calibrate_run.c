@@ -1,6 +1,7 @@
 /* hnm-calibrate run: the benchmark under mpirun or (--simulate) hnm-run. */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_home.h"
+#include "hnm_msg.h"
 #include "hnm_fit.h"
 #include "hnm_model.h"
 #include "hnm_units.h"
@@ -32,27 +33,27 @@ static int simulate_check(char **av)
     n++;
   char **dry = calloc((size_t)n + 2, sizeof *dry);
   if (dry == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   dry[0] = av[0];
   dry[1] = "--dry-run";
   memcpy(dry + 2, av + 1, (size_t)n * sizeof *dry);
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0)
-    die("fork: %s", strerror(errno));
+    hnm_msg_die(HNM_EXIT_USAGE, "fork: %s", strerror(errno));
   if (pid == 0) {
     int nul = open("/dev/null", O_WRONLY);
     if (nul >= 0)
       dup2(nul, 1);
     execv(dry[0], dry);
-    fprintf(stderr, PROG ": %s: %s\n", dry[0], strerror(errno));
+    hnm_msg_error("%s: %s", dry[0], strerror(errno));
     _exit(2);
   }
   free(dry);
   int st;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR)
-      die("waitpid: %s", strerror(errno));
+      hnm_msg_die(HNM_EXIT_USAGE, "waitpid: %s", strerror(errno));
   return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
@@ -62,16 +63,16 @@ static int spawn(char **av)
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0)
-    die("fork: %s", strerror(errno));
+    hnm_msg_die(HNM_EXIT_USAGE, "fork: %s", strerror(errno));
   if (pid == 0) {
     execvp(av[0], av);
-    fprintf(stderr, PROG ": %s: %s\n", av[0], strerror(errno));
+    hnm_msg_error("%s: %s", av[0], strerror(errno));
     _exit(127);
   }
   int st;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR)
-      die("waitpid: %s", strerror(errno));
+      hnm_msg_die(HNM_EXIT_USAGE, "waitpid: %s", strerror(errno));
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
@@ -118,7 +119,7 @@ static int refine_bench(void *vctx, const char *dir, const char *sizes, long rep
   int st = spawn(av);
   free(av);
   if (st != 0)
-    fprintf(stderr, PROG ": the benchmark failed (status %d)\n", st);
+    hnm_msg_error("the benchmark failed (status %d)", st);
   return st == 0 ? 0 : st == 2 ? 2 : 1;
 }
 
@@ -153,15 +154,15 @@ int cmd_run(int argc, char **argv)
   if (i < 0)
     return hnm_opt_status(i);
   if (i < argc && strcmp(argv[i - 1], "--") != 0)
-    die("run: '%s': unexpected argument (benchmark options go after --)", argv[i]);
+    hnm_msg_die(HNM_EXIT_USAGE, "run: '%s': unexpected argument (benchmark options go after --)", argv[i]);
   if (simulate && (model == NULL || platform == NULL || hostfile == NULL))
-    die("run --simulate: --model, -platform and -hostfile are all required");
+    hnm_msg_die(HNM_EXIT_USAGE, "run --simulate: --model, -platform and -hostfile are all required");
   if (!simulate && (model || platform || hostfile))
-    die("run: --model, -platform and -hostfile need --simulate");
+    hnm_msg_die(HNM_EXIT_USAGE, "run: --model, -platform and -hostfile need --simulate");
   if (bench == NULL)
     bench = hnm_home_file(simulate ? HNM_HOME_APPS "/calibrate" : HNM_HOME_APPS "/calibrate-mpi");
   if (access(bench, X_OK) != 0)
-    die("--bench: '%s' is not an executable (build apps/calibrate)", bench);
+    hnm_msg_die(HNM_EXIT_USAGE, "--bench: '%s' is not an executable (build apps/calibrate)", bench);
 
   char **av = calloc((size_t)argc + 64, sizeof *av);
   int n = 0;
@@ -188,7 +189,7 @@ int cmd_run(int argc, char **argv)
     for (char *sv, *t = strtok_r(launcher, " ", &sv); t != NULL && n < 40; t = strtok_r(NULL, " ", &sv))
       av[n++] = t;
     if (n == 0)
-      die("--mpirun: empty command");
+      hnm_msg_die(HNM_EXIT_USAGE, "--mpirun: empty command");
     av[n++] = "-np";
     av[n++] = nps;
   }
@@ -198,8 +199,9 @@ int cmd_run(int argc, char **argv)
     free(av);
     return 2; /* hnm-run said why, in one line; nothing created */
   }
-  if (hnm_out_mkdirs(dir) != 0)
-    die("-d: %s: cannot create: %s", dir, strerror(errno));
+  char merr[256];
+  if (hnm_out_mkdirs(dir, merr, sizeof merr) != 0)
+    hnm_msg_die(HNM_EXIT_USAGE, "-d: %s: cannot create: %s", dir, merr);
   if (refine != NULL) {
     struct refine_ctx c = {av, n, argv + i, argc - i};
     char first[4400];
@@ -214,7 +216,10 @@ int cmd_run(int argc, char **argv)
       }
       refine = first;
     }
-    int rc = refine_model(refine, dir, refine_reps, refine_bench, &c);
+    char rerr[HNM_ERRLEN];
+    int rc = refine_model(refine, dir, refine_reps, refine_bench, &c, rerr, sizeof rerr);
+    if (rc != 0 && rerr[0] != '\0')
+      hnm_msg_error("%s", rerr);
     if (simulate)
       free(av[0]);
     free(av);
@@ -229,10 +234,17 @@ int cmd_run(int argc, char **argv)
     av[n++] = argv[i];
   av[n] = NULL;
   if (progress) {
-    fprintf(stderr, PROG ":");
+    size_t len = 1;
     for (int j = 0; j < n; j++)
-      fprintf(stderr, " %s", av[j]);
-    fprintf(stderr, "\n");
+      len += strlen(av[j]) + 1;
+    char *line = malloc(len);
+    if (line == NULL)
+      hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+    line[0] = '\0';
+    for (int j = 0; j < n; j++)
+      strcat(strcat(line, " "), av[j]);
+    hnm_msg_info("%s", line + 1);
+    free(line);
   }
   int st = spawn(av);
   if (simulate)
@@ -240,13 +252,13 @@ int cmd_run(int argc, char **argv)
   free(av);
   free(launcher);
   if (st != 0) {
-    fprintf(stderr, PROG ": the benchmark failed (status %d)\n", st);
+    hnm_msg_error("the benchmark failed (status %d)", st);
     return st == 2 ? 2 : 1;
   }
   /* SMPI's MPI_Abort exits 0: make sure the CSVs are there. */
   char p[4200];
   snprintf(p, sizeof p, "%s/p2p.csv", dir);
   if (access(p, R_OK) != 0)
-    die("the benchmark wrote no %s", p);
+    hnm_msg_die(HNM_EXIT_USAGE, "the benchmark wrote no %s", p);
   return 0;
 }

@@ -35,24 +35,24 @@ static int set__own(const char *name)
   return d >= 3 && strcmp(name + 7 + d, ".xml") == 0;
 }
 
-int set_check(const char *dir, char *err, size_t errcap)
+int set_check(const char *dir, char *err, size_t errlen)
 {
   struct stat st;
   if (lstat(dir, &st) != 0) {
     if (errno == ENOENT)
       return 0;
-    snprintf(err, errcap, "--bootstrap: '%s': %s", dir, strerror(errno));
+    snprintf(err, errlen, "--bootstrap: '%s': %s", dir, strerror(errno));
     return -1;
   }
   if (!S_ISDIR(st.st_mode)) {
-    snprintf(err, errcap, "--bootstrap: '%s' exists and is not a model set directory: remove it or choose another -o",
+    snprintf(err, errlen, "--bootstrap: '%s' exists and is not a model set directory: remove it or choose another -o",
              dir);
     return -1;
   }
   char marker[4200];
   snprintf(marker, sizeof marker, "%s/" SET_MARKER, dir);
   if (lstat(marker, &st) != 0 || !S_ISREG(st.st_mode)) {
-    snprintf(err, errcap,
+    snprintf(err, errlen,
              "--bootstrap: '%s' exists and was not written by hnm-calibrate fit --bootstrap (no " SET_MARKER
              " in it): remove it or choose another -o",
              dir);
@@ -60,13 +60,13 @@ int set_check(const char *dir, char *err, size_t errcap)
   }
   DIR *d = opendir(dir);
   if (d == NULL) {
-    snprintf(err, errcap, "--bootstrap: '%s': %s", dir, strerror(errno));
+    snprintf(err, errlen, "--bootstrap: '%s': %s", dir, strerror(errno));
     return -1;
   }
   int rc = 0;
   for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;)
     if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !set__own(e->d_name)) {
-      snprintf(err, errcap, "--bootstrap: '%s' holds '%s', which hnm-calibrate did not write: move it away first",
+      snprintf(err, errlen, "--bootstrap: '%s' holds '%s', which hnm-calibrate did not write: move it away first",
                dir, e->d_name);
       rc = -1;
     }
@@ -91,20 +91,20 @@ static void set__remove(const char *dir)
   rmdir(dir);
 }
 
-static int set__model(const char *dir, const char *file, const hnm_model *m, char *err, size_t errcap)
+static int set__model(const char *dir, const char *file, const hnm_model *m, char *err, size_t errlen)
 {
   char p[4400];
   snprintf(p, sizeof p, "%s/%s", dir, file);
-  hnm_out *o = hnm_out_open(p, "--bootstrap", err, errcap);
+  hnm_out *o = hnm_out_open(p, "--bootstrap", err, errlen);
   if (o == NULL)
     return -1;
-  hnm_error e;
-  if (hnm_model_write(m, hnm_out_file(o), &e) != 0) {
+  char e[HNM_ERRLEN];
+  if (hnm_model_write(m, hnm_out_file(o), e, sizeof e) != 0) {
     hnm_out_abort(o);
-    snprintf(err, errcap, "--bootstrap: '%s': %s", p, e.msg);
+    snprintf(err, errlen, "--bootstrap: '%s': %s", p, e);
     return -1;
   }
-  return hnm_out_commit(o, err, errcap);
+  return hnm_out_commit(o, err, errlen);
 }
 
 static int set__marker(FILE *f, void *ctx)
@@ -114,28 +114,28 @@ static int set__marker(FILE *f, void *ctx)
 }
 
 int set_write(const char *dir, const hnm_model *central, hnm_model *const *members, size_t n, char *err,
-              size_t errcap)
+              size_t errlen)
 {
-  if (set_check(dir, err, errcap) != 0)
+  if (set_check(dir, err, errlen) != 0)
     return -1;
   char tmp[4200], old[4200], p[4400];
   if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", dir) >= (int)sizeof tmp || mkdtemp(tmp) == NULL) {
-    snprintf(err, errcap, "--bootstrap: '%s': cannot create a directory beside it: %s", dir, strerror(errno));
+    snprintf(err, errlen, "--bootstrap: '%s': cannot create a directory beside it: %s", dir, strerror(errno));
     return -1;
   }
   /* mkdtemp's 0700, widened to what mkdir would have made. */
   mode_t mask = umask(0);
   umask(mask);
   chmod(tmp, 0777 & ~mask);
-  int rc = set__model(tmp, "central.xml", central, err, errcap);
+  int rc = set__model(tmp, "central.xml", central, err, errlen);
   for (size_t i = 0; rc == 0 && i < n; i++) {
     char name[64];
     snprintf(name, sizeof name, "member-%03zu.xml", i + 1);
-    rc = set__model(tmp, name, members[i], err, errcap);
+    rc = set__model(tmp, name, members[i], err, errlen);
   }
   snprintf(p, sizeof p, "%s/" SET_MARKER, tmp);
   if (rc == 0)
-    rc = hnm_out_write(p, "--bootstrap", set__marker, &n, err, errcap);
+    rc = hnm_out_write(p, "--bootstrap", set__marker, &n, err, errlen);
   struct stat st;
   int had = rc == 0 && lstat(dir, &st) == 0;
   if (rc == 0 && had) {
@@ -143,13 +143,13 @@ int set_write(const char *dir, const hnm_model *central, hnm_model *const *membe
      * there, the new one into place, then the old set's files go. */
     if (snprintf(old, sizeof old, "%s.oldXXXXXX", dir) >= (int)sizeof old || mkdtemp(old) == NULL ||
         rename(dir, old) != 0) {
-      snprintf(err, errcap, "--bootstrap: '%s': cannot move the previous set aside: %s", dir, strerror(errno));
+      snprintf(err, errlen, "--bootstrap: '%s': cannot move the previous set aside: %s", dir, strerror(errno));
       rmdir(old);
       rc = -1;
     }
   }
   if (rc == 0 && rename(tmp, dir) != 0) {
-    snprintf(err, errcap, "--bootstrap: '%s': cannot rename the new set into place: %s", dir, strerror(errno));
+    snprintf(err, errlen, "--bootstrap: '%s': cannot rename the new set into place: %s", dir, strerror(errno));
     if (had)
       rename(old, dir);
     rc = -1;

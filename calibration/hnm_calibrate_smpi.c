@@ -23,7 +23,7 @@ static void print_notes(const char *notes)
   for (const char *n = notes; *n;) {
     const char *e = strchr(n, '\n');
     int len = e != NULL ? (int)(e - n) : (int)strlen(n);
-    fprintf(stderr, PROG ": %.*s%s\n", len, n, e != NULL ? "" : " [more notes not shown]");
+    hnm_msg_info("%.*s%s", len, n, e != NULL ? "" : " [more notes not shown]");
     if (e == NULL)
       break;
     n = e + 1;
@@ -63,16 +63,16 @@ int cmd_export(int argc, char **argv)
     return hnm_opt_fail("--bandwidth", "%.17gBps is above 1e20Bps (hnm's 'no limit')", bw);
   if (!isnan(lat) && lat > 1)
     return hnm_opt_fail("--latency", "%.17gs is above 1 s (docs/model-format.md)", lat);
-  hnm_error err;
-  hnm_model *m = hnm_model_parse_spec(file, &err);
+  char err[HNM_ERRLEN];
+  hnm_model *m = hnm_model_parse_spec(file, err, sizeof err);
   if (m == NULL)
-    die("%s", err.msg);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
   char e[1200], notes[2048] = "";
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
   if (mem == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   int rc = hnm_smpi_config_export(m, isnan(bw) ? -1 : bw, isnan(lat) ? -1 : lat, mem, notes, sizeof notes, e,
                                   sizeof e);
   fclose(mem);
@@ -85,7 +85,7 @@ int cmd_export(int argc, char **argv)
   free(buf);
   /* The block reached its place, or that is the one line said. */
   if (fflush(stdout) != 0 || ferror(stdout))
-    die("standard output: write error: %s", strerror(errno));
+    hnm_msg_die(HNM_EXIT_USAGE, "standard output: write error: %s", strerror(errno));
   print_notes(notes);
   return 0;
 }
@@ -136,21 +136,21 @@ int cmd_import(int argc, char **argv)
   hnm_out *o = hnm_out_open(out, "-o", e, sizeof e);
   if (o == NULL) {
     hnm_model_free(m);
-    die("%s", e);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", e);
   }
-  hnm_error werr;
-  if (hnm_model_write(m, hnm_out_file(o), &werr) != 0) {
+  char werr[HNM_ERRLEN];
+  if (hnm_model_write(m, hnm_out_file(o), werr, sizeof werr) != 0) {
     /* The output module's reason (ENOSPC) when the stream failed. */
     if (hnm_out_finish(o, e, sizeof e) == 0)
-      snprintf(e, sizeof e, "-o: '%s': %s", out, werr.msg);
+      snprintf(e, sizeof e, "-o: '%s': %s", out, werr);
     hnm_out_abort(o);
     hnm_model_free(m);
-    die("%s", e);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", e);
   }
   hnm_model_free(m);
   if (hnm_out_commit(o, e, sizeof e) != 0)
-    die("%s", e);
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", e);
   print_notes(notes);
-  fprintf(stderr, PROG ": wrote %s\n", out);
+  hnm_msg_info("wrote %s", out);
   return 0;
 }

@@ -20,25 +20,15 @@
 
 const char *const op_names[OP_COUNT] = HNM_BENCH_OP_NAMES;
 
-void die(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  hnm_msg_verror(fmt, ap);
-  va_end(ap);
-  exit(2);
-}
-
-
 char **csv_args(const char *dir, char *const *head, size_t n0, const char *what)
 {
   DIR *d = opendir(dir);
   if (d == NULL)
-    die("%s%s: %s", what, dir, strerror(errno));
+    hnm_msg_die(HNM_EXIT_USAGE, "%s%s: %s", what, dir, strerror(errno));
   size_t cap = n0 + 16, n = n0;
   char **av = calloc(cap, sizeof *av);
   if (av == NULL)
-    die("out of memory");
+    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   memcpy(av, head, n0 * sizeof *av);
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
     size_t l = strlen(e->d_name);
@@ -48,12 +38,12 @@ char **csv_args(const char *dir, char *const *head, size_t n0, const char *what)
       cap *= 2;
       av = realloc(av, cap * sizeof *av);
       if (av == NULL)
-        die("out of memory");
+        hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
     }
     size_t pl = strlen(dir) + l + 2;
     av[n] = malloc(pl);
     if (av[n] == NULL)
-      die("out of memory");
+      hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
     snprintf(av[n++], pl, "%s/%s", dir, e->d_name);
   }
   closedir(d);

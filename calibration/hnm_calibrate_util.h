@@ -14,11 +14,9 @@ enum { OP_SEND = HNM_BENCH_SEND, OP_RECV = HNM_BENCH_RECV, OP_PINGPONG = HNM_BEN
 
 extern const char *const op_names[OP_COUNT];
 
-void die(const char *fmt, ...);
-
 /* An argument vector for a child hnm-calibrate fit: the n0 strings of HEAD
  * (borrowed), then "DIR/NAME" for every NAME in DIR ending in ".csv"
- * (allocated, readdir order), then NULL. An unreadable DIR dies with
+ * (allocated, readdir order), then NULL. An unreadable DIR exits 2 with
  * "WHATDIR: reason"; so does running out of memory. Free with
  * csv_args_free(av, n0). */
 char **csv_args(const char *dir, char *const *head, size_t n0, const char *what);

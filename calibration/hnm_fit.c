@@ -272,7 +272,7 @@ double hnm_fit_eval(const hnm_fit_piece *pieces, size_t npieces, double k)
 }
 
 int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_options *opt, hnm_fit_piece *pieces,
-                     size_t cap, size_t *npieces, double *sigma_out, char *err, size_t errcap)
+                     size_t cap, size_t *npieces, double *sigma_out, char *err, size_t errlen)
 {
   hnm_fit_options o = *opt;
   int rc = -1;
@@ -288,12 +288,12 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
     o.penalty = 3 * log((double)(n > 2 ? n : 2));
   *npieces = 0;
   if (n == 0) {
-    snprintf(err, errcap, "no measurement to fit");
+    snprintf(err, errlen, "no measurement to fit");
     return -1;
   }
   struct data D;
   if (data_init(&D, k, y, o.scale, n) != 0) {
-    snprintf(err, errcap, "out of memory");
+    snprintf(err, errlen, "out of memory");
     return -1;
   }
   double sigma = hnm_fit_noise(k, y, n, o.noise_floor);
@@ -311,7 +311,7 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
     free(work);
     free(pr);
     data_free(&D);
-    snprintf(err, errcap, "out of memory");
+    snprintf(err, errlen, "out of memory");
     return -1;
   }
   for (size_t g = 0; g < D.ngroups; g++) {
@@ -341,7 +341,7 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
   double *cost = NULL, *best = NULL;
   size_t *from = NULL;
   if (ustart == NULL) {
-    snprintf(err, errcap, "out of memory");
+    snprintf(err, errlen, "out of memory");
     goto out;
   }
   /* Units of `per` consecutive distinct sizes, except that a forced
@@ -363,7 +363,7 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
   best = malloc((size_t)(o.max_segments + 1) * (nu + 1) * sizeof *best);
   from = malloc((size_t)(o.max_segments + 1) * (nu + 1) * sizeof *from);
   if (cut == NULL || cost == NULL || best == NULL || from == NULL) {
-    snprintf(err, errcap, "out of memory");
+    snprintf(err, errlen, "out of memory");
     goto out;
   }
   /* Largest sampled size of unit u. */
@@ -420,17 +420,17 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
       if (cut[u] || u + 1 == nu) {
         size_t sizes = ustart[u + 1] - ustart[i];
         if ((int)sizes < o.min_sizes) {
-          snprintf(err, errcap, "only %zu distinct size(s) in (%.17g, %.17g], at least %d needed for a segment",
+          snprintf(err, errlen, "only %zu distinct size(s) in (%.17g, %.17g], at least %d needed for a segment",
                    sizes, i ? UHI(i - 1) : 0.0, UHI(u), o.min_sizes);
           goto out;
         }
         i = u + 1;
       }
-    snprintf(err, errcap, "more than %d segments needed between the forced breakpoints", o.max_segments);
+    snprintf(err, errlen, "more than %d segments needed between the forced breakpoints", o.max_segments);
     goto out;
   }
   if ((size_t)bs > cap) {
-    snprintf(err, errcap, "%d segments found, room for %zu", bs, cap);
+    snprintf(err, errlen, "%d segments found, room for %zu", bs, cap);
     goto out;
   }
   /* Backtrack, then refit each segment to report its coefficients. */

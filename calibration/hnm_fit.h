@@ -82,7 +82,7 @@ double hnm_fit_noise(const double *k, const double *y, size_t n, double noise_fl
  * one-line reason in err (e.g. too few distinct sizes between two forced
  * breakpoints, naming them). */
 int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_options *opt, hnm_fit_piece *pieces,
-                     size_t cap, size_t *npieces, double *sigma, char *err, size_t errcap);
+                     size_t cap, size_t *npieces, double *sigma, char *err, size_t errlen);
 
 /* Value of a piecewise fit at k (the piece with lo < k <= hi; the first
  * piece below, the last above the data). */

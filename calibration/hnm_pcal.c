@@ -118,28 +118,28 @@ static char *trim(char *s)
  * with "FILE:LN: N field(s), expected WANT (WHAT)" in err (or the quoting
  * at fault). */
 static int split(char *line, char **f, int want, const char *file, long ln, const char *what, char *err,
-                 size_t errcap)
+                 size_t errlen)
 {
   int n = hnm_csv_split(line, f, want);
   if (n < 0)
-    hnm_errf(err, errcap, "%s:%ld: a quoted field is not closed, or text follows its closing quote", file, ln);
+    hnm_errf(err, errlen, "%s:%ld: a quoted field is not closed, or text follows its closing quote", file, ln);
   else if (n != want)
-    hnm_errf(err, errcap, "%s:%ld: %d field(s), expected %d (%s)", file, ln, n, want, what);
+    hnm_errf(err, errlen, "%s:%ld: %d field(s), expected %d (%s)", file, ln, n, want, what);
   return n == want ? 0 : -1;
 }
 
 /* ------------------------------------------------------------ config -- */
 
-static int read_config(hnm_pcal *p, char *dirname, size_t dcap, char *bpname, size_t bcap, char *err, size_t errcap)
+static int read_config(hnm_pcal *p, char *dirname, size_t dcap, char *bpname, size_t bcap, char *err, size_t errlen)
 {
   hnm_xml_doc doc;
-  if (hnm_xml_read(p->config, &doc, err, errcap) != 0) {
+  if (hnm_xml_read(p->config, &doc, err, errlen) != 0) {
     hnm_xml_free(&doc);
     return -1;
   }
   int rc = -1;
   if (strcmp(doc.e[0].name, "config") != 0) {
-    hnm_errf(err, errcap, "%s:%ld: root element is not <config> (a platform-calibration configuration)", p->config,
+    hnm_errf(err, errlen, "%s:%ld: root element is not <config> (a platform-calibration configuration)", p->config,
              doc.e[0].line);
     goto out;
   }
@@ -158,22 +158,22 @@ static int read_config(hnm_pcal *p, char *dirname, size_t dcap, char *bpname, si
                                                             : NULL;
     int is_string = strcmp(name, "prefix") == 0 || strcmp(name, "dirname") == 0 || strcmp(name, "breakpoints_file") == 0;
     if ((num != NULL || is_string) && val == NULL) {
-      hnm_errf(err, errcap, "%s:%ld: %s: no value attribute", p->config, line, name);
+      hnm_errf(err, errlen, "%s:%ld: %s: no value attribute", p->config, line, name);
       goto out;
     }
     if (num != NULL) {
       if (!number(val, num)) {
-        hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a non-negative number", p->config, line, name, val);
+        hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a non-negative number", p->config, line, name, val);
         goto out;
       }
       if ((num == &p->eager || num == &p->detached) && (*num != floor(*num) || *num > 2147483647.0)) {
-        hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a whole number of bytes (SMPI keeps an int)",
+        hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a whole number of bytes (SMPI keeps an int)",
                  p->config, line, name, val);
         goto out;
       }
     } else if (strcmp(name, "prefix") == 0) {
       if (*val == '\0' || strlen(val) >= sizeof p->prefix || strchr(val, '/') != NULL) {
-        hnm_errf(err, errcap, "%s:%ld: prefix: '%s' is empty, too long or has a '/'", p->config, line, val);
+        hnm_errf(err, errlen, "%s:%ld: prefix: '%s' is empty, too long or has a '/'", p->config, line, val);
         goto out;
       }
       snprintf(p->prefix, sizeof p->prefix, "%s", val);
@@ -184,12 +184,12 @@ static int read_config(hnm_pcal *p, char *dirname, size_t dcap, char *bpname, si
       snprintf(bpname, bcap, "%s", val);
   }
   if (!have_prefix) {
-    hnm_errf(err, errcap, "%s:%ld: prefix: missing (<prefix value=\"NAME\"/> names NAME_PingPong.csv ...)",
+    hnm_errf(err, errlen, "%s:%ld: prefix: missing (<prefix value=\"NAME\"/> names NAME_PingPong.csv ...)",
              p->config, doc.e[0].line);
     goto out;
   }
   if (p->eager >= 0 && p->detached >= 0 && p->eager > p->detached) {
-    hnm_errf(err, errcap, "%s: eager_threshold: %.0f > detached_threshold %.0f (SMPI refuses it)", p->config,
+    hnm_errf(err, errlen, "%s: eager_threshold: %.0f > detached_threshold %.0f (SMPI refuses it)", p->config,
              p->eager, p->detached);
     goto out;
   }
@@ -201,12 +201,12 @@ out:
 
 /* ------------------------------------------------------- breakpoints -- */
 
-static int read_breakpoints(hnm_pcal *p, char *err, size_t errcap)
+static int read_breakpoints(hnm_pcal *p, char *err, size_t errlen)
 {
   char why[512];
   FILE *f = hnm_input_open(p->bp_file, why, sizeof why);
   if (f == NULL) {
-    hnm_errf(err, errcap, "%s: %s", p->bp_file, why);
+    hnm_errf(err, errlen, "%s: %s", p->bp_file, why);
     return -1;
   }
   char *line = NULL;
@@ -218,7 +218,7 @@ static int read_breakpoints(hnm_pcal *p, char *err, size_t errcap)
   while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     ln++;
     if (len == -2 || (size_t)len != strlen(line)) {
-      hnm_errf(err, errcap, "%s:%ld: %s", p->bp_file, ln,
+      hnm_errf(err, errlen, "%s:%ld: %s", p->bp_file, ln,
                len == -2 ? "line longer than 64 KiB (not a breakpoints file)" : "NUL byte in the line (not text)");
       goto out;
     }
@@ -232,24 +232,24 @@ static int read_breakpoints(hnm_pcal *p, char *err, size_t errcap)
       continue;
     char *fl[2];
     if (!header) {
-      if (split(t, fl, 2, p->bp_file, ln, "", err, errcap) != 0 || strcmp(trim(fl[0]), "Limit") != 0 ||
+      if (split(t, fl, 2, p->bp_file, ln, "", err, errlen) != 0 || strcmp(trim(fl[0]), "Limit") != 0 ||
           strcmp(trim(fl[1]), "Name") != 0) {
-        hnm_errf(err, errcap, "%s:%ld: header is not 'Limit, Name'", p->bp_file, ln);
+        hnm_errf(err, errlen, "%s:%ld: header is not 'Limit, Name'", p->bp_file, ln);
         goto out;
       }
       header = 1;
       continue;
     }
-    if (split(t, fl, 2, p->bp_file, ln, "LIMIT, NAME", err, errcap) != 0)
+    if (split(t, fl, 2, p->bp_file, ln, "LIMIT, NAME", err, errlen) != 0)
       goto out;
     double v;
     if (!number(fl[0], &v) || v != floor(v) || v < 1 || v > 2147483647.0) {
-      hnm_errf(err, errcap, "%s:%ld: Limit: '%s' is not a whole number of bytes >= 1", p->bp_file, ln,
+      hnm_errf(err, errlen, "%s:%ld: Limit: '%s' is not a whole number of bytes >= 1", p->bp_file, ln,
                trim(fl[0]));
       goto out;
     }
     if (p->nbp > 0 && v <= p->bp[p->nbp - 1]) {
-      hnm_errf(err, errcap, "%s:%ld: Limit: %.0f is not above the previous limit %.0f (out of order)",
+      hnm_errf(err, errlen, "%s:%ld: Limit: %.0f is not above the previous limit %.0f (out of order)",
                p->bp_file, ln, v, p->bp[p->nbp - 1]);
       goto out;
     }
@@ -257,7 +257,7 @@ static int read_breakpoints(hnm_pcal *p, char *err, size_t errcap)
       bcap = bcap ? 2 * bcap : 16;
       double *nb = realloc(p->bp, bcap * sizeof *nb);
       if (nb == NULL) {
-        hnm_errf(err, errcap, "out of memory");
+        hnm_errf(err, errlen, "out of memory");
         goto out;
       }
       p->bp = nb;
@@ -265,11 +265,11 @@ static int read_breakpoints(hnm_pcal *p, char *err, size_t errcap)
     p->bp[p->nbp++] = v;
   }
   if (ferror(f)) {
-    hnm_errf(err, errcap, "%s: read error", p->bp_file);
+    hnm_errf(err, errlen, "%s: read error", p->bp_file);
     goto out;
   }
   if (ln == 0) {
-    hnm_errf(err, errcap, "%s:1: empty file (expected the header 'Limit, Name')", p->bp_file);
+    hnm_errf(err, errlen, "%s:1: empty file (expected the header 'Limit, Name')", p->bp_file);
     goto out;
   }
   rc = 0;
@@ -284,15 +284,15 @@ out:
 /* One measurement file: rows OP,SIZE,START,DURATION with OP in ops[].
  * row(ctx, which, size, start, duration, line) consumes each. */
 typedef int (*row_fn)(hnm_pcal *p, int which, double size, double start, double dur, const char *file, long line,
-                      char *err, size_t errcap);
+                      char *err, size_t errlen);
 
 static int read_measurements(hnm_pcal *p, const char *path, const char *const *ops, int nops, row_fn row, char *err,
-                             size_t errcap)
+                             size_t errlen)
 {
   char why[512];
   FILE *f = hnm_input_open(path, why, sizeof why);
   if (f == NULL) {
-    hnm_errf(err, errcap, "%s: %s", path, why);
+    hnm_errf(err, errlen, "%s: %s", path, why);
     return -1;
   }
   char *line = NULL;
@@ -303,26 +303,26 @@ static int read_measurements(hnm_pcal *p, const char *path, const char *const *o
   while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     ln++;
     if (len == -2 || (size_t)len != strlen(line)) {
-      hnm_errf(err, errcap, "%s:%ld: %s", path, ln,
+      hnm_errf(err, errlen, "%s:%ld: %s", path, ln,
                len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
       goto out;
     }
     if (len == 0 || line[len - 1] != '\n') {
-      hnm_errf(err, errcap, "%s:%ld: truncated line (no end of line)", path, ln);
+      hnm_errf(err, errlen, "%s:%ld: truncated line (no end of line)", path, ln);
       goto out;
     }
     line[--len] = '\0';
     if (len > 0 && line[len - 1] == '\r')
       line[--len] = '\0';
     char *fl[4];
-    if (split(line, fl, 4, path, ln, "OPERATION,SIZE,START,DURATION", err, errcap) != 0)
+    if (split(line, fl, 4, path, ln, "OPERATION,SIZE,START,DURATION", err, errlen) != 0)
       goto out;
     int which = 0;
     char *op = trim(fl[0]);
     while (which < nops && strcmp(op, ops[which]) != 0)
       which++;
     if (which == nops) {
-      hnm_errf(err, errcap, "%s:%ld: operation: '%s' is not %s%s%s", path, ln, op, ops[0],
+      hnm_errf(err, errlen, "%s:%ld: operation: '%s' is not %s%s%s", path, ln, op, ops[0],
                nops > 1 ? " or " : "", nops > 1 ? ops[1] : "");
       goto out;
     }
@@ -330,33 +330,33 @@ static int read_measurements(hnm_pcal *p, const char *path, const char *const *o
     double v[4];
     for (int i = 1; i < 4; i++)
       if (!number(fl[i], &v[i])) {
-        hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[i],
+        hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[i],
                  trim(fl[i]));
         goto out;
       }
     if (v[1] != floor(v[1]) || v[1] > 2147483647.0) {
-      hnm_errf(err, errcap, "%s:%ld: size: '%s' is not a whole number of bytes (an int)", path, ln,
+      hnm_errf(err, errlen, "%s:%ld: size: '%s' is not a whole number of bytes (an int)", path, ln,
                trim(fl[1]));
       goto out;
     }
     if (v[3] > PCAL_MAX_DURATION) {
-      hnm_errf(err, errcap, "%s:%ld: duration: %s s is above %g s (not the time of one message)", path, ln,
+      hnm_errf(err, errlen, "%s:%ld: duration: %s s is above %g s (not the time of one message)", path, ln,
                trim(fl[3]), PCAL_MAX_DURATION);
       goto out;
     }
     if (++rows > MAX_ROWS) {
-      hnm_errf(err, errcap, "%s:%ld: more than %d rows", path, ln, MAX_ROWS);
+      hnm_errf(err, errlen, "%s:%ld: more than %d rows", path, ln, MAX_ROWS);
       goto out;
     }
-    if (row(p, which, v[1], v[2], v[3], path, ln, err, errcap) != 0)
+    if (row(p, which, v[1], v[2], v[3], path, ln, err, errlen) != 0)
       goto out;
   }
   if (ferror(f)) {
-    hnm_errf(err, errcap, "%s: read error", path);
+    hnm_errf(err, errlen, "%s: read error", path);
     goto out;
   }
   if (rows == 0) {
-    hnm_errf(err, errcap, "%s:%ld: no measurements", path, ln > 0 ? ln : 1);
+    hnm_errf(err, errlen, "%s:%ld: no measurements", path, ln > 0 ? ln : 1);
     goto out;
   }
   rc = 0;
@@ -370,11 +370,11 @@ out:
  * (same size and start); the pending send is kept in p->pp_*. */
 
 static int pingpong_row(hnm_pcal *p, int which, double size, double start, double dur, const char *file, long line,
-                        char *err, size_t errcap)
+                        char *err, size_t errlen)
 {
   if (which == 0) {
     if (p->pp_pending) {
-      hnm_errf(err, errcap, "%s:%ld: MPI_Send row where the MPI_Recv row of the previous round trip belongs", file,
+      hnm_errf(err, errlen, "%s:%ld: MPI_Send row where the MPI_Recv row of the previous round trip belongs", file,
                line);
       return -1;
     }
@@ -385,7 +385,7 @@ static int pingpong_row(hnm_pcal *p, int which, double size, double start, doubl
     return 0;
   }
   if (!p->pp_pending || p->pp_size != size || p->pp_start != start) {
-    hnm_errf(err, errcap,
+    hnm_errf(err, errlen,
              "%s:%ld: MPI_Recv row that does not follow the MPI_Send row of its round trip (same size and start)",
              file, line);
     return -1;
@@ -393,18 +393,18 @@ static int pingpong_row(hnm_pcal *p, int which, double size, double start, doubl
   p->pp_pending = 0;
   hnm_pcal_series *s = &p->op[HNM_PCAL_SEND], *r = &p->op[HNM_PCAL_PINGPONG];
   if (series_push(s, size, p->pp_send) != 0 || series_push(r, size, p->pp_send + dur) != 0) {
-    hnm_errf(err, errcap, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     return -1;
   }
   s->line = r->line = line;
   return 0;
 }
 
-static int store_row(hnm_pcal *p, int op, double size, double dur, long line, char *err, size_t errcap)
+static int store_row(hnm_pcal *p, int op, double size, double dur, long line, char *err, size_t errlen)
 {
   hnm_pcal_series *s = &p->op[op];
   if (series_push(s, size, dur) != 0) {
-    hnm_errf(err, errcap, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     return -1;
   }
   s->line = line;
@@ -412,17 +412,17 @@ static int store_row(hnm_pcal *p, int op, double size, double dur, long line, ch
 }
 
 static int single_row_recv(hnm_pcal *p, int which, double size, double start, double dur, const char *file,
-                           long line, char *err, size_t errcap)
+                           long line, char *err, size_t errlen)
 {
   (void)which, (void)start, (void)file;
-  return store_row(p, HNM_PCAL_RECV, size, dur, line, err, errcap);
+  return store_row(p, HNM_PCAL_RECV, size, dur, line, err, errlen);
 }
 
 static int single_row_isend(hnm_pcal *p, int which, double size, double start, double dur, const char *file,
-                            long line, char *err, size_t errcap)
+                            long line, char *err, size_t errlen)
 {
   (void)which, (void)start, (void)file;
-  return store_row(p, HNM_PCAL_ISEND, size, dur, line, err, errcap);
+  return store_row(p, HNM_PCAL_ISEND, size, dur, line, err, errlen);
 }
 
 /* ------------------------------------------------------- saturation -- */
@@ -435,7 +435,7 @@ struct sat_row {
 /* Rows of one load_*.csv; *n rows, ranks 0..*maxrank. 1 if the file is
  * absent, 0 read, -1 error. */
 static int read_sat(const char *path, const char *opname, struct sat_row **rows, size_t *n, int *maxrank, char *err,
-                    size_t errcap)
+                    size_t errlen)
 {
   FILE *f = hnm_input_open(path, NULL, 0); /* a regular file, never blocking */
   if (f == NULL)
@@ -451,36 +451,36 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
   while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     ln++;
     if (len == -2 || (size_t)len != strlen(line)) {
-      hnm_errf(err, errcap, "%s:%ld: %s", path, ln,
+      hnm_errf(err, errlen, "%s:%ld: %s", path, ln,
                len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
       goto out;
     }
     if (len == 0 || line[len - 1] != '\n') {
-      hnm_errf(err, errcap, "%s:%ld: truncated line (no end of line)", path, ln);
+      hnm_errf(err, errlen, "%s:%ld: truncated line (no end of line)", path, ln);
       goto out;
     }
     line[--len] = '\0';
     char *fl[5];
-    if (split(line, fl, 5, path, ln, "RANK,OPERATION,COUNT,START,DURATION", err, errcap) != 0)
+    if (split(line, fl, 5, path, ln, "RANK,OPERATION,COUNT,START,DURATION", err, errlen) != 0)
       goto out;
     if (strcmp(trim(fl[1]), opname) != 0) {
-      hnm_errf(err, errcap, "%s:%ld: operation: '%s' is not %s", path, ln, trim(fl[1]), opname);
+      hnm_errf(err, errlen, "%s:%ld: operation: '%s' is not %s", path, ln, trim(fl[1]), opname);
       goto out;
     }
     double v[5];
     static const char *const names[5] = {"rank", "operation", "count", "start", "duration"};
     for (int i = 0; i < 5; i++)
       if (i != 1 && !number(fl[i], &v[i])) {
-        hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[i],
+        hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[i],
                  trim(fl[i]));
         goto out;
       }
     if (v[0] != floor(v[0]) || v[0] > 1e6 || v[2] != floor(v[2]) || v[2] < 1) {
-      hnm_errf(err, errcap, "%s:%ld: fields 'rank' and 'count' must be whole, count >= 1", path, ln);
+      hnm_errf(err, errlen, "%s:%ld: fields 'rank' and 'count' must be whole, count >= 1", path, ln);
       goto out;
     }
     if (v[4] > PCAL_MAX_DURATION * 1e3) {
-      hnm_errf(err, errcap, "%s:%ld: duration: %s ms is above %g s (not the time of one message)", path, ln,
+      hnm_errf(err, errlen, "%s:%ld: duration: %s ms is above %g s (not the time of one message)", path, ln,
                trim(fl[4]), PCAL_MAX_DURATION);
       goto out;
     }
@@ -488,7 +488,7 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
       rcap = rcap ? 2 * rcap : 64;
       struct sat_row *nr = realloc(*rows, rcap * sizeof *nr);
       if (nr == NULL) {
-        hnm_errf(err, errcap, "out of memory");
+        hnm_errf(err, errlen, "out of memory");
         goto out;
       }
       *rows = nr;
@@ -498,7 +498,7 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
       *maxrank = (int)v[0];
   }
   if (*n == 0) {
-    hnm_errf(err, errcap, "%s:1: no measurements", path);
+    hnm_errf(err, errlen, "%s:1: no measurements", path);
     goto out;
   }
   rc = 0;
@@ -525,7 +525,7 @@ static int first_step(const struct sat_row *rows, size_t n, int rank, size_t run
   return 0;
 }
 
-static int read_saturation(hnm_pcal *p, const char *cdir, char *err, size_t errcap)
+static int read_saturation(hnm_pcal *p, const char *cdir, char *err, size_t errlen)
 {
   static const char *const subdirs[2] = {"../saturation", "saturation"};
   for (int d = 0; d < 2; d++) {
@@ -535,12 +535,12 @@ static int read_saturation(hnm_pcal *p, const char *cdir, char *err, size_t errc
     struct sat_row *rs = NULL, *rd = NULL;
     size_t ns = 0, nd = 0;
     int ms, md;
-    int a = read_sat(send, "MPI_Send", &rs, &ns, &ms, err, errcap);
+    int a = read_sat(send, "MPI_Send", &rs, &ns, &ms, err, errlen);
     if (a < 0)
       return -1;
     if (a > 0)
       continue;
-    int b = read_sat(diff, "MPI_Sendrecv", &rd, &nd, &md, err, errcap);
+    int b = read_sat(diff, "MPI_Sendrecv", &rd, &nd, &md, err, errlen);
     if (b != 0) {
       free(rs);
       if (b < 0)
@@ -559,7 +559,7 @@ static int read_saturation(hnm_pcal *p, const char *cdir, char *err, size_t errc
     if (N < 4 || md + 1 != N || half < 2 || odd < 1 || r0 % (size_t)half != 0 || d0 % (size_t)odd != 0) {
       /* Name the file at fault: load_send.csv sets the pattern. */
       int diff_bad = N >= 4 && half >= 2 && r0 % (size_t)half == 0 && (md + 1 != N || odd < 1 || d0 % (size_t)odd != 0);
-      hnm_errf(err, errcap, "%s: ranks and rows do not match alltoall_loadtest's pattern (%d ranks, %zu rows of rank 0)",
+      hnm_errf(err, errlen, "%s: ranks and rows do not match alltoall_loadtest's pattern (%d ranks, %zu rows of rank 0)",
                diff_bad ? diff : send, diff_bad ? md + 1 : N, diff_bad ? d0 : r0);
       free(rs);
       free(rd);
@@ -574,11 +574,11 @@ static int read_saturation(hnm_pcal *p, const char *cdir, char *err, size_t errc
     free(rs);
     free(rd);
     if (!ok) {
-      hnm_errf(err, errcap, "out of memory");
+      hnm_errf(err, errlen, "out of memory");
       return -1;
     }
     if (sz != sz2 || p->nuni[0] == 0 || p->nuni[1] == 0 || p->nbi[0] == 0 || p->nbi[1] == 0) {
-      hnm_errf(err, errcap, "%s: load_send.csv and load_sendrecv_diff.csv disagree on the message size or lack rows",
+      hnm_errf(err, errlen, "%s: load_send.csv and load_sendrecv_diff.csv disagree on the message size or lack rows",
                send);
       return -1;
     }
@@ -590,29 +590,29 @@ static int read_saturation(hnm_pcal *p, const char *cdir, char *err, size_t errc
   return 0;
 }
 
-int hnm_pcal_load(const char *config, hnm_pcal *p, char *err, size_t errcap)
+int hnm_pcal_load(const char *config, hnm_pcal *p, char *err, size_t errlen)
 {
   memset(p, 0, sizeof *p);
   if (strlen(config) >= sizeof p->config) {
-    hnm_errf(err, errcap, "%s: path too long", config);
+    hnm_errf(err, errlen, "%s: path too long", config);
     return -1;
   }
   snprintf(p->config, sizeof p->config, "%s", config);
   if (access(config, R_OK) != 0) {
-    hnm_errf(err, errcap, "%s: cannot open: %s", config, strerror(errno));
+    hnm_errf(err, errlen, "%s: cannot open: %s", config, strerror(errno));
     return -1;
   }
   char dirname[4096] = "", bpname[4096] = "", cdir[4096];
-  if (read_config(p, dirname, sizeof dirname, bpname, sizeof bpname, err, errcap) != 0)
+  if (read_config(p, dirname, sizeof dirname, bpname, sizeof bpname, err, errlen) != 0)
     return -1;
   dir_of(config, cdir, sizeof cdir);
   if (bpname[0] != '\0') {
     if (locate(cdir, dirname, bpname, p->bp_file, sizeof p->bp_file) != 0) {
-      hnm_errf(err, errcap, "%s: breakpoints_file: %s not found next to the config nor under its dirname '%s'",
+      hnm_errf(err, errlen, "%s: breakpoints_file: %s not found next to the config nor under its dirname '%s'",
                config, bpname, dirname);
       return -1;
     }
-    if (read_breakpoints(p, err, errcap) != 0)
+    if (read_breakpoints(p, err, errlen) != 0)
       return -1;
   }
   static const char *const files[3] = {"PingPong", "Recv", "Isend"};
@@ -625,16 +625,16 @@ int hnm_pcal_load(const char *config, hnm_pcal *p, char *err, size_t errcap)
     if (locate(cdir, dirname, name, path, sizeof path) != 0) {
       if (i == 2)
         continue; /* MPI_Isend is optional for hnm */
-      hnm_errf(err, errcap, "%s: prefix: %s not found next to the config nor under its dirname '%s'", config,
+      hnm_errf(err, errlen, "%s: prefix: %s not found next to the config nor under its dirname '%s'", config,
                name, dirname);
       return -1;
     }
     int rc;
     if (i == 0) {
       p->pp_pending = 0;
-      rc = read_measurements(p, path, pp_ops, 2, pingpong_row, err, errcap);
+      rc = read_measurements(p, path, pp_ops, 2, pingpong_row, err, errlen);
       if (rc == 0 && p->pp_pending) {
-        hnm_errf(err, errcap, "%s:%ld: the last MPI_Send row has no MPI_Recv row", path,
+        hnm_errf(err, errlen, "%s:%ld: the last MPI_Send row has no MPI_Recv row", path,
                  p->op[HNM_PCAL_SEND].line + 1);
         rc = -1;
       }
@@ -643,11 +643,11 @@ int hnm_pcal_load(const char *config, hnm_pcal *p, char *err, size_t errcap)
     } else {
       int which = i == 1 ? HNM_PCAL_RECV : HNM_PCAL_ISEND;
       rc = read_measurements(p, path, i == 1 ? recv_ops : isend_ops, 1, i == 1 ? single_row_recv : single_row_isend,
-                             err, errcap);
+                             err, errlen);
       snprintf(p->op[which].file, sizeof p->op[0].file, "%s", path);
     }
     if (rc != 0)
       return -1;
   }
-  return read_saturation(p, cdir, err, errcap);
+  return read_saturation(p, cdir, err, errlen);
 }

@@ -69,7 +69,7 @@ typedef struct hnm_pcal {
 /* Read CONFIG and everything it names. 0, or -1 with err = one line
  * "FILE:LINE: field 'X': reason" (or "FILE: ..."). p is always left
  * freeable with hnm_pcal_free(). */
-int hnm_pcal_load(const char *config, hnm_pcal *p, char *err, size_t errcap);
+int hnm_pcal_load(const char *config, hnm_pcal *p, char *err, size_t errlen);
 void hnm_pcal_free(hnm_pcal *p);
 
 #ifdef __cplusplus

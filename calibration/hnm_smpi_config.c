@@ -84,21 +84,21 @@ static void prop(hnm_xml_writer *x, const char *id, const char *value)
 }
 
 int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat, FILE *out, char *notes,
-                           size_t notescap, char *err, size_t errcap)
+                           size_t notescap, char *err, size_t errlen)
 {
   size_t n, n1, n2;
   const struct hnm_segment *s = hnm_model_segments(m, HNM_ROUTE_REMOTE, &n);
   const struct hnm_segment *s1 = hnm_model_segments(m, HNM_ROUTE_SAME_HOST, &n1);
   const struct hnm_segment *s2 = hnm_model_segments(m, HNM_ROUTE_SAME_ZONE, &n2);
   if (!same_segments(s, n, s1, n1) || !same_segments(s, n, s2, n2)) {
-    hnm_errf(err, errcap,
+    hnm_errf(err, errlen,
              "segments route: model '%s' gives route classes different tables; SimGrid's smpi/* options "
              "are one table for every message",
              hnm_model_name(m));
     return -1;
   }
   if (hnm_model_contention(m) == HNM_CONTENTION_NONE) {
-    hnm_errf(err, errcap,
+    hnm_errf(err, errlen,
              "sharing contention: model '%s' has contention=\"none\" (every link a FATPIPE, no TCP window), "
              "which is the platform's links, not SimGrid's configuration",
              hnm_model_name(m));
@@ -106,7 +106,7 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
   }
   struct entries *e = calloc(5, sizeof *e); /* os, ois, or, bw, lat */
   if (e == NULL) {
-    hnm_errf(err, errcap, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     return -1;
   }
   e[0].nvals = e[1].nvals = e[2].nvals = 2;
@@ -116,12 +116,12 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
     const struct hnm_segment *g = &s[i];
     double prev = i == 0 ? -1 : s[i - 1].upto;
     if (i + 1 < n && !(g->upto + ENVELOPE <= (double)INT_MAX)) {
-      hnm_errf(err, errcap, "upto: segment %zu ends at %.17g B, beyond SimGrid's int keys (%d - 16)", i + 1,
+      hnm_errf(err, errlen, "upto: segment %zu ends at %.17g B, beyond SimGrid's int keys (%d - 16)", i + 1,
                g->upto, INT_MAX);
       goto out;
     }
     if ((g->latency_absolute && !(route_lat > 0)) || (g->bandwidth_absolute && !(route_bw > 0))) {
-      hnm_errf(err, errcap, "%s: segment %zu is absolute: give the route's --%s (> 0)",
+      hnm_errf(err, errlen, "%s: segment %zu is absolute: give the route's --%s (> 0)",
                g->latency_absolute && !(route_lat > 0) ? "latency" : "bandwidth", i + 1,
                g->latency_absolute && !(route_lat > 0) ? "latency" : "bandwidth");
       goto out;
@@ -134,14 +134,14 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
     double lat = hnm_segment_lat_factor(g, 0, route_lat, NULL);
     if (entry(&e[0], kc, os) != 0 || entry(&e[1], kc, ois) != 0 || entry(&e[2], kc, orr) != 0 ||
         entry(&e[3], kf, &bw) != 0 || entry(&e[4], kf, &lat) != 0) {
-      hnm_errf(err, errcap, "out of memory");
+      hnm_errf(err, errlen, "out of memory");
       goto out;
     }
   }
   /* Through core/hnm_xml_writer.h: a fragment, no declaration. */
   hnm_xml_writer *x = hnm_xml_writer_new(out, 0);
   if (x == NULL) {
-    hnm_errf(err, errcap, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     goto out;
   }
   static const char *const ids[5] = {"smpi/os", "smpi/ois", "smpi/or", "smpi/bw-factor", "smpi/lat-factor"};
@@ -169,7 +169,7 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
   }
   hnm_xml_writer_end(x);
   if (hnm_xml_writer_finish(x) != 0) {
-    hnm_errf(err, errcap, "write error");
+    hnm_errf(err, errlen, "write error");
     goto out;
   }
   rc = 0;
@@ -210,7 +210,7 @@ static int cmp_fentry(const void *a, const void *b)
 /* SimGrid's parse_factor: ';'-separated chunks "KEY:V[:V...]" (empty
  * chunks skipped), sorted by KEY. need: values each chunk must have. */
 static int parse_factor(const char *str, int need, struct factor *f, const char *where, const char *id, char *err,
-                        size_t errcap)
+                        size_t errlen)
 {
   char *buf = strdup(str);
   size_t cap = strlen(str) / 2 + 2;
@@ -218,7 +218,7 @@ static int parse_factor(const char *str, int need, struct factor *f, const char 
   f->n = 0;
   if (buf == NULL || f->e == NULL) {
     free(buf);
-    hnm_errf(err, errcap, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     return -1;
   }
   int rc = -1;
@@ -233,7 +233,7 @@ static int parse_factor(const char *str, int need, struct factor *f, const char 
         errno = 0;
         long k = strtol(v, &end, 10);
         if (end == v || *end != '\0' || errno == ERANGE || k < 0 || k > INT_MAX) {
-          hnm_errf(err, errcap, "%s: %s: chunk %d: key '%s' is not a whole number of bytes (an int)", where,
+          hnm_errf(err, errlen, "%s: %s: chunk %d: key '%s' is not a whole number of bytes (an int)", where,
                    id, chunk, v);
           goto out;
         }
@@ -243,7 +243,7 @@ static int parse_factor(const char *str, int need, struct factor *f, const char 
       double x;
       char e2[256];
       if (hnm_parse_time(v, &x, e2, sizeof e2) != 0 || !isfinite(x)) {
-        hnm_errf(err, errcap, "%s: %s: chunk %d: value '%s' is not a time or number", where, id, chunk, v);
+        hnm_errf(err, errlen, "%s: %s: chunk %d: value '%s' is not a time or number", where, id, chunk, v);
         goto out;
       }
       if (idx <= 2)
@@ -251,30 +251,30 @@ static int parse_factor(const char *str, int need, struct factor *f, const char 
     }
     e->nv = idx - 1;
     if (e->nv < need) {
-      hnm_errf(err, errcap, "%s: %s: chunk %d has %d value(s), SimGrid reads %d", where, id, chunk, e->nv,
+      hnm_errf(err, errlen, "%s: %s: chunk %d has %d value(s), SimGrid reads %d", where, id, chunk, e->nv,
                need);
       goto out;
     }
     for (int i = 0; i < need; i++) {
       if (e->v[i] < 0) {
-        hnm_errf(err, errcap, "%s: %s: chunk %d: negative value %.17g (hnm models have none)", where, id,
+        hnm_errf(err, errlen, "%s: %s: chunk %d: negative value %.17g (hnm models have none)", where, id,
                  chunk, e->v[i]);
         goto out;
       }
       /* need 2: a cost table (seconds, seconds per byte); 1: a factor. */
       if (need == 2 && e->v[i] > IMPORT_MAX_TIME) {
-        hnm_errf(err, errcap, "%s: %s: chunk %d: %s %.17g s is above 1 s (not a software overhead; "
+        hnm_errf(err, errlen, "%s: %s: chunk %d: %s %.17g s is above 1 s (not a software overhead; "
                  "docs/model-format.md)", where, id, chunk, i == 0 ? "time" : "time per byte", e->v[i]);
         goto out;
       }
       if (need == 1 && e->v[i] > IMPORT_MAX_FACTOR) {
-        hnm_errf(err, errcap, "%s: %s: chunk %d: factor %.17g is above 1e6 (docs/model-format.md)", where, id,
+        hnm_errf(err, errlen, "%s: %s: chunk %d: factor %.17g is above 1e6 (docs/model-format.md)", where, id,
                  chunk, e->v[i]);
         goto out;
       }
       /* A bandwidth factor (where 0, no transfer, has its own message). */
       if (need == 1 && strcmp(id, "smpi/bw-factor") == 0 && e->v[i] > 0 && e->v[i] < IMPORT_MIN_FACTOR) {
-        hnm_errf(err, errcap, "%s: %s: chunk %d: factor %.17g is below 1e-6 (docs/model-format.md)", where, id,
+        hnm_errf(err, errlen, "%s: %s: chunk %d: factor %.17g is below 1e-6 (docs/model-format.md)", where, id,
                  chunk, e->v[i]);
         goto out;
       }
@@ -283,7 +283,7 @@ static int parse_factor(const char *str, int need, struct factor *f, const char 
     f->n++;
   }
   if (f->n == 0) {
-    hnm_errf(err, errcap, "%s: %s: no chunk in '%s'", where, id, str);
+    hnm_errf(err, errlen, "%s: %s: no chunk in '%s'", where, id, str);
     goto out;
   }
   qsort(f->e, f->n, sizeof *f->e, cmp_fentry);
@@ -321,7 +321,7 @@ static int cmp_double(const void *a, const void *b)
   "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;732:1.9503;257:1.95341;0:2.01467"
 
 int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, const char *name, hnm_model **model,
-                           char *notes, size_t notescap, char *err, size_t errcap)
+                           char *notes, size_t notescap, char *err, size_t errlen)
 {
   struct hnm_segment *segs = NULL;
   *model = NULL;
@@ -336,12 +336,12 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
   double *bounds = NULL;
   int rc = -1;
   hnm_xml_doc doc;
-  if (hnm_xml_read(path, &doc, err, errcap) != 0) {
+  if (hnm_xml_read(path, &doc, err, errlen) != 0) {
     hnm_xml_free(&doc);
     return -1;
   }
   if (strcmp(doc.e[0].name, "config") != 0 && strcmp(doc.e[0].name, "platform") != 0) {
-    hnm_errf(err, errcap, "%s:%ld: root element <%s> is neither <config> nor <platform>", path, doc.e[0].line,
+    hnm_errf(err, errlen, "%s:%ld: root element <%s> is neither <config> nor <platform>", path, doc.e[0].line,
              doc.e[0].name);
     goto out;
   }
@@ -358,7 +358,7 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
       continue;
     const char *sid = hnm_xml_attr(c, "id"), *v = hnm_xml_attr(c, "value");
     if (sid == NULL || v == NULL) {
-      hnm_errf(err, errcap, "%s:%ld: <prop> without id or value", path, c->line);
+      hnm_errf(err, errlen, "%s:%ld: <prop> without id or value", path, c->line);
       goto out;
     }
     int k = 0;
@@ -380,7 +380,7 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
     }
   }
   if (nconfig == 0) {
-    hnm_errf(err, errcap, "%s: no <config> block", path);
+    hnm_errf(err, errlen, "%s: no <config> block", path);
     goto out;
   }
   static const char *const defaults[5] = {"0:0:0:0:0", "0:0:0:0:0", "0:0:0:0:0", SG_BW_DEFAULT, SG_LAT_DEFAULT};
@@ -390,7 +390,7 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
     if (val[i] == NULL)
       note(notes, notescap, "note: %s: no '%s': SimGrid 3.32's default '%s'", path, ids[i], defaults[i]);
     if (parse_factor(val[i] ? val[i] : defaults[i], i < 3 ? 2 : 1, &f[i], val[i] ? where : path, ids[i], err,
-                     errcap) != 0)
+                     errlen) != 0)
       goto out;
   }
   long thr[2] = {0, 65536};
@@ -400,14 +400,14 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
       errno = 0;
       long t = strtol(val[ASYNC + i], &end, 10);
       if (end == val[ASYNC + i] || *end != '\0' || errno == ERANGE || t < 0 || t > INT_MAX) {
-        hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a whole number of bytes (an int)", path,
+        hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a whole number of bytes (an int)", path,
                  line[ASYNC + i], ids[ASYNC + i], val[ASYNC + i]);
         goto out;
       }
       thr[i] = t;
     }
   if (thr[0] > thr[1]) {
-    hnm_errf(err, errcap, "%s:%ld: %s: %ld > smpi/send-is-detached-thresh %ld (SimGrid refuses it)", path,
+    hnm_errf(err, errlen, "%s:%ld: %s: %ld > smpi/send-is-detached-thresh %ld (SimGrid refuses it)", path,
              line[ASYNC], ids[ASYNC], thr[0], thr[1]);
     goto out;
   }
@@ -419,7 +419,7 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
     else if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false"))
       cross = 0;
     else {
-      hnm_errf(err, errcap, "%s:%ld: %s: '%s' is not a boolean", path, line[CROSS], ids[CROSS], v);
+      hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a boolean", path, line[CROSS], ids[CROSS], v);
       goto out;
     }
   }
@@ -430,7 +430,7 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
     capb += f[i].n;
   bounds = malloc(capb * sizeof *bounds);
   if (bounds == NULL) {
-    hnm_errf(err, errcap, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     goto out;
   }
   for (int i = 0; i < 5; i++)
@@ -447,7 +447,7 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
   nb = u;
   segs = calloc(nb + 1, sizeof *segs);
   if (segs == NULL) {
-    hnm_errf(err, errcap, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     goto out;
   }
   for (size_t i = 0; i <= nb; i++) {
@@ -458,13 +458,13 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
       c[j] = lookup(&f[j], k, 0);
     double bwf = bf ? bf->v[0] : 1.0, latf = lf ? lf->v[0] : 1.0;
     if (!(bwf > 0)) {
-      hnm_errf(err, errcap, "%s:%ld: smpi/bw-factor: factor 0 for %.0f-byte messages (no transfer)", path,
+      hnm_errf(err, errlen, "%s:%ld: smpi/bw-factor: factor 0 for %.0f-byte messages (no transfer)", path,
                line[BW], k);
       goto out;
     }
     /* The factor and the route together: the file's line and the option. */
     if (bwf * route_bw > HNM_MAX_BANDWIDTH) {
-      hnm_errf(err, errcap, "%s:%ld: smpi/bw-factor: chunk %d: factor %.17g times --bandwidth %.17gBps is above "
+      hnm_errf(err, errlen, "%s:%ld: smpi/bw-factor: chunk %d: factor %.17g times --bandwidth %.17gBps is above "
                "1e20Bps (hnm's 'no limit')", path, line[BW], bf ? bf->chunk : 0, bwf, route_bw);
       goto out;
     }
@@ -473,11 +473,11 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
     double lat_term = latf * route_lat, env_term = ENVELOPE / (bwf * route_bw);
     if (lat_term + env_term > IMPORT_MAX_TIME) {
       if (env_term >= lat_term)
-        hnm_errf(err, errcap, "%s:%ld: smpi/bw-factor: chunk %d: factor %.17g times --bandwidth %.17gBps makes "
+        hnm_errf(err, errlen, "%s:%ld: smpi/bw-factor: chunk %d: factor %.17g times --bandwidth %.17gBps makes "
                  "SMPI's 16-byte envelope take %.3g s: a latency above 1 s (docs/model-format.md)", path, line[BW],
                  bf ? bf->chunk : 0, bwf, route_bw, env_term);
       else
-        hnm_errf(err, errcap, "%s:%ld: smpi/lat-factor: chunk %d: factor %.17g times --latency %.17gs is a latency "
+        hnm_errf(err, errlen, "%s:%ld: smpi/lat-factor: chunk %d: factor %.17g times --latency %.17gs is a latency "
                  "above 1 s (docs/model-format.md)", path, line[LAT], lf ? lf->chunk : 0, latf, route_lat);
       goto out;
     }
@@ -498,10 +498,10 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
                              HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN,
                              cross < 0 ? HNM_CROSSTRAFFIC_SIMGRID : cross ? HNM_CROSSTRAFFIC_ON : HNM_CROSSTRAFFIC_OFF,
                              NULL, segs, nb + 1, NULL, HNM_UPDATE_FIXED, NULL};
-  hnm_error he;
-  *model = hnm_model_new(&d, &he);
+  char he[HNM_ERRLEN];
+  *model = hnm_model_new(&d, he, sizeof he);
   if (*model == NULL) {
-    hnm_errf(err, errcap, "%s: the imported model does not load: %s", path, he.msg);
+    hnm_errf(err, errlen, "%s: the imported model does not load: %s", path, he);
     goto out;
   }
   rc = 0;

@@ -35,7 +35,7 @@ extern "C" {
  * and on notes instead: it belongs to the platform's links). notes (may be
  * NULL) receives human-readable remarks, one per line. */
 int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat, FILE *out, char *notes,
-                           size_t notescap, char *err, size_t errcap);
+                           size_t notescap, char *err, size_t errlen);
 
 /* Read the <config> block of path (a <config> document, or a <platform>
  * holding one) into *model (free with hnm_model_free()): the hnm model that
@@ -44,7 +44,7 @@ int hnm_smpi_config_export(const hnm_model *m, double route_bw, double route_lat
  * taken at SimGrid 3.32's defaults. -1 with err = "FILE:LINE: field 'ID':
  * reason". */
 int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, const char *name, hnm_model **model,
-                           char *notes, size_t notescap, char *err, size_t errcap);
+                           char *notes, size_t notescap, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -104,6 +104,14 @@ void hnm_msg_warn(const char *fmt, ...)
   va_end(ap);
 }
 
+void hnm_msg_note(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  msg__print("note: ", fmt, ap);
+  va_end(ap);
+}
+
 void hnm_msg_info(const char *fmt, ...)
 {
   va_list ap;

@@ -407,25 +407,32 @@ int hnm_out_write(const char *path, const char *what, int (*fn)(FILE *f, void *c
   return hnm_out_commit(o, err, errlen);
 }
 
-int hnm_out_mkdirs(const char *dir)
+int hnm_out_mkdirs(const char *dir, char *err, size_t errlen)
 {
   if (dir == NULL || *dir == '\0') {
-    errno = ENOENT;
+    hnm_errf(err, errlen, "%s", strerror(ENOENT));
     return -1;
   }
   char *d = out__strdup(dir);
-  if (d == NULL)
+  if (d == NULL) {
+    hnm_errf(err, errlen, "%s", strerror(ENOMEM));
     return -1;
+  }
   for (char *p = d + 1; *p; p++)
     if (*p == '/') {
       *p = '\0';
       if (mkdir(d, 0777) != 0 && errno != EEXIST) {
+        hnm_errf(err, errlen, "%s", strerror(errno));
         free(d);
         return -1;
       }
       *p = '/';
     }
-  int rc = mkdir(d, 0777) != 0 && errno != EEXIST ? -1 : 0;
+  int rc = 0;
+  if (mkdir(d, 0777) != 0 && errno != EEXIST) {
+    hnm_errf(err, errlen, "%s", strerror(errno));
+    rc = -1;
+  }
   free(d);
   return rc;
 }

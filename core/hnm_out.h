@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "hnm_error.h" /* err, errlen: the convention of every function below */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -78,8 +80,9 @@ int hnm_out_check(const char *path, const char *what, char *err, size_t errlen);
 int hnm_out_same_file(const char *a, const char *b);
 
 /* mkdir -p DIR (mode 0777 & ~umask): every missing directory of the path.
- * 0 (also when it exists), or -1 with errno (ENOENT for an empty name). */
-int hnm_out_mkdirs(const char *dir);
+ * 0 (also when it exists), or -1 with the system's reason alone in err
+ * ("No such file or directory" for an empty name): the caller names DIR. */
+int hnm_out_mkdirs(const char *dir, char *err, size_t errlen);
 
 /* An output directory (a report of several files) written whole or not at
  * all. hnm_out_dir_open() creates the missing parents of PATH and a

@@ -63,17 +63,6 @@ static const struct units__unit units__bandwidth_bases[] = {
   {"Bps", 1.0}, {"bps", 0.125}, {NULL, 0.0}
 };
 
-void hnm_errf(char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-
-  if (err == NULL || errlen == 0)
-    return;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 /* Read the leading number of s into *value; *unit receives what follows it.
  * Rejects empty strings, white space, non-numbers, NaN, infinities and
  * values strtod() reports out of range. */

@@ -3,7 +3,7 @@
  * Every parser takes a NUL-terminated string, stores the value in SI base
  * units (seconds, bytes, bytes per second) and returns 0; on failure it
  * returns -1, leaves *out untouched and writes a one-line reason (no file or
- * line: the caller adds those) into err (at most errlen bytes, NUL-terminated).
+ * line: the caller adds those) into err (core/hnm_error.h).
  *
  * Accepted forms (no white space inside, a leading '+' or '-' is read by
  * strtod; negative values parse and are rejected by the callers that care):
@@ -23,17 +23,11 @@
 
 #include <stddef.h>
 
+#include "hnm_error.h" /* the convention every parser follows */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The library-wide way to report a failure: format into err (at most errlen
- * bytes, NUL-terminated); nothing when err is NULL or errlen is 0. */
-void hnm_errf(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 3, 4)))
-#endif
-  ;
 
 int hnm_parse_time(const char *s, double *seconds, char *err, size_t errlen);
 int hnm_parse_size(const char *s, double *bytes, char *err, size_t errlen);

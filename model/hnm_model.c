@@ -49,17 +49,6 @@ char *model__strdup(const char *s)
   return d;
 }
 
-void model__fail(hnm_error *err, const char *fmt, ...)
-{
-  va_list ap;
-
-  if (err == NULL)
-    return;
-  va_start(ap, fmt);
-  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-  va_end(ap);
-}
-
 static void model__reason(char *reason, size_t len, const char *fmt, ...)
 {
   va_list ap;

@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 
+#include "hnm_error.h" /* every function that can fail: err, errlen */
 #include "hnm_ports.h"
 
 #ifdef __cplusplus
@@ -117,17 +118,12 @@ struct hnm_rma {
 
 typedef struct hnm_model hnm_model;
 
-/* Error report: file, line and field are named inside msg. */
-typedef struct hnm_error {
-  char msg[1024];
-} hnm_error;
-
 /* Load a model from an XML file (validated against hnm-model.dtd, see
  * hnm_model_dtd_path()). Returns a new model (free with hnm_model_free()), or
  * NULL with err filled as "FILE:LINE: field 'X': reason". */
-hnm_model *hnm_model_load(const char *path, hnm_error *err);
+hnm_model *hnm_model_load(const char *path, char *err, size_t errlen);
 /* The same from LEN bytes at BUF; NAME stands for the file in messages. */
-hnm_model *hnm_model_load_memory(const char *name, const char *buf, size_t len, hnm_error *err);
+hnm_model *hnm_model_load_memory(const char *name, const char *buf, size_t len, char *err, size_t errlen);
 
 /* Resolve a --model specification:
  *   NAME            a bundled model: graphene, smpi-default, smpi-fixed, fluid, loggps
@@ -139,7 +135,7 @@ hnm_model *hnm_model_load_memory(const char *name, const char *buf, size_t len, 
  * (a factor, "off" or "keep"). For loggps only: L, o, g, G, s, S, Os, Or
  * (L, o: times; g, G, Os, Or: times per byte; s, S: sizes). Returns a new model
  * or NULL with err filled ("--model: key 'X': reason"). */
-hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err);
+hnm_model *hnm_model_parse_spec(const char *spec, char *err, size_t errlen);
 
 void hnm_model_free(hnm_model *m);
 
@@ -338,12 +334,12 @@ struct hnm_model_desc {
 /* Build a model from D, checked exactly as a model file is (it is written
  * and loaded back): NULL with err filled if hnm_model_load() would refuse
  * it. Free with hnm_model_free(). */
-hnm_model *hnm_model_new(const struct hnm_model_desc *d, hnm_error *err);
+hnm_model *hnm_model_new(const struct hnm_model_desc *d, char *err, size_t errlen);
 
 /* Write M as a model file (docs/model-format.md) to FILE (a FILE*), through
  * libxml2's xmlTextWriter: hnm_model_load() of the result gives the same
  * model. Returns 0, or -1 with err filled (a write error). */
-int hnm_model_write(const hnm_model *m, void *file, hnm_error *err);
+int hnm_model_write(const hnm_model *m, void *file, char *err, size_t errlen);
 
 /* Print the effective parameters, human-readable, one segment per line. */
 void hnm_model_explain(const hnm_model *m, void *file /* FILE* */);

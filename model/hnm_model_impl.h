@@ -112,7 +112,6 @@ struct hnm_model {
 };
 
 char *model__strdup(const char *s);
-void model__fail(hnm_error *err, const char *fmt, ...);
 void model__resolve(hnm_model *m);
 int model__parse_value(const char *v, enum model__kind kind, double *out, char *reason, size_t len);
 int model__parse_threshold(const char *v, long *out, char *reason, size_t len);

@@ -94,7 +94,8 @@ static void model__xml_silent(void *ctx, const char *fmt, ...)
 
 struct model__load {
   const char *path;
-  hnm_error *err;
+  char *err;
+  size_t errlen;
 };
 
 /* "FILE:LINE: <element> attribute '<attr>': reason". Returns -1. */
@@ -107,10 +108,10 @@ static int load__fail(const struct model__load *ld, const xmlNode *n, const char
   vsnprintf(reason, sizeof reason, fmt, ap);
   va_end(ap);
   if (attr != NULL)
-    model__fail(ld->err, "%s:%ld: %s attribute '%s': %s", ld->path, xmlGetLineNo(n),
+    hnm_errf(ld->err, ld->errlen, "%s:%ld: %s attribute '%s': %s", ld->path, xmlGetLineNo(n),
                 (const char *)n->name, attr, reason);
   else
-    model__fail(ld->err, "%s:%ld: %s: %s", ld->path, xmlGetLineNo(n), (const char *)n->name, reason);
+    hnm_errf(ld->err, ld->errlen, "%s:%ld: %s: %s", ld->path, xmlGetLineNo(n), (const char *)n->name, reason);
   return -1;
 }
 
@@ -573,7 +574,7 @@ static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
 
   m = calloc(1, sizeof *m);
   if (m == NULL) {
-    model__fail(ld->err, "%s: out of memory", ld->path);
+    hnm_errf(ld->err, ld->errlen, "%s: out of memory", ld->path);
     return NULL;
   }
   m->async_max = -1;
@@ -583,7 +584,7 @@ static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
   m->crosstraffic = HNM_CROSSTRAFFIC_SIMGRID;
 
   if (root == NULL || !load__is(root, "hnm-model")) {
-    model__fail(ld->err, "%s:%ld: the root element must be <hnm-model>", ld->path,
+    hnm_errf(ld->err, ld->errlen, "%s:%ld: the root element must be <hnm-model>", ld->path,
                 root != NULL ? xmlGetLineNo(root) : 1L);
     goto err;
   }
@@ -603,7 +604,7 @@ static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
   xmlFree(v);
   v = NULL;
   if (m->name == NULL) {
-    model__fail(ld->err, "%s: out of memory", ld->path);
+    hnm_errf(ld->err, ld->errlen, "%s: out of memory", ld->path);
     goto err;
   }
   m->owns_residuals = 1;
@@ -705,9 +706,9 @@ err:
  * messages). */
 #define MODEL_MAX_BYTES (16L << 20)
 
-static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t len, hnm_error *err)
+static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t len, char *err, size_t errlen)
 {
-  struct model__load ld = {path, err};
+  struct model__load ld = {path, err, errlen};
   struct model__xmlerr cap;
   xmlStructuredErrorFunc old_serror = xmlStructuredError;
   void *old_sctx = xmlStructuredErrorContext;
@@ -721,14 +722,14 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
   FILE *f;
 
   if (path == NULL || *path == '\0') {
-    model__fail(err, "(no file): empty model file name");
+    hnm_errf(err, errlen, "(no file): empty model file name");
     return NULL;
   }
   if (buf == NULL) {
     /* A named pipe or a device would block or stream forever in libxml2. */
     char why[512];
     if (hnm_input_check(path, why, sizeof why) != 0) {
-      model__fail(err, "%s: model file: %s", path, why);
+      hnm_errf(err, errlen, "%s: model file: %s", path, why);
       return NULL;
     }
     /* libxml2 inflates a compressed file by itself (97 KB of gzip can hold
@@ -742,11 +743,11 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
     if (g != NULL)
       fclose(g);
     if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-      model__fail(err, "%s:1: model file: a compressed file: give it uncompressed", path);
+      hnm_errf(err, errlen, "%s:1: model file: a compressed file: give it uncompressed", path);
       return NULL;
     }
     if (big) {
-      model__fail(err, "%s:1: model file: larger than 16 MiB: not a model file", path);
+      hnm_errf(err, errlen, "%s:1: model file: larger than 16 MiB: not a model file", path);
       return NULL;
     }
   }
@@ -760,27 +761,27 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
   else
     doc = len > INT_MAX ? NULL : xmlReadMemory(buf, (int)len, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
   if (doc == NULL || cap.set) {
-    model__fail(err, "%s:%ld: malformed XML: %s", path, cap.set && cap.line > 0 ? cap.line : 1L,
+    hnm_errf(err, errlen, "%s:%ld: malformed XML: %s", path, cap.set && cap.line > 0 ? cap.line : 1L,
                 cap.set ? cap.msg : "cannot parse");
     goto out;
   }
 
   f = fopen(dtd_path, "r");
   if (f == NULL) {
-    model__fail(err, "%s: cannot open the model DTD %s: %s (check HNM_MODEL_DIR)", path, dtd_path,
+    hnm_errf(err, errlen, "%s: cannot open the model DTD %s: %s (check HNM_MODEL_DIR)", path, dtd_path,
                 strerror(errno));
     goto out;
   }
   fclose(f);
   dtd = xmlParseDTD(NULL, (const xmlChar *)dtd_path);
   if (dtd == NULL) {
-    model__fail(err, "%s: cannot load the model DTD %s: %s (check HNM_MODEL_DIR)", path, dtd_path,
+    hnm_errf(err, errlen, "%s: cannot load the model DTD %s: %s (check HNM_MODEL_DIR)", path, dtd_path,
                 cap.set ? cap.msg : "parse error");
     goto out;
   }
   vctxt = xmlNewValidCtxt();
   if (vctxt == NULL) {
-    model__fail(err, "%s: out of memory", path);
+    hnm_errf(err, errlen, "%s: out of memory", path);
     goto out;
   }
   vctxt->userData = &cap;
@@ -788,7 +789,7 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
   vctxt->warning = model__xml_silent;
   memset(&cap, 0, sizeof cap);
   if (xmlValidateDtd(vctxt, doc, dtd) != 1) {
-    model__fail(err, "%s:%ld: invalid model: %s (checked against %s)", path,
+    hnm_errf(err, errlen, "%s:%ld: invalid model: %s (checked against %s)", path,
                 cap.set && cap.line > 0 ? cap.line : 1L, cap.set ? cap.msg : "validation failed", dtd_path);
     goto out;
   }
@@ -798,7 +799,7 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
     goto out;
   m->source = model__strdup(path);
   if (m->source == NULL) {
-    model__fail(err, "%s: out of memory", path);
+    hnm_errf(err, errlen, "%s: out of memory", path);
     hnm_model_free(m);
     m = NULL;
   }
@@ -816,12 +817,12 @@ out:
   return m;
 }
 
-hnm_model *hnm_model_load(const char *path, hnm_error *err)
+hnm_model *hnm_model_load(const char *path, char *err, size_t errlen)
 {
-  return load__file_or_memory(path, NULL, 0, err);
+  return load__file_or_memory(path, NULL, 0, err, errlen);
 }
 
-hnm_model *hnm_model_load_memory(const char *name, const char *buf, size_t len, hnm_error *err)
+hnm_model *hnm_model_load_memory(const char *name, const char *buf, size_t len, char *err, size_t errlen)
 {
-  return load__file_or_memory(name, buf != NULL ? buf : "", buf != NULL ? len : 0, err);
+  return load__file_or_memory(name, buf != NULL ? buf : "", buf != NULL ? len : 0, err, errlen);
 }

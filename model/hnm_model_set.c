@@ -116,7 +116,7 @@ static char *set__spec(const char *dir, const char *file, const char *opts)
   return s;
 }
 
-hnm_model_set *hnm_model_set_open(const char *spec, hnm_error *err)
+hnm_model_set *hnm_model_set_open(const char *spec, char *err, size_t errlen)
 {
   hnm_model_set *s = calloc(1, sizeof *s);
   const char *opts = NULL;
@@ -127,7 +127,7 @@ hnm_model_set *hnm_model_set_open(const char *spec, hnm_error *err)
   if (s == NULL || set__split(spec, &s->dir, &opts) != 0)
     goto oom;
   if (opts != NULL && *opts == '\0') {
-    model__fail(err, "--model: '%s': missing overrides after ':'", spec);
+    hnm_errf(err, errlen, "--model: '%s': missing overrides after ':'", spec);
     goto err;
   }
   d = opendir(s->dir);
@@ -148,7 +148,7 @@ hnm_model_set *hnm_model_set_open(const char *spec, hnm_error *err)
     }
   }
   if (d == NULL) {
-    model__fail(err, "model set '%s': %s (a model set is a directory holding central.xml and "
+    hnm_errf(err, errlen, "model set '%s': %s (a model set is a directory holding central.xml and "
                 "member-001.xml ...)", s->dir, strerror(errno));
     goto err;
   }
@@ -159,7 +159,7 @@ hnm_model_set *hnm_model_set_open(const char *spec, hnm_error *err)
       continue;
     long k = set__member_number(e->d_name);
     if (k < 1 || k > SET__MAX_MEMBERS) {
-      model__fail(err, "%s/%s: not a member's name (member-NNN.xml, N from 1, at least 3 digits, at most %d members)",
+      hnm_errf(err, errlen, "%s/%s: not a member's name (member-NNN.xml, N from 1, at least 3 digits, at most %d members)",
                   s->dir, e->d_name, SET__MAX_MEMBERS);
       goto err;
     }
@@ -175,7 +175,7 @@ hnm_model_set *hnm_model_set_open(const char *spec, hnm_error *err)
       cap = ncap;
     }
     if (names[k] != NULL) {
-      model__fail(err, "%s/%s: member %ld given twice (also %s)", s->dir, e->d_name, k, names[k]);
+      hnm_errf(err, errlen, "%s/%s: member %ld given twice (also %s)", s->dir, e->d_name, k, names[k]);
       goto err;
     }
     names[k] = model__strdup(e->d_name);
@@ -187,12 +187,12 @@ hnm_model_set *hnm_model_set_open(const char *spec, hnm_error *err)
   closedir(d);
   d = NULL;
   if (max == 0) {
-    model__fail(err, "model set '%s': no member (member-001.xml ...; a set needs at least one)", s->dir);
+    hnm_errf(err, errlen, "model set '%s': no member (member-001.xml ...; a set needs at least one)", s->dir);
     goto err;
   }
   for (long k = 1; k <= max; k++)
     if (names[k] == NULL) {
-      model__fail(err, "%s/member-%03ld.xml: missing (members are numbered 1..N without gaps; the set has "
+      hnm_errf(err, errlen, "%s/member-%03ld.xml: missing (members are numbered 1..N without gaps; the set has "
                   "%s)", s->dir, k, names[max]);
       goto err;
     }
@@ -213,14 +213,14 @@ hnm_model_set *hnm_model_set_open(const char *spec, hnm_error *err)
     s->specs[k] = set__spec(s->dir, s->files[k], opts);
     if (s->specs[k] == NULL)
       goto oom;
-    hnm_model *m = hnm_model_parse_spec(s->specs[k], err);
+    hnm_model *m = hnm_model_parse_spec(s->specs[k], err, errlen);
     if (m == NULL) {
       /* An override's message names the key, not the file: name it. */
-      char file[4096], msg[sizeof err->msg];
+      char file[4096], msg[HNM_ERRLEN];
       snprintf(file, sizeof file, "%s/%s", s->dir, s->files[k]);
-      if (strncmp(err->msg, file, strlen(file)) != 0) {
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        model__fail(err, "%s: %s", file, msg);
+      if (err != NULL && errlen > 0 && strncmp(err, file, strlen(file)) != 0) {
+        snprintf(msg, sizeof msg, "%s", err);
+        hnm_errf(err, errlen, "%s: %s", file, msg);
       }
       goto err;
     }
@@ -229,7 +229,7 @@ hnm_model_set *hnm_model_set_open(const char *spec, hnm_error *err)
   free(names);
   return s;
 oom:
-  model__fail(err, "model set '%s': out of memory", spec);
+  hnm_errf(err, errlen, "model set '%s': out of memory", spec);
 err:
   if (d != NULL)
     closedir(d);

@@ -49,7 +49,7 @@ int hnm_model_set_is(const char *spec);
  * values, overrides), the numbering (1..N, no gap, no duplicate, N >= 1).
  * Returns a new set (free with hnm_model_set_free()), or NULL with err
  * filled by one line naming the file at fault. */
-hnm_model_set *hnm_model_set_open(const char *spec, hnm_error *err);
+hnm_model_set *hnm_model_set_open(const char *spec, char *err, size_t errlen);
 
 void hnm_model_set_free(hnm_model_set *s);
 

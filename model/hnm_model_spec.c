@@ -28,7 +28,7 @@ enum spec__key {
 };
 
 /* "--model: key 'X': reason". Returns -1. */
-static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
+static int spec__fail(char *err, size_t errlen, const char *key, const char *fmt, ...)
 {
   char reason[MODEL__REASON];
   va_list ap;
@@ -36,12 +36,12 @@ static int spec__fail(hnm_error *err, const char *key, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(reason, sizeof reason, fmt, ap);
   va_end(ap);
-  model__fail(err, "--model: key '%s': %s", key, reason);
+  hnm_errf(err, errlen, "--model: key '%s': %s", key, reason);
   return -1;
 }
 
 /* Apply "k=v,k=v" (opts is modified) to m, then check the result. */
-static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
+static int spec__apply(hnm_model *m, char *opts, char *err, size_t errlen)
 {
   static const char known[] =
       "async, detached, limiter, pack, stochastic, seed; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap, and platform";
@@ -68,16 +68,16 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
     if (comma != NULL)
       *comma = '\0';
     if (*item == '\0') {
-      model__fail(err, "--model: empty item in the key=value list (write NAME:k=v,k=v)");
+      hnm_errf(err, errlen, "--model: empty item in the key=value list (write NAME:k=v,k=v)");
       return -1;
     }
     eq = strchr(item, '=');
     /* "platform": L, g and G from each message's route, not constants. */
     if (eq == NULL && strcmp(item, "platform") == 0) {
       if (!m->is_loggps)
-        return spec__fail(err, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
+        return spec__fail(err, errlen, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
       if (m->loggps_from_route)
-        return spec__fail(err, item, "given twice");
+        return spec__fail(err, errlen, item, "given twice");
       m->loggps_from_route = 1;
       if (comma == NULL)
         break;
@@ -85,11 +85,11 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
       continue;
     }
     if (eq == NULL)
-      return spec__fail(err, item, "missing '=' (write %s=VALUE)", item);
+      return spec__fail(err, errlen, item, "missing '=' (write %s=VALUE)", item);
     *eq = '\0';
     val = eq + 1;
     if (*item == '\0') {
-      model__fail(err, "--model: empty key before '=%s'", val);
+      hnm_errf(err, errlen, "--model: empty key before '=%s'", val);
       return -1;
     }
     if (strcmp(item, "async") == 0)
@@ -113,55 +113,55 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
         key = KEY_LOGGPS + i;
     }
     if (key < 0)
-      return spec__fail(err, item, "unknown key (known keys: %s)", known);
+      return spec__fail(err, errlen, item, "unknown key (known keys: %s)", known);
     if (seen[key])
-      return spec__fail(err, item, "given twice");
+      return spec__fail(err, errlen, item, "given twice");
     seen[key] = 1;
     if (*val == '\0')
-      return spec__fail(err, item, "empty value");
+      return spec__fail(err, errlen, item, "empty value");
 
     switch (key) {
     case KEY_ASYNC:
     case KEY_DETACHED:
       if (model__parse_threshold(val, key == KEY_ASYNC ? &async : &detached, reason, sizeof reason) < 0)
-        return spec__fail(err, item, "%s", reason);
+        return spec__fail(err, errlen, item, "%s", reason);
       break;
     case KEY_LIMITER:
       if (model__parse_limiter(val, &limiter, &limiter_factor, reason, sizeof reason) < 0)
-        return spec__fail(err, item, "%s", reason);
+        return spec__fail(err, errlen, item, "%s", reason);
       break;
     case KEY_PACK:
       if (model__parse_pack_style(val, &pack_style, reason, sizeof reason) < 0)
-        return spec__fail(err, item, "%s", reason);
+        return spec__fail(err, errlen, item, "%s", reason);
       if (pack_style != HNM_PACK_NONE && (!m->has_pack || !m->pack.present[pack_style]))
-        return spec__fail(err, item, "model '%s' gives no '%s' pack costs (see its <pack> element)", m->name,
+        return spec__fail(err, errlen, item, "model '%s' gives no '%s' pack costs (see its <pack> element)", m->name,
                           val);
       break;
     case KEY_PORTS:
     case KEY_GAP:
       if (!m->is_loggps)
-        return spec__fail(err, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
+        return spec__fail(err, errlen, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
       if ((key == KEY_PORTS ? model__parse_ports(val, &ports, reason, sizeof reason)
                             : model__parse_value(val, KIND_TIME, &gap, reason, sizeof reason)) < 0)
-        return spec__fail(err, item, "%s", reason);
+        return spec__fail(err, errlen, item, "%s", reason);
       break;
     case KEY_STOCHASTIC:
       if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
-        return spec__fail(err, item, "'%s' is not on or off", val);
+        return spec__fail(err, errlen, item, "'%s' is not on or off", val);
       m->stochastic = strcmp(val, "on") == 0;
       break;
     case KEY_SEED:
       if (model__parse_seed(val, &m->seed, reason, sizeof reason) < 0)
-        return spec__fail(err, item, "%s", reason);
+        return spec__fail(err, errlen, item, "%s", reason);
       m->has_seed = 1;
       break;
     default:
       i = key - KEY_LOGGPS;
       if (!m->is_loggps)
-        return spec__fail(err, item, "LogGPS parameters only apply to a loggps model ('%s' is a segment table)",
+        return spec__fail(err, errlen, item, "LogGPS parameters only apply to a loggps model ('%s' is a segment table)",
                           m->name);
       if (model__parse_value(val, model__lg_params[i].kind, &lg[i], reason, sizeof reason) < 0)
-        return spec__fail(err, item, "%s", reason);
+        return spec__fail(err, errlen, item, "%s", reason);
       lg_changed = 1;
       break;
     }
@@ -171,11 +171,11 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
   }
 
   if (m->loggps_from_route && (seen[KEY_LOGGPS + LG_L] || seen[KEY_LOGGPS + LG_g] || seen[KEY_LOGGPS + LG_G]))
-    return spec__fail(err, seen[KEY_LOGGPS + LG_L] ? "L" : seen[KEY_LOGGPS + LG_g] ? "g" : "G",
+    return spec__fail(err, errlen, seen[KEY_LOGGPS + LG_L] ? "L" : seen[KEY_LOGGPS + LG_g] ? "g" : "G",
                       "comes from each route with 'platform' (give one or the other)");
   /* Expansion resets the protocol and the limiter: apply those after it. */
   if (lg_changed && model__loggps_expand(m, lg, &field, reason, sizeof reason) < 0)
-    return spec__fail(err, field, "%s", reason);
+    return spec__fail(err, errlen, field, "%s", reason);
   if (seen[KEY_ASYNC])
     m->async_max = async;
   if (seen[KEY_DETACHED])
@@ -187,7 +187,7 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
   if (seen[KEY_PACK] && m->has_pack)
     m->pack.use = pack_style;
   if (model__check_gap(ports, gap, reason, sizeof reason) < 0)
-    return spec__fail(err, seen[KEY_GAP] ? "gap" : "ports", "%s", reason);
+    return spec__fail(err, errlen, seen[KEY_GAP] ? "gap" : "ports", "%s", reason);
   m->ports = ports;
   m->gap = gap;
   if (seen[KEY_ASYNC] && !seen[KEY_DETACHED])
@@ -197,9 +197,9 @@ static int spec__apply(hnm_model *m, char *opts, hnm_error *err)
   else if (lg_changed && !seen[KEY_ASYNC] && !seen[KEY_DETACHED])
     blame = "S";
   if (model__check_protocol(m->async_max, m->detached_max, blame, &field, reason, sizeof reason) < 0)
-    return spec__fail(err, field, "%s", reason);
+    return spec__fail(err, errlen, field, "%s", reason);
   if (model__check_stochastic(m, reason, sizeof reason) < 0)
-    return spec__fail(err, "stochastic", "%s", reason);
+    return spec__fail(err, errlen, "stochastic", "%s", reason);
   return 0;
 }
 
@@ -210,18 +210,18 @@ static int spec__ends_with(const char *s, const char *suffix)
   return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err)
+hnm_model *hnm_model_parse_spec(const char *spec, char *err, size_t errlen)
 {
   char *copy = NULL, *path = NULL, *opts = NULL, *colon;
   const char *slash;
   hnm_model *m = NULL;
 
   if (spec == NULL || *spec == '\0') {
-    model__fail(err, "--model: empty specification (give a model name such as graphene, or a file)");
+    hnm_errf(err, errlen, "--model: empty specification (give a model name such as graphene, or a file)");
     return NULL;
   }
   if (hnm_model_set_is(spec)) {
-    model__fail(err, "--model: '%s' is a model set (a directory of models): hnm-run and hnm-compare take it, "
+    hnm_errf(err, errlen, "--model: '%s' is a model set (a directory of models): hnm-run and hnm-compare take it, "
                 "one model is a file or a bundled name", spec);
     return NULL;
   }
@@ -238,12 +238,12 @@ hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err)
     opts = colon + 1;
   }
   if (*copy == '\0') {
-    model__fail(err, "--model: '%s': missing model name before ':'", spec);
+    hnm_errf(err, errlen, "--model: '%s': missing model name before ':'", spec);
     goto err;
   }
 
   if (strchr(copy, '/') != NULL || spec__ends_with(copy, ".xml")) {
-    m = hnm_model_load(copy, err);
+    m = hnm_model_load(copy, err, errlen);
   } else {
     const char *dir = hnm_model_dir();
     size_t n = strlen(dir) + strlen(copy) + sizeof "/.xml";
@@ -255,12 +255,12 @@ hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err)
     snprintf(path, n, "%s/%s.xml", dir, copy);
     f = fopen(path, "r");
     if (f == NULL) {
-      model__fail(err, "--model: unknown model '%s' (bundled models: %s, looked for %s; "
+      hnm_errf(err, errlen, "--model: unknown model '%s' (bundled models: %s, looked for %s; "
                   "a model FILE must contain '/' or end in .xml)", copy, model__bundled, path);
       goto err;
     }
     fclose(f);
-    m = hnm_model_load(path, err);
+    m = hnm_model_load(path, err, errlen);
   }
   if (m == NULL)
     goto err;
@@ -269,7 +269,7 @@ hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err)
     m->overrides = model__strdup(opts);
     if (m->overrides == NULL)
       goto oom;
-    if (spec__apply(m, opts, err) < 0)
+    if (spec__apply(m, opts, err, errlen) < 0)
       goto err;
   }
   free(path);
@@ -277,7 +277,7 @@ hnm_model *hnm_model_parse_spec(const char *spec, hnm_error *err)
   return m;
 
 oom:
-  model__fail(err, "--model: out of memory");
+  hnm_errf(err, errlen, "--model: out of memory");
 err:
   hnm_model_free(m);
   free(path);

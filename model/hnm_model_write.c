@@ -152,29 +152,29 @@ static int write__model(hnm_xml_writer *w, const hnm_model *m)
   return hnm_xml_writer_end(w) != 0 ? -1 : 0;
 }
 
-int hnm_model_write(const hnm_model *m, void *file, hnm_error *err)
+int hnm_model_write(const hnm_model *m, void *file, char *err, size_t errlen)
 {
   FILE *f = file;
   hnm_xml_writer *w = hnm_xml_writer_new(f, 1);
   if (w == NULL) {
-    model__fail(err, "%s: out of memory", m->name);
+    hnm_errf(err, errlen, "%s: out of memory", m->name);
     return -1;
   }
   int rc = write__model(w, m);
   if (hnm_xml_writer_finish(w) != 0 || rc != 0) {
-    model__fail(err, "%s: write error", m->name);
+    hnm_errf(err, errlen, "%s: write error", m->name);
     return -1;
   }
   return 0;
 }
 
-hnm_model *hnm_model_new(const struct hnm_model_desc *d, hnm_error *err)
+hnm_model *hnm_model_new(const struct hnm_model_desc *d, char *err, size_t errlen)
 {
   hnm_model *m = calloc(1, sizeof *m);
   char reason[MODEL__REASON];
   const char *field = NULL;
   if (m == NULL) {
-    model__fail(err, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     return NULL;
   }
   m->name = model__strdup(d->name != NULL ? d->name : "");
@@ -191,26 +191,26 @@ hnm_model *hnm_model_new(const struct hnm_model_desc *d, hnm_error *err)
     m->pack = *d->pack;
   }
   if (m->name == NULL || (d->description != NULL && m->description == NULL)) {
-    model__fail(err, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     goto err;
   }
   if (d->loggps != NULL && d->rma != NULL) {
-    model__fail(err, "%s: rma: not available with loggps (a LogGPS model times overheads on its ports)", m->name);
+    hnm_errf(err, errlen, "%s: rma: not available with loggps (a LogGPS model times overheads on its ports)", m->name);
     goto err;
   }
   if (d->loggps != NULL) {
     if (model__loggps_expand(m, d->loggps, &field, reason, sizeof reason) != 0) {
-      model__fail(err, "%s: loggps %s: %s", m->name, field != NULL ? field : "", reason);
+      hnm_errf(err, errlen, "%s: loggps %s: %s", m->name, field != NULL ? field : "", reason);
       goto err;
     }
   } else {
     if (d->nsegments == 0) {
-      model__fail(err, "%s: no segment", m->name);
+      hnm_errf(err, errlen, "%s: no segment", m->name);
       goto err;
     }
     m->table[MODEL__ANY] = malloc(d->nsegments * sizeof *d->segments);
     if (m->table[MODEL__ANY] == NULL) {
-      model__fail(err, "out of memory");
+      hnm_errf(err, errlen, "out of memory");
       goto err;
     }
     memcpy(m->table[MODEL__ANY], d->segments, d->nsegments * sizeof *d->segments);
@@ -225,15 +225,15 @@ hnm_model *hnm_model_new(const struct hnm_model_desc *d, hnm_error *err)
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   if (f == NULL) {
-    model__fail(err, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     goto err;
   }
-  int rc = hnm_model_write(m, f, err);
+  int rc = hnm_model_write(m, f, err, errlen);
   if (fclose(f) != 0 && rc == 0) {
-    model__fail(err, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     rc = -1;
   }
-  hnm_model *checked = rc == 0 ? hnm_model_load_memory(m->name, text, len, err) : NULL;
+  hnm_model *checked = rc == 0 ? hnm_model_load_memory(m->name, text, len, err, errlen) : NULL;
   free(text);
   hnm_model_free(m);
   return checked;

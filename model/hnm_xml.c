@@ -112,14 +112,14 @@ static void xml__silent(void *ctx, const char *fmt, ...)
   (void)fmt;
 }
 
-int hnm_xml_read(const char *path, hnm_xml_doc *doc, char *err, size_t errcap)
+int hnm_xml_read(const char *path, hnm_xml_doc *doc, char *err, size_t errlen)
 {
   doc->e = NULL;
   doc->n = 0;
   char why[512];
   FILE *f = hnm_input_open(path, why, sizeof why);
   if (f == NULL) {
-    hnm_errf(err, errcap, "%s: %s", path, why);
+    hnm_errf(err, errlen, "%s: %s", path, why);
     return -1;
   }
   char *buf = malloc(XML_MAX_BYTES + 1);
@@ -128,7 +128,7 @@ int hnm_xml_read(const char *path, hnm_xml_doc *doc, char *err, size_t errcap)
   fclose(f);
   if (buf == NULL || rerr || len > XML_MAX_BYTES || len == 0 ||
       (len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b)) {
-    hnm_errf(err, errcap, "%s:1: %s", path,
+    hnm_errf(err, errlen, "%s:1: %s", path,
              buf == NULL    ? "out of memory"
              : rerr         ? "read error"
              : len == 0     ? "empty file, not XML"
@@ -150,7 +150,7 @@ int hnm_xml_read(const char *path, hnm_xml_doc *doc, char *err, size_t errcap)
   xmlSetStructuredErrorFunc(old_sctx, old_serror);
   xmlSetGenericErrorFunc(old_gctx, old_gerror);
   if (x == NULL || cap.set) {
-    hnm_errf(err, errcap, "%s:%ld: not well-formed XML: %s", path, cap.set && cap.line > 0 ? cap.line : 1L,
+    hnm_errf(err, errlen, "%s:%ld: not well-formed XML: %s", path, cap.set && cap.line > 0 ? cap.line : 1L,
              cap.set ? cap.msg : "cannot parse");
     if (x != NULL)
       xmlFreeDoc(x);
@@ -160,7 +160,7 @@ int hnm_xml_read(const char *path, hnm_xml_doc *doc, char *err, size_t errcap)
   xmlNodePtr root = xmlDocGetRootElement(x);
   int rc = root == NULL ? -1 : add(doc, &ecap, root, 0);
   if (rc != 0)
-    hnm_errf(err, errcap, "%s: %s", path,
+    hnm_errf(err, errlen, "%s: %s", path,
              root == NULL ? "no root element"
              : rc == -2   ? "more than 100000 elements, or nested deeper than 256: not a configuration file"
                           : "out of memory");

@@ -50,18 +50,20 @@ int main(int argc, char **argv)
   rc = cli_parse(&cli, argc, argv, 2);
   if (rc != 0)
     return rc > 0 ? 0 : 2;
-  if (build_config(&cli, &cfg) != 0)
-    return 2;
+  char err[HNM_ERRLEN];
+  if (build_config(&cli, &cfg, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
   /* Valid input: say what departs from the request, then write. */
   if (cfg.preset != NULL && !hnm_routing_is_builtin(cfg.routing) && cfg.topo.family == HNM_TOPO_DRAGONFLY)
-    fprintf(stderr, "%s: note: %s with --routing: the group shape of the XML preset, with its %lu global links "
-                    "between two groups kept separate, one per router\n", PROG, cfg.preset->name, cfg.topo.blue);
+    hnm_msg_note("%s with --routing: the group shape of the XML preset, with its %lu global links between two "
+                 "groups kept separate, one per router",
+                 cfg.preset->name, cfg.topo.blue);
   else if (cfg.preset != NULL && cfg.preset->note != NULL)
-    fprintf(stderr, "%s: note: %s\n", PROG, cfg.preset->note);
+    hnm_msg_note("%s", cfg.preset->note);
   if (cfg.scaled[0] != '\0')
-    fprintf(stderr, "%s: %s\n", PROG, cfg.scaled);
+    hnm_msg_info("%s", cfg.scaled);
   if (cfg.seed_unused)
-    fprintf(stderr, "%s: note: --routing-seed: routing '%s' makes no random choice; the seed is ignored\n", PROG,
-            cfg.routing == HNM_ROUTING_BUILTIN ? "none (SimGrid's zone)" : hnm_routing_name(cfg.routing));
+    hnm_msg_note("--routing-seed: routing '%s' makes no random choice; the seed is ignored",
+                 cfg.routing == HNM_ROUTING_BUILTIN ? "none (SimGrid's zone)" : hnm_routing_name(cfg.routing));
   return generate(&cfg);
 }

@@ -18,68 +18,85 @@
 #include "hnm_platform_config.h"
 #include "hnm_platform_options.h"
 
-static int get_bandwidth(const struct cli *c, enum opt_id id, int allow_zero, double *out)
+/* Every refusal: the one line into err (core/hnm_error.h), -1. */
+static int cfg__fail(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
+static int cfg__fail(char *err, size_t errlen, const char *fmt, ...)
 {
-  char err[256];
+  va_list ap;
+
+  va_start(ap, fmt);
+  hnm_verrf(err, errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static int get_bandwidth(const struct cli *c, enum opt_id id, int allow_zero, double *out, char *err, size_t errlen)
+{
+  char why[256];
   const char *s = value_of(c, id);
 
   if (allow_zero && strcmp(s, "0") == 0) {
     *out = 0;
     return 0;
   }
-  if (hnm_parse_bandwidth(s, out, err, sizeof err) != 0)
-    return bad("%s: %s", opt_name(id), err);
+  if (hnm_parse_bandwidth(s, out, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
   if (!(*out > 0))
-    return bad("%s: '%s' must be positive%s", opt_name(id), s, allow_zero ? " (or 0 for none)" : "");
+    return cfg__fail(err, errlen, "%s: '%s' must be positive%s", opt_name(id), s, allow_zero ? " (or 0 for none)" : "");
   return 0;
 }
 
-static int get_time(const struct cli *c, enum opt_id id, double *out)
+static int get_time(const struct cli *c, enum opt_id id, double *out, char *err, size_t errlen)
 {
-  char err[256];
+  char why[256];
   const char *s = value_of(c, id);
 
-  if (hnm_parse_time(s, out, err, sizeof err) != 0)
-    return bad("%s: %s", opt_name(id), err);
+  if (hnm_parse_time(s, out, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
   if (*out < 0)
-    return bad("%s: '%s' is negative", opt_name(id), s);
+    return cfg__fail(err, errlen, "%s: '%s' is negative", opt_name(id), s);
   /* docs/model-format.md's range of a latency: a link of more than 1 s is
    * a typing mistake (1e300s would saturate the simulated clock). */
   if (*out > 1)
-    return bad("%s: '%s' is above 1 s (not a link's latency; docs/model-format.md)", opt_name(id), s);
+    return cfg__fail(err, errlen, "%s: '%s' is above 1 s (not a link's latency; docs/model-format.md)", opt_name(id),
+                     s);
   return 0;
 }
 
-static int get_number(const struct cli *c, enum opt_id id, double *out)
+static int get_number(const struct cli *c, enum opt_id id, double *out, char *err, size_t errlen)
 {
-  char err[256];
+  char why[256];
 
-  if (hnm_parse_number(value_of(c, id), out, err, sizeof err) != 0)
-    return bad("%s: %s", opt_name(id), err);
+  if (hnm_parse_number(value_of(c, id), out, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
   return 0;
 }
 
-static int get_count(const struct cli *c, enum opt_id id, unsigned long *out)
+static int get_count(const struct cli *c, enum opt_id id, unsigned long *out, char *err, size_t errlen)
 {
-  char err[256];
+  char why[256];
 
-  if (hnm_topo_parse_count(value_of(c, id), out, err, sizeof err) != 0)
-    return bad("%s: %s", opt_name(id), err);
+  if (hnm_topo_parse_count(value_of(c, id), out, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
   return 0;
 }
 
 static int get_list(const struct cli *c, enum opt_id id, char sep, const char *noun, unsigned long *out, int max,
-                    int *n)
+                    int *n, char *err, size_t errlen)
 {
-  char err[256];
+  char why[256];
 
-  if (hnm_topo_parse_list(value_of(c, id), sep, noun, out, max, n, err, sizeof err) != 0)
-    return bad("%s: %s", opt_name(id), err);
+  if (hnm_topo_parse_list(value_of(c, id), sep, noun, out, max, n, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
   return 0;
 }
 
 /* SPLITDUPLEX -> 1, SHARED -> 0; FATPIPE refused (see family_usage). */
-static int get_sharing(const struct cli *c, enum opt_id id, int *splitduplex)
+static int get_sharing(const struct cli *c, enum opt_id id, int *splitduplex, char *err, size_t errlen)
 {
   const char *s = value_of(c, id);
 
@@ -88,13 +105,14 @@ static int get_sharing(const struct cli *c, enum opt_id id, int *splitduplex)
     return 0;
   }
   if (strcmp(s, "FATPIPE") == 0)
-    return bad("%s: FATPIPE: SimGrid 3.32 creates a <cluster>'s links SHARED whatever its sharing_policy "
+    return cfg__fail(err, errlen,
+                     "%s: FATPIPE: SimGrid 3.32 creates a <cluster>'s links SHARED whatever its sharing_policy "
                "(only SPLITDUPLEX is honoured); use SHARED, or hnm-run --model loggps for contention-free links",
                opt_name(id));
-  return bad("%s: '%s' is not a sharing policy (SPLITDUPLEX, SHARED)", opt_name(id), s);
+  return cfg__fail(err, errlen, "%s: '%s' is not a sharing policy (SPLITDUPLEX, SHARED)", opt_name(id), s);
 }
 
-static int build_shape(const struct cli *c, struct config *cfg)
+static int build_shape(const struct cli *c, struct config *cfg, char *err, size_t errlen)
 {
   struct hnm_topo *t = &cfg->topo;
   int n, nu, nl;
@@ -105,66 +123,71 @@ static int build_shape(const struct cli *c, struct config *cfg)
       if (c->val[OPT_CABINETS] != NULL || c->val[OPT_NODES] != NULL) {
         unsigned long cabinets, nodes;
         if (c->val[OPT_CABINET_SIZES] != NULL)
-          return bad("%s: cannot be combined with --cabinet-sizes",
+          return cfg__fail(err, errlen, "%s: cannot be combined with --cabinet-sizes",
                      opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES));
         if (c->val[OPT_CABINETS] == NULL || c->val[OPT_NODES] == NULL)
-          return bad("%s: needs %s too", opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES),
+          return cfg__fail(err, errlen, "%s: needs %s too",
+                           opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES),
                      opt_name(c->val[OPT_CABINETS] != NULL ? OPT_NODES : OPT_CABINETS));
-        if (get_count(c, OPT_CABINETS, &cabinets) != 0 || get_count(c, OPT_NODES, &nodes) != 0)
+        if (get_count(c, OPT_CABINETS, &cabinets, err, errlen) != 0 ||
+            get_count(c, OPT_NODES, &nodes, err, errlen) != 0)
           return -1;
         if (cabinets > HNM_TOPO_MAX_CABINETS)
-          return bad("--cabinets: '%lu' is not in 1 .. %d (the Full zone holds C x (C-1) routes)", cabinets,
-                     HNM_TOPO_MAX_CABINETS);
+          return cfg__fail(err, errlen, "--cabinets: '%lu' is not in 1 .. %d (the Full zone holds C x (C-1) routes)",
+                           cabinets, HNM_TOPO_MAX_CABINETS);
         t->cabinets = (int)cabinets;
         for (int i = 0; i < t->cabinets; i++)
           t->cabinet_nodes[i] = nodes;
         return 0;
       }
       return get_list(c, OPT_CABINET_SIZES, ',', "cabinet", t->cabinet_nodes, HNM_TOPO_MAX_CABINETS,
-                      &t->cabinets);
+                      &t->cabinets, err, errlen);
     case HNM_TOPO_TORUS:
-      return get_list(c, OPT_DIMS, 'x', "dimension", t->dims, HNM_TOPO_MAX_DIMS, &t->ndims);
+      return get_list(c, OPT_DIMS, 'x', "dimension", t->dims, HNM_TOPO_MAX_DIMS, &t->ndims, err, errlen);
     case HNM_TOPO_BGQ: {
-      char err[256];
-      if (hnm_topo_bgq_parse_shape(value_of(c, OPT_SHAPE), t, err, sizeof err) != 0)
-        return bad("--shape: %s", err);
+      char why[256];
+      if (hnm_topo_bgq_parse_shape(value_of(c, OPT_SHAPE), t, why, sizeof why) != 0)
+        return cfg__fail(err, errlen, "--shape: %s", why);
       return 0;
     }
     case HNM_TOPO_FATTREE:
-      if (get_list(c, OPT_DOWN, ',', "level", t->dims, HNM_TOPO_MAX_DIMS, &n) != 0 ||
-          get_list(c, OPT_UP, ',', "level", t->up, HNM_TOPO_MAX_DIMS, &nu) != 0 ||
-          get_list(c, OPT_LINKS, ',', "level", t->links, HNM_TOPO_MAX_DIMS, &nl) != 0)
+      if (get_list(c, OPT_DOWN, ',', "level", t->dims, HNM_TOPO_MAX_DIMS, &n, err, errlen) != 0 ||
+          get_list(c, OPT_UP, ',', "level", t->up, HNM_TOPO_MAX_DIMS, &nu, err, errlen) != 0 ||
+          get_list(c, OPT_LINKS, ',', "level", t->links, HNM_TOPO_MAX_DIMS, &nl, err, errlen) != 0)
         return -1;
       if (c->val[OPT_LEVELS] != NULL) {
         unsigned long levels;
-        if (get_count(c, OPT_LEVELS, &levels) != 0)
+        if (get_count(c, OPT_LEVELS, &levels, err, errlen) != 0)
           return -1;
         if (levels != (unsigned long)n)
-          return bad("--levels: '%lu' but --down '%s' has %d level%s", levels, value_of(c, OPT_DOWN), n,
-                     n == 1 ? "" : "s");
+          return cfg__fail(err, errlen, "--levels: '%lu' but --down '%s' has %d level%s", levels,
+                           value_of(c, OPT_DOWN), n, n == 1 ? "" : "s");
       }
       if (nu != n)
-        return bad("--up: '%s' has %d level%s, --down '%s' has %d", value_of(c, OPT_UP), nu, nu == 1 ? "" : "s",
+        return cfg__fail(err, errlen, "--up: '%s' has %d level%s, --down '%s' has %d", value_of(c, OPT_UP), nu,
+                         nu == 1 ? "" : "s",
                    value_of(c, OPT_DOWN), n);
       if (nl != n)
-        return bad("--links: '%s' has %d level%s, --down '%s' has %d", value_of(c, OPT_LINKS), nl,
+        return cfg__fail(err, errlen, "--links: '%s' has %d level%s, --down '%s' has %d", value_of(c, OPT_LINKS), nl,
                    nl == 1 ? "" : "s", value_of(c, OPT_DOWN), n);
       t->ndims = n;
       return 0;
     case HNM_TOPO_DRAGONFLY:
-      if (get_count(c, OPT_GROUPS, &t->groups) != 0 || get_count(c, OPT_CHASSIS, &t->chassis) != 0 ||
-          get_count(c, OPT_ROUTERS, &t->routers) != 0 || get_count(c, OPT_NODES, &t->nodes) != 0 ||
-          get_count(c, OPT_BLUE, &t->blue) != 0 || get_count(c, OPT_BLACK, &t->black) != 0 ||
-          get_count(c, OPT_GREEN, &t->green) != 0)
+      if (get_count(c, OPT_GROUPS, &t->groups, err, errlen) != 0 ||
+          get_count(c, OPT_CHASSIS, &t->chassis, err, errlen) != 0 ||
+          get_count(c, OPT_ROUTERS, &t->routers, err, errlen) != 0 ||
+          get_count(c, OPT_NODES, &t->nodes, err, errlen) != 0 ||
+          get_count(c, OPT_BLUE, &t->blue, err, errlen) != 0 || get_count(c, OPT_BLACK, &t->black, err, errlen) != 0 ||
+          get_count(c, OPT_GREEN, &t->green, err, errlen) != 0)
         return -1;
       return 0;
   }
   return -1;
 }
 
-int build_config(const struct cli *c, struct config *cfg)
+int build_config(const struct cli *c, struct config *cfg, char *err, size_t errlen)
 {
-  char err[512], before[256], after[256];
+  char why[512], before[256], after[256];
   unsigned long hosts;
   double scale = 1, usable = 1;
 
@@ -183,21 +206,22 @@ int build_config(const struct cli *c, struct config *cfg)
           strncat(names, names[0] ? ", " : "", sizeof names - strlen(names) - 1);
           strncat(names, hnm_topo_preset_at(i)->name, sizeof names - strlen(names) - 1);
         }
-      return bad("--preset: '%s' is not a %s preset (%s)", c->val[OPT_PRESET], c->fam->name, names);
+      return cfg__fail(err, errlen, "--preset: '%s' is not a %s preset (%s)", c->val[OPT_PRESET], c->fam->name, names);
     }
     for (const struct opt_doc *d = c->fam->docs; d->id != OPT_COUNT; d++)
       if (d->shape && c->val[d->id] != NULL)
-        return bad("%s: cannot be combined with --preset (the preset sets the shape)", opt_name(d->id));
+        return cfg__fail(err, errlen, "%s: cannot be combined with --preset (the preset sets the shape)",
+                         opt_name(d->id));
     cfg->preset = p;
     hnm_topo_preset_apply(p, &cfg->topo);
-  } else if (build_shape(c, cfg) != 0) {
+  } else if (build_shape(c, cfg, err, errlen) != 0) {
     return -1;
   }
 
   /* --routing first: a routed dragonfly is not bound by SimGrid's rules. */
   if (c->val[OPT_ROUTING] != NULL) {
-    if (hnm_routing_parse(c->fam->topo, c->val[OPT_ROUTING], &cfg->routing, err, sizeof err) != 0)
-      return bad("%s", err);
+    if (hnm_routing_parse(c->fam->topo, c->val[OPT_ROUTING], &cfg->routing, why, sizeof why) != 0)
+      return cfg__fail(err, errlen, "%s", why);
     cfg->topo.own_routing = !hnm_routing_is_builtin(cfg->routing);
   }
   if (c->val[OPT_ROUTING_SEED] != NULL) {
@@ -206,7 +230,7 @@ int build_config(const struct cli *c, struct config *cfg)
     errno = 0;
     cfg->routing_seed = (uint64_t)strtoull(v, &end, 10);
     if (!isdigit((unsigned char)v[0]) || *end != '\0' || errno != 0)
-      return bad("--routing-seed: '%s' is not an integer in [0, 2^64)", v);
+      return cfg__fail(err, errlen, "--routing-seed: '%s' is not an integer in [0, 2^64)", v);
     /* A loop over routings passes one seed to all: accepted, noted by main. */
     cfg->seed_unused = !hnm_routing_is_random(cfg->routing);
   } else {
@@ -215,18 +239,18 @@ int build_config(const struct cli *c, struct config *cfg)
 
   /* --scale, then the checks of the final shape. */
   if (family_doc(c->fam, OPT_SCALE) != NULL) {
-    if (get_number(c, OPT_SCALE, &scale) != 0)
+    if (get_number(c, OPT_SCALE, &scale, err, errlen) != 0)
       return -1;
     if (!(scale > 0 && scale <= 1))
-      return bad("--scale: '%s' is not in (0, 1]", value_of(c, OPT_SCALE));
+      return cfg__fail(err, errlen, "--scale: '%s' is not in (0, 1]", value_of(c, OPT_SCALE));
   }
-  if (hnm_topo_check(&cfg->topo, err, sizeof err) != 0)
-    return bad("%s", err);
+  if (hnm_topo_check(&cfg->topo, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "%s", why);
   if (c->val[OPT_SCALE] != NULL) {
     unsigned long was = hnm_topo_hosts(&cfg->topo);
     hnm_topo_describe(&cfg->topo, before, sizeof before);
-    if (hnm_topo_scale(&cfg->topo, scale, err, sizeof err) != 0 || hnm_topo_check(&cfg->topo, err, sizeof err) != 0)
-      return bad("%s", err);
+    if (hnm_topo_scale(&cfg->topo, scale, why, sizeof why) != 0 || hnm_topo_check(&cfg->topo, why, sizeof why) != 0)
+      return cfg__fail(err, errlen, "%s", why);
     hnm_topo_describe(&cfg->topo, after, sizeof after);
     snprintf(cfg->scaled, sizeof cfg->scaled, "--scale %s: %s, %lu hosts (%.3g of %s, %lu hosts)",
              value_of(c, OPT_SCALE), after, hnm_topo_hosts(&cfg->topo),
@@ -236,78 +260,83 @@ int build_config(const struct cli *c, struct config *cfg)
 
   /* Ranks and placement. */
   cfg->ranks_per_host = cfg->preset != NULL ? cfg->preset->ranks_per_host : 1;
-  if (c->val[OPT_RANKS] != NULL && get_count(c, OPT_RANKS, &cfg->ranks_per_host) != 0)
+  if (c->val[OPT_RANKS] != NULL && get_count(c, OPT_RANKS, &cfg->ranks_per_host, err, errlen) != 0)
     return -1;
   if (cfg->ranks_per_host > HNM_TOPO_MAX_NODES / hosts)
-    return bad("--ranks-per-host: '%lu' on each of %lu hosts is more than 100000000 ranks", cfg->ranks_per_host,
-               hosts);
-  if (hnm_topo_parse_placement(value_of(c, OPT_PLACEMENT), &cfg->placement, err, sizeof err) != 0)
-    return bad("--placement: %s", err);
+    return cfg__fail(err, errlen, "--ranks-per-host: '%lu' on each of %lu hosts is more than 100000000 ranks",
+                     cfg->ranks_per_host, hosts);
+  if (hnm_topo_parse_placement(value_of(c, OPT_PLACEMENT), &cfg->placement, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "--placement: %s", why);
 
   /* Links and hosts. */
-  if (get_bandwidth(c, OPT_BW, 0, &cfg->bw) != 0 || get_time(c, OPT_LAT, &cfg->lat) != 0 ||
-      get_sharing(c, OPT_SHARING, &cfg->splitduplex) != 0 || get_number(c, OPT_LIMITER, &cfg->limiter) != 0)
+  if (get_bandwidth(c, OPT_BW, 0, &cfg->bw, err, errlen) != 0 || get_time(c, OPT_LAT, &cfg->lat, err, errlen) != 0 ||
+      get_sharing(c, OPT_SHARING, &cfg->splitduplex, err, errlen) != 0 ||
+      get_number(c, OPT_LIMITER, &cfg->limiter, err, errlen) != 0)
     return -1;
   if (cfg->limiter < 0)
-    return bad("--limiter: '%s' is negative (0 = no limiter)", value_of(c, OPT_LIMITER));
+    return cfg__fail(err, errlen, "--limiter: '%s' is negative (0 = no limiter)", value_of(c, OPT_LIMITER));
   if (!hnm_routing_is_builtin(cfg->routing) && cfg->limiter > 0)
-    return bad("--limiter: routed platforms (--routing %s) have no limiter links", hnm_routing_name(cfg->routing));
+    return cfg__fail(err, errlen, "--limiter: routed platforms (--routing %s) have no limiter links",
+                     hnm_routing_name(cfg->routing));
   if ((cfg->routing == HNM_ROUTING_UGAL_L || cfg->routing == HNM_ROUTING_UGAL_G) && !cfg->splitduplex)
-    return bad("--sharing: %s keeps a backlog per direction of a link: use SPLITDUPLEX",
-               hnm_routing_name(cfg->routing));
+    return cfg__fail(err, errlen, "--sharing: %s keeps a backlog per direction of a link: use SPLITDUPLEX",
+                     hnm_routing_name(cfg->routing));
   cfg->ugal_threshold = HNM_RNET_UGAL_THRESHOLD;
   if (family_doc(c->fam, OPT_UGAL_THRESHOLD) != NULL) {
-    if (get_time(c, OPT_UGAL_THRESHOLD, &cfg->ugal_threshold) != 0)
+    if (get_time(c, OPT_UGAL_THRESHOLD, &cfg->ugal_threshold, err, errlen) != 0)
       return -1;
     if (c->val[OPT_UGAL_THRESHOLD] != NULL && cfg->routing != HNM_ROUTING_UGAL_L &&
         cfg->routing != HNM_ROUTING_UGAL_G)
-      return bad("--ugal-threshold: only ugal-l and ugal-g have a threshold (--routing %s)",
-                 c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
+      return cfg__fail(err, errlen, "--ugal-threshold: only ugal-l and ugal-g have a threshold (--routing %s)",
+                       c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
   }
   if (family_doc(c->fam, OPT_USABLE) != NULL) {
-    if (get_number(c, OPT_USABLE, &usable) != 0)
+    if (get_number(c, OPT_USABLE, &usable, err, errlen) != 0)
       return -1;
     if (!(usable > 0 && usable <= 1))
-      return bad("--usable: '%s' is not in (0, 1]", value_of(c, OPT_USABLE));
+      return cfg__fail(err, errlen, "--usable: '%s' is not in (0, 1]", value_of(c, OPT_USABLE));
     cfg->bw *= usable;
   }
   if (cfg->limiter > 0 && cfg->topo.family == HNM_TOPO_FATTREE && hnm_topo_switches(&cfg->topo) > hosts)
-    return bad("--limiter: %lu switches for %lu hosts: SimGrid names switch limiters like host limiters "
+    return cfg__fail(err, errlen,
+                     "--limiter: %lu switches for %lu hosts: SimGrid names switch limiters like host limiters "
                "(ids from 2N-1 down), so they would collide; use --limiter 0",
                hnm_topo_switches(&cfg->topo), hosts);
   if (strcmp(value_of(c, OPT_LOOPBACK_BW), "none") == 0) {
     if (c->val[OPT_LOOPBACK_LAT] != NULL)
-      return bad("--loopback-lat: no loopback (--loopback-bw none)");
+      return cfg__fail(err, errlen, "--loopback-lat: no loopback (--loopback-bw none)");
   } else {
     cfg->loopback = 1;
-    if (get_bandwidth(c, OPT_LOOPBACK_BW, 0, &cfg->loopback_bw) != 0 ||
-        get_time(c, OPT_LOOPBACK_LAT, &cfg->loopback_lat) != 0)
+    if (get_bandwidth(c, OPT_LOOPBACK_BW, 0, &cfg->loopback_bw, err, errlen) != 0 ||
+        get_time(c, OPT_LOOPBACK_LAT, &cfg->loopback_lat, err, errlen) != 0)
       return -1;
   }
-  if (hnm_quantity_parse_speed(value_of(c, OPT_SPEED), &cfg->speed, err, sizeof err) != 0)
-    return bad("--speed: %s", err);
+  if (hnm_quantity_parse_speed(value_of(c, OPT_SPEED), &cfg->speed, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "--speed: %s", why);
   if (!(cfg->speed > 0))
-    return bad("--speed: '%s' must be positive", value_of(c, OPT_SPEED));
+    return cfg__fail(err, errlen, "--speed: '%s' must be positive", value_of(c, OPT_SPEED));
   if (c->fam->topo == HNM_TOPO_CLUSTER) {
-    if (get_bandwidth(c, OPT_CABINET_BW, 0, &cfg->cab_bw) != 0 || get_time(c, OPT_CABINET_LAT, &cfg->cab_lat) != 0 ||
-        get_bandwidth(c, OPT_CABINET_LIMITER, 1, &cfg->cab_limiter) != 0)
+    if (get_bandwidth(c, OPT_CABINET_BW, 0, &cfg->cab_bw, err, errlen) != 0 || get_time(c, OPT_CABINET_LAT,
+                      &cfg->cab_lat, err, errlen) != 0 ||
+        get_bandwidth(c, OPT_CABINET_LIMITER, 1, &cfg->cab_limiter, err, errlen) != 0)
       return -1;
     if (strcmp(value_of(c, OPT_CABINET_SHARING), "FATPIPE") == 0)
       cfg->cab_fatpipe = 1;
     else if (strcmp(value_of(c, OPT_CABINET_SHARING), "SHARED") != 0)
-      return bad("--cabinet-sharing: '%s' is not SHARED or FATPIPE", value_of(c, OPT_CABINET_SHARING));
+      return cfg__fail(err, errlen, "--cabinet-sharing: '%s' is not SHARED or FATPIPE",
+                       value_of(c, OPT_CABINET_SHARING));
     if (strcmp(value_of(c, OPT_CABINET_ROUTES), "pairs") == 0)
       cfg->cab_pairs = 1;
     else if (strcmp(value_of(c, OPT_CABINET_ROUTES), "core") != 0)
-      return bad("--cabinet-routes: '%s' is not core or pairs", value_of(c, OPT_CABINET_ROUTES));
+      return cfg__fail(err, errlen, "--cabinet-routes: '%s' is not core or pairs", value_of(c, OPT_CABINET_ROUTES));
   }
 
   /* Output files. */
   if (cfg->output != NULL && cfg->output[0] == '\0')
-    return bad("-o: empty file name");
+    return cfg__fail(err, errlen, "-o: empty file name");
   if (cfg->hostfile != NULL && (cfg->hostfile[0] == '\0' || strcmp(cfg->hostfile, "-") == 0))
-    return bad("--hostfile: '%s' is not a file name", cfg->hostfile);
+    return cfg__fail(err, errlen, "--hostfile: '%s' is not a file name", cfg->hostfile);
   if (cfg->output != NULL && cfg->hostfile != NULL && strcmp(cfg->output, cfg->hostfile) == 0)
-    return bad("--hostfile: '%s' is also the -o file", cfg->hostfile);
+    return cfg__fail(err, errlen, "--hostfile: '%s' is also the -o file", cfg->hostfile);
   return 0;
 }

@@ -32,6 +32,6 @@ struct config {
   double ugal_threshold;    /* seconds */
 };
 
-int build_config(const struct cli *c, struct config *cfg);
+int build_config(const struct cli *c, struct config *cfg, char *err, size_t errlen);
 
 #endif

@@ -377,16 +377,6 @@ static void bgq_notes(FILE *out)
           "by default.\n");
 }
 
-int bad(const char *fmt, ...)
-{
-  va_list ap;
-
-  va_start(ap, fmt);
-  hnm_msg_verror(fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 const char *opt_name(enum opt_id id)
 {
   return opt_names[id].name;
@@ -436,7 +426,9 @@ int cli_parse(struct cli *c, int argc, char **argv, int first)
   if (i < 0)
     return i == HNM_OPT_DONE ? 1 : -1;
   i += first - 1;
-  if (i < argc)
-    return bad("unexpected argument '%s' (see %s %s --help)", argv[i], PROG, c->fam->name);
+  if (i < argc) {
+    hnm_msg_error("unexpected argument '%s' (see %s %s --help)", argv[i], PROG, c->fam->name);
+    return -1;
+  }
   return 0;
 }

@@ -56,7 +56,6 @@ const struct opt_doc *family_doc(const struct family *f, enum opt_id id);
  * hnm_opt_parse() result after hnm-platform --help, --version or an error
  * (hnm_opt_command(): the tool's help comes from the families' table). */
 int family_command(int argc, char **argv);
-int bad(const char *fmt, ...);
 const char *opt_name(enum opt_id id);
 const char *value_of(const struct cli *c, enum opt_id id);
 int cli_parse(struct cli *c, int argc, char **argv, int first);

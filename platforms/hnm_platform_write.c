@@ -1,6 +1,7 @@
 /* hnm-platform: the platform XML (core's XML writer, streamed) and the
  * hostfile, both through temporaries renamed at the end. */
 #define _POSIX_C_SOURCE 200809L
+#include "hnm_msg.h"
 #include "hnm_quantity.h"
 #include "hnm_topo.h"
 #include "hnm_units.h"
@@ -404,38 +405,38 @@ int generate(const struct config *cfg)
 
   xml = hnm_out_open(cfg->output, "-o", err, sizeof err);
   if (xml == NULL) {
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     return 2;
   }
   if (cfg->hostfile != NULL && (hosts = hnm_out_open(cfg->hostfile, "--hostfile", err, sizeof err)) == NULL) {
     hnm_out_abort(xml);
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     return 2;
   }
   errno = 0;
   if ((hnm_routing_is_builtin(cfg->routing) ? write_xml(hnm_out_file(xml), cfg)
                                             : write_description(hnm_out_file(xml), cfg)) != 0) {
-    bad("%s%s%s: write error%s%s", cfg->output != NULL && strcmp(cfg->output, "-") != 0 ? "-o: '" : "standard output",
+    hnm_msg_error("%s%s%s: write error%s%s", cfg->output != NULL && strcmp(cfg->output, "-") != 0 ? "-o: '" : "standard output",
         cfg->output != NULL && strcmp(cfg->output, "-") != 0 ? cfg->output : "",
         cfg->output != NULL && strcmp(cfg->output, "-") != 0 ? "'" : "", errno ? ": " : "", errno ? strerror(errno) : "");
     goto err;
   }
   if (hosts != NULL && write_hostfile(hnm_out_file(hosts), cfg) != 0) {
-    bad("--hostfile: '%s': write error: %s", cfg->hostfile, strerror(errno));
+    hnm_msg_error("--hostfile: '%s': write error: %s", cfg->hostfile, strerror(errno));
     goto err;
   }
   if (hnm_out_finish(xml, err, sizeof err) != 0 || (hosts != NULL && hnm_out_finish(hosts, err, sizeof err) != 0)) {
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     goto err;
   }
   if (hosts != NULL && hnm_out_commit(hosts, err, sizeof err) != 0) {
     hosts = NULL;
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     goto err;
   }
   hosts = NULL;
   if (hnm_out_commit(xml, err, sizeof err) != 0) {
-    bad("%s", err);
+    hnm_msg_error("%s", err);
     return 2;
   }
   return 0;

@@ -15,9 +15,16 @@
  * after every simulated time step (Engine::on_time_advance: the models have
  * advanced, the rates of the elapsed step are still in place) on every link
  * that has carried a message so far: exact, and O(links used) per step.
- * Roles come from link names and the topology hnm-run passes in
- * $HNM_LINK_TOPOLOGY (platforms/hnm_linkrole.h); the columns are
- * platforms/hnm_linkload_csv.h's, which hnm-linkplot reads.
+ * Roles come from link names and the topology (platforms/hnm_linkrole.h);
+ * the columns are platforms/hnm_linkload_csv.h's, which hnm-linkplot reads.
+ *
+ * Settings: the SimGrid flags hnm/link-load (the output file) and
+ * hnm/link-topology (the platform's topology, for the roles), each checked
+ * by its validator when SimGrid reads it (a bad value ends the run with exit
+ * status 2 before anything is simulated); when a flag is left at its
+ * default, $HNM_LINK_LOAD and $HNM_LINK_TOPOLOGY ("TOPOLOGY PARAMETERS",
+ * what hnm-run --link-load passes: a path or SimGrid's topo_parameters may
+ * hold the ',' and ' ' that --cfg= splits at).
  *
  * The file is written once, at Engine::on_simulation_end, through
  * core/hnm_out (a regular file replaced whole; a device or FIFO written
@@ -27,13 +34,17 @@
 #include "hnm_linkload.h"
 
 #include "hnm_csv.h"
+#include "hnm_error.h"
 #include "hnm_linkload_csv.h"
 #include "hnm_linkrole.h"
+#include "hnm_log.hpp"
 #include "hnm_out.h"
 #include "hnm_status.h"
 
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <xbt/config.hpp>
+#include <xbt/log.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -46,6 +57,8 @@
 
 namespace sg4 = simgrid::s4u;
 
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(hnm_linkload, hnm, "hnm: per-link load recorder (hnm-run --link-load)");
+
 namespace {
 
 struct LinkStat {
@@ -55,8 +68,7 @@ struct LinkStat {
   double peak     = 0; /* bytes/s */
 };
 
-/* Plain data: hnm_linkload_init() runs from libhnm's constructor, possibly
- * before this file's dynamic initialisers (which would reset a std::string). */
+/* Plain data, set by hnm_linkload_init() once the command line is read. */
 bool enabled      = false;
 const char* path  = nullptr;
 hnm_linkrole_topo topo;
@@ -109,20 +121,73 @@ void write_file()
 
 } // namespace
 
+namespace {
+
+/* "TOPOLOGY:PARAMETERS" of --cfg=hnm/link-topology, whose PARAMETERS write
+ * the commas of SimGrid's topo_parameters as 'x' ("TORUS:8x8x8",
+ * "DRAGONFLY:3x4;4x3;5x1;2"), into t. 0, or -1 with the reason. */
+int parse_topology_flag(const std::string& v, hnm_linkrole_topo* t, std::string& why)
+{
+  size_t colon = v.find(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == v.size()) {
+    why = "not TOPOLOGY:PARAMETERS (e.g. TORUS:8x8x8, FAT_TREE:2;4x4;1x2;1x2, DRAGONFLY:3x4;4x3;5x1;2)";
+    return -1;
+  }
+  std::string params = v.substr(colon + 1);
+  std::replace(params.begin(), params.end(), 'x', ',');
+  if (hnm_linkrole_topo_parse(v.substr(0, colon).c_str(), params.c_str(), t) != 0) {
+    why = "not a topology hnm reads link roles of (TORUS, FAT_TREE, DRAGONFLY, hnm-torus, hnm-fattree, "
+          "hnm-dragonfly, with SimGrid's topo_parameters, commas written x)";
+    return -1;
+  }
+  return 0;
+}
+
+simgrid::config::Flag<std::string> cfg_link_load{
+    "hnm/link-load",
+    "hnm: write per-link load (CSV, docs/experiments.md) to this file at the end of the simulation (default: "
+    "$HNM_LINK_LOAD, else none)",
+    "", [](const std::string& v) {
+      char err[HNM_ERRLEN];
+      if (not v.empty() && hnm_out_check(v.c_str(), "--cfg=hnm/link-load", err, sizeof err) != 0)
+        hnm_log_fatal(&_XBT_LOGV(hnm_linkload), err);
+    }};
+simgrid::config::Flag<std::string> cfg_link_topology{
+    "hnm/link-topology",
+    "hnm: the platform's topology for the link roles of hnm/link-load, TOPOLOGY:PARAMETERS with SimGrid's "
+    "topo_parameters, commas written x (TORUS:8x8x8; default: $HNM_LINK_TOPOLOGY, else roles from link names)",
+    "", [](const std::string& v) {
+      hnm_linkrole_topo t;
+      std::string why;
+      if (not v.empty() && parse_topology_flag(v, &t, why) != 0)
+        hnm_log_fatal(&_XBT_LOGV(hnm_linkload), "--cfg=hnm/link-topology:" + v + ": " + why);
+    }};
+
+} // namespace
+
 void hnm_linkload_init()
 {
-  const char* p = std::getenv("HNM_LINK_LOAD");
-  if (p == nullptr || *p == '\0')
-    return;
+  /* The flag, else the environment (hnm-run's way). */
+  std::string file = cfg_link_load.get();
+  if (file.empty()) {
+    const char* p = std::getenv("HNM_LINK_LOAD");
+    if (p == nullptr || *p == '\0')
+      return;
+    file = p;
+  }
   enabled = true;
-  path    = strdup(p);
+  path    = strdup(file.c_str());
   std::memset(&topo, 0, sizeof topo);
-  if (const char* t = std::getenv("HNM_LINK_TOPOLOGY")) {
+  std::string why;
+  if (not cfg_link_topology.get().empty()) {
+    parse_topology_flag(cfg_link_topology.get(), &topo, why); /* valid: its validator passed */
+  } else if (const char* t = std::getenv("HNM_LINK_TOPOLOGY")) {
     std::string s(t);
     size_t sp = s.find(' ');
     if (sp != std::string::npos)
       hnm_linkrole_topo_parse(s.substr(0, sp).c_str(), s.substr(sp + 1).c_str(), &topo);
   }
+  XBT_VERB("recording per-link load into %s%s", path, topo.known ? " (topology known)" : "");
   sg4::Engine::on_time_advance_cb(on_step);
   sg4::Engine::on_simulation_end_cb(write_file);
 }

@@ -9,8 +9,9 @@ namespace simgrid::s4u {
 class Link;
 }
 
-/* Start tracking if $HNM_LINK_LOAD names the output file (call once, before
- * the simulation starts); nothing otherwise. */
+/* Start tracking if --cfg=hnm/link-load (else $HNM_LINK_LOAD) names the
+ * output file: call once, after SimGrid has read the command line and
+ * before the simulation starts; nothing otherwise. */
 void hnm_linkload_init();
 /* One message of size bytes is routed through links (no-op unless tracking). */
 void hnm_linkload_route(double size, const std::vector<simgrid::s4u::Link*>& links);

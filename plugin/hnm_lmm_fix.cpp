@@ -38,6 +38,7 @@
 #include "hnm_simgrid_internals.hpp"
 
 #include <simgrid/version.h>
+#include <xbt/log.h>
 
 #include <dlfcn.h>
 
@@ -48,6 +49,8 @@
 #include <string>
 #include <string_view>
 
+
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(hnm);
 namespace lmm = simgrid::kernel::lmm;
 
 namespace {
@@ -99,7 +102,7 @@ void call_original(lmm::System* sys, const lmm::Variable* var)
 {
   if (find_original() == nullptr) {
     const char* why = dlerror();
-    std::fprintf(stderr, "hnm: cannot find SimGrid's System::update_modified_cnst_set_from_variable: %s\n",
+    XBT_CRITICAL("cannot find SimGrid's System::update_modified_cnst_set_from_variable: %s",
                  why != nullptr ? why : "not exported");
     std::fflush(stderr);
     std::_Exit(2);

@@ -48,6 +48,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <smpi/smpi.h>
 #include <xbt/config.hpp>
+#include <xbt/log.h>
 
 #include <dlfcn.h>
 
@@ -56,6 +57,9 @@
 #include <unordered_map>
 #include <vector>
 
+
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(hnm);
+XBT_LOG_EXTERNAL_CATEGORY(hnm_trace);
 namespace sg4 = simgrid::s4u;
 
 namespace {
@@ -87,7 +91,7 @@ template <class F> F next_definition(F, const char* name)
 {
   void* f = dlsym(RTLD_NEXT, name);
   if (f == nullptr) {
-    std::fprintf(stderr, "hnm: cannot find SimGrid's %s (dlsym: %s); is libhnm.so preloaded into smpimain?\n", name,
+    XBT_CRITICAL("cannot find SimGrid's %s (dlsym: %s); is libhnm.so preloaded into smpimain?", name,
                  dlerror());
     std::fflush(stderr);
     std::_Exit(2);
@@ -129,8 +133,8 @@ Layout layout_of(MPI_Datatype t)
   REAL(PMPI_Type_get_envelope)(t, &ni, &na, &nd, &combiner);
   if (combiner != MPI_COMBINER_NAMED && not warned_unknown) {
     warned_unknown = true;
-    std::fprintf(stderr, "hnm: warning: a derived datatype was built by a constructor hnm does not read "
-                         "(MPI_Type_create_darray?): its packing is not charged (docs/models.md, \"Packing\")\n");
+    XBT_WARN("warning: a derived datatype was built by a constructor hnm does not read "
+                         "(MPI_Type_create_darray?): its packing is not charged (docs/models.md, \"Packing\")");
   }
   return basic_layout(t);
 }
@@ -223,7 +227,7 @@ double pack_time(MPI_Datatype t, int count, hnm_pack_op op)
   message_shape(t, count, &l, &blocks, &bytes);
   double s = hnm_model_pack_time(model, l.cls, op, blocks, bytes);
   if (trace && s > 0)
-    std::fprintf(stderr, "hnm: %s %s, %.0f blocks, %.0f bytes: %.17g s\n", op == HNM_PACK_OP_PACK ? "pack" : "unpack",
+    XBT_CVERB(hnm_trace, "%s %s, %.0f blocks, %.0f bytes: %.17g s", op == HNM_PACK_OP_PACK ? "pack" : "unpack",
                  hnm_pack_class_name(l.cls), blocks, bytes, s);
   return s;
 }
@@ -274,13 +278,13 @@ void hnm_pack_install(const hnm_model* m, bool trace_calls)
   trace  = trace_calls;
   active = hnm_model_pack_style(m) != HNM_PACK_NONE;
   if (active && dlsym(RTLD_DEFAULT, "PMPI_Send") != reinterpret_cast<void*>(&PMPI_Send))
-    std::fprintf(stderr, "hnm: warning: libhnm.so does not come first in the symbol lookup of this process, so "
+    XBT_WARN("warning: libhnm.so does not come first in the symbol lookup of this process, so "
                          "model '%s' cannot charge datatype packing (start the simulation with hnm-run, which "
-                         "preloads it)\n",
+                         "preloads it)",
                  hnm_model_name(m));
   if (active && simgrid::config::get_value<int>("contexts/nthreads") > 1)
-    std::fprintf(stderr, "hnm: warning: --cfg=contexts/nthreads:%d runs actors in parallel, but hnm's datatype "
-                         "bookkeeping assumes one at a time; use contexts/nthreads:1 with model '%s'\n",
+    XBT_WARN("warning: --cfg=contexts/nthreads:%d runs actors in parallel, but hnm's datatype "
+                         "bookkeeping assumes one at a time; use contexts/nthreads:1 with model '%s'",
                  simgrid::config::get_value<int>("contexts/nthreads"), hnm_model_name(m));
 }
 

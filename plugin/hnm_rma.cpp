@@ -51,6 +51,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/version.h>
 #include <smpi/smpi.h>
+#include <xbt/log.h>
 
 #include <dlfcn.h>
 
@@ -58,6 +59,8 @@
 #include <cstdlib>
 #include <vector>
 
+
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(hnm);
 namespace sg4 = simgrid::s4u;
 
 namespace {
@@ -81,7 +84,7 @@ Mark* mark_of(aid_t pid)
     try {
       marks.resize((size_t)pid + 1);
     } catch (...) {
-      std::fprintf(stderr, "hnm: out of memory (one-sided marks of %ld actors)\n", (long)pid + 1);
+      XBT_CRITICAL("out of memory (one-sided marks of %ld actors)", (long)pid + 1);
       std::fflush(stderr);
       std::_Exit(2);
     }
@@ -96,8 +99,8 @@ void* real_function(const char* name)
 {
   void* f = dlsym(RTLD_NEXT, name);
   if (f == nullptr) {
-    std::fprintf(stderr, "hnm: SimGrid does not define %s, which libhnm.so forwards to; rebuild hnm against the "
-                 "installed SimGrid\n", name);
+    XBT_CRITICAL("SimGrid does not define %s, which libhnm.so forwards to; rebuild hnm against the "
+                 "installed SimGrid", name);
     std::fflush(stderr);
     std::_Exit(2);
   }
@@ -171,8 +174,8 @@ int hnm_rma_install(const hnm_rma* c, const char* model_name)
   else if (dlsym(RTLD_DEFAULT, "PMPI_Put") != reinterpret_cast<void*>(&PMPI_Put))
     why = "libhnm.so is not ahead of SimGrid in the symbol search (run through hnm-run, which preloads it)";
   if (why != nullptr) {
-    std::fprintf(stderr, "hnm: warning: model '%s' has one-sided costs (<rma>), but %s (found %d.%d.%d): MPI RMA is "
-                 "timed as SMPI does, with point-to-point overheads\n", model_name, why, major, minor, patch);
+    XBT_WARN("warning: model '%s' has one-sided costs (<rma>), but %s (found %d.%d.%d): MPI RMA is "
+                 "timed as SMPI does, with point-to-point overheads", model_name, why, major, minor, patch);
     return 0;
   }
   costs  = *c;

@@ -28,6 +28,7 @@
  * Errors (a bad description) end the simulation with exit status 2 and one
  * line naming the file, line and field, before any simulated time runs.
  */
+#include "hnm_log.hpp"
 #include "hnm_route_observer.h"
 #include "hnm_routing.h"
 
@@ -39,6 +40,7 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
+#include <xbt/log.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -48,17 +50,13 @@
 #include <unordered_map>
 #include <vector>
 
+
+/* libhnmplatform.so's category (plugin/hnm_log.hpp); loaded without libhnm.so too. */
+XBT_LOG_NEW_DEFAULT_CATEGORY(hnm_routed, "hnm: routed platforms (libhnmplatform.so)");
 namespace sg4 = simgrid::s4u;
 namespace kr  = simgrid::kernel::routing;
 
 namespace {
-
-[[noreturn]] void die(const std::string& msg)
-{
-  std::fprintf(stderr, "hnm: %s\n", msg.c_str());
-  std::fflush(stderr);
-  std::_Exit(2);
-}
 
 class RoutedZone : public kr::NetZoneImpl {
   hnm_rnet* net_;
@@ -159,8 +157,8 @@ public:
       if (set != nullptr)
         set(observe, this);
       else
-        std::fprintf(stderr, "hnm: warning: %s without libhnm.so (not run through hnm-run): no message sizes, so "
-                             "every route is minimal\n", hnm_routing_name(r));
+        XBT_WARN("warning: %s without libhnm.so (not run through hnm-run): no message sizes, so "
+                             "every route is minimal", hnm_routing_name(r));
     }
   }
 
@@ -183,17 +181,19 @@ public:
 
 extern "C" void load_platform(const sg4::Engine& /*engine*/)
 {
+  hnm_log_setup(&_XBT_LOGV(hnm_routed));
   const char* path = std::getenv("HNM_ROUTED_PLATFORM");
   if (path == nullptr || *path == '\0')
-    die("libhnmplatform.so is the platform but HNM_ROUTED_PLATFORM is not set; run through hnm-run -platform "
-        "DESCRIPTION");
+    hnm_log_fatal(&_XBT_LOGV(hnm_routed),
+                  "libhnmplatform.so is the platform but HNM_ROUTED_PLATFORM is not set; run through hnm-run -platform "
+                  "DESCRIPTION");
   hnm_rnet_desc d;
   char err[1024];
   if (hnm_rnet_desc_read(path, &d, err, sizeof err) != 0)
-    die(err);
+    hnm_log_fatal(&_XBT_LOGV(hnm_routed), err);
   hnm_rnet* net = hnm_rnet_new(&d, err, sizeof err);
   if (net == nullptr)
-    die(std::string(path) + ": " + err);
+    hnm_log_fatal(&_XBT_LOGV(hnm_routed), std::string(path) + ": " + err);
   try {
     auto* zone = new RoutedZone(d.topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly"
                                 : d.topo.family == HNM_TOPO_FATTREE ? "fattree"
@@ -203,8 +203,9 @@ extern "C" void load_platform(const sg4::Engine& /*engine*/)
     zone->seal();
     sg4::Engine::on_platform_created();
   } catch (const std::exception& e) {
-    die(std::string("cannot build the routed platform ") + path + ": " + e.what());
+    hnm_log_fatal(&_XBT_LOGV(hnm_routed),
+                  std::string("cannot build the routed platform ") + path + ": " + e.what());
   } catch (...) {
-    die(std::string("cannot build the routed platform ") + path);
+    hnm_log_fatal(&_XBT_LOGV(hnm_routed), std::string("cannot build the routed platform ") + path);
   }
 }

@@ -2,9 +2,12 @@
  *
  * libhnm.so is preloaded into SMPI's smpimain (hnm-run does it through
  * smpirun's -wrapper). It declares its settings as SimGrid configuration
- * flags (hnm/model, hnm/verbose, hnm/fast: shown by --cfg-help, set by --cfg=hnm/...;
- * the environment variables $HNM_MODEL and $HNM_VERBOSE are the fallback
- * when a flag is left at its default). Once the command line is parsed
+ * flags (hnm/model, hnm/verbose, hnm/seed, hnm/fast, and hnm_linkload.cpp's
+ * hnm/link-load and hnm/link-topology: shown by --cfg-help, set by
+ * --cfg=hnm/...; the environment variables $HNM_MODEL, $HNM_VERBOSE,
+ * $HNM_LINK_LOAD and $HNM_LINK_TOPOLOGY are the fallback when a flag is left
+ * at its default) and prints through SimGrid's logging (hnm_log.hpp). Once
+ * the command line is parsed
  * (Engine::on_platform_creation_cb) it loads the model with the C core, and
  * installs it through SimGrid 3.32's extension points:
  *   - smpi_register_op_cost_callback(): MPI_Send / MPI_Isend / MPI_Recv
@@ -55,6 +58,7 @@
 #include "hnm_linkrole.h"
 #include "hnm_route_observer.h"
 #include "hnm_lmm_fix.h"
+#include "hnm_log.hpp"
 #include "hnm_model.h"
 #include "hnm_rma.h"
 #include "hnm_pack.h"
@@ -68,6 +72,7 @@
 #include <smpi/smpi.h>
 #include <xbt/Extendable.hpp>
 #include <xbt/config.hpp>
+#include <xbt/log.h>
 
 #include <algorithm>
 #include <climits>
@@ -81,11 +86,14 @@
 
 namespace sg4 = simgrid::s4u;
 
+/* The plugin's categories (hnm_log.hpp). */
+XBT_LOG_NEW_DEFAULT_CATEGORY(hnm, "hnm: the network model plugin (libhnm.so)");
+XBT_LOG_NEW_SUBCATEGORY(hnm_trace, hnm, "hnm: one line per LogGPS message and per derived-datatype pack (verbose)");
+
 namespace {
 
 hnm_model* model = nullptr;
 bool verbose     = false;
-bool trace_messages = false; /* HNM_VERBOSE=2: one line per LogGPS message */
 bool warned_lost_latency = false;
 bool warned_over_link    = false;
 
@@ -138,21 +146,14 @@ bool take_pending_isend(const sg4::Host* src, const sg4::Host* dst)
   return true;
 }
 
-[[noreturn]] void die(const std::string& msg)
-{
-  std::fprintf(stderr, "hnm: %s\n", msg.c_str());
-  std::fflush(stderr);
-  std::_Exit(2);
-}
-
 /* The model spec of --model, checked as soon as SimGrid parses the option
  * so that a bad one stops the run before the platform is even loaded. */
 void load_model(const std::string& spec, const char* origin)
 {
-  hnm_error err;
-  hnm_model* m = hnm_model_parse_spec(spec.c_str(), &err);
+  char err[HNM_ERRLEN];
+  hnm_model* m = hnm_model_parse_spec(spec.c_str(), err, sizeof err);
   if (m == nullptr)
-    die(std::string(origin) + ": " + err.msg);
+    hnm_log_fatal(&_XBT_LOGV(hnm), std::string(origin) + ": " + err);
   hnm_model_free(model);
   model = m;
 }
@@ -166,8 +167,9 @@ simgrid::config::Flag<std::string> cfg_model{
       if (not spec.empty())
         load_model(spec, "--cfg=hnm/model");
     }};
-simgrid::config::Flag<bool> cfg_verbose{"hnm/verbose",
-                                        "hnm: report the installed model on stderr (default: $HNM_VERBOSE)", false};
+simgrid::config::Flag<bool> cfg_verbose{
+    "hnm/verbose",
+    "hnm: report the installed model on stderr (category hnm, info; default: $HNM_VERBOSE set and not 0)", false};
 simgrid::config::Flag<std::string> cfg_seed{
     "hnm/seed",
     "hnm: the seed of a stochastic model's draws, a whole number (default: the model's seed attribute, else 1)", "",
@@ -176,7 +178,7 @@ simgrid::config::Flag<std::string> cfg_seed{
         return;
       if (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 20 ||
           (v.size() == 20 && v > "18446744073709551615"))
-        die("--cfg=hnm/seed:" + v + ": not a whole number from 0 to 18446744073709551615");
+        hnm_log_fatal(&_XBT_LOGV(hnm), "--cfg=hnm/seed:" + v + ": not a whole number from 0 to 18446744073709551615");
     }};
 simgrid::config::Flag<bool> cfg_fast{
     "hnm/fast",
@@ -275,9 +277,8 @@ void check_platform_once(const sg4::Host* src, const sg4::Host* dst, const std::
   if (is_loggps && not loggps.from_route) {
     double model_bw = loggps.G > 0 ? 1 / loggps.G : INFINITY;
     if (far(model_bw, bw) || (lat > 0 && far(loggps.L, lat)))
-      std::fprintf(stderr,
-                   "hnm: note: model '%s' has its own L = %g s and 1/G = %g bytes/s, not this platform's (route %s "
-                   "-> %s: %g s, %g bytes/s); --model %s:platform takes L and G from each route\n",
+      XBT_INFO("note: model '%s' has its own L = %g s and 1/G = %g bytes/s, not this platform's (route %s "
+                   "-> %s: %g s, %g bytes/s); --model %s:platform takes L and G from each route",
                    hnm_model_name(model), loggps.L, model_bw, src->get_cname(), dst->get_cname(), lat, bw,
                    hnm_model_name(model));
     return;
@@ -295,10 +296,9 @@ void check_platform_once(const sg4::Host* src, const sg4::Host* dst, const std::
     if (segs[k].bandwidth_absolute && segs[k].bandwidth_Bps < HNM_MAX_BANDWIDTH && segs[k].bandwidth_Bps > fastest)
       fastest = segs[k].bandwidth_Bps;
   if (fastest > 0 && far(fastest, bw))
-    std::fprintf(stderr,
-                 "hnm: note: model '%s' moves its fastest messages at %g bytes/s of its own (absolute, fitted "
+    XBT_INFO("note: model '%s' moves its fastest messages at %g bytes/s of its own (absolute, fitted "
                  "elsewhere), and this platform's route %s -> %s has %g bytes/s: times follow the model's machine; "
-                 "calibrate on this one, or use a model of factors (graphene)\n",
+                 "calibrate on this one, or use a model of factors (graphene)",
                  hnm_model_name(model), fastest, src->get_cname(), dst->get_cname(), bw);
 }
 
@@ -324,8 +324,7 @@ double loggps_lat_factor(double size, const sg4::Host* src, const sg4::Host* dst
   hnm_loggps_phases(&p, k, from_isend, &ph);
   double now      = sg4::Engine::get_clock();
   double duration = hnm_ports_transfer(&p, &host_state(src)->ports, &host_state(dst)->ports, now, &ph);
-  if (trace_messages)
-    std::fprintf(stderr, "hnm: message %s -> %s, %.0f bytes%s: starts %.17g, delivered %.17g\n", src->get_cname(),
+  XBT_CVERB(hnm_trace, "message %s -> %s, %.0f bytes%s: starts %.17g, delivered %.17g", src->get_cname(),
                  dst->get_cname(), k, from_isend ? " (MPI_Isend)" : "", now, now + duration);
   double latency = std::max(duration - size / UNLIMITED_BANDWIDTH, 0.0);
   double route_lat = route_latency(links);
@@ -333,9 +332,8 @@ double loggps_lat_factor(double size, const sg4::Host* src, const sg4::Host* dst
     return latency / route_lat;
   if (latency > 0 && not warned_lost_latency) {
     warned_lost_latency = true;
-    std::fprintf(stderr,
-                 "hnm: warning: route %s -> %s has zero latency and no link hnm could give one, so model '%s' "
-                 "cannot time its messages; report this platform\n",
+    XBT_WARN("warning: route %s -> %s has zero latency and no link hnm could give one, so model '%s' "
+                 "cannot time its messages; report this platform",
                  src->get_cname(), dst->get_cname(), hnm_model_name(model));
   }
   return 1.0;
@@ -362,9 +360,8 @@ double fast_factor(double factor, const hnm_segment* seg, double k, const sg4::H
     return factor + overhead / route_lat;
   if (overhead > 0 && not warned_lost_latency) {
     warned_lost_latency = true;
-    std::fprintf(stderr,
-                 "hnm: warning: route %s -> %s has zero latency, so fast mode cannot move its receive overhead "
-                 "onto it; give the platform's (loopback) links a non-zero latency\n",
+    XBT_WARN("warning: route %s -> %s has zero latency, so fast mode cannot move its receive overhead "
+                 "onto it; give the platform's (loopback) links a non-zero latency",
                  src->get_cname(), dst->get_cname());
   }
   return factor;
@@ -388,9 +385,8 @@ double lat_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
     factor = fast_factor(factor, seg, k, src, dst, route_lat);
   if (lost && not warned_lost_latency) {
     warned_lost_latency = true;
-    std::fprintf(stderr,
-                 "hnm: warning: route %s -> %s has zero latency, so model '%s' cannot give it its absolute "
-                 "latency; give the platform's (loopback) links a non-zero latency\n",
+    XBT_WARN("warning: route %s -> %s has zero latency, so model '%s' cannot give it its absolute "
+                 "latency; give the platform's (loopback) links a non-zero latency",
                  src->get_cname(), dst->get_cname(), hnm_model_name(model));
   }
   return factor;
@@ -426,10 +422,9 @@ double bw_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
     return UNLIMITED_BANDWIDTH / min_bw;
   if (seg->bandwidth_Bps > min_bw && hnm_model_contention(model) == HNM_CONTENTION_MAXMIN && not warned_over_link) {
     warned_over_link = true;
-    std::fprintf(stderr,
-                 "hnm: warning: model '%s' gives %g-byte messages %g bytes/s, more than link %s (%g bytes/s) on "
+    XBT_WARN("warning: model '%s' gives %g-byte messages %g bytes/s, more than link %s (%g bytes/s) on "
                  "route %s -> %s: SimGrid then scales this link's max-min shares up to the model's rate (flows "
-                 "sharing it get %g bytes/s between them, not %g); lower the segment's bandwidth or raise the link's\n",
+                 "sharing it get %g bytes/s between them, not %g); lower the segment's bandwidth or raise the link's",
                  hnm_model_name(model), payload_to_k(size), seg->bandwidth_Bps, narrowest->get_cname(), min_bw,
                  src->get_cname(), dst->get_cname(), seg->bandwidth_Bps, min_bw);
   }
@@ -517,7 +512,8 @@ double node_limiter_base_bandwidth(const sg4::Link* link)
 template <class T> void set_config_or_die(const char* key, T value, const char* shown)
 {
   if (not simgrid::config::is_default(key) && simgrid::config::get_value<T>(key) != value)
-    die(std::string("--cfg=") + key + " conflicts with model '" + hnm_model_name(model) + "' (which sets " + shown +
+    hnm_log_fatal(&_XBT_LOGV(hnm),
+                  std::string("--cfg=") + key + " conflicts with model '" + hnm_model_name(model) + "' (which sets " + shown +
         "); remove the option or change the model");
   sg4::Engine::set_config(key, value);
 }
@@ -564,7 +560,7 @@ void install_on_platform()
   int detached = (int)std::min<long>(hnm_model_smpi_detached_thresh(model), INT_MAX);
   if (cfg_fast) {
     if (is_loggps)
-      die("--cfg=hnm/fast: model '" + std::string(hnm_model_name(model)) +
+      hnm_log_fatal(&_XBT_LOGV(hnm), "--cfg=hnm/fast: model '" + std::string(hnm_model_name(model)) +
           "' is LogGPS, whose transfers are already O(1) each; fast mode applies to max-min models");
     /* SMPI detaches (and sends eagerly) a message of size < threshold. */
     fast_eager_max = std::max(async, detached) - 1.0;
@@ -588,7 +584,8 @@ void install_on_platform()
     net->set_lat_factor_cb(lat_factor_cb);
     net->set_bw_factor_cb(bw_factor_cb);
   } catch (const std::exception& e) {
-    die(std::string(e.what()) + " (hnm installs these factors; remove --cfg=smpi/lat-factor and smpi/bw-factor)");
+    hnm_log_fatal(&_XBT_LOGV(hnm),
+                  std::string(e.what()) + " (hnm installs these factors; remove --cfg=smpi/lat-factor and smpi/bw-factor)");
   }
 
   int limiters = 0;
@@ -614,14 +611,14 @@ void install_on_platform()
   hnm_rma rma;
   if (hnm_model_rma(model, &rma)) {
     if (cfg_fast)
-      die("--cfg=hnm/fast: model '" + std::string(hnm_model_name(model)) +
+      hnm_log_fatal(&_XBT_LOGV(hnm), "--cfg=hnm/fast: model '" + std::string(hnm_model_name(model)) +
           "' has one-sided costs (<rma>), which fast mode would put on the wire as point-to-point overheads; "
           "drop --fast or the model's <rma>");
     hnm_rma_install(&rma, hnm_model_name(model));
   }
   if (is_loggps || fast_eager_max >= 0 || stochastic)
     install_host_states(engine);
-  hnm_pack_install(model, trace_messages);
+  hnm_pack_install(model, XBT_LOG_ISENABLED(hnm_trace, xbt_log_priority_verbose));
   if (is_loggps)
     install_loggps(engine);
   if (fatpipe) {
@@ -631,20 +628,18 @@ void install_on_platform()
   }
   if (simgrid::config::get_value<std::string>("network/optim") == "Lazy") {
     if (is_loggps)
-      std::fprintf(stderr,
-                   "hnm: warning: model '%s' takes ports in the order transfers start, and under SimGrid's "
+      XBT_WARN("warning: model '%s' takes ports in the order transfers start, and under SimGrid's "
                    "network/optim:Lazy that order depends on the platform's link values (docs/models.md); add "
-                   "--cfg=network/optim:Full (hnm-run does unless told otherwise)\n",
+                   "--cfg=network/optim:Full (hnm-run does unless told otherwise)",
                    hnm_model_name(model));
     else if (lazy_defect_possible())
-      std::fprintf(stderr,
-                   "hnm: warning: model '%s' shares bandwidth by max-min, and without hnm's mend SimGrid 3.32's "
+      XBT_WARN("warning: model '%s' shares bandwidth by max-min, and without hnm's mend SimGrid 3.32's "
                    "network/optim:Lazy can then overload a link when flows start at the same instant "
-                   "(docs/lazy-bug/README.md); add --cfg=network/optim:Full\n",
+                   "(docs/lazy-bug/README.md); add --cfg=network/optim:Full",
                    hnm_model_name(model));
   }
   if (verbose)
-    std::fprintf(stderr, "hnm: model '%s' installed (%d node limiter links%s%s%s%s)\n", hnm_model_name(model),
+    XBT_INFO("model '%s' installed (%d node limiter links%s%s%s%s)", hnm_model_name(model),
                  limiters, fatpipe ? ", all links FATPIPE" : "", fast_eager_max >= 0 ? ", fast mode" : "",
                  stochastic ? ", stochastic, seed " : "", stochastic ? std::to_string(seed).c_str() : "");
 }
@@ -704,17 +699,17 @@ void install_lmm_fix()
   std::string why;
   if (hnm_lmm_fix_enable(why) == 0) {
     if (verbose)
-      std::fprintf(stderr, "hnm: SimGrid's selective max-min update mended (docs/lazy-bug/README.md)\n");
+      XBT_INFO("SimGrid's selective max-min update mended (docs/lazy-bug/README.md)");
     return;
   }
   if (hnm_model_contention(model) != HNM_CONTENTION_MAXMIN)
     return;
   if (simgrid::config::is_default("network/optim")) {
     sg4::Engine::set_config("network/optim:Full");
-    std::fprintf(stderr, "hnm: note: cannot mend SimGrid's selective max-min update (%s); running under "
-                 "network/optim:Full instead\n", why.c_str());
+    XBT_INFO("note: cannot mend SimGrid's selective max-min update (%s); running under "
+                 "network/optim:Full instead", why.c_str());
   } else
-    std::fprintf(stderr, "hnm: note: cannot mend SimGrid's selective max-min update (%s)\n", why.c_str());
+    XBT_INFO("note: cannot mend SimGrid's selective max-min update (%s)", why.c_str());
 }
 
 /* After the command line, before the platform: the flags, else the
@@ -724,21 +719,26 @@ void resolve_settings()
   if (model == nullptr) {
     const char* spec = std::getenv("HNM_MODEL");
     if (spec == nullptr || *spec == '\0')
-      die("libhnm is loaded but no model is set; run through hnm-run --model NAME|FILE, or pass "
+      hnm_log_fatal(&_XBT_LOGV(hnm),
+                    "libhnm is loaded but no model is set; run through hnm-run --model NAME|FILE, or pass "
           "--cfg=hnm/model:NAME|FILE (or set HNM_MODEL)");
     load_model(spec, "HNM_MODEL");
   }
   const char* v = std::getenv("HNM_VERBOSE");
   verbose = simgrid::config::is_default("hnm/verbose") ? v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0
                                                        : bool(cfg_verbose);
-  /* HNM_VERBOSE=2: also one line per LogGPS message (tests/sim/loggps_ports.sh
-   * reads the order of the transfers from it). */
-  trace_messages = v != nullptr && std::strcmp(v, "2") == 0;
+  /* HNM_VERBOSE=2, the fallback of --log=hnm_trace.thres:verbose: also one
+   * line per LogGPS message and derived-datatype pack (tests/sim/loggps_ports.sh
+   * reads the order of the transfers from it). A threshold given with --log
+   * for hnm_trace itself stands. */
+  if (v != nullptr && std::strcmp(v, "2") == 0 && _XBT_LOGV(hnm_trace).isThreshInherited)
+    xbt_log_threshold_set(&_XBT_LOGV(hnm_trace), xbt_log_priority_verbose);
   is_loggps      = hnm_model_loggps(model, &loggps) != 0;
   stochastic     = hnm_model_stochastic(model) != 0;
   std::string s  = cfg_seed.get();
   seed           = s.empty() ? hnm_model_seed(model) : std::strtoull(s.c_str(), nullptr, 10);
   install_lmm_fix();
+  hnm_linkload_init();
 }
 
 } // namespace
@@ -751,21 +751,21 @@ extern "C" void hnm_route_observer_set(hnm_route_observer_fn fn, void* ctx)
 
 __attribute__((constructor)) static void hnm_plugin_init()
 {
+  hnm_log_setup(&_XBT_LOGV(hnm));
   try {
     sg4::Engine::on_platform_creation_cb([] { resolve_settings(); });
     smpi_register_op_cost_callback(SmpiOperation::SEND, send_cost);
     smpi_register_op_cost_callback(SmpiOperation::ISEND, isend_cost);
     smpi_register_op_cost_callback(SmpiOperation::RECV, recv_cost);
     hnm_status_init();
-    hnm_linkload_init();
     sg4::Engine::on_platform_created_cb([] {
       try {
         install_on_platform();
       } catch (const std::exception& e) {
-        die(std::string("cannot install the model: ") + e.what());
+        hnm_log_fatal(&_XBT_LOGV(hnm), std::string("cannot install the model: ") + e.what());
       }
     });
   } catch (const std::exception& e) {
-    die(std::string("cannot register with SimGrid: ") + e.what());
+    hnm_log_fatal(&_XBT_LOGV(hnm), std::string("cannot register with SimGrid: ") + e.what());
   }
 }

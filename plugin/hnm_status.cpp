@@ -19,6 +19,7 @@
 
 #include <simgrid/s4u/Engine.hpp>
 #include <smpi/smpi.h>
+#include <xbt/log.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +27,8 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(hnm);
 namespace {
 
 /* Plain data: set from the constructor, possibly before dynamic
@@ -38,7 +41,7 @@ void status_at_exit()
   if (status_code == 0)
     return;
   std::fflush(nullptr);
-  std::fprintf(stderr, "hnm: %s (exit status %d)\n", status_summary, status_code);
+  XBT_CRITICAL("%s (exit status %d)", status_summary, status_code);
   std::fflush(stderr);
   _exit(status_code);
 }

@@ -19,7 +19,7 @@
  *     ranks beyond it round-robin over the hostfile again, and hnm-run notes
  *     it, as smpirun's users expect.
  *
- * Every function returns 0, or -1 with err->msg holding the one line.
+ * Every function returns 0, or -1 with the one line in err (core/hnm_error.h).
  */
 #ifndef HNM_CHECK_H
 #define HNM_CHECK_H
@@ -44,21 +44,21 @@ typedef struct hnm_platform_info {
 } hnm_platform_info;
 
 /* Parse -np's value: decimal digits only, 1 <= np <= INT_MAX. */
-int hnm_check_np(const char *text, long *np, hnm_error *err);
+int hnm_check_np(const char *text, long *np, char *err, size_t errlen);
 
 /* Load PLATFORM with the helper program HELPER (hnm-hosts) and fill INFO
  * (free with hnm_platform_info_free()). */
-int hnm_check_platform(const char *helper, const char *platform, hnm_platform_info *info, hnm_error *err);
+int hnm_check_platform(const char *helper, const char *platform, hnm_platform_info *info, char *err, size_t errlen);
 void hnm_platform_info_free(hnm_platform_info *info);
 
 /* Check HOSTFILE against the platform's hosts (INFO, or any host when INFO is
  * NULL) and store its capacity (number of ranks it places) in *slots. */
-int hnm_check_hostfile(const char *hostfile, const hnm_platform_info *info, long *slots, hnm_error *err);
+int hnm_check_hostfile(const char *hostfile, const hnm_platform_info *info, long *slots, char *err, size_t errlen);
 
 /* Parse the hostfile text TEXT of LEN bytes (NAME names it in messages):
  * the parsing half of hnm_check_hostfile(), for tests and fuzzing. */
 int hnm_check_hostfile_text(const char *name, const char *text, size_t len, const hnm_platform_info *info,
-                            long *slots, hnm_error *err);
+                            long *slots, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

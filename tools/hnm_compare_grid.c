@@ -237,17 +237,17 @@ static int grid__model(void *ctx, const char *v, char *err, size_t errlen)
   cmp_config *c = ((struct cmp_parse *)ctx)->c;
   if (strpbrk(v, "\n\r") != NULL)
     return snprintf(err, errlen, "a model spec cannot hold a newline"), -1;
-  hnm_error e;
+  char e[HNM_ERRLEN];
   hnm_model_set *set = NULL;
   if (hnm_model_set_is(v)) {
     /* The whole set, before anything runs. */
-    set = hnm_model_set_open(v, &e);
+    set = hnm_model_set_open(v, e, sizeof e);
     if (set == NULL)
-      return snprintf(err, errlen, "%s", e.msg), -1;
+      return snprintf(err, errlen, "%s", e), -1;
   } else {
-    hnm_model *m = hnm_model_parse_spec(v, &e);
+    hnm_model *m = hnm_model_parse_spec(v, e, sizeof e);
     if (m == NULL)
-      return snprintf(err, errlen, "%s: %s", v, e.msg), -1;
+      return snprintf(err, errlen, "%s: %s", v, e), -1;
     hnm_model_free(m);
   }
   for (int k = 0; k < c->models.n; k++)

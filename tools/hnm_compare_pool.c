@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "hnm_compare_pool.h"
 #include "hnm_compare_watch.h"
+#include "hnm_msg.h"
 #include "hnm_out.h"
 #include "hnm_csv.h"
 #include "hnm_compare_util.h"
@@ -350,8 +351,9 @@ int cmd_run(int argc, char **argv)
   /* Validated before anything is created. */
   if (ntodo > 0 && (rc = validate_with_hnm_run(&c, runs, nruns)) != 0)
     return rc;
-  if (hnm_out_mkdirs(c.log_dir) != 0)
-    return cmp_fail("--log-dir: '%s': cannot create: %s", c.log_dir, strerror(errno));
+  char merr[256];
+  if (hnm_out_mkdirs(c.log_dir, merr, sizeof merr) != 0)
+    return cmp_fail("--log-dir: '%s': cannot create: %s", c.log_dir, merr);
   /* The CSV's layout: the one it has, or the wide one for a grid with a
    * model set; a narrow CSV is not widened in place. */
   struct stat ost;
@@ -411,7 +413,7 @@ int cmd_run(int argc, char **argv)
         FILE *nul = freopen("/dev/null", "r", stdin);
         (void)nul;
         execvp(v.v[0], v.v);
-        fprintf(stderr, "hnm-compare: cannot execute '%s': %s\n", v.v[0], strerror(errno));
+        hnm_msg_error("cannot execute '%s': %s", v.v[0], strerror(errno));
         _exit(127);
       }
       setpgid(pid, pid);
@@ -550,7 +552,7 @@ int cmd_run(int argc, char **argv)
     fputc('\n', stderr);
   if (fclose(csv) != 0 && !write_failed) {
     write_failed = 1;
-    fprintf(stderr, "hnm-compare: -o: '%s': write error: %s\n", c.out, strerror(errno));
+    hnm_msg_error("-o: '%s': write error: %s", c.out, strerror(errno));
   }
   return bad > 0 || write_failed ? 1 : 0;
 }

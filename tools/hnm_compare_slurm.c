@@ -61,8 +61,9 @@ int cmd_slurm(int argc, char **argv)
   char *dir = xstrdup(stem);
   if (strrchr(dir, '/') != NULL) {
     *strrchr(dir, '/') = '\0';
-    if (*dir != '\0' && hnm_out_mkdirs(dir) != 0)
-      return cmp_fail("-o: cannot create the directory '%s': %s", dir, strerror(errno));
+    char merr[256];
+    if (*dir != '\0' && hnm_out_mkdirs(dir, merr, sizeof merr) != 0)
+      return cmp_fail("-o: cannot create the directory '%s': %s", dir, merr);
   }
   free(dir);
   char oerr[1024];

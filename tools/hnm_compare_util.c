@@ -36,20 +36,16 @@ int cmp_fail(const char *fmt, ...)
 void *xmalloc(size_t n)
 {
   void *p = calloc(1, n ? n : 1);
-  if (p == NULL) {
-    fputs("hnm-compare: out of memory\n", stderr);
-    exit(1);
-  }
+  if (p == NULL)
+    hnm_msg_die(HNM_EXIT_FAILURE, "out of memory");
   return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
   p = realloc(p, n ? n : 1);
-  if (p == NULL) {
-    fputs("hnm-compare: out of memory\n", stderr);
-    exit(1);
-  }
+  if (p == NULL)
+    hnm_msg_die(HNM_EXIT_FAILURE, "out of memory");
   return p;
 }
 

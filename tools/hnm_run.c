@@ -171,13 +171,6 @@ static void run__notes(FILE *out)
           home_or_unknown());
 }
 
-static int fail(const char *fmt, const char *a, const char *b)
-{
-  char msg[8192];
-  snprintf(msg, sizeof msg, fmt, a, b);
-  return hnm_msg_error("%s", msg);
-}
-
 /* smpirun options that take a value (so that their value is not mistaken for
  * the program name while scanning). */
 static int smpirun_takes_value(const char *opt)
@@ -217,10 +210,10 @@ static int set_link_load(const char *file, const char *routed, const char *platf
   const char *slash = strrchr(file, '/');
   const char *base = slash ? slash + 1 : file;
   if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-    return fail("--link-load: '%s' is not a file name%s", file, "");
+    return hnm_msg_error("--link-load: '%s' is not a file name", file);
   snprintf(abs, sizeof abs, "%.*s", slash ? (int)(slash - file) + 1 : 1, slash ? file : ".");
   if (realpath(abs, dir) == NULL)
-    return fail("--link-load: directory of '%s': %s", file, strerror(errno));
+    return hnm_msg_error("--link-load: directory of '%s': %s", file, strerror(errno));
   snprintf(abs, sizeof abs, "%s/%s", dir, base);
   if (routed != NULL) {
     struct hnm_rnet_desc d;
@@ -245,7 +238,7 @@ static int set_link_load(const char *file, const char *routed, const char *platf
       snprintf(topo, sizeof topo, "%s %s", t, p);
   }
   if (setenv("HNM_LINK_LOAD", abs, 1) != 0 || (topo[0] && setenv("HNM_LINK_TOPOLOGY", topo, 1) != 0))
-    return fail("--link-load: %s%s", strerror(errno), "");
+    return hnm_msg_error("--link-load: %s", strerror(errno));
   return 0;
 }
 
@@ -363,32 +356,32 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
   if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
       hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
       hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
-    return fail("%s%s", helper_path, "");
-  hnm_error err;
+    return hnm_msg_error("%s", helper_path);
+  char err[HNM_ERRLEN];
   if (program < 0)
-    return fail("no program to run%s%s (see hnm-run --help)", "", "");
+    return hnm_msg_error("no program to run (see hnm-run --help)");
   char pwhy[512];
   if (run__program_check(argv[program], pwhy, sizeof pwhy) != 0)
-    return fail("program '%s': %s", argv[program], pwhy);
+    return hnm_msg_error("program '%s': %s", argv[program], pwhy);
   /* Options after the program belong to the program: still refuse owned cfgs,
    * since smpirun steals --cfg= wherever it finds them. */
   for (int j = program + 1; j < argc; j++) {
     const char *owned = conflicting_cfg(argv[j]);
     if (owned != NULL)
-      return fail("'%s' conflicts with --model (hnm sets %s from the model)", argv[j], owned);
+      return hnm_msg_error("'%s' conflicts with --model (hnm sets %s from the model)", argv[j], owned);
   }
 
   long np = 0, slots = 0;
-  if (np_text != NULL && hnm_check_np(np_text, &np, &err) != 0)
-    return fail("%s%s", err.msg, "");
+  if (np_text != NULL && hnm_check_np(np_text, &np, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
   const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
   hnm_platform_info info;
-  if (hnm_check_platform(helper, platform ? platform : default_platform, &info, &err) != 0)
-    return fail("%s%s", err.msg, "");
+  if (hnm_check_platform(helper, platform ? platform : default_platform, &info, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
   const char *hosts_used = hostfile ? hostfile : platform ? NULL : default_hostfile;
   int rc = 0;
-  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, &err) != 0)
-    rc = fail("%s%s", err.msg, "");
+  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, err, sizeof err) != 0)
+    rc = hnm_msg_error("%s", err);
   if (rc == 0 && hosts_used == NULL)
     slots = (long)info.nhosts;
   /* Beyond the capacity, SimGrid 3.32 (smpi_deployment_smpirun) deals the
@@ -399,8 +392,8 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
   if (rc == 0 && np > slots)
     hnm_msg_info("-np %ld: more ranks than the %ld places of %s%s: rank i runs on place i mod %ld, as with smpirun",
                  np, slots, hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform, slots);
-  if (rc == 0 && hnm_speed_choose(&info, hosts_used, np, user_speed, speed, &err) != 0)
-    rc = fail("platform file '%s': %s", platform ? platform : default_platform, err.msg);
+  if (rc == 0 && hnm_speed_choose(&info, hosts_used, np, user_speed, speed, err, sizeof err) != 0)
+    rc = hnm_msg_error("platform file '%s': %s", platform ? platform : default_platform, err);
   *full = needs_full_update(model);
   *ranks = np_text != NULL ? np : slots;
   hnm_platform_info_free(&info);
@@ -428,22 +421,22 @@ static int explain_speed(const char *platform, const char *hostfile, const char 
   if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
       hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
       hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
-    return fail("%s%s", helper_path, "");
+    return hnm_msg_error("%s", helper_path);
   const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
   const char *hosts_used = hostfile ? hostfile : platform ? NULL : default_hostfile;
-  hnm_error err;
+  char err[HNM_ERRLEN];
   hnm_platform_info info;
   long np = 0, slots = 0;
-  if (np_text != NULL && hnm_check_np(np_text, &np, &err) != 0)
-    return fail("%s%s", err.msg, "");
-  if (hnm_check_platform(helper, platform ? platform : default_platform, &info, &err) != 0)
-    return fail("%s%s", err.msg, "");
+  if (np_text != NULL && hnm_check_np(np_text, &np, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
+  if (hnm_check_platform(helper, platform ? platform : default_platform, &info, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
   hnm_speed speed;
   int rc = 0;
-  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, &err) != 0)
-    rc = fail("%s%s", err.msg, "");
-  else if (hnm_speed_choose(&info, hosts_used, np, user_speed, &speed, &err) != 0)
-    rc = fail("platform file '%s': %s", platform ? platform : default_platform, err.msg);
+  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, err, sizeof err) != 0)
+    rc = hnm_msg_error("%s", err);
+  else if (hnm_speed_choose(&info, hosts_used, np, user_speed, &speed, err, sizeof err) != 0)
+    rc = hnm_msg_error("platform file '%s': %s", platform ? platform : default_platform, err);
   hnm_platform_info_free(&info);
   if (rc == 0)
     hnm_speed_explain(&speed, simulate, stdout);
@@ -476,21 +469,20 @@ int main(int argc, char **argv)
   rest = calloc((size_t)argc + 1, sizeof *rest);
   int nown, nrest;
   if (own == NULL || rest == NULL)
-    return fail("out of memory%s%s", "", "");
+    return hnm_msg_error("out of memory");
   run__split(argc, argv, opts, own, &nown, rest, &nrest);
   int first = hnm_opt_parse(&cmd, opts, nown, own);
   if (first < 0)
     return hnm_opt_status(first);
   spec = given[0];
-  hnm_error err;
+  char err[HNM_ERRLEN];
   /* A model set: checked whole now, the central model stands for the set
    * in every check below, and each model runs in turn at the end. */
   static hnm_model_set *set;
   if (hnm_model_set_is(spec)) {
-    set = hnm_model_set_open(spec, &err);
+    set = hnm_model_set_open(spec, err, sizeof err);
     if (set == NULL) {
-      fprintf(stderr, "hnm-run: %s\n", err.msg);
-      return 2;
+      return hnm_msg_error("%s", err);
     }
     spec = set->specs[0];
   }
@@ -499,24 +491,23 @@ int main(int argc, char **argv)
   argv = rest;
   int i = 0;
 
-  hnm_model *model = hnm_model_parse_spec(spec, &err);
+  hnm_model *model = hnm_model_parse_spec(spec, err, sizeof err);
   if (model == NULL) {
-    fprintf(stderr, "hnm-run: %s\n", err.msg);
-    return 2;
+    return hnm_msg_error("%s", err);
   }
   struct hnm_loggps fast_loggps;
   if (fast && hnm_model_loggps(model, &fast_loggps)) {
     hnm_model_free(model);
-    return fail("--fast: model '%s' is LogGPS, whose messages cost O(1) each already; fast mode applies to "
-                "max-min models (hybrid, fluid)%s",
-                spec, "");
+    return hnm_msg_error("--fast: model '%s' is LogGPS, whose messages cost O(1) each already; fast mode applies to "
+                "max-min models (hybrid, fluid)",
+                spec);
   }
   struct hnm_rma fast_rma;
   if (fast && hnm_model_rma(model, &fast_rma)) {
     hnm_model_free(model);
-    return fail("--fast: model '%s' has one-sided costs (<rma>), which fast mode would put on the wire as "
-                "point-to-point overheads; drop --fast or the model's <rma>%s",
-                spec, "");
+    return hnm_msg_error("--fast: model '%s' has one-sided costs (<rma>), which fast mode would put on the wire as "
+                "point-to-point overheads; drop --fast or the model's <rma>",
+                spec);
   }
   if (explain) {
     hnm_model_explain(model, stdout);
@@ -536,13 +527,13 @@ int main(int argc, char **argv)
     const char *a = argv[j];
     const char *owned = conflicting_cfg(a);
     if (owned != NULL) {
-      rc = fail("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
+      rc = hnm_msg_error("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
     } else if (a[0] != '-') {
       program = j;
       break;
     } else if (smpirun_takes_value(a)) {
       if (j + 1 >= argc) {
-        rc = fail("smpirun option %s needs a value%s", a, "");
+        rc = hnm_msg_error("smpirun option %s needs a value", a);
         break;
       }
       const char **slot = NULL;
@@ -555,7 +546,7 @@ int main(int argc, char **argv)
       else if (strcmp(a, "-wrapper") == 0)
         slot = &wrapper;
       if (slot != NULL && *slot != NULL)
-        rc = fail("%s given twice: give it once%s", a, "");
+        rc = hnm_msg_error("%s given twice: give it once", a);
       else if (slot != NULL)
         *slot = argv[j + 1];
       j++;
@@ -570,7 +561,7 @@ int main(int argc, char **argv)
   if (rc == 0 && platform != NULL) {
     char why[512];
     if (hnm_input_check(platform, why, sizeof why) != 0)
-      rc = fail("platform file '%s': %s", platform, why);
+      rc = hnm_msg_error("platform file '%s': %s", platform, why);
     else
       is_routed = hnm_rnet_is_description(platform);
   }
@@ -578,23 +569,23 @@ int main(int argc, char **argv)
     struct hnm_rnet_desc desc;
     char derr[1024], why[512];
     if (hnm_rnet_desc_read(platform, &desc, derr, sizeof derr) != 0)
-      rc = fail("%s%s", derr, "");
+      rc = hnm_msg_error("%s", derr);
     else if (hnm_topo_hosts(&desc.topo) > HNM_RUN_MAX_ROUTED_HOSTS) {
       char msg[600];
       snprintf(msg, sizeof msg, "%lu hosts, more than the %lu hnm-run loads", hnm_topo_hosts(&desc.topo),
                HNM_RUN_MAX_ROUTED_HOSTS);
-      rc = fail("platform file '%s': shape: %s (about 5.6 KB of memory per host)", platform, msg);
+      rc = hnm_msg_error("platform file '%s': shape: %s (about 5.6 KB of memory per host)", platform, msg);
     }
     else if (realpath(platform, routed) == NULL)
-      rc = fail("cannot resolve platform file '%s': %s", platform, strerror(errno));
+      rc = hnm_msg_error("cannot resolve platform file '%s': %s", platform, strerror(errno));
     else if (getenv("HNM_PLATFORM_LIB") != NULL)
       snprintf(platform_lib, sizeof platform_lib, "%s", getenv("HNM_PLATFORM_LIB"));
     else if (hnm_home_path(platform_lib, sizeof platform_lib, "lib/libhnmplatform.so") != 0)
-      rc = fail("%s%s", platform_lib, "");
+      rc = hnm_msg_error("%s", platform_lib);
     if (rc == 0 && hnm_input_check(platform_lib, why, sizeof why) != 0)
-      rc = fail("hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", platform_lib, why);
+      rc = hnm_msg_error("hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", platform_lib, why);
     if (rc == 0 && setenv("HNM_ROUTED_PLATFORM", routed, 1) != 0)
-      rc = fail("cannot set HNM_ROUTED_PLATFORM: %s%s", strerror(errno), "");
+      rc = hnm_msg_error("cannot set HNM_ROUTED_PLATFORM: %s", strerror(errno));
   }
   /* --link-load is written at the end of the simulation: a place it cannot
    * be written to, or one of the inputs, is refused now. */
@@ -602,10 +593,10 @@ int main(int argc, char **argv)
     char lerr[1200];
     const char *named[4] = {platform, hostfile, program >= 0 ? argv[program] : NULL, spec};
     if (hnm_out_check(link_load, "--link-load", lerr, sizeof lerr) != 0)
-      rc = fail("%s%s", lerr, "");
+      rc = hnm_msg_error("%s", lerr);
     for (int k = 0; rc == 0 && k < 4; k++)
       if (named[k] != NULL && hnm_out_same_file(link_load, named[k]))
-        rc = fail("--link-load: '%s' is an input of the run (%s)", link_load, named[k]);
+        rc = hnm_msg_error("--link-load: '%s' is an input of the run (%s)", link_load, named[k]);
   }
   /* smpi/host-speed: the user's, else chosen from the platform
    * (hnm_speed.h); smpi/simulate-computation only for --explain's text. */
@@ -635,16 +626,16 @@ int main(int argc, char **argv)
   if (hnm_home_path(plugin_path, sizeof plugin_path, HNM_HOME_PLUGIN) != 0 ||
       hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
       hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
-    return fail("%s%s", plugin_path, "");
+    return hnm_msg_error("%s", plugin_path);
   if (link_load != NULL &&
       set_link_load(link_load, is_routed ? platform : NULL, platform != NULL ? platform : default_platform) != 0)
     return 2;
   const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : plugin_path;
   char why[512];
   if (hnm_input_check(plugin, why, sizeof why) != 0)
-    return fail("the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, why);
+    return hnm_msg_error("the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, why);
   if (strchr(plugin, ' ') != NULL)
-    return fail("the plugin path '%s' contains a space, which smpirun's -wrapper cannot carry%s", plugin, "");
+    return hnm_msg_error("the plugin path '%s' contains a space, which smpirun's -wrapper cannot carry", plugin);
 
   /* tcmalloc speeds up SMPI's many small allocations (bench: 1.36x on a
    * 1024-rank gcr) without changing simulated results, but with SMPI's
@@ -654,19 +645,19 @@ int main(int argc, char **argv)
 #ifdef HNM_TCMALLOC_PATH
   if (tcmalloc) {
     if (hnm_input_check(HNM_TCMALLOC_PATH, why, sizeof why) != 0 || strchr(HNM_TCMALLOC_PATH, ' ') != NULL)
-      return fail("--tcmalloc: cannot preload '%s': %s", HNM_TCMALLOC_PATH, why);
+      return hnm_msg_error("--tcmalloc: cannot preload '%s': %s", HNM_TCMALLOC_PATH, why);
     tc = ":" HNM_TCMALLOC_PATH;
   }
 #else
   if (tcmalloc)
-    return fail("--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)%s%s", "", "");
+    return hnm_msg_error("--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)");
 #endif
 
   /* Build: smpirun -wrapper "env LD_PRELOAD=plugin[:tcmalloc] [user wrapper]" [-platform P -hostfile H] args... */
   size_t wlen = strlen(plugin) + strlen(tc) + (wrapper ? strlen(wrapper) : 0) + 32;
   char *wrap = malloc(wlen);
   if (wrap == NULL)
-    return fail("out of memory%s%s", "", "");
+    return hnm_msg_error("out of memory");
   snprintf(wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, wrapper ? " " : "", wrapper ? wrapper : "");
 
   /* The spec goes to the plugin as a SimGrid flag, unless smpirun would
@@ -677,14 +668,14 @@ int main(int argc, char **argv)
   char *cfg_model = malloc(cfg_len);
   if (cfg_model == NULL) {
     free(wrap);
-    return fail("out of memory%s%s", "", "");
+    return hnm_msg_error("out of memory");
   }
   snprintf(cfg_model, cfg_len, "--cfg=hnm/model:%s", spec);
 
   char **args = calloc((size_t)argc + 18, sizeof(char *));
   if (args == NULL) {
     free(wrap);
-    return fail("out of memory%s%s", "", "");
+    return hnm_msg_error("out of memory");
   }
   int n = 0;
   args[n++] = "smpirun";
@@ -721,10 +712,9 @@ int main(int argc, char **argv)
   long limit = max_map_count();
   if (!guard_given && needs_no_guard(ranks, limit)) {
     args[n++] = "--cfg=contexts/guard-size:0";
-    fprintf(stderr,
-            "hnm-run: note: %ld ranks need about %ld memory mappings with stack guard pages, more than "
+    hnm_msg_note("%ld ranks need about %ld memory mappings with stack guard pages, more than "
             "vm.max_map_count (%ld): adding --cfg=contexts/guard-size:0 (no stack guard pages; to keep them, "
-            "raise the limit as root: sysctl -w vm.max_map_count=%ld)\n",
+            "raise the limit as root: sysctl -w vm.max_map_count=%ld)",
             ranks, ranks * RUN__MAPPINGS_PER_RANK_X10 / 10, limit, ranks * 4);
   }
   if (!spec_in_env)
@@ -756,7 +746,7 @@ int main(int argc, char **argv)
     free(args);
     free(wrap);
     free(cfg_model);
-    return fail("cannot set HNM_MODEL: %s%s", strerror(errno), "");
+    return hnm_msg_error("cannot set HNM_MODEL: %s", strerror(errno));
   }
   if (dry_run) {
     /* One line per run: a model set's models in the order they run. */
@@ -784,7 +774,7 @@ int main(int argc, char **argv)
     return status;
   }
   execvp("smpirun", args);
-  fprintf(stderr, "hnm-run: cannot run smpirun: %s (install simgrid)\n", strerror(errno));
+  hnm_msg_error("cannot run smpirun: %s (install simgrid)", strerror(errno));
   free(args);
   free(wrap);
   free(cfg_model);

@@ -75,7 +75,7 @@ static int set__run_one(char **args, const char *spec, const char *out, const ch
     if (setenv("HNM_MODEL", spec, 1) != 0)
       _exit(126);
     execvp(args[0], args);
-    fprintf(stderr, "hnm-run: cannot run %s: %s (install simgrid)\n", args[0], strerror(errno));
+    hnm_msg_error("cannot run %s: %s (install simgrid)", args[0], strerror(errno));
     _exit(127);
   }
   int st;
@@ -119,7 +119,7 @@ int hnm_run_set(const hnm_model_set *set, char **args)
       rc = 1;
       hnm_msg_error("%s/%s: the run printed no simulated time (%s)", set->dir, set->files[k], last);
     } else {
-      fprintf(stderr, "hnm-run: run %zu/%zu (%s): simulated time %.6g s\n", k + 1, n, set->files[k], t[k]);
+      hnm_msg_info("run %zu/%zu (%s): simulated time %.6g s", k + 1, n, set->files[k], t[k]);
       fflush(stderr);
     }
     unlink(out);

@@ -71,7 +71,7 @@ static void speed__add(hnm_speed *s, double v)
 }
 
 int hnm_speed_choose_text(const hnm_platform_info *info, const char *hostfile_text, size_t len, long np,
-                          const char *user, hnm_speed *out, hnm_error *err)
+                          const char *user, hnm_speed *out, char *err, size_t errlen)
 {
   memset(out, 0, sizeof *out);
   /* The hosts that run ranks: the hostfile's first NP places (every one
@@ -112,7 +112,7 @@ int hnm_speed_choose_text(const hnm_platform_info *info, const char *hostfile_te
   if (info->host_speed[0] != '\0') {
     char why[256];
     if (hnm_speed_parse(info->host_speed, &out->value, why, sizeof why) != 0) {
-      snprintf(err->msg, sizeof err->msg, "platform's <config> smpi/host-speed: %s", why);
+      hnm_errf(err, errlen, "platform's <config> smpi/host-speed: %s", why);
       return -1;
     }
     out->source = HNM_SPEED_CONFIG;
@@ -128,14 +128,14 @@ int hnm_speed_choose_text(const hnm_platform_info *info, const char *hostfile_te
 }
 
 int hnm_speed_choose(const hnm_platform_info *info, const char *hostfile, long np, const char *user,
-                     hnm_speed *out, hnm_error *err)
+                     hnm_speed *out, char *err, size_t errlen)
 {
   if (hostfile == NULL)
-    return hnm_speed_choose_text(info, NULL, 0, np, user, out, err);
+    return hnm_speed_choose_text(info, NULL, 0, np, user, out, err, errlen);
   char why[512];
   FILE *f = hnm_input_open(hostfile, why, sizeof why);
   if (f == NULL) {
-    snprintf(err->msg, sizeof err->msg, "hostfile '%s': %s", hostfile, why);
+    hnm_errf(err, errlen, "hostfile '%s': %s", hostfile, why);
     return -1;
   }
   size_t cap = 65536, n = 0;
@@ -152,10 +152,10 @@ int hnm_speed_choose(const hnm_platform_info *info, const char *hostfile, long n
   }
   fclose(f);
   if (text == NULL) {
-    snprintf(err->msg, sizeof err->msg, "hostfile '%s': out of memory", hostfile);
+    hnm_errf(err, errlen, "hostfile '%s': out of memory", hostfile);
     return -1;
   }
-  int rc = hnm_speed_choose_text(info, text, n, np, user, out, err);
+  int rc = hnm_speed_choose_text(info, text, n, np, user, out, err, errlen);
   free(text);
   return rc;
 }

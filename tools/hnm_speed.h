@@ -56,11 +56,11 @@ int hnm_speed_parse(const char *text, double *flops, char *err, size_t errlen);
  * beyond it start again from its top, as smpirun places them). 0, or -1
  * with err's one line (a <config> value that is not a speed). */
 int hnm_speed_choose_text(const hnm_platform_info *info, const char *hostfile_text, size_t len, long np,
-                          const char *user, hnm_speed *out, hnm_error *err);
+                          const char *user, hnm_speed *out, char *err, size_t errlen);
 
 /* The same with the hostfile's path (NULL: none). */
 int hnm_speed_choose(const hnm_platform_info *info, const char *hostfile, long np, const char *user,
-                     hnm_speed *out, hnm_error *err);
+                     hnm_speed *out, char *err, size_t errlen);
 
 /* One paragraph for --explain: where the value comes from and the factor
  * simulated / measured seconds on the hosts that run ranks. */

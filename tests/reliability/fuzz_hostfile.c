@@ -14,9 +14,9 @@ static const hnm_platform_info info = {names, 5, 0, 0};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  hnm_error err;
+  char err[HNM_ERRLEN];
   long slots = 0;
-  if (hnm_check_hostfile_text("fuzz.hosts", (const char *)data, size, &info, &slots, &err) == 0 &&
+  if (hnm_check_hostfile_text("fuzz.hosts", (const char *)data, size, &info, &slots, err, sizeof err) == 0 &&
       (slots < 1 || slots > INT_MAX))
     abort();
   char *s = malloc(size + 1);
@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   memcpy(s, data, size);
   s[size] = '\0';
   long np = 0;
-  if (hnm_check_np(s, &np, &err) == 0 && (np < 1 || np > INT_MAX))
+  if (hnm_check_np(s, &np, err, sizeof err) == 0 && (np < 1 || np > INT_MAX))
     abort();
   free(s);
   return 0;

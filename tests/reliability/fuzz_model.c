@@ -20,8 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
   fwrite(data, 1, size, f);
   fclose(f);
-  hnm_error err;
-  hnm_model *m = hnm_model_load(path, &err);
+  char err[HNM_ERRLEN];
+  hnm_model *m = hnm_model_load(path, err, sizeof err);
   if (m != NULL) {
     FILE *null = fopen("/dev/null", "w");
     if (null) {
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   spec[size] = '\0';
   /* Only bundled names: a spec naming a file path would read the disk. */
   if (strchr(spec, '/') == NULL && strstr(spec, ".xml") == NULL) {
-    m = hnm_model_parse_spec(spec, &err);
+    m = hnm_model_parse_spec(spec, err, sizeof err);
     hnm_model_free(m);
   }
   free(spec);

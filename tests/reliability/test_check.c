@@ -19,9 +19,9 @@ static const hnm_platform_info info = {host_names, 4, 0, 0, NULL, "", ""};
 
 static long slots_of(const char *text)
 {
-  hnm_error err;
+  char err[HNM_ERRLEN];
   long slots = -1;
-  if (hnm_check_hostfile_text("h", text, strlen(text), &info, &slots, &err) != 0)
+  if (hnm_check_hostfile_text("h", text, strlen(text), &info, &slots, err, sizeof err) != 0)
     return -1;
   return slots;
 }
@@ -35,8 +35,8 @@ static double speed_of(const char *text, long np, const char *user, const char *
   hnm_platform_info pi = {host_names, 4, 0, 0, speeds, "", ""};
   snprintf(pi.host_speed, sizeof pi.host_speed, "%s", config);
   hnm_speed s;
-  hnm_error err;
-  if (hnm_speed_choose_text(&pi, text, text ? strlen(text) : 0, np, user, &s, &err) != 0)
+  char err[HNM_ERRLEN];
+  if (hnm_speed_choose_text(&pi, text, text ? strlen(text) : 0, np, user, &s, err, sizeof err) != 0)
     return -1;
   *min = s.min;
   *max = s.max;
@@ -52,16 +52,16 @@ static double parsed(const char *text)
 
 static int np_ok(const char *s, long want)
 {
-  hnm_error err;
+  char err[HNM_ERRLEN];
   long np = 0;
-  return hnm_check_np(s, &np, &err) == 0 && np == want;
+  return hnm_check_np(s, &np, err, sizeof err) == 0 && np == want;
 }
 
 static int np_refused(const char *s)
 {
-  hnm_error err;
+  char err[HNM_ERRLEN];
   long np = 0;
-  return hnm_check_np(s, &np, &err) != 0 && strstr(err.msg, "-np '") != NULL;
+  return hnm_check_np(s, &np, err, sizeof err) != 0 && strstr(err, "-np '") != NULL;
 }
 
 int main(void)
@@ -128,15 +128,15 @@ int main(void)
   }
   /* Messages name the file and line. */
   {
-    hnm_error err;
+    char err[HNM_ERRLEN];
     long slots;
     const char *t = "a\n\nfoo\n";
-    CHECK(hnm_check_hostfile_text("hosts.txt", t, strlen(t), &info, &slots, &err) != 0);
-    CHECK(strcmp(err.msg, "hosts.txt:3: host 'foo' is not in the platform") == 0);
+    CHECK(hnm_check_hostfile_text("hosts.txt", t, strlen(t), &info, &slots, err, sizeof err) != 0);
+    CHECK(strcmp(err, "hosts.txt:3: host 'foo' is not in the platform") == 0);
     /* NUL bytes: not a text file. */
-    CHECK(hnm_check_hostfile_text("bin", "a\0b\n", 4, &info, &slots, &err) != 0);
+    CHECK(hnm_check_hostfile_text("bin", "a\0b\n", 4, &info, &slots, err, sizeof err) != 0);
     /* Without platform information, any name is a host. */
-    CHECK(hnm_check_hostfile_text("h", "zz:2\n", 5, NULL, &slots, &err) == 0 && slots == 2);
+    CHECK(hnm_check_hostfile_text("h", "zz:2\n", 5, NULL, &slots, err, sizeof err) == 0 && slots == 2);
   }
 
   /* Speeds as SimGrid writes them. */
@@ -177,14 +177,14 @@ int main(void)
     /* Unknown speeds (an older hnm-hosts): nothing chosen. */
     hnm_platform_info pi = {host_names, 4, 0, 0, NULL, "", ""};
     hnm_speed s;
-    hnm_error err;
-    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, &err) == 0 && s.source == HNM_SPEED_NONE &&
+    char err[HNM_ERRLEN];
+    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, err, sizeof err) == 0 && s.source == HNM_SPEED_NONE &&
           s.text[0] == '\0');
     double speeds[] = {1e9, 2e9, 4e9, 8e9};
     pi.speeds = speeds;
-    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, &err) == 0 && strcmp(s.text, "1000000000f") == 0);
+    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, err, sizeof err) == 0 && strcmp(s.text, "1000000000f") == 0);
     speeds[0] = 1.0 / 3;
-    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, &err) == 0 && parsed(s.text) == 1.0 / 3);
+    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, err, sizeof err) == 0 && parsed(s.text) == 1.0 / 3);
   }
 
   /* hnm_input: regular files only, never blocking. */

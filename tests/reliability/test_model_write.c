@@ -16,13 +16,13 @@ static hnm_model *round_trip(const hnm_model *m)
 {
   char *text = NULL;
   size_t len = 0;
-  hnm_error err;
+  char err[HNM_ERRLEN];
   FILE *f = open_memstream(&text, &len);
-  int rc = hnm_model_write(m, f, &err);
+  int rc = hnm_model_write(m, f, err, sizeof err);
   fclose(f);
-  hnm_model *back = rc == 0 ? hnm_model_load_memory("round-trip", text, len, &err) : NULL;
+  hnm_model *back = rc == 0 ? hnm_model_load_memory("round-trip", text, len, err, sizeof err) : NULL;
   if (back == NULL)
-    fprintf(stderr, "round trip of %s: %s\n%s", hnm_model_name(m), err.msg, text ? text : "");
+    fprintf(stderr, "round trip of %s: %s\n%s", hnm_model_name(m), err, text ? text : "");
   free(text);
   return back;
 }
@@ -44,8 +44,8 @@ int main(void)
   const char *bundled[] = {"graphene", "graphene:pack=compiled", "graphene:pack=none", "smpi-default", "smpi-fixed", "fluid", "loggps", "loggps:L=5us,o=1.5us,S=64KiB",
                            "graphene:limiter=1.2,async=1000", "loggps:ports=duplex,gap=2.5us"};
   for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++) {
-    hnm_error err;
-    hnm_model *m = hnm_model_parse_spec(bundled[i], &err);
+    char err[HNM_ERRLEN];
+    hnm_model *m = hnm_model_parse_spec(bundled[i], err, sizeof err);
     CHECK(m != NULL);
     if (m == NULL)
       continue;
@@ -83,8 +83,8 @@ int main(void)
     {.upto = INFINITY, .lat_factor = 1.5, .bw_factor = 0.9}};
   struct hnm_model_desc d = {"a<b>&\"c'", "x < y && z > \"w\"", 1420, 65536, HNM_LIMITER_FACTOR, 1.5,
                              HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, 2, NULL, HNM_UPDATE_FIXED, NULL};
-  hnm_error err;
-  hnm_model *m = hnm_model_new(&d, &err);
+  char err[HNM_ERRLEN];
+  hnm_model *m = hnm_model_new(&d, err, sizeof err);
   CHECK(m != NULL);
   if (m != NULL) {
     size_t n;
@@ -102,12 +102,12 @@ int main(void)
   const double lg[8] = {5e-6, 1.5e-6, 1e-6, 1e-10, 0, 65536, 2e-10, 3e-10};
   struct hnm_model_desc dl = {"lg", NULL, -1, -1, HNM_LIMITER_KEEP, 0, HNM_CONTENTION_MAXMIN,
                               HNM_CROSSTRAFFIC_SIMGRID, lg, NULL, 0, NULL, HNM_UPDATE_FIXED, NULL};
-  m = hnm_model_new(&dl, &err);
+  m = hnm_model_new(&dl, err, sizeof err);
   CHECK(m != NULL);
   char spec[512]; /* the same doubles through the spec parser (%.17g seconds: exact) */
   snprintf(spec, sizeof spec, "loggps:L=%.17gs,o=%.17gs,g=%.17gs,G=%.17gs,s=0,S=65536,Os=%.17gs,Or=%.17gs", lg[0],
            lg[1], lg[2], lg[3], lg[6], lg[7]);
-  hnm_model *ref = hnm_model_parse_spec(spec, &err);
+  hnm_model *ref = hnm_model_parse_spec(spec, err, sizeof err);
   CHECK(ref != NULL);
   if (m != NULL && ref != NULL)
     CHECK(same_segments(m, ref));
@@ -117,33 +117,33 @@ int main(void)
   struct hnm_segment bad[2] = {seg[0], seg[1]};
   bad[1].upto = 1000;
   d.segments = bad;
-  CHECK(hnm_model_new(&d, &err) == NULL);
+  CHECK(hnm_model_new(&d, err, sizeof err) == NULL);
   d.segments = seg;
   d.async_max = 70000;
-  CHECK(hnm_model_new(&d, &err) == NULL);
+  CHECK(hnm_model_new(&d, err, sizeof err) == NULL);
   d.async_max = 1420;
   d.nsegments = 1;
-  CHECK(hnm_model_new(&d, &err) == NULL);
+  CHECK(hnm_model_new(&d, err, sizeof err) == NULL);
   d.nsegments = 2;
 
   /* One-sided costs: written and read back exactly; none unless given;
    * refused beside LogGPS, and when a value is outside the loader's range. */
   const struct hnm_rma rma = {1.5e-6, 5e-10, 2.5e-6, 2.5e-10, 7e-6, 5e-6, 3e-6, 1.1e-5};
   struct hnm_rma back = {0};
-  m = hnm_model_new(&d, &err);
+  m = hnm_model_new(&d, err, sizeof err);
   CHECK(m != NULL && hnm_model_rma(m, &back) == 0);
   hnm_model_free(m);
   d.rma = &rma;
-  m = hnm_model_new(&d, &err);
+  m = hnm_model_new(&d, err, sizeof err);
   CHECK(m != NULL && hnm_model_rma(m, &back) == 1);
   CHECK_EQ(memcmp(&back, &rma, sizeof rma), 0);
   hnm_model_free(m);
   dl.rma = &rma;
-  CHECK(hnm_model_new(&dl, &err) == NULL && strstr(err.msg, "rma") != NULL);
+  CHECK(hnm_model_new(&dl, err, sizeof err) == NULL && strstr(err, "rma") != NULL);
   struct hnm_rma too_slow = rma;
   too_slow.fence = 2.0;
   d.rma = &too_slow;
-  CHECK(hnm_model_new(&d, &err) == NULL && strstr(err.msg, "fence") != NULL);
+  CHECK(hnm_model_new(&d, err, sizeof err) == NULL && strstr(err, "fence") != NULL);
 
   return check_finish();
 }

@@ -42,13 +42,13 @@ static void check_near(double got, double want, double rel, int line, const char
 static hnm_model *load_bundled(const char *name)
 {
   char path[4096];
-  hnm_error err;
+  char err[HNM_ERRLEN];
   hnm_model *m;
 
   snprintf(path, sizeof path, "%s/%s.xml", hnm_model_dir(), name);
-  m = hnm_model_load(path, &err);
+  m = hnm_model_load(path, err, sizeof err);
   if (m == NULL)
-    fprintf(stderr, "loading %s: %s\n", path, err.msg);
+    fprintf(stderr, "loading %s: %s\n", path, err);
   return m;
 }
 
@@ -61,9 +61,9 @@ static void test_bundled_all(void)
   size_t i;
 
   for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-    hnm_error err;
+    char err[HNM_ERRLEN];
     hnm_model *a = load_bundled(names[i]);
-    hnm_model *b = hnm_model_parse_spec(names[i], &err);
+    hnm_model *b = hnm_model_parse_spec(names[i], err, sizeof err);
     size_t na = 0, nb = 0;
 
     CHECK(a != NULL);
@@ -326,11 +326,11 @@ static void check_segments(const hnm_model *m, const struct want_seg *w, size_t 
 
 static hnm_model *spec_ok(const char *spec, int line)
 {
-  hnm_error err;
-  hnm_model *m = hnm_model_parse_spec(spec, &err);
+  char err[HNM_ERRLEN];
+  hnm_model *m = hnm_model_parse_spec(spec, err, sizeof err);
 
   if (m == NULL)
-    fprintf(stderr, "%s:%d: spec \"%s\" failed: %s\n", __FILE__, line, spec, err.msg);
+    fprintf(stderr, "%s:%d: spec \"%s\" failed: %s\n", __FILE__, line, spec, err);
   check_line(m != NULL, line, spec);
   return m;
 }
@@ -341,10 +341,10 @@ static hnm_model *spec_ok(const char *spec, int line)
 static void test_pack(void)
 {
   char path[4096];
-  hnm_error err;
+  char err[HNM_ERRLEN];
   snprintf(path, sizeof path, "%s/models/pack-test.xml", HNM_TEST_DATA_DIR);
-  hnm_model *m = hnm_model_load(path, &err);
-  check_line(m != NULL, __LINE__, err.msg);
+  hnm_model *m = hnm_model_load(path, err, sizeof err);
+  check_line(m != NULL, __LINE__, err);
   if (m != NULL) {
     check_line(hnm_model_pack_style(m) == HNM_PACK_INTERPRETED, __LINE__, "use");
     NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000), 1e-6 + 1000 * 2e-9 + 32000 * 0.5e-9);
@@ -567,13 +567,13 @@ static void test_good_files(void)
 {
   char path[4096], spec[4200];
   const struct hnm_segment *s;
-  hnm_error err;
+  char err[HNM_ERRLEN];
   hnm_model *m;
   size_t n;
 
   /* DOCTYPE naming a DTD that does not exist: ignored. Per-route tables. */
   snprintf(path, sizeof path, "%s/models/good-routes.xml", HNM_TEST_DATA_DIR);
-  m = hnm_model_load(path, &err);
+  m = hnm_model_load(path, err, sizeof err);
   CHECK(m != NULL);
   if (m != NULL) {
     CHECK(strcmp(hnm_model_name(m), "routes") == 0);
@@ -604,20 +604,20 @@ static void test_good_files(void)
     CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1024) == &s[0]);
     CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 1025) == &s[1]);
   } else {
-    fprintf(stderr, "%s\n", err.msg);
+    fprintf(stderr, "%s\n", err);
   }
   hnm_model_free(m);
 
   /* Receive overheads may be split at other breakpoints per class, as long
    * as they are the same function of k (see model__recv_class_mismatch()). */
   snprintf(path, sizeof path, "%s/models/recv-uniform.xml", HNM_TEST_DATA_DIR);
-  m = hnm_model_load(path, &err);
+  m = hnm_model_load(path, err, sizeof err);
   CHECK(m != NULL);
   if (m != NULL) {
     NEAR(hnm_segment_recv_overhead(hnm_model_segment(m, HNM_ROUTE_REMOTE, 60), 60), 1e-6 + 60 * 1e-9);
     NEAR(hnm_segment_recv_overhead(hnm_model_segment(m, HNM_ROUTE_SAME_ZONE, 60), 60), 1e-6 + 60 * 1e-9);
   } else {
-    fprintf(stderr, "%s\n", err.msg);
+    fprintf(stderr, "%s\n", err);
   }
   hnm_model_free(m);
   snprintf(path, sizeof path, "%s/models/good-routes.xml", HNM_TEST_DATA_DIR);
@@ -633,7 +633,7 @@ static void test_good_files(void)
 
   /* No DOCTYPE, three route classes, no "any". */
   snprintf(path, sizeof path, "%s/models/good-no-doctype.xml", HNM_TEST_DATA_DIR);
-  m = hnm_model_load(path, &err);
+  m = hnm_model_load(path, err, sizeof err);
   CHECK(m != NULL);
   if (m != NULL) {
     CHECK(hnm_model_async_max(m) == -1 && hnm_model_detached_max(m) == -1);
@@ -653,7 +653,7 @@ static void test_good_files(void)
     CHECK(hnm_model_segment(m, HNM_ROUTE_SAME_ZONE, 101)->bw_factor == 0.9);
     CHECK(hnm_model_segment(m, HNM_ROUTE_REMOTE, 0)->lat_factor == 3);
   } else {
-    fprintf(stderr, "%s\n", err.msg);
+    fprintf(stderr, "%s\n", err);
   }
   hnm_model_free(m);
 
@@ -681,19 +681,19 @@ static void test_good_files(void)
 static void expect_load_error(const char *file, int line, const char *needle1, const char *needle2, int src_line)
 {
   char path[4096], prefix[4200];
-  hnm_error err;
+  char err[HNM_ERRLEN];
   hnm_model *m;
   int ok;
 
   snprintf(path, sizeof path, "%s/models/%s", HNM_TEST_DATA_DIR, file);
   snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
-  strcpy(err.msg, "(no message)");
-  m = hnm_model_load(path, &err);
-  ok = m == NULL && strncmp(err.msg, prefix, strlen(prefix)) == 0 && strstr(err.msg, needle1) != NULL &&
-       (needle2 == NULL || strstr(err.msg, needle2) != NULL) && strchr(err.msg, '\n') == NULL;
+  strcpy(err, "(no message)");
+  m = hnm_model_load(path, err, sizeof err);
+  ok = m == NULL && strncmp(err, prefix, strlen(prefix)) == 0 && strstr(err, needle1) != NULL &&
+       (needle2 == NULL || strstr(err, needle2) != NULL) && strchr(err, '\n') == NULL;
   check_at(ok, __FILE__, src_line, "loading %s: wanted \"%s...\" with \"%s\"%s%s%s, got: %s", file, prefix, needle1,
            needle2 != NULL ? " and \"" : "", needle2 != NULL ? needle2 : "", needle2 != NULL ? "\"" : "",
-           m != NULL ? "(loaded!)" : err.msg);
+           m != NULL ? "(loaded!)" : err);
   hnm_model_free(m);
 }
 
@@ -734,10 +734,10 @@ static void test_bad_files(void)
 
   /* A file that does not exist. */
   {
-    hnm_error err;
-    hnm_model *m = hnm_model_load(HNM_TEST_DATA_DIR "/models/does-not-exist.xml", &err);
+    char err[HNM_ERRLEN];
+    hnm_model *m = hnm_model_load(HNM_TEST_DATA_DIR "/models/does-not-exist.xml", err, sizeof err);
     CHECK(m == NULL);
-    CHECK(strstr(err.msg, "does-not-exist.xml") != NULL);
+    CHECK(strstr(err, "does-not-exist.xml") != NULL);
     hnm_model_free(m);
   }
 }
@@ -747,15 +747,15 @@ static void test_bad_files(void)
 
 static void expect_spec_error(const char *spec, const char *needle1, const char *needle2, int src_line)
 {
-  hnm_error err;
+  char err[HNM_ERRLEN];
   hnm_model *m;
   int ok;
 
-  strcpy(err.msg, "(no message)");
-  m = hnm_model_parse_spec(spec, &err);
-  ok = m == NULL && strstr(err.msg, needle1) != NULL && (needle2 == NULL || strstr(err.msg, needle2) != NULL);
+  strcpy(err, "(no message)");
+  m = hnm_model_parse_spec(spec, err, sizeof err);
+  ok = m == NULL && strstr(err, needle1) != NULL && (needle2 == NULL || strstr(err, needle2) != NULL);
   check_at(ok, __FILE__, src_line, "spec \"%s\": wanted \"%s\"%s%s, got: %s", spec, needle1,
-           needle2 != NULL ? " and " : "", needle2 != NULL ? needle2 : "", m != NULL ? "(accepted!)" : err.msg);
+           needle2 != NULL ? " and " : "", needle2 != NULL ? needle2 : "", m != NULL ? "(accepted!)" : err);
   hnm_model_free(m);
 }
 
@@ -806,40 +806,40 @@ static void test_bad_specs(void)
  * hand (hnm_ports.h): L = 5 us, o = 1 us, W(k) = k x 1 ns (g = G), S = 64 KiB. */
 static void test_ports(void)
 {
-  hnm_error err;
+  char err[HNM_ERRLEN];
   struct hnm_loggps lg;
   struct hnm_phases ph;
   struct hnm_node_ports a = {{0, 0}}, b = {{0, 0}}, c = {{0, 0}};
-  hnm_model *m = hnm_model_parse_spec("loggps", &err);
+  hnm_model *m = hnm_model_parse_spec("loggps", err, sizeof err);
 
   CHECK(m != NULL && hnm_model_loggps(m, &lg) == 1);
   CHECK(m != NULL && lg.ports == HNM_PORTS_SINGLE && lg.gap == 0);
   hnm_model_free(m);
-  m = hnm_model_parse_spec("loggps:ports=duplex,gap=2.5us,L=5us,o=1us,g=1ns,G=1ns,Os=0,Or=0", &err);
+  m = hnm_model_parse_spec("loggps:ports=duplex,gap=2.5us,L=5us,o=1us,g=1ns,G=1ns,Os=0,Or=0", err, sizeof err);
   CHECK(m != NULL && hnm_model_loggps(m, &lg) == 1);
   CHECK(m != NULL && lg.ports == HNM_PORTS_DUPLEX);
   NEAR(lg.gap, 2.5e-6);
   hnm_model_free(m);
-  m = hnm_model_parse_spec("graphene", &err);
+  m = hnm_model_parse_spec("graphene", err, sizeof err);
   CHECK(m != NULL && hnm_model_loggps(m, &lg) == 0);
   /* Max-min models keep SimGrid's selective update (Lazy): mended by the
    * plugin (docs/lazy-bug), except smpi-default's, which is SimGrid's own. */
   CHECK(m != NULL && hnm_model_needs_full_update(m) == 0);
   CHECK(m != NULL && hnm_model_update(m) == HNM_UPDATE_FIXED);
   hnm_model_free(m);
-  m = hnm_model_parse_spec("fluid", &err);
+  m = hnm_model_parse_spec("fluid", err, sizeof err);
   CHECK(m != NULL && hnm_model_needs_full_update(m) == 0 && hnm_model_update(m) == HNM_UPDATE_FIXED);
   hnm_model_free(m);
-  m = hnm_model_parse_spec("smpi-default", &err);
+  m = hnm_model_parse_spec("smpi-default", err, sizeof err);
   CHECK(m != NULL && hnm_model_needs_full_update(m) == 0 && hnm_model_update(m) == HNM_UPDATE_SIMGRID);
   hnm_model_free(m);
-  m = hnm_model_parse_spec("smpi-default:limiter=1", &err);
+  m = hnm_model_parse_spec("smpi-default:limiter=1", err, sizeof err);
   CHECK(m != NULL && hnm_model_needs_full_update(m) == 0 && hnm_model_update(m) == HNM_UPDATE_SIMGRID);
   hnm_model_free(m);
-  m = hnm_model_parse_spec("smpi-fixed", &err);
+  m = hnm_model_parse_spec("smpi-fixed", err, sizeof err);
   CHECK(m != NULL && hnm_model_needs_full_update(m) == 0 && hnm_model_update(m) == HNM_UPDATE_FIXED);
   hnm_model_free(m);
-  m = hnm_model_parse_spec("loggps", &err);
+  m = hnm_model_parse_spec("loggps", err, sizeof err);
   CHECK(m != NULL && hnm_model_needs_full_update(m) == 1); /* port order of same-instant transfers */
   hnm_model_free(m);
 
@@ -896,9 +896,9 @@ static void test_ports(void)
 /* ------------------------------------------------------------------ */
 /* Stochastic mode: residuals, draws, their closed forms.               */
 
-static hnm_model *load_text(const char *text, hnm_error *err)
+static hnm_model *load_text(const char *text, char *err, size_t errlen)
 {
-  return hnm_model_load_memory("inline.xml", text, strlen(text), err);
+  return hnm_model_load_memory("inline.xml", text, strlen(text), err, errlen);
 }
 
 #define STOCH_HEAD                                                                          \
@@ -908,27 +908,27 @@ static hnm_model *load_text(const char *text, hnm_error *err)
 static void expect_residual_error(const char *root_attrs, const char *residuals, const char *needle, int line)
 {
   char text[2048];
-  hnm_error err;
+  char err[HNM_ERRLEN];
   snprintf(text, sizeof text,
            STOCH_HEAD "<segment upto=\"inf\" lat-factor=\"1\" bw-factor=\"1\"%s%s%s/>\n</segments>\n</hnm-model>\n",
            root_attrs, residuals ? " residuals=\"" : "", residuals ? residuals : "", residuals ? "\"" : "");
-  strcpy(err.msg, "(no message)");
-  hnm_model *m = load_text(text, &err);
-  check_at(m == NULL && strstr(err.msg, needle) != NULL, __FILE__, line,
+  strcpy(err, "(no message)");
+  hnm_model *m = load_text(text, err, sizeof err);
+  check_at(m == NULL && strstr(err, needle) != NULL, __FILE__, line,
            "residuals \"%s\" (root%s): wanted \"%s\", got: %s", residuals ? residuals : "(none)", root_attrs, needle,
-           m != NULL ? "(accepted!)" : err.msg);
+           m != NULL ? "(accepted!)" : err);
   hnm_model_free(m);
 }
 
 static void test_stochastic(void)
 {
   char path[4096];
-  hnm_error err;
+  char err[HNM_ERRLEN];
   snprintf(path, sizeof path, "%s/models/stochastic.xml", HNM_TEST_DATA_DIR);
-  hnm_model *m = hnm_model_load(path, &err);
+  hnm_model *m = hnm_model_load(path, err, sizeof err);
   CHECK(m != NULL);
   if (m == NULL) {
-    fprintf(stderr, "%s\n", err.msg);
+    fprintf(stderr, "%s\n", err);
     return;
   }
   CHECK_EQ(hnm_model_stochastic(m), 0); /* off by default */
@@ -975,15 +975,15 @@ static void test_stochastic(void)
   CHECK_EQ(hnm_wire_multiplier(1, 8e-6, 28e-6), 1);
 
   /* Written and read back: the quantiles, stochastic, the seed. */
-  hnm_model *on = hnm_model_parse_spec(strcat(path, ":stochastic=on,seed=42"), &err);
+  hnm_model *on = hnm_model_parse_spec(strcat(path, ":stochastic=on,seed=42"), err, sizeof err);
   CHECK(on != NULL && hnm_model_stochastic(on) == 1 && hnm_model_seed(on) == 42);
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
-  CHECK(on != NULL && f != NULL && hnm_model_write(on, f, &err) == 0);
+  CHECK(on != NULL && f != NULL && hnm_model_write(on, f, err, sizeof err) == 0);
   if (f != NULL)
     fclose(f);
-  hnm_model *back = text != NULL ? hnm_model_load_memory("back.xml", text, len, &err) : NULL;
+  hnm_model *back = text != NULL ? hnm_model_load_memory("back.xml", text, len, err, sizeof err) : NULL;
   CHECK(back != NULL && hnm_model_stochastic(back) == 1 && hnm_model_seed(back) == 42);
   const struct hnm_segment *b = back != NULL ? hnm_model_segment(back, HNM_ROUTE_REMOTE, 1000) : NULL;
   CHECK(b != NULL && b->nresiduals == 5 && b->residuals[1] == 0.8 && b->residuals[4] == 2);
@@ -997,7 +997,7 @@ static void test_stochastic(void)
     struct hnm_model_desc d = {.name = "n", .async_max = -1, .detached_max = -1, .limiter = HNM_LIMITER_KEEP,
                                .contention = HNM_CONTENTION_MAXMIN, .crosstraffic = HNM_CROSSTRAFFIC_SIMGRID,
                                .segments = &seg, .nsegments = 1};
-    hnm_model *nm = hnm_model_new(&d, &err);
+    hnm_model *nm = hnm_model_new(&d, err, sizeof err);
     r[1] = 7; /* the model has its own copy */
     const struct hnm_segment *ns = nm != NULL ? hnm_model_segment(nm, HNM_ROUTE_REMOTE, 1) : NULL;
     CHECK(ns != NULL && ns->nresiduals == 3 && ns->residuals[1] == 1 && ns->residuals[2] == 1.3);

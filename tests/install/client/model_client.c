@@ -11,14 +11,14 @@
 
 int main(int argc, char **argv)
 {
-  hnm_error err;
+  char err[HNM_ERRLEN];
   if (argc < 2) {
     fprintf(stderr, "usage: model_client SPEC K...\n");
     return 2;
   }
-  hnm_model *m = hnm_model_parse_spec(argv[1], &err);
+  hnm_model *m = hnm_model_parse_spec(argv[1], err, sizeof err);
   if (m == NULL) {
-    fprintf(stderr, "model_client: %s\n", err.msg);
+    fprintf(stderr, "model_client: %s\n", err);
     return 2;
   }
   printf("model %s\n", hnm_model_name(m));

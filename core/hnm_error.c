@@ -1,0 +1,21 @@
+/* hnm_error.c -- filling an error message (hnm_error.h). */
+#include "hnm_error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void hnm_verrf(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+  if (err == NULL || errlen == 0)
+    return;
+  vsnprintf(err, errlen, fmt, ap);
+}
+
+void hnm_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+
+  va_start(ap, fmt);
+  hnm_verrf(err, errlen, fmt, ap);
+  va_end(ap);
+}

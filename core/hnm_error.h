@@ -1,0 +1,52 @@
+/* hnm_error.h -- the one error convention of every hnm library.
+ *
+ * A function that can fail takes `char *err, size_t errlen` as its last two
+ * parameters and returns 0 on success, -1 on failure (a function that
+ * returns a pointer: NULL; a count or a size: -1). On failure it has
+ * written one line into err with hnm_errf() -- at most errlen bytes,
+ * NUL-terminated, no trailing newline; nothing when err is NULL or errlen
+ * is 0, so a caller that only wants the status passes NULL, 0. On success
+ * err is left as it was. errno is not part of the contract.
+ *
+ * The line names where the fault is, then why:
+ *     "FILE:LINE: field 'X': reason"   (a file the user gave)
+ *     "--option: 'VALUE': reason"      (a command-line value)
+ *     "reason"                         (a value without a place: a unit
+ *                                       parser; its caller adds the place)
+ * A caller that knows more of the place prefixes it ("%s: %s"), never a
+ * second line. HNM_ERRLEN bytes hold any message the libraries write.
+ *
+ * Who prints: nobody below a tool's entry point. Library functions and
+ * readers never print, never exit() and never call hnm_msg (core/hnm_msg.h);
+ * the tool's main() or cmd_*() that called them prints err once, with
+ * hnm_msg_error() ("PROG: " before it), and returns or exits with
+ * HNM_EXIT_USAGE (2) for bad input, HNM_EXIT_FAILURE (1) for failed work.
+ * The SimGrid plugin turns the same line into one XBT critical message and
+ * exit status 2. Asserts are for programmer mistakes only. */
+#ifndef HNM_ERROR_H
+#define HNM_ERROR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Large enough for every message of the libraries (paths included). */
+#define HNM_ERRLEN 1024
+
+/* Format the reason into err (see above); nothing when err is NULL or
+ * errlen is 0. */
+void hnm_errf(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
+void hnm_verrf(char *err, size_t errlen, const char *fmt, va_list ap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HNM_ERROR_H */
