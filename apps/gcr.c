@@ -96,24 +96,15 @@ static void gcr_parse(MPI_Comm comm, int argc, char **argv, struct gcr_opts *o)
   int algo = 0, report = 0, no_payload = 0;
   *o = (struct gcr_opts){.verify = 0};
   const struct hnm_opt opts[] = {
-    {"n", 0, HNM_OPT_LONG, "N", "25", NULL, "GCR iterations per call; the default is Zheng & Marguinaud 2018, Section 4.4's",
-     &o->n, 0, 1000000, NULL},
-    {"restart", 0, HNM_OPT_LONG, "K", "3", NULL, "restart number k of Algorithm 1; the default is Section 4.4's", &o->restart, 1,
-     1L << 24, NULL},
-    {"algo", 0, HNM_OPT_CHOICE, "NAME", "recursive", "mpi|recursive",
-     "mpi (MPI_Allreduce) or recursive (recursive-k, Fig. 4c)", &algo, 0, 0, NULL},
-    {"k", 0, HNM_OPT_LONG, "R", "2", NULL,
-     "radix of recursive-k; 2 is recursive doubling,\nthe paper's best radices were 5..32, median about 21", &o->radix,
-     2, INT_MAX, NULL},
-    {"iterations", 0, HNM_OPT_LONG, "C", "1", NULL, "GCR calls", &o->calls, 1, 1000000, NULL},
-    {"report", 0, HNM_OPT_CHOICE, "WHAT", "all", "all|call", "all (one line per allreduce and per call) or call (per call only)",
-     &report, 0, 0, NULL},
-    {"verify", 0, HNM_OPT_FLAG, NULL, NULL, NULL,
-     "check every element of every result against its closed form\n(and recursive-k against MPI_Allreduce of the same input)",
-     &o->verify, 0, 0, NULL},
-    {"no-payload", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no real buffers (incompatible with --verify)", &no_payload, 0, 0,
-     NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "n", .kind = HNM_OPT_LONG, .arg = "N", .def = "25", .help = "GCR iterations per call; the default is Zheng & Marguinaud 2018, Section 4.4's", .value = &o->n, .max = 1000000},
+    {.name = "restart", .kind = HNM_OPT_LONG, .arg = "K", .def = "3", .help = "restart number k of Algorithm 1; the default is Section 4.4's", .value = &o->restart, .min = 1, .max = 1L << 24},
+    {.name = "algo", .kind = HNM_OPT_CHOICE, .arg = "NAME", .def = "recursive", .unit = "mpi|recursive", .help = "mpi (MPI_Allreduce) or recursive (recursive-k, Fig. 4c)", .value = &algo},
+    {.name = "k", .kind = HNM_OPT_LONG, .arg = "R", .def = "2", .help = "radix of recursive-k; 2 is recursive doubling,\nthe paper's best radices were 5..32, median about 21", .value = &o->radix, .min = 2, .max = INT_MAX},
+    {.name = "iterations", .kind = HNM_OPT_LONG, .arg = "C", .def = "1", .help = "GCR calls", .value = &o->calls, .min = 1, .max = 1000000},
+    {.name = "report", .kind = HNM_OPT_CHOICE, .arg = "WHAT", .def = "all", .unit = "all|call", .help = "all (one line per allreduce and per call) or call (per call only)", .value = &report},
+    {.name = "verify", .kind = HNM_OPT_FLAG, .help = "check every element of every result against its closed form\n(and recursive-k against MPI_Allreduce of the same input)", .value = &o->verify},
+    {.name = "no-payload", .kind = HNM_OPT_FLAG, .help = "no real buffers (incompatible with --verify)", .value = &no_payload},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     GCR_PROG, "[OPTIONS]",
     "Allreduces of one preconditioned GCR solve (Zheng & Marguinaud 2018, Section 3.3, Algorithm 1):\n"

@@ -134,30 +134,18 @@ static void halo_parse(MPI_Comm comm, int argc, char **argv, halo_opts *o)
   int no_payload = 0;
   *o = (halo_opts){.verify = 0};
   const struct hnm_opt opts[] = {
-    {"scale", 0, HNM_OPT_NUMBER, "F", "1", NULL,
-     "about F times the points of Table 3's 28800 x 14400 grid (nx, ny x sqrt(F)),\n0 < F <= 1", &o->scale, 0, 1,
-     NULL},
-    {"nx", 0, HNM_OPT_LONG, "N", NULL, NULL, "global grid points along x (default: Table 3 x scale)", &o->nx, 1,
-     LONG_MAX / 4, NULL},
-    {"ny", 0, HNM_OPT_LONG, "N", NULL, NULL, "global grid points along y (default: Table 3 x scale)", &o->ny, 1,
-     LONG_MAX / 4, NULL},
-    {"nz", 0, HNM_OPT_LONG, "N", "256", NULL, "doubles per grid point, the levels; the default is Table 3's", &o->nz, 1,
-     LONG_MAX / 4, NULL},
-    {"width", 0, HNM_OPT_LONG, "N", "3", "grid points", "halo width; the paper uses 3, 10, 20, 30", &o->width, 1,
-     HALO_MAX_WIDTH, NULL},
-    {"cx", 0, HNM_OPT_LONG, "N", NULL, NULL, "process grid along x (default: the most square cx x cy = P with cx >= cy)",
-     &o->cx, 1, INT_MAX, NULL},
-    {"cy", 0, HNM_OPT_LONG, "N", NULL, NULL, "process grid along y", &o->cy, 1, INT_MAX, NULL},
-    {"iterations", 0, HNM_OPT_LONG, "N", "1", NULL, "halo exchanges, one CSV line each", &o->iterations, 1, INT_MAX,
-     NULL},
-    {"verify", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "fill with global indices and check every halo point", &o->verify,
-     0, 0, NULL},
-    {"no-payload", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no real buffers (timing only); incompatible with --verify",
-     &no_payload, 0, 0, NULL},
-    {"pack", 0, HNM_OPT_CHOICE, "P", "contiguous", "contiguous|manual|datatype",
-     "contiguous buffers packed untimed, manual copy loops timed,\nor MPI_Type_vector from the field", &o->pack, 0,
-     0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "scale", .kind = HNM_OPT_NUMBER, .arg = "F", .def = "1", .help = "about F times the points of Table 3's 28800 x 14400 grid (nx, ny x sqrt(F)),\n0 < F <= 1", .value = &o->scale, .max = 1},
+    {.name = "nx", .kind = HNM_OPT_LONG, .arg = "N", .help = "global grid points along x (default: Table 3 x scale)", .value = &o->nx, .min = 1, .max = LONG_MAX / 4},
+    {.name = "ny", .kind = HNM_OPT_LONG, .arg = "N", .help = "global grid points along y (default: Table 3 x scale)", .value = &o->ny, .min = 1, .max = LONG_MAX / 4},
+    {.name = "nz", .kind = HNM_OPT_LONG, .arg = "N", .def = "256", .help = "doubles per grid point, the levels; the default is Table 3's", .value = &o->nz, .min = 1, .max = LONG_MAX / 4},
+    {.name = "width", .kind = HNM_OPT_LONG, .arg = "N", .def = "3", .unit = "grid points", .help = "halo width; the paper uses 3, 10, 20, 30", .value = &o->width, .min = 1, .max = HALO_MAX_WIDTH},
+    {.name = "cx", .kind = HNM_OPT_LONG, .arg = "N", .help = "process grid along x (default: the most square cx x cy = P with cx >= cy)", .value = &o->cx, .min = 1, .max = INT_MAX},
+    {.name = "cy", .kind = HNM_OPT_LONG, .arg = "N", .help = "process grid along y", .value = &o->cy, .min = 1, .max = INT_MAX},
+    {.name = "iterations", .kind = HNM_OPT_LONG, .arg = "N", .def = "1", .help = "halo exchanges, one CSV line each", .value = &o->iterations, .min = 1, .max = INT_MAX},
+    {.name = "verify", .kind = HNM_OPT_FLAG, .help = "fill with global indices and check every halo point", .value = &o->verify},
+    {.name = "no-payload", .kind = HNM_OPT_FLAG, .help = "no real buffers (timing only); incompatible with --verify", .value = &no_payload},
+    {.name = "pack", .kind = HNM_OPT_CHOICE, .arg = "P", .def = "contiguous", .unit = "contiguous|manual|datatype", .help = "contiguous buffers packed untimed, manual copy loops timed,\nor MPI_Type_vector from the field", .value = &o->pack},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     PROG, "[OPTIONS]",
     "Wide halo exchange of the Semi-Lagrangian method (Zheng & Marguinaud 2018, Section 3.2, Fig. 4b):\n"

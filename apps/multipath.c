@@ -243,22 +243,15 @@ int main(int argc, char **argv)
   static const char *const methods[] = {"direct", "default", "heuristic", "lp"};
   int method = 3, no_barrier = 0, no_payload = 0;
   const struct hnm_opt opts[] = {
-    {"paths", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "hnm-route's path file (hnm-route --paths FILE writes it)",
-     &o.paths, 0, 0, NULL},
-    {"method", 0, HNM_OPT_CHOICE, "M", "lp", "direct|default|heuristic|lp",
-     "'direct' sends each pair of the default lines in one message; default, heuristic or lp\n"
-     "forward every path of those lines hop by hop through the intermediate ranks",
-     &method, 0, 0, NULL},
-    {"chunk", 0, HNM_OPT_LONG, "BYTES", "131072", "bytes", "chunk of the hop-by-hop forwarding", &o.chunk, 1,
-     INT_MAX, NULL},
-    {"verify", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "fill the data with a pattern of (src, dst, byte offset) and check it on arrival", &o.verify, 0, 0, NULL},
-    {"no-payload", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no real buffers (timing only); not with --verify",
-     &no_payload, 0, 0, NULL},
-    {"no-barrier", 0, HNM_OPT_FLAG, NULL, NULL, NULL,
-     "start without a barrier (under SMPI every rank starts at time 0, so\n"
-     "the time is exactly the movement's; with a real MPI it then includes start skew)",
-     &no_barrier, 0, 0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "paths", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "hnm-route's path file (hnm-route --paths FILE writes it)", .value = &o.paths},
+    {.name = "method", .kind = HNM_OPT_CHOICE, .arg = "M", .def = "lp", .unit = "direct|default|heuristic|lp", .help = "'direct' sends each pair of the default lines in one message; default, heuristic or lp\n"
+       "forward every path of those lines hop by hop through the intermediate ranks", .value = &method},
+    {.name = "chunk", .kind = HNM_OPT_LONG, .arg = "BYTES", .def = "131072", .unit = "bytes", .help = "chunk of the hop-by-hop forwarding", .value = &o.chunk, .min = 1, .max = INT_MAX},
+    {.name = "verify", .kind = HNM_OPT_FLAG, .help = "fill the data with a pattern of (src, dst, byte offset) and check it on arrival", .value = &o.verify},
+    {.name = "no-payload", .kind = HNM_OPT_FLAG, .help = "no real buffers (timing only); not with --verify", .value = &no_payload},
+    {.name = "no-barrier", .kind = HNM_OPT_FLAG, .help = "start without a barrier (under SMPI every rank starts at time 0, so\n"
+       "the time is exactly the movement's; with a real MPI it then includes start skew)", .value = &no_barrier},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     PROG, "--paths FILE [OPTIONS]",
     "Moves the pattern of hnm-route's path file along its path splits.",

@@ -85,11 +85,9 @@ int main(int argc, char **argv)
   sz[0].n = parse_sizes(DEFAULT_PINGPONG, sz[0].v, MAX_SIZES);
   sz[1].n = parse_sizes(DEFAULT_ALLTOALL, sz[1].v, MAX_SIZES);
   const struct hnm_opt opts[] = {
-    {"pingpong-sizes", 0, HNM_OPT_CALL, "LIST", DEFAULT_PINGPONG, "bytes",
-     "ping-pong sizes between rank 0 and rank procs/2, comma-separated", NULL, 0, 0, set_pingpong},
-    {"alltoall-sizes", 0, HNM_OPT_CALL, "LIST", DEFAULT_ALLTOALL, "bytes per pair",
-     "MPI_Alltoall sizes, comma-separated", NULL, 0, 0, set_alltoall},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "pingpong-sizes", .kind = HNM_OPT_CALL, .arg = "LIST", .def = DEFAULT_PINGPONG, .unit = "bytes", .help = "ping-pong sizes between rank 0 and rank procs/2, comma-separated", .fn = set_pingpong},
+    {.name = "alltoall-sizes", .kind = HNM_OPT_CALL, .arg = "LIST", .def = DEFAULT_ALLTOALL, .unit = "bytes per pair", .help = "MPI_Alltoall sizes, comma-separated", .fn = set_alltoall},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     "pingpong_alltoall", "[OPTIONS]", "The demo workload of hnm's main job: ping-pongs, then alltoalls.",
     "Output: CSV op,bytes,procs,seconds on rank 0 (pingpong: half the round trip;\n"

@@ -479,27 +479,18 @@ static void parse(MPI_Comm comm, int argc, char **argv, struct opts *o)
   MPI_Comm_size(comm, &procs);
   memset(o, 0, sizeof *o);
   const struct hnm_opt opts[] = {
-    {"nx", 0, HNM_OPT_LONG, "N", NULL, NULL,
-     "grid points along x (default 28800, Table 3, times --scale^(1/3));\noverrides the scaled size", &nx, 1,
-     1000000000L, NULL},
-    {"ny", 0, HNM_OPT_LONG, "N", NULL, NULL, "grid points along y (default 14400 x --scale^(1/3))", &ny, 1,
-     1000000000L, NULL},
-    {"nz", 0, HNM_OPT_LONG, "N", NULL, NULL, "grid points along z (default 256 x --scale^(1/3))", &nz, 1,
-     1000000000L, NULL},
-    {"scale", 0, HNM_OPT_NUMBER, "F", "1", NULL, "shrink each dimension by F^(1/3), 0 < F <= 1", &scale, 0, 1, NULL},
-    {"cx", 0, HNM_OPT_LONG, "N", NULL, NULL,
-     "process grid, cx * cy = processes (default: the most\nsquare factorisation, cx <= cy)", &cx, 1, procs, NULL},
-    {"cy", 0, HNM_OPT_LONG, "N", NULL, NULL, "process grid along y", &cy, 1, procs, NULL},
-    {"algo", 0, HNM_OPT_CHOICE, "NAME", "ring", "mpi|burst|bruck|ring|pairwise", "alltoallv algorithm", &algo, 0,
-     0, NULL},
-    {"k", 0, HNM_OPT_LONG, "N", NULL, NULL, "ring-k radix, N >= 1 (default 4; --algo ring only)", &k, 1, INT_MAX,
-     NULL},
-    {"iterations", 0, HNM_OPT_LONG, "N", "1", NULL, "forward+backward cycles", &o->iterations, 1, 1000000L, NULL},
-    {"verify", 0, HNM_OPT_FLAG, NULL, NULL, NULL,
-     "fill with global indices, check every element after\neach transposition", &o->verify, 0, 0, NULL},
-    {"no-payload", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "no real buffers (large simulations); not with --verify",
-     &no_payload, 0, 0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "nx", .kind = HNM_OPT_LONG, .arg = "N", .help = "grid points along x (default 28800, Table 3, times --scale^(1/3));\noverrides the scaled size", .value = &nx, .min = 1, .max = 1000000000L},
+    {.name = "ny", .kind = HNM_OPT_LONG, .arg = "N", .help = "grid points along y (default 14400 x --scale^(1/3))", .value = &ny, .min = 1, .max = 1000000000L},
+    {.name = "nz", .kind = HNM_OPT_LONG, .arg = "N", .help = "grid points along z (default 256 x --scale^(1/3))", .value = &nz, .min = 1, .max = 1000000000L},
+    {.name = "scale", .kind = HNM_OPT_NUMBER, .arg = "F", .def = "1", .help = "shrink each dimension by F^(1/3), 0 < F <= 1", .value = &scale, .max = 1},
+    {.name = "cx", .kind = HNM_OPT_LONG, .arg = "N", .help = "process grid, cx * cy = processes (default: the most\nsquare factorisation, cx <= cy)", .value = &cx, .min = 1, .max = procs},
+    {.name = "cy", .kind = HNM_OPT_LONG, .arg = "N", .help = "process grid along y", .value = &cy, .min = 1, .max = procs},
+    {.name = "algo", .kind = HNM_OPT_CHOICE, .arg = "NAME", .def = "ring", .unit = "mpi|burst|bruck|ring|pairwise", .help = "alltoallv algorithm", .value = &algo},
+    {.name = "k", .kind = HNM_OPT_LONG, .arg = "N", .help = "ring-k radix, N >= 1 (default 4; --algo ring only)", .value = &k, .min = 1, .max = INT_MAX},
+    {.name = "iterations", .kind = HNM_OPT_LONG, .arg = "N", .def = "1", .help = "forward+backward cycles", .value = &o->iterations, .min = 1, .max = 1000000L},
+    {.name = "verify", .kind = HNM_OPT_FLAG, .help = "fill with global indices, check every element after\neach transposition", .value = &o->verify},
+    {.name = "no-payload", .kind = HNM_OPT_FLAG, .help = "no real buffers (large simulations); not with --verify", .value = &no_payload},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     PROG, "[OPTIONS]",
     "Transpositions of a spectral transform (Zheng & Marguinaud 2018, Section 3.1, Figure 3):\n"

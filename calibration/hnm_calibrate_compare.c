@@ -71,7 +71,7 @@ static void check_sizes(const char *real, const struct inputs *in, char **sims, 
 
 int cmd_compare(int argc, char **argv)
 {
-  const struct hnm_opt opts[] = {{NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt opts[] = {{.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate compare", "REAL.csv NAME=SIM.csv...",
     "Errors of each simulation against the real measurements, per op (send, recv, pingpong)\n"

@@ -374,13 +374,13 @@ int cmd_machine(int argc, char **argv)
   const char *dir = NULL, *mpirun = "mpirun";
   long np = 2, hosts = 0, speed_reps = 5, refine_reps = 5;
   const struct hnm_opt opts[] = {
-    {"d", 'd', HNM_OPT_STRING, "DIR", NULL, NULL, "output directory (required; created if missing)", &dir, 0, 0, NULL},
-    {"mpirun", 0, HNM_OPT_STRING, "CMD", "mpirun", NULL, "the launcher of the machine, split on spaces", &mpirun, 0, 0, NULL},
-    {"np", 0, HNM_OPT_LONG, "N", "2", NULL, "ranks of the benchmarks (the point-to-point part uses ranks 0 and 1)", &np, 2, 1000000, NULL},
-    {"hosts", 0, HNM_OPT_LONG, "H", NULL, NULL, "hosts of the platform (default: -np, or this machine's processors if more)", &hosts, 1, 1000000, NULL},
-    {"speed-reps", 0, HNM_OPT_LONG, "N", "5", NULL, "repetitions of the host-speed kernel on every rank", &speed_reps, 1, 1000, NULL},
-    {"refine-reps", 0, HNM_OPT_LONG, "N", "5", NULL, "measurements per size and round when locating breakpoints", &refine_reps, 1, 100000, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "d", .short_name = 'd', .kind = HNM_OPT_STRING, .arg = "DIR", .help = "output directory (required; created if missing)", .value = &dir},
+    {.name = "mpirun", .kind = HNM_OPT_STRING, .arg = "CMD", .def = "mpirun", .help = "the launcher of the machine, split on spaces", .value = &mpirun},
+    {.name = "np", .kind = HNM_OPT_LONG, .arg = "N", .def = "2", .help = "ranks of the benchmarks (the point-to-point part uses ranks 0 and 1)", .value = &np, .min = 2, .max = 1000000},
+    {.name = "hosts", .kind = HNM_OPT_LONG, .arg = "H", .help = "hosts of the platform (default: -np, or this machine's processors if more)", .value = &hosts, .min = 1, .max = 1000000},
+    {.name = "speed-reps", .kind = HNM_OPT_LONG, .arg = "N", .def = "5", .help = "repetitions of the host-speed kernel on every rank", .value = &speed_reps, .min = 1, .max = 1000},
+    {.name = "refine-reps", .kind = HNM_OPT_LONG, .arg = "N", .def = "5", .help = "measurements per size and round when locating breakpoints", .value = &refine_reps, .min = 1, .max = 100000},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate machine", "--mpirun CMD -d DIR [OPTIONS] [-- BENCHMARK-OPTIONS]",
     "Calibrates the machine that CMD runs on, in one command: the point-to-point benchmark\n"

@@ -131,18 +131,18 @@ int cmd_run(int argc, char **argv)
   int simulate = 0, progress = isatty(2);
   long np = 2;
   const struct hnm_opt opts[] = {
-    {"d", 'd', HNM_OPT_STRING, "DIR", ".", NULL, "output directory (created if missing)", &dir, 0, 0, NULL},
-    {"np", 0, HNM_OPT_LONG, "N", "2", NULL, "ranks (the contention probe uses N/2 pairs)", &np, 2, 1000000, NULL},
-    {"mpirun", 0, HNM_OPT_STRING, "CMD", "mpirun", NULL, "real run launcher, split on spaces (see below)", &mpirun, 0, 0, NULL},
-    {"simulate", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "run under hnm-run instead, with -model, -platform, -hostfile", &simulate, 0, 0, NULL},
-    {"model", 0, HNM_OPT_STRING, "M", NULL, NULL, "hnm-run's --model (with --simulate)", &model, 0, 0, NULL},
-    {"platform", 0, HNM_OPT_STRING, "P.xml", NULL, NULL, "platform (with --simulate)", &platform, 0, 0, NULL},
-    {"hostfile", 0, HNM_OPT_STRING, "H", NULL, NULL, "hostfile (with --simulate)", &hostfile, 0, 0, NULL},
-    {"bench", 0, HNM_OPT_STRING, "PATH", NULL, NULL, "benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)", &bench, 0, 0, NULL},
-    {"progress", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "progress on stderr (default: when stderr is a terminal)", &progress, 0, 0, NULL},
-    {"refine", 0, HNM_OPT_STRING, "MODEL", NULL, NULL, "instead: locate MODEL's breakpoints (fitted from DIR's CSVs; auto: fit them first) to the byte; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit", &refine, 0, 0, NULL},
-    {"refine-reps", 0, HNM_OPT_LONG, "N", "5", NULL, "with --refine: measurements per size and round", &refine_reps, 1, 100000, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "d", .short_name = 'd', .kind = HNM_OPT_STRING, .arg = "DIR", .def = ".", .help = "output directory (created if missing)", .value = &dir},
+    {.name = "np", .kind = HNM_OPT_LONG, .arg = "N", .def = "2", .help = "ranks (the contention probe uses N/2 pairs)", .value = &np, .min = 2, .max = 1000000},
+    {.name = "mpirun", .kind = HNM_OPT_STRING, .arg = "CMD", .def = "mpirun", .help = "real run launcher, split on spaces (see below)", .value = &mpirun},
+    {.name = "simulate", .kind = HNM_OPT_FLAG, .help = "run under hnm-run instead, with -model, -platform, -hostfile", .value = &simulate},
+    {.name = "model", .kind = HNM_OPT_STRING, .arg = "M", .help = "hnm-run's --model (with --simulate)", .value = &model},
+    {.name = "platform", .kind = HNM_OPT_STRING, .arg = "P.xml", .help = "platform (with --simulate)", .value = &platform},
+    {.name = "hostfile", .kind = HNM_OPT_STRING, .arg = "H", .help = "hostfile (with --simulate)", .value = &hostfile},
+    {.name = "bench", .kind = HNM_OPT_STRING, .arg = "PATH", .help = "benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)", .value = &bench},
+    {.name = "progress", .kind = HNM_OPT_FLAG, .help = "progress on stderr (default: when stderr is a terminal)", .value = &progress},
+    {.name = "refine", .kind = HNM_OPT_STRING, .arg = "MODEL", .help = "instead: locate MODEL's breakpoints (fitted from DIR's CSVs; auto: fit them first) to the byte; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit", .value = &refine},
+    {.name = "refine-reps", .kind = HNM_OPT_LONG, .arg = "N", .def = "5", .help = "with --refine: measurements per size and round", .value = &refine_reps, .min = 1, .max = 100000},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate run", "[OPTIONS] [-- BENCHMARK-OPTIONS]",
     "Runs apps/calibrate (see `calibrate -h` for its options: --min, --max, --sizes, --reps, ...)\n"

@@ -41,7 +41,7 @@ static void print_notes(const char *notes)
 int cmd_export(int argc, char **argv)
 {
   double bw = NAN, lat = NAN;
-  const struct hnm_opt opts[] = {ROUTE_OPTS(bw, lat), {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt opts[] = {ROUTE_OPTS(bw, lat), {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate export", "MODEL [--bandwidth B --latency L]",
     "Prints the SimGrid <config> block (smpi/os, smpi/ois, smpi/or, smpi/bw-factor, smpi/lat-factor,\n"
@@ -96,9 +96,9 @@ int cmd_import(int argc, char **argv)
   const char *out = NULL, *name = "imported";
   const struct hnm_opt opts[] = {
     ROUTE_OPTS(bw, lat),
-    {"output", 'o', HNM_OPT_STRING, "MODEL.xml", NULL, NULL, "model to write (required)", &out, 0, 0, NULL},
-    {"name", 0, HNM_OPT_STRING, "NAME", "imported", NULL, "model name", &name, 0, 0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "output", .short_name = 'o', .kind = HNM_OPT_STRING, .arg = "MODEL.xml", .help = "model to write (required)", .value = &out},
+    {.name = "name", .kind = HNM_OPT_STRING, .arg = "NAME", .def = "imported", .help = "model name", .value = &name},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate import", "CONFIG-or-PLATFORM.xml --bandwidth B --latency L -o MODEL.xml",
     "Reads SimGrid's SMPI options from a <config> block (platform-calibration's output, or a platform\n"

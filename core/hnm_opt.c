@@ -213,9 +213,9 @@ static void opt__left(const struct hnm_opt_cmd *cmd, const struct hnm_opt *o, ch
 void hnm_opt_help(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, FILE *out)
 {
   static const struct hnm_opt builtin[] = {
-    {"help", 'h', HNM_OPT_FLAG, NULL, NULL, NULL, "this help", NULL, 0, 0, NULL},
-    {"version", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the version", NULL, 0, 0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "help", .short_name = 'h', .kind = HNM_OPT_FLAG, .help = "this help"},
+    {.name = "version", .kind = HNM_OPT_FLAG, .help = "print the version"},
+    {.name = NULL}};
   char left[160];
   int width = 0;
   const struct hnm_opt *tables[2] = {opts, builtin};

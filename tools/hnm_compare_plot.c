@@ -126,11 +126,11 @@ int cmd_plot(int argc, char **argv)
                                                    "band_hi", "members"};
   struct plot_only only = {onlycol, onlyval, 0, colnames};
   const struct hnm_opt opts[] = {
-    {"out", 'o', HNM_OPT_STRING, "PREFIX", NULL, NULL, "PREFIX-time.png, PREFIX-error.png, their .dat, PREFIX.gp", &prefix, 0, 0, NULL},
-    {"reference", 0, HNM_OPT_STRING, "MODEL", NULL, NULL, "relative errors against this model's runs", &ref, 0, 0, NULL},
-    {"only", 0, HNM_OPT_CALL, "COLUMN=VALUE", NULL, NULL, "keep the rows whose COLUMN equals VALUE (repeatable)", NULL, 0, 0, plot__only},
-    {"title", 0, HNM_OPT_STRING, "TEXT", NULL, NULL, "figure title", &title, 0, 0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "out", .short_name = 'o', .kind = HNM_OPT_STRING, .arg = "PREFIX", .help = "PREFIX-time.png, PREFIX-error.png, their .dat, PREFIX.gp", .value = &prefix},
+    {.name = "reference", .kind = HNM_OPT_STRING, .arg = "MODEL", .help = "relative errors against this model's runs", .value = &ref},
+    {.name = "only", .kind = HNM_OPT_CALL, .arg = "COLUMN=VALUE", .help = "keep the rows whose COLUMN equals VALUE (repeatable)", .fn = plot__only},
+    {.name = "title", .kind = HNM_OPT_STRING, .arg = "TEXT", .help = "figure title", .value = &title},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {"hnm-compare plot", "IN.csv -o PREFIX [OPTIONS]",
                                   "Figures of a result CSV: time vs processes, errors against --reference (hnm-compare --help).",
                                   NULL, NULL, 0, &only};

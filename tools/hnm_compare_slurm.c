@@ -125,8 +125,8 @@ int cmd_merge(int argc, char **argv)
   /* The inputs and rows live until the process exits (static: whatever the path). */
   static strvec in;
   const struct hnm_opt opts[] = {
-    {"out", 'o', HNM_OPT_STRING, "OUT.csv", NULL, NULL, "the merged CSV", &out, 0, 0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "out", .short_name = 'o', .kind = HNM_OPT_STRING, .arg = "OUT.csv", .help = "the merged CSV", .value = &out},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {"hnm-compare merge", "-o OUT.csv IN.csv...",
                                   "Rows of the per-task CSVs sorted by index; duplicates dropped; conflicting ok rows\n"
                                   "or two runs with one index (different grids) refused.",

@@ -449,14 +449,14 @@ int main(int argc, char **argv)
   int explain = 0, dry_run = 0, tcmalloc = 0, no_tcmalloc = 0, fast = 0;
   const char *link_load = NULL;
   const struct hnm_opt opts[] = {
-    {"model", 0, HNM_OPT_CALL, "SPEC", NULL, NULL, "network model: a bundled name or a file, with overrides (see below)", NULL, 0, 0, run__model},
-    {"explain", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "print the effective model parameters and how computation is counted, and exit", &explain, 0, 0, NULL},
-    {"dry-run", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "validate everything and print the smpirun command, run nothing", &dry_run, 0, 0, NULL},
-    {"tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "preload tcmalloc into the simulator (off by default: see below)", &tcmalloc, 0, 0, NULL},
-    {"fast", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "fast mode for the largest runs: every message rendez-vous, overheads on the wire (not exact: docs/scale.md)", &fast, 0, 0, NULL},
-    {"no-tcmalloc", 0, HNM_OPT_FLAG, NULL, NULL, NULL, "do not preload tcmalloc (the default)", &no_tcmalloc, 0, 0, NULL},
-    {"link-load", 0, HNM_OPT_STRING, "FILE", NULL, NULL, "write per-link load (CSV) to FILE at the end (docs/experiments.md)", &link_load, 0, 0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "model", .kind = HNM_OPT_CALL, .arg = "SPEC", .help = "network model: a bundled name or a file, with overrides (see below)", .fn = run__model},
+    {.name = "explain", .kind = HNM_OPT_FLAG, .help = "print the effective model parameters and how computation is counted, and exit", .value = &explain},
+    {.name = "dry-run", .kind = HNM_OPT_FLAG, .help = "validate everything and print the smpirun command, run nothing", .value = &dry_run},
+    {.name = "tcmalloc", .kind = HNM_OPT_FLAG, .help = "preload tcmalloc into the simulator (off by default: see below)", .value = &tcmalloc},
+    {.name = "fast", .kind = HNM_OPT_FLAG, .help = "fast mode for the largest runs: every message rendez-vous, overheads on the wire (not exact: docs/scale.md)", .value = &fast},
+    {.name = "no-tcmalloc", .kind = HNM_OPT_FLAG, .help = "do not preload tcmalloc (the default)", .value = &no_tcmalloc},
+    {.name = "link-load", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "write per-link load (CSV) to FILE at the end (docs/experiments.md)", .value = &link_load},
+    {.name = NULL}};
   const char *given[2] = {spec, NULL}; /* the spec, the --model given (run__model()) */
   const struct hnm_opt_cmd cmd = {"hnm-run", "[OPTIONS] [SMPIRUN-OPTIONS] PROGRAM [ARGS...]",
                                   "Run an MPI program under SimGrid's smpirun with an hnm network model "

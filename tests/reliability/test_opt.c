@@ -44,15 +44,15 @@ static int parse(struct vals *v, int flags, const char *const *args)
   argv[argc] = NULL;
   memset(v, 0, sizeof *v);
   const struct hnm_opt opts[] = {
-    {"flag", 'f', HNM_OPT_FLAG, NULL, NULL, NULL, "a flag", &v->flag, 0, 0, NULL},
-    {"output", 'o', HNM_OPT_STRING, "FILE", NULL, NULL, "write to FILE", &v->out, 0, 0, NULL},
-    {"np", 0, HNM_OPT_LONG, "N", "2", NULL, "ranks", &v->np, 1, 1024, NULL},
-    {"lat", 0, HNM_OPT_TIME, "TIME", "1us", "s", "latency", &v->lat, 0, 1, NULL},
-    {"size", 0, HNM_OPT_SIZE, "SIZE", "64KiB", "bytes", "size", &v->size, 0, 0, NULL},
-    {"bw", 0, HNM_OPT_BANDWIDTH, "BW", "10Gbps", "bytes/s", "bandwidth", &v->bw, 0, 0, NULL},
-    {"factor", 0, HNM_OPT_NUMBER, "F", "1.5", NULL, "factor", &v->factor, 0, 0, NULL},
-    {"call", 'c', HNM_OPT_CALL, "X", NULL, NULL, "repeatable", NULL, 0, 0, on_call},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "flag", .short_name = 'f', .kind = HNM_OPT_FLAG, .help = "a flag", .value = &v->flag},
+    {.name = "output", .short_name = 'o', .kind = HNM_OPT_STRING, .arg = "FILE", .help = "write to FILE", .value = &v->out},
+    {.name = "np", .kind = HNM_OPT_LONG, .arg = "N", .def = "2", .help = "ranks", .value = &v->np, .min = 1, .max = 1024},
+    {.name = "lat", .kind = HNM_OPT_TIME, .arg = "TIME", .def = "1us", .unit = "s", .help = "latency", .value = &v->lat, .max = 1},
+    {.name = "size", .kind = HNM_OPT_SIZE, .arg = "SIZE", .def = "64KiB", .unit = "bytes", .help = "size", .value = &v->size},
+    {.name = "bw", .kind = HNM_OPT_BANDWIDTH, .arg = "BW", .def = "10Gbps", .unit = "bytes/s", .help = "bandwidth", .value = &v->bw},
+    {.name = "factor", .kind = HNM_OPT_NUMBER, .arg = "F", .def = "1.5", .help = "factor", .value = &v->factor},
+    {.name = "call", .short_name = 'c', .kind = HNM_OPT_CALL, .arg = "X", .help = "repeatable", .fn = on_call},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {"prog", "[OPTIONS] FILE...", "Test.", "Epilog.\n", NULL, flags, v};
   /* --help, --version and error messages go to /dev/null here (their text
    * is checked by the tools' suites). */
@@ -136,10 +136,10 @@ int main(void)
   FILE *f = open_memstream(&text, &len);
   struct vals w;
   const struct hnm_opt opts[] = {
-    {"np", 0, HNM_OPT_LONG, "N", "2", NULL, "MPI ranks", &w.np, 1, 10, NULL},
-    {"lat", 0, HNM_OPT_TIME, "TIME", "1us", "s", "link latency", &w.lat, 0, 0, NULL},
-    {"output", 'o', HNM_OPT_STRING, "FILE", NULL, NULL, "write to FILE", &w.out, 0, 0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "np", .kind = HNM_OPT_LONG, .arg = "N", .def = "2", .help = "MPI ranks", .value = &w.np, .min = 1, .max = 10},
+    {.name = "lat", .kind = HNM_OPT_TIME, .arg = "TIME", .def = "1us", .unit = "s", .help = "link latency", .value = &w.lat},
+    {.name = "output", .short_name = 'o', .kind = HNM_OPT_STRING, .arg = "FILE", .help = "write to FILE", .value = &w.out},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {"prog", "[OPTIONS]", "Summary.", "Epilog.\n", NULL, 0, NULL};
   hnm_opt_help(&cmd, opts, f);
   fclose(f);

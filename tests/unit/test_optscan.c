@@ -48,12 +48,12 @@ static int scan(struct vals *v, char **av, int flags, char *err, size_t errlen, 
   av[argc] = NULL;
   memset(v, 0, sizeof *v);
   const struct hnm_opt opts[] = {
-    {"n", 0, HNM_OPT_LONG, "N", "2", NULL, "count", &v->n, 1, 10, NULL},
-    {"algo", 0, HNM_OPT_CHOICE, "NAME", "c", "a|bb|c", "algorithm", &v->algo, 0, 0, NULL},
-    {"verbose", 'v', HNM_OPT_FLAG, NULL, NULL, NULL, "talk", &v->verbose, 0, 0, NULL},
-    {"scale", 0, HNM_OPT_NUMBER, "F", "1", NULL, "scale", &v->scale, 0, 1, NULL},
-    {"call", 0, HNM_OPT_CALL, "X", NULL, NULL, "callback", NULL, 0, 0, on_call},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "n", .kind = HNM_OPT_LONG, .arg = "N", .def = "2", .help = "count", .value = &v->n, .min = 1, .max = 10},
+    {.name = "algo", .kind = HNM_OPT_CHOICE, .arg = "NAME", .def = "c", .unit = "a|bb|c", .help = "algorithm", .value = &v->algo},
+    {.name = "verbose", .short_name = 'v', .kind = HNM_OPT_FLAG, .help = "talk", .value = &v->verbose},
+    {.name = "scale", .kind = HNM_OPT_NUMBER, .arg = "F", .def = "1", .help = "scale", .value = &v->scale, .max = 1},
+    {.name = "call", .kind = HNM_OPT_CALL, .arg = "X", .help = "callback", .fn = on_call},
+    {.name = NULL}};
   const struct hnm_opt_cmd cmd = {"prog", "[OPTIONS]", NULL, NULL, NULL, flags, v};
   return hnm_opt_scan(&cmd, opts, argc, av, err, errlen);
 }
@@ -152,8 +152,8 @@ int main(void)
    * another argv, as another SMPI rank would do; then the same argv again. */
   char cluster[] = "-vx";
   char *a1[] = {"prog", cluster, NULL};
-  const struct hnm_opt vopt[] = {{"verbose", 'v', HNM_OPT_FLAG, NULL, NULL, NULL, "talk", &v.verbose, 0, 0, NULL},
-                                 {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+  const struct hnm_opt vopt[] = {{.name = "verbose", .short_name = 'v', .kind = HNM_OPT_FLAG, .help = "talk", .value = &v.verbose},
+                                 {.name = NULL}};
   const struct hnm_opt_cmd vcmd = {"prog", NULL, NULL, NULL, NULL, HNM_OPT_IN_ORDER, NULL};
   v.verbose = 0;
   CHECK_EQ(hnm_opt_scan(&vcmd, vopt, 2, a1, err, sizeof err), HNM_OPT_ERROR);
@@ -175,10 +175,10 @@ int main(void)
   long n = 0;
   int algo = 0;
   const struct hnm_opt hopts[] = {
-    {"alpha", 'a', HNM_OPT_FLAG, NULL, NULL, NULL, "first line\nsecond line", &flag, 0, 0, NULL},
-    {"n", 0, HNM_OPT_LONG, "N", "2", NULL, "count", &n, 0, 0, NULL},
-    {"algo", 0, HNM_OPT_CHOICE, "NAME", "b", "a|b|c", "algorithm", &algo, 0, 0, NULL},
-    {NULL, 0, HNM_OPT_FLAG, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL}};
+    {.name = "alpha", .short_name = 'a', .kind = HNM_OPT_FLAG, .help = "first line\nsecond line", .value = &flag},
+    {.name = "n", .kind = HNM_OPT_LONG, .arg = "N", .def = "2", .help = "count", .value = &n},
+    {.name = "algo", .kind = HNM_OPT_CHOICE, .arg = "NAME", .def = "b", .unit = "a|b|c", .help = "algorithm", .value = &algo},
+    {.name = NULL}};
   const struct hnm_opt_cmd hcmd = {"prog", "[OPTIONS]", "Summary.", "Epilog.\n", NULL, 0, NULL};
   char *text = NULL;
   size_t len = 0;
