@@ -443,26 +443,46 @@ static int explain_speed(const char *platform, const char *hostfile, const char 
   return rc;
 }
 
-int main(int argc, char **argv)
+/* What hnm-run knows of the run, filled step by step by main(). */
+struct run__ctx {
+  /* hnm-run's options */
+  const char *spec;
+  int explain, dry_run, tcmalloc, fast;
+  const char *link_load;
+  hnm_model_set *set; /* a model set (--model DIR.set), or NULL */
+  /* smpirun's arguments and the program (argv[program]) */
+  int argc;
+  char **argv;
+  const char *platform, *hostfile, *wrapper, *np_text;
+  int program;
+  /* a routed platform: its description, and the library SimGrid loads */
+  int is_routed;
+  char platform_lib[4096], routed[PATH_MAX];
+  /* what the checks chose */
+  int full;
+  long ranks;
+  hnm_speed speed;
+};
+
+/* Step 1: hnm-run's own options, split from smpirun's; a model set opened
+ * whole. Returns -1 to go on, else the exit status. */
+static int run__options(struct run__ctx *r, int argc, char **argv)
 {
-  const char *spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
-  int explain = 0, dry_run = 0, tcmalloc = 0, no_tcmalloc = 0, fast = 0;
-  const char *link_load = NULL;
+  int no_tcmalloc = 0;
   const struct hnm_opt opts[] = {
     {.name = "model", .kind = HNM_OPT_CALL, .arg = "SPEC", .help = "network model: a bundled name or a file, with overrides (see below)", .fn = run__model},
-    {.name = "explain", .kind = HNM_OPT_FLAG, .help = "print the effective model parameters and how computation is counted, and exit", .value = &explain},
-    {.name = "dry-run", .kind = HNM_OPT_FLAG, .help = "validate everything and print the smpirun command, run nothing", .value = &dry_run},
-    {.name = "tcmalloc", .kind = HNM_OPT_FLAG, .help = "preload tcmalloc into the simulator (off by default: see below)", .value = &tcmalloc},
-    {.name = "fast", .kind = HNM_OPT_FLAG, .help = "fast mode for the largest runs: every message rendez-vous, overheads on the wire (not exact: docs/scale.md)", .value = &fast},
+    {.name = "explain", .kind = HNM_OPT_FLAG, .help = "print the effective model parameters and how computation is counted, and exit", .value = &r->explain},
+    {.name = "dry-run", .kind = HNM_OPT_FLAG, .help = "validate everything and print the smpirun command, run nothing", .value = &r->dry_run},
+    {.name = "tcmalloc", .kind = HNM_OPT_FLAG, .help = "preload tcmalloc into the simulator (off by default: see below)", .value = &r->tcmalloc},
+    {.name = "fast", .kind = HNM_OPT_FLAG, .help = "fast mode for the largest runs: every message rendez-vous, overheads on the wire (not exact: docs/scale.md)", .value = &r->fast},
     {.name = "no-tcmalloc", .kind = HNM_OPT_FLAG, .help = "do not preload tcmalloc (the default)", .value = &no_tcmalloc},
-    {.name = "link-load", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "write per-link load (CSV) to FILE at the end (docs/experiments.md)", .value = &link_load},
+    {.name = "link-load", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "write per-link load (CSV) to FILE at the end (docs/experiments.md)", .value = &r->link_load},
     {.name = NULL}};
-  const char *given[2] = {spec, NULL}; /* the spec, the --model given (run__model()) */
+  const char *given[2] = {r->spec, NULL}; /* the spec, the --model given (run__model()) */
   const struct hnm_opt_cmd cmd = {"hnm-run", "[OPTIONS] [SMPIRUN-OPTIONS] PROGRAM [ARGS...]",
                                   "Run an MPI program under SimGrid's smpirun with an hnm network model "
                                   "(default model: " HNM_DEFAULT_MODEL ", or $HNM_DEFAULT_MODEL).",
                                   NULL, run__notes, 0, given};
-  hnm_msg_init("hnm-run");
   /* Static: they live until exec or exit, whatever the path. */
   static char **own, **rest;
   own = calloc((size_t)argc + 1, sizeof *own);
@@ -474,163 +494,205 @@ int main(int argc, char **argv)
   int first = hnm_opt_parse(&cmd, opts, nown, own);
   if (first < 0)
     return hnm_opt_status(first);
-  spec = given[0];
-  char err[HNM_ERRLEN];
+  r->spec = given[0];
   /* A model set: checked whole now, the central model stands for the set
    * in every check below, and each model runs in turn at the end. */
-  static hnm_model_set *set;
-  if (hnm_model_set_is(spec)) {
-    set = hnm_model_set_open(spec, err, sizeof err);
-    if (set == NULL) {
+  if (hnm_model_set_is(r->spec)) {
+    char err[HNM_ERRLEN];
+    r->set = hnm_model_set_open(r->spec, err, sizeof err);
+    if (r->set == NULL)
       return hnm_msg_error("%s", err);
-    }
-    spec = set->specs[0];
+    r->spec = r->set->specs[0];
   }
-  tcmalloc = tcmalloc && !no_tcmalloc;
-  argc = nrest; /* from here on, argv holds smpirun's arguments and the program */
-  argv = rest;
-  int i = 0;
+  r->tcmalloc = r->tcmalloc && !no_tcmalloc;
+  r->argc = nrest; /* from here on, argv holds smpirun's arguments and the program */
+  r->argv = rest;
+  return -1;
+}
 
-  hnm_model *model = hnm_model_parse_spec(spec, err, sizeof err);
+/* Step 2: the model, what --fast cannot take, and --explain's model part.
+ * Returns the model, or NULL with the exit status in *rc. */
+static hnm_model *run__model_load(const struct run__ctx *r, int *rc)
+{
+  char err[HNM_ERRLEN];
+  hnm_model *model = hnm_model_parse_spec(r->spec, err, sizeof err);
   if (model == NULL) {
-    return hnm_msg_error("%s", err);
+    *rc = hnm_msg_error("%s", err);
+    return NULL;
   }
   struct hnm_loggps fast_loggps;
-  if (fast && hnm_model_loggps(model, &fast_loggps)) {
-    hnm_model_free(model);
-    return hnm_msg_error("--fast: model '%s' is LogGPS, whose messages cost O(1) each already; fast mode applies to "
-                "max-min models (hybrid, fluid)",
-                spec);
-  }
   struct hnm_rma fast_rma;
-  if (fast && hnm_model_rma(model, &fast_rma)) {
-    hnm_model_free(model);
-    return hnm_msg_error("--fast: model '%s' has one-sided costs (<rma>), which fast mode would put on the wire as "
+  if (r->fast && hnm_model_loggps(model, &fast_loggps)) {
+    *rc = hnm_msg_error("--fast: model '%s' is LogGPS, whose messages cost O(1) each already; fast mode applies to "
+                "max-min models (hybrid, fluid)",
+                r->spec);
+  } else if (r->fast && hnm_model_rma(model, &fast_rma)) {
+    *rc = hnm_msg_error("--fast: model '%s' has one-sided costs (<rma>), which fast mode would put on the wire as "
                 "point-to-point overheads; drop --fast or the model's <rma>",
-                spec);
+                r->spec);
+  } else {
+    if (r->explain) {
+      hnm_model_explain(model, stdout);
+      if (r->set != NULL)
+        printf("model set %s: the central model above and %zu members (member-001.xml ...)\n", r->set->dir,
+               r->set->nmembers);
+      if (r->fast)
+        printf("fast mode (--fast): every message rendez-vous; messages the model sends eagerly or detached carry\n"
+               "  their send and receive overheads as latency (docs/scale.md)\n");
+      fflush(stdout);
+    }
+    return model;
   }
-  if (explain) {
-    hnm_model_explain(model, stdout);
-    if (set != NULL)
-      printf("model set %s: the central model above and %zu members (member-001.xml ...)\n", set->dir,
-             set->nmembers);
-    if (fast)
-      printf("fast mode (--fast): every message rendez-vous; messages the model sends eagerly or detached carry\n"
-             "  their send and receive overheads as latency (docs/scale.md)\n");
-    fflush(stdout);
-  }
+  hnm_model_free(model);
+  return NULL;
+}
 
-  /* Scan smpirun's arguments: platform, hostfile, -np, wrapper, program. */
-  const char *platform = NULL, *hostfile = NULL, *wrapper = NULL, *np_text = NULL;
-  int program = -1, rc = 0;
-  for (int j = i; j < argc && rc == 0; j++) {
-    const char *a = argv[j];
+/* Step 3: smpirun's arguments: platform, hostfile, -np, wrapper, program.
+ * Returns 0, or the exit status of a refusal. */
+static int run__scan(struct run__ctx *r)
+{
+  for (int j = 0; j < r->argc; j++) {
+    const char *a = r->argv[j];
     const char *owned = conflicting_cfg(a);
-    if (owned != NULL) {
-      rc = hnm_msg_error("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
-    } else if (a[0] != '-') {
-      program = j;
+    if (owned != NULL)
+      return hnm_msg_error("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
+    if (a[0] != '-') {
+      r->program = j;
       break;
-    } else if (smpirun_takes_value(a)) {
-      if (j + 1 >= argc) {
-        rc = hnm_msg_error("smpirun option %s needs a value", a);
-        break;
-      }
+    }
+    if (smpirun_takes_value(a)) {
+      if (j + 1 >= r->argc)
+        return hnm_msg_error("smpirun option %s needs a value", a);
       const char **slot = NULL;
       if (strcmp(a, "-platform") == 0)
-        slot = &platform;
+        slot = &r->platform;
       else if (strcmp(a, "-hostfile") == 0 || strcmp(a, "-machinefile") == 0)
-        slot = &hostfile;
+        slot = &r->hostfile;
       else if (strcmp(a, "-np") == 0 || strcmp(a, "-n") == 0)
-        slot = &np_text;
+        slot = &r->np_text;
       else if (strcmp(a, "-wrapper") == 0)
-        slot = &wrapper;
+        slot = &r->wrapper;
       if (slot != NULL && *slot != NULL)
-        rc = hnm_msg_error("%s given twice: give it once", a);
-      else if (slot != NULL)
-        *slot = argv[j + 1];
+        return hnm_msg_error("%s given twice: give it once", a);
+      if (slot != NULL)
+        *slot = r->argv[j + 1];
       j++;
     }
   }
-  /* A routed platform (hnm-platform --routing) is a description that hnm's
-   * platform library builds: SimGrid gets the library as -platform and the
-   * description in $HNM_ROUTED_PLATFORM (docs/platforms.md, "Routing"); the
-   * check below loads it the same way. */
-  char platform_lib[4096], routed[PATH_MAX];
-  int is_routed = 0;
-  if (rc == 0 && platform != NULL) {
-    char why[512];
-    if (hnm_input_check(platform, why, sizeof why) != 0)
-      rc = hnm_msg_error("platform file '%s': %s", platform, why);
-    else
-      is_routed = hnm_rnet_is_description(platform);
+  return 0;
+}
+
+/* Step 4: a routed platform (hnm-platform --routing) is a description that
+ * hnm's platform library builds: SimGrid gets the library as -platform and
+ * the description in $HNM_ROUTED_PLATFORM (docs/platforms.md, "Routing");
+ * the checks load it the same way. Returns 0 or an exit status. */
+static int run__routed(struct run__ctx *r)
+{
+  char why[512];
+  if (r->platform == NULL)
+    return 0;
+  if (hnm_input_check(r->platform, why, sizeof why) != 0)
+    return hnm_msg_error("platform file '%s': %s", r->platform, why);
+  r->is_routed = hnm_rnet_is_description(r->platform);
+  if (!r->is_routed)
+    return 0;
+  struct hnm_rnet_desc desc;
+  char derr[1024];
+  if (hnm_rnet_desc_read(r->platform, &desc, derr, sizeof derr) != 0)
+    return hnm_msg_error("%s", derr);
+  if (hnm_topo_hosts(&desc.topo) > HNM_RUN_MAX_ROUTED_HOSTS) {
+    char msg[600];
+    snprintf(msg, sizeof msg, "%lu hosts, more than the %lu hnm-run loads", hnm_topo_hosts(&desc.topo),
+             HNM_RUN_MAX_ROUTED_HOSTS);
+    return hnm_msg_error("platform file '%s': shape: %s (about 5.6 KB of memory per host)", r->platform, msg);
   }
-  if (rc == 0 && is_routed) {
-    struct hnm_rnet_desc desc;
-    char derr[1024], why[512];
-    if (hnm_rnet_desc_read(platform, &desc, derr, sizeof derr) != 0)
-      rc = hnm_msg_error("%s", derr);
-    else if (hnm_topo_hosts(&desc.topo) > HNM_RUN_MAX_ROUTED_HOSTS) {
-      char msg[600];
-      snprintf(msg, sizeof msg, "%lu hosts, more than the %lu hnm-run loads", hnm_topo_hosts(&desc.topo),
-               HNM_RUN_MAX_ROUTED_HOSTS);
-      rc = hnm_msg_error("platform file '%s': shape: %s (about 5.6 KB of memory per host)", platform, msg);
-    }
-    else if (realpath(platform, routed) == NULL)
-      rc = hnm_msg_error("cannot resolve platform file '%s': %s", platform, strerror(errno));
-    else if (getenv("HNM_PLATFORM_LIB") != NULL)
-      snprintf(platform_lib, sizeof platform_lib, "%s", getenv("HNM_PLATFORM_LIB"));
-    else if (hnm_home_path(platform_lib, sizeof platform_lib, "lib/libhnmplatform.so") != 0)
-      rc = hnm_msg_error("%s", platform_lib);
-    if (rc == 0 && hnm_input_check(platform_lib, why, sizeof why) != 0)
-      rc = hnm_msg_error("hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", platform_lib, why);
-    if (rc == 0 && setenv("HNM_ROUTED_PLATFORM", routed, 1) != 0)
-      rc = hnm_msg_error("cannot set HNM_ROUTED_PLATFORM: %s", strerror(errno));
-  }
-  /* --link-load is written at the end of the simulation: a place it cannot
-   * be written to, or one of the inputs, is refused now. */
-  if (rc == 0 && link_load != NULL) {
-    char lerr[1200];
-    const char *named[4] = {platform, hostfile, program >= 0 ? argv[program] : NULL, spec};
-    if (hnm_out_check(link_load, "--link-load", lerr, sizeof lerr) != 0)
-      rc = hnm_msg_error("%s", lerr);
-    for (int k = 0; rc == 0 && k < 4; k++)
-      if (named[k] != NULL && hnm_out_same_file(link_load, named[k]))
-        rc = hnm_msg_error("--link-load: '%s' is an input of the run (%s)", link_load, named[k]);
-  }
+  if (realpath(r->platform, r->routed) == NULL)
+    return hnm_msg_error("cannot resolve platform file '%s': %s", r->platform, strerror(errno));
+  if (getenv("HNM_PLATFORM_LIB") != NULL)
+    snprintf(r->platform_lib, sizeof r->platform_lib, "%s", getenv("HNM_PLATFORM_LIB"));
+  else if (hnm_home_path(r->platform_lib, sizeof r->platform_lib, "lib/libhnmplatform.so") != 0)
+    return hnm_msg_error("%s", r->platform_lib);
+  if (hnm_input_check(r->platform_lib, why, sizeof why) != 0)
+    return hnm_msg_error("hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", r->platform_lib, why);
+  if (setenv("HNM_ROUTED_PLATFORM", r->routed, 1) != 0)
+    return hnm_msg_error("cannot set HNM_ROUTED_PLATFORM: %s", strerror(errno));
+  return 0;
+}
+
+/* Step 5: --link-load is written at the end of the simulation: a place it
+ * cannot be written to, or one of the inputs, is refused now. */
+static int run__link_load_check(const struct run__ctx *r)
+{
+  char lerr[1200];
+  const char *named[4] = {r->platform, r->hostfile, r->program >= 0 ? r->argv[r->program] : NULL, r->spec};
+  if (r->link_load == NULL)
+    return 0;
+  if (hnm_out_check(r->link_load, "--link-load", lerr, sizeof lerr) != 0)
+    return hnm_msg_error("%s", lerr);
+  for (int k = 0; k < 4; k++)
+    if (named[k] != NULL && hnm_out_same_file(r->link_load, named[k]))
+      return hnm_msg_error("--link-load: '%s' is an input of the run (%s)", r->link_load, named[k]);
+  return 0;
+}
+
+/* Step 6: the whole run checked (hnm_check.h) with the model, the host
+ * speed chosen; or --explain's computation part. Frees the model. Returns
+ * -1 to go on, else the exit status (rc: a refusal of an earlier step,
+ * which --explain still reports after the model). */
+static int run__check(struct run__ctx *r, hnm_model *model, int rc)
+{
   /* smpi/host-speed: the user's, else chosen from the platform
    * (hnm_speed.h); smpi/simulate-computation only for --explain's text. */
-  const char *user_speed = cfg_value(argc, argv, "smpi/host-speed");
-  const char *simcomp = cfg_value(argc, argv, "smpi/simulate-computation");
+  const char *user_speed = cfg_value(r->argc, r->argv, "smpi/host-speed");
+  const char *simcomp = cfg_value(r->argc, r->argv, "smpi/simulate-computation");
   int simulate = simcomp == NULL || !(strcmp(simcomp, "no") == 0 || strcmp(simcomp, "0") == 0 ||
                                       strcmp(simcomp, "false") == 0 || strcmp(simcomp, "off") == 0);
-  if (explain) {
+  const char *platform = r->is_routed ? r->platform_lib : r->platform;
+  if (r->explain) {
     hnm_model_free(model);
-    return rc != 0 ? rc : explain_speed(is_routed ? platform_lib : platform, hostfile, np_text, user_speed, simulate);
+    return rc != 0 ? rc : explain_speed(platform, r->hostfile, r->np_text, user_speed, simulate);
   }
-  int full = 0;
-  long ranks = 0;
-  hnm_speed speed;
-  memset(&speed, 0, sizeof speed);
+  memset(&r->speed, 0, sizeof r->speed);
   if (rc == 0)
-    rc = check_run(argc, argv, program, is_routed ? platform_lib : platform, hostfile, np_text, model, user_speed,
-                   &speed, &full, &ranks);
+    rc = check_run(r->argc, r->argv, r->program, platform, r->hostfile, r->np_text, model, user_speed, &r->speed,
+                   &r->full, &r->ranks);
   hnm_model_free(model);
-  if (rc != 0)
-    return rc;
-  char cfg_speed[96] = "";
-  if (speed.text[0] != '\0')
-    snprintf(cfg_speed, sizeof cfg_speed, "--cfg=smpi/host-speed:%s", speed.text);
+  return rc != 0 ? rc : -1;
+}
 
+/* The strings smpirun's command line points to, owned by main(). */
+struct run__cmdline {
+  char **args;
+  int n;
+  char *wrap, *cfg_model;
+  int spec_in_env;
+  char cfg_speed[96];
   char plugin_path[4096], default_platform[4096], default_hostfile[4096];
-  if (hnm_home_path(plugin_path, sizeof plugin_path, HNM_HOME_PLUGIN) != 0 ||
-      hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
-      hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
-    return hnm_msg_error("%s", plugin_path);
-  if (link_load != NULL &&
-      set_link_load(link_load, is_routed ? platform : NULL, platform != NULL ? platform : default_platform) != 0)
+};
+
+static void run__cmdline_free(struct run__cmdline *c)
+{
+  free(c->args);
+  free(c->wrap);
+  free(c->cfg_model);
+}
+
+/* Step 7: smpirun's command line: smpirun -wrapper "env
+ * LD_PRELOAD=plugin[:tcmalloc] [user wrapper]" [-platform P -hostfile H]
+ * hnm's settings, then smpirun's arguments and the program. Returns 0 or
+ * an exit status. */
+static int run__cmdline_build(const struct run__ctx *r, struct run__cmdline *c)
+{
+  if (r->speed.text[0] != '\0')
+    snprintf(c->cfg_speed, sizeof c->cfg_speed, "--cfg=smpi/host-speed:%s", r->speed.text);
+  if (hnm_home_path(c->plugin_path, sizeof c->plugin_path, HNM_HOME_PLUGIN) != 0 ||
+      hnm_home_path(c->default_platform, sizeof c->default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
+      hnm_home_path(c->default_hostfile, sizeof c->default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
+    return hnm_msg_error("%s", c->plugin_path);
+  if (r->link_load != NULL && set_link_load(r->link_load, r->is_routed ? r->platform : NULL,
+                                            r->platform != NULL ? r->platform : c->default_platform) != 0)
     return 2;
-  const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : plugin_path;
+  const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : c->plugin_path;
   char why[512];
   if (hnm_input_check(plugin, why, sizeof why) != 0)
     return hnm_msg_error("the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, why);
@@ -643,140 +705,156 @@ int main(int argc, char **argv)
    * pointer tcmalloc did not allocate and abort: opt-in only. */
   const char *tc = "";
 #ifdef HNM_TCMALLOC_PATH
-  if (tcmalloc) {
+  if (r->tcmalloc) {
     if (hnm_input_check(HNM_TCMALLOC_PATH, why, sizeof why) != 0 || strchr(HNM_TCMALLOC_PATH, ' ') != NULL)
       return hnm_msg_error("--tcmalloc: cannot preload '%s': %s", HNM_TCMALLOC_PATH, why);
     tc = ":" HNM_TCMALLOC_PATH;
   }
 #else
-  if (tcmalloc)
+  if (r->tcmalloc)
     return hnm_msg_error("--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)");
 #endif
 
-  /* Build: smpirun -wrapper "env LD_PRELOAD=plugin[:tcmalloc] [user wrapper]" [-platform P -hostfile H] args... */
-  size_t wlen = strlen(plugin) + strlen(tc) + (wrapper ? strlen(wrapper) : 0) + 32;
-  char *wrap = malloc(wlen);
-  if (wrap == NULL)
+  size_t wlen = strlen(plugin) + strlen(tc) + (r->wrapper ? strlen(r->wrapper) : 0) + 32;
+  c->wrap = malloc(wlen);
+  if (c->wrap == NULL)
     return hnm_msg_error("out of memory");
-  snprintf(wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, wrapper ? " " : "", wrapper ? wrapper : "");
+  snprintf(c->wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, r->wrapper ? " " : "", r->wrapper ? r->wrapper : "");
 
   /* The spec goes to the plugin as a SimGrid flag, unless smpirun would
    * split or glob it (it word-splits --cfg values) or SimGrid would split
    * it (at ',' and blanks): then in the environment. */
-  int spec_in_env = set != NULL || strpbrk(spec, " \t\n,*?[") != NULL;
-  size_t cfg_len = strlen(spec) + sizeof "--cfg=hnm/model:";
-  char *cfg_model = malloc(cfg_len);
-  if (cfg_model == NULL) {
-    free(wrap);
+  c->spec_in_env = r->set != NULL || strpbrk(r->spec, " \t\n,*?[") != NULL;
+  size_t cfg_len = strlen(r->spec) + sizeof "--cfg=hnm/model:";
+  c->cfg_model = malloc(cfg_len);
+  c->args = calloc((size_t)r->argc + 18, sizeof(char *));
+  if (c->cfg_model == NULL || c->args == NULL)
     return hnm_msg_error("out of memory");
-  }
-  snprintf(cfg_model, cfg_len, "--cfg=hnm/model:%s", spec);
+  snprintf(c->cfg_model, cfg_len, "--cfg=hnm/model:%s", r->spec);
 
-  char **args = calloc((size_t)argc + 18, sizeof(char *));
-  if (args == NULL) {
-    free(wrap);
-    return hnm_msg_error("out of memory");
-  }
+  char **args = c->args;
   int n = 0;
   args[n++] = "smpirun";
   args[n++] = "-wrapper";
-  args[n++] = wrap;
-  if (platform == NULL) {
+  args[n++] = c->wrap;
+  if (r->platform == NULL) {
     args[n++] = "-platform";
-    args[n++] = default_platform;
+    args[n++] = c->default_platform;
   }
-  if (hostfile == NULL && platform == NULL) {
+  if (r->hostfile == NULL && r->platform == NULL) {
     args[n++] = "-hostfile";
-    args[n++] = default_hostfile;
+    args[n++] = c->default_hostfile;
   }
-  if (cfg_speed[0] != '\0')
-    args[n++] = cfg_speed;
+  if (c->cfg_speed[0] != '\0')
+    args[n++] = c->cfg_speed;
   /* Full where Lazy's order matters (needs_full_update()), unless the
    * command line chose. */
   int optim_given = 0;
-  for (int j = i; j < argc; j++)
-    if (strncmp(argv[j], "--cfg=network/optim:", 20) == 0)
+  for (int j = 0; j < r->argc; j++)
+    if (strncmp(r->argv[j], "--cfg=network/optim:", 20) == 0)
       optim_given = 1;
   /* --fast uses SimGrid's Lazy update (mended by the plugin). */
-  if (fast && !optim_given)
+  if (r->fast && !optim_given)
     args[n++] = "--cfg=network/optim:Lazy";
-  else if (full && !optim_given)
+  else if (r->full && !optim_given)
     args[n++] = "--cfg=network/optim:Full";
   /* Stack guard pages off where the ranks' stacks would exceed the
    * process's memory mappings (needs_no_guard()), unless the command line
    * chose. */
   int guard_given = 0;
-  for (int j = i; j < argc; j++)
-    if (strncmp(argv[j], "--cfg=contexts/guard-size:", 26) == 0)
+  for (int j = 0; j < r->argc; j++)
+    if (strncmp(r->argv[j], "--cfg=contexts/guard-size:", 26) == 0)
       guard_given = 1;
   long limit = max_map_count();
-  if (!guard_given && needs_no_guard(ranks, limit)) {
+  if (!guard_given && needs_no_guard(r->ranks, limit)) {
     args[n++] = "--cfg=contexts/guard-size:0";
     hnm_msg_note("%ld ranks need about %ld memory mappings with stack guard pages, more than "
             "vm.max_map_count (%ld): adding --cfg=contexts/guard-size:0 (no stack guard pages; to keep them, "
             "raise the limit as root: sysctl -w vm.max_map_count=%ld)",
-            ranks, ranks * RUN__MAPPINGS_PER_RANK_X10 / 10, limit, ranks * 4);
+            r->ranks, r->ranks * RUN__MAPPINGS_PER_RANK_X10 / 10, limit, r->ranks * 4);
   }
-  if (!spec_in_env)
-    args[n++] = cfg_model;
-  if (fast)
+  if (!c->spec_in_env)
+    args[n++] = c->cfg_model;
+  if (r->fast)
     args[n++] = "--cfg=hnm/fast:yes";
-  if (set != NULL) {
+  if (r->set != NULL) {
     /* SimGrid's final "Simulated time: X seconds." line (smpi_utils.cpp). */
     args[n++] = "--cfg=smpi/display-timing:yes";
     args[n++] = "--log=smpi_utils.thres:info";
   }
-  for (int j = i; j < argc; j++) {
+  for (int j = 0; j < r->argc; j++) {
     /* smpirun's -wrapper is folded into ours; from the program on,
      * everything is the program's, spelled like an option or not. */
-    if (j < program && strcmp(argv[j], "-wrapper") == 0) {
+    if (j < r->program && strcmp(r->argv[j], "-wrapper") == 0) {
       j++;
       continue;
     }
-    if (is_routed && strcmp(argv[j], "-platform") == 0 && j + 1 < argc && j < program) {
-      args[n++] = argv[j++];
-      args[n++] = platform_lib;
+    if (r->is_routed && strcmp(r->argv[j], "-platform") == 0 && j + 1 < r->argc && j < r->program) {
+      args[n++] = r->argv[j++];
+      args[n++] = (char *)r->platform_lib;
       continue;
     }
-    args[n++] = argv[j];
+    args[n++] = r->argv[j];
   }
   args[n] = NULL;
-
-  if (spec_in_env && setenv("HNM_MODEL", spec, 1) != 0) {
-    free(args);
-    free(wrap);
-    free(cfg_model);
+  c->n = n;
+  if (c->spec_in_env && setenv("HNM_MODEL", r->spec, 1) != 0)
     return hnm_msg_error("cannot set HNM_MODEL: %s", strerror(errno));
-  }
-  if (dry_run) {
+  return 0;
+}
+
+/* Step 8: print the command line (--dry-run), run a model set's models in
+ * turn, or become smpirun. Returns the exit status. */
+static int run__launch(const struct run__ctx *r, const struct run__cmdline *c)
+{
+  if (r->dry_run) {
     /* One line per run: a model set's models in the order they run. */
-    for (size_t k = 0; k < (set != NULL ? set->nmembers + 1 : 1); k++) {
-      if (is_routed)
-        printf("HNM_ROUTED_PLATFORM='%s' ", routed);
-      if (spec_in_env)
-        printf("HNM_MODEL='%s' ", set != NULL ? set->specs[k] : spec);
-      for (int j = 0; j < n; j++)
-        printf(strchr(args[j], ' ') ? "%s'%s'" : "%s%s", j > 0 ? " " : "", args[j]);
+    for (size_t k = 0; k < (r->set != NULL ? r->set->nmembers + 1 : 1); k++) {
+      if (r->is_routed)
+        printf("HNM_ROUTED_PLATFORM='%s' ", r->routed);
+      if (c->spec_in_env)
+        printf("HNM_MODEL='%s' ", r->set != NULL ? r->set->specs[k] : r->spec);
+      for (int j = 0; j < c->n; j++)
+        printf(strchr(c->args[j], ' ') ? "%s'%s'" : "%s%s", j > 0 ? " " : "", c->args[j]);
       printf("\n");
     }
-    free(args);
-    free(wrap);
-    free(cfg_model);
     return 0;
   }
   fflush(stdout);
-  if (set != NULL) {
-    int status = hnm_run_set(set, args);
-    free(args);
-    free(wrap);
-    free(cfg_model);
-    hnm_model_set_free(set);
-    return status;
-  }
-  execvp("smpirun", args);
+  if (r->set != NULL)
+    return hnm_run_set(r->set, c->args);
+  execvp("smpirun", c->args);
   hnm_msg_error("cannot run smpirun: %s (install simgrid)", strerror(errno));
-  free(args);
-  free(wrap);
-  free(cfg_model);
   return 127;
+}
+
+int main(int argc, char **argv)
+{
+  /* Static: a model set's specs and the command line outlive every step. */
+  static struct run__ctx r;
+  static struct run__cmdline c;
+  r.spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
+  r.program = -1;
+  hnm_msg_init("hnm-run");
+  int rc = run__options(&r, argc, argv);
+  if (rc >= 0)
+    return rc;
+  hnm_model *model = run__model_load(&r, &rc);
+  if (model == NULL)
+    return rc;
+  rc = run__scan(&r);
+  if (rc == 0)
+    rc = run__routed(&r);
+  if (rc == 0)
+    rc = run__link_load_check(&r);
+  rc = run__check(&r, model, rc);
+  if (rc >= 0)
+    return rc;
+  rc = run__cmdline_build(&r, &c);
+  if (rc == 0)
+    rc = run__launch(&r, &c);
+  run__cmdline_free(&c);
+  if (r.set != NULL)
+    hnm_model_set_free(r.set);
+  return rc;
 }
