@@ -1,6 +1,6 @@
 /* multipath -- move a communication pattern directly or along hnm-route's
  * path splits, forwarding through intermediate ranks (Bui et al. 2015, OPTIQ's
- * "schedule" and "transport"). docs/route.md.
+ * "schedule" and "transport"). docs/multipath.md.
  *
  *   multipath --paths FILE [--method direct|default|heuristic|lp] [--chunk BYTES]
  *             [--verify] [--no-payload] [--no-barrier]

@@ -3,7 +3,7 @@
  * route as SimGrid routes it on hnm-platform's bgq platform, k shortest paths
  * (Yen's algorithm with a hop limit), the paper's heuristic (Algorithm 2),
  * its linear program (Model 1, solved with GLPK in hnm_paths_lp.c), the
- * generated communication patterns and pattern files. docs/route.md.
+ * generated communication patterns and pattern files. docs/multipath.md.
  *
  * Numbering. Patterns, path files and messages name nodes by MPI rank in
  * BG/Q's ABCDE order (rank r = (((a*B + b)*C + c)*D + d)*E + e), i.e. the

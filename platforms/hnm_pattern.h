@@ -32,7 +32,7 @@ enum hnm_pattern_kind {
 };
 
 /* Parameters of a generated pattern; 0 means "the pattern's default"
- * (docs/route.md). */
+ * (docs/multipath.md). */
 struct hnm_pattern_params {
   enum hnm_pattern_kind kind;
   unsigned long sources, dests, overlap, group;

@@ -8,7 +8,7 @@
 #     ties) and of 2x2x2x2x2, and every pair from two ranks of 4x4x4x8x2.
 # A hop from rank x to rank y is SimGrid's link bgq_link_from_X_to_Y_UP in the
 # + direction and bgq_link_from_Y_to_X_DOWN in the - direction (X, Y the host
-# indices of the hostfile's lines x and y; docs/route.md).
+# indices of the hostfile's lines x and y; docs/multipath.md).
 # Environment: HNM_ROUTE, HNM_PLATFORM, ROUTE_PRINT.
 source "$(dirname "$0")/../sim/lib.sh"
 tmp=$WORK

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# bench/route.sh [BUILD_DIR] [PATTERN...] -- cost and results of hnm-route on
+# bench/multipath.sh [BUILD_DIR] [PATTERN...] -- cost and results of hnm-route on
 # the named BG/Q partitions (512 to 8192 nodes) for the paper's patterns
-# (defaults of docs/route.md, 8 MiB per pair, k = 16, slack 2). A benchmark,
+# (defaults of docs/multipath.md, 8 MiB per pair, k = 16, slack 2). A benchmark,
 # not a test. Per run: pairs, candidate paths, throughput of default /
 # heuristic / LP in GB/s, LP / default, wall time and peak RSS of the whole run
 # (/usr/bin/time -f "%e s %M KB"), and the seconds spent in Yen's k shortest
-# paths and in GLPK (hnm-route --progress). Results: docs/route.md#scale.
+# paths and in GLPK (hnm-route --progress). Results: docs/multipath.md#scale.
 set -euo pipefail
 
 BUILD=build
@@ -19,7 +19,7 @@ done
 [ ${#PATTERNS[@]} -gt 0 ] || PATTERNS=(subset1 subset2 disjoint overlap aggregation)
 ROUTE=$BUILD/bin/hnm-route
 for f in "$ROUTE" /usr/bin/time; do
-  [ -x "$f" ] || { echo "bench/route.sh: $f missing (build first: cmake --build $BUILD)" >&2; exit 2; }
+  [ -x "$f" ] || { echo "bench/multipath.sh: $f missing (build first: cmake --build $BUILD)" >&2; exit 2; }
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,5 +1,5 @@
 /* hnm-route -- default routing vs multi-path (heuristic, LP) on a Blue
- * Gene/Q 5D torus partition (Bui et al. 2015, OPTIQ). docs/route.md.
+ * Gene/Q 5D torus partition (Bui et al. 2015, OPTIQ). docs/multipath.md.
  *
  *   hnm-route --shape 4x4x4x4x2 --pattern subset --bytes 8MiB [--csv] [--paths FILE]
  *   hnm-route --shape 2048 --pattern-file pairs.txt
@@ -61,7 +61,7 @@ static const char route__summary[] =
   "partition: the transfer time of a communication pattern when every pair takes its\n"
   "default route, and when its bytes are spread over k shortest paths by the paper's\n"
   "heuristic (Algorithm 2) or its linear program (Model 1, solved with GLPK).\n"
-  "time = bytes on the most loaded link / link capacity. docs/route.md.";
+  "time = bytes on the most loaded link / link capacity. docs/multipath.md.";
 
 static const char route__epilog[] =
   "--shape: 512, 1024, 2048, 4096, 8192 or AxBxCxDxE (E = 2); nodes are MPI ranks in ABCDE\n"
@@ -171,7 +171,7 @@ int main(int argc, char **argv)
     {.name = "lp-time-limit", .kind = HNM_OPT_NUMBER, .arg = "S", .def = "600", .unit = "s", .help = "GLPK's time limit, 0 = none", .value = &o.lp_time, .max = any},
     {.name = "csv", .kind = HNM_OPT_FLAG, .help = "CSV on stdout (columns below)", .value = &o.csv},
     {.name = "ksp", .kind = HNM_OPT_FLAG, .help = "also the row 'ksp': bytes split equally over all k candidates", .value = &o.ksp},
-    {.name = "paths", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "per-pair path splits of every method (docs/route.md)", .value = &o.paths},
+    {.name = "paths", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "per-pair path splits of every method (docs/multipath.md)", .value = &o.paths},
     {.name = "progress", .kind = HNM_OPT_FLAG, .help = "timings of each stage on stderr (default: when a terminal)", .value = &o.progress},
     {.name = NULL}};
   const struct hnm_opt_cmd cmd = {"hnm-route", "--shape SHAPE (--pattern NAME | --pattern-file FILE) [OPTIONS]",

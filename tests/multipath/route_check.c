@@ -3,7 +3,7 @@
  *   route_check AxBxCxDxE CAPACITY PATTERN_FILE PATHS_FILE CSV_FILE
  *
  * Re-reads the pattern ("src dst bytes", bytes as plain numbers), the path
- * file (docs/route.md) and the CSV, walks every path hop by hop on its own
+ * file (docs/multipath.md) and the CSV, walks every path hop by hop on its own
  * torus arithmetic (ranks in ABCDE order, E fastest), and asserts, for the
  * methods default, heuristic and lp:
  *   - each hop is a link of the torus (DIRS), lands on the listed rank, the

@@ -2,7 +2,7 @@
 # hnm-route's results checked without its code nor GLPK.
 #  1. Every generated pattern (aggregation, disjoint, overlap, subset1,
 #     subset2 with their defaults, 8 MiB per pair) on 512 and 2048 nodes is
-#     re-generated here with awk from docs/route.md's formulas; hnm-route
+#     re-generated here with awk from docs/multipath.md's formulas; hnm-route
 #     --pattern NAME and --pattern-file (the awk file) must print the same
 #     CSV, and route_check re-reads the path file: walks, demands, CSV,
 #     capacity, LP's Z vs its time, LP >= heuristic >= default. Six patterns
@@ -24,7 +24,7 @@ tmp=$WORK
 B=8388608
 C=1800000000
 
-# gen PATTERN P [M N O G]: the pattern's pairs, by docs/route.md's formulas
+# gen PATTERN P [M N O G]: the pattern's pairs, by docs/multipath.md's formulas
 # (M sources, N destinations, O overlap, G group; empty: the defaults).
 gen() {
   awk -v pat="$1" -v p="$2" -v M="${3:-}" -v N="${4:-}" -v O="${5:-}" -v G="${6:-}" -v B=$B '
