@@ -117,9 +117,27 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
   int rc = 0;
   /* The route's bandwidth: the largest messages', or the highest rate the
    * route was seen to deliver end to end, if higher. */
-  const struct segment *last = &m->seg[m->nseg - 1];
-  double bmax = last->bw;
+  struct segment *last = &m->seg[m->nseg - 1];
   double thr = physics__best_rate(k, t, n, buf);
+  /* A few noisy sizes in a narrow largest segment (TCP over loopback: a
+   * breakpoint at 890 KB below the largest 1 MiB) can show no per-byte
+   * cost although every message of the data took time for its bytes: the
+   * segment's bandwidth is then the highest rate the route was seen to
+   * deliver, and its latency the median of t - k / that rate over its
+   * points. A single segment is left to the refusal below: nothing then
+   * tells a per-byte cost from the latency. */
+  if (!(last->bw <= PHYSICS_MAX_BANDWIDTH) && m->nseg > 1 && thr > 0 && thr <= PHYSICS_MAX_BANDWIDTH) {
+    double lo = m->seg[m->nseg - 2].upto;
+    size_t c = physics__points(k, t, n, lo, last->upto, raw, smooth, ks, ts);
+    double a = c > 0 ? physics__median_latency(ks, ts, c, 1 / thr, buf) : last->lat;
+    physics__note(m,
+                  "fitted bandwidth %.3g B/s shows no per-byte cost: bandwidth refitted to the highest rate "
+                  "measured, %.4g B/s, latency to %.3g s\n",
+                  lo, last->upto, last->bw, thr, a);
+    last->bw = thr;
+    last->lat = a;
+  }
+  double bmax = last->bw;
   if (thr > bmax)
     bmax = thr;
   /* A few noisy sizes in the smallest segment can tilt its line below zero
@@ -175,7 +193,7 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
     goto out;
   }
   m->route_bw = bmax;
-  for (size_t i = 0; i + 1 < m->nseg; i++) {
+  for (size_t i = 0; i < m->nseg; i++) {
     struct segment *s = &m->seg[i];
     double lo = i > 0 ? m->seg[i - 1].upto : 0;
     if (!(s->bw > bmax))

@@ -16,8 +16,10 @@
 #   second: 40 us and 5e8 B/s as fitted;
 #   third: bandwidth B_max, latency median over its rows of 150e-6 + k / 2e10 - k / B_max;
 # one note per constrained segment on stderr and in report.txt; no
-# bandwidth of 1e20, no zero latency. Then the two refusals: no positive
-# latency for the smallest messages, no per-byte cost for the largest.
+# bandwidth of 1e20, no zero latency. Then: no positive latency for the
+# smallest messages (refused); no per-byte cost for the largest of several
+# segments (refitted at the highest rate measured); none in the only
+# segment (refused).
 source "$(dirname "$0")/lib.sh"
 
 # gen FILE AWK-T: 300 sizes log-uniform in [1, 16 MiB] (seed 5) x 3
@@ -113,6 +115,18 @@ refused() {
 }
 refused "zero latency everywhere" "bad.csv:[0-9]+: op 'pingpong': the smallest messages \(up to 256 B\) fit a latency of .*no positive latency" \
   'function T(k) { return k / 1e9 }'
-refused "no per-byte cost for the largest messages" "bad.csv:[0-9]+: op 'pingpong': the largest messages \(above 131072 B\) show no per-byte cost" \
-  'function T(k) { return k <= 131072 ? 30e-6 + k / 1e9 : 500e-6 }'
+# No per-byte cost in the largest of several segments: refitted at the
+# highest rate measured (the largest k / T of the round trips), latency the
+# median of T - k / that rate over the segment's rows, with a note.
+gen "$WORK/flat.csv" 'function T(k) { return k <= 131072 ? 30e-6 + k / 1e9 : 500e-6 }'
+"$HNM_CALIBRATE" fit "$WORK/flat.csv" "${FIT[@]}" -o "$WORK/flat.xml" 2>"$WORK/flat.err"
+check_eq "flat largest segment: fit exit status ($(tail -n 1 "$WORK/flat.err"))" "$?" 0
+check "flat largest segment: a note" grep -q "note: segment above 131072 B: fitted bandwidth 1e+20 B/s shows no per-byte cost: bandwidth refitted to the highest rate measured" "$WORK/flat.err"
+fthr=$(awk -F, 'NR > 1 && $1 == "pingpong" { r = $2 / ($4 / 2); if (r > m) m = r } END { printf "%.17g", m }' "$WORK/flat.csv")
+fbw=$(grep '<segment ' "$WORK/flat.xml" | tail -n 1 | grep -o 'bandwidth="[^"]*"' | sed 's/bandwidth="//; s/Bps"//; s/"//')
+check_close "flat largest segment: bandwidth = the highest rate measured" "$fbw" "$fthr" 1e-6
+# A single segment with no per-byte cost: nothing tells bytes from latency.
+gen "$WORK/bad.csv" 'function T(k) { return 500e-6 }'
+refuse "no per-byte cost in the only segment" "bad.csv:[0-9]+: op 'pingpong': the largest messages \(above 0 B\) show no per-byte cost" \
+  "$HNM_CALIBRATE" fit "$WORK/bad.csv" --protocol none,none --breakpoints 16777216 --only-breakpoints --no-plots -o "$WORK/bad.xml"
 finish
