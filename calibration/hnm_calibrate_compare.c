@@ -20,7 +20,36 @@
 #include "hnm_calibrate_util.h"
 #include "hnm_msg.h"
 #include "hnm_calibrate_csv.h"
+#include "hnm_calibrate_noise.h"
 #include "hnm_input.h"
+
+/* Resamples of the bootstrap standard errors (Efron & Tibshirani 1993
+ * take 25-200 for a standard error), drawn from a fixed seed: the same
+ * input prints the same table. */
+#define COMPARE_RESAMPLES 200
+#define COMPARE_SEED 0x686e6dULL
+
+/* The bootstrap standard error of the median of v[0..n): the standard
+ * deviation of the medians of COMPARE_RESAMPLES samples of n drawn with
+ * replacement. Unlike 1.2533 x 1.4826 MAD / sqrt(n), which holds for one
+ * normal mode, it stays right when the values fall into two modes (TCP
+ * round trips over loopback: ~12 and ~15 us, half and half, where a
+ * median of 15 jumps between the modes). scratch: n values. */
+static double compare__median_se(const double *v, size_t n, double *scratch, uint64_t *state)
+{
+  if (n < 2)
+    return 0;
+  double s = 0, s2 = 0;
+  for (int b = 0; b < COMPARE_RESAMPLES; b++) {
+    for (size_t i = 0; i < n; i++)
+      scratch[i] = v[(size_t)((double)(noise_rand(state) >> 11) * 0x1.0p-53 * (double)n)];
+    double m = hnm_fit_median(scratch, n);
+    s += m;
+    s2 += m * m;
+  }
+  double mean = s / COMPARE_RESAMPLES, var = s2 / COMPARE_RESAMPLES - mean * mean;
+  return var > 0 ? sqrt(var * COMPARE_RESAMPLES / (COMPARE_RESAMPLES - 1)) : 0;
+}
 
 static int decade_of(double k) { return k < 1 ? 0 : (int)floor(log10(k) + 1e-12); }
 
@@ -79,8 +108,11 @@ int cmd_compare(int argc, char **argv)
     "  abs:NAME   median over the decade's distinct sizes k of\n"
     "             |median sim(k) - median real(k)| / median real(k)\n"
     "  bias:NAME  median over the decade's real rows y of (median sim(k) - y) / y (signed)\n"
+    "  bse:NAME   how precisely bias:NAME is known: its bootstrap standard error over the\n"
+    "             decade's real rows\n"
     "`points` counts real rows; `se` is how precisely the real medians are known (median over\n"
-    "the sizes of 1.2533 x 1.4826 x MAD / median / sqrt(n), the standard error of a median).\n"
+    "the sizes of the bootstrap standard error of the size's median, relative to it).\n"
+    "Bootstraps draw 200 resamples from a fixed seed: the same input, the same table.\n"
     "Both runs must use the same sizes (--min --max --sizes --seed).",
     NULL, NULL, HNM_OPT_IN_ORDER, NULL};
   int first = hnm_opt_parse(&cmd, opts, argc, argv);
@@ -145,14 +177,18 @@ int cmd_compare(int argc, char **argv)
       }
     }
     printf("%-9s %-10s %7s %8s", op_names[op], "decade", "points", "se");
-    for (int st = 0; st < 2; st++)
+    static const char *const stat_names[] = {"abs", "bias", "bse"};
+    for (int st = 0; st < 3; st++)
       for (int i = 0; i < ns; i++) {
         char h[64];
-        snprintf(h, sizeof h, "%s:%s", st ? "bias" : "abs", names[i]);
+        snprintf(h, sizeof h, "%s:%s", stat_names[st], names[i]);
         printf(" %12s", h);
       }
     printf("\n");
-    double *buf = malloc(r->n * sizeof *buf);
+    double *buf = malloc(r->n * sizeof *buf), *scratch = malloc(r->n * sizeof *scratch);
+    if (buf == NULL || scratch == NULL)
+      hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+    uint64_t state = COMPARE_SEED;
     for (int d = 0; d < 12; d++) {
       size_t rows = 0;
       for (size_t j = 0; j < r->n; j++)
@@ -161,8 +197,8 @@ int cmd_compare(int argc, char **argv)
         continue;
       printf("%-9s 1e%d-1e%-4d %7zu", "", d, d + 1, rows);
       /* se: how precisely the real medians are known, the median over the
-       * decade's sizes of 1.2533 x 1.4826 x MAD / median / sqrt(n) (the
-       * standard error of a median of n samples of that spread). */
+       * decade's sizes of the bootstrap standard error of the size's median
+       * relative to it. */
       {
         size_t c = 0;
         for (size_t j = 0; j < r->n; j++) {
@@ -176,19 +212,19 @@ int cmd_compare(int argc, char **argv)
           size_t m = 0;
           for (size_t q = 0; q < r->n; q++)
             if (r->k[q] == r->k[j])
-              v[m++] = fabs(r->y[q] - rmed[j]);
-          buf[c++] = 1.2533 * 1.4826 * hnm_fit_median(v, m) / rmed[j] / sqrt((double)m);
+              v[m++] = r->y[q];
+          buf[c++] = compare__median_se(v, m, scratch, &state) / rmed[j];
         }
         printf(" %7.2f%%", 100 * hnm_fit_median(buf, c));
       }
-      for (int st = 0; st < 2; st++)
+      for (int st = 0; st < 3; st++)
         for (int i = 0; i < ns; i++) {
           size_t c = 0;
           for (size_t j = 0; j < r->n; j++) {
             if (decade_of(r->k[j]) != d)
               continue;
             double sim = smed[(size_t)i * r->n + j];
-            if (st == 1) {
+            if (st >= 1) {
               if (r->y[j] > 0)
                 buf[c++] = (sim - r->y[j]) / r->y[j];
               continue;
@@ -199,11 +235,20 @@ int cmd_compare(int argc, char **argv)
             if (first && rmed[j] > 0)
               buf[c++] = fabs(sim - rmed[j]) / rmed[j];
           }
+          /* bse: the bias' bootstrap standard error, the decade's rows
+           * drawn with replacement (buf keeps them: the median below
+           * reorders its copy). */
+          if (st == 2) {
+            memcpy(v, buf, c * sizeof *v);
+            printf(" %11.2f%%", 100 * compare__median_se(v, c, scratch, &state));
+            continue;
+          }
           printf(" %11.2f%%", 100 * hnm_fit_median(buf, c));
         }
       printf("\n");
     }
     free(buf);
+    free(scratch);
     free(v);
     free(rmed);
     free(smed);
