@@ -23,11 +23,8 @@
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  MPI_Comm comm = MPI_COMM_WORLD;
   int rank, procs;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &procs);
+  MPI_Comm comm = skel_init(&argc, &argv, &rank, &procs);
   int late_rank = argc > 1 ? atoi(argv[1]) : -1;
 
   /* 0.75 + 2 x (0.75 - 0.25) = 1.75 exactly; the margin is added last. */
@@ -41,8 +38,7 @@ int main(int argc, char **argv)
   }
 
   struct skel_batch *b = skel_batch_new(comm, NULL);
-  if (b == NULL)
-    skel_fail(comm, "skel_unit", "out of memory");
+  skel_fail_if_any(comm, b == NULL, "skel_unit", "out of memory");
   skel_csv_header(comm);
   skel_sync(comm, b);
   double st[2] = {(double)rank, (double)(procs - rank)};
