@@ -1139,7 +1139,7 @@ int cmd_fit(int argc, char **argv)
     hnm_msg_info("pack costs fitted; held-out patterns within %.1f%% (interpreted), see %s/pack.txt", 
             100 * pack_worst,  a.report);
   if (a.pcal != NULL)
-    fputs(pcal_summary(), stderr);
+    hnm_msg_info("%s", pcal_summary());
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
     if (e == NULL) { /* a last line cut by the buffer's end */

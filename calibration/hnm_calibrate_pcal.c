@@ -108,8 +108,8 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
     a->forced_only = 1;
   }
   snprintf(summary, sizeof summary,
-          PROG ": %s: %zu round trips, %zu receives, %zu isends; thresholds eager < %.0f, detached < %.0f; "
-               "%zu breakpoint(s) in %s%s%s\n",
+          "%s: %zu round trips, %zu receives, %zu isends; thresholds eager < %.0f, detached < %.0f; "
+          "%zu breakpoint(s) in %s%s%s",
           a->pcal, p.op[HNM_PCAL_PINGPONG].n, p.op[HNM_PCAL_RECV].n, p.op[HNM_PCAL_ISEND].n, p.eager, p.detached,
           p.nbp, p.bp_file[0] ? p.bp_file : "(none)", p.have_sat ? "; saturation runs in " : "",
           p.have_sat ? p.sat_file : "");
@@ -160,12 +160,15 @@ static void print_other_fit(struct inputs *in, const struct fitted *m, const str
   decades(&in->op[OP_PINGPONG], m, e1, 10);
   decades(&in->op[OP_PINGPONG], &o, e2, 10);
   /* One message whose lines after the first are the table's. */
-  hnm_msg_info("ping-pong median relative error per size decade (in-sample):\n  %-10s %14s %14s",
-          "decade", name_m, name_o);
+  char table[2048];
+  size_t used = (size_t)snprintf(table, sizeof table, "  %-10s %14s %14s", "decade", name_m, name_o);
   for (int d = 0; d < 10; d++)
-    if (e1[d] >= 0)
-      fprintf(stderr, "  1e%d-1e%-4d %13.2f%% %13.2f%%\n", d, d + 1, 100 * e1[d], 100 * e2[d]);
-  fprintf(stderr, "  %-10s %14zu %14zu\n", "segments", m->nseg, o.nseg);
+    if (e1[d] >= 0 && used < sizeof table)
+      used += (size_t)snprintf(table + used, sizeof table - used, "\n  1e%d-1e%-4d %13.2f%% %13.2f%%", d, d + 1,
+                               100 * e1[d], 100 * e2[d]);
+  if (used < sizeof table)
+    snprintf(table + used, sizeof table - used, "\n  %-10s %14zu %14zu", "segments", m->nseg, o.nseg);
+  hnm_msg_info("ping-pong median relative error per size decade (in-sample):\n%s", table);
   free(o.seg);
 }
 

@@ -15,7 +15,7 @@
  * breakpoints file (the only ones, unless --auto-breakpoints) into forced
  * (cap entries). Returns the number of files read; exits 2 on bad input. */
 int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t cap);
-/* pcal_inputs()'s one-line summary of what it read ("" before), newline included. */
+/* pcal_inputs()'s one-line summary of what it read ("" before), for hnm_msg_info(). */
 const char *pcal_summary(void);
 
 /* Fit again with the other breakpoints (the file's if m used automatic
