@@ -37,21 +37,21 @@
 
 int main(int argc, char **argv)
 {
-  struct cli cli;
-  struct config cfg;
+  struct plat_cli cli;
+  struct plat_config cfg;
   int rc;
 
   hnm_msg_init(PROG);
-  int fam = family_command(argc, argv);
+  int fam = plat_family_command(argc, argv);
   if (fam < 0)
     return hnm_opt_status(fam);
   memset(&cli, 0, sizeof cli);
-  cli.fam = &families[fam];
-  rc = cli_parse(&cli, argc, argv, 2);
+  cli.fam = &plat_families[fam];
+  rc = plat_cli_parse(&cli, argc, argv, 2);
   if (rc != 0)
     return rc > 0 ? 0 : 2;
   char err[HNM_ERRLEN];
-  if (build_config(&cli, &cfg, err, sizeof err) != 0)
+  if (plat_build_config(&cli, &cfg, err, sizeof err) != 0)
     return hnm_msg_error("%s", err);
   /* Valid input: say what departs from the request, then write. */
   if (cfg.preset != NULL && !hnm_routing_is_builtin(cfg.routing) && cfg.topo.family == HNM_TOPO_DRAGONFLY)
@@ -65,5 +65,5 @@ int main(int argc, char **argv)
   if (cfg.seed_unused)
     hnm_msg_note("--routing-seed: routing '%s' makes no random choice; the seed is ignored",
                  cfg.routing == HNM_ROUTING_BUILTIN ? "none (SimGrid's zone)" : hnm_routing_name(cfg.routing));
-  return generate(&cfg);
+  return plat_generate(&cfg);
 }

@@ -34,71 +34,71 @@ static int cfg__fail(char *err, size_t errlen, const char *fmt, ...)
   return -1;
 }
 
-static int get_bandwidth(const struct cli *c, enum opt_id id, int allow_zero, double *out, char *err, size_t errlen)
+static int get_bandwidth(const struct plat_cli *c, enum plat_opt_id id, int allow_zero, double *out, char *err, size_t errlen)
 {
   char why[256];
-  const char *s = value_of(c, id);
+  const char *s = plat_value_of(c, id);
 
   if (allow_zero && strcmp(s, "0") == 0) {
     *out = 0;
     return 0;
   }
   if (hnm_parse_bandwidth(s, out, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
+    return cfg__fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   if (!(*out > 0))
-    return cfg__fail(err, errlen, "%s: '%s' must be positive%s", opt_name(id), s, allow_zero ? " (or 0 for none)" : "");
+    return cfg__fail(err, errlen, "%s: '%s' must be positive%s", plat_opt_name(id), s, allow_zero ? " (or 0 for none)" : "");
   return 0;
 }
 
-static int get_time(const struct cli *c, enum opt_id id, double *out, char *err, size_t errlen)
+static int get_time(const struct plat_cli *c, enum plat_opt_id id, double *out, char *err, size_t errlen)
 {
   char why[256];
-  const char *s = value_of(c, id);
+  const char *s = plat_value_of(c, id);
 
   if (hnm_parse_time(s, out, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
+    return cfg__fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   if (*out < 0)
-    return cfg__fail(err, errlen, "%s: '%s' is negative", opt_name(id), s);
+    return cfg__fail(err, errlen, "%s: '%s' is negative", plat_opt_name(id), s);
   /* docs/model-format.md's range of a latency: a link of more than 1 s is
    * a typing mistake (1e300s would saturate the simulated clock). */
   if (*out > 1)
-    return cfg__fail(err, errlen, "%s: '%s' is above 1 s (not a link's latency; docs/model-format.md)", opt_name(id),
+    return cfg__fail(err, errlen, "%s: '%s' is above 1 s (not a link's latency; docs/model-format.md)", plat_opt_name(id),
                      s);
   return 0;
 }
 
-static int get_number(const struct cli *c, enum opt_id id, double *out, char *err, size_t errlen)
+static int get_number(const struct plat_cli *c, enum plat_opt_id id, double *out, char *err, size_t errlen)
 {
   char why[256];
 
-  if (hnm_parse_number(value_of(c, id), out, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
+  if (hnm_parse_number(plat_value_of(c, id), out, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   return 0;
 }
 
-static int get_count(const struct cli *c, enum opt_id id, unsigned long *out, char *err, size_t errlen)
+static int get_count(const struct plat_cli *c, enum plat_opt_id id, unsigned long *out, char *err, size_t errlen)
 {
   char why[256];
 
-  if (hnm_topo_parse_count(value_of(c, id), out, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
+  if (hnm_topo_parse_count(plat_value_of(c, id), out, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   return 0;
 }
 
-static int get_list(const struct cli *c, enum opt_id id, char sep, const char *noun, unsigned long *out, int max,
+static int get_list(const struct plat_cli *c, enum plat_opt_id id, char sep, const char *noun, unsigned long *out, int max,
                     int *n, char *err, size_t errlen)
 {
   char why[256];
 
-  if (hnm_topo_parse_list(value_of(c, id), sep, noun, out, max, n, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s: %s", opt_name(id), why);
+  if (hnm_topo_parse_list(plat_value_of(c, id), sep, noun, out, max, n, why, sizeof why) != 0)
+    return cfg__fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   return 0;
 }
 
 /* SPLITDUPLEX -> 1, SHARED -> 0; FATPIPE refused (see family_usage). */
-static int get_sharing(const struct cli *c, enum opt_id id, int *splitduplex, char *err, size_t errlen)
+static int get_sharing(const struct plat_cli *c, enum plat_opt_id id, int *splitduplex, char *err, size_t errlen)
 {
-  const char *s = value_of(c, id);
+  const char *s = plat_value_of(c, id);
 
   if (strcmp(s, "SPLITDUPLEX") == 0 || strcmp(s, "SHARED") == 0) {
     *splitduplex = s[1] == 'P';
@@ -108,11 +108,11 @@ static int get_sharing(const struct cli *c, enum opt_id id, int *splitduplex, ch
     return cfg__fail(err, errlen,
                      "%s: FATPIPE: SimGrid 3.32 creates a <cluster>'s links SHARED whatever its sharing_policy "
                "(only SPLITDUPLEX is honoured); use SHARED, or hnm-run --model loggps for contention-free links",
-               opt_name(id));
-  return cfg__fail(err, errlen, "%s: '%s' is not a sharing policy (SPLITDUPLEX, SHARED)", opt_name(id), s);
+               plat_opt_name(id));
+  return cfg__fail(err, errlen, "%s: '%s' is not a sharing policy (SPLITDUPLEX, SHARED)", plat_opt_name(id), s);
 }
 
-static int build_shape(const struct cli *c, struct config *cfg, char *err, size_t errlen)
+static int build_shape(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
 {
   struct hnm_topo *t = &cfg->topo;
   int n, nu, nl;
@@ -124,11 +124,11 @@ static int build_shape(const struct cli *c, struct config *cfg, char *err, size_
         unsigned long cabinets, nodes;
         if (c->val[OPT_CABINET_SIZES] != NULL)
           return cfg__fail(err, errlen, "%s: cannot be combined with --cabinet-sizes",
-                     opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES));
+                     plat_opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES));
         if (c->val[OPT_CABINETS] == NULL || c->val[OPT_NODES] == NULL)
           return cfg__fail(err, errlen, "%s: needs %s too",
-                           opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES),
-                     opt_name(c->val[OPT_CABINETS] != NULL ? OPT_NODES : OPT_CABINETS));
+                           plat_opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES),
+                     plat_opt_name(c->val[OPT_CABINETS] != NULL ? OPT_NODES : OPT_CABINETS));
         if (get_count(c, OPT_CABINETS, &cabinets, err, errlen) != 0 ||
             get_count(c, OPT_NODES, &nodes, err, errlen) != 0)
           return -1;
@@ -146,7 +146,7 @@ static int build_shape(const struct cli *c, struct config *cfg, char *err, size_
       return get_list(c, OPT_DIMS, 'x', "dimension", t->dims, HNM_TOPO_MAX_DIMS, &t->ndims, err, errlen);
     case HNM_TOPO_BGQ: {
       char why[256];
-      if (hnm_topo_bgq_parse_shape(value_of(c, OPT_SHAPE), t, why, sizeof why) != 0)
+      if (hnm_topo_bgq_parse_shape(plat_value_of(c, OPT_SHAPE), t, why, sizeof why) != 0)
         return cfg__fail(err, errlen, "--shape: %s", why);
       return 0;
     }
@@ -161,15 +161,15 @@ static int build_shape(const struct cli *c, struct config *cfg, char *err, size_
           return -1;
         if (levels != (unsigned long)n)
           return cfg__fail(err, errlen, "--levels: '%lu' but --down '%s' has %d level%s", levels,
-                           value_of(c, OPT_DOWN), n, n == 1 ? "" : "s");
+                           plat_value_of(c, OPT_DOWN), n, n == 1 ? "" : "s");
       }
       if (nu != n)
-        return cfg__fail(err, errlen, "--up: '%s' has %d level%s, --down '%s' has %d", value_of(c, OPT_UP), nu,
+        return cfg__fail(err, errlen, "--up: '%s' has %d level%s, --down '%s' has %d", plat_value_of(c, OPT_UP), nu,
                          nu == 1 ? "" : "s",
-                   value_of(c, OPT_DOWN), n);
+                   plat_value_of(c, OPT_DOWN), n);
       if (nl != n)
-        return cfg__fail(err, errlen, "--links: '%s' has %d level%s, --down '%s' has %d", value_of(c, OPT_LINKS), nl,
-                   nl == 1 ? "" : "s", value_of(c, OPT_DOWN), n);
+        return cfg__fail(err, errlen, "--links: '%s' has %d level%s, --down '%s' has %d", plat_value_of(c, OPT_LINKS), nl,
+                   nl == 1 ? "" : "s", plat_value_of(c, OPT_DOWN), n);
       t->ndims = n;
       return 0;
     case HNM_TOPO_DRAGONFLY:
@@ -185,7 +185,7 @@ static int build_shape(const struct cli *c, struct config *cfg, char *err, size_
   return -1;
 }
 
-int build_config(const struct cli *c, struct config *cfg, char *err, size_t errlen)
+int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
 {
   char why[512], before[256], after[256];
   unsigned long hosts;
@@ -208,10 +208,10 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
         }
       return cfg__fail(err, errlen, "--preset: '%s' is not a %s preset (%s)", c->val[OPT_PRESET], c->fam->name, names);
     }
-    for (const struct opt_doc *d = c->fam->docs; d->id != OPT_COUNT; d++)
+    for (const struct plat_opt_doc *d = c->fam->docs; d->id != OPT_COUNT; d++)
       if (d->shape && c->val[d->id] != NULL)
         return cfg__fail(err, errlen, "%s: cannot be combined with --preset (the preset sets the shape)",
-                         opt_name(d->id));
+                         plat_opt_name(d->id));
     cfg->preset = p;
     hnm_topo_preset_apply(p, &cfg->topo);
   } else if (build_shape(c, cfg, err, errlen) != 0) {
@@ -238,11 +238,11 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
   }
 
   /* --scale, then the checks of the final shape. */
-  if (family_doc(c->fam, OPT_SCALE) != NULL) {
+  if (plat_family_doc(c->fam, OPT_SCALE) != NULL) {
     if (get_number(c, OPT_SCALE, &scale, err, errlen) != 0)
       return -1;
     if (!(scale > 0 && scale <= 1))
-      return cfg__fail(err, errlen, "--scale: '%s' is not in (0, 1]", value_of(c, OPT_SCALE));
+      return cfg__fail(err, errlen, "--scale: '%s' is not in (0, 1]", plat_value_of(c, OPT_SCALE));
   }
   if (hnm_topo_check(&cfg->topo, why, sizeof why) != 0)
     return cfg__fail(err, errlen, "%s", why);
@@ -253,7 +253,7 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
       return cfg__fail(err, errlen, "%s", why);
     hnm_topo_describe(&cfg->topo, after, sizeof after);
     snprintf(cfg->scaled, sizeof cfg->scaled, "--scale %s: %s, %lu hosts (%.3g of %s, %lu hosts)",
-             value_of(c, OPT_SCALE), after, hnm_topo_hosts(&cfg->topo),
+             plat_value_of(c, OPT_SCALE), after, hnm_topo_hosts(&cfg->topo),
              (double)hnm_topo_hosts(&cfg->topo) / (double)was, before, was);
   }
   hosts = hnm_topo_hosts(&cfg->topo);
@@ -265,7 +265,7 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
   if (cfg->ranks_per_host > HNM_TOPO_MAX_NODES / hosts)
     return cfg__fail(err, errlen, "--ranks-per-host: '%lu' on each of %lu hosts is more than 100000000 ranks",
                      cfg->ranks_per_host, hosts);
-  if (hnm_topo_parse_placement(value_of(c, OPT_PLACEMENT), &cfg->placement, why, sizeof why) != 0)
+  if (hnm_topo_parse_placement(plat_value_of(c, OPT_PLACEMENT), &cfg->placement, why, sizeof why) != 0)
     return cfg__fail(err, errlen, "--placement: %s", why);
 
   /* Links and hosts. */
@@ -274,7 +274,7 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
       get_number(c, OPT_LIMITER, &cfg->limiter, err, errlen) != 0)
     return -1;
   if (cfg->limiter < 0)
-    return cfg__fail(err, errlen, "--limiter: '%s' is negative (0 = no limiter)", value_of(c, OPT_LIMITER));
+    return cfg__fail(err, errlen, "--limiter: '%s' is negative (0 = no limiter)", plat_value_of(c, OPT_LIMITER));
   if (!hnm_routing_is_builtin(cfg->routing) && cfg->limiter > 0)
     return cfg__fail(err, errlen, "--limiter: routed platforms (--routing %s) have no limiter links",
                      hnm_routing_name(cfg->routing));
@@ -282,7 +282,7 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
     return cfg__fail(err, errlen, "--sharing: %s keeps a backlog per direction of a link: use SPLITDUPLEX",
                      hnm_routing_name(cfg->routing));
   cfg->ugal_threshold = HNM_RNET_UGAL_THRESHOLD;
-  if (family_doc(c->fam, OPT_UGAL_THRESHOLD) != NULL) {
+  if (plat_family_doc(c->fam, OPT_UGAL_THRESHOLD) != NULL) {
     if (get_time(c, OPT_UGAL_THRESHOLD, &cfg->ugal_threshold, err, errlen) != 0)
       return -1;
     if (c->val[OPT_UGAL_THRESHOLD] != NULL && cfg->routing != HNM_ROUTING_UGAL_L &&
@@ -290,11 +290,11 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
       return cfg__fail(err, errlen, "--ugal-threshold: only ugal-l and ugal-g have a threshold (--routing %s)",
                        c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
   }
-  if (family_doc(c->fam, OPT_USABLE) != NULL) {
+  if (plat_family_doc(c->fam, OPT_USABLE) != NULL) {
     if (get_number(c, OPT_USABLE, &usable, err, errlen) != 0)
       return -1;
     if (!(usable > 0 && usable <= 1))
-      return cfg__fail(err, errlen, "--usable: '%s' is not in (0, 1]", value_of(c, OPT_USABLE));
+      return cfg__fail(err, errlen, "--usable: '%s' is not in (0, 1]", plat_value_of(c, OPT_USABLE));
     cfg->bw *= usable;
   }
   if (cfg->limiter > 0 && cfg->topo.family == HNM_TOPO_FATTREE && hnm_topo_switches(&cfg->topo) > hosts)
@@ -302,7 +302,7 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
                      "--limiter: %lu switches for %lu hosts: SimGrid names switch limiters like host limiters "
                "(ids from 2N-1 down), so they would collide; use --limiter 0",
                hnm_topo_switches(&cfg->topo), hosts);
-  if (strcmp(value_of(c, OPT_LOOPBACK_BW), "none") == 0) {
+  if (strcmp(plat_value_of(c, OPT_LOOPBACK_BW), "none") == 0) {
     if (c->val[OPT_LOOPBACK_LAT] != NULL)
       return cfg__fail(err, errlen, "--loopback-lat: no loopback (--loopback-bw none)");
   } else {
@@ -311,24 +311,24 @@ int build_config(const struct cli *c, struct config *cfg, char *err, size_t errl
         get_time(c, OPT_LOOPBACK_LAT, &cfg->loopback_lat, err, errlen) != 0)
       return -1;
   }
-  if (hnm_quantity_parse_speed(value_of(c, OPT_SPEED), &cfg->speed, why, sizeof why) != 0)
+  if (hnm_quantity_parse_speed(plat_value_of(c, OPT_SPEED), &cfg->speed, why, sizeof why) != 0)
     return cfg__fail(err, errlen, "--speed: %s", why);
   if (!(cfg->speed > 0))
-    return cfg__fail(err, errlen, "--speed: '%s' must be positive", value_of(c, OPT_SPEED));
+    return cfg__fail(err, errlen, "--speed: '%s' must be positive", plat_value_of(c, OPT_SPEED));
   if (c->fam->topo == HNM_TOPO_CLUSTER) {
     if (get_bandwidth(c, OPT_CABINET_BW, 0, &cfg->cab_bw, err, errlen) != 0 || get_time(c, OPT_CABINET_LAT,
                       &cfg->cab_lat, err, errlen) != 0 ||
         get_bandwidth(c, OPT_CABINET_LIMITER, 1, &cfg->cab_limiter, err, errlen) != 0)
       return -1;
-    if (strcmp(value_of(c, OPT_CABINET_SHARING), "FATPIPE") == 0)
+    if (strcmp(plat_value_of(c, OPT_CABINET_SHARING), "FATPIPE") == 0)
       cfg->cab_fatpipe = 1;
-    else if (strcmp(value_of(c, OPT_CABINET_SHARING), "SHARED") != 0)
+    else if (strcmp(plat_value_of(c, OPT_CABINET_SHARING), "SHARED") != 0)
       return cfg__fail(err, errlen, "--cabinet-sharing: '%s' is not SHARED or FATPIPE",
-                       value_of(c, OPT_CABINET_SHARING));
-    if (strcmp(value_of(c, OPT_CABINET_ROUTES), "pairs") == 0)
+                       plat_value_of(c, OPT_CABINET_SHARING));
+    if (strcmp(plat_value_of(c, OPT_CABINET_ROUTES), "pairs") == 0)
       cfg->cab_pairs = 1;
-    else if (strcmp(value_of(c, OPT_CABINET_ROUTES), "core") != 0)
-      return cfg__fail(err, errlen, "--cabinet-routes: '%s' is not core or pairs", value_of(c, OPT_CABINET_ROUTES));
+    else if (strcmp(plat_value_of(c, OPT_CABINET_ROUTES), "core") != 0)
+      return cfg__fail(err, errlen, "--cabinet-routes: '%s' is not core or pairs", plat_value_of(c, OPT_CABINET_ROUTES));
   }
 
   /* Output files. */

@@ -7,8 +7,8 @@
 
 #include <stdint.h>
 
-struct config {
-  const struct family *fam;
+struct plat_config {
+  const struct plat_family *fam;
   struct hnm_topo topo;
   const struct hnm_topo_preset *preset;
   enum hnm_placement placement;
@@ -32,6 +32,6 @@ struct config {
   double ugal_threshold;    /* seconds */
 };
 
-int build_config(const struct cli *c, struct config *cfg, char *err, size_t errlen);
+int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen);
 
 #endif

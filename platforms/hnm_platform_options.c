@@ -81,7 +81,7 @@ static const struct {
 
 #define RANKS_HELP "MPI ranks per host: hostfile lines per host, and core count of each host"
 
-static const struct opt_doc cluster_docs[] = {
+static const struct plat_opt_doc cluster_docs[] = {
   {OPT_PRESET, "none", "graphene: 144 nodes in 4 cabinets of 39, 35, 30, 40 (Grid'5000), the defaults below", 0},
   {OPT_CABINET_SIZES, "39,35,30,40", "nodes of cabinet 1, 2, ... (cabinets cab1, cab2, ...)", 1},
   {OPT_CABINETS, "none", "number of cabinets of --nodes nodes each (instead of --cabinet-sizes)", 1},
@@ -101,7 +101,7 @@ static const struct opt_doc cluster_docs[] = {
   DOC_END
 };
 
-static const struct opt_doc torus_docs[] = {
+static const struct plat_opt_doc torus_docs[] = {
   {OPT_PRESET, "none", "torus-M (25x25x25) or torus-L (75x25x25), Zheng & Marguinaud 2018, Table 1 (see below)", 0},
   {OPT_DIMS, "8x8x8", "sizes of the dimensions, 1 to 16 of them; the first is routed first", 1},
   {OPT_SCALE, "1", "shrink every dimension by F^(1/dimensions), 0 < F <= 1 (at least 2 each)", 0},
@@ -112,7 +112,7 @@ static const struct opt_doc torus_docs[] = {
   DOC_END
 };
 
-static const struct opt_doc fattree_docs[] = {
+static const struct plat_opt_doc fattree_docs[] = {
   {OPT_PRESET, "none", "fattree-M or fattree-L, Zheng & Marguinaud 2018, Table 1 (see below)", 0},
   {OPT_LEVELS, "length of --down", "number of switch levels (checked against the lists)", 1},
   {OPT_DOWN, "4,4", "down ports (children) of a switch, level 1 (leaf) first", 1},
@@ -127,7 +127,7 @@ static const struct opt_doc fattree_docs[] = {
   DOC_END
 };
 
-static const struct opt_doc dragonfly_docs[] = {
+static const struct plat_opt_doc dragonfly_docs[] = {
   {OPT_PRESET, "none", "dragonfly-MM, dragonfly-SL, dragonfly-LS or dragonfly-ML, Zheng & Marguinaud 2018, Table 1", 0},
   {OPT_GROUPS, "3", "groups (at most --routers without --routing: SimGrid 3.32 routes group g via router g)", 1},
   {OPT_CHASSIS, "4", "chassis per group (black links: all-to-all between chassis)", 1},
@@ -148,7 +148,7 @@ static const struct opt_doc dragonfly_docs[] = {
   DOC_END
 };
 
-static const struct opt_doc bgq_docs[] = {
+static const struct plat_opt_doc bgq_docs[] = {
   {OPT_SHAPE, "512", "512, 1024, 2048, 4096, 8192 (named shapes, see below) or AxBxCxDxE with E = 2", 1},
   {OPT_SCALE, "1", "shrink A, B, C, D by F^(1/4), 0 < F <= 1 (at least 2 each; E stays 2)", 0},
   {OPT_BW, "2GBps", "raw bandwidth of a BG/Q link, per direction", 0},
@@ -168,7 +168,7 @@ static void fattree_notes(FILE *out);
 static void dragonfly_notes(FILE *out);
 static void bgq_notes(FILE *out);
 
-const struct family families[] = {
+const struct plat_family plat_families[] = {
   {"cluster", HNM_TOPO_CLUSTER, "hierarchical Ethernet cluster: cabinets of nodes behind a switch (Degomme et al. 2013)",
    cluster_docs, cluster_notes},
   {"torus", HNM_TOPO_TORUS, "torus of any number of dimensions (SimGrid TORUS), one host per router", torus_docs,
@@ -182,9 +182,9 @@ const struct family families[] = {
   {NULL, HNM_TOPO_CLUSTER, NULL, NULL, NULL}
 };
 
-const struct opt_doc *family_doc(const struct family *f, enum opt_id id)
+const struct plat_opt_doc *plat_family_doc(const struct plat_family *f, enum plat_opt_id id)
 {
-  for (const struct opt_doc *d = f->docs; d->id != OPT_COUNT; d++)
+  for (const struct plat_opt_doc *d = f->docs; d->id != OPT_COUNT; d++)
     if (d->id == id)
       return d;
   return NULL;
@@ -217,12 +217,12 @@ static void tool_notes(FILE *out)
           PROG, PROG, PROG, PROG);
 }
 
-int family_command(int argc, char **argv)
+int plat_family_command(int argc, char **argv)
 {
-  struct hnm_opt_command cmds[sizeof families / sizeof families[0]];
+  struct hnm_opt_command cmds[sizeof plat_families / sizeof plat_families[0]];
   size_t n = 0;
-  for (; families[n].name != NULL; n++)
-    cmds[n] = (struct hnm_opt_command){families[n].name, NULL, families[n].summary};
+  for (; plat_families[n].name != NULL; n++)
+    cmds[n] = (struct hnm_opt_command){plat_families[n].name, NULL, plat_families[n].summary};
   cmds[n] = (struct hnm_opt_command){NULL, NULL, NULL};
   const struct hnm_opt_tool tool = {PROG, "FAMILY", "Families",
                                     "Write a SimGrid 4.1 platform (XML) and its MPI hostfile.",
@@ -231,7 +231,7 @@ int family_command(int argc, char **argv)
 }
 
 /* The family whose --help is being printed (hnm_opt's notes take no context). */
-static const struct family *usage__family;
+static const struct plat_family *usage__family;
 
 /* After the option list of FAMILY --help: units, the family's notes. */
 static void family_notes(FILE *out)
@@ -377,32 +377,32 @@ static void bgq_notes(FILE *out)
           "by default.\n");
 }
 
-const char *opt_name(enum opt_id id)
+const char *plat_opt_name(enum plat_opt_id id)
 {
   return opt_names[id].name;
 }
 
 /* The value of an option: given, or the family's default. */
-const char *value_of(const struct cli *c, enum opt_id id)
+const char *plat_value_of(const struct plat_cli *c, enum plat_opt_id id)
 {
-  const struct opt_doc *d;
+  const struct plat_opt_doc *d;
 
   if (c->val[id] != NULL)
     return c->val[id];
-  d = family_doc(c->fam, id);
+  d = plat_family_doc(c->fam, id);
   return d == NULL ? NULL : d->def;
 }
 
 /* Parse argv[first..] into c->val. Returns 0, 1 if help was printed, -1 on error. */
-int cli_parse(struct cli *c, int argc, char **argv, int first)
+int plat_cli_parse(struct plat_cli *c, int argc, char **argv, int first)
 {
   /* The family's options as an hnm_opt table: each stores its text in
-   * c->val[id] (NULL when absent: value_of() then takes the family's
+   * c->val[id] (NULL when absent: plat_value_of() then takes the family's
    * default, shown in brackets in --help), parsed with units later. */
   struct hnm_opt opts[OPT_COUNT + 1];
   char help[OPT_COUNT][512], prog[64];
   size_t n = 0;
-  for (const struct opt_doc *d = c->fam->docs; d->id != OPT_COUNT && n < OPT_COUNT; d++, n++) {
+  for (const struct plat_opt_doc *d = c->fam->docs; d->id != OPT_COUNT && n < OPT_COUNT; d++, n++) {
     snprintf(help[n], sizeof help[n], "%s [%s]", d->help, d->def);
     opts[n] = (struct hnm_opt){d->id == OPT_OUTPUT ? "output" : opt_names[d->id].name + 2,
                                d->id == OPT_OUTPUT ? 'o' : 0,

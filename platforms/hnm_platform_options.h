@@ -12,7 +12,7 @@
 
 #define PROG "hnm-platform"
 
-enum opt_id {
+enum plat_opt_id {
   OPT_PRESET, OPT_SCALE,
   OPT_DIMS, OPT_SHAPE,
   OPT_LEVELS, OPT_DOWN, OPT_UP, OPT_LINKS,
@@ -29,35 +29,35 @@ enum opt_id {
  * user's value (or shown only, for the few options that are never parsed
  * from a default: --preset, -o, --hostfile, --levels). shape marks the
  * options a --preset sets. */
-struct opt_doc {
-  enum opt_id id;
+struct plat_opt_doc {
+  enum plat_opt_id id;
   const char *def;
   const char *help;
   int shape;
 };
 
-struct family {
+struct plat_family {
   const char *name;
   enum hnm_topo_family topo;
   const char *summary;
-  const struct opt_doc *docs;
+  const struct plat_opt_doc *docs;
   void (*notes)(FILE *out);
 };
 
-struct cli {
-  const struct family *fam;
+struct plat_cli {
+  const struct plat_family *fam;
   const char *val[OPT_COUNT]; /* as given, NULL if absent */
 };
 
-extern const struct family families[];
+extern const struct plat_family plat_families[];
 
-const struct opt_doc *family_doc(const struct family *f, enum opt_id id);
+const struct plat_opt_doc *plat_family_doc(const struct plat_family *f, enum plat_opt_id id);
 /* The family named by argv[1] (its index in families), or a negative
  * hnm_opt_parse() result after hnm-platform --help, --version or an error
  * (hnm_opt_command(): the tool's help comes from the families' table). */
-int family_command(int argc, char **argv);
-const char *opt_name(enum opt_id id);
-const char *value_of(const struct cli *c, enum opt_id id);
-int cli_parse(struct cli *c, int argc, char **argv, int first);
+int plat_family_command(int argc, char **argv);
+const char *plat_opt_name(enum plat_opt_id id);
+const char *plat_value_of(const struct plat_cli *c, enum plat_opt_id id);
+int plat_cli_parse(struct plat_cli *c, int argc, char **argv, int first);
 
 #endif

@@ -63,7 +63,7 @@ static int xml_attr_radical(hnm_xml_writer *w, unsigned long first, unsigned lon
 }
 
 /* The attributes every <cluster> shares, after id, prefix, suffix, radical. */
-static int xml_cluster_common(hnm_xml_writer *w, const struct config *cfg)
+static int xml_cluster_common(hnm_xml_writer *w, const struct plat_config *cfg)
 {
   char speed[64];
 
@@ -77,7 +77,7 @@ static int xml_cluster_common(hnm_xml_writer *w, const struct config *cfg)
   return 0;
 }
 
-static int xml_limiter_and_loopback(hnm_xml_writer *w, const struct config *cfg)
+static int xml_limiter_and_loopback(hnm_xml_writer *w, const struct plat_config *cfg)
 {
   if (cfg->limiter > 0 && xml_attr_bw(w, "limiter_link", cfg->limiter * cfg->bw) != 0)
     return -1;
@@ -119,7 +119,7 @@ static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
 
 /* The comment at the top of the file: what was generated, and how hosts are
  * numbered. Never contains "--" (not allowed in an XML comment). */
-static void describe_platform(const struct config *cfg, char *buf, size_t len)
+static void describe_platform(const struct plat_config *cfg, char *buf, size_t len)
 {
   const struct hnm_topo *t = &cfg->topo;
   char shape[256], params[512];
@@ -184,7 +184,7 @@ static void describe_platform(const struct config *cfg, char *buf, size_t len)
     p[1] = ' ';
 }
 
-static int xml_topology_cluster(hnm_xml_writer *w, const struct config *cfg)
+static int xml_topology_cluster(hnm_xml_writer *w, const struct plat_config *cfg)
 {
   char params[512];
 
@@ -228,7 +228,7 @@ static int xml_link_ctn(hnm_xml_writer *w, int cabinet, const char *kind)
  * core-router. The links are written in reverse: SimGrid 3.32's
  * DijkstraZone::get_local_route prepends each hop's links one by one,
  * which reverses them, so this order gives the route order above. */
-static int xml_core_route(hnm_xml_writer *w, const struct config *cfg, int cabinet, int up)
+static int xml_core_route(hnm_xml_writer *w, const struct plat_config *cfg, int cabinet, int up)
 {
   char zone[32], router[48];
 
@@ -246,7 +246,7 @@ static int xml_core_route(hnm_xml_writer *w, const struct config *cfg, int cabin
 
 /* --cabinet-routes pairs: one zoneRoute per ordered pair of cabinets, in a
  * Full zone: C x (C-1) routes, streamed. */
-static int xml_pair_routes(hnm_xml_writer *w, const struct config *cfg)
+static int xml_pair_routes(hnm_xml_writer *w, const struct plat_config *cfg)
 {
   const struct hnm_topo *t = &cfg->topo;
 
@@ -285,7 +285,7 @@ static int xml_pair_routes(hnm_xml_writer *w, const struct config *cfg)
  *     C x (C-1) of them, routes known as soon as the file is loaded.
  * tests/platforms/linear_routes.sh checks that both give the same routes,
  * link for link. */
-static int xml_cabinets(hnm_xml_writer *w, const struct config *cfg)
+static int xml_cabinets(hnm_xml_writer *w, const struct plat_config *cfg)
 {
   const struct hnm_topo *t = &cfg->topo;
   unsigned long first = 0;
@@ -327,7 +327,7 @@ static int xml_cabinets(hnm_xml_writer *w, const struct config *cfg)
   return hnm_xml_writer_end(w) != 0 ? -1 : 0;
 }
 
-static int write_xml(FILE *fp, const struct config *cfg)
+static int write_xml(FILE *fp, const struct plat_config *cfg)
 {
   hnm_xml_writer *w = hnm_xml_writer_new(fp, 1);
   char comment[4096];
@@ -358,14 +358,14 @@ static int emit_host(unsigned long host, void *ctx)
   return fprintf((FILE *)ctx, "node-%lu\n", host) < 0 ? -1 : 0;
 }
 
-static int write_hostfile(FILE *fp, const struct config *cfg)
+static int write_hostfile(FILE *fp, const struct plat_config *cfg)
 {
   return hnm_topo_place(&cfg->topo, cfg->placement, cfg->ranks_per_host, emit_host, fp);
 }
 
 /* A routed platform: the description hnm's platform library reads
  * (platforms/hnm_routing.h); hnm-run recognises it by its first line. */
-static int write_description(FILE *fp, const struct config *cfg)
+static int write_description(FILE *fp, const struct plat_config *cfg)
 {
   struct hnm_rnet_desc d;
   char shape[512], comment[1024];
@@ -398,7 +398,7 @@ static int write_description(FILE *fp, const struct config *cfg)
  * the user's existing files as they were and removes only our temporaries.
  * A failed write is exit status 2 with one line, as bad input is: the
  * request could not be carried out, and nothing of it is left. */
-int generate(const struct config *cfg)
+int plat_generate(const struct plat_config *cfg)
 {
   hnm_out *xml, *hosts = NULL;
   char err[1024];

@@ -4,6 +4,6 @@
 
 #include "hnm_platform_config.h"
 
-int generate(const struct config *cfg);
+int plat_generate(const struct plat_config *cfg);
 
 #endif

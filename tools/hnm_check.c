@@ -71,7 +71,7 @@ static int check__count(const char *s, size_t len, long max, long *out)
   return 0;
 }
 
-int hnm_check_np(const char *text, long *np, char *err, size_t errlen)
+int run_check_np(const char *text, long *np, char *err, size_t errlen)
 {
   if (check__count(text, strlen(text), INT_MAX, np) != 0)
     return check__fail(err, errlen, "-np '%s': not a number of processes (a whole number from 1 to %d, in digits)", text,
@@ -98,7 +98,7 @@ static int check__compare_hosts(const void *a, const void *b)
   return strcmp(((const struct check__host *)a)->name, ((const struct check__host *)b)->name);
 }
 
-void hnm_platform_info_free(hnm_platform_info *info)
+void run_platform_info_free(run_platform_info *info)
 {
   if (info == NULL)
     return;
@@ -162,7 +162,7 @@ static void check__simgrid_reason(char *text, char *out, size_t outlen)
   snprintf(out, outlen, "%s", *msg ? msg : "SimGrid cannot load it");
 }
 
-int hnm_check_platform(const char *helper, const char *platform, hnm_platform_info *info, char *err, size_t errlen)
+int run_check_platform(const char *helper, const char *platform, run_platform_info *info, char *err, size_t errlen)
 {
   char why[512];
   memset(info, 0, sizeof *info);
@@ -289,7 +289,7 @@ int hnm_check_platform(const char *helper, const char *platform, hnm_platform_in
       for (size_t i = 0; i < got; i++)
         free(h[i].name);
       free(h);
-      hnm_platform_info_free(info);
+      run_platform_info_free(info);
       return check__fail(err, errlen, "platform file '%s': out of memory", platform);
     }
     for (size_t i = 0; i < got; i++) {
@@ -303,11 +303,11 @@ int hnm_check_platform(const char *helper, const char *platform, hnm_platform_in
   }
   free(h);
   if (bad) {
-    hnm_platform_info_free(info);
+    run_platform_info_free(info);
     return check__fail(err, errlen, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
   }
   if (nh == 0) {
-    hnm_platform_info_free(info);
+    run_platform_info_free(info);
     return check__fail(err, errlen, "platform file '%s': the platform has no host", platform);
   }
   return 0;
@@ -316,13 +316,13 @@ int hnm_check_platform(const char *helper, const char *platform, hnm_platform_in
 /* ------------------------------------------------------------------------ */
 /* Hostfile                                                                  */
 
-static int check__has_host(const hnm_platform_info *info, const char *name)
+static int check__has_host(const run_platform_info *info, const char *name)
 {
   return info == NULL ||
          bsearch(&name, info->hosts, info->nhosts, sizeof *info->hosts, check__compare_names) != NULL;
 }
 
-int hnm_check_hostfile_text(const char *name, const char *text, size_t len, const hnm_platform_info *info,
+int run_check_hostfile_text(const char *name, const char *text, size_t len, const run_platform_info *info,
                             long *slots, char *err, size_t errlen)
 {
   long total = 0, line = 0;
@@ -379,7 +379,7 @@ int hnm_check_hostfile_text(const char *name, const char *text, size_t len, cons
   return 0;
 }
 
-int hnm_check_hostfile(const char *hostfile, const hnm_platform_info *info, long *slots, char *err, size_t errlen)
+int run_check_hostfile(const char *hostfile, const run_platform_info *info, long *slots, char *err, size_t errlen)
 {
   char why[512];
   FILE *f = hnm_input_open(hostfile, why, sizeof why);
@@ -398,7 +398,7 @@ int hnm_check_hostfile(const char *hostfile, const hnm_platform_info *info, long
   fclose(f);
   if (text == NULL)
     return check__fail(err, errlen, "hostfile '%s': out of memory", hostfile);
-  int rc = hnm_check_hostfile_text(hostfile, text, len, info, slots, err, errlen);
+  int rc = run_check_hostfile_text(hostfile, text, len, info, slots, err, errlen);
   free(text);
   return rc;
 }

@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 /* What SimGrid made of a platform file. */
-typedef struct hnm_platform_info {
+typedef struct run_platform_info {
   char **hosts;     /* host names, sorted (strcmp) */
   size_t nhosts;
   size_t fatpipe;   /* FATPIPE links other than loopbacks */
@@ -41,23 +41,23 @@ typedef struct hnm_platform_info {
   double *speeds;   /* speeds[i]: hosts[i]'s speed in flop/s (0: unknown); NULL if none known */
   char host_speed[64]; /* the platform's <config> smpi/host-speed, as written ("" if unset) */
   char file[512];      /* the platform file, for messages ("" if unknown) */
-} hnm_platform_info;
+} run_platform_info;
 
 /* Parse -np's value: decimal digits only, 1 <= np <= INT_MAX. */
-int hnm_check_np(const char *text, long *np, char *err, size_t errlen);
+int run_check_np(const char *text, long *np, char *err, size_t errlen);
 
 /* Load PLATFORM with the helper program HELPER (hnm-hosts) and fill INFO
- * (free with hnm_platform_info_free()). */
-int hnm_check_platform(const char *helper, const char *platform, hnm_platform_info *info, char *err, size_t errlen);
-void hnm_platform_info_free(hnm_platform_info *info);
+ * (free with run_platform_info_free()). */
+int run_check_platform(const char *helper, const char *platform, run_platform_info *info, char *err, size_t errlen);
+void run_platform_info_free(run_platform_info *info);
 
 /* Check HOSTFILE against the platform's hosts (INFO, or any host when INFO is
  * NULL) and store its capacity (number of ranks it places) in *slots. */
-int hnm_check_hostfile(const char *hostfile, const hnm_platform_info *info, long *slots, char *err, size_t errlen);
+int run_check_hostfile(const char *hostfile, const run_platform_info *info, long *slots, char *err, size_t errlen);
 
 /* Parse the hostfile text TEXT of LEN bytes (NAME names it in messages):
- * the parsing half of hnm_check_hostfile(), for tests and fuzzing. */
-int hnm_check_hostfile_text(const char *name, const char *text, size_t len, const hnm_platform_info *info,
+ * the parsing half of run_check_hostfile(), for tests and fuzzing. */
+int run_check_hostfile_text(const char *name, const char *text, size_t len, const run_platform_info *info,
                             long *slots, char *err, size_t errlen);
 
 #ifdef __cplusplus

@@ -72,7 +72,7 @@ static const struct hnm_opt_tool tool = {
 
 int main(int argc, char **argv)
 {
-  static int (*const run[])(int, char **) = {cmd_run, cmd_slurm, cmd_merge, cmd_plot};
+  static int (*const run[])(int, char **) = {cmp_cmd_run, cmp_cmd_slurm, cmp_cmd_merge, cmp_cmd_plot};
   hnm_msg_init("hnm-compare");
   int c = hnm_opt_command(&tool, commands, argc, argv);
   return c >= 0 ? run[c](argc, argv) : hnm_opt_status(c);

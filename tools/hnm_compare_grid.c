@@ -20,31 +20,32 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_grid.h"
+#include "hnm_msg.h"
 #include "hnm_opt.h"
 #include "hnm_compare_util.h"
 
-const char *run_model(const cmp_config *c, const cmp_run *r)
+const char *cmp_run_model(const cmp_config *c, const cmp_run *r)
 {
   return r->model < 0 ? "mpirun" : c->models.v[r->model];
 }
 
-const char *run_platform(const cmp_config *c, const cmp_run *r)
+const char *cmp_run_platform(const cmp_config *c, const cmp_run *r)
 {
   return r->plat < 0 ? "-" : c->plats[r->plat].label;
 }
 
-char *make_key(const char *program, const char *args, const char *model, const char *platform,
+char *cmp_make_key(const char *program, const char *args, const char *model, const char *platform,
                const char *np, const char *metric, const char *options, const char *member)
 {
   size_t n = strlen(program) + strlen(args) + strlen(model) + strlen(platform) + strlen(np) + strlen(metric) +
              strlen(options) + strlen(member) + 9;
-  char *k = xmalloc(n);
+  char *k = cmp_xmalloc(n);
   snprintf(k, n, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", program, args, model, platform, np, metric, options,
            member);
   return k;
 }
 
-void run_member(const cmp_config *c, const cmp_run *r, char *buf, size_t len)
+void cmp_run_member(const cmp_config *c, const cmp_run *r, char *buf, size_t len)
 {
   if (r->member < 0) {
     snprintf(buf, len, "%s", "");
@@ -57,17 +58,17 @@ void run_member(const cmp_config *c, const cmp_run *r, char *buf, size_t len)
   }
 }
 
-const char *run_options(const cmp_config *c, const cmp_run *r)
+const char *cmp_run_options(const cmp_config *c, const cmp_run *r)
 {
   return r->model < 0 ? c->mpirun_opts_str : c->sim_opts_str;
 }
 
-char *join(const strvec *v)
+char *cmp_join(const cmp_strvec *v)
 {
   size_t n = 1;
   for (int i = 0; i < v->n; i++)
     n += strlen(v->v[i]) + 1;
-  char *s = xmalloc(n);
+  char *s = cmp_xmalloc(n);
   for (int i = 0; i < v->n; i++) {
     if (i)
       strcat(s, " ");
@@ -80,20 +81,20 @@ static char *run_key(const cmp_config *c, const cmp_run *r)
 {
   char np[32], member[32];
   snprintf(np, sizeof np, "%ld", r->np);
-  run_member(c, r, member, sizeof member);
-  return make_key(c->program, c->args.v[r->argset], run_model(c, r), run_platform(c, r), np, c->metric,
-                  run_options(c, r), member);
+  cmp_run_member(c, r, member, sizeof member);
+  return cmp_make_key(c->program, c->args.v[r->argset], cmp_run_model(c, r), cmp_run_platform(c, r), np, c->metric,
+                  cmp_run_options(c, r), member);
 }
 
 /* A model set's models run one after the other in the grid (central
  * first), as if they were models of their own. */
-long enumerate(const cmp_config *c, cmp_run **out)
+long cmp_enumerate(const cmp_config *c, cmp_run **out)
 {
   long per_point = 0;
   for (int m = 0; m < c->models.n; m++)
     per_point += c->sets[m] != NULL ? (long)c->sets[m]->nmembers + 1 : 1;
   long n = c->nplats * c->args.n * c->nnps * per_point + (c->reference ? c->args.n * c->nnps : 0);
-  cmp_run *runs = xmalloc((size_t)n * sizeof *runs);
+  cmp_run *runs = cmp_xmalloc((size_t)n * sizeof *runs);
   long idx = 0;
   for (int p = 0; p < c->nplats; p++)
     for (int a = 0; a < c->args.n; a++)
@@ -119,40 +120,40 @@ long enumerate(const cmp_config *c, cmp_run **out)
 }
 
 /* The command line of one run (a NULL-terminated vector). */
-void run_argv(const cmp_config *c, const cmp_run *r, strvec *v)
+void cmp_run_argv(const cmp_config *c, const cmp_run *r, cmp_strvec *v)
 {
   char np[32];
   snprintf(np, sizeof np, "%ld", r->np);
   if (r->model < 0) {
-    sv_push(v, "mpirun");
+    cmp_sv_push(v, "mpirun");
     for (int i = 0; i < c->mpirun_opts.n; i++)
-      sv_push(v, c->mpirun_opts.v[i]);
-    sv_push(v, "-np");
-    sv_push(v, np);
-    sv_push(v, c->mpi_program);
+      cmp_sv_push(v, c->mpirun_opts.v[i]);
+    cmp_sv_push(v, "-np");
+    cmp_sv_push(v, np);
+    cmp_sv_push(v, c->mpi_program);
   } else {
-    sv_push(v, c->hnm_run);
-    sv_push(v, "--model");
-    sv_push(v, r->member >= 0 ? c->sets[r->model]->specs[r->member] : c->models.v[r->model]);
-    sv_push(v, "-platform");
-    sv_push(v, c->plats[r->plat].xml);
-    sv_push(v, "-hostfile");
-    sv_push(v, c->plats[r->plat].hosts);
-    sv_push(v, "-np");
-    sv_push(v, np);
+    cmp_sv_push(v, c->hnm_run);
+    cmp_sv_push(v, "--model");
+    cmp_sv_push(v, r->member >= 0 ? c->sets[r->model]->specs[r->member] : c->models.v[r->model]);
+    cmp_sv_push(v, "-platform");
+    cmp_sv_push(v, c->plats[r->plat].xml);
+    cmp_sv_push(v, "-hostfile");
+    cmp_sv_push(v, c->plats[r->plat].hosts);
+    cmp_sv_push(v, "-np");
+    cmp_sv_push(v, np);
     for (int i = 0; i < c->sim_opts.n; i++)
-      sv_push(v, c->sim_opts.v[i]);
+      cmp_sv_push(v, c->sim_opts.v[i]);
     if (strcmp(c->metric, "simclock") == 0 || strcmp(c->metric, "auto") == 0) {
       /* SimGrid 3.32 (smpi_utils.cpp, print_time_analysis) then logs
        * "Simulated time: %g seconds." at the end, in category smpi_utils. */
-      sv_push(v, "--cfg=smpi/display-timing:yes");
-      sv_push(v, "--log=smpi_utils.thres:info");
+      cmp_sv_push(v, "--cfg=smpi/display-timing:yes");
+      cmp_sv_push(v, "--log=smpi_utils.thres:info");
     }
-    sv_push(v, c->program);
+    cmp_sv_push(v, c->program);
   }
   for (int i = 0; i < c->base_args.n; i++)
-    sv_push(v, c->base_args.v[i]);
-  sv_split(v, c->args.v[r->argset]);
+    cmp_sv_push(v, c->base_args.v[i]);
+  cmp_sv_split(v, c->args.v[r->argset]);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -162,48 +163,48 @@ static int add_platform(cmp_config *c, const char *spec)
   const char *colon = strrchr(spec, ':');
   char *xml, *hosts;
   if (colon != NULL) {
-    xml = xmalloc((size_t)(colon - spec) + 1);
+    xml = cmp_xmalloc((size_t)(colon - spec) + 1);
     memcpy(xml, spec, (size_t)(colon - spec));
-    hosts = xstrdup(colon + 1);
+    hosts = cmp_xstrdup(colon + 1);
   } else {
-    xml = xstrdup(spec);
+    xml = cmp_xstrdup(spec);
     size_t n = strlen(spec);
-    hosts = xmalloc(n + 8);
+    hosts = cmp_xmalloc(n + 8);
     if (n > 4 && strcmp(spec + n - 4, ".xml") == 0)
       snprintf(hosts, n + 8, "%.*s.hosts", (int)(n - 4), spec);
     else
       snprintf(hosts, n + 8, "%s.hosts", spec);
   }
   if (access(xml, R_OK) != 0)
-    return cmp_fail("--platform: cannot read platform file '%s': %s", xml, strerror(errno));
+    return hnm_msg_error("--platform: cannot read platform file '%s': %s", xml, strerror(errno));
   if (access(hosts, R_OK) != 0)
-    return cmp_fail("--platform: cannot read hostfile '%s': %s (give it as XML:HOSTS)", hosts, strerror(errno));
+    return hnm_msg_error("--platform: cannot read hostfile '%s': %s (give it as XML:HOSTS)", hosts, strerror(errno));
   const char *base = strrchr(xml, '/') ? strrchr(xml, '/') + 1 : xml;
-  char *label = xstrdup(base);
+  char *label = cmp_xstrdup(base);
   size_t n = strlen(label);
   if (n > 4 && strcmp(label + n - 4, ".xml") == 0)
     label[n - 4] = '\0';
   for (int i = 0; i < c->nplats; i++)
     if (strcmp(c->plats[i].label, label) == 0)
-      return cmp_fail("--platform: two platforms named '%s' (labels are file names without .xml)", label);
-  c->plats = xrealloc(c->plats, (size_t)(c->nplats + 1) * sizeof *c->plats);
+      return hnm_msg_error("--platform: two platforms named '%s' (labels are file names without .xml)", label);
+  c->plats = cmp_xrealloc(c->plats, (size_t)(c->nplats + 1) * sizeof *c->plats);
   c->plats[c->nplats++] = (cmp_platform){xml, hosts, label};
   return 0;
 }
 
 static int add_nps(cmp_config *c, const char *list)
 {
-  char *copy = xstrdup(list), *save = NULL;
+  char *copy = cmp_xstrdup(list), *save = NULL;
   if (*list == '\0' || *list == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,") != NULL)
-    return cmp_fail("--np: '%s' is not a comma-separated list of process counts", list);
+    return hnm_msg_error("--np: '%s' is not a comma-separated list of process counts", list);
   for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     long v;
-    if (parse_long(t, 1, 100000000, &v) != 0)
-      return cmp_fail("--np: '%s' is not a process count (a whole number >= 1)", t);
+    if (cmp_parse_long(t, 1, 100000000, &v) != 0)
+      return hnm_msg_error("--np: '%s' is not a process count (a whole number >= 1)", t);
     for (int i = 0; i < c->nnps; i++)
       if (c->nps[i] == v)
-        return cmp_fail("--np: '%ld' given twice", v);
-    c->nps = xrealloc(c->nps, (size_t)(c->nnps + 1) * sizeof *c->nps);
+        return hnm_msg_error("--np: '%ld' given twice", v);
+    c->nps = cmp_xrealloc(c->nps, (size_t)(c->nnps + 1) * sizeof *c->nps);
     c->nps[c->nnps++] = v;
   }
   free(copy);
@@ -215,21 +216,21 @@ static int check_metric(const char *m)
   if (strcmp(m, "simclock") == 0 || strcmp(m, "auto") == 0)
     return 0;
   if (strncmp(m, "csv:", 4) != 0 || m[4] == '\0' || m[4] == ':')
-    return cmp_fail("--metric: '%s' is neither auto, simclock nor csv:COLUMN[:KEY=VALUE...]", m);
+    return hnm_msg_error("--metric: '%s' is neither auto, simclock nor csv:COLUMN[:KEY=VALUE...]", m);
   for (const char *p = strchr(m + 4, ':'); p; p = strchr(p + 1, ':')) {
     const char *eq = strchr(p + 1, '='), *next = strchr(p + 1, ':');
     if (eq == NULL || eq == p + 1 || (next && eq > next))
-      return cmp_fail("--metric: '%s': filter '%s' is not KEY=VALUE", m, p + 1);
+      return hnm_msg_error("--metric: '%s': filter '%s' is not KEY=VALUE", m, p + 1);
   }
   if (strchr(m, ',') != NULL)
-    return cmp_fail("--metric: '%s': a column name or filter cannot hold a comma", m);
+    return hnm_msg_error("--metric: '%s': a column name or filter cannot hold a comma", m);
   return 0;
 }
 
-/* The options of run and slurm, as given to parse_run(). */
+/* The options of run and slurm, as given to cmp_parse_run(). */
 struct cmp_parse {
   cmp_config *c;
-  slurm_opts *sl;
+  cmp_slurm_opts *sl;
 };
 
 static int grid__model(void *ctx, const char *v, char *err, size_t errlen)
@@ -255,8 +256,8 @@ static int grid__model(void *ctx, const char *v, char *err, size_t errlen)
       return hnm_model_set_free(set), snprintf(err, errlen, "'%s' given twice", v), -1;
   if (strcmp(v, "mpirun") == 0)
     return snprintf(err, errlen, "'mpirun' is the reference's label (use --reference)"), -1;
-  sv_push(&c->models, v);
-  c->sets = xrealloc(c->sets, (size_t)c->models.n * sizeof *c->sets);
+  cmp_sv_push(&c->models, v);
+  c->sets = cmp_xrealloc(c->sets, (size_t)c->models.n * sizeof *c->sets);
   c->sets[c->models.n - 1] = set;
   c->has_sets |= set != NULL;
   return 0;
@@ -273,10 +274,10 @@ static int grid__models_of(void *ctx, const char *v, char *err, size_t errlen)
   if (l < 5 || strcmp(v + l - 4, ".xml") != 0)
     return snprintf(err, errlen, "'%s' is not the model file of hnm-calibrate fit -o MODEL.xml", v), -1;
   char *paths[3];
-  paths[0] = xstrdup(v);
+  paths[0] = cmp_xstrdup(v);
   for (int i = 1; i < 3; i++) {
     size_t n = l + 32;
-    paths[i] = xmalloc(n);
+    paths[i] = cmp_xmalloc(n);
     snprintf(paths[i], n, "%.*s-report/%s", (int)(l - 4), v, i == 1 ? "loggps.xml" : "fluid.xml");
   }
   int rc = 0;
@@ -316,7 +317,7 @@ static int grid__args(void *ctx, const char *v, char *err, size_t errlen)
   for (int k = 0; k < c->args.n; k++)
     if (strcmp(c->args.v[k], v) == 0)
       return snprintf(err, errlen, "'%s' given twice", v), -1;
-  sv_push(&c->args, v);
+  cmp_sv_push(&c->args, v);
   return 0;
 }
 
@@ -334,7 +335,7 @@ static int grid__sim_opt(void *ctx, const char *v, char *err, size_t errlen)
 {
   (void)err;
   (void)errlen;
-  sv_push(&((struct cmp_parse *)ctx)->c->sim_opts, v);
+  cmp_sv_push(&((struct cmp_parse *)ctx)->c->sim_opts, v);
   return 0;
 }
 
@@ -342,7 +343,7 @@ static int grid__mpirun_opt(void *ctx, const char *v, char *err, size_t errlen)
 {
   (void)err;
   (void)errlen;
-  sv_push(&((struct cmp_parse *)ctx)->c->mpirun_opts, v);
+  cmp_sv_push(&((struct cmp_parse *)ctx)->c->mpirun_opts, v);
   return 0;
 }
 
@@ -350,7 +351,7 @@ static int grid__sbatch(void *ctx, const char *v, char *err, size_t errlen)
 {
   if (strpbrk(v, "\n\r") != NULL)
     return snprintf(err, errlen, "a line cannot hold a newline"), -1;
-  sv_push(&((struct cmp_parse *)ctx)->sl->sbatch, v);
+  cmp_sv_push(&((struct cmp_parse *)ctx)->sl->sbatch, v);
   return 0;
 }
 
@@ -382,7 +383,7 @@ static const char grid__epilog[] =
 /* Parse the run options argv[first..]; SLURM-only options are accepted when
  * SL is not NULL. Returns 0; -1 after --help (exit 0); or 2 after printing
  * the error. */
-int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
+int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opts *sl)
 {
   memset(c, 0, sizeof *c);
   c->metric = "auto";
@@ -452,30 +453,30 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
     if (strncmp(a, "-o", 2) == 0 || strncmp(a, "--out=", 6) == 0 || strncmp(a, "--task=", 7) == 0 ||
         strncmp(a, "--tasks=", 8) == 0 || strncmp(a, "--script=", 9) == 0 || strncmp(a, "--sbatch=", 9) == 0)
       continue;
-    sv_push(&c->raw, a);
+    cmp_sv_push(&c->raw, a);
   }
   if (i >= argc)
-    return cmp_fail("no program to run (give it after --; see hnm-compare --help)");
+    return hnm_msg_error("no program to run (give it after --; see hnm-compare --help)");
   c->program = argv[i];
   for (int k = i + 1; k < argc; k++)
-    sv_push(&c->base_args, argv[k]);
+    cmp_sv_push(&c->base_args, argv[k]);
   if (access(c->program, X_OK) != 0)
-    return cmp_fail("cannot execute program '%s': %s", c->program, strerror(errno));
+    return hnm_msg_error("cannot execute program '%s': %s", c->program, strerror(errno));
   if (c->nnps == 0)
-    return cmp_fail("--np is required (process counts, e.g. --np 8,16,32)");
+    return hnm_msg_error("--np is required (process counts, e.g. --np 8,16,32)");
   if (c->out == NULL)
-    return cmp_fail("-o OUT.csv is required");
+    return hnm_msg_error("-o OUT.csv is required");
   if (sl == NULL && task_given != tasks_given)
-    return cmp_fail("--task and --tasks go together");
+    return hnm_msg_error("--task and --tasks go together");
   if (c->task >= c->tasks)
-    return cmp_fail("--task: '%ld' is not below --tasks %ld", c->task, c->tasks);
+    return hnm_msg_error("--task: '%ld' is not below --tasks %ld", c->task, c->tasks);
   if (c->models.n == 0) {
-    sv_push(&c->models, "graphene");
-    c->sets = xrealloc(c->sets, sizeof *c->sets);
+    cmp_sv_push(&c->models, "graphene");
+    c->sets = cmp_xrealloc(c->sets, sizeof *c->sets);
     c->sets[0] = NULL;
   }
   if (c->args.n == 0)
-    sv_push(&c->args, "");
+    cmp_sv_push(&c->args, "");
   if (c->nplats == 0) {
     /* hnm-run's bundled platform: label "default" (add_platform copies it). */
     char *bundled = hnm_home_file(HNM_HOME_PLATFORMS "/default.xml");
@@ -487,24 +488,24 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
   if (c->reference) {
     if (c->mpi_program == NULL) {
       size_t n = strlen(c->program) + 5;
-      char *p = xmalloc(n);
+      char *p = cmp_xmalloc(n);
       snprintf(p, n, "%s-mpi", c->program);
       c->mpi_program = p;
     }
     if (access(c->mpi_program, X_OK) != 0)
-      return cmp_fail("--reference: cannot execute '%s': %s (build it, or give --mpi-program)", c->mpi_program,
+      return hnm_msg_error("--reference: cannot execute '%s': %s (build it, or give --mpi-program)", c->mpi_program,
                       strerror(errno));
     if (c->mpirun_opts.n == 0) {
       const char *def[] = {"--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader"};
       for (int k = 0; k < 5; k++)
-        sv_push(&c->mpirun_opts, def[k]);
+        cmp_sv_push(&c->mpirun_opts, def[k]);
     }
   }
   if (sl == NULL && !c->dry_run && access(c->hnm_run, X_OK) != 0)
-    return cmp_fail("cannot execute hnm-run '%s': %s (build it, or give --hnm-run)", c->hnm_run, strerror(errno));
+    return hnm_msg_error("cannot execute hnm-run '%s': %s (build it, or give --hnm-run)", c->hnm_run, strerror(errno));
   for (int k = 0; k < c->sim_opts.n; k++)
     if (strpbrk(c->sim_opts.v[k], "\n\r") != NULL)
-      return cmp_fail("--sim-opt: an option cannot hold a newline");
+      return hnm_msg_error("--sim-opt: an option cannot hold a newline");
   /* Sweeps compare network models: unless told otherwise, no measured
    * computation, so that two runs of a sweep give the same numbers. */
   int simcomp_given = 0;
@@ -512,9 +513,9 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
     if (strncmp(c->sim_opts.v[k], "--cfg=smpi/simulate-computation:", 32) == 0)
       simcomp_given = 1;
   if (!simcomp_given)
-    sv_push(&c->sim_opts, "--cfg=smpi/simulate-computation:no");
-  c->sim_opts_str = join(&c->sim_opts);
-  c->mpirun_opts_str = join(&c->mpirun_opts);
+    cmp_sv_push(&c->sim_opts, "--cfg=smpi/simulate-computation:no");
+  c->sim_opts_str = cmp_join(&c->sim_opts);
+  c->mpirun_opts_str = cmp_join(&c->mpirun_opts);
   struct stat st;
   if (c->log_dir == NULL && (strncmp(c->out, "/dev/", 5) == 0 || strncmp(c->out, "/proc/", 6) == 0 ||
                             (stat(c->out, &st) == 0 && !S_ISREG(st.st_mode)))) {
@@ -522,7 +523,7 @@ int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl)
     c->log_dir = "hnm-compare.logs";
   } else if (c->log_dir == NULL) {
     size_t n = strlen(c->out) + 8;
-    char *d = xmalloc(n);
+    char *d = cmp_xmalloc(n);
     snprintf(d, n, "%s.logs", c->out);
     c->log_dir = d;
   }

@@ -11,7 +11,7 @@ typedef struct {
 } cmp_platform;
 
 typedef struct {
-  strvec models, args, sim_opts, mpirun_opts, base_args, raw; /* raw: run options as given */
+  cmp_strvec models, args, sim_opts, mpirun_opts, base_args, raw; /* raw: run options as given */
   hnm_model_set **sets; /* per model: its set (validated whole), or NULL for a plain model */
   int has_sets;
   long *nps;
@@ -39,19 +39,19 @@ typedef struct {
 typedef struct {
   long tasks;
   const char *script;
-  strvec sbatch;
-} slurm_opts;
+  cmp_strvec sbatch;
+} cmp_slurm_opts;
 
-const char *run_model(const cmp_config *c, const cmp_run *r);
-const char *run_platform(const cmp_config *c, const cmp_run *r);
-char *make_key(const char *program, const char *args, const char *model, const char *platform, const char *np, const char *metric, const char *options, const char *member);
+const char *cmp_run_model(const cmp_config *c, const cmp_run *r);
+const char *cmp_run_platform(const cmp_config *c, const cmp_run *r);
+char *cmp_make_key(const char *program, const char *args, const char *model, const char *platform, const char *np, const char *metric, const char *options, const char *member);
 /* The CSV's member column of R: "" (plain model), "central", or the member's
  * number as in its file name ("007"). */
-void run_member(const cmp_config *c, const cmp_run *r, char *buf, size_t len);
-const char *run_options(const cmp_config *c, const cmp_run *r);
-char *join(const strvec *v);
-long enumerate(const cmp_config *c, cmp_run **out);
-void run_argv(const cmp_config *c, const cmp_run *r, strvec *v);
-int parse_run(int argc, char **argv, int first, cmp_config *c, slurm_opts *sl);
+void cmp_run_member(const cmp_config *c, const cmp_run *r, char *buf, size_t len);
+const char *cmp_run_options(const cmp_config *c, const cmp_run *r);
+char *cmp_join(const cmp_strvec *v);
+long cmp_enumerate(const cmp_config *c, cmp_run **out);
+void cmp_run_argv(const cmp_config *c, const cmp_run *r, cmp_strvec *v);
+int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opts *sl);
 
 #endif

@@ -22,6 +22,7 @@
 #include "hnm_out.h"
 #include "hnm_opt.h"
 #include "hnm_compare_util.h"
+#include "hnm_msg.h"
 #include "hnm_compare_grid.h"
 #include "hnm_compare_store.h"
 
@@ -57,7 +58,7 @@ static int find_ref(cmp_row **sel, long n, const cmp_row *r, const char *ref, do
         (strcmp(q->f[C_PLATFORM], "-") != 0 &&
          (strcmp(q->f[C_PLATFORM], r->f[C_PLATFORM]) != 0 || strcmp(q->f[C_OPTIONS], r->f[C_OPTIONS]) != 0)))
       continue;
-    return parse_double(q->f[C_TIME], t);
+    return cmp_parse_double(q->f[C_TIME], t);
   }
   return -1;
 }
@@ -68,7 +69,7 @@ static FILE *plot__open(const char *path, hnm_out **o)
   char err[1024];
   *o = hnm_out_open(path, "-o", err, sizeof err);
   if (*o == NULL) {
-    cmp_fail("%s", err);
+    hnm_msg_error("%s", err);
     return NULL;
   }
   return hnm_out_file(*o);
@@ -78,7 +79,7 @@ static int plot__commit(hnm_out *o)
 {
   char err[1024];
   if (hnm_out_commit(o, err, sizeof err) != 0)
-    return cmp_fail("%s", err), -1;
+    return hnm_msg_error("%s", err), -1;
   return 0;
 }
 
@@ -107,7 +108,7 @@ static int plot__only(void *ctx, const char *v, char *err, size_t errlen)
   return 0;
 }
 
-static void plot__sv_free(strvec *v)
+static void plot__sv_free(cmp_strvec *v)
 {
   for (int i = 0; i < v->n; i++)
     free(v->v[i]);
@@ -115,7 +116,7 @@ static void plot__sv_free(strvec *v)
   memset(v, 0, sizeof *v);
 }
 
-int cmd_plot(int argc, char **argv)
+int cmp_cmd_plot(int argc, char **argv)
 {
   const char *in = NULL, *prefix = NULL, *ref = NULL, *title = NULL;
   int onlycol[16], nonly = 0;
@@ -142,19 +143,19 @@ int cmd_plot(int argc, char **argv)
     if (in == NULL)
       in = argv[i];
     else
-      return cmp_fail("plot: one input CSV only ('%s' is a second one; merge first)", argv[i]);
+      return hnm_msg_error("plot: one input CSV only ('%s' is a second one; merge first)", argv[i]);
   }
   if (in == NULL || prefix == NULL)
-    return cmp_fail("plot needs IN.csv and -o PREFIX");
+    return hnm_msg_error("plot needs IN.csv and -o PREFIX");
   /* Static: what plot reads lives until exit, whatever the path (no leak
    * at exit under LeakSanitizer). */
-  static rowvec rows;
-  int rc = read_rows(in, 0, &rows, 0);
+  static cmp_rowvec rows;
+  int rc = cmp_read_rows(in, 0, &rows, 0);
   if (rc != 0)
     return rc;
   static cmp_row **sel;
   long n, dups;
-  if ((rc = select_rows(&rows, &sel, &n, &dups)) != 0)
+  if ((rc = cmp_select_rows(&rows, &sel, &n, &dups)) != 0)
     return rc;
   /* Keep the ok rows that pass --only (the reference model's rows, too, as
    * long as they match), check their numbers. */
@@ -170,47 +171,47 @@ int cmd_plot(int argc, char **argv)
              (ref && onlycol[k] == C_MODEL && strcmp(sel[i]->f[C_MODEL], ref) == 0);
     if (!keep)
       continue;
-    if (parse_double(sel[i]->f[C_TIME], &t) != 0 || t < 0)
-      return cmp_fail("%s:%ld: time_s: '%s' is not a time", sel[i]->file, sel[i]->line, sel[i]->f[C_TIME]);
-    if (parse_long(sel[i]->f[C_NP], 1, 100000000, &np) != 0)
-      return cmp_fail("%s:%ld: np: '%s' is not a process count", sel[i]->file, sel[i]->line, sel[i]->f[C_NP]);
+    if (cmp_parse_double(sel[i]->f[C_TIME], &t) != 0 || t < 0)
+      return hnm_msg_error("%s:%ld: time_s: '%s' is not a time", sel[i]->file, sel[i]->line, sel[i]->f[C_TIME]);
+    if (cmp_parse_long(sel[i]->f[C_NP], 1, 100000000, &np) != 0)
+      return hnm_msg_error("%s:%ld: np: '%s' is not a process count", sel[i]->file, sel[i]->line, sel[i]->f[C_NP]);
     double lo, hi;
     if (sel[i]->f[C_BAND_LO][0] != '\0' &&
-        (parse_double(sel[i]->f[C_BAND_LO], &lo) != 0 || parse_double(sel[i]->f[C_BAND_HI], &hi) != 0 || lo < 0 ||
+        (cmp_parse_double(sel[i]->f[C_BAND_LO], &lo) != 0 || cmp_parse_double(sel[i]->f[C_BAND_HI], &hi) != 0 || lo < 0 ||
          hi < lo))
-      return cmp_fail("%s:%ld: band_lo, band_hi: '%s', '%s' is not a band (0 <= band_lo <= band_hi)", sel[i]->file,
+      return hnm_msg_error("%s:%ld: band_lo, band_hi: '%s', '%s' is not a band (0 <= band_lo <= band_hi)", sel[i]->file,
                       sel[i]->line, sel[i]->f[C_BAND_LO], sel[i]->f[C_BAND_HI]);
     sel[m++] = sel[i];
   }
   n = m;
   if (n == 0)
-    return cmp_fail("%s: no ok run to plot", in);
+    return hnm_msg_error("%s: no ok run to plot", in);
   int found_ref = 0;
   for (long i = 0; ref && i < n; i++)
     found_ref |= strcmp(sel[i]->f[C_MODEL], ref) == 0;
   if (ref && !found_ref)
-    return cmp_fail("--reference: no ok run of model '%s' in %s", ref, in);
+    return hnm_msg_error("--reference: no ok run of model '%s' in %s", ref, in);
 
   /* Series: one per (program, args, model, platform, metric), in index order. */
   static series *s;
-  s = xmalloc((size_t)n * sizeof *s);
+  s = cmp_xmalloc((size_t)n * sizeof *s);
   long ns = 0;
   for (long i = 0; i < n; i++) {
     long g = 0;
     while (g < ns && !same_group(s[g].first, sel[i]))
       g++;
     if (g == ns) {
-      s[ns] = (series){sel[i], xmalloc((size_t)n * sizeof(long)), xmalloc((size_t)n * sizeof(double)),
-                       xmalloc((size_t)n * sizeof(double)), xmalloc((size_t)n * sizeof(double)), 0, 0, NULL};
+      s[ns] = (series){sel[i], cmp_xmalloc((size_t)n * sizeof(long)), cmp_xmalloc((size_t)n * sizeof(double)),
+                       cmp_xmalloc((size_t)n * sizeof(double)), cmp_xmalloc((size_t)n * sizeof(double)), 0, 0, NULL};
       ns++;
     }
     long k = s[g].n++;
     s[g].np[k] = atol(sel[i]->f[C_NP]);
-    parse_double(sel[i]->f[C_TIME], &s[g].t[k]);
+    cmp_parse_double(sel[i]->f[C_TIME], &s[g].t[k]);
     s[g].lo[k] = s[g].hi[k] = s[g].t[k];
     if (sel[i]->f[C_BAND_LO][0] != '\0') {
-      parse_double(sel[i]->f[C_BAND_LO], &s[g].lo[k]);
-      parse_double(sel[i]->f[C_BAND_HI], &s[g].hi[k]);
+      cmp_parse_double(sel[i]->f[C_BAND_LO], &s[g].lo[k]);
+      cmp_parse_double(sel[i]->f[C_BAND_HI], &s[g].hi[k]);
       s[g].banded = 1;
     }
     /* insertion sort by np */
@@ -261,15 +262,15 @@ int cmd_plot(int argc, char **argv)
       char *uncommon = NULL;
       if (comps[c] == C_OPTIONS) {
         /* Only the words that not every simulation series has. */
-        strvec w = {0}, keep = {0};
-        sv_split(&w, v);
+        cmp_strvec w = {0}, keep = {0};
+        cmp_sv_split(&w, v);
         for (int i = 0; i < w.n; i++) {
           int everywhere = 1;
           for (long h = 0; h < ns && everywhere; h++) {
             if (strcmp(s[h].first->f[C_MODEL], "mpirun") == 0)
               continue;
-            strvec o = {0};
-            sv_split(&o, s[h].first->f[C_OPTIONS]);
+            cmp_strvec o = {0};
+            cmp_sv_split(&o, s[h].first->f[C_OPTIONS]);
             int found = 0;
             for (int j = 0; j < o.n; j++)
               found |= strcmp(o.v[j], w.v[i]) == 0;
@@ -277,9 +278,9 @@ int cmd_plot(int argc, char **argv)
             plot__sv_free(&o);
           }
           if (!everywhere)
-            sv_push(&keep, w.v[i]);
+            cmp_sv_push(&keep, w.v[i]);
         }
-        uncommon = join(&keep);
+        uncommon = cmp_join(&keep);
         plot__sv_free(&w);
         plot__sv_free(&keep);
         v = *uncommon ? uncommon : "(base options)";
@@ -292,7 +293,7 @@ int cmd_plot(int argc, char **argv)
       snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "", *v ? v : "(no args)");
       free(uncommon);
     }
-    s[g].label = xstrdup(buf);
+    s[g].label = cmp_xstrdup(buf);
   }
 
   /* Text table on stdout (with the 5-95% band when a series has one). */
@@ -320,12 +321,12 @@ int cmd_plot(int argc, char **argv)
   /* The table reached its place, or that is the one line said (nothing
    * else written). */
   if (fflush(stdout) != 0 || ferror(stdout))
-    return cmp_fail("standard output: write error: %s", strerror(errno));
+    return hnm_msg_error("standard output: write error: %s", strerror(errno));
 
   /* Data files and the gnuplot script. */
   size_t pl = strlen(prefix) + 32;
   static char *dat, *edat, *gp, *png, *epng;
-  dat = xmalloc(pl), edat = xmalloc(pl), gp = xmalloc(pl), png = xmalloc(pl), epng = xmalloc(pl);
+  dat = cmp_xmalloc(pl), edat = cmp_xmalloc(pl), gp = cmp_xmalloc(pl), png = cmp_xmalloc(pl), epng = cmp_xmalloc(pl);
   snprintf(dat, pl, "%s-time.dat", prefix);
   snprintf(edat, pl, "%s-error.dat", prefix);
   snprintf(gp, pl, "%s.gp", prefix);
@@ -349,7 +350,7 @@ int cmd_plot(int argc, char **argv)
     return 1;
   long nerr = 0;
   static long *eidx;
-  eidx = xmalloc((size_t)ns * sizeof *eidx);
+  eidx = cmp_xmalloc((size_t)ns * sizeof *eidx);
   if (ref) {
     FILE *e = plot__open(edat, &oe);
     if (e == NULL)
@@ -446,7 +447,7 @@ int cmd_plot(int argc, char **argv)
     return 1;
   char gerr[1200];
   if (hnm_gnuplot_run(gp, 0, gerr, sizeof gerr) != 0) {
-    cmp_fail("%s", gerr);
+    hnm_msg_error("%s", gerr);
     return 1; /* not bad input: the data and script are written */
   }
   fprintf(stderr, "hnm-compare plot: %s%s%s (script %s)\n", png, ref && nerr ? ", " : "", ref && nerr ? epng : "", gp);

@@ -2,6 +2,6 @@
 #ifndef HNM_COMPARE_PLOT_H
 #define HNM_COMPARE_PLOT_H
 
-int cmd_plot(int argc, char **argv);
+int cmp_cmd_plot(int argc, char **argv);
 
 #endif

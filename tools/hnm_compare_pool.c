@@ -52,7 +52,7 @@ static int extract_metric(const char *metric, const char *out_file, const char *
   int found = 0;
   double sum = 0;
   /* csv: the column, the filters (KEY=VAL), their column positions. */
-  char *spec = xstrdup(simclock ? "" : metric + 4);
+  char *spec = cmp_xstrdup(simclock ? "" : metric + 4);
   char *col = spec, *filt[32];
   int nfilt = 0;
   for (char *p = strchr(spec, ':'); p && nfilt < 32; p = strchr(p, ':')) {
@@ -111,7 +111,7 @@ static int extract_metric(const char *metric, const char *out_file, const char *
       if (strcmp(fields[fcol[j]], fval[j]) != 0)
         match = 0;
     double v;
-    if (match && parse_double(fields[vcol], &v) == 0) {
+    if (match && cmp_parse_double(fields[vcol], &v) == 0) {
       sum += v;
       found = 1;
     }
@@ -142,7 +142,7 @@ typedef struct {
   const cmp_row *row;
 } cmp_done;
 
-static int cmp_done_key(const void *a, const void *b)
+static int order_done_key(const void *a, const void *b)
 {
   return strcmp(((const cmp_done *)a)->key, ((const cmp_done *)b)->key);
 }
@@ -169,7 +169,7 @@ static int row_done(const cmp_config *c, const cmp_row *r)
 static int group_band(const cmp_config *c, const cmp_run *runs, long group, const double *val, cmp_band *band)
 {
   size_t n = c->sets[runs[group].model]->nmembers;
-  double *v = xmalloc(n * sizeof *v);
+  double *v = cmp_xmalloc(n * sizeof *v);
   for (size_t k = 0; k < n; k++) {
     v[k] = val[group + 1 + (long)k];
     if (isnan(v[k])) {
@@ -202,7 +202,7 @@ static void fmt_dur(char *b, size_t n, double s)
 
 static void progress(int tty, long done, long total, long bad, double t0)
 {
-  double el = now_s() - t0;
+  double el = cmp_now_s() - t0;
   char e[32], r[32] = "?";
   fmt_dur(e, sizeof e, el);
   if (done > 0)
@@ -215,7 +215,7 @@ static void progress(int tty, long done, long total, long bad, double t0)
 /* Before anything runs: let hnm-run validate (--dry-run) one run per
  * platform (its largest -np), so that a platform, hostfile or --sim-opt it refuses stops the
  * sweep with its one-line message instead of failing every run. */
-static void sv_release(strvec *s)
+static void sv_release(cmp_strvec *s)
 {
   for (int i = 0; i < s->n; i++)
     free(s->v[i]);
@@ -233,18 +233,18 @@ static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long 
         r = &runs[k];
     if (r == NULL)
       continue;
-    strvec v = {0};
-    run_argv(c, r, &v);
-    strvec dry = {0};
-    sv_push(&dry, v.v[0]);
-    sv_push(&dry, "--dry-run");
+    cmp_strvec v = {0};
+    cmp_run_argv(c, r, &v);
+    cmp_strvec dry = {0};
+    cmp_sv_push(&dry, v.v[0]);
+    cmp_sv_push(&dry, "--dry-run");
     for (int j = 1; j < v.n; j++)
-      sv_push(&dry, v.v[j]);
+      cmp_sv_push(&dry, v.v[j]);
     sv_release(&v);
     char errf[] = "/tmp/hnm-compare-XXXXXX";
     int fd = mkstemp(errf);
     if (fd < 0)
-      return cmp_fail("cannot create a temporary file: %s", strerror(errno));
+      return hnm_msg_error("cannot create a temporary file: %s", strerror(errno));
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -259,7 +259,7 @@ static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long 
     if (pid < 0 || waitpid(pid, &st, 0) < 0) {
       close(fd);
       unlink(errf);
-      return cmp_fail("cannot run '%s': %s", c->hnm_run, strerror(errno));
+      return hnm_msg_error("cannot run '%s': %s", c->hnm_run, strerror(errno));
     }
     sv_release(&dry);
     char msg[1024] = "";
@@ -269,51 +269,51 @@ static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long 
     close(fd);
     unlink(errf);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-      return cmp_fail("platform %s: %s", c->plats[p].label,
+      return hnm_msg_error("platform %s: %s", c->plats[p].label,
                       *msg ? msg : "hnm-run --dry-run failed");
   }
   return 0;
 }
 
-int cmd_run(int argc, char **argv)
+int cmp_cmd_run(int argc, char **argv)
 {
   /* The grid lives until the process exits (static: whatever the path). */
   static cmp_config c;
-  int rc = parse_run(argc, argv, 2, &c, NULL);
+  int rc = cmp_parse_run(argc, argv, 2, &c, NULL);
   if (rc != 0)
     return rc < 0 ? 0 : rc;
   static cmp_run *runs;
-  long nruns = enumerate(&c, &runs);
+  long nruns = cmp_enumerate(&c, &runs);
 
   /* Resume: the keys that already have an ok row. */
-  static rowvec old;
+  static cmp_rowvec old;
   int no_eol = 0;
   /* One run of hnm-compare per CSV at a time: a second would run every
-   * missing point again beside the first (store_lock()). */
-  if (!c.dry_run && store_lock(c.out, -1) != 0)
+   * missing point again beside the first (cmp_store_lock()). */
+  if (!c.dry_run && cmp_store_lock(c.out, -1) != 0)
     return 2;
-  if ((rc = store_read_existing(c.out, &old, &no_eol)) != 0)
+  if ((rc = cmp_store_read_existing(c.out, &old, &no_eol)) != 0)
     return rc;
   static cmp_done *done;
-  done = xmalloc((size_t)(old.n + 1) * sizeof *done);
+  done = cmp_xmalloc((size_t)(old.n + 1) * sizeof *done);
   long ndone = 0;
   for (long k = 0; k < old.n; k++)
     if (row_done(&c, &old.v[k]))
-      done[ndone++] = (cmp_done){row_key(&old.v[k]), &old.v[k]};
-  qsort(done, (size_t)ndone, sizeof *done, cmp_done_key);
+      done[ndone++] = (cmp_done){cmp_row_key(&old.v[k]), &old.v[k]};
+  qsort(done, (size_t)ndone, sizeof *done, order_done_key);
 
   /* A model set's runs: the members' values (old ok rows, then this run's),
    * how many runs of each group are still to do, the held central rows. */
   static double *val;
   static long *pending;
   static cmp_held *held;
-  val = xmalloc((size_t)(nruns + 1) * sizeof *val);
+  val = cmp_xmalloc((size_t)(nruns + 1) * sizeof *val);
   pending = calloc((size_t)nruns + 1, sizeof *pending);
   held = calloc((size_t)nruns + 1, sizeof *held);
   if (pending == NULL || held == NULL)
-    return cmp_fail("out of memory");
+    return hnm_msg_error("out of memory");
   static long *todo;
-  todo = xmalloc((size_t)(nruns + 1) * sizeof *todo);
+  todo = cmp_xmalloc((size_t)(nruns + 1) * sizeof *todo);
   long ntodo = 0, mine = 0;
   for (long k = 0; k < nruns; k++) {
     val[k] = NAN;
@@ -322,13 +322,13 @@ int cmd_run(int argc, char **argv)
       continue;
     mine++;
     cmp_done probe = {runs[k].key, NULL};
-    const cmp_done *d = bsearch(&probe, done, (size_t)ndone, sizeof *done, cmp_done_key);
+    const cmp_done *d = bsearch(&probe, done, (size_t)ndone, sizeof *done, order_done_key);
     if (d == NULL) {
       todo[ntodo++] = k;
       if (runs[k].member >= 0)
         pending[runs[k].group]++;
     } else if (runs[k].member > 0 && strcmp(d->row->f[C_STATUS], "ok") == 0) {
-      parse_double(d->row->f[C_TIME], &val[k]);
+      cmp_parse_double(d->row->f[C_TIME], &val[k]);
     }
   }
 
@@ -336,12 +336,12 @@ int cmd_run(int argc, char **argv)
     printf("# %ld runs in the grid, %ld in this task, %ld already ok, %ld to run\n", nruns, mine, mine - ntodo,
            ntodo);
     for (long k = 0; k < ntodo; k++) {
-      strvec v = {0};
-      run_argv(&c, &runs[todo[k]], &v);
+      cmp_strvec v = {0};
+      cmp_run_argv(&c, &runs[todo[k]], &v);
       printf("%ld:", runs[todo[k]].index);
       for (int j = 0; j < v.n; j++) {
         fputc(' ', stdout);
-        put_shell(stdout, v.v[j]);
+        cmp_put_shell(stdout, v.v[j]);
       }
       fputc('\n', stdout);
     }
@@ -353,20 +353,20 @@ int cmd_run(int argc, char **argv)
     return rc;
   char merr[256];
   if (hnm_out_mkdirs(c.log_dir, merr, sizeof merr) != 0)
-    return cmp_fail("--log-dir: '%s': cannot create: %s", c.log_dir, merr);
+    return hnm_msg_error("--log-dir: '%s': cannot create: %s", c.log_dir, merr);
   /* The CSV's layout: the one it has, or the wide one for a grid with a
    * model set; a narrow CSV is not widened in place. */
   struct stat ost;
   int fresh = stat(c.out, &ost) != 0 || !S_ISREG(ost.st_mode) || ost.st_size == 0;
   int wide = fresh ? c.has_sets : old.wide;
   if (c.has_sets && !wide)
-    return cmp_fail("-o: '%s' has the columns of a CSV without model sets (" CMP_HEADER "); a model set's runs need "
+    return hnm_msg_error("-o: '%s' has the columns of a CSV without model sets (" CMP_HEADER "); a model set's runs need "
                     "4 more: write them to another file, or convert it with hnm-compare merge -o NEW.csv %s",
                     c.out, c.out);
-  FILE *csv = store_open_append(c.out, no_eol, wide);
+  FILE *csv = cmp_store_open_append(c.out, no_eol, wide);
   if (csv == NULL)
     return 2;
-  if (store_lock(c.out, fileno(csv)) != 0) {
+  if (cmp_store_lock(c.out, fileno(csv)) != 0) {
     fclose(csv);
     return 2;
   }
@@ -382,25 +382,25 @@ int cmd_run(int argc, char **argv)
 
   int tty = isatty(2);
   int show = tty || c.progress;
-  cmp_slot *slots = xmalloc((size_t)c.workers * sizeof *slots);
+  cmp_slot *slots = cmp_xmalloc((size_t)c.workers * sizeof *slots);
   long next = 0, active = 0, finished = 0, bad = 0;
   int write_failed = 0;
-  double t0 = now_s(), last_progress = 0;
+  double t0 = cmp_now_s(), last_progress = 0;
   if (show)
     progress(tty, 0, ntodo, 0, t0);
   while ((next < ntodo || active > 0) && !interrupted) {
     while (active < c.workers && next < ntodo) {
       const cmp_run *r = &runs[todo[next]];
-      strvec v = {0};
-      run_argv(&c, r, &v);
+      cmp_strvec v = {0};
+      cmp_run_argv(&c, r, &v);
       size_t n = strlen(c.log_dir) + 40;
-      char *outf = xmalloc(n), *errf = xmalloc(n);
+      char *outf = cmp_xmalloc(n), *errf = cmp_xmalloc(n);
       snprintf(outf, n, "%s/%ld.out", c.log_dir, r->index);
       snprintf(errf, n, "%s/%ld.err", c.log_dir, r->index);
       fflush(NULL);
       pid_t pid = fork();
       if (pid < 0)
-        return cmp_fail("cannot fork: %s", strerror(errno));
+        return hnm_msg_error("cannot fork: %s", strerror(errno));
       if (pid == 0) {
         setpgid(0, 0);
         cmp_watch_child();
@@ -420,7 +420,7 @@ int cmd_run(int argc, char **argv)
       cmp_watch_add(pid);
       for (long s = 0; s < c.workers; s++)
         if (slots[s].pid == 0) {
-          slots[s] = (cmp_slot){pid, todo[next], now_s(), 0, 0};
+          slots[s] = (cmp_slot){pid, todo[next], cmp_now_s(), 0, 0};
           break;
         }
       active++;
@@ -434,7 +434,7 @@ int cmd_run(int argc, char **argv)
     int st;
     struct rusage ru;
     pid_t p = wait4(-1, &st, WNOHANG, &ru);
-    double t = now_s();
+    double t = cmp_now_s();
     if (p > 0) {
       for (long s = 0; s < c.workers; s++) {
         if (slots[s].pid != p)
@@ -459,7 +459,7 @@ int cmd_run(int argc, char **argv)
         int have = 0;
         if (strcmp(status, "ok") == 0) {
           size_t n = strlen(c.log_dir) + 40;
-          char *outf = xmalloc(n), *errf = xmalloc(n);
+          char *outf = cmp_xmalloc(n), *errf = cmp_xmalloc(n);
           snprintf(outf, n, "%s/%ld.out", c.log_dir, r->index);
           snprintf(errf, n, "%s/%ld.err", c.log_dir, r->index);
           /* auto: the program's csv:time_s if it prints one, else the
@@ -482,7 +482,7 @@ int cmd_run(int argc, char **argv)
         if (r->member == 0) {
           held[r->index] = (cmp_held){1, have, value, wall, ru.ru_maxrss, status, code};
         } else {
-          wrc = write_row(csv, &c, r, have, value, wall, ru.ru_maxrss, status, code, wide, NULL);
+          wrc = cmp_write_row(csv, &c, r, have, value, wall, ru.ru_maxrss, status, code, wide, NULL);
           if (r->member > 0 && have && strcmp(status, "ok") == 0)
             val[r->index] = value;
         }
@@ -491,7 +491,7 @@ int cmd_run(int argc, char **argv)
           const cmp_held *h = &held[r->group];
           cmp_band band;
           int banded = group_band(&c, runs, r->group, val, &band) == 0;
-          wrc |= write_row(csv, &c, &runs[r->group], h->have, h->value, h->wall, h->rss, h->status, h->code, wide,
+          wrc |= cmp_write_row(csv, &c, &runs[r->group], h->have, h->value, h->wall, h->rss, h->status, h->code, wide,
                            banded ? &band : NULL);
         }
         if (wrc != 0 && !write_failed) {
@@ -506,7 +506,7 @@ int cmd_run(int argc, char **argv)
           if (r->member >= 0)
             snprintf(member, sizeof member, " %s", c.sets[r->model]->files[r->member]);
           fprintf(stderr, "%shnm-compare: run %ld (model %s%s, platform %s, np %ld, args '%s'): %s (%d); see %s/%ld.err\n",
-                  tty ? "\r\033[K" : "", r->index, run_model(&c, r), member, run_platform(&c, r), r->np,
+                  tty ? "\r\033[K" : "", r->index, cmp_run_model(&c, r), member, cmp_run_platform(&c, r), r->np,
                   c.args.v[r->argset], status, code, c.log_dir, r->index);
         }
         slots[s].pid = 0;

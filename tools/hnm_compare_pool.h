@@ -2,6 +2,6 @@
 #ifndef HNM_COMPARE_POOL_H
 #define HNM_COMPARE_POOL_H
 
-int cmd_run(int argc, char **argv);
+int cmp_cmd_run(int argc, char **argv);
 
 #endif

@@ -2,7 +2,7 @@
 #ifndef HNM_COMPARE_SLURM_H
 #define HNM_COMPARE_SLURM_H
 
-int cmd_slurm(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
+int cmp_cmd_slurm(int argc, char **argv);
+int cmp_cmd_merge(int argc, char **argv);
 
 #endif

@@ -22,11 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_store.h"
+#include "hnm_msg.h"
 #include "hnm_csv.h"
 #include "hnm_compare_util.h"
 #include "hnm_compare_grid.h"
 
-/* The status column's words (write_row() writes no other). */
+/* The status column's words (cmp_write_row() writes no other). */
 static const char *const store__status[] = {"ok", "failed", "signal", "timeout", "nometric", NULL};
 
 static int store__known_status(const char *s)
@@ -37,7 +38,7 @@ static int store__known_status(const char *s)
   return 0;
 }
 
-/* NULL when the numeric columns of R are what write_row() writes, else
+/* NULL when the numeric columns of R are what cmp_write_row() writes, else
  * "COLUMN: 'VALUE' reason" (a static buffer). */
 static const char *store__bad_number(const cmp_row *r)
 {
@@ -45,15 +46,15 @@ static const char *store__bad_number(const cmp_row *r)
   long l;
   double d;
   const char *v = NULL, *col = NULL, *reason = NULL;
-  if (parse_long(r->f[C_NP], 1, 100000000, &l) != 0)
+  if (cmp_parse_long(r->f[C_NP], 1, 100000000, &l) != 0)
     v = r->f[C_NP], col = "np", reason = "is not a process count";
-  else if (r->f[C_TIME][0] != '\0' && (parse_double(r->f[C_TIME], &d) != 0 || d < 0))
+  else if (r->f[C_TIME][0] != '\0' && (cmp_parse_double(r->f[C_TIME], &d) != 0 || d < 0))
     v = r->f[C_TIME], col = "time_s", reason = "is not a time";
   else if (r->f[C_TIME][0] == '\0' && strcmp(r->f[C_STATUS], "ok") == 0)
     v = r->f[C_TIME], col = "time_s", reason = "is empty in an ok row";
-  else if (parse_double(r->f[C_WALL], &d) != 0 || d < 0)
+  else if (cmp_parse_double(r->f[C_WALL], &d) != 0 || d < 0)
     v = r->f[C_WALL], col = "wall_s", reason = "is not a time";
-  else if (parse_long(r->f[C_EXIT], -2147483648L, 2147483647L, &l) != 0)
+  else if (cmp_parse_long(r->f[C_EXIT], -2147483648L, 2147483647L, &l) != 0)
     v = r->f[C_EXIT], col = "exit_code", reason = "is not an exit status";
   if (v == NULL)
     return NULL;
@@ -68,7 +69,7 @@ static const char *store__bad_number(const cmp_row *r)
  * end of line. A last line without end of line that is not a complete row
  * (an interrupted write) is refused as such. Returns 0, or 2 after printing
  * "FILE:LINE: ..." */
-int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int *no_eol)
+int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_ok, int *no_eol)
 {
   if (no_eol != NULL)
     *no_eol = 0;
@@ -78,7 +79,7 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
   char why[512];
   FILE *f = hnm_input_open(file, why, sizeof why);
   if (f == NULL)
-    return cmp_fail("cannot read '%s': %s", file, why);
+    return hnm_msg_error("cannot read '%s': %s", file, why);
   char *line = NULL;
   size_t cap = 0;
   long ln = 0;
@@ -87,7 +88,7 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
   while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) >= 0 || len == -2) {
     ln++;
     if (len == -2 || (size_t)len != strlen(line)) {
-      rc = cmp_fail("%s:%ld: %s", file, ln, len == -2 ? "line longer than 64 KiB (not hnm-compare's CSV)"
+      rc = hnm_msg_error("%s:%ld: %s", file, ln, len == -2 ? "line longer than 64 KiB (not hnm-compare's CSV)"
                                                        : "NUL byte in the line (not hnm-compare's CSV)");
       break;
     }
@@ -99,7 +100,7 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
         ncols = CMP_NCOLS;
         rows->wide = 1;
       } else if (strcmp(line, CMP_HEADER) != 0) {
-        rc = cmp_fail("%s:1: header is not hnm-compare's (" CMP_HEADER "[,member,band_lo,band_hi,members])%s", file,
+        rc = hnm_msg_error("%s:1: header is not hnm-compare's (" CMP_HEADER "[,member,band_lo,band_hi,members])%s", file,
                       tail);
         break;
       }
@@ -109,33 +110,33 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
     }
     if (line[0] == '\0')
       continue;
-    cmp_row r = {.buf = xstrdup(line), .file = file, .ord = ord, .line = ln};
+    cmp_row r = {.buf = cmp_xstrdup(line), .file = file, .ord = ord, .line = ln};
     int n = hnm_csv_split(r.buf, r.f, ncols);
     if (n != ncols) {
-      rc = cmp_fail("%s:%ld: %d fields, expected %d%s", file, ln, n < 0 ? 0 : n, ncols, tail);
+      rc = hnm_msg_error("%s:%ld: %d fields, expected %d%s", file, ln, n < 0 ? 0 : n, ncols, tail);
       free(r.buf);
       break;
     }
     for (int k = ncols; k < CMP_NCOLS; k++)
       r.f[k] = r.buf + strlen(r.buf); /* "" */
     long idx;
-    if (parse_long(r.f[C_INDEX], 0, 1L << 40, &idx) != 0) {
-      rc = cmp_fail("%s:%ld: index: '%s' is not a whole number%s", file, ln, r.f[C_INDEX], tail);
+    if (cmp_parse_long(r.f[C_INDEX], 0, 1L << 40, &idx) != 0) {
+      rc = hnm_msg_error("%s:%ld: index: '%s' is not a whole number%s", file, ln, r.f[C_INDEX], tail);
       free(r.buf);
       break;
     }
     if (!store__known_status(r.f[C_STATUS])) {
-      rc = cmp_fail("%s:%ld: status: '%s' is not one of ok, failed, signal, timeout, nometric%s", file, ln,
+      rc = hnm_msg_error("%s:%ld: status: '%s' is not one of ok, failed, signal, timeout, nometric%s", file, ln,
                     r.f[C_STATUS], tail);
       free(r.buf);
       break;
     }
     /* The numbers, here where the file and line are known: a value that
-     * write_row() cannot have written is this file's fault, not a conflict
+     * cmp_write_row() cannot have written is this file's fault, not a conflict
      * with another file's row found later (merge). */
     const char *bad = store__bad_number(&r);
     if (bad != NULL) {
-      rc = cmp_fail("%s:%ld: %s%s", file, ln, bad, tail);
+      rc = hnm_msg_error("%s:%ld: %s%s", file, ln, bad, tail);
       free(r.buf);
       break;
     }
@@ -143,51 +144,51 @@ int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int 
       *no_eol = 1;
     if (rows->n == rows->cap) {
       rows->cap = rows->cap ? 2 * rows->cap : 64;
-      rows->v = xrealloc(rows->v, (size_t)rows->cap * sizeof *rows->v);
+      rows->v = cmp_xrealloc(rows->v, (size_t)rows->cap * sizeof *rows->v);
     }
     rows->v[rows->n++] = r;
   }
   if (ln == 0 && rc == 0 && !missing_ok)
-    rc = cmp_fail("%s:1: empty file (no header)", file);
+    rc = hnm_msg_error("%s:1: empty file (no header)", file);
   free(line);
   fclose(f);
   return rc;
 }
 
-int read_rows(const char *file, int ord, rowvec *rows, int missing_ok)
+int cmp_read_rows(const char *file, int ord, cmp_rowvec *rows, int missing_ok)
 {
-  return read_rows_tail(file, ord, rows, missing_ok, NULL);
+  return cmp_read_rows_tail(file, ord, rows, missing_ok, NULL);
 }
 
 /* run -o: the rows already in OUT, for resuming. Only a regular file is
  * read (a device or FIFO given as -o is written through, never read); a
- * directory is refused. *NO_EOL as read_rows_tail(). Returns 0 or 2. */
-int store_read_existing(const char *out, rowvec *rows, int *no_eol)
+ * directory is refused. *NO_EOL as cmp_read_rows_tail(). Returns 0 or 2. */
+int cmp_store_read_existing(const char *out, cmp_rowvec *rows, int *no_eol)
 {
   struct stat st;
   *no_eol = 0;
   if (stat(out, &st) != 0)
-    return errno == ENOENT ? 0 : cmp_fail("-o: '%s': %s", out, strerror(errno));
+    return errno == ENOENT ? 0 : hnm_msg_error("-o: '%s': %s", out, strerror(errno));
   if (S_ISDIR(st.st_mode))
-    return cmp_fail("-o: '%s': is a directory", out);
+    return hnm_msg_error("-o: '%s': is a directory", out);
   if (!S_ISREG(st.st_mode))
     return 0;
-  return read_rows_tail(out, 0, rows, 1, no_eol);
+  return cmp_read_rows_tail(out, 0, rows, 1, no_eol);
 }
 
-/* The one append path of run -o, after store_read_existing() accepted the
+/* The one append path of run -o, after cmp_store_read_existing() accepted the
  * file: a missing or empty file gets the header, a last line without end of
- * line gets one, then rows are appended (write_row() flushes each). A
+ * line gets one, then rows are appended (cmp_write_row() flushes each). A
  * device or FIFO is written through (the header, then rows). The header is
  * flushed here, so that an unwritable target (/dev/full) is an error before
  * anything runs. Returns the stream, or NULL after printing the error. */
-FILE *store_open_append(const char *out, int no_eol, int wide)
+FILE *cmp_store_open_append(const char *out, int no_eol, int wide)
 {
   struct stat st;
   int fresh = stat(out, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0;
   FILE *csv = fopen(out, "a");
   if (csv == NULL) {
-    cmp_fail("-o: '%s': cannot append: %s", out, strerror(errno));
+    hnm_msg_error("-o: '%s': cannot append: %s", out, strerror(errno));
     return NULL;
   }
   errno = 0;
@@ -195,13 +196,13 @@ FILE *store_open_append(const char *out, int no_eol, int wide)
       fflush(csv) != 0) {
     int e = errno;
     fclose(csv);
-    cmp_fail("-o: '%s': write error%s%s", out, e ? ": " : "", e ? strerror(e) : "");
+    hnm_msg_error("-o: '%s': write error%s%s", out, e ? ": " : "", e ? strerror(e) : "");
     return NULL;
   }
   return csv;
 }
 
-int store_lock(const char *out, int fd)
+int cmp_store_lock(const char *out, int fd)
 {
   static int locked = -1;
   if (locked >= 0)
@@ -212,7 +213,7 @@ int store_lock(const char *out, int fd)
       return 0;
     fd = open(out, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
-      return 0; /* store_read_existing() says why */
+      return 0; /* cmp_store_read_existing() says why */
   } else {
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
@@ -221,7 +222,7 @@ int store_lock(const char *out, int fd)
   }
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno == EWOULDBLOCK)
-      return cmp_fail("-o: '%s': another hnm-compare run is writing it (locked); let it end, then run again to "
+      return hnm_msg_error("-o: '%s': another hnm-compare run is writing it (locked); let it end, then run again to "
                       "resume",
                       out);
     return 0; /* a file system without locks: go on unlocked */
@@ -230,18 +231,18 @@ int store_lock(const char *out, int fd)
   return 0;
 }
 
-char *row_key(const cmp_row *r)
+char *cmp_row_key(const cmp_row *r)
 {
-  return make_key(r->f[C_PROGRAM], r->f[C_ARGS], r->f[C_MODEL], r->f[C_PLATFORM], r->f[C_NP], r->f[C_METRIC],
+  return cmp_make_key(r->f[C_PROGRAM], r->f[C_ARGS], r->f[C_MODEL], r->f[C_PLATFORM], r->f[C_NP], r->f[C_METRIC],
                   r->f[C_OPTIONS], r->f[C_MEMBER]);
 }
 
-int cmp_str(const void *a, const void *b)
+int cmp_order_str(const void *a, const void *b)
 {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall,
+int cmp_write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall,
               long rss, const char *status, int code, int wide, const cmp_band *band)
 {
   fprintf(csv, "%ld,", r->index);
@@ -249,20 +250,20 @@ int write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, d
   fputc(',', csv);
   hnm_csv_put(csv, c->args.v[r->argset]);
   fputc(',', csv);
-  hnm_csv_put(csv, run_model(c, r));
+  hnm_csv_put(csv, cmp_run_model(c, r));
   fputc(',', csv);
-  hnm_csv_put(csv, run_platform(c, r));
+  hnm_csv_put(csv, cmp_run_platform(c, r));
   fprintf(csv, ",%ld,", r->np);
   hnm_csv_put(csv, c->metric);
   fputc(',', csv);
-  hnm_csv_put(csv, run_options(c, r));
+  hnm_csv_put(csv, cmp_run_options(c, r));
   fputc(',', csv);
   if (have_time)
     fprintf(csv, "%.17g", time_s);
   fprintf(csv, ",%.3f,%ld,%s,%d", wall, rss, status, code);
   if (wide) {
     char member[32];
-    run_member(c, r, member, sizeof member);
+    cmp_run_member(c, r, member, sizeof member);
     fprintf(csv, ",%s,", member);
     if (band != NULL)
       fprintf(csv, "%.17g,%.17g,%ld", band->lo, band->hi, band->members);
@@ -282,7 +283,7 @@ typedef struct {
   long order;
 } keyed;
 
-static int cmp_keyed(const void *a, const void *b)
+static int order_keyed(const void *a, const void *b)
 {
   const keyed *x = a, *y = b;
   int c = strcmp(x->key, y->key);
@@ -291,7 +292,7 @@ static int cmp_keyed(const void *a, const void *b)
   return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int cmp_row_index(const void *a, const void *b)
+static int order_row_index(const void *a, const void *b)
 {
   const cmp_row *x = *(cmp_row *const *)a, *y = *(cmp_row *const *)b;
   long i = atol(x->f[C_INDEX]), j = atol(y->f[C_INDEX]);
@@ -302,7 +303,7 @@ static int cmp_row_index(const void *a, const void *b)
   return x->line < y->line ? -1 : x->line > y->line;
 }
 
-void put_row(FILE *f, const cmp_row *r, int wide)
+void cmp_put_row(FILE *f, const cmp_row *r, int wide)
 {
   for (int k = 0; k < (wide ? CMP_NCOLS : CMP_NCOLS_PLAIN); k++) {
     if (k)
@@ -326,13 +327,13 @@ static void keyed_free(keyed *k, long n)
   free(k);
 }
 
-int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
+int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups)
 {
-  keyed *k = xmalloc((size_t)(rows->n + 1) * sizeof *k);
+  keyed *k = cmp_xmalloc((size_t)(rows->n + 1) * sizeof *k);
   for (long i = 0; i < rows->n; i++)
-    k[i] = (keyed){row_key(&rows->v[i]), i, i};
-  qsort(k, (size_t)rows->n, sizeof *k, cmp_keyed);
-  cmp_row **sel = xmalloc((size_t)(rows->n + 1) * sizeof *sel);
+    k[i] = (keyed){cmp_row_key(&rows->v[i]), i, i};
+  qsort(k, (size_t)rows->n, sizeof *k, order_keyed);
+  cmp_row **sel = cmp_xmalloc((size_t)(rows->n + 1) * sizeof *sel);
   long n = 0;
   *dups = 0;
   for (long i = 0; i < rows->n;) {
@@ -348,7 +349,7 @@ int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
         int bok = strcmp(best->f[C_STATUS], "ok") == 0, rok = strcmp(r->f[C_STATUS], "ok") == 0;
         if (bok && rok) {
           if (strcmp(best->f[C_TIME], r->f[C_TIME]) != 0) {
-            int rc = cmp_fail("%s:%ld: time_s %s conflicts with %s:%ld (time_s %s) for the same run", r->file,
+            int rc = hnm_msg_error("%s:%ld: time_s %s conflicts with %s:%ld (time_s %s) for the same run", r->file,
                               r->line, r->f[C_TIME], best->file, best->line, best->f[C_TIME]);
             keyed_free(k, rows->n);
             free(sel);
@@ -367,7 +368,7 @@ int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
     i = j;
   }
   keyed_free(k, rows->n);
-  qsort(sel, (size_t)n, sizeof *sel, cmp_row_index);
+  qsort(sel, (size_t)n, sizeof *sel, order_row_index);
   for (long i = 1; i < n; i++)
     if (strcmp(sel[i]->f[C_INDEX], sel[i - 1]->f[C_INDEX]) == 0 && sel[i]->ord != sel[i - 1]->ord) {
       /* The first column of the run's key that differs: the field to look at. */
@@ -377,7 +378,7 @@ int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups)
       int c = 0;
       while (c < 7 && strcmp(sel[i]->f[key_cols[c]], sel[i - 1]->f[key_cols[c]]) == 0)
         c++;
-      int rc = cmp_fail("%s:%ld: index %s is another run in %s:%ld (%s '%.80s', not '%.80s': CSVs of different "
+      int rc = hnm_msg_error("%s:%ld: index %s is another run in %s:%ld (%s '%.80s', not '%.80s': CSVs of different "
                         "grids?)",
                         sel[i]->file, sel[i]->line, sel[i]->f[C_INDEX], sel[i - 1]->file, sel[i - 1]->line,
                         key_names[c], sel[i]->f[key_cols[c]], sel[i - 1]->f[key_cols[c]]);

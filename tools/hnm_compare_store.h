@@ -38,22 +38,22 @@ typedef struct {
   cmp_row *v;
   long n, cap;
   int wide; /* some file read had the CMP_HEADER_SETS layout */
-} rowvec;
+} cmp_rowvec;
 
-int read_rows_tail(const char *file, int ord, rowvec *rows, int missing_ok, int *no_eol);
-int read_rows(const char *file, int ord, rowvec *rows, int missing_ok);
-int store_read_existing(const char *out, rowvec *rows, int *no_eol);
-FILE *store_open_append(const char *out, int no_eol, int wide);
+int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_ok, int *no_eol);
+int cmp_read_rows(const char *file, int ord, cmp_rowvec *rows, int missing_ok);
+int cmp_store_read_existing(const char *out, cmp_rowvec *rows, int *no_eol);
+FILE *cmp_store_open_append(const char *out, int no_eol, int wide);
 /* Lock run -o OUT for this process (flock, exclusive, not waiting): with FD
  * < 0, OUT itself if it is a regular file (nothing otherwise); with FD, the
  * stream just opened on it, unless OUT is locked already. The lock lasts
  * until exit and is not inherited by the runs. 0, or 2 after one line when
  * another process holds it. */
-int store_lock(const char *out, int fd);
-char *row_key(const cmp_row *r);
-int cmp_str(const void *a, const void *b);
-int write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall, long rss, const char *status, int code, int wide, const cmp_band *band);
-void put_row(FILE *f, const cmp_row *r, int wide);
-int select_rows(rowvec *rows, cmp_row ***out, long *nout, long *dups);
+int cmp_store_lock(const char *out, int fd);
+char *cmp_row_key(const cmp_row *r);
+int cmp_order_str(const void *a, const void *b);
+int cmp_write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall, long rss, const char *status, int code, int wide, const cmp_band *band);
+void cmp_put_row(FILE *f, const cmp_row *r, int wide);
+int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups);
 
 #endif

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,16 +23,7 @@
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
 
-int cmp_fail(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  int rc = hnm_msg_verror(fmt, ap);
-  va_end(ap);
-  return rc;
-}
-
-void *xmalloc(size_t n)
+void *cmp_xmalloc(size_t n)
 {
   void *p = calloc(1, n ? n : 1);
   if (p == NULL)
@@ -41,7 +31,7 @@ void *xmalloc(size_t n)
   return p;
 }
 
-void *xrealloc(void *p, size_t n)
+void *cmp_xrealloc(void *p, size_t n)
 {
   p = realloc(p, n ? n : 1);
   if (p == NULL)
@@ -49,32 +39,32 @@ void *xrealloc(void *p, size_t n)
   return p;
 }
 
-char *xstrdup(const char *s)
+char *cmp_xstrdup(const char *s)
 {
-  char *d = xmalloc(strlen(s) + 1);
+  char *d = cmp_xmalloc(strlen(s) + 1);
   memcpy(d, s, strlen(s) + 1);
   return d;
 }
 
-double now_s(void)
+double cmp_now_s(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void sv_push(strvec *s, const char *x)
+void cmp_sv_push(cmp_strvec *s, const char *x)
 {
   if (s->n + 1 >= s->cap) {
     s->cap = s->cap ? 2 * s->cap : 8;
-    s->v = xrealloc(s->v, (size_t)s->cap * sizeof *s->v);
+    s->v = cmp_xrealloc(s->v, (size_t)s->cap * sizeof *s->v);
   }
-  s->v[s->n++] = x ? xstrdup(x) : NULL;
+  s->v[s->n++] = x ? cmp_xstrdup(x) : NULL;
   s->v[s->n] = NULL;
 }
 
 /* Split TEXT on blanks (no quoting: an argument set is a list of words). */
-void sv_split(strvec *s, const char *text)
+void cmp_sv_split(cmp_strvec *s, const char *text)
 {
   const char *p = text;
   while (*p) {
@@ -85,16 +75,16 @@ void sv_split(strvec *s, const char *text)
     const char *e = p;
     while (*e && *e != ' ' && *e != '\t')
       e++;
-    char *w = xmalloc((size_t)(e - p) + 1);
+    char *w = cmp_xmalloc((size_t)(e - p) + 1);
     memcpy(w, p, (size_t)(e - p));
-    sv_push(s, w);
+    cmp_sv_push(s, w);
     free(w);
     p = e;
   }
 }
 
 /* Shell-quote S for a script line or a dry-run listing. */
-void put_shell(FILE *f, const char *s)
+void cmp_put_shell(FILE *f, const char *s)
 {
   int safe = *s != '\0';
   for (const char *p = s; *p; p++)
@@ -113,10 +103,9 @@ void put_shell(FILE *f, const char *s)
   fputc('\'', f);
 }
 
-/* CSV field, quoted when it holds a comma or a quote (RFC 4180). */
-/* Split one CSV line (no newline inside fields) into at most MAX fields,
- * in place. Returns the number of fields, or -1 on a malformed quote. */
-int parse_long(const char *s, long min, long max, long *out)
+/* S whole as a number: a decimal long in [MIN, MAX] / a finite double. 0,
+ * or -1 (nothing stored). */
+int cmp_parse_long(const char *s, long min, long max, long *out)
 {
   char *e;
   errno = 0;
@@ -127,7 +116,7 @@ int parse_long(const char *s, long min, long max, long *out)
   return 0;
 }
 
-int parse_double(const char *s, double *out)
+int cmp_parse_double(const char *s, double *out)
 {
   char *e;
   errno = 0;

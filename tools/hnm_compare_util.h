@@ -1,5 +1,5 @@
-/* hnm-compare: small helpers (messages, allocation, string vectors, CSV and
- * shell quoting, number parsing, mkdir -p). */
+/* hnm-compare: small helpers (allocation that exits on failure, string
+ * vectors, shell quoting, number parsing, a monotonic clock). */
 #ifndef HNM_COMPARE_UTIL_H
 #define HNM_COMPARE_UTIL_H
 
@@ -10,17 +10,16 @@
 typedef struct {
   char **v;
   int n, cap;
-} strvec;
+} cmp_strvec;
 
-int cmp_fail(const char *fmt, ...);
-void *xmalloc(size_t n);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-double now_s(void);
-void sv_push(strvec *s, const char *x);
-void sv_split(strvec *s, const char *text);
-void put_shell(FILE *f, const char *s);
-int parse_long(const char *s, long min, long max, long *out);
-int parse_double(const char *s, double *out);
+void *cmp_xmalloc(size_t n);
+void *cmp_xrealloc(void *p, size_t n);
+char *cmp_xstrdup(const char *s);
+double cmp_now_s(void);
+void cmp_sv_push(cmp_strvec *s, const char *x);
+void cmp_sv_split(cmp_strvec *s, const char *text);
+void cmp_put_shell(FILE *f, const char *s);
+int cmp_parse_long(const char *s, long min, long max, long *out);
+int cmp_parse_double(const char *s, double *out);
 
 #endif

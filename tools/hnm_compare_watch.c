@@ -91,7 +91,7 @@ int cmp_watch_start(void)
   }
   if (pid == 0) {
     /* Nothing of hnm-compare's but the pipe: above all not the lock on the
-     * CSV (store_lock()), which would outlive hnm-compare by the time the
+     * CSV (cmp_store_lock()), which would outlive hnm-compare by the time the
      * watchdog takes to see the end of the pipe. */
     long maxfd = sysconf(_SC_OPEN_MAX);
     for (int fd = 3; fd < (maxfd > 0 && maxfd < 65536 ? maxfd : 1024); fd++)

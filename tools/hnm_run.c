@@ -349,7 +349,7 @@ static int needs_no_guard(long np, long limit)
  * ranks smpirun will start (-np, else the places of the hostfile or
  * platform). */
 static int check_run(int argc, char **argv, int program, const char *platform, const char *hostfile,
-                     const char *np_text, const hnm_model *model, const char *user_speed, hnm_speed *speed,
+                     const char *np_text, const hnm_model *model, const char *user_speed, run_speed *speed,
                      int *full, long *ranks)
 {
   char helper_path[4096], default_platform[4096], default_hostfile[4096];
@@ -372,15 +372,15 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
   }
 
   long np = 0, slots = 0;
-  if (np_text != NULL && hnm_check_np(np_text, &np, err, sizeof err) != 0)
+  if (np_text != NULL && run_check_np(np_text, &np, err, sizeof err) != 0)
     return hnm_msg_error("%s", err);
   const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
-  hnm_platform_info info;
-  if (hnm_check_platform(helper, platform ? platform : default_platform, &info, err, sizeof err) != 0)
+  run_platform_info info;
+  if (run_check_platform(helper, platform ? platform : default_platform, &info, err, sizeof err) != 0)
     return hnm_msg_error("%s", err);
   const char *hosts_used = hostfile ? hostfile : platform ? NULL : default_hostfile;
   int rc = 0;
-  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, err, sizeof err) != 0)
+  if (hosts_used != NULL && run_check_hostfile(hosts_used, &info, &slots, err, sizeof err) != 0)
     rc = hnm_msg_error("%s", err);
   if (rc == 0 && hosts_used == NULL)
     slots = (long)info.nhosts;
@@ -392,11 +392,11 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
   if (rc == 0 && np > slots)
     hnm_msg_info("-np %ld: more ranks than the %ld places of %s%s: rank i runs on place i mod %ld, as with smpirun",
                  np, slots, hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform, slots);
-  if (rc == 0 && hnm_speed_choose(&info, hosts_used, np, user_speed, speed, err, sizeof err) != 0)
+  if (rc == 0 && run_speed_choose(&info, hosts_used, np, user_speed, speed, err, sizeof err) != 0)
     rc = hnm_msg_error("platform file '%s': %s", platform ? platform : default_platform, err);
   *full = needs_full_update(model);
   *ranks = np_text != NULL ? np : slots;
-  hnm_platform_info_free(&info);
+  run_platform_info_free(&info);
   return rc;
 }
 
@@ -425,21 +425,21 @@ static int explain_speed(const char *platform, const char *hostfile, const char 
   const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
   const char *hosts_used = hostfile ? hostfile : platform ? NULL : default_hostfile;
   char err[HNM_ERRLEN];
-  hnm_platform_info info;
+  run_platform_info info;
   long np = 0, slots = 0;
-  if (np_text != NULL && hnm_check_np(np_text, &np, err, sizeof err) != 0)
+  if (np_text != NULL && run_check_np(np_text, &np, err, sizeof err) != 0)
     return hnm_msg_error("%s", err);
-  if (hnm_check_platform(helper, platform ? platform : default_platform, &info, err, sizeof err) != 0)
+  if (run_check_platform(helper, platform ? platform : default_platform, &info, err, sizeof err) != 0)
     return hnm_msg_error("%s", err);
-  hnm_speed speed;
+  run_speed speed;
   int rc = 0;
-  if (hosts_used != NULL && hnm_check_hostfile(hosts_used, &info, &slots, err, sizeof err) != 0)
+  if (hosts_used != NULL && run_check_hostfile(hosts_used, &info, &slots, err, sizeof err) != 0)
     rc = hnm_msg_error("%s", err);
-  else if (hnm_speed_choose(&info, hosts_used, np, user_speed, &speed, err, sizeof err) != 0)
+  else if (run_speed_choose(&info, hosts_used, np, user_speed, &speed, err, sizeof err) != 0)
     rc = hnm_msg_error("platform file '%s': %s", platform ? platform : default_platform, err);
-  hnm_platform_info_free(&info);
+  run_platform_info_free(&info);
   if (rc == 0)
-    hnm_speed_explain(&speed, simulate, stdout);
+    run_speed_explain(&speed, simulate, stdout);
   return rc;
 }
 
@@ -461,7 +461,7 @@ struct run__ctx {
   /* what the checks chose */
   int full;
   long ranks;
-  hnm_speed speed;
+  run_speed speed;
 };
 
 /* Step 1: hnm-run's own options, split from smpirun's; a model set opened
@@ -822,7 +822,7 @@ static int run__launch(const struct run__ctx *r, const struct run__cmdline *c)
   }
   fflush(stdout);
   if (r->set != NULL)
-    return hnm_run_set(r->set, c->args);
+    return run_set(r->set, c->args);
   execvp("smpirun", c->args);
   hnm_msg_error("cannot run smpirun: %s (install simgrid)", strerror(errno));
   return 127;

@@ -85,7 +85,7 @@ static int set__run_one(char **args, const char *spec, const char *out, const ch
   return st;
 }
 
-int hnm_run_set(const hnm_model_set *set, char **args)
+int run_set(const hnm_model_set *set, char **args)
 {
   char dir[] = "/tmp/hnm-run-set-XXXXXX";
   if (mkdtemp(dir) == NULL)

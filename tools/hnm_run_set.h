@@ -17,6 +17,6 @@
  * Stops at the first run that fails. Returns 0, or the failing run's exit
  * status (128 + signal for a signal; 1 when a run printed no simulated
  * time), after one line naming its model file. */
-int hnm_run_set(const hnm_model_set *set, char **args);
+int run_set(const hnm_model_set *set, char **args);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hnm_speed_parse(const char *text, double *flops, char *err, size_t errlen)
+int run_speed_parse(const char *text, double *flops, char *err, size_t errlen)
 {
   static const struct {
     char prefix;
@@ -42,7 +42,7 @@ int hnm_speed_parse(const char *text, double *flops, char *err, size_t errlen)
 }
 
 /* Index of NAME in INFO's sorted hosts, or -1. */
-static long speed__host(const hnm_platform_info *info, const char *name, size_t len)
+static long speed__host(const run_platform_info *info, const char *name, size_t len)
 {
   size_t lo = 0, hi = info->nhosts;
   while (lo < hi) {
@@ -60,7 +60,7 @@ static long speed__host(const hnm_platform_info *info, const char *name, size_t 
   return -1;
 }
 
-static void speed__add(hnm_speed *s, double v)
+static void speed__add(run_speed *s, double v)
 {
   if (v <= 0)
     return;
@@ -70,8 +70,8 @@ static void speed__add(hnm_speed *s, double v)
     s->max = v;
 }
 
-int hnm_speed_choose_text(const hnm_platform_info *info, const char *hostfile_text, size_t len, long np,
-                          const char *user, hnm_speed *out, char *err, size_t errlen)
+int run_speed_choose_text(const run_platform_info *info, const char *hostfile_text, size_t len, long np,
+                          const char *user, run_speed *out, char *err, size_t errlen)
 {
   memset(out, 0, sizeof *out);
   /* The hosts that run ranks: the hostfile's first NP places (every one
@@ -94,7 +94,7 @@ int hnm_speed_choose_text(const hnm_platform_info *info, const char *hostfile_te
           colon = s + i;
       size_t hl = colon ? (size_t)(colon - s) : n;
       long count = colon ? strtol(colon + 1, NULL, 10) : 1;
-      /* HOST:N split at the last colon, as hnm_check_hostfile_text(). */
+      /* HOST:N split at the last colon, as run_check_hostfile_text(). */
       long h = speed__host(info, s, hl);
       if (h >= 0)
         speed__add(out, info->speeds[h]);
@@ -103,35 +103,35 @@ int hnm_speed_choose_text(const hnm_platform_info *info, const char *hostfile_te
   }
 
   if (user != NULL) {
-    out->source = HNM_SPEED_USER;
+    out->source = RUN_SPEED_USER;
     char why[256];
-    if (hnm_speed_parse(user, &out->value, why, sizeof why) != 0)
+    if (run_speed_parse(user, &out->value, why, sizeof why) != 0)
       out->value = 0; /* SimGrid will say what it thinks of it */
     return 0;
   }
   if (info->host_speed[0] != '\0') {
     char why[256];
-    if (hnm_speed_parse(info->host_speed, &out->value, why, sizeof why) != 0) {
+    if (run_speed_parse(info->host_speed, &out->value, why, sizeof why) != 0) {
       hnm_errf(err, errlen, "platform's <config> smpi/host-speed: %s", why);
       return -1;
     }
-    out->source = HNM_SPEED_CONFIG;
+    out->source = RUN_SPEED_CONFIG;
     snprintf(out->text, sizeof out->text, "%.17gf", out->value);
     return 0;
   }
   if (out->max > 0) {
-    out->source = HNM_SPEED_HOSTS;
+    out->source = RUN_SPEED_HOSTS;
     out->value = out->max;
     snprintf(out->text, sizeof out->text, "%.17gf", out->value);
   }
   return 0;
 }
 
-int hnm_speed_choose(const hnm_platform_info *info, const char *hostfile, long np, const char *user,
-                     hnm_speed *out, char *err, size_t errlen)
+int run_speed_choose(const run_platform_info *info, const char *hostfile, long np, const char *user,
+                     run_speed *out, char *err, size_t errlen)
 {
   if (hostfile == NULL)
-    return hnm_speed_choose_text(info, NULL, 0, np, user, out, err, errlen);
+    return run_speed_choose_text(info, NULL, 0, np, user, out, err, errlen);
   char why[512];
   FILE *f = hnm_input_open(hostfile, why, sizeof why);
   if (f == NULL) {
@@ -155,18 +155,18 @@ int hnm_speed_choose(const hnm_platform_info *info, const char *hostfile, long n
     hnm_errf(err, errlen, "hostfile '%s': out of memory", hostfile);
     return -1;
   }
-  int rc = hnm_speed_choose_text(info, text, n, np, user, out, err, errlen);
+  int rc = run_speed_choose_text(info, text, n, np, user, out, err, errlen);
   free(text);
   return rc;
 }
 
-void hnm_speed_explain(const hnm_speed *s, int simulate_computation, FILE *out)
+void run_speed_explain(const run_speed *s, int simulate_computation, FILE *out)
 {
   static const char *const from[] = {"SimGrid's default, no host speed known", "--cfg=smpi/host-speed",
                                      "the platform's <config>, a calibrated machine speed",
                                      "the speed of the hosts that run ranks"};
   fprintf(out, "computation: the CPU time of each rank between MPI calls, measured on this machine,\n");
-  if (s->source == HNM_SPEED_NONE) {
+  if (s->source == RUN_SPEED_NONE) {
     fprintf(out, "  times smpi/host-speed (%s) / the host's speed\n", from[s->source]);
   } else if (s->value > 0) {
     fprintf(out, "  times smpi/host-speed %.6g flop/s (%s) / the host's speed\n", s->value, from[s->source]);

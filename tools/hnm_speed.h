@@ -31,40 +31,40 @@
 extern "C" {
 #endif
 
-typedef enum hnm_speed_source {
-  HNM_SPEED_NONE = 0, /* no host speed known: SimGrid's default applies */
-  HNM_SPEED_USER,     /* --cfg=smpi/host-speed on the command line */
-  HNM_SPEED_CONFIG,   /* the platform's <config> */
-  HNM_SPEED_HOSTS     /* the speed of the hosts that run ranks */
-} hnm_speed_source;
+typedef enum run_speed_source {
+  RUN_SPEED_NONE = 0, /* no host speed known: SimGrid's default applies */
+  RUN_SPEED_USER,     /* --cfg=smpi/host-speed on the command line */
+  RUN_SPEED_CONFIG,   /* the platform's <config> */
+  RUN_SPEED_HOSTS     /* the speed of the hosts that run ranks */
+} run_speed_source;
 
-typedef struct hnm_speed {
-  hnm_speed_source source;
+typedef struct run_speed {
+  run_speed_source source;
   double value;    /* smpi/host-speed in flop/s (0 when the user's value is not understood here) */
   char text[64];   /* the value for --cfg=smpi/host-speed: (empty for NONE and USER) */
   double min, max; /* speeds of the hosts that run ranks, flop/s (0 if unknown) */
-} hnm_speed;
+} run_speed;
 
 /* Parse a SimGrid speed: a number, optionally followed by "f" or "flops"
  * with a decimal prefix (k, M, G, T, P, E, Z, Y), e.g. "2.5Gf", "1e9",
  * "100Mflops". 0, or -1 with the reason in err. */
-int hnm_speed_parse(const char *text, double *flops, char *err, size_t errlen);
+int run_speed_parse(const char *text, double *flops, char *err, size_t errlen);
 
 /* Choose smpi/host-speed (the rules above). USER: the user's value, or NULL.
- * HOSTFILE_TEXT (LEN bytes, already checked by hnm_check_hostfile_text()) or
+ * HOSTFILE_TEXT (LEN bytes, already checked by run_check_hostfile_text()) or
  * NULL for every host of INFO once; NP: ranks (0: the whole hostfile; ranks
  * beyond it start again from its top, as smpirun places them). 0, or -1
  * with err's one line (a <config> value that is not a speed). */
-int hnm_speed_choose_text(const hnm_platform_info *info, const char *hostfile_text, size_t len, long np,
-                          const char *user, hnm_speed *out, char *err, size_t errlen);
+int run_speed_choose_text(const run_platform_info *info, const char *hostfile_text, size_t len, long np,
+                          const char *user, run_speed *out, char *err, size_t errlen);
 
 /* The same with the hostfile's path (NULL: none). */
-int hnm_speed_choose(const hnm_platform_info *info, const char *hostfile, long np, const char *user,
-                     hnm_speed *out, char *err, size_t errlen);
+int run_speed_choose(const run_platform_info *info, const char *hostfile, long np, const char *user,
+                     run_speed *out, char *err, size_t errlen);
 
 /* One paragraph for --explain: where the value comes from and the factor
  * simulated / measured seconds on the hosts that run ranks. */
-void hnm_speed_explain(const hnm_speed *s, int simulate_computation, FILE *out);
+void run_speed_explain(const run_speed *s, int simulate_computation, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -15,13 +15,13 @@
 #include <unistd.h>
 
 static char *host_names[] = {"a", "b", "n-0", "node:1"}; /* sorted */
-static const hnm_platform_info info = {host_names, 4, 0, 0, NULL, "", ""};
+static const run_platform_info info = {host_names, 4, 0, 0, NULL, "", ""};
 
 static long slots_of(const char *text)
 {
   char err[HNM_ERRLEN];
   long slots = -1;
-  if (hnm_check_hostfile_text("h", text, strlen(text), &info, &slots, err, sizeof err) != 0)
+  if (run_check_hostfile_text("h", text, strlen(text), &info, &slots, err, sizeof err) != 0)
     return -1;
   return slots;
 }
@@ -32,36 +32,36 @@ static long slots_of(const char *text)
 static double speed_of(const char *text, long np, const char *user, const char *config, double *min, double *max)
 {
   static double speeds[] = {1e9, 2e9, 4e9, 8e9};
-  hnm_platform_info pi = {host_names, 4, 0, 0, speeds, "", ""};
+  run_platform_info pi = {host_names, 4, 0, 0, speeds, "", ""};
   snprintf(pi.host_speed, sizeof pi.host_speed, "%s", config);
-  hnm_speed s;
+  run_speed s;
   char err[HNM_ERRLEN];
-  if (hnm_speed_choose_text(&pi, text, text ? strlen(text) : 0, np, user, &s, err, sizeof err) != 0)
+  if (run_speed_choose_text(&pi, text, text ? strlen(text) : 0, np, user, &s, err, sizeof err) != 0)
     return -1;
   *min = s.min;
   *max = s.max;
-  return s.source == HNM_SPEED_USER ? -2 : s.value;
+  return s.source == RUN_SPEED_USER ? -2 : s.value;
 }
 
 static double parsed(const char *text)
 {
   double v = -1;
   char err[256];
-  return hnm_speed_parse(text, &v, err, sizeof err) == 0 ? v : -1;
+  return run_speed_parse(text, &v, err, sizeof err) == 0 ? v : -1;
 }
 
 static int np_ok(const char *s, long want)
 {
   char err[HNM_ERRLEN];
   long np = 0;
-  return hnm_check_np(s, &np, err, sizeof err) == 0 && np == want;
+  return run_check_np(s, &np, err, sizeof err) == 0 && np == want;
 }
 
 static int np_refused(const char *s)
 {
   char err[HNM_ERRLEN];
   long np = 0;
-  return hnm_check_np(s, &np, err, sizeof err) != 0 && strstr(err, "-np '") != NULL;
+  return run_check_np(s, &np, err, sizeof err) != 0 && strstr(err, "-np '") != NULL;
 }
 
 int main(void)
@@ -131,12 +131,12 @@ int main(void)
     char err[HNM_ERRLEN];
     long slots;
     const char *t = "a\n\nfoo\n";
-    CHECK(hnm_check_hostfile_text("hosts.txt", t, strlen(t), &info, &slots, err, sizeof err) != 0);
+    CHECK(run_check_hostfile_text("hosts.txt", t, strlen(t), &info, &slots, err, sizeof err) != 0);
     CHECK(strcmp(err, "hosts.txt:3: host 'foo' is not in the platform") == 0);
     /* NUL bytes: not a text file. */
-    CHECK(hnm_check_hostfile_text("bin", "a\0b\n", 4, &info, &slots, err, sizeof err) != 0);
+    CHECK(run_check_hostfile_text("bin", "a\0b\n", 4, &info, &slots, err, sizeof err) != 0);
     /* Without platform information, any name is a host. */
-    CHECK(hnm_check_hostfile_text("h", "zz:2\n", 5, NULL, &slots, err, sizeof err) == 0 && slots == 2);
+    CHECK(run_check_hostfile_text("h", "zz:2\n", 5, NULL, &slots, err, sizeof err) == 0 && slots == 2);
   }
 
   /* Speeds as SimGrid writes them. */
@@ -175,16 +175,16 @@ int main(void)
     CHECK_EQ(speed_of("a\n", 0, "3Gf", "2.5Gf", &lo, &hi), -2);
     CHECK(speed_of("a\n", 0, NULL, "fast", &lo, &hi) == -1);
     /* Unknown speeds (an older hnm-hosts): nothing chosen. */
-    hnm_platform_info pi = {host_names, 4, 0, 0, NULL, "", ""};
-    hnm_speed s;
+    run_platform_info pi = {host_names, 4, 0, 0, NULL, "", ""};
+    run_speed s;
     char err[HNM_ERRLEN];
-    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, err, sizeof err) == 0 && s.source == HNM_SPEED_NONE &&
+    CHECK(run_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, err, sizeof err) == 0 && s.source == RUN_SPEED_NONE &&
           s.text[0] == '\0');
     double speeds[] = {1e9, 2e9, 4e9, 8e9};
     pi.speeds = speeds;
-    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, err, sizeof err) == 0 && strcmp(s.text, "1000000000f") == 0);
+    CHECK(run_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, err, sizeof err) == 0 && strcmp(s.text, "1000000000f") == 0);
     speeds[0] = 1.0 / 3;
-    CHECK(hnm_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, err, sizeof err) == 0 && parsed(s.text) == 1.0 / 3);
+    CHECK(run_speed_choose_text(&pi, "a\n", 2, 0, NULL, &s, err, sizeof err) == 0 && parsed(s.text) == 1.0 / 3);
   }
 
   /* hnm_input: regular files only, never blocking. */
