@@ -53,14 +53,14 @@ static const struct hnm_opt_command commands[] = {
   {"machine", NULL, "calibrate a machine in one command: model, platform and hostfile to predict on it"},
   {NULL, NULL, NULL}};
 
-static const struct hnm_opt_tool tool = {PROG, "COMMAND", "Commands",
+static const struct hnm_opt_tool tool = {CAL_PROG, "COMMAND", "Commands",
                                          "Measure the MPI point-to-point costs of a cluster and fit an hnm model file to them.", NULL,
                                          NULL};
 
 int main(int argc, char **argv)
 {
-  static int (*const run[])(int, char **) = {cmd_run, cmd_fit, cmd_compare, cmd_export, cmd_import, cmd_machine};
-  hnm_msg_init(PROG);
+  static int (*const run[])(int, char **) = {cal_cmd_run, cal_cmd_fit, cal_cmd_compare, cal_cmd_export, cal_cmd_import, cal_cmd_machine};
+  hnm_msg_init(CAL_PROG);
   int c = hnm_opt_command(&tool, commands, argc, argv);
   return c >= 0 ? run[c](argc - 1, argv + 1) : hnm_opt_status(c);
 }

@@ -42,7 +42,7 @@ static double compare__median_se(const double *v, size_t n, double *scratch, uin
   double s = 0, s2 = 0;
   for (int b = 0; b < COMPARE_RESAMPLES; b++) {
     for (size_t i = 0; i < n; i++)
-      scratch[i] = v[(size_t)((double)(noise_rand(state) >> 11) * 0x1.0p-53 * (double)n)];
+      scratch[i] = v[(size_t)((double)(cal_noise_rand(state) >> 11) * 0x1.0p-53 * (double)n)];
     double m = hnm_fit_median(scratch, n);
     s += m;
     s2 += m * m;
@@ -76,29 +76,29 @@ static long row_line(const char *path, const char *op, double k)
 
 /* Every size of the real measurements must be in each simulation: checked
  * before anything is printed, the refusal one line naming the real row. */
-static void check_sizes(const char *real, const struct inputs *in, char **sims, int ns)
+static void check_sizes(const char *real, const struct cal_inputs *in, char **sims, int ns)
 {
-  for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
-    const struct series *r = &in[0].op[op];
+  for (int op = CAL_OP_SEND; op <= CAL_OP_PINGPONG; op++) {
+    const struct cal_series *r = &in[0].op[op];
     for (size_t j = 0; j < r->n; j++) {
       int seen = 0;
       for (size_t q = 0; q < j && !seen; q++)
         seen = r->k[q] == r->k[j];
       for (int i = 0; i < ns && !seen; i++) {
-        const struct series *s = &in[i + 1].op[op];
+        const struct cal_series *s = &in[i + 1].op[op];
         size_t q = 0;
         while (q < s->n && s->k[q] != r->k[j])
           q++;
         if (q == s->n)
           hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: %s of %.0f bytes: %s has no such measurement (run both with the same --min --max --sizes "
               "--seed)",
-              real, row_line(real, op_names[op], r->k[j]), op_names[op], r->k[j], sims[i]);
+              real, row_line(real, cal_op_names[op], r->k[j]), cal_op_names[op], r->k[j], sims[i]);
       }
     }
   }
 }
 
-int cmd_compare(int argc, char **argv)
+int cal_cmd_compare(int argc, char **argv)
 {
   const struct hnm_opt opts[] = {{.name = NULL}};
   const struct hnm_opt_cmd cmd = {
@@ -125,12 +125,12 @@ int cmd_compare(int argc, char **argv)
   int ns = argc - 2;
   /* Static: reachable until exit whatever the path (a refusal below
    * exits), so LeakSanitizer reports nothing. */
-  static struct inputs *in;
+  static struct cal_inputs *in;
   static const char **names;
   in = calloc((size_t)ns + 1, sizeof *in);
   names = calloc((size_t)ns, sizeof *names);
   char rerr[HNM_ERRLEN];
-  if (read_csv(argv[1], &in[0], rerr, sizeof rerr) != 0)
+  if (cal_read_csv(argv[1], &in[0], rerr, sizeof rerr) != 0)
     hnm_msg_die(HNM_EXIT_USAGE, "%s", rerr);
   for (int i = 0; i < ns; i++) {
     char *eq = strchr(argv[i + 2], '=');
@@ -138,7 +138,7 @@ int cmd_compare(int argc, char **argv)
       hnm_msg_die(HNM_EXIT_USAGE, "compare: '%s': expected NAME=SIM.csv", argv[i + 2]);
     *eq = '\0';
     names[i] = argv[i + 2];
-    if (read_csv(eq + 1, &in[i + 1], rerr, sizeof rerr) != 0)
+    if (cal_read_csv(eq + 1, &in[i + 1], rerr, sizeof rerr) != 0)
       hnm_msg_die(HNM_EXIT_USAGE, "%s", rerr);
   }
   static char **sims;
@@ -146,8 +146,8 @@ int cmd_compare(int argc, char **argv)
   for (int i = 0; i < ns; i++)
     sims[i] = argv[i + 2] + strlen(argv[i + 2]) + 1;
   check_sizes(argv[1], in, sims, ns);
-  for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
-    struct series *r = &in[0].op[op];
+  for (int op = CAL_OP_SEND; op <= CAL_OP_PINGPONG; op++) {
+    struct cal_series *r = &in[0].op[op];
     if (r->n == 0)
       continue;
     /* Per real row: the median of its size's real and simulated values. */
@@ -156,7 +156,7 @@ int cmd_compare(int argc, char **argv)
     size_t cap = 0;
     for (size_t j = 0; j < r->n; j++) {
       for (int i = -1; i < ns; i++) {
-        struct series *s = i < 0 ? r : &in[i + 1].op[op];
+        struct cal_series *s = i < 0 ? r : &in[i + 1].op[op];
         if (s->n + 1 > cap) {
           cap = s->n + 1;
           v = realloc(v, cap * sizeof *v);
@@ -168,7 +168,7 @@ int cmd_compare(int argc, char **argv)
         if (m == 0)
           hnm_msg_die(HNM_EXIT_USAGE, "compare: %s has no '%s' measurement of %.0f bytes (run both with the same --min --max --sizes "
               "--seed)",
-              argv[i + 2] + strlen(argv[i + 2]) + 1, op_names[op], r->k[j]);
+              argv[i + 2] + strlen(argv[i + 2]) + 1, cal_op_names[op], r->k[j]);
         double med = hnm_fit_median(v, m);
         if (i < 0)
           rmed[j] = med;
@@ -176,7 +176,7 @@ int cmd_compare(int argc, char **argv)
           smed[(size_t)i * r->n + j] = med;
       }
     }
-    printf("%-9s %-10s %7s %8s", op_names[op], "decade", "points", "se");
+    printf("%-9s %-10s %7s %8s", cal_op_names[op], "decade", "points", "se");
     static const char *const stat_names[] = {"abs", "bias", "bse"};
     for (int st = 0; st < 3; st++)
       for (int i = 0; i < ns; i++) {
@@ -254,7 +254,7 @@ int cmd_compare(int argc, char **argv)
     free(smed);
   }
   for (int i = 0; i <= ns; i++)
-    inputs_free(&in[i]);
+    cal_inputs_free(&in[i]);
   free(in);
   free(names);
   return 0;

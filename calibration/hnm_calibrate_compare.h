@@ -2,6 +2,6 @@
 #ifndef HNM_CALIBRATE_COMPARE_H
 #define HNM_CALIBRATE_COMPARE_H
 
-int cmd_compare(int argc, char **argv);
+int cal_cmd_compare(int argc, char **argv);
 
 #endif

@@ -20,7 +20,7 @@
 #include "hnm_csv.h"
 #include "hnm_calibrate_util.h"
 
-static int series_add(struct series *s, double k, double y, const char *file, long line)
+static int series_add(struct cal_series *s, double k, double y, const char *file, long line)
 {
   if (s->n == s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 256;
@@ -50,7 +50,7 @@ static int series_add(struct series *s, double k, double y, const char *file, lo
 #define CSV_MAX_DURATION 3600.0          /* seconds */
 
 /* A non-negative finite number filling the whole field. */
-int parse_field(const char *f, double *v)
+int cal_parse_field(const char *f, double *v)
 {
   char *end;
   errno = 0;
@@ -58,9 +58,9 @@ int parse_field(const char *f, double *v)
   return *f != '\0' && *end == '\0' && errno != ERANGE && isfinite(*v) && *v >= 0;
 }
 
-void inputs_free(struct inputs *in)
+void cal_inputs_free(struct cal_inputs *in)
 {
-  for (int op = 0; op < OP_COUNT; op++) {
+  for (int op = 0; op < CAL_OP_COUNT; op++) {
     free(in->op[op].k);
     free(in->op[op].y);
   }
@@ -70,14 +70,14 @@ void inputs_free(struct inputs *in)
   memset(in, 0, sizeof *in);
 }
 
-/* Every refusal of read_csv(): the reason into err, the file closed. */
+/* Every refusal of cal_read_csv(): the reason into err, the file closed. */
 #define CSV_FAIL(...)                                                                                               \
   do {                                                                                                              \
     hnm_errf(err, errlen, __VA_ARGS__);                                                                             \
     goto fail;                                                                                                      \
   } while (0)
 
-int read_csv(const char *path, struct inputs *in, char *err, size_t errlen)
+int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errlen)
 {
   char why[512];
   FILE *f = hnm_input_open(path, why, sizeof why);
@@ -132,7 +132,7 @@ int read_csv(const char *path, struct inputs *in, char *err, size_t errlen)
     for (int i = 0; i < want; i++) {
       if ((kind == 0 && i == 0) || (kind == 2 && i == 1) || (kind == 3 && i == 0))
         continue;
-      if (!parse_field(fl[i], &v[i]))
+      if (!cal_parse_field(fl[i], &v[i]))
         CSV_FAIL("%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[kind][i], fl[i]);
     }
     int size_field = kind == 0 || kind == 3 ? 1 : kind == 1 ? 0 : 2;
@@ -151,9 +151,9 @@ int read_csv(const char *path, struct inputs *in, char *err, size_t errlen)
     rows++;
     if (kind == 0) {
       int op = 0;
-      while (op < OP_COUNT && strcmp(fl[0], op_names[op]) != 0)
+      while (op < CAL_OP_COUNT && strcmp(fl[0], cal_op_names[op]) != 0)
         op++;
-      if (op == OP_COUNT)
+      if (op == CAL_OP_COUNT)
         CSV_FAIL("%s:%ld: op: unknown operation '%s' (send, recv, pingpong, isend, irecv)", path, ln, fl[0]);
       if (series_add(&in->op[op], v[1], v[3], path, ln) != 0)
         CSV_FAIL("out of memory");
@@ -172,7 +172,7 @@ int read_csv(const char *path, struct inputs *in, char *err, size_t errlen)
       }
       if (!(v[1] > 0))
         CSV_FAIL("%s:%ld: delay: must be > 0", path, ln);
-      in->probe[in->nprobe++] = (struct probe_row){v[0], v[1], v[2], v[3], v[4]};
+      in->probe[in->nprobe++] = (struct cal_probe_row){v[0], v[1], v[2], v[3], v[4]};
       in->probe_file = path;
       in->probe_line = ln;
     } else if (kind == 3) {
@@ -190,7 +190,7 @@ int read_csv(const char *path, struct inputs *in, char *err, size_t errlen)
         in->rma = grown;
         in->caprma = ncap;
       }
-      in->rma[in->nrma++] = (struct rma_row){e, v[1], v[2]};
+      in->rma[in->nrma++] = (struct cal_rma_row){e, v[1], v[2]};
       in->rma_file = path;
       in->rma_line = ln;
     } else {
@@ -209,7 +209,7 @@ int read_csv(const char *path, struct inputs *in, char *err, size_t errlen)
         in->cont = grown;
         in->capcont = ncap;
       }
-      in->cont[in->ncont++] = (struct cont_row){(int)v[0], bi, (int)v[3], v[2], v[4]};
+      in->cont[in->ncont++] = (struct cal_cont_row){(int)v[0], bi, (int)v[3], v[2], v[4]};
       in->cont_file = path;
       in->cont_line = ln;
     }

@@ -5,50 +5,50 @@
 #include <stddef.h>
 #include "hnm_calibrate_util.h"
 
-struct series {
+struct cal_series {
   double *k, *y;
   size_t n, cap;
   const char *file; /* where its last row was read, for messages */
   long line;
 };
 
-struct probe_row {
+struct cal_probe_row {
   double size, delay, send, recv, pingpong;
 };
-struct cont_row {
+struct cal_cont_row {
   int pairs, bi, rank;
   double size, duration;
 };
 
-struct rma_row {
+struct cal_rma_row {
   int epoch; /* enum hnm_bench_rma */
   double size, duration;
 };
 
-struct inputs {
-  struct series op[OP_COUNT];
-  struct probe_row *probe;
+struct cal_inputs {
+  struct cal_series op[CAL_OP_COUNT];
+  struct cal_probe_row *probe;
   size_t nprobe, capprobe;
   const char *probe_file;
   long probe_line;
-  struct cont_row *cont;
+  struct cal_cont_row *cont;
   size_t ncont, capcont;
   const char *cont_file;
   long cont_line;
   const char *p2p_file; /* first p2p CSV, for messages */
   long p2p_line;
-  struct rma_row *rma;
+  struct cal_rma_row *rma;
   size_t nrma, caprma;
   const char *rma_file;
   long rma_line;
 };
 
-int parse_field(const char *f, double *v);
+int cal_parse_field(const char *f, double *v);
 /* Add the rows of the CSV at PATH to IN. 0, or -1 with "FILE:LINE: field:
  * reason" in err (core/hnm_error.h); IN keeps what was read before and
- * is freed with inputs_free() either way. */
-int read_csv(const char *path, struct inputs *in, char *err, size_t errlen);
-/* Free what read_csv() allocated in IN. */
-void inputs_free(struct inputs *in);
+ * is freed with cal_inputs_free() either way. */
+int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errlen);
+/* Free what cal_read_csv() allocated in IN. */
+void cal_inputs_free(struct cal_inputs *in);
 
 #endif

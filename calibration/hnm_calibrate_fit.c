@@ -65,7 +65,7 @@ static int cmp_kv(const void *a, const void *b)
  * so a line through the medians with the absolute loss follows the majority
  * of sizes, where Huber on raw points sits between the modes
  * (docs/calibration.md has the figures). */
-void per_size_medians(double *k, double *y, size_t *n, int smooth)
+void cal_per_size_medians(double *k, double *y, size_t *n, int smooth)
 {
   size_t m = *n, out = 0;
   struct kv {
@@ -93,7 +93,7 @@ void per_size_medians(double *k, double *y, size_t *n, int smooth)
    * neighbouring sizes fall into two bands (plafrim's 35 or 100 us at
    * 600 B) it follows the locally most frequent one, which is what the
    * per-size median error rewards. Which width (none, 5 or 11 sizes) fits
-   * a cluster best is chosen by held-out error (cmd_fit). */
+   * a cluster best is chosen by held-out error (cal_cmd_fit). */
   double *sm = malloc((out ? out : 1) * sizeof *sm);
   if (sm == NULL)
     hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
@@ -111,8 +111,8 @@ void per_size_medians(double *k, double *y, size_t *n, int smooth)
   free(ys);
 }
 
-static void fit_op(const struct series *s, const char *what, double kmax, const double *forced, size_t nforced,
-                   const struct fit_args *a, hnm_fit_piece *pieces, size_t *np, double *sigma,
+static void fit_op(const struct cal_series *s, const char *what, double kmax, const double *forced, size_t nforced,
+                   const struct cal_fit_args *a, hnm_fit_piece *pieces, size_t *np, double *sigma,
                    const double *yover, const double *scale, char *warn, size_t warncap)
 {
   double *k = malloc((s->n ? s->n : 1) * sizeof *k), *y = malloc((s->n ? s->n : 1) * sizeof *y);
@@ -129,12 +129,12 @@ static void fit_op(const struct series *s, const char *what, double kmax, const 
     }
   size_t nsc = n;
   if (!a->raw)
-    per_size_medians(k, y, &n, a->smooth);
+    cal_per_size_medians(k, y, &n, a->smooth);
   /* The residuals' denominators: per size, the (smoothed, with medians)
    * median of scale, whatever y's reduction. */
   double *scale_pts = NULL;
   if (scale != NULL) {
-    per_size_medians(ks, sc, &nsc, a->raw ? 0 : a->smooth);
+    cal_per_size_medians(ks, sc, &nsc, a->raw ? 0 : a->smooth);
     scale_pts = malloc((n ? n : 1) * sizeof *scale_pts);
     if (scale_pts == NULL)
       hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
@@ -242,7 +242,7 @@ static int cmp_d(const void *a, const void *b)
  * T less (docs/calibration.md).
  * A = largest eager size below the smallest non-eager one, D = largest
  * non-rendez-vous size below the smallest rendez-vous one (-1: none). */
-static void protocol_from_probe(const struct inputs *in, double *A, double *D)
+static void protocol_from_probe(const struct cal_inputs *in, double *A, double *D)
 {
   size_t n = in->nprobe;
   double *sz = malloc(n * sizeof *sz), *tmp = malloc(3 * n * sizeof *tmp);
@@ -301,7 +301,7 @@ static void protocol_from_probe(const struct inputs *in, double *A, double *D)
  * breakpoint (forced, or a protocol threshold) f lies in [hi, next sampled
  * size), the data cannot tell them apart and the model takes f, exact,
  * instead of a boundary somewhere between two sampled sizes. */
-static double snap_to_forced(double hi, const struct series *s, const struct fit_args *a, const double *AD, size_t nAD)
+static double snap_to_forced(double hi, const struct cal_series *s, const struct cal_fit_args *a, const double *AD, size_t nAD)
 {
   double next = INFINITY;
   for (size_t i = 0; i < s->n; i++)
@@ -317,25 +317,25 @@ static double snap_to_forced(double hi, const struct series *s, const struct fit
 }
 
 /* The piece of op holding k, its boundaries snapped as the model's are. */
-static size_t piece_snapped(const struct fitted *m, int op, double k, const struct inputs *in, const struct fit_args *a,
+static size_t piece_snapped(const struct cal_fitted *m, int op, double k, const struct cal_inputs *in, const struct cal_fit_args *a,
                             const double *AD, size_t nAD)
 {
-  const struct series *s = &in->op[op == OP_COUNT ? OP_PINGPONG : op];
+  const struct cal_series *s = &in->op[op == CAL_OP_COUNT ? CAL_OP_PINGPONG : op];
   size_t i = 0;
   while (i + 1 < m->npieces[op] && k > snap_to_forced(m->pieces[op][i].hi, s, a, AD, nAD))
     i++;
   return i;
 }
 
-static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted *m)
+static void fit_model(struct cal_inputs *in, const struct cal_fit_args *a, struct cal_fitted *m)
 {
   memset(m, 0, sizeof *m);
-  for (int op = OP_SEND; op <= OP_PINGPONG; op++)
+  for (int op = CAL_OP_SEND; op <= CAL_OP_PINGPONG; op++)
     if (in->op[op].n == 0) {
       if (in->p2p_file == NULL)
         hnm_msg_die(HNM_EXIT_USAGE, "no point-to-point CSV (header op,size,start,duration) among the inputs");
       hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: no '%s' measurements in the point-to-point CSV(s)",  in->p2p_file, 
-              in->p2p_line,  op_names[op]);
+              in->p2p_line,  cal_op_names[op]);
     }
   if (a->force_detached > -2) {
     m->async = a->force_async;
@@ -347,7 +347,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
      * two) cannot be fitted: it is merged into the next mode, which SMPI
      * times with the same round trip, and the report says so. */
     int min_sizes = a->min_sizes > 0 ? a->min_sizes : 2;
-    const struct series *ss = &in->op[OP_SEND];
+    const struct cal_series *ss = &in->op[CAL_OP_SEND];
     double *lim[2] = {&m->async, &m->detached};
     const char *mode[2] = {"eager", "detached"};
     for (int i = 1; i >= 0; i--) {
@@ -374,14 +374,14 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
 
   /* send, k <= D */
   if (m->detached >= 0) {
-    fit_op(&in->op[OP_SEND], "op 'send'", m->detached, ADf, nAD, a, m->pieces[OP_SEND], &m->npieces[OP_SEND],
-           &m->sigma[OP_SEND], NULL, NULL, m->warnings, sizeof m->warnings);
-    m->have[OP_SEND] = 1;
+    fit_op(&in->op[CAL_OP_SEND], "op 'send'", m->detached, ADf, nAD, a, m->pieces[CAL_OP_SEND], &m->npieces[CAL_OP_SEND],
+           &m->sigma[CAL_OP_SEND], NULL, NULL, m->warnings, sizeof m->warnings);
+    m->have[CAL_OP_SEND] = 1;
   }
   if (m->async >= 0) {
-    fit_op(&in->op[OP_RECV], "op 'recv'", m->async, ADf, nAD, a, m->pieces[OP_RECV], &m->npieces[OP_RECV],
-           &m->sigma[OP_RECV], NULL, NULL, m->warnings, sizeof m->warnings);
-    m->have[OP_RECV] = 1;
+    fit_op(&in->op[CAL_OP_RECV], "op 'recv'", m->async, ADf, nAD, a, m->pieces[CAL_OP_RECV], &m->npieces[CAL_OP_RECV],
+           &m->sigma[CAL_OP_RECV], NULL, NULL, m->warnings, sizeof m->warnings);
+    m->have[CAL_OP_RECV] = 1;
   }
   /* T = round trip / 2 minus the overheads SMPI adds in each mode. A real
    * library may overlap its overheads with the wire, so that send + late
@@ -391,7 +391,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
    * (o_s + o_r), keeping the round trip exact and leaving the transfer at
    * least ~20% of it. Under SMPI itself the ratio is > 1.25 whenever the
    * route latency is > 1/4 of the overheads, and s = 1. */
-  struct series *pp = &in->op[OP_PINGPONG];
+  struct cal_series *pp = &in->op[CAL_OP_PINGPONG];
   m->overlap_scale = 1;
   {
     double *ratio = malloc((pp->n + 1) * sizeof *ratio), *v = malloc((pp->n + 1) * sizeof *v);
@@ -408,10 +408,10 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
         if (pp->k[q] == k)
           v[nv++] = pp->y[q];
       double ov = 0;
-      if (m->have[OP_SEND])
-        ov += hnm_fit_eval(m->pieces[OP_SEND], m->npieces[OP_SEND], k);
-      if (m->have[OP_RECV] && k <= m->async)
-        ov += hnm_fit_eval(m->pieces[OP_RECV], m->npieces[OP_RECV], k);
+      if (m->have[CAL_OP_SEND])
+        ov += hnm_fit_eval(m->pieces[CAL_OP_SEND], m->npieces[CAL_OP_SEND], k);
+      if (m->have[CAL_OP_RECV] && k <= m->async)
+        ov += hnm_fit_eval(m->pieces[CAL_OP_RECV], m->npieces[CAL_OP_RECV], k);
       if (ov > 0)
         ratio[nr++] = hnm_fit_median(v, nv) / 2 / ov;
     }
@@ -424,7 +424,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     free(ratio);
     free(v);
   }
-  for (int op = OP_SEND; op <= OP_RECV; op++)
+  for (int op = CAL_OP_SEND; op <= CAL_OP_RECV; op++)
     for (size_t i = 0; m->have[op] && i < m->npieces[op]; i++) {
       m->pieces[op][i].a *= m->overlap_scale;
       m->pieces[op][i].b *= m->overlap_scale;
@@ -433,10 +433,10 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
   for (size_t i = 0; i < pp->n; i++) {
     double k = pp->k[i];
     t[i] = pp->y[i] / 2;
-    if (m->have[OP_SEND] && k <= m->detached)
-      t[i] -= hnm_fit_eval(m->pieces[OP_SEND], m->npieces[OP_SEND], k);
-    if (m->have[OP_RECV] && k <= m->async)
-      t[i] -= hnm_fit_eval(m->pieces[OP_RECV], m->npieces[OP_RECV], k);
+    if (m->have[CAL_OP_SEND] && k <= m->detached)
+      t[i] -= hnm_fit_eval(m->pieces[CAL_OP_SEND], m->npieces[CAL_OP_SEND], k);
+    if (m->have[CAL_OP_RECV] && k <= m->async)
+      t[i] -= hnm_fit_eval(m->pieces[CAL_OP_RECV], m->npieces[CAL_OP_RECV], k);
   }
   /* T's residuals relative to the half round trip: T's loss is then the
    * round trip's relative error, the quantity the model is judged on (with
@@ -447,22 +447,22 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t i = 0; i < pp->n; i++)
     half[i] = pp->y[i] / 2;
-  fit_op(pp, "op 'pingpong' (transfer time)", INFINITY, ADf, nAD, a, m->pieces[OP_COUNT], &m->npieces[OP_COUNT],
-         &m->sigma[OP_COUNT], t, half, m->warnings, sizeof m->warnings);
+  fit_op(pp, "op 'pingpong' (transfer time)", INFINITY, ADf, nAD, a, m->pieces[CAL_OP_COUNT], &m->npieces[CAL_OP_COUNT],
+         &m->sigma[CAL_OP_COUNT], t, half, m->warnings, sizeof m->warnings);
   free(half);
-  m->have[OP_COUNT] = 1;
-  if (in->op[OP_ISEND].n > 0) {
-    fit_op(&in->op[OP_ISEND], "op 'isend'", INFINITY, ADf, nAD, a, m->pieces[OP_ISEND], &m->npieces[OP_ISEND],
-           &m->sigma[OP_ISEND], NULL, NULL, m->warnings, sizeof m->warnings);
-    m->have[OP_ISEND] = 1;
+  m->have[CAL_OP_COUNT] = 1;
+  if (in->op[CAL_OP_ISEND].n > 0) {
+    fit_op(&in->op[CAL_OP_ISEND], "op 'isend'", INFINITY, ADf, nAD, a, m->pieces[CAL_OP_ISEND], &m->npieces[CAL_OP_ISEND],
+           &m->sigma[CAL_OP_ISEND], NULL, NULL, m->warnings, sizeof m->warnings);
+    m->have[CAL_OP_ISEND] = 1;
   }
 
   /* The model's segments: every op's breakpoints, plus A and D. */
   double *b = malloc((5 * 64 + 3) * sizeof *b);
   size_t nb = 0;
-  for (int op = 0; op <= OP_COUNT; op++)
+  for (int op = 0; op <= CAL_OP_COUNT; op++)
     for (size_t i = 0; m->have[op] && i + 1 < m->npieces[op]; i++)
-      b[nb++] = snap_to_forced(m->pieces[op][i].hi, &in->op[op == OP_COUNT ? OP_PINGPONG : op], a, ADf, nAD);
+      b[nb++] = snap_to_forced(m->pieces[op][i].hi, &in->op[op == CAL_OP_COUNT ? CAL_OP_PINGPONG : op], a, ADf, nAD);
   for (size_t i = 0; i < nAD; i++)
     b[nb++] = ADf[i];
   qsort(b, nb, sizeof *b, cmp_d);
@@ -492,33 +492,33 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
   m->seg = calloc(u, sizeof *m->seg);
   m->nseg = u;
   for (size_t i = 0; i < u; i++) {
-    struct segment *s = &m->seg[i];
+    struct cal_segment *s = &m->seg[i];
     s->upto = b[i];
     /* A point inside the segment, to pick each op's piece. */
     double k = isinf(b[i]) ? (u > 1 ? b[u - 2] + 1 : 1) : b[i];
-    const hnm_fit_piece *p = &m->pieces[OP_COUNT][piece_snapped(m, OP_COUNT, k, in, a, ADf, nAD)];
+    const hnm_fit_piece *p = &m->pieces[CAL_OP_COUNT][piece_snapped(m, CAL_OP_COUNT, k, in, a, ADf, nAD)];
     /* As fitted: hnm_calibrate_physics.h keeps them within bounds. */
     s->lat = p->a;
     s->bw = p->b > 1 / HNM_MAX_BANDWIDTH ? 1 / p->b : HNM_MAX_BANDWIDTH;
-    if (m->have[OP_SEND] && k <= m->detached) {
-      p = &m->pieces[OP_SEND][piece_snapped(m, OP_SEND, k, in, a, ADf, nAD)];
+    if (m->have[CAL_OP_SEND] && k <= m->detached) {
+      p = &m->pieces[CAL_OP_SEND][piece_snapped(m, CAL_OP_SEND, k, in, a, ADf, nAD)];
       s->so = p->a > 0 ? p->a : 0;
       s->sb = p->b > 0 ? p->b : 0;
     }
-    if (m->have[OP_RECV] && k <= m->async) {
-      p = &m->pieces[OP_RECV][piece_snapped(m, OP_RECV, k, in, a, ADf, nAD)];
+    if (m->have[CAL_OP_RECV] && k <= m->async) {
+      p = &m->pieces[CAL_OP_RECV][piece_snapped(m, CAL_OP_RECV, k, in, a, ADf, nAD)];
       s->ro = p->a > 0 ? p->a : 0;
       s->rb = p->b > 0 ? p->b : 0;
     }
-    if (m->have[OP_ISEND]) {
-      p = &m->pieces[OP_ISEND][piece_snapped(m, OP_ISEND, k, in, a, ADf, nAD)];
+    if (m->have[CAL_OP_ISEND]) {
+      p = &m->pieces[CAL_OP_ISEND][piece_snapped(m, CAL_OP_ISEND, k, in, a, ADf, nAD)];
       s->io = p->a > 0 ? p->a : 0;
       s->ib = p->b > 0 ? p->b : 0;
     }
   }
   free(b);
   char why[512];
-  if (physics_constrain(m, pp->k, t, pp->n, a->raw, a->smooth, why, sizeof why) != 0)
+  if (cal_physics_constrain(m, pp->k, t, pp->n, a->raw, a->smooth, why, sizeof why) != 0)
     hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: op 'pingpong': %s", pp->file, pp->line, why);
 
   /* Single-segment comparisons. Fluid: one line L + k/B through all of
@@ -533,7 +533,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     double sg;
     char err[256];
     double S = m->detached;
-    struct series *ss = &in->op[OP_SEND], *rr = &in->op[OP_RECV];
+    struct cal_series *ss = &in->op[CAL_OP_SEND], *rr = &in->op[CAL_OP_RECV];
     size_t cap = pp->n > ss->n ? pp->n : ss->n;
     cap = cap > rr->n ? cap : rr->n;
     double *k = malloc(cap * sizeof *k), *y = malloc(cap * sizeof *y);
@@ -545,7 +545,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
     if (hnm_fit_segments(k, y, pp->n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0) {
       m->fl_L = pc.a;
       m->fl_B = pc.b > 1 / HNM_MAX_BANDWIDTH ? 1 / pc.b : HNM_MAX_BANDWIDTH;
-      physics_constrain_fluid(m, k, y, pp->n, a->raw, a->smooth);
+      cal_physics_constrain_fluid(m, k, y, pp->n, a->raw, a->smooth);
       P = m->fl_B < HNM_MAX_BANDWIDTH ? 1 / m->fl_B : 0;
     }
     double os = 0, Os = 0, orr = 0, Or = 0;
@@ -592,7 +592,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
       for (int r = 0; r < 2; r++) {
         size_t nv = 0;
         for (size_t i = 0; i < in->ncont; i++) {
-          const struct cont_row *c = &in->cont[i];
+          const struct cal_cont_row *c = &in->cont[i];
           if (c->pairs == 1 && c->bi == bi && c->rank == r) {
             v[nv++] = c->duration;
             M = c->size;
@@ -606,7 +606,7 @@ static void fit_model(struct inputs *in, const struct fit_args *a, struct fitted
         med[bi][r] = hnm_fit_median(v, nv);
       }
     free(v);
-    const struct segment *s = seg_of(m, M);
+    const struct cal_segment *s = cal_seg_of(m, M);
     double tu = fmin(med[0][0], med[0][1]) - s->lat, tb = fmin(med[1][0], med[1][1]) - s->lat;
     if (!(tu > 0 && tb > 0)) {
       /* The probe's messages were too small for their transfer time to
@@ -649,7 +649,7 @@ static int size_value(const char *v, double *out, char *err, size_t errlen)
     *out = -1;
     return 0;
   }
-  if (hnm_parse_size(v, &b, why, sizeof why) != 0 && !(parse_field(v, &b))) {
+  if (hnm_parse_size(v, &b, why, sizeof why) != 0 && !(cal_parse_field(v, &b))) {
     snprintf(err, errlen, "'%s': not a size (%s)", v, why);
     return -1;
   }
@@ -664,7 +664,7 @@ static int size_value(const char *v, double *out, char *err, size_t errlen)
 static int fit__loss(void *ctx, const char *v, char *err, size_t errlen);
 
 struct fit_ctx {
-  struct fit_args *a;
+  struct cal_fit_args *a;
   double *forced; /* [40] */
 };
 
@@ -694,7 +694,7 @@ static int fit__breakpoints(void *ctx, const char *v, char *err, size_t errlen)
 
 static int fit__loss(void *ctx, const char *v, char *err, size_t errlen)
 {
-  struct fit_args *a = ((struct fit_ctx *)ctx)->a;
+  struct cal_fit_args *a = ((struct fit_ctx *)ctx)->a;
   if (strcmp(v, "abs") != 0 && strcmp(v, "huber") != 0) {
     snprintf(err, errlen, "'%s': expected abs or huber", v);
     return -1;
@@ -705,7 +705,7 @@ static int fit__loss(void *ctx, const char *v, char *err, size_t errlen)
 
 static int fit__protocol(void *ctx, const char *v, char *err, size_t errlen)
 {
-  struct fit_args *a = ((struct fit_ctx *)ctx)->a;
+  struct cal_fit_args *a = ((struct fit_ctx *)ctx)->a;
   char buf[256];
   snprintf(buf, sizeof buf, "%s", v);
   char *c = strchr(buf, ',');
@@ -746,10 +746,10 @@ static void check_time(const char *what, double v, double upto)
         sizes_upto(upto, where, sizeof where), FIT_MAX_TIME);
 }
 
-static void check_fitted(const struct fitted *m)
+static void check_fitted(const struct cal_fitted *m)
 {
   for (size_t i = 0; i < m->nseg; i++) {
-    const struct segment *g = &m->seg[i];
+    const struct cal_segment *g = &m->seg[i];
     char where[64];
     if (!(g->bw > 0 && g->bw <= FIT_MAX_BANDWIDTH))
       hnm_msg_die(HNM_EXIT_USAGE, "the measurements fit a bandwidth of %.3g B/s%s, outside (0, %g B/s]: not a network's (check the CSV "
@@ -771,22 +771,22 @@ static void check_fitted(const struct fitted *m)
 
 /* DIR/pack.txt: the pack fit per pattern (hnm_calibrate_pack.h); its
  * summary line on stderr. */
-static double write_pack_report(const char *dir, const struct pack_data *d, const struct hnm_pack_model *p)
+static double write_pack_report(const char *dir, const struct cal_pack_data *d, const struct hnm_pack_model *p)
 {
   char path[4300], oerr[1024];
   snprintf(path, sizeof path, "%s/pack.txt", dir);
   hnm_out *o = hnm_out_open(path, "--report", oerr, sizeof oerr);
   if (o == NULL)
     hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
-  double worst = pack_report(hnm_out_file(o), d, p);
+  double worst = cal_pack_report(hnm_out_file(o), d, p);
   if (hnm_out_commit(o, oerr, sizeof oerr) != 0)
     hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
   return worst;
 }
 
-int cmd_fit(int argc, char **argv)
+int cal_cmd_fit(int argc, char **argv)
 {
-  struct fit_args a = {0};
+  struct cal_fit_args a = {0};
   a.name = "calibrated";
   a.force_async = a.force_detached = -2;
   double forced[40];
@@ -815,7 +815,7 @@ int cmd_fit(int argc, char **argv)
     {.name = "platform-calibration", .kind = HNM_OPT_STRING, .arg = "CONFIG.xml", .help = "fit the data of SimGrid's platform-calibration tool (the CSVs, breakpoints file, thresholds and saturation runs CONFIG names); no CSV operands", .value = &a.pcal},
     {.name = "auto-breakpoints", .kind = HNM_OPT_FLAG, .help = "with --platform-calibration: find breakpoints instead of using the file's", .value = &a.auto_bp},
     {.name = "file-breakpoints", .kind = HNM_OPT_FLAG, .help = "with --platform-calibration: the file's breakpoints (default: the file's or automatic ones, whichever predicts held-out round trips better)", .value = &a.file_bp},
-    {.name = "bootstrap", .kind = HNM_OPT_LONG, .arg = "N", .help = "also write N bootstrap members beside the model, as the model set MODEL.set/ (docs/model-format.md)", .value = &a.bootstrap, .min = 1, .max = SET_MAX_MEMBERS},
+    {.name = "bootstrap", .kind = HNM_OPT_LONG, .arg = "N", .help = "also write N bootstrap members beside the model, as the model set MODEL.set/ (docs/model-format.md)", .value = &a.bootstrap, .min = 1, .max = CAL_SET_MAX_MEMBERS},
     {.name = "seed", .kind = HNM_OPT_LONG, .arg = "N", .def = "1", .help = "the bootstrap's random seed", .value = &a.seed, .max = 1L << 40},
     {.name = "held-out", .kind = HNM_OPT_FLAG, .help = "report the held-out error (5 more fits; the default with --platform-calibration or --bootstrap)", .value = &a.held_out},
     {.name = NULL}};
@@ -871,9 +871,9 @@ int cmd_fit(int argc, char **argv)
     char serr[4600];
     if (strcmp(a.out, "-") == 0 || strncmp(a.out, "/dev/", 5) == 0 || strncmp(a.out, "/proc/", 6) == 0)
       hnm_msg_die(HNM_EXIT_USAGE, "fit: --bootstrap: -o '%s' is not a file: the model set goes beside the model file (MODEL.set/)", a.out);
-    if (set_path(a.out, setdir, sizeof setdir) != 0)
+    if (cal_set_path(a.out, setdir, sizeof setdir) != 0)
       hnm_msg_die(HNM_EXIT_USAGE, "fit: --bootstrap: -o '%s': path too long", a.out);
-    if (set_check(setdir, serr, sizeof serr) != 0)
+    if (cal_set_check(setdir, serr, sizeof serr) != 0)
       hnm_msg_die(HNM_EXIT_USAGE, "fit: %s", serr);
     size_t l = strlen(setdir);
     if (a.report != NULL && strncmp(a.report, setdir, l) == 0 && (a.report[l] == '\0' || a.report[l] == '/'))
@@ -929,24 +929,24 @@ int cmd_fit(int argc, char **argv)
     hnm_out_abort(out);
     hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
   }
-  struct inputs in;
+  struct cal_inputs in;
   memset(&in, 0, sizeof in);
   /* refine's breakpoints.csv: its located breakpoints are the only ones
    * (unless --breakpoints says otherwise). */
   double located[64];
   size_t nlocated = 0;
   int refined = 0;
-  struct pack_data pack = {NULL, 0, 0};
+  struct cal_pack_data pack = {NULL, 0, 0};
   for (int i = 0; i < nfiles; i++) {
     size_t nl;
     char rerr[HNM_ERRLEN];
     int rc;
-    if (pack_csv_is(files[i]))
-      rc = pack_csv_read(files[i], &pack, rerr, sizeof rerr);
-    else if ((rc = refine_read_breakpoints(files[i], located + nlocated, 40 - nlocated, &nl, rerr, sizeof rerr)) > 0)
+    if (cal_pack_csv_is(files[i]))
+      rc = cal_pack_csv_read(files[i], &pack, rerr, sizeof rerr);
+    else if ((rc = cal_refine_read_breakpoints(files[i], located + nlocated, 40 - nlocated, &nl, rerr, sizeof rerr)) > 0)
       nlocated += nl, refined = 1, rc = 0;
     else if (rc == 0)
-      rc = read_csv(files[i], &in, rerr, sizeof rerr);
+      rc = cal_read_csv(files[i], &in, rerr, sizeof rerr);
     if (rc != 0)
       hnm_msg_die(HNM_EXIT_USAGE, "%s", rerr); /* the entry point: one line, exit 2 */
   }
@@ -957,11 +957,11 @@ int cmd_fit(int argc, char **argv)
   }
   double pcal_forced[64];
   if (a.pcal != NULL)
-    nfiles = pcal_inputs(&a, &in, pcal_forced, 64);
-  struct fitted m;
+    nfiles = cal_pcal_inputs(&a, &in, pcal_forced, 64);
+  struct cal_fitted m;
   fit_model(&in, &a, &m);
-  fit_rma(&in, &m);
-  fit_residuals(&in, &m);
+  cal_fit_rma(&in, &m);
+  cal_fit_residuals(&in, &m);
   m.nfiles = nfiles;
   /* The round trip against the data's noise floor, in-sample and held out;
    * with the file's breakpoints by default, the automatic ones too, and the
@@ -971,11 +971,11 @@ int cmd_fit(int argc, char **argv)
   FILE *xf = open_memstream(&extra, &extralen);
   if (xf == NULL)
     hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
-  struct noise_eval ev;
+  struct cal_noise_eval ev;
   /* The held-out fits cost 5 fits: made where they choose the breakpoints
    * or give the bootstrap its residuals, or when asked. */
   int held_out = a.pcal != NULL || a.bootstrap > 0 || a.held_out;
-  noise_evaluate(&in, &a, &m, held_out ? fit_model : NULL, &ev);
+  cal_noise_evaluate(&in, &a, &m, held_out ? fit_model : NULL, &ev);
   /* With platform-calibration's data, candidate fits: the file's
    * breakpoints and automatic ones (unless forced), each with a running
    * median over none, 5 or 11 sizes; the smallest held-out round-trip
@@ -988,7 +988,7 @@ int cmd_fit(int argc, char **argv)
   int forced_choice = a.file_bp || a.auto_bp;
   if (choose) {
     static const int smooths[3] = {2, 0, 5};
-    struct fit_args cand[6];
+    struct cal_fit_args cand[6];
     size_t nc = 0;
     for (int bp = 0; bp < 2; bp++) {
       if ((bp == 0 && (!have_file || a.auto_bp)) || (bp == 1 && a.file_bp))
@@ -1006,19 +1006,19 @@ int cmd_fit(int argc, char **argv)
       }
     }
     size_t best = 0;
-    struct fitted bm = m;
-    struct noise_eval be = ev;
+    struct cal_fitted bm = m;
+    struct cal_noise_eval be = ev;
     fprintf(xf, "Candidate fits (round-trip error over all sizes):\n");
     for (size_t c = 0; c < nc; c++) {
-      struct fitted mc;
-      struct noise_eval ec;
+      struct cal_fitted mc;
+      struct cal_noise_eval ec;
       if (c == 0 && cand[0].smooth == a.smooth && cand[0].auto_bp == a.auto_bp && cand[0].forced == a.forced) {
         mc = m; /* the fit made above */
         ec = ev;
       } else {
         fit_model(&in, &cand[c], &mc);
         mc.nfiles = nfiles;
-        noise_evaluate(&in, &cand[c], &mc, fit_model, &ec);
+        cal_noise_evaluate(&in, &cand[c], &mc, fit_model, &ec);
       }
       char ho[32] = "-";
       if (ec.all_out >= 0)
@@ -1033,21 +1033,21 @@ int cmd_fit(int argc, char **argv)
       if (c == 0 || better) {
         if (c > 0) {
           free(bm.seg);
-          noise_eval_free(&be);
+          cal_noise_eval_free(&be);
         }
         bm = mc;
         be = ec;
         best = c;
       } else {
         free(mc.seg);
-        noise_eval_free(&ec);
+        cal_noise_eval_free(&ec);
       }
     }
     m = bm;
     ev = be;
     a = cand[best];
     fprintf(xf, "Round trip, the chosen fit (%zu segments): median |model - median| / median\n", m.nseg);
-    noise_print(xf, "  ", &ev);
+    cal_noise_print(xf, "  ", &ev);
     if (ev.all_out < 0)
       fprintf(xf, "Breakpoints: %s (no held-out comparison: a fold of sizes left a breakpoint too few sizes)\n",
               a.auto_bp ? "automatic ones" : "the file's");
@@ -1058,21 +1058,21 @@ int cmd_fit(int argc, char **argv)
               a.auto_bp ? "automatic ones" : "the file's", 100 * ev.all_out, nc, 2 * a.smooth + 1);
   } else {
     fprintf(xf, "Round trip (%zu segments): median |model - median| / median\n", m.nseg);
-    noise_print(xf, "  ", &ev);
+    cal_noise_print(xf, "  ", &ev);
   }
   fprintf(xf, "(per size decade, the median over its sizes; noise floor: the error of the median of the %d nearest "
               "sizes' medians, the best a function of size alone does; held-out: %s)\n",
-          NOISE_WIDTH, !held_out ? "not computed, --held-out does" : ev.heldout ? "5 fits, each without every 5th size"
+          CAL_NOISE_WIDTH, !held_out ? "not computed, --held-out does" : ev.heldout ? "5 fits, each without every 5th size"
                                                                           : "not computed, a fold of sizes left a breakpoint too few sizes");
   if (fclose(xf) != 0)
     hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   check_fitted(&m);
   if (pack.n > 0) {
-    pack_fit(&pack, &m.pack);
+    cal_pack_fit(&pack, &m.pack);
     m.has_pack = 1;
   }
   /* Bootstrap: each member fitted to a replicate of the measurements, then
-   * given the size-to-size scatter of held-out sizes (noise_perturb). */
+   * given the size-to-size scatter of held-out sizes (cal_noise_perturb). */
   hnm_model **members = NULL;
   if (a.bootstrap > 0) {
     members = calloc((size_t)a.bootstrap, sizeof *members);
@@ -1080,11 +1080,11 @@ int cmd_fit(int argc, char **argv)
       hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
     uint64_t state = (uint64_t)a.seed * 0x9E3779B97F4A7C15ULL + 1;
     for (long i = 0; i < a.bootstrap; i++) {
-      struct inputs t;
-      struct fitted mi;
-      noise_resample(&in, &t, &state);
+      struct cal_inputs t;
+      struct cal_fitted mi;
+      cal_noise_resample(&in, &t, &state);
       fit_model(&t, &a, &mi);
-      noise_perturb(&mi, &ev, (size_t)i, (size_t)a.bootstrap, (uint64_t)a.seed);
+      cal_noise_perturb(&mi, &ev, (size_t)i, (size_t)a.bootstrap, (uint64_t)a.seed);
       mi.nfiles = nfiles;
       /* The pack costs are fitted once, outside the bootstrap: every member
        * carries the central model's. */
@@ -1095,26 +1095,26 @@ int cmd_fit(int argc, char **argv)
       check_fitted(&mi);
       char name[600];
       snprintf(name, sizeof name, "%s-member-%03ld", a.name, i + 1);
-      members[i] = build_hybrid(&mi, name);
+      members[i] = cal_build_hybrid(&mi, name);
       free(mi.seg);
-      noise_inputs_free(&t);
+      cal_noise_inputs_free(&t);
     }
   }
   /* The model first, flushed (a full disk, /dev/full) before the report
    * is written; renamed into place after it. */
-  write_model_finish(out, a.out, build_hybrid, &m, a.name);
+  cal_write_model_finish(out, a.out, cal_build_hybrid, &m, a.name);
   const char *rtmp = hnm_out_dir_path(rdir);
   char p[4300];
   snprintf(p, sizeof p, "%s/loggps.xml", rtmp);
-  write_model(p, build_loggps, &m, a.name);
+  cal_write_model(p, cal_build_loggps, &m, a.name);
   snprintf(p, sizeof p, "%s/fluid.xml", rtmp);
-  write_model(p, build_fluid, &m, a.name);
-  write_report(rtmp, a.report, &m, &in, a.out, a.plots, extra);
+  cal_write_model(p, cal_build_fluid, &m, a.name);
+  cal_write_report(rtmp, a.report, &m, &in, a.out, a.plots, extra);
   double pack_worst = m.has_pack ? write_pack_report(rtmp, &pack, &m.pack) : 0;
   if (a.bootstrap > 0) {
     char serr[4600];
-    hnm_model *central = build_hybrid(&m, a.name);
-    int rc = set_write(setdir, central, members, (size_t)a.bootstrap, serr, sizeof serr);
+    hnm_model *central = cal_build_hybrid(&m, a.name);
+    int rc = cal_set_write(setdir, central, members, (size_t)a.bootstrap, serr, sizeof serr);
     hnm_model_free(central);
     for (long i = 0; i < a.bootstrap; i++)
       hnm_model_free(members[i]);
@@ -1132,14 +1132,14 @@ int cmd_fit(int argc, char **argv)
     hnm_msg_die(HNM_EXIT_USAGE, "%s", oerr);
   /* Everything is in place: now what stderr has to say (an error above
    * stays one line), and the plots. */
-  report_plots(a.report, &m, &in, a.plots);
+  cal_report_plots(a.report, &m, &in, a.plots);
   if (a.pcal != NULL && (forced_choice || !choose))
-    pcal_compare(&a, &in, &m, fit_model);
+    cal_pcal_compare(&a, &in, &m, fit_model);
   if (m.has_pack)
     hnm_msg_info("pack costs fitted; held-out patterns within %.1f%% (interpreted), see %s/pack.txt", 
             100 * pack_worst,  a.report);
   if (a.pcal != NULL)
-    fputs(pcal_summary(), stderr);
+    hnm_msg_info("%s", cal_pcal_summary());
   for (char *w = m.warnings, *e; *w; w = e + 1) {
     e = strchr(w, '\n');
     if (e == NULL) { /* a last line cut by the buffer's end */
@@ -1157,10 +1157,10 @@ int cmd_fit(int argc, char **argv)
             m.nseg,  setdir,  a.bootstrap,  a.report);
   else
     hnm_msg_info("wrote %s (%zu segments) and %s/", a.out, m.nseg, a.report);
-  noise_eval_free(&ev);
+  cal_noise_eval_free(&ev);
   free(extra);
-  inputs_free(&in);
-  pack_data_free(&pack);
+  cal_inputs_free(&in);
+  cal_pack_data_free(&pack);
   free(m.seg);
   return 0;
 }

@@ -19,7 +19,7 @@
 #include "hnm_out.h"
 #include "hnm_calibrate_util.h"
 
-const struct segment *seg_of(const struct fitted *m, double k)
+const struct cal_segment *cal_seg_of(const struct cal_fitted *m, double k)
 {
   size_t i = 0;
   while (i + 1 < m->nseg && k > m->seg[i].upto)
@@ -28,19 +28,19 @@ const struct segment *seg_of(const struct fitted *m, double k)
 }
 
 /* What SMPI makes of the fitted hybrid model (the file comment). */
-double hybrid_predict(const struct fitted *m, int op, double k)
+double cal_hybrid_predict(const struct cal_fitted *m, int op, double k)
 {
-  const struct segment *s = seg_of(m, k);
+  const struct cal_segment *s = cal_seg_of(m, k);
   double T = s->lat + k / s->bw;
   double so = s->so + k * s->sb, ro = s->ro + k * s->rb;
   switch (op) {
-    case OP_SEND:
+    case CAL_OP_SEND:
       return k <= m->detached ? so : T;
-    case OP_RECV:
+    case CAL_OP_RECV:
       return k <= m->async ? ro : k <= m->detached ? T + ro : T;
-    case OP_PINGPONG:
+    case CAL_OP_PINGPONG:
       return k <= m->detached ? 2 * (so + T + ro) : 2 * T;
-    case OP_ISEND:
+    case CAL_OP_ISEND:
       return s->io + k * s->ib;
     default:
       return 0;
@@ -48,21 +48,21 @@ double hybrid_predict(const struct fitted *m, int op, double k)
 }
 
 /* hnm's LogGPS expansion (docs/model-format.md) with g = G, s = 0. */
-double loggps_predict(const struct fitted *m, int op, double k)
+double cal_loggps_predict(const struct cal_fitted *m, int op, double k)
 {
   double o = m->lg_o, L = m->lg_L, S = m->detached;
   if (k > S) {
     double X = 6 * o + 3 * L + k * (m->lg_G + m->lg_Os + m->lg_Or);
-    return op == OP_PINGPONG ? 2 * X : op == OP_ISEND ? o : op == OP_IRECV ? 0 : X;
+    return op == CAL_OP_PINGPONG ? 2 * X : op == CAL_OP_ISEND ? o : op == CAL_OP_IRECV ? 0 : X;
   }
   switch (op) {
-    case OP_SEND:
+    case CAL_OP_SEND:
       return o + k * m->lg_Os;
-    case OP_RECV:
+    case CAL_OP_RECV:
       return o + k * m->lg_Or;
-    case OP_PINGPONG:
+    case CAL_OP_PINGPONG:
       return 2 * (2 * o + k * (m->lg_Os + m->lg_Or) + L + k * m->lg_G);
-    case OP_ISEND:
+    case CAL_OP_ISEND:
       return o;
     default:
       return 0;
@@ -70,15 +70,15 @@ double loggps_predict(const struct fitted *m, int op, double k)
 }
 
 /* Fluid: T = L + k/B, no overhead, same protocol thresholds. */
-double fluid_predict(const struct fitted *m, int op, double k)
+double cal_fluid_predict(const struct cal_fitted *m, int op, double k)
 {
   double T = m->fl_L + k / m->fl_B;
   switch (op) {
-    case OP_SEND:
+    case CAL_OP_SEND:
       return k <= m->detached ? 0 : T;
-    case OP_RECV:
+    case CAL_OP_RECV:
       return k <= m->async ? 0 : T;
-    case OP_PINGPONG:
+    case CAL_OP_PINGPONG:
       return 2 * T;
     default:
       return 0;
@@ -86,7 +86,7 @@ double fluid_predict(const struct fitted *m, int op, double k)
 }
 
 /* Write FILE atomically: callback into a temp file, then rename. */
-void write_size(FILE *f, double v)
+void cal_write_size(FILE *f, double v)
 {
   if (v < 0)
     fprintf(f, "none");
@@ -105,7 +105,7 @@ static hnm_model *fitted__model(const struct hnm_model_desc *d)
   return model;
 }
 
-hnm_model *build_hybrid(const struct fitted *m, const char *name)
+hnm_model *cal_build_hybrid(const struct cal_fitted *m, const char *name)
 {
   char description[256];
   if (m->member > 0)
@@ -120,7 +120,7 @@ hnm_model *build_hybrid(const struct fitted *m, const char *name)
   if (seg == NULL)
     hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t i = 0; i < m->nseg; i++) {
-    const struct segment *s = &m->seg[i];
+    const struct cal_segment *s = &m->seg[i];
     seg[i] = (struct hnm_segment){.upto = s->upto, .latency_absolute = 1, .latency_s = s->lat, .lat_factor = 1,
                                   .bandwidth_absolute = 1, .bandwidth_Bps = s->bw, .bw_factor = 1,
                                   .send_o = s->so, .send_O = s->sb, .recv_o = s->ro, .recv_O = s->rb,
@@ -136,7 +136,7 @@ hnm_model *build_hybrid(const struct fitted *m, const char *name)
   return model;
 }
 
-hnm_model *build_loggps(const struct fitted *m, const char *name)
+hnm_model *cal_build_loggps(const struct cal_fitted *m, const char *name)
 {
   char full[512];
   snprintf(full, sizeof full, "%s-loggps", name);
@@ -146,7 +146,7 @@ hnm_model *build_loggps(const struct fitted *m, const char *name)
   return fitted__model(&d);
 }
 
-hnm_model *build_fluid(const struct fitted *m, const char *name)
+hnm_model *cal_build_fluid(const struct cal_fitted *m, const char *name)
 {
   char full[512];
   snprintf(full, sizeof full, "%s-fluid", name);
@@ -161,8 +161,8 @@ hnm_model *build_fluid(const struct fitted *m, const char *name)
 /* Write the model BUILD makes of M into O (opened on PATH by
  * hnm_out_open(): a temporary renamed over a regular file, written through
  * to a device), committed. O is consumed. */
-void write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *),
-                        const struct fitted *m, const char *name)
+void cal_write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const struct cal_fitted *, const char *),
+                        const struct cal_fitted *m, const char *name)
 {
   char err[2200];
   char e[HNM_ERRLEN];
@@ -183,21 +183,21 @@ void write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const 
   }
 }
 
-void write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *),
-                     const struct fitted *m, const char *name)
+void cal_write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const struct cal_fitted *, const char *),
+                     const struct cal_fitted *m, const char *name)
 {
   char err[1024];
-  write_model_finish(o, path, build, m, name);
+  cal_write_model_finish(o, path, build, m, name);
   if (hnm_out_commit(o, err, sizeof err) != 0)
     hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
 }
 
-void write_model(const char *path, hnm_model *(*build)(const struct fitted *, const char *), const struct fitted *m,
+void cal_write_model(const char *path, hnm_model *(*build)(const struct cal_fitted *, const char *), const struct cal_fitted *m,
                  const char *name)
 {
   char err[1024];
   hnm_out *o = hnm_out_open(path, "--report", err, sizeof err);
   if (o == NULL)
     hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
-  write_model_out(o, path, build, m, name);
+  cal_write_model_out(o, path, build, m, name);
 }

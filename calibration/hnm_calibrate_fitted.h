@@ -10,31 +10,31 @@
 #include <stdio.h>
 #include "hnm_calibrate_util.h"
 
-/* Quantiles of a segment's round-trip residuals (fit_residuals()). */
-#define FIT_RESIDUALS 21
+/* Quantiles of a segment's round-trip residuals (cal_fit_residuals()). */
+#define CAL_FIT_RESIDUALS 21
 
-struct segment {
+struct cal_segment {
   double upto; /* bytes; INFINITY for the last */
   double lat, bw; /* seconds, bytes/s */
   double so, sb, ro, rb, io, ib; /* send/recv/isend overheads: s, s/byte */
-  double res[FIT_RESIDUALS];     /* residual quantiles at p = 0, 1/20, ..., 1 */
-  size_t nres;                   /* 0 (none) or FIT_RESIDUALS */
+  double res[CAL_FIT_RESIDUALS];     /* residual quantiles at p = 0, 1/20, ..., 1 */
+  size_t nres;                   /* 0 (none) or CAL_FIT_RESIDUALS */
 };
 
-struct fitted {
+struct cal_fitted {
   double async, detached; /* bytes, -1 = none */
   double limiter;         /* factor, <= 0 = keep */
   double overlap_scale;   /* applied to the send and recv overheads (1: none) */
   char warnings[16384];   /* shown once the fit succeeded: whole lines */
   int nfiles;             /* CSV files read */
   int member, members;    /* bootstrap member member of members (0: the central fit) */
-  struct segment *seg;
+  struct cal_segment *seg;
   size_t nseg;
   /* per-op pieces, for the report */
-  hnm_fit_piece pieces[OP_COUNT + 1][64]; /* index OP_COUNT: T = one-way transfer */
-  size_t npieces[OP_COUNT + 1];
-  double sigma[OP_COUNT + 1];
-  int have[OP_COUNT + 1];
+  hnm_fit_piece pieces[CAL_OP_COUNT + 1][64]; /* index CAL_OP_COUNT: T = one-way transfer */
+  size_t npieces[CAL_OP_COUNT + 1];
+  double sigma[CAL_OP_COUNT + 1];
+  int have[CAL_OP_COUNT + 1];
   /* single-segment comparisons */
   double lg_L, lg_o, lg_G, lg_Os, lg_Or; /* LogGPS, S = detached */
   double fl_L, fl_B;                     /* fluid */
@@ -49,24 +49,24 @@ struct fitted {
   struct hnm_pack_model pack;
 };
 
-const struct segment *seg_of(const struct fitted *m, double k);
-double hybrid_predict(const struct fitted *m, int op, double k);
-double loggps_predict(const struct fitted *m, int op, double k);
-double fluid_predict(const struct fitted *m, int op, double k);
-void write_size(FILE *f, double v);
-hnm_model *build_hybrid(const struct fitted *m, const char *name);
-struct inputs;
+const struct cal_segment *cal_seg_of(const struct cal_fitted *m, double k);
+double cal_hybrid_predict(const struct cal_fitted *m, int op, double k);
+double cal_loggps_predict(const struct cal_fitted *m, int op, double k);
+double cal_fluid_predict(const struct cal_fitted *m, int op, double k);
+void cal_write_size(FILE *f, double v);
+hnm_model *cal_build_hybrid(const struct cal_fitted *m, const char *name);
+struct cal_inputs;
 /* Each segment's residual quantiles, from IN's round trips against M's
  * predictions (hnm_calibrate_residuals.c). */
-void fit_residuals(const struct inputs *in, struct fitted *m);
-hnm_model *build_loggps(const struct fitted *m, const char *name);
-hnm_model *build_fluid(const struct fitted *m, const char *name);
+void cal_fit_residuals(const struct cal_inputs *in, struct cal_fitted *m);
+hnm_model *cal_build_loggps(const struct cal_fitted *m, const char *name);
+hnm_model *cal_build_fluid(const struct cal_fitted *m, const char *name);
 /* Write the model into O and flush it (hnm_out_finish()), without
  * committing: a write error ends the tool (exit 1) before anything else is
  * written. */
-void write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *),
-                        const struct fitted *m, const char *name);
-void write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const struct fitted *, const char *), const struct fitted *m, const char *name);
-void write_model(const char *path, hnm_model *(*build)(const struct fitted *, const char *), const struct fitted *m, const char *name);
+void cal_write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const struct cal_fitted *, const char *),
+                        const struct cal_fitted *m, const char *name);
+void cal_write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const struct cal_fitted *, const char *), const struct cal_fitted *m, const char *name);
+void cal_write_model(const char *path, hnm_model *(*build)(const struct cal_fitted *, const char *), const struct cal_fitted *m, const char *name);
 
 #endif

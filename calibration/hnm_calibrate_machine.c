@@ -369,7 +369,7 @@ static void step(int k, double t0, const char *fmt, const char *a)
   hnm_msg_info("machine [%d/5, %.0f s]: %s", k, now() - t0, what);
 }
 
-int cmd_machine(int argc, char **argv)
+int cal_cmd_machine(int argc, char **argv)
 {
   const char *dir = NULL, *mpirun = "mpirun";
   long np = 2, hosts = 0, speed_reps = 5, refine_reps = 5;
@@ -484,9 +484,9 @@ int cmd_machine(int argc, char **argv)
   /* 3. fit. */
   step(3, t0, "fitting %s", model);
   char *head[] = {"/proc/self/exe", "fit", "-o", model, "--report", report};
-  char **fav = csv_args(data, head, 6, "");
+  char **fav = cal_csv_args(data, head, 6, "");
   st = machine__spawn(fav, NULL);
-  csv_args_free(fav, 6);
+  cal_csv_args_free(fav, 6);
   if (st != 0) {
     hnm_msg_error("machine: the fit failed (status %d)", st);
     return st == 2 ? 2 : 1;

@@ -2,6 +2,6 @@
 #ifndef HNM_CALIBRATE_MACHINE_H
 #define HNM_CALIBRATE_MACHINE_H
 
-int cmd_machine(int argc, char **argv);
+int cal_cmd_machine(int argc, char **argv);
 
 #endif

@@ -28,11 +28,11 @@ static int noise__cmp_kv(const void *a, const void *b)
 static int noise__decade(double k)
 {
   int d = k < 1 ? 0 : (int)floor(log10(k) + 1e-12);
-  return d < 0 ? 0 : d >= NOISE_DECADES ? NOISE_DECADES - 1 : d;
+  return d < 0 ? 0 : d >= CAL_NOISE_DECADES ? CAL_NOISE_DECADES - 1 : d;
 }
 
 /* Distinct sizes of s in increasing order and each one's median (O(n log n)). */
-static size_t noise__medians(const struct series *s, double *k, double *med)
+static size_t noise__medians(const struct cal_series *s, double *k, double *med)
 {
   double *p = noise__alloc(2 * s->n, sizeof *p), *v = noise__alloc(s->n, sizeof *v);
   for (size_t i = 0; i < s->n; i++)
@@ -53,11 +53,11 @@ static size_t noise__medians(const struct series *s, double *k, double *med)
 }
 
 /* Per decade and overall: the median of v over e's sizes (NAN entries skipped). */
-static void noise__summarise(const struct noise_eval *e, const double *v, double *dec, double *all)
+static void noise__summarise(const struct cal_noise_eval *e, const double *v, double *dec, double *all)
 {
   double *b = noise__alloc(e->n, sizeof *b);
   size_t nb = 0;
-  for (int d = 0; d < NOISE_DECADES; d++) {
+  for (int d = 0; d < CAL_NOISE_DECADES; d++) {
     size_t c = 0;
     for (size_t i = 0; i < e->n; i++)
       if (noise__decade(e->k[i]) == d && !isnan(v[i]))
@@ -85,12 +85,12 @@ static int noise__in(const double *sorted, size_t n, double k)
 }
 
 /* in without the sizes out[0..nout) (sorted); probe and contention shared. */
-static void noise__without(const struct inputs *in, const double *out, size_t nout, struct inputs *t)
+static void noise__without(const struct cal_inputs *in, const double *out, size_t nout, struct cal_inputs *t)
 {
   *t = *in;
-  for (int op = 0; op < OP_COUNT; op++) {
-    const struct series *s = &in->op[op];
-    struct series *d = &t->op[op];
+  for (int op = 0; op < CAL_OP_COUNT; op++) {
+    const struct cal_series *s = &in->op[op];
+    struct cal_series *d = &t->op[op];
     d->k = noise__alloc(s->n, sizeof *d->k);
     d->y = noise__alloc(s->n, sizeof *d->y);
     d->n = 0;
@@ -103,9 +103,9 @@ static void noise__without(const struct inputs *in, const double *out, size_t no
   }
 }
 
-void noise_inputs_free(struct inputs *t)
+void cal_noise_inputs_free(struct cal_inputs *t)
 {
-  for (int op = 0; op < OP_COUNT; op++) {
+  for (int op = 0; op < CAL_OP_COUNT; op++) {
     free(t->op[op].k);
     free(t->op[op].y);
   }
@@ -113,7 +113,7 @@ void noise_inputs_free(struct inputs *t)
 }
 
 /* Distinct sizes of s in (lo, hi]. */
-static size_t noise__count(const struct series *s, double lo, double hi)
+static size_t noise__count(const struct cal_series *s, double lo, double hi)
 {
   double *v = noise__alloc(s->n, sizeof *v);
   size_t c = 0, u = 0;
@@ -130,7 +130,7 @@ static size_t noise__count(const struct series *s, double lo, double hi)
 /* Whether a's own breakpoints (which must split: fewer sizes than a segment
  * needs between two of them is an error) still hold enough sizes in t
  * wherever they did in in. */
-static int noise__fold_ok(const struct inputs *in, const struct inputs *t, const struct fit_args *a)
+static int noise__fold_ok(const struct cal_inputs *in, const struct cal_inputs *t, const struct cal_fit_args *a)
 {
   int min_sizes = a->min_sizes > 0 ? a->min_sizes : 2;
   double *b = noise__alloc(a->nforced + 2, sizeof *b);
@@ -141,7 +141,7 @@ static int noise__fold_ok(const struct inputs *in, const struct inputs *t, const
   b[nb++] = INFINITY;
   qsort(b, nb, sizeof *b, noise__cmp_kv);
   int ok = 1;
-  for (int op = 0; op < OP_COUNT && ok; op++)
+  for (int op = 0; op < CAL_OP_COUNT && ok; op++)
     for (size_t i = 0; i + 1 < nb && ok; i++) {
       size_t full = noise__count(&in->op[op], b[i], b[i + 1]), part = noise__count(&t->op[op], b[i], b[i + 1]);
       ok = part == full || (int)part >= min_sizes;
@@ -150,21 +150,21 @@ static int noise__fold_ok(const struct inputs *in, const struct inputs *t, const
   return ok;
 }
 
-void noise_evaluate(struct inputs *in, const struct fit_args *a, const struct fitted *m, noise_fit_fn fit,
-                    struct noise_eval *e)
+void cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, const struct cal_fitted *m, cal_noise_fit_fn fit,
+                    struct cal_noise_eval *e)
 {
   memset(e, 0, sizeof *e);
-  const struct series *pp = &in->op[OP_PINGPONG];
+  const struct cal_series *pp = &in->op[CAL_OP_PINGPONG];
   e->k = noise__alloc(pp->n, sizeof *e->k);
   e->med = noise__alloc(pp->n, sizeof *e->med);
   e->n = noise__medians(pp, e->k, e->med);
   e->floor = noise__alloc(e->n, sizeof *e->floor);
   e->resid = noise__alloc(e->n, sizeof *e->resid);
-  if (hnm_fit_floor(e->k, e->med, e->n, NOISE_WIDTH, e->floor) != 0)
+  if (hnm_fit_floor(e->k, e->med, e->n, CAL_NOISE_WIDTH, e->floor) != 0)
     hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   double *in_err = noise__alloc(e->n, sizeof *in_err), *out_err = noise__alloc(e->n, sizeof *out_err);
   for (size_t i = 0; i < e->n; i++) {
-    double p = hybrid_predict(m, OP_PINGPONG, e->k[i]);
+    double p = cal_hybrid_predict(m, CAL_OP_PINGPONG, e->k[i]);
     in_err[i] = e->med[i] > 0 ? fabs(p - e->med[i]) / e->med[i] : NAN;
     e->resid[i] = p > 0 ? e->med[i] / p - 1 : NAN;
     out_err[i] = NAN;
@@ -173,30 +173,30 @@ void noise_evaluate(struct inputs *in, const struct fit_args *a, const struct fi
   noise__summarise(e, e->floor, e->dec_floor, &e->all_floor);
   noise__summarise(e, in_err, e->dec_in, &e->all_in);
   e->all_out = -1;
-  for (int d = 0; d < NOISE_DECADES; d++)
+  for (int d = 0; d < CAL_NOISE_DECADES; d++)
     e->dec_out[d] = -1;
   /* Held out: fold f leaves out the sizes of rank f, f + 5, ... (every
    * decade loses a fifth of its sizes, none loses a whole stretch). */
-  int ok = fit != NULL && e->n >= 2 * NOISE_FOLDS;
+  int ok = fit != NULL && e->n >= 2 * CAL_NOISE_FOLDS;
   double *held = noise__alloc(e->n, sizeof *held), *resid = noise__alloc(e->n, sizeof *resid);
-  for (int f = 0; f < NOISE_FOLDS && ok; f++) {
+  for (int f = 0; f < CAL_NOISE_FOLDS && ok; f++) {
     size_t nh = 0;
-    for (size_t i = (size_t)f; i < e->n; i += NOISE_FOLDS)
+    for (size_t i = (size_t)f; i < e->n; i += CAL_NOISE_FOLDS)
       held[nh++] = e->k[i];
-    struct inputs t;
+    struct cal_inputs t;
     noise__without(in, held, nh, &t);
     ok = noise__fold_ok(in, &t, a);
     if (ok) {
-      struct fitted mf;
+      struct cal_fitted mf;
       fit(&t, a, &mf);
-      for (size_t i = (size_t)f; i < e->n; i += NOISE_FOLDS) {
-        double p = hybrid_predict(&mf, OP_PINGPONG, e->k[i]);
+      for (size_t i = (size_t)f; i < e->n; i += CAL_NOISE_FOLDS) {
+        double p = cal_hybrid_predict(&mf, CAL_OP_PINGPONG, e->k[i]);
         out_err[i] = e->med[i] > 0 ? fabs(p - e->med[i]) / e->med[i] : NAN;
         resid[i] = p > 0 ? e->med[i] / p - 1 : NAN;
       }
       free(mf.seg);
     }
-    noise_inputs_free(&t);
+    cal_noise_inputs_free(&t);
   }
   if (ok) {
     memcpy(e->resid, resid, e->n * sizeof *resid);
@@ -209,7 +209,7 @@ void noise_evaluate(struct inputs *in, const struct fit_args *a, const struct fi
   free(out_err);
 }
 
-void noise_eval_free(struct noise_eval *e)
+void cal_noise_eval_free(struct cal_noise_eval *e)
 {
   free(e->k);
   free(e->med);
@@ -218,10 +218,10 @@ void noise_eval_free(struct noise_eval *e)
   memset(e, 0, sizeof *e);
 }
 
-void noise_print(FILE *f, const char *indent, const struct noise_eval *e)
+void cal_noise_print(FILE *f, const char *indent, const struct cal_noise_eval *e)
 {
   fprintf(f, "%s%-10s %6s %12s %10s %10s\n", indent, "decade", "sizes", "noise floor", "in-sample", "held-out");
-  for (int d = 0; d < NOISE_DECADES; d++) {
+  for (int d = 0; d < CAL_NOISE_DECADES; d++) {
     if (e->dec_n[d] == 0)
       continue;
     char lab[32], out[32];
@@ -242,7 +242,7 @@ void noise_print(FILE *f, const char *indent, const struct noise_eval *e)
           out);
 }
 
-uint64_t noise_rand(uint64_t *state)
+uint64_t cal_noise_rand(uint64_t *state)
 {
   uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -253,16 +253,16 @@ uint64_t noise_rand(uint64_t *state)
 /* Uniform in [0, n). */
 static size_t noise__pick(uint64_t *state, size_t n)
 {
-  return (size_t)((double)(noise_rand(state) >> 11) * 0x1.0p-53 * (double)n);
+  return (size_t)((double)(cal_noise_rand(state) >> 11) * 0x1.0p-53 * (double)n);
 }
 
-void noise_resample(const struct inputs *in, struct inputs *out, uint64_t *state)
+void cal_noise_resample(const struct cal_inputs *in, struct cal_inputs *out, uint64_t *state)
 {
   *out = *in;
-  size_t *draw[OP_COUNT] = {NULL};
-  for (int op = 0; op < OP_COUNT; op++) {
-    const struct series *s = &in->op[op];
-    struct series *d = &out->op[op];
+  size_t *draw[CAL_OP_COUNT] = {NULL};
+  for (int op = 0; op < CAL_OP_COUNT; op++) {
+    const struct cal_series *s = &in->op[op];
+    struct cal_series *d = &out->op[op];
     d->k = noise__alloc(s->n, sizeof *d->k);
     d->y = noise__alloc(s->n, sizeof *d->y);
     d->n = d->cap = s->n;
@@ -297,18 +297,18 @@ void noise_resample(const struct inputs *in, struct inputs *out, uint64_t *state
     for (size_t i = 0; i < s->n; i++)
       d->y[i] = s->y[draw[op][i]];
   }
-  for (int op = 0; op < OP_COUNT; op++)
+  for (int op = 0; op < CAL_OP_COUNT; op++)
     free(draw[op]);
 }
 
-void noise_perturb(struct fitted *m, const struct noise_eval *e, size_t member, size_t members, uint64_t seed)
+void cal_noise_perturb(struct cal_fitted *m, const struct cal_noise_eval *e, size_t member, size_t members, uint64_t seed)
 {
   if (e->n == 0)
     return;
   double *pool = noise__alloc(e->n, sizeof *pool);
   double lo = -INFINITY;
   for (size_t g = 0; g < m->nseg; g++) {
-    struct segment *s = &m->seg[g];
+    struct cal_segment *s = &m->seg[g];
     size_t first = e->n, last = 0, c = 0;
     for (size_t i = 0; i < e->n; i++)
       if (e->k[i] > lo && e->k[i] <= s->upto) {
@@ -337,7 +337,7 @@ void noise_perturb(struct fitted *m, const struct noise_eval *e, size_t member, 
      * there are, where independent draws would leave 50 members' 5% and
      * 95% quantiles short of it (expected coverage 86% instead of 90%). */
     uint64_t h = seed ^ ((uint64_t)first * 0xD1B54A32D192ED03ULL);
-    size_t j = (member + (size_t)(noise_rand(&h) % (members ? members : 1))) % (members ? members : 1);
+    size_t j = (member + (size_t)(cal_noise_rand(&h) % (members ? members : 1))) % (members ? members : 1);
     double r = c ? hnm_fit_quantile(pool, c, ((double)j + 0.5) / (double)(members ? members : 1)) : 0;
     double f = 1 + (r > -0.9 ? r : -0.9);
     double *t[] = {&s->lat, &s->so, &s->sb, &s->ro, &s->rb, &s->io, &s->ib};

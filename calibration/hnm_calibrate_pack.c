@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const csv_styles[PACK_CSV_STYLES] = {"interpreted", "manual", "compiled", "contiguous"};
+static const char *const csv_styles[CAL_PACK_CSV_STYLES] = {"interpreted", "manual", "compiled", "contiguous"};
 /* The model style of each fitted CSV style. */
 static const int model_style[3] = {HNM_PACK_INTERPRETED, HNM_PACK_MANUAL, HNM_PACK_COMPILED};
 
-int pack_csv_is(const char *path)
+int cal_pack_csv_is(const char *path)
 {
   char why[512];
   FILE *f = hnm_input_open(path, why, sizeof why);
@@ -52,14 +52,14 @@ static int number(const char *v, int whole, double *out)
   return 1;
 }
 
-/* Every refusal of pack_csv_read(): the one line into err, the file closed. */
+/* Every refusal of cal_pack_csv_read(): the one line into err, the file closed. */
 #define PACK_FAIL(...)                                                                                                \
   do {                                                                                                               \
     hnm_errf(err, errlen, __VA_ARGS__);                                                                              \
     goto fail;                                                                                                       \
   } while (0)
 
-int pack_csv_read(const char *path, struct pack_data *d, char *err, size_t errlen)
+int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size_t errlen)
 {
   static const char *const classes[HNM_PACK_CLASSES] = {"vector", "indexed", "subarray"};
   static const char *const roles[2] = {"fit", "holdout"};
@@ -82,12 +82,12 @@ int pack_csv_read(const char *path, struct pack_data *d, char *err, size_t errle
       PACK_FAIL("%s:%ld: truncated line (no end of line)", path, ln);
     hnm_csv_chomp(line);
     if (ln == 1)
-      continue; /* the header, checked by pack_csv_is() */
+      continue; /* the header, checked by cal_pack_csv_is() */
     char *fl[HNM_BENCH_PACK_FIELDS + 1];
     int nf = hnm_csv_split(line, fl, HNM_BENCH_PACK_FIELDS + 1);
     if (nf != HNM_BENCH_PACK_FIELDS)
       PACK_FAIL("%s:%ld: %d field(s), expected %d", path, ln, nf, HNM_BENCH_PACK_FIELDS);
-    struct pack_row r;
+    struct cal_pack_row r;
     memset(&r, 0, sizeof r);
     if (strlen(fl[0]) == 0 || strlen(fl[0]) >= sizeof r.pattern)
       PACK_FAIL("%s:%ld: pattern: '%s' is empty or longer than %zu characters", path, ln, fl[0],
@@ -99,7 +99,7 @@ int pack_csv_read(const char *path, struct pack_data *d, char *err, size_t errle
     if ((v = lookup(fl[2], roles, 2)) < 0)
       PACK_FAIL("%s:%ld: role: '%s' is not fit or holdout", path, ln, fl[2]);
     r.holdout = v;
-    if ((r.style = lookup(fl[7], csv_styles, PACK_CSV_STYLES)) < 0)
+    if ((r.style = lookup(fl[7], csv_styles, CAL_PACK_CSV_STYLES)) < 0)
       PACK_FAIL("%s:%ld: style: '%s' is not interpreted, manual, compiled or contiguous", path, ln, fl[7]);
     if ((r.op = lookup(fl[8], ops, 2)) < 0)
       PACK_FAIL("%s:%ld: op: '%s' is not pack or unpack", path, ln, fl[8]);
@@ -121,7 +121,7 @@ int pack_csv_read(const char *path, struct pack_data *d, char *err, size_t errle
     r.seconds = x[10];
     if (d->n == d->cap) {
       size_t nc = d->cap ? 2 * d->cap : 256;
-      struct pack_row *nr = realloc(d->rows, nc * sizeof *nr);
+      struct cal_pack_row *nr = realloc(d->rows, nc * sizeof *nr);
       if (nr == NULL)
         PACK_FAIL("out of memory");
       d->rows = nr;
@@ -142,7 +142,7 @@ fail:
   return -1;
 }
 
-void pack_data_free(struct pack_data *d)
+void cal_pack_data_free(struct cal_pack_data *d)
 {
   free(d->rows);
   memset(d, 0, sizeof *d);
@@ -183,7 +183,7 @@ static int solve(int k, double a[3][3], double b[3], double x[3])
   return 0;
 }
 
-static double predict(const struct hnm_pack_cost *c, const struct pack_row *r)
+static double predict(const struct hnm_pack_cost *c, const struct cal_pack_row *r)
 {
   return c->c0 + c->per_block * r->blocks + c->per_byte * r->bytes;
 }
@@ -191,7 +191,7 @@ static double predict(const struct hnm_pack_cost *c, const struct pack_row *r)
 /* Least squares on relative errors, every coefficient >= 0: the best of the
  * fits on each non-empty subset of {c0, per-block, per-byte} whose
  * coefficients all come out >= 0 (7 small systems). */
-static int fit_one(const struct pack_data *d, int style, int cls, int op, struct hnm_pack_cost *out)
+static int fit_one(const struct cal_pack_data *d, int style, int cls, int op, struct hnm_pack_cost *out)
 {
   double best = INFINITY;
   int found = 0;
@@ -203,7 +203,7 @@ static int fit_one(const struct pack_data *d, int style, int cls, int op, struct
     double a[3][3] = {{0}}, b[3] = {0}, x[3] = {0};
     size_t rows = 0;
     for (size_t i = 0; i < d->n; i++) {
-      const struct pack_row *r = &d->rows[i];
+      const struct cal_pack_row *r = &d->rows[i];
       if (r->holdout || r->style != style || r->cls != cls || r->op != op || !(r->seconds > 0))
         continue;
       double w = 1.0 / r->seconds, f[3] = {w, r->blocks * w, r->bytes * w};
@@ -227,7 +227,7 @@ static int fit_one(const struct pack_data *d, int style, int cls, int op, struct
       continue;
     double e = 0;
     for (size_t i = 0; i < d->n; i++) {
-      const struct pack_row *r = &d->rows[i];
+      const struct cal_pack_row *r = &d->rows[i];
       if (r->holdout || r->style != style || r->cls != cls || r->op != op || !(r->seconds > 0))
         continue;
       double rel = (predict(&c, r) - r->seconds) / r->seconds;
@@ -246,7 +246,7 @@ static int fit_one(const struct pack_data *d, int style, int cls, int op, struct
  * without simulated computation, the manual and compiled copy loops take no
  * simulated time at all, and only the interpreted style (MPI_Pack, charged
  * by the model) is measured. */
-static int style_measured(const struct pack_data *d, int style)
+static int style_measured(const struct cal_pack_data *d, int style)
 {
   for (size_t i = 0; i < d->n; i++)
     if (d->rows[i].style == style && !d->rows[i].holdout && d->rows[i].seconds > 0)
@@ -254,11 +254,11 @@ static int style_measured(const struct pack_data *d, int style)
   return 0;
 }
 
-void pack_fit(const struct pack_data *d, struct hnm_pack_model *p)
+void cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p)
 {
   memset(p, 0, sizeof *p);
   for (int s = 0; s < 3; s++) {
-    if (s != PACK_CSV_INTERPRETED && !style_measured(d, s))
+    if (s != CAL_PACK_CSV_INTERPRETED && !style_measured(d, s))
       continue; /* left out of the model */
     for (int c = 0; c < HNM_PACK_CLASSES; c++)
       for (int op = 0; op < HNM_PACK_OPS; op++)
@@ -270,7 +270,7 @@ void pack_fit(const struct pack_data *d, struct hnm_pack_model *p)
   p->use = HNM_PACK_INTERPRETED;
 }
 
-double pack_report(FILE *f, const struct pack_data *d, const struct hnm_pack_model *p)
+double cal_pack_report(FILE *f, const struct cal_pack_data *d, const struct hnm_pack_model *p)
 {
   double worst[3] = {0, 0, 0};
   fprintf(f, "Pack costs: T = c0 + per-block x blocks + per-byte x bytes (fitted on role 'fit' only)\n");
@@ -286,17 +286,17 @@ double pack_report(FILE *f, const struct pack_data *d, const struct hnm_pack_mod
   fprintf(f, "%-9s %-8s %-7s %6s %8s %9s %-11s %11s %11s %7s %11s %11s %7s\n", "pattern", "class", "role", "n",
           "blocks", "bytes", "style", "pack [s]", "predicted", "error", "unpack [s]", "predicted", "error");
   for (size_t i = 0; i < d->n; i++) {
-    const struct pack_row *r = &d->rows[i];
+    const struct cal_pack_row *r = &d->rows[i];
     if (r->op != HNM_PACK_OP_PACK)
       continue;
-    const struct pack_row *u = NULL;
+    const struct cal_pack_row *u = NULL;
     for (size_t j = 0; j < d->n && u == NULL; j++)
       if (d->rows[j].op == HNM_PACK_OP_UNPACK && d->rows[j].style == r->style && d->rows[j].n == r->n &&
           strcmp(d->rows[j].pattern, r->pattern) == 0)
         u = &d->rows[j];
     fprintf(f, "%-9s %-8s %-7s %6ld %8.0f %9.0f %-11s %11.4g", r->pattern, hnm_pack_class_name((enum hnm_pack_class)r->cls),
             r->holdout ? "holdout" : "fit", r->n, r->blocks, r->bytes, csv_styles[r->style], r->seconds);
-    if (r->style == PACK_CSV_CONTIGUOUS) {
+    if (r->style == CAL_PACK_CSV_CONTIGUOUS) {
       fprintf(f, " %11s %7s %11.4g\n", "(baseline)", "", u != NULL ? u->seconds : NAN);
       continue;
     }
@@ -305,7 +305,7 @@ double pack_report(FILE *f, const struct pack_data *d, const struct hnm_pack_mod
       fprintf(f, " %11s\n", "(not fitted: no time measured)");
       continue;
     }
-    const struct pack_row *both[2] = {r, u};
+    const struct cal_pack_row *both[2] = {r, u};
     for (int op = 0; op < 2; op++) {
       if (both[op] == NULL) {
         fprintf(f, " %11s %11s %7s", "-", "-", "-");

@@ -11,9 +11,9 @@
 
 /* Measured styles of pack.csv: the model's three, and the contiguous
  * baseline (reported, not fitted). */
-enum { PACK_CSV_INTERPRETED, PACK_CSV_MANUAL, PACK_CSV_COMPILED, PACK_CSV_CONTIGUOUS, PACK_CSV_STYLES };
+enum { CAL_PACK_CSV_INTERPRETED, CAL_PACK_CSV_MANUAL, CAL_PACK_CSV_COMPILED, CAL_PACK_CSV_CONTIGUOUS, CAL_PACK_CSV_STYLES };
 
-struct pack_row {
+struct cal_pack_row {
   char pattern[32];
   int cls;     /* enum hnm_pack_class */
   int holdout; /* 1: never fitted */
@@ -24,31 +24,31 @@ struct pack_row {
   double seconds;
 };
 
-struct pack_data {
-  struct pack_row *rows;
+struct cal_pack_data {
+  struct cal_pack_row *rows;
   size_t n, cap;
 };
 
 /* 1 if PATH starts with pack.csv's header, else 0 (unreadable: 0, and the
  * p2p reader reports it). */
-int pack_csv_is(const char *path);
+int cal_pack_csv_is(const char *path);
 
 /* Append PATH's rows to D. 0, or -1 with "FILE:LINE: field: reason" in
- * err (core/hnm_error.h); D is freed with pack_data_free() either way. */
-int pack_csv_read(const char *path, struct pack_data *d, char *err, size_t errlen);
+ * err (core/hnm_error.h); D is freed with cal_pack_data_free() either way. */
+int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size_t errlen);
 
-void pack_data_free(struct pack_data *d);
+void cal_pack_data_free(struct cal_pack_data *d);
 
 /* Fit T = c0 + per-block x blocks + per-byte x bytes per (style, class, op)
  * and style on the rows of role "fit" (least squares on relative errors,
  * coefficients >= 0), into P; use = interpreted. A style whose times are
  * all 0 (copy loops under SMPI without simulated computation) is left out.  Ends the program (exit 2) when a class has no
  * fit rows. */
-void pack_fit(const struct pack_data *d, struct hnm_pack_model *p);
+void cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p);
 
 /* The per-pattern table: measured and predicted pack and unpack times, the
  * relative error, fit or held out; then the worst held-out error per
  * style. Returns that worst held-out |error| of the interpreted style. */
-double pack_report(FILE *f, const struct pack_data *d, const struct hnm_pack_model *p);
+double cal_pack_report(FILE *f, const struct cal_pack_data *d, const struct hnm_pack_model *p);
 
 #endif

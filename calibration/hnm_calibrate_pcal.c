@@ -14,7 +14,7 @@
 /* The series name their file for messages; the names outlive the reader. */
 static char names[HNM_PCAL_OPS + 1][4400];
 
-static void add(struct series *s, const hnm_pcal_series *from, int slot)
+static void add(struct cal_series *s, const hnm_pcal_series *from, int slot)
 {
   s->k = malloc((from->n ? from->n : 1) * sizeof *s->k);
   s->y = malloc((from->n ? from->n : 1) * sizeof *s->y);
@@ -28,7 +28,7 @@ static void add(struct series *s, const hnm_pcal_series *from, int slot)
   s->line = from->line;
 }
 
-static void cont_add(struct inputs *in, int bi, int rank, double size, const double *d, size_t n, const char *file)
+static void cont_add(struct cal_inputs *in, int bi, int rank, double size, const double *d, size_t n, const char *file)
 {
   for (size_t i = 0; i < n; i++) {
     if (in->ncont == in->capcont) {
@@ -37,22 +37,22 @@ static void cont_add(struct inputs *in, int bi, int rank, double size, const dou
       if (in->cont == NULL)
         hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
     }
-    in->cont[in->ncont++] = (struct cont_row){1, bi, rank, size, d[i]};
+    in->cont[in->ncont++] = (struct cal_cont_row){1, bi, rank, size, d[i]};
   }
   in->cont_file = file;
   in->cont_line = 1;
 }
 
-/* What pcal_inputs() read, printed once the fit is written (before, it
+/* What cal_pcal_inputs() read, printed once the fit is written (before, it
  * would precede a refusal's one line). */
 static char summary[9000];
 
-const char *pcal_summary(void)
+const char *cal_pcal_summary(void)
 {
   return summary;
 }
 
-int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t cap)
+int cal_pcal_inputs(struct cal_fit_args *a, struct cal_inputs *in, double *forced, size_t cap)
 {
   hnm_pcal p;
   char err[1200];
@@ -72,13 +72,13 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
       exit(2);
     }
   int files = 2 + (p.op[HNM_PCAL_ISEND].n > 0) + (p.bp_file[0] != '\0') + 2 * p.have_sat;
-  add(&in->op[OP_SEND], &p.op[HNM_PCAL_SEND], 0);
-  add(&in->op[OP_PINGPONG], &p.op[HNM_PCAL_PINGPONG], 1);
-  add(&in->op[OP_RECV], &p.op[HNM_PCAL_RECV], 2);
+  add(&in->op[CAL_OP_SEND], &p.op[HNM_PCAL_SEND], 0);
+  add(&in->op[CAL_OP_PINGPONG], &p.op[HNM_PCAL_PINGPONG], 1);
+  add(&in->op[CAL_OP_RECV], &p.op[HNM_PCAL_RECV], 2);
   if (p.op[HNM_PCAL_ISEND].n > 0)
-    add(&in->op[OP_ISEND], &p.op[HNM_PCAL_ISEND], 3);
-  in->p2p_file = in->op[OP_PINGPONG].file;
-  in->p2p_line = in->op[OP_PINGPONG].line;
+    add(&in->op[CAL_OP_ISEND], &p.op[HNM_PCAL_ISEND], 3);
+  in->p2p_file = in->op[CAL_OP_PINGPONG].file;
+  in->p2p_line = in->op[CAL_OP_PINGPONG].line;
   if (p.have_sat) {
     snprintf(names[HNM_PCAL_OPS], sizeof names[HNM_PCAL_OPS], "%s", p.sat_file);
     const char *f = names[HNM_PCAL_OPS];
@@ -108,8 +108,8 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
     a->forced_only = 1;
   }
   snprintf(summary, sizeof summary,
-          PROG ": %s: %zu round trips, %zu receives, %zu isends; thresholds eager < %.0f, detached < %.0f; "
-               "%zu breakpoint(s) in %s%s%s\n",
+          "%s: %zu round trips, %zu receives, %zu isends; thresholds eager < %.0f, detached < %.0f; "
+          "%zu breakpoint(s) in %s%s%s",
           a->pcal, p.op[HNM_PCAL_PINGPONG].n, p.op[HNM_PCAL_RECV].n, p.op[HNM_PCAL_ISEND].n, p.eager, p.detached,
           p.nbp, p.bp_file[0] ? p.bp_file : "(none)", p.have_sat ? "; saturation runs in " : "",
           p.have_sat ? p.sat_file : "");
@@ -118,7 +118,7 @@ int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t ca
 }
 
 /* Median over the decade's sizes of |hybrid rtt - median rtt| / median. */
-static void decades(const struct series *s, const struct fitted *m, double *err, int ndec)
+static void decades(const struct cal_series *s, const struct cal_fitted *m, double *err, int ndec)
 {
   double *v = malloc((s->n + 1) * sizeof *v), *e = malloc((s->n + 1) * sizeof *e);
   if (v == NULL || e == NULL)
@@ -140,7 +140,7 @@ static void decades(const struct series *s, const struct fitted *m, double *err,
           v[nv++] = s->y[q];
       double med = hnm_fit_median(v, nv);
       if (med > 0)
-        e[ne++] = fabs(hybrid_predict(m, OP_PINGPONG, s->k[i]) - med) / med;
+        e[ne++] = fabs(cal_hybrid_predict(m, CAL_OP_PINGPONG, s->k[i]) - med) / med;
     }
     err[d] = ne ? hnm_fit_median(e, ne) : -1;
   }
@@ -151,27 +151,30 @@ static void decades(const struct series *s, const struct fitted *m, double *err,
 /* Fit IN again with B, and print the ping-pong error per size decade of M
  * (column NAME_M) beside that of the other fit (NAME_O), with both segment
  * counts. */
-static void print_other_fit(struct inputs *in, const struct fitted *m, const struct fit_args *b, pcal_fit_fn fit,
+static void print_other_fit(struct cal_inputs *in, const struct cal_fitted *m, const struct cal_fit_args *b, cal_pcal_fit_fn fit,
                             const char *name_m, const char *name_o)
 {
-  struct fitted o;
+  struct cal_fitted o;
   fit(in, b, &o);
   double e1[10], e2[10];
-  decades(&in->op[OP_PINGPONG], m, e1, 10);
-  decades(&in->op[OP_PINGPONG], &o, e2, 10);
+  decades(&in->op[CAL_OP_PINGPONG], m, e1, 10);
+  decades(&in->op[CAL_OP_PINGPONG], &o, e2, 10);
   /* One message whose lines after the first are the table's. */
-  hnm_msg_info("ping-pong median relative error per size decade (in-sample):\n  %-10s %14s %14s",
-          "decade", name_m, name_o);
+  char table[2048];
+  size_t used = (size_t)snprintf(table, sizeof table, "  %-10s %14s %14s", "decade", name_m, name_o);
   for (int d = 0; d < 10; d++)
-    if (e1[d] >= 0)
-      fprintf(stderr, "  1e%d-1e%-4d %13.2f%% %13.2f%%\n", d, d + 1, 100 * e1[d], 100 * e2[d]);
-  fprintf(stderr, "  %-10s %14zu %14zu\n", "segments", m->nseg, o.nseg);
+    if (e1[d] >= 0 && used < sizeof table)
+      used += (size_t)snprintf(table + used, sizeof table - used, "\n  1e%d-1e%-4d %13.2f%% %13.2f%%", d, d + 1,
+                               100 * e1[d], 100 * e2[d]);
+  if (used < sizeof table)
+    snprintf(table + used, sizeof table - used, "\n  %-10s %14zu %14zu", "segments", m->nseg, o.nseg);
+  hnm_msg_info("ping-pong median relative error per size decade (in-sample):\n%s", table);
   free(o.seg);
 }
 
-void pcal_compare(const struct fit_args *a, struct inputs *in, const struct fitted *m, pcal_fit_fn fit)
+void cal_pcal_compare(const struct cal_fit_args *a, struct cal_inputs *in, const struct cal_fitted *m, cal_pcal_fit_fn fit)
 {
-  struct fit_args b = *a;
+  struct cal_fit_args b = *a;
   if (a->auto_bp || a->nforced == 0) {
     /* The other fit would need the file's breakpoints: only when it has some. */
     hnm_pcal p;

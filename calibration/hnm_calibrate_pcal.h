@@ -14,14 +14,14 @@
  * detached_threshold (unless --protocol), and the breakpoints from the
  * breakpoints file (the only ones, unless --auto-breakpoints) into forced
  * (cap entries). Returns the number of files read; exits 2 on bad input. */
-int pcal_inputs(struct fit_args *a, struct inputs *in, double *forced, size_t cap);
-/* pcal_inputs()'s one-line summary of what it read ("" before), newline included. */
-const char *pcal_summary(void);
+int cal_pcal_inputs(struct cal_fit_args *a, struct cal_inputs *in, double *forced, size_t cap);
+/* cal_pcal_inputs()'s one-line summary of what it read ("" before), for hnm_msg_info(). */
+const char *cal_pcal_summary(void);
 
 /* Fit again with the other breakpoints (the file's if m used automatic
  * ones, automatic ones otherwise) and print both fits' ping-pong errors per
  * size decade on stderr (and append them to warnings-free report text). */
-typedef void (*pcal_fit_fn)(struct inputs *in, const struct fit_args *a, struct fitted *m);
-void pcal_compare(const struct fit_args *a, struct inputs *in, const struct fitted *m, pcal_fit_fn fit);
+typedef void (*cal_pcal_fit_fn)(struct cal_inputs *in, const struct cal_fit_args *a, struct cal_fitted *m);
+void cal_pcal_compare(const struct cal_fit_args *a, struct cal_inputs *in, const struct cal_fitted *m, cal_pcal_fit_fn fit);
 
 #endif

@@ -33,7 +33,7 @@ static size_t physics__points(const double *k, const double *t, size_t n, double
       c++;
     }
   if (!raw)
-    per_size_medians(ks, ts, &c, smooth);
+    cal_per_size_medians(ks, ts, &c, smooth);
   return c;
 }
 
@@ -87,14 +87,14 @@ static double physics__median_slope(const double *ks, const double *ts, size_t c
 
 /* Append LINE (ending in '\n') to m->warnings whole, or not at all: the
  * warnings are printed line by line. */
-static void physics__append(struct fitted *m, const char *line)
+static void physics__append(struct cal_fitted *m, const char *line)
 {
   size_t used = strlen(m->warnings), n = strlen(line);
   if (used + n < sizeof m->warnings)
     memcpy(m->warnings + used, line, n + 1);
 }
 
-static void physics__note(struct fitted *m, const char *fmt, double lo, double hi, double a, double b, double c)
+static void physics__note(struct cal_fitted *m, const char *fmt, double lo, double hi, double a, double b, double c)
 {
   char range[96], what[400], line[512];
   if (isinf(hi))
@@ -106,7 +106,7 @@ static void physics__note(struct fitted *m, const char *fmt, double lo, double h
   physics__append(m, line);
 }
 
-int physics_constrain(struct fitted *m, const double *k, const double *t, size_t n, int raw, int smooth, char *why,
+int cal_physics_constrain(struct cal_fitted *m, const double *k, const double *t, size_t n, int raw, int smooth, char *why,
                       size_t whylen)
 {
   if (m->nseg == 0 || n == 0)
@@ -117,7 +117,7 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
   int rc = 0;
   /* The route's bandwidth: the largest messages', or the highest rate the
    * route was seen to deliver end to end, if higher. */
-  struct segment *last = &m->seg[m->nseg - 1];
+  struct cal_segment *last = &m->seg[m->nseg - 1];
   double thr = physics__best_rate(k, t, n, buf);
   /* A few noisy sizes in a narrow largest segment (TCP over loopback: a
    * breakpoint at 890 KB below the largest 1 MiB) can show no per-byte
@@ -169,7 +169,7 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
   }
   /* Latency floor. */
   for (size_t i = 0; i < m->nseg; i++) {
-    struct segment *s = &m->seg[i];
+    struct cal_segment *s = &m->seg[i];
     double lo = i > 0 ? m->seg[i - 1].upto : 0;
     if (!(s->lat < lmin))
       continue;
@@ -194,7 +194,7 @@ int physics_constrain(struct fitted *m, const double *k, const double *t, size_t
   }
   m->route_bw = bmax;
   for (size_t i = 0; i < m->nseg; i++) {
-    struct segment *s = &m->seg[i];
+    struct cal_segment *s = &m->seg[i];
     double lo = i > 0 ? m->seg[i - 1].upto : 0;
     if (!(s->bw > bmax))
       continue;
@@ -215,7 +215,7 @@ out:
   return rc;
 }
 
-void physics_constrain_fluid(struct fitted *m, const double *k, const double *t, size_t n, int raw, int smooth)
+void cal_physics_constrain_fluid(struct cal_fitted *m, const double *k, const double *t, size_t n, int raw, int smooth)
 {
   const double bmax = m->route_bw;
   if (m->nseg == 0 || n == 0)

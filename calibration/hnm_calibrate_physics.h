@@ -37,12 +37,12 @@
  * seconds of one-way transfer), raw or per-size medians (RAW, as the fit,
  * with the fit's running median of SMOOTH sizes on each side).
  * 0, or -1 with the reason in WHY (nothing changed then). */
-int physics_constrain(struct fitted *m, const double *k, const double *t, size_t n, int raw, int smooth, char *why,
+int cal_physics_constrain(struct cal_fitted *m, const double *k, const double *t, size_t n, int raw, int smooth, char *why,
                       size_t whylen);
 
 /* The fluid line L + k / B kept within the same bounds (those of the
  * constrained hybrid segments): L at least L_min, B at most B_max, refitted
  * on the same points as above; a note in m->warnings for each. */
-void physics_constrain_fluid(struct fitted *m, const double *k, const double *t, size_t n, int raw, int smooth);
+void cal_physics_constrain_fluid(struct cal_fitted *m, const double *k, const double *t, size_t n, int raw, int smooth);
 
 #endif

@@ -33,9 +33,9 @@ static double predict(const struct hnm_segment *s, int op, double k, double A, d
   double T = s->latency_s + k / s->bandwidth_Bps;
   double so = s->send_o + k * s->send_O, ro = s->recv_o + k * s->recv_O;
   switch (op) {
-    case OP_SEND:
+    case CAL_OP_SEND:
       return k <= D ? so : T;
-    case OP_RECV:
+    case CAL_OP_RECV:
       return k <= A ? ro : k <= D ? T + ro : T;
     default:
       return k <= D ? 2 * (so + T + ro) : 2 * T;
@@ -44,7 +44,7 @@ static double predict(const struct hnm_segment *s, int op, double k, double A, d
 
 /* Median (NAN without rows) and relative spread (1.4826 MAD / median) of
  * op's rows at size k into *med and *spread. 0, or -1 out of memory. */
-static int median_at(const struct series *s, double k, double *med_out, double *spread)
+static int median_at(const struct cal_series *s, double k, double *med_out, double *spread)
 {
   double *v = malloc((s->n + 1) * sizeof *v);
   if (v == NULL)
@@ -109,7 +109,7 @@ static int write_file(const char *path, const char *text, char *err, size_t errl
   return hnm_out_write(path, path, put_text, (void *)text, err, errlen);
 }
 
-/* Every refusal of refine_model(): the message into err, exit status 2. */
+/* Every refusal of cal_refine_model(): the message into err, exit status 2. */
 #define REFINE_FAIL(...)                                                                                            \
   do {                                                                                                              \
     hnm_errf(err, errlen, __VA_ARGS__);                                                                             \
@@ -117,12 +117,12 @@ static int write_file(const char *path, const char *text, char *err, size_t errl
     goto out;                                                                                                       \
   } while (0)
 
-int refine_model(const char *model_path, const char *dir, long reps, refine_bench_fn bench, void *ctx, char *err,
+int cal_refine_model(const char *model_path, const char *dir, long reps, cal_refine_bench_fn bench, void *ctx, char *err,
                  size_t errlen)
 {
   char why[HNM_ERRLEN];
   int rc = 0, round = 0, made_tdir = 0;
-  struct inputs in;
+  struct cal_inputs in;
   memset(&in, 0, sizeof in);
   struct bp *bp = NULL;
   char *rows = NULL, *text = NULL;
@@ -143,10 +143,10 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
   char p2p[4200], prev[4200];
   snprintf(p2p, sizeof p2p, "%s/p2p.csv", dir);
   snprintf(prev, sizeof prev, "%s/refine.csv", dir);
-  if (read_csv(p2p, &in, why, sizeof why) != 0)
+  if (cal_read_csv(p2p, &in, why, sizeof why) != 0)
     REFINE_FAIL("%s", why);
   int have_prev = access(prev, R_OK) == 0;
-  if (have_prev && read_csv(prev, &in, why, sizeof why) != 0)
+  if (have_prev && cal_read_csv(prev, &in, why, sizeof why) != 0)
     REFINE_FAIL("%s", why);
 
   bp = calloc(nseg + 1, sizeof *bp);
@@ -157,7 +157,7 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
     double u = seg[i].upto, next = INFINITY;
     if (u == A || u == D)
       continue; /* protocol thresholds: the probe's, exact */
-    for (int op = OP_SEND; op <= OP_PINGPONG; op++)
+    for (int op = CAL_OP_SEND; op <= CAL_OP_PINGPONG; op++)
       for (size_t j = 0; j < in.op[op].n; j++)
         if (in.op[op].k[j] > u && in.op[op].k[j] < next)
           next = in.op[op].k[j];
@@ -165,7 +165,7 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
       continue;
     bp[nbp++] = (struct bp){u, next, i, next == u + 1 ? 1 : 0, 0, u};
   }
-  inputs_free(&in);
+  cal_inputs_free(&in);
 
   snprintf(tdir, sizeof tdir, "%s/refine.tmp.%ld", dir, (long)getpid());
   if (hnm_out_mkdirs(tdir, why, sizeof why) != 0)
@@ -191,7 +191,7 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
     char out[4400];
     snprintf(out, sizeof out, "%s/p2p.csv", tdir);
     memset(&in, 0, sizeof in);
-    if (read_csv(out, &in, why, sizeof why) != 0 || append_rows(out, &rows, &rlen, why, sizeof why) != 0) {
+    if (cal_read_csv(out, &in, why, sizeof why) != 0 || append_rows(out, &rows, &rlen, why, sizeof why) != 0) {
       remove(out);
       REFINE_FAIL("%s", why);
     }
@@ -202,7 +202,7 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
         continue;
       double mid = floor(p->lo + (p->hi - p->lo) / 2), score = 0;
       int distinct = 0;
-      for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
+      for (int op = CAL_OP_SEND; op <= CAL_OP_PINGPONG; op++) {
         double spread, y;
         if (median_at(&in.op[op], mid, &y, &spread) != 0)
           REFINE_FAIL("out of memory");
@@ -227,7 +227,7 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
       if (p->hi - p->lo <= 1)
         p->state = 1;
     }
-    inputs_free(&in);
+    cal_inputs_free(&in);
   }
   rmdir(tdir);
   made_tdir = 0;
@@ -267,7 +267,7 @@ int refine_model(const char *model_path, const char *dir, long reps, refine_benc
 out:
   if (made_tdir)
     rmdir(tdir); /* the tool's own directory, removed only when empty */
-  inputs_free(&in);
+  cal_inputs_free(&in);
   free(text);
   free(rows);
   free(bp);
@@ -275,11 +275,11 @@ out:
   return rc;
 }
 
-int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n, char *err, size_t errlen)
+int cal_refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n, char *err, size_t errlen)
 {
   FILE *f = hnm_input_open(path, NULL, 0); /* never blocks on a pipe */
   if (f == NULL)
-    return 0; /* read_csv says why */
+    return 0; /* cal_read_csv says why */
   char *line = NULL;
   size_t lcap = 0;
   long len;
@@ -309,7 +309,7 @@ int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n
     }
     char *c = strchr(line, ',');
     double v;
-    if (c == NULL || (*c = '\0', !parse_field(line, &v)) || v != floor(v) ||
+    if (c == NULL || (*c = '\0', !cal_parse_field(line, &v)) || v != floor(v) ||
         (strcmp(c + 1, "located") != 0 && strcmp(c + 1, "merged") != 0)) {
       hnm_errf(err, errlen, "%s:%ld: expected BYTES,located or BYTES,merged", path, ln);
       goto fail;

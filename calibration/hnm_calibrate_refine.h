@@ -26,17 +26,17 @@
 
 /* Run the benchmark once into dir with these sizes (comma-separated) and
  * reps: the exit status (0 = p2p.csv written). */
-typedef int (*refine_bench_fn)(void *ctx, const char *dir, const char *sizes, long reps);
+typedef int (*cal_refine_bench_fn)(void *ctx, const char *dir, const char *sizes, long reps);
 
 /* 0, or the exit status to return: 2 (bad input) with the one line in err
  * for the caller to print (core/hnm_error.h), or the benchmark's failed
  * status with err empty (the benchmark said why). */
-int refine_model(const char *model_path, const char *dir, long reps, refine_bench_fn bench, void *ctx, char *err,
+int cal_refine_model(const char *model_path, const char *dir, long reps, cal_refine_bench_fn bench, void *ctx, char *err,
                  size_t errlen);
 
 /* If path is a breakpoints.csv of refine: 1 and the located breakpoints in
  * out (at most cap); 0 if the file is something else; -1 with "FILE:LINE:
  * reason" in err (core/hnm_error.h) on a broken one. */
-int refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n, char *err, size_t errlen);
+int cal_refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n, char *err, size_t errlen);
 
 #endif

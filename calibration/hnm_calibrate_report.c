@@ -24,9 +24,9 @@
 
 /* Median relative error of a predictor over the raw points of op, per size
  * decade [10^d, 10^(d+1)). */
-typedef double (*predictor)(const struct fitted *, int, double);
+typedef double (*predictor)(const struct cal_fitted *, int, double);
 
-static void decade_errors(const struct series *s, const struct fitted *m, predictor pr, int op, double *err,
+static void decade_errors(const struct cal_series *s, const struct cal_fitted *m, predictor pr, int op, double *err,
                           size_t *cnt, int ndec)
 {
   double *buf = malloc((s->n ? s->n : 1) * sizeof *buf), *v = malloc((s->n ? s->n : 1) * sizeof *v);
@@ -72,12 +72,12 @@ static void report_piece_table(FILE *f, const char *title, const hnm_fit_piece *
 }
 
 /* Whether operation OP gets a plot. */
-static int report__plotted(const struct fitted *m, const struct inputs *in, int op)
+static int report__plotted(const struct cal_fitted *m, const struct cal_inputs *in, int op)
 {
-  return in->op[op].n > 0 && (op != OP_ISEND || m->have[OP_ISEND]);
+  return in->op[op].n > 0 && (op != CAL_OP_ISEND || m->have[CAL_OP_ISEND]);
 }
 
-void write_report(const char *dir, const char *shown, const struct fitted *m, struct inputs *in,
+void cal_write_report(const char *dir, const char *shown, const struct cal_fitted *m, struct cal_inputs *in,
                   const char *model_path, int plots, const char *extra)
 {
   char path[4200], err[1024];
@@ -88,9 +88,9 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
   FILE *f = hnm_out_file(out);
   fprintf(f, "hnm-calibrate fit report for %s\n\n", model_path);
   fprintf(f, "Protocol: eager (async) up to ");
-  write_size(f, m->async);
+  cal_write_size(f, m->async);
   fprintf(f, " B, detached up to ");
-  write_size(f, m->detached);
+  cal_write_size(f, m->detached);
   fprintf(f, " B, rendez-vous above\n");
   if (m->limiter > 0)
     fprintf(f, "Contention (1 pair, %.0f B): one-way %.6g B/s, B_s + B_r = %.6g B/s per node -> limiter factor %.6g\n",
@@ -104,7 +104,7 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
     for (size_t i = 0; i < in->ncont; i++)
       maxp = in->cont[i].pairs > maxp ? in->cont[i].pairs : maxp;
     double *v = malloc((in->ncont + 1) * sizeof *v);
-    double L = seg_of(m, m->cont_size)->lat;
+    double L = cal_seg_of(m, m->cont_size)->lat;
     fprintf(f, "  per rank (per node when each rank has a node of its own):\n  %-6s %18s %10s\n", "pairs",
             "B_s + B_r (B/s)", "/ B");
     for (int np = 1; np <= maxp; np++) {
@@ -125,21 +125,21 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
     fprintf(f, "Overlap correction: send + late recv exceed the one-way time; both overheads scaled by %.4g\n"
                "(the tables below show the scaled coefficients)\n",
             m->overlap_scale);
-  if (m->have[OP_SEND])
-    report_piece_table(f, "send (o_s + k O_s), k <= detached", m->pieces[OP_SEND], m->npieces[OP_SEND],
-                       m->sigma[OP_SEND]);
-  if (m->have[OP_RECV])
-    report_piece_table(f, "recv (o_r + k O_r), k <= async", m->pieces[OP_RECV], m->npieces[OP_RECV],
-                       m->sigma[OP_RECV]);
-  report_piece_table(f, "transfer T = L + k/B (ping-pong / 2 minus overheads)", m->pieces[OP_COUNT],
-                     m->npieces[OP_COUNT], m->sigma[OP_COUNT]);
-  if (m->have[OP_ISEND])
-    report_piece_table(f, "isend (o + k O)", m->pieces[OP_ISEND], m->npieces[OP_ISEND], m->sigma[OP_ISEND]);
+  if (m->have[CAL_OP_SEND])
+    report_piece_table(f, "send (o_s + k O_s), k <= detached", m->pieces[CAL_OP_SEND], m->npieces[CAL_OP_SEND],
+                       m->sigma[CAL_OP_SEND]);
+  if (m->have[CAL_OP_RECV])
+    report_piece_table(f, "recv (o_r + k O_r), k <= async", m->pieces[CAL_OP_RECV], m->npieces[CAL_OP_RECV],
+                       m->sigma[CAL_OP_RECV]);
+  report_piece_table(f, "transfer T = L + k/B (ping-pong / 2 minus overheads)", m->pieces[CAL_OP_COUNT],
+                     m->npieces[CAL_OP_COUNT], m->sigma[CAL_OP_COUNT]);
+  if (m->have[CAL_OP_ISEND])
+    report_piece_table(f, "isend (o + k O)", m->pieces[CAL_OP_ISEND], m->npieces[CAL_OP_ISEND], m->sigma[CAL_OP_ISEND]);
 
   fprintf(f, "\nModel segments\n  %-12s %12s %14s %11s %11s %11s %11s\n", "upto (B)", "latency (s)",
           "bandwidth (B/s)", "send-o", "send/B", "recv-o", "recv/B");
   for (size_t i = 0; i < m->nseg; i++) {
-    const struct segment *s = &m->seg[i];
+    const struct cal_segment *s = &m->seg[i];
     char up[32];
     if (isinf(s->upto))
       snprintf(up, sizeof up, "inf");
@@ -153,13 +153,13 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
           m->lg_L, m->lg_o, m->lg_G, m->lg_Os, m->lg_Or, m->detached, m->fl_L, m->fl_B);
   fprintf(f, "\nMedian relative error of each model's closed form (what SMPI computes) against the\n"
              "measurements (per size: |model - median| / median; median over the decade's sizes), in-sample:\n");
-  static const predictor prs[3] = {hybrid_predict, loggps_predict, fluid_predict};
-  for (int op = OP_SEND; op <= OP_PINGPONG; op++) {
+  static const predictor prs[3] = {cal_hybrid_predict, cal_loggps_predict, cal_fluid_predict};
+  for (int op = CAL_OP_SEND; op <= CAL_OP_PINGPONG; op++) {
     double e[3][12];
     size_t c[3][12];
     for (int p = 0; p < 3; p++)
       decade_errors(&in->op[op], m, prs[p], op, e[p], c[p], 12);
-    fprintf(f, "  %-9s %-10s %7s %9s %9s %9s\n", op_names[op], "decade", "points", "hybrid", "loggps", "fluid");
+    fprintf(f, "  %-9s %-10s %7s %9s %9s %9s\n", cal_op_names[op], "decade", "points", "hybrid", "loggps", "fluid");
     for (int d = 0; d < 12; d++)
       if (c[0][d] > 0)
         fprintf(f, "  %-9s 1e%d-1e%-4d %7zu %8.2f%% %8.2f%% %8.2f%%\n", "", d, d + 1, c[0][d], 100 * e[0][d],
@@ -167,7 +167,7 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
   }
   if (m->has_rma) {
     fputc('\n', f);
-    write_rma_report(f, m, in);
+    cal_write_rma_report(f, m, in);
   }
   if (extra != NULL)
     fprintf(f, "\n%s", extra);
@@ -178,16 +178,16 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
     return;
   /* Plots: raw measurements coloured by model segment, the model's line per
    * segment, log-log (Degomme et al. 2013, Figure 4). */
-  for (int op = OP_SEND; op <= OP_ISEND; op++) {
-    const struct series *s = &in->op[op];
+  for (int op = CAL_OP_SEND; op <= CAL_OP_ISEND; op++) {
+    const struct cal_series *s = &in->op[op];
     if (!report__plotted(m, in, op))
       continue;
     /* Written in DIR, naming the files in SHOWN: where they will be. */
     char dat[4200], gp[4200], png[4200], dat_shown[4200];
-    snprintf(dat, sizeof dat, "%s/%s.dat", dir, op_names[op]);
-    snprintf(dat_shown, sizeof dat_shown, "%s/%s.dat", shown, op_names[op]);
-    snprintf(gp, sizeof gp, "%s/%s.gp", dir, op_names[op]);
-    snprintf(png, sizeof png, "%s/%s.png", shown, op_names[op]);
+    snprintf(dat, sizeof dat, "%s/%s.dat", dir, cal_op_names[op]);
+    snprintf(dat_shown, sizeof dat_shown, "%s/%s.dat", shown, cal_op_names[op]);
+    snprintf(gp, sizeof gp, "%s/%s.gp", dir, cal_op_names[op]);
+    snprintf(png, sizeof png, "%s/%s.png", shown, cal_op_names[op]);
     hnm_out *od = hnm_out_open(dat, "--report", err, sizeof err), *og;
     if (od == NULL)
       hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
@@ -218,7 +218,7 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
         double k = a * pow(hi / a, j / 40.0);
         if (hi < a)
           k = a;
-        double v = hybrid_predict(m, op, k);
+        double v = cal_hybrid_predict(m, op, k);
         fprintf(d, "%.17g %.17g\n", k, v > 0 ? v : NAN);
       }
       fprintf(d, "\n\n");
@@ -233,7 +233,7 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
     fprintf(g, "set terminal png size 1000,650\nset output '%s'\nset logscale xy\nset key left top\n"
                "set xlabel 'message size (bytes)'\nset ylabel '%s duration (s)'\nset title '%s: raw measurements and "
                "fitted hybrid model'\nplot ",
-            png, op_names[op], op_names[op]);
+            png, cal_op_names[op], cal_op_names[op]);
     for (size_t k = 0; k < m->nseg; k++) {
       char title[96];
       double from = k ? m->seg[k - 1].upto : 0;
@@ -251,13 +251,13 @@ void write_report(const char *dir, const char *shown, const struct fitted *m, st
   }
 }
 
-void report_plots(const char *dir, const struct fitted *m, const struct inputs *in, int plots)
+void cal_report_plots(const char *dir, const struct cal_fitted *m, const struct cal_inputs *in, int plots)
 {
-  for (int op = OP_SEND; plots && op <= OP_ISEND; op++) {
+  for (int op = CAL_OP_SEND; plots && op <= CAL_OP_ISEND; op++) {
     if (!report__plotted(m, in, op))
       continue;
     char gp[4200], gerr[4400];
-    snprintf(gp, sizeof gp, "%s/%s.gp", dir, op_names[op]);
+    snprintf(gp, sizeof gp, "%s/%s.gp", dir, cal_op_names[op]);
     /* The plots are beside the report: a failure is a warning, and gnuplot's
      * own messages are not shown. */
     if (hnm_gnuplot_run(gp, HNM_GNUPLOT_QUIET, gerr, sizeof gerr) != 0)

@@ -8,11 +8,11 @@
 /* Written into DIR (the report's temporary, hnm_out_dir_path()); the plot
  * scripts name their files in SHOWN, the report's final place. extra (or
  * NULL): text appended to report.txt (the noise floor and held-out errors). */
-void write_report(const char *dir, const char *shown, const struct fitted *m, struct inputs *in,
+void cal_write_report(const char *dir, const char *shown, const struct cal_fitted *m, struct cal_inputs *in,
                   const char *model_path, int plots, const char *extra);
 
 /* The PNG plots: gnuplot on DIR/OP.gp (the report in its final place); a
  * failure is a warning. */
-void report_plots(const char *dir, const struct fitted *m, const struct inputs *in, int plots);
+void cal_report_plots(const char *dir, const struct cal_fitted *m, const struct cal_inputs *in, int plots);
 
 #endif

@@ -2,7 +2,7 @@
  * its stochastic mode (docs/model-format.md, "Stochastic mode").
  *
  * The residual of a measured round trip y of k bytes is R = y / (the round
- * trip the fitted model predicts at k, hybrid_predict()). In stochastic mode
+ * trip the fitted model predicts at k, cal_hybrid_predict()). In stochastic mode
  * a request and its reply share one draw, so a simulated round trip lasts
  * rho times the modelled one: the quantiles written for rho are R's own,
  * the type-7 quantiles of the segment's residuals at p = 0, 1/20, ..., 1.
@@ -30,21 +30,21 @@ static int fit__cmp(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-void fit_residuals(const struct inputs *in, struct fitted *m)
+void cal_fit_residuals(const struct cal_inputs *in, struct cal_fitted *m)
 {
-  const struct series *pp = &in->op[OP_PINGPONG];
+  const struct cal_series *pp = &in->op[CAL_OP_PINGPONG];
   double *r = malloc((pp->n + 1) * sizeof *r);
   if (r == NULL)
     hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t j = 0; j < m->nseg; j++) {
-    struct segment *s = &m->seg[j];
+    struct cal_segment *s = &m->seg[j];
     double lo = j > 0 ? m->seg[j - 1].upto : -1;
     size_t n = 0;
     s->nres = 0;
     for (size_t i = 0; i < pp->n; i++) {
       if (!(pp->k[i] > lo && pp->k[i] <= s->upto))
         continue;
-      double pred = hybrid_predict(m, OP_PINGPONG, pp->k[i]);
+      double pred = cal_hybrid_predict(m, CAL_OP_PINGPONG, pp->k[i]);
       if (!(pred > 0) || !(pp->y[i] > 0))
         continue;
       r[n++] = pp->y[i] / pred;
@@ -60,14 +60,14 @@ void fit_residuals(const struct inputs *in, struct fitted *m)
                j + 1, r[n - 1], FIT__MAX_RHO);
       continue;
     }
-    for (size_t q = 0; q < FIT_RESIDUALS; q++) {
-      double h = (double)(n - 1) * (double)q / (FIT_RESIDUALS - 1);
+    for (size_t q = 0; q < CAL_FIT_RESIDUALS; q++) {
+      double h = (double)(n - 1) * (double)q / (CAL_FIT_RESIDUALS - 1);
       size_t i = (size_t)h;
       double v = i + 1 < n ? r[i] + (h - (double)i) * (r[i + 1] - r[i]) : r[n - 1];
       double rho = v > FIT__MIN_RHO ? v : FIT__MIN_RHO;
       s->res[q] = q > 0 && rho < s->res[q - 1] ? s->res[q - 1] : rho;
     }
-    s->nres = FIT_RESIDUALS;
+    s->nres = CAL_FIT_RESIDUALS;
   }
   free(r);
 }

@@ -33,7 +33,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Median of the durations of EPOCH at SIZE (size < 0: any); NAN if none. */
-static double median_of(const struct inputs *in, int epoch, double size)
+static double median_of(const struct cal_inputs *in, int epoch, double size)
 {
   size_t n = 0;
   double *v = malloc((in->nrma + 1) * sizeof *v);
@@ -51,23 +51,23 @@ static double median_of(const struct inputs *in, int epoch, double size)
   return med;
 }
 
-/* The model's one-way time of k bytes (hybrid_predict's T). */
-static double one_way(const struct fitted *m, double k)
+/* The model's one-way time of k bytes (cal_hybrid_predict's T). */
+static double one_way(const struct cal_fitted *m, double k)
 {
-  const struct segment *s = seg_of(m, k);
+  const struct cal_segment *s = cal_seg_of(m, k);
   return s->lat + k / s->bw;
 }
 
-static int zero_byte_eager(const struct fitted *m) { return m->async >= 0; }
+static int zero_byte_eager(const struct cal_fitted *m) { return m->async >= 0; }
 
-static void warn(struct fitted *m, const char *fmt, const char *what, double v)
+static void warn(struct cal_fitted *m, const char *fmt, const char *what, double v)
 {
   size_t l = strlen(m->warnings);
   snprintf(m->warnings + l, sizeof m->warnings - l, fmt, what, v);
 }
 
 /* Clamp a fitted cost into a model file's range [0, 1 s]. */
-static double in_range(struct fitted *m, const char *what, double v)
+static double in_range(struct cal_fitted *m, const char *what, double v)
 {
   if (isnan(v)) {
     warn(m, "warning: rma.csv has no epoch for %s%.0s: its cost is 0\n", what, 0);
@@ -89,7 +89,7 @@ static double in_range(struct fitted *m, const char *what, double v)
  * each size weighted by 1 / median^2 (relative residuals, as timings are
  * noisy in proportion: unweighted, the largest sizes' microseconds of
  * point-to-point misfit would decide the intercept). */
-static void fit_line(const struct inputs *in, const struct fitted *m, int epoch, double K, double *a, double *b)
+static void fit_line(const struct cal_inputs *in, const struct cal_fitted *m, int epoch, double K, double *a, double *b)
 {
   double sizes[256];
   size_t ns = 0;
@@ -121,7 +121,7 @@ static void fit_line(const struct inputs *in, const struct fitted *m, int epoch,
   *a = (sy - *b * sk) / sw;
 }
 
-void fit_rma(const struct inputs *in, struct fitted *m)
+void cal_fit_rma(const struct cal_inputs *in, struct cal_fitted *m)
 {
   m->has_rma = 0;
   if (in->nrma == 0)
@@ -144,7 +144,7 @@ void fit_rma(const struct inputs *in, struct fitted *m)
   m->has_rma = 1;
 }
 
-double rma_predict(const struct fitted *m, int epoch, double k)
+double cal_rma_predict(const struct cal_fitted *m, int epoch, double k)
 {
   const struct hnm_rma *r = &m->rma;
   double mm = one_way(m, 0);
@@ -167,7 +167,7 @@ double rma_predict(const struct fitted *m, int epoch, double k)
   }
 }
 
-void write_rma_report(FILE *f, const struct fitted *m, const struct inputs *in)
+void cal_write_rma_report(FILE *f, const struct cal_fitted *m, const struct cal_inputs *in)
 {
   fprintf(f, "# One-sided epochs (rma.csv): median measured on rank 0 against the fitted model's prediction\n");
   fprintf(f, "%-10s %10s %14s %14s %9s\n", "epoch", "bytes", "measured_s", "model_s", "error_%");
@@ -183,7 +183,7 @@ void write_rma_report(FILE *f, const struct fitted *m, const struct inputs *in)
       if (j < nd)
         continue;
       double k = done[nd++] = in->rma[i].size;
-      double meas = median_of(in, e, k), pred = rma_predict(m, e, k);
+      double meas = median_of(in, e, k), pred = cal_rma_predict(m, e, k);
       fprintf(f, "%-10s %10.0f %14.6g %14.6g %9.1f\n", epoch_names[e], k, meas, pred, 100 * (pred - meas) / meas);
     }
   }

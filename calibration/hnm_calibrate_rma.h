@@ -12,14 +12,14 @@
  * and protocol (so call it after fit_model()); sets m->has_rma. No rma
  * rows: nothing (m->has_rma = 0). An epoch without rows gets a cost of 0
  * and a warning in m->warnings. */
-void fit_rma(const struct inputs *in, struct fitted *m);
+void cal_fit_rma(const struct cal_inputs *in, struct cal_fitted *m);
 
 /* What the fitted model predicts for EPOCH (enum hnm_bench_rma) with K
  * bytes, as the benchmark times it (rank 1 in its part first). */
-double rma_predict(const struct fitted *m, int epoch, double k);
+double cal_rma_predict(const struct cal_fitted *m, int epoch, double k);
 
 /* The report's rma.txt: per epoch and size, the median measured, the
  * prediction and their difference; then the fitted costs. */
-void write_rma_report(FILE *f, const struct fitted *m, const struct inputs *in);
+void cal_write_rma_report(FILE *f, const struct cal_fitted *m, const struct cal_inputs *in);
 
 #endif

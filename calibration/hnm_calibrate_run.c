@@ -92,9 +92,9 @@ static int fit_dir(const char *dir, const char *out)
   char report[4500];
   snprintf(report, sizeof report, "%s/refine-first-report", dir);
   char *head[] = {"/proc/self/exe", "fit", "-o", (char *)out, "--report", report, "--no-plots"};
-  char **av = csv_args(dir, head, 7, "-d: ");
+  char **av = cal_csv_args(dir, head, 7, "-d: ");
   int st = spawn(av);
-  csv_args_free(av, 7);
+  cal_csv_args_free(av, 7);
   return st == 0 ? 0 : st == 2 ? 2 : 1;
 }
 
@@ -123,7 +123,7 @@ static int refine_bench(void *vctx, const char *dir, const char *sizes, long rep
   return st == 0 ? 0 : st == 2 ? 2 : 1;
 }
 
-int cmd_run(int argc, char **argv)
+int cal_cmd_run(int argc, char **argv)
 {
   const char *dir = ".", *mpirun = "mpirun", *model = NULL, *platform = NULL, *hostfile = NULL, *bench = NULL;
   const char *refine = NULL;
@@ -217,7 +217,7 @@ int cmd_run(int argc, char **argv)
       refine = first;
     }
     char rerr[HNM_ERRLEN];
-    int rc = refine_model(refine, dir, refine_reps, refine_bench, &c, rerr, sizeof rerr);
+    int rc = cal_refine_model(refine, dir, refine_reps, refine_bench, &c, rerr, sizeof rerr);
     if (rc != 0 && rerr[0] != '\0')
       hnm_msg_error("%s", rerr);
     if (simulate)

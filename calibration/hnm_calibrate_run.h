@@ -2,6 +2,6 @@
 #ifndef HNM_CALIBRATE_RUN_H
 #define HNM_CALIBRATE_RUN_H
 
-int cmd_run(int argc, char **argv);
+int cal_cmd_run(int argc, char **argv);
 
 #endif

@@ -14,7 +14,7 @@
 
 #define SET_MARKER ".hnm-set"
 
-int set_path(const char *out, char *dir, size_t cap)
+int cal_set_path(const char *out, char *dir, size_t cap)
 {
   size_t l = strlen(out);
   if (l > 4 && strcmp(out + l - 4, ".xml") == 0)
@@ -35,7 +35,7 @@ static int set__own(const char *name)
   return d >= 3 && strcmp(name + 7 + d, ".xml") == 0;
 }
 
-int set_check(const char *dir, char *err, size_t errlen)
+int cal_set_check(const char *dir, char *err, size_t errlen)
 {
   struct stat st;
   if (lstat(dir, &st) != 0) {
@@ -113,10 +113,10 @@ static int set__marker(FILE *f, void *ctx)
                  *(const size_t *)ctx) < 0 ? -1 : 0;
 }
 
-int set_write(const char *dir, const hnm_model *central, hnm_model *const *members, size_t n, char *err,
+int cal_set_write(const char *dir, const hnm_model *central, hnm_model *const *members, size_t n, char *err,
               size_t errlen)
 {
-  if (set_check(dir, err, errlen) != 0)
+  if (cal_set_check(dir, err, errlen) != 0)
     return -1;
   char tmp[4200], old[4200], p[4400];
   if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", dir) >= (int)sizeof tmp || mkdtemp(tmp) == NULL) {

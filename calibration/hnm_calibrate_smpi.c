@@ -38,7 +38,7 @@ static void print_notes(const char *notes)
     "latency", 0, HNM_OPT_TIME, "L", NULL, "s", "latency of that route, its links' sum (e.g. 2us)", &(lat), 0, 0, NULL \
   }
 
-int cmd_export(int argc, char **argv)
+int cal_cmd_export(int argc, char **argv)
 {
   double bw = NAN, lat = NAN;
   const struct hnm_opt opts[] = {ROUTE_OPTS(bw, lat), {.name = NULL}};
@@ -90,7 +90,7 @@ int cmd_export(int argc, char **argv)
   return 0;
 }
 
-int cmd_import(int argc, char **argv)
+int cal_cmd_import(int argc, char **argv)
 {
   double bw = NAN, lat = NAN;
   const char *out = NULL, *name = "imported";

@@ -3,7 +3,7 @@
 #ifndef HNM_CALIBRATE_SMPI_H
 #define HNM_CALIBRATE_SMPI_H
 
-int cmd_export(int argc, char **argv);
-int cmd_import(int argc, char **argv);
+int cal_cmd_export(int argc, char **argv);
+int cal_cmd_import(int argc, char **argv);
 
 #endif

@@ -18,9 +18,9 @@
 #include "hnm_calibrate_util.h"
 #include "hnm_msg.h"
 
-const char *const op_names[OP_COUNT] = HNM_BENCH_OP_NAMES;
+const char *const cal_op_names[CAL_OP_COUNT] = HNM_BENCH_OP_NAMES;
 
-char **csv_args(const char *dir, char *const *head, size_t n0, const char *what)
+char **cal_csv_args(const char *dir, char *const *head, size_t n0, const char *what)
 {
   DIR *d = opendir(dir);
   if (d == NULL)
@@ -51,7 +51,7 @@ char **csv_args(const char *dir, char *const *head, size_t n0, const char *what)
   return av;
 }
 
-void csv_args_free(char **av, size_t n0)
+void cal_csv_args_free(char **av, size_t n0)
 {
   for (size_t i = n0; av[i] != NULL; i++)
     free(av[i]);

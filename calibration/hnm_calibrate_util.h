@@ -2,24 +2,24 @@
 #ifndef HNM_CALIBRATE_UTIL_H
 #define HNM_CALIBRATE_UTIL_H
 
-#define PROG "hnm-calibrate"
+#define CAL_PROG "hnm-calibrate"
 
 #include "hnm_bench.h"
 
 #include <stddef.h>
 
 /* The benchmark's operations (core/hnm_bench.h). */
-enum { OP_SEND = HNM_BENCH_SEND, OP_RECV = HNM_BENCH_RECV, OP_PINGPONG = HNM_BENCH_PINGPONG,
-       OP_ISEND = HNM_BENCH_ISEND, OP_IRECV = HNM_BENCH_IRECV, OP_COUNT = HNM_BENCH_OPS };
+enum { CAL_OP_SEND = HNM_BENCH_SEND, CAL_OP_RECV = HNM_BENCH_RECV, CAL_OP_PINGPONG = HNM_BENCH_PINGPONG,
+       CAL_OP_ISEND = HNM_BENCH_ISEND, CAL_OP_IRECV = HNM_BENCH_IRECV, CAL_OP_COUNT = HNM_BENCH_OPS };
 
-extern const char *const op_names[OP_COUNT];
+extern const char *const cal_op_names[CAL_OP_COUNT];
 
 /* An argument vector for a child hnm-calibrate fit: the n0 strings of HEAD
  * (borrowed), then "DIR/NAME" for every NAME in DIR ending in ".csv"
  * (allocated, readdir order), then NULL. An unreadable DIR exits 2 with
  * "WHATDIR: reason"; so does running out of memory. Free with
- * csv_args_free(av, n0). */
-char **csv_args(const char *dir, char *const *head, size_t n0, const char *what);
-void csv_args_free(char **av, size_t n0);
+ * cal_csv_args_free(av, n0). */
+char **cal_csv_args(const char *dir, char *const *head, size_t n0, const char *what);
+void cal_csv_args_free(char **av, size_t n0);
 
 #endif

@@ -1,6 +1,6 @@
 /* test_readers.c -- hnm-calibrate's readers return their refusals
- * (core/hnm_error.h) instead of exiting: read_csv() and
- * refine_read_breakpoints() on broken files give -1 and the one line the
+ * (core/hnm_error.h) instead of exiting: cal_read_csv() and
+ * cal_refine_read_breakpoints() on broken files give -1 and the one line the
  * tool prints, and this process goes on to the next case. The tool's own
  * exit status and message for the same files are checked by bad_input.sh
  * and refine.sh. */
@@ -33,21 +33,21 @@ static const char *file(const char *name, const char *text)
   return p;
 }
 
-/* read_csv() on TEXT refuses with exactly "PATH:" WANT. */
+/* cal_read_csv() on TEXT refuses with exactly "PATH:" WANT. */
 static void csv_refused(const char *text, const char *want, int line)
 {
   const char *path = file("bad.csv", text);
   char err[HNM_ERRLEN] = "(untouched)", expect[HNM_ERRLEN];
   snprintf(expect, sizeof expect, "%s:%s", path, want);
-  struct inputs in;
+  struct cal_inputs in;
   memset(&in, 0, sizeof in);
-  int rc = read_csv(path, &in, err, sizeof err);
-  inputs_free(&in);
+  int rc = cal_read_csv(path, &in, err, sizeof err);
+  cal_inputs_free(&in);
   if (rc == -1 && strcmp(err, expect) == 0) {
     check_passed++;
   } else {
     check_failed++;
-    fprintf(stderr, "%s:%d: read_csv: rc %d (want -1), message\n  got:  %s\n  want: %s\n", __FILE__, line, rc, err,
+    fprintf(stderr, "%s:%d: cal_read_csv: rc %d (want -1), message\n  got:  %s\n  want: %s\n", __FILE__, line, rc, err,
             expect);
   }
 }
@@ -56,14 +56,14 @@ static void test_read_csv(void)
 {
   /* Accepted: the rows are there. */
   char err[HNM_ERRLEN] = "";
-  struct inputs in;
+  struct cal_inputs in;
   memset(&in, 0, sizeof in);
   const char *good = file("good.csv", "op,size,start,duration\nsend,8,0,1e-6\npingpong,1024,1,2e-6\n");
-  CHECK(read_csv(good, &in, err, sizeof err) == 0);
-  CHECK(in.op[OP_SEND].n == 1 && in.op[OP_SEND].k[0] == 8 && in.op[OP_SEND].y[0] == 1e-6);
-  CHECK(in.op[OP_PINGPONG].n == 1 && in.op[OP_PINGPONG].k[0] == 1024);
+  CHECK(cal_read_csv(good, &in, err, sizeof err) == 0);
+  CHECK(in.op[CAL_OP_SEND].n == 1 && in.op[CAL_OP_SEND].k[0] == 8 && in.op[CAL_OP_SEND].y[0] == 1e-6);
+  CHECK(in.op[CAL_OP_PINGPONG].n == 1 && in.op[CAL_OP_PINGPONG].k[0] == 1024);
   CHECK(strcmp(err, "") == 0);
-  inputs_free(&in);
+  cal_inputs_free(&in);
 
   csv_refused("", "1: empty file (no header)", __LINE__);
   csv_refused("op,size,start,duration\n", "1: no measurements after the header", __LINE__);
@@ -86,11 +86,11 @@ static void test_read_csv(void)
   char path[300];
   snprintf(path, sizeof path, "%s/missing.csv", dir);
   memset(&in, 0, sizeof in);
-  CHECK(read_csv(path, &in, err, sizeof err) == -1);
+  CHECK(cal_read_csv(path, &in, err, sizeof err) == -1);
   CHECK(strncmp(err, path, strlen(path)) == 0 && strlen(err) > strlen(path) + 2);
-  inputs_free(&in);
+  cal_inputs_free(&in);
   /* No room for a message: still -1, nothing written. */
-  CHECK(read_csv(path, &in, NULL, 0) == -1);
+  CHECK(cal_read_csv(path, &in, NULL, 0) == -1);
 }
 
 static void test_breakpoints(void)
@@ -99,31 +99,31 @@ static void test_breakpoints(void)
   size_t n = 99;
   char err[HNM_ERRLEN] = "(untouched)";
   const char *ok = file("breakpoints.csv", "breakpoint,status\n1024,located\n4096,merged\n65536,located\n");
-  CHECK(refine_read_breakpoints(ok, bp, 4, &n, err, sizeof err) == 1);
+  CHECK(cal_refine_read_breakpoints(ok, bp, 4, &n, err, sizeof err) == 1);
   CHECK(n == 2 && bp[0] == 1024 && bp[1] == 65536);
   CHECK(strcmp(err, "(untouched)") == 0);
   /* Another kind of file: 0, not an error. */
   const char *other = file("p2p.csv", "op,size,start,duration\nsend,8,0,1e-6\n");
-  CHECK(refine_read_breakpoints(other, bp, 4, &n, err, sizeof err) == 0);
+  CHECK(cal_refine_read_breakpoints(other, bp, 4, &n, err, sizeof err) == 0);
 
   char expect[HNM_ERRLEN];
   const char *bad = file("bad-bp.csv", "breakpoint,status\n1024,found\n");
   snprintf(expect, sizeof expect, "%s:2: expected BYTES,located or BYTES,merged", bad);
-  CHECK(refine_read_breakpoints(bad, bp, 4, &n, err, sizeof err) == -1);
+  CHECK(cal_refine_read_breakpoints(bad, bp, 4, &n, err, sizeof err) == -1);
   CHECK(strcmp(err, expect) == 0);
   if (strcmp(err, expect) != 0)
     fprintf(stderr, "  got:  %s\n  want: %s\n", err, expect);
 
   const char *many = file("many-bp.csv", "breakpoint,status\n1,located\n2,located\n3,located\n");
   snprintf(expect, sizeof expect, "%s:4: more than 2 breakpoints", many);
-  CHECK(refine_read_breakpoints(many, bp, 2, &n, err, sizeof err) == -1);
+  CHECK(cal_refine_read_breakpoints(many, bp, 2, &n, err, sizeof err) == -1);
   CHECK(strcmp(err, expect) == 0);
   if (strcmp(err, expect) != 0)
     fprintf(stderr, "  got:  %s\n  want: %s\n", err, expect);
 
   const char *cut = file("cut-bp.csv", "breakpoint,status\n1,located");
   snprintf(expect, sizeof expect, "%s:2: truncated line (no end of line)", cut);
-  CHECK(refine_read_breakpoints(cut, bp, 4, &n, err, sizeof err) == -1);
+  CHECK(cal_refine_read_breakpoints(cut, bp, 4, &n, err, sizeof err) == -1);
   CHECK(strcmp(err, expect) == 0);
 }
 
