@@ -44,7 +44,8 @@ int main(int argc, char **argv)
   }
 
   struct skel_batch *b = skel_batch_new(comm, NULL);
-  skel_fail_if_any(comm, b == NULL, "skel_unit", "out of memory");
+  if (b == NULL) /* no MPI call before the window: gap holds what SMPI measured of this rank's code */
+    skel_fail(comm, "skel_unit", "out of memory");
   skel_csv_header(comm);
 #ifdef SMPI_SHARED_MALLOC
   double entry = simgrid_get_clock();
