@@ -70,6 +70,21 @@ void cal_inputs_free(struct cal_inputs *in)
   memset(in, 0, sizeof *in);
 }
 
+void cal_inputs_data(const struct cal_inputs *in, hnm_fit_data *d)
+{
+  memset(d, 0, sizeof *d);
+  for (int op = 0; op < CAL_OP_COUNT; op++)
+    d->op[op] = (hnm_fit_series){in->op[op].k, in->op[op].y, in->op[op].n, in->op[op].file, in->op[op].line};
+  d->probe = in->probe;
+  d->nprobe = in->nprobe;
+  d->probe_file = in->probe_file;
+  d->cont = in->cont;
+  d->ncont = in->ncont;
+  d->cont_file = in->cont_file;
+  d->p2p_file = in->p2p_file;
+  d->p2p_line = in->p2p_line;
+}
+
 /* Every refusal of cal_read_csv(): the reason into err, the file closed. */
 #define CSV_FAIL(...)                                                                                               \
   do {                                                                                                              \
@@ -172,7 +187,7 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
       }
       if (!(v[1] > 0))
         CSV_FAIL("%s:%ld: delay: must be > 0", path, ln);
-      in->probe[in->nprobe++] = (struct cal_probe_row){v[0], v[1], v[2], v[3], v[4]};
+      in->probe[in->nprobe++] = (hnm_fit_probe){v[0], v[1], v[2], v[3], v[4]};
       in->probe_file = path;
       in->probe_line = ln;
     } else if (kind == 3) {
@@ -209,7 +224,7 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
         in->cont = grown;
         in->capcont = ncap;
       }
-      in->cont[in->ncont++] = (struct cal_cont_row){(int)v[0], bi, (int)v[3], v[2], v[4]};
+      in->cont[in->ncont++] = (hnm_fit_contention){(int)v[0], bi, (int)v[3], v[2], v[4]};
       in->cont_file = path;
       in->cont_line = ln;
     }
