@@ -298,28 +298,30 @@ static void seeds_make(void)
                         "  <prop id=\"smpi/async-small-thresh\" value=\"65536\"/>\n"
                         "  <prop id=\"smpi/send-is-detached-thresh\" value=\"327680\"/>\n"
                         "</config>\n");
-  size_t len;
-  char *p = xfmt("%s/platforms/two.xml", DATA);
-  seed_plat = slurp(p, &len), free(p);
-  p = xfmt("%s/platforms/two.hosts", DATA);
-  seed_hosts = slurp(p, &len), free(p);
-  p = xfmt("%s/models/hybrid-limiter15.xml", DATA);
-  seed_model = slurp(p, &len), free(p);
-  const char *pc = "platform-calibration/plafrim_15_06_16";
-  p = xfmt("%s/%s/calibration/testplatform.xml", DATA, pc);
-  seed_pcal_cfg = slurp(p, &len), free(p);
-  p = xfmt("%s/%s/calibration/testplatform_breakpoints", DATA, pc);
-  seed_bp = slurp(p, &len), free(p);
-  p = xfmt("%s/%s/calibration/testplatform_PingPong.csv", DATA, pc);
-  seed_pcal_pp = slurp(p, &len), free(p);
-  p = xfmt("%s/%s/calibration/testplatform_Recv.csv", DATA, pc);
-  seed_pcal_recv = slurp(p, &len), free(p);
-  p = xfmt("%s/%s/calibration/testplatform_Isend.csv", DATA, pc);
-  seed_pcal_isend = slurp(p, &len), free(p);
-  p = xfmt("%s/%s/saturation/load_send.csv", DATA, pc);
-  seed_sat_send = slurp(p, &len), free(p);
-  p = xfmt("%s/%s/saturation/load_sendrecv_diff.csv", DATA, pc);
-  seed_sat_diff = slurp(p, &len), free(p);
+  /* The files of tests/data. */
+#define PCAL "platform-calibration/plafrim_15_06_16/"
+  static const struct {
+    char **seed;
+    const char *path; /* under DATA */
+  } files[] = {
+    {&seed_plat, "platforms/two.xml"},
+    {&seed_hosts, "platforms/two.hosts"},
+    {&seed_model, "models/hybrid-limiter15.xml"},
+    {&seed_pcal_cfg, PCAL "calibration/testplatform.xml"},
+    {&seed_bp, PCAL "calibration/testplatform_breakpoints"},
+    {&seed_pcal_pp, PCAL "calibration/testplatform_PingPong.csv"},
+    {&seed_pcal_recv, PCAL "calibration/testplatform_Recv.csv"},
+    {&seed_pcal_isend, PCAL "calibration/testplatform_Isend.csv"},
+    {&seed_sat_send, PCAL "saturation/load_send.csv"},
+    {&seed_sat_diff, PCAL "saturation/load_sendrecv_diff.csv"},
+  };
+#undef PCAL
+  for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+    size_t len;
+    char *p = xfmt("%s/%s", DATA, files[i].path);
+    *files[i].seed = slurp(p, &len);
+    free(p);
+  }
 }
 
 /* ---- the random source (fixed seed: the same cases every run) ------------------- */
@@ -353,6 +355,28 @@ static const char *const hostile_numbers[] = {
 
 #define NOWHERE ((size_t)-1)
 
+/* The line of buf (len bytes) that holds offset at: [*start, *end), its end
+ * of line included (*end = len on a last line without one). */
+static void line_around(const char *buf, size_t len, size_t at, size_t *start, size_t *end)
+{
+  size_t s = at;
+  while (s > 0 && buf[s - 1] != '\n')
+    s--;
+  const char *e = memchr(buf + s, '\n', len - s);
+  *start = s;
+  *end = e ? (size_t)(e - buf) + 1 : len;
+}
+
+/* Every mutation is one text_splice: o = buf[0, from) + ins (k bytes, not in o)
+ * + buf[to, len), from <= to <= len; returns the length of o. */
+static size_t text_splice(char *o, const char *buf, size_t len, size_t from, size_t to, const char *ins, size_t k)
+{
+  memcpy(o, buf, from);
+  memcpy(o + from, ins, k);
+  memcpy(o + from + k, buf + to, len - to);
+  return from + k + len - to;
+}
+
 /* Text mutation of buf (len bytes): returns a new buffer, *out_len, and a
  * word describing it; *pos: the offset of the damage when it lies on one
  * line (the same offset in both buffers), NOWHERE when the whole file is
@@ -360,9 +384,8 @@ static const char *const hostile_numbers[] = {
  * refusal may name the next line instead (a byte became an end of line). */
 static char *mutate(const char *buf, size_t len, size_t *out_len, const char **what, size_t *pos, int *slack)
 {
-  size_t cap = len + 80000;
-  char *o = malloc(cap);
-  size_t n = 0;
+  static char long_line[70001];
+  char *o = malloc(2 * len + sizeof long_line); /* the largest text_splice: a line doubled, or 70 KB */
   int m = (int)rnd(12);
   size_t at = rnd(len + 1);
   *pos = NOWHERE;
@@ -379,68 +402,45 @@ static char *mutate(const char *buf, size_t len, size_t *out_len, const char **w
           if (i == 0 || buf[i - 1] != '.')
             starts[ns++] = i;
       if (ns == 0) {
-        memcpy(o, buf, len);
-        n = len;
+        *out_len = text_splice(o, buf, len, len, len, "", 0);
         break;
       }
       size_t s = starts[rnd(ns)], e = s;
       while (e < len && (strchr("0123456789.eE+-", buf[e]) != NULL))
         e++;
-      /* Keep a unit after the number (1GBps -> nanGBps) half of the time. */
+      /* What follows the number stays: 1GBps -> nanGBps. */
       const char *h = hostile_numbers[rnd(NHOSTILE)];
       *pos = s;
-      memcpy(o, buf, s);
-      n = s;
-      memcpy(o + n, h, strlen(h));
-      n += strlen(h);
-      memcpy(o + n, buf + e, len - e);
-      n += len - e;
+      *out_len = text_splice(o, buf, len, s, e, h, strlen(h));
       break;
     }
     case 4: { /* a line dropped */
       *what = "drop-line";
-      size_t s = at;
-      while (s > 0 && buf[s - 1] != '\n')
-        s--;
-      const char *e = memchr(buf + s, '\n', len - s);
-      size_t ee = e ? (size_t)(e - buf) + 1 : len;
-      memcpy(o, buf, s);
-      memcpy(o + s, buf + ee, len - ee);
-      n = s + len - ee;
+      size_t s, e;
+      line_around(buf, len, at, &s, &e);
+      *out_len = text_splice(o, buf, len, s, e, "", 0);
       break;
     }
     case 5: { /* a line doubled */
       *what = "double-line";
-      size_t s = at;
-      while (s > 0 && buf[s - 1] != '\n')
-        s--;
-      const char *e = memchr(buf + s, '\n', len - s);
-      size_t ee = e ? (size_t)(e - buf) + 1 : len;
-      memcpy(o, buf, ee);
-      memcpy(o + ee, buf + s, ee - s);
-      memcpy(o + ee + (ee - s), buf + ee, len - ee);
-      n = len + (ee - s);
+      size_t s, e;
+      line_around(buf, len, at, &s, &e);
+      *out_len = text_splice(o, buf, len, e, e, buf + s, e - s);
       break;
     }
     case 6: /* cut short */
       *what = "truncate";
-      memcpy(o, buf, at);
-      n = at;
+      *out_len = text_splice(o, buf, len, at, len, "", 0);
       break;
-    case 7: { /* a blank line or a NUL line first */
+    case 7: /* a blank line or a NUL line first */
       *what = rnd(2) ? "blank-first" : "nul-first";
       *pos = 0;
-      o[n++] = (*what)[0] == 'b' ? ' ' : '\0';
-      o[n++] = '\n';
-      memcpy(o + n, buf, len);
-      n += len;
+      *out_len = text_splice(o, buf, len, 0, 0, (*what)[0] == 'b' ? " \n" : "\0\n", 2);
       break;
-    }
     case 8: { /* a byte replaced */
       *what = "byte";
       static const char bytes[] = {'\0', '\n', ',', '"', '<', '>', '&', '\r', ' ', '\xff', ';', ':', '='};
-      memcpy(o, buf, len);
-      n = len;
+      *out_len = text_splice(o, buf, len, len, len, "", 0);
       if (len > 0) {
         size_t b = rnd(len);
         o[b] = bytes[rnd(sizeof bytes)];
@@ -450,22 +450,17 @@ static char *mutate(const char *buf, size_t len, size_t *out_len, const char **w
       }
       break;
     }
-    case 9: { /* a 70 KB line */
+    case 9: /* a 70 KB line */
       *what = "long-line";
       *pos = at;
-      memcpy(o, buf, at);
-      n = at;
-      for (int i = 0; i < 70000; i++)
-        o[n++] = "1234567,"[i % 8];
-      o[n++] = '\n';
-      memcpy(o + n, buf + at, len - at);
-      n += len - at;
+      for (size_t i = 0; i + 1 < sizeof long_line; i++)
+        long_line[i] = "1234567,"[i % 8];
+      long_line[sizeof long_line - 1] = '\n';
+      *out_len = text_splice(o, buf, len, at, at, long_line, sizeof long_line);
       break;
-    }
-    case 10: { /* the header (first line) damaged */
+    case 10: /* the header (first line) damaged */
       *what = "header";
-      memcpy(o, buf, len);
-      n = len;
+      *out_len = text_splice(o, buf, len, len, len, "", 0);
       if (len > 2) {
         size_t b = rnd(strcspn(buf, "\n") + 1);
         *slack = buf[b] == '\n'; /* the header's end of line: joined to line 2 */
@@ -473,9 +468,7 @@ static char *mutate(const char *buf, size_t len, size_t *out_len, const char **w
         *pos = 0;
       }
       break;
-    }
-    default: /* a field or attribute duplicated in place */
-    {
+    default: { /* a field or attribute duplicated in place */
       *what = "dup-field";
       *pos = at;
       size_t s = at;
@@ -484,17 +477,15 @@ static char *mutate(const char *buf, size_t len, size_t *out_len, const char **w
       size_t e = at;
       while (e < len && buf[e] != ',' && buf[e] != ' ' && buf[e] != '\n')
         e++;
-      memcpy(o, buf, e);
-      n = e;
-      o[n++] = (e < len && buf[e] == ' ') ? ' ' : ',';
-      memcpy(o + n, buf + s, e - s);
-      n += e - s;
-      memcpy(o + n, buf + e, len - e);
-      n += len - e;
+      /* The separator the field had after it (a comma at the end), then the field again. */
+      char *field = malloc(e - s + 1);
+      field[0] = (e < len && buf[e] == ' ') ? ' ' : ',';
+      memcpy(field + 1, buf + s, e - s);
+      *out_len = text_splice(o, buf, len, e, e, field, e - s + 1);
+      free(field);
       break;
     }
   }
-  *out_len = n;
   return o;
 }
 
@@ -515,25 +506,29 @@ static const char *const template_names[NTEMPLATES] = {
 /* Relative weight of each (cheap tools more often). */
 static const int template_weight[NTEMPLATES] = {8, 4, 3, 8, 6, 10, 6, 8, 6, 6, 8, 6, 8, 8, 8, 5};
 
+/* hnm-calibrate import of cfg.xml, its model written to out. */
+static void import_args(struct kase *k, const char *out)
+{
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", out, NULL);
+}
+
 static void template_case(struct kase *k, int t, const char **mainf)
 {
   *mainf = NULL;
   k->exits = 1u << 0;
   switch (t) {
     case T_FIT:
-      k_text(k, "p2p.csv", seed_p2p);
-      k_text(k, "probe.csv", seed_probe);
-      k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--no-plots", NULL);
-      k_out(k, "m.xml"), k_out(k, "m-report*");
-      *mainf = rnd(3) ? "p2p.csv" : "probe.csv";
-      break;
     case T_FIT_CONT:
       k_text(k, "p2p.csv", seed_p2p);
       k_text(k, "probe.csv", seed_probe);
-      k_text(k, "contention.csv", seed_cont);
-      k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "contention.csv", "-o", "m.xml", "--no-plots", NULL);
+      k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", NULL);
+      if (t == T_FIT_CONT) {
+        k_text(k, "contention.csv", seed_cont);
+        k_arg(k, "contention.csv");
+      }
+      k_args(k, "-o", "m.xml", "--no-plots", NULL);
       k_out(k, "m.xml"), k_out(k, "m-report*");
-      *mainf = "contention.csv";
+      *mainf = t == T_FIT_CONT ? "contention.csv" : rnd(3) ? "p2p.csv" : "probe.csv";
       break;
     case T_PCAL:
       k_text(k, "pc/testplatform.xml", seed_pcal_cfg);
@@ -553,7 +548,7 @@ static void template_case(struct kase *k, int t, const char **mainf)
       break;
     case T_IMPORT:
       k_text(k, "cfg.xml", seed_config);
-      k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+      import_args(k, "m.xml");
       k_out(k, "m.xml");
       *mainf = "cfg.xml";
       break;
@@ -891,33 +886,34 @@ static int regression_cases(struct kase *all)
   nregress = 0;
   const char *LH = "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util\n";
 
-  /* hnm-linkplot: D*N overflow and heap write; a = 1e12 (1.9 GB written); inf-to-int in dist. */
-  k = reg(all, "linkplot-DxN-overflow", "load.csv:2: a: '4611686018427387904' is not a whole number");
-  big = xfmt("%sl,torus,4611686018427387904,3,1,1e9,1,1,0.5,0.5\n", LH);
-  k_text(k, "load.csv", big), free(big);
-  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
-  k = reg(all, "linkplot-a-1e12", "load.csv:2: a: '1000000000000' is not a whole number");
-  big = xfmt("%sl,torus,1000000000000,3,1,1e9,1,1,0.5,0.5\n", LH);
-  k_text(k, "load.csv", big), free(big);
-  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
-  k = reg(all, "linkplot-cells", "load.csv: 1000001 dimensions of 1000001 hosts: more than [0-9]+ cells");
-  big = xfmt("%sl,torus,1000000,1000000,1,1e9,1,1,0.5,0.5\n", LH);
-  k_text(k, "load.csv", big), free(big);
-  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
-  k = reg(all, "linkplot-global-cells", "load.csv: [0-9]+ groups of [0-9]+ routers: more than [0-9]+ cells");
-  big = xfmt("%sl,global,1048576,1048576,1,1e9,1,1,0.5,0.5\n", LH);
-  k_text(k, "load.csv", big), free(big);
-  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  /* hnm-linkplot map on one row: D*N overflow and heap write; a = 1e12 (1.9
+   * GB written); cells beyond the bound; inf-to-int. */
+  static const struct {
+    const char *name, *re, *row;
+  } map_rows[] = {
+    {"linkplot-DxN-overflow", "load.csv:2: a: '4611686018427387904' is not a whole number",
+     "l,torus,4611686018427387904,3,1,1e9,1,1,0.5,0.5"},
+    {"linkplot-a-1e12", "load.csv:2: a: '1000000000000' is not a whole number",
+     "l,torus,1000000000000,3,1,1e9,1,1,0.5,0.5"},
+    {"linkplot-cells", "load.csv: 1000001 dimensions of 1000001 hosts: more than [0-9]+ cells",
+     "l,torus,1000000,1000000,1,1e9,1,1,0.5,0.5"},
+    {"linkplot-global-cells", "load.csv: [0-9]+ groups of [0-9]+ routers: more than [0-9]+ cells",
+     "l,global,1048576,1048576,1,1e9,1,1,0.5,0.5"},
+    {"linkplot-inf", "load.csv:2: mean_util: 'inf' is not a finite number", "l,torus,0,1,2,1e9,1,1,inf,0.5"},
+  };
+  for (size_t i = 0; i < sizeof map_rows / sizeof *map_rows; i++) {
+    k = reg(all, map_rows[i].name, map_rows[i].re);
+    big = xfmt("%s%s\n", LH, map_rows[i].row);
+    k_text(k, "load.csv", big), free(big);
+    k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  }
+  /* dist: inf-to-int. */
   k = reg(all, "linkplot-dist-1e300", NULL);
   big = xfmt("%sl,torus,0,1,2,1e9,1,1,1e300,1e300\n", LH);
   k_text(k, "a.csv", big), free(big);
   k_args(k, T_LINKPLOT, "dist", "-o", "d", "A=a.csv", NULL);
   k->exits = 1u << 0;
   k_out(k, "d-cdf.dat"), k_out(k, "d-hist.dat"), k_out(k, "d.gp");
-  k = reg(all, "linkplot-inf", "load.csv:2: mean_util: 'inf' is not a finite number");
-  big = xfmt("%sl,torus,0,1,2,1e9,1,1,inf,0.5\n", LH);
-  k_text(k, "load.csv", big), free(big);
-  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
   k = reg(all, "linkplot-out-is-input", "-o: 'map.dat' is the input file map.dat");
   k_text(k, "map.dat", seed_load_torus);
   k_args(k, T_LINKPLOT, "map", "map.dat", "-o", "map", NULL);
@@ -935,15 +931,15 @@ static int regression_cases(struct kase *all)
     snprintf(big + n, cap - n, "</config>\n");
   }
   k_text(k, "cfg.xml", big), free(big);
-  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  import_args(k, "m.xml");
   k->exits = 1u << 0;
   k_out(k, "m.xml");
   k = reg(all, "import-fifo", "cfg.xml: not a regular file \\(a named pipe\\)");
   k_in(k, "cfg.xml", NULL, 0, K_FIFO);
-  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  import_args(k, "m.xml");
   k = reg(all, "import-gzip", "cfg.xml:1: a compressed file");
   k_in(k, "cfg.xml", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10, K_REG);
-  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  import_args(k, "m.xml");
   k = reg(all, "import-many-elements", "cfg.xml: more than 100000 elements");
   {
     size_t n = 0, cap = 8 + 4 * 150000 + 16;
@@ -955,13 +951,13 @@ static int regression_cases(struct kase *all)
     k_in(k, "cfg.xml", big, n, K_REG);
     free(big);
   }
-  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  import_args(k, "m.xml");
   k = reg(all, "import-out-is-input", "'cfg.xml' is the input file cfg.xml");
   k_text(k, "cfg.xml", seed_config);
-  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "cfg.xml", NULL);
+  import_args(k, "cfg.xml");
   k = reg(all, "import-libxml2-one-line", "cfg.xml:[0-9]+: not well-formed XML");
   k_text(k, "cfg.xml", "<config><prop id=\"x\" value=\"1\"/>\n<oops\n");
-  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  import_args(k, "m.xml");
 
   /* fit: -o = a measurement file (directly, through a link); --report ''. */
   k = reg(all, "fit-out-is-input", "-o: 'p2p.csv' is the input file p2p.csv");
@@ -1208,18 +1204,27 @@ static int regression_cases(struct kase *all)
   k_in(k, "p.xml", NULL, 0, K_FIFO);
   k_args(k, T_HOSTS, "p.xml", NULL);
   k->exits = 1u << 3;
-  k = reg(all, "compare-plot-devzero", "'z.csv': not a regular file \\(a character device\\)");
-  k_in(k, "z.csv", NULL, 0, K_DEVZERO);
-  k_args(k, T_COMPARE, "plot", "z.csv", "-o", "pl", NULL);
-  k = reg(all, "compare-plot-fifo", "'f.csv': not a regular file \\(a named pipe\\)");
-  k_in(k, "f.csv", NULL, 0, K_FIFO);
-  k_args(k, T_COMPARE, "plot", "f.csv", "-o", "pl", NULL);
-  k = reg(all, "compare-merge-fifo", "'f.csv': not a regular file \\(a named pipe\\)");
-  k_in(k, "f.csv", NULL, 0, K_FIFO);
-  k_args(k, T_COMPARE, "merge", "-o", "out.csv", "f.csv", NULL);
-  k = reg(all, "compare-merge-sparse", "s.csv:1: line longer than 64 KiB");
-  k_in(k, "s.csv", NULL, 0, K_SPARSE);
-  k_args(k, T_COMPARE, "merge", "-o", "out.csv", "s.csv", NULL);
+  static const struct {
+    const char *name, *re, *file;
+    enum kind kind;
+    const char *argv[4]; /* of hnm-compare */
+  } special[] = {
+    {"compare-plot-devzero", "'z.csv': not a regular file \\(a character device\\)", "z.csv", K_DEVZERO,
+     {"plot", "z.csv", "-o", "pl"}},
+    {"compare-plot-fifo", "'f.csv': not a regular file \\(a named pipe\\)", "f.csv", K_FIFO,
+     {"plot", "f.csv", "-o", "pl"}},
+    {"compare-merge-fifo", "'f.csv': not a regular file \\(a named pipe\\)", "f.csv", K_FIFO,
+     {"merge", "-o", "out.csv", "f.csv"}},
+    {"compare-merge-sparse", "s.csv:1: line longer than 64 KiB", "s.csv", K_SPARSE,
+     {"merge", "-o", "out.csv", "s.csv"}},
+  };
+  for (size_t i = 0; i < sizeof special / sizeof *special; i++) {
+    k = reg(all, special[i].name, special[i].re);
+    k_in(k, special[i].file, NULL, 0, special[i].kind);
+    k_arg(k, T_COMPARE);
+    for (int j = 0; j < 4; j++)
+      k_arg(k, special[i].argv[j]);
+  }
   k = reg(all, "compare-help-stdout-full", "standard output: write error");
   k_args(k, T_COMPARE, "--help", NULL);
   k->stdout_full = 1;
@@ -1294,7 +1299,7 @@ static int regression_cases(struct kase *all)
   /* import: docs/model-format.md's ranges where the line and option are known. */
   k = reg(all, "import-overhead-above-1s", "^hnm-calibrate: cfg\\.xml:2: smpi/os: chunk 1: time 100000 s is above 1 s");
   k_text(k, "cfg.xml", "<config>\n<prop id=\"smpi/os\" value=\"0:1e5:1e-10\"/>\n</config>\n");
-  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "-o", "m.xml", NULL);
+  import_args(k, "m.xml");
   k = reg(all, "import-bw-factor-times-bandwidth",
           "^hnm-calibrate: cfg\\.xml:2: smpi/bw-factor: chunk 1: factor 1000000 times --bandwidth 1000000000000000Bps is above 1e20Bps");
   k_text(k, "cfg.xml", "<config>\n<prop id=\"smpi/bw-factor\" value=\"0:1e6\"/>\n</config>\n");

@@ -15,12 +15,7 @@
 source "$(dirname "$0")/lib.sh"
 TMP=$WORK
 "$BUILD_DIR/bin/hnm-platform" cluster --cabinets 2 --nodes 8 -o "$TMP/p.xml" --hostfile "$TMP/h"
-declare -A ARGS=(
-  [gcr]="--n 2 --k 2 --no-payload"
-  [halo]="--scale 0.0001 --width 3 --no-payload"
-  [transpose]="--nx 32 --ny 16 --nz 8 --algo ring --k 4 --no-payload"
-  [monc_halo]="--nz 16 --fields 2 --no-payload"
-)
+SKELETON_ARGS[transpose]="--nx 32 --ny 16 --nz 8 --algo ring --k 4 --no-payload"
 
 # same_times A B: the largest relative difference of the time fields of two
 # CSV outputs, or "shapes" when their lines do not pair up.
@@ -38,10 +33,11 @@ same_times() {
 for s in gcr halo transpose monc_halo; do
   for m in graphene fluid smpi-fixed; do
     # shellcheck disable=SC2086
-    hnm "$m" "$TMP/p.xml" "$TMP/h" 16 --cfg=network/optim:Full "$APPS_BIN/$s" ${ARGS[$s]} >"$TMP/full" 2>"$TMP/full.err"
+    hnm "$m" "$TMP/p.xml" "$TMP/h" 16 --cfg=network/optim:Full "$APPS_BIN/$s" ${SKELETON_ARGS[$s]} \
+      >"$TMP/full" 2>"$TMP/full.err"
     # shellcheck disable=SC2086
-    hnm "$m" "$TMP/p.xml" "$TMP/h" 16 --cfg=network/optim:Lazy --log=ker_lmm.thres:debug "$APPS_BIN/$s" ${ARGS[$s]} \
-      >"$TMP/lazy" 2>"$TMP/lazy.err"
+    hnm "$m" "$TMP/p.xml" "$TMP/h" 16 --cfg=network/optim:Lazy --log=ker_lmm.thres:debug \
+      "$APPS_BIN/$s" ${SKELETON_ARGS[$s]} >"$TMP/lazy" 2>"$TMP/lazy.err"
     status=$?
     check "$s $m: Lazy runs to its end (status $status), SimGrid's lmm check silent" \
       bash -c '[ "$1" -eq 0 ] && ! grep -q "Incorrect value" "$2"' _ "$status" "$TMP/lazy.err"

@@ -88,17 +88,13 @@ done
 declare -A BOUND=([gcr]=1e-9 [halo]=0.02 [transpose]=0.03)
 tmp=$WORK
 "$BUILD_DIR/bin/hnm-platform" cluster --cabinets 2 --nodes 32 -o "$tmp/p.xml" --hostfile "$tmp/h"
-declare -A ARGS=(
-  [gcr]="--n 2 --k 2 --no-payload"
-  [halo]="--scale 0.0001 --width 3 --no-payload"
-  [transpose]="--nx 1024 --ny 512 --nz 64 --algo ring --k 4 --no-payload"
-)
+SKELETON_ARGS[transpose]="--nx 1024 --ny 512 --nz 64 --algo ring --k 4 --no-payload"
 for s in gcr halo transpose; do
   # shellcheck disable=SC2086
-  e=$(hnm graphene "$tmp/p.xml" "$tmp/h" 64 "$APPS_BIN/$s" ${ARGS[$s]} | grep -v '^program')
+  e=$(hnm graphene "$tmp/p.xml" "$tmp/h" 64 "$APPS_BIN/$s" ${SKELETON_ARGS[$s]} | grep -v '^program')
   # shellcheck disable=SC2086
   f=$("$HNM_RUN" --fast --model graphene -platform "$tmp/p.xml" -hostfile "$tmp/h" -np 64 "${SIMOPTS[@]}" \
-    "$APPS_BIN/$s" ${ARGS[$s]} | grep -v '^program')
+    "$APPS_BIN/$s" ${SKELETON_ARGS[$s]} | grep -v '^program')
   check "$s: same operations in both modes" [ "$(cut -d, -f1-7 <<<"$e")" = "$(cut -d, -f1-7 <<<"$f")" ]
   while IFS=, read -r _ op _ _ _ _ _ te _ && IFS=, read -r _ _ _ _ _ _ _ tf _ <&3; do
     check_close "$s $op: fast within ${BOUND[$s]} of exact" "$tf" "$te" "${BOUND[$s]}"

@@ -17,17 +17,11 @@ tmp=$WORK
 PLAT=$SOURCE_DIR/platforms/default.xml HOSTS=$SOURCE_DIR/platforms/default.hosts
 # Two hosts of different speeds, and a cluster whose <config> names the
 # speed of the machine running the simulation (as hnm-calibrate machine does).
-cat >"$tmp/hetero.xml" <<'EOF'
-<?xml version="1.0"?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="slow" speed="1Gf"/>
-    <host id="fast" speed="2Gf"/>
-    <link id="l" bandwidth="1GBps" latency="1us"/>
-    <route src="slow" dst="fast"><link_ctn id="l"/></route>
-  </zone>
-</platform>
+full_zone "$tmp/hetero.xml" <<'EOF'
+<host id="slow" speed="1Gf"/>
+<host id="fast" speed="2Gf"/>
+<link id="l" bandwidth="1GBps" latency="1us"/>
+<route src="slow" dst="fast"><link_ctn id="l"/></route>
 EOF
 printf 'slow\nfast\n' >"$tmp/slow-fast.hosts"
 cat >"$tmp/config.xml" <<'EOF'
@@ -43,36 +37,35 @@ C=$SIM_BIN/compute
 
 # ---- closed forms --------------------------------------------------------
 val() { awk -v r="$1" '$2 == r { print $3 }'; }   # the SIM column of rank $1
-out=$(hnm graphene "$PLAT" "$HOSTS" 1 "$C" flops 1e9)
-check_close "1e9 flop on a 1Gf host" "$(val 0 <<<"$out")" 1 1e-9
-out=$(hnm graphene "$PLAT" "$HOSTS" 1 "$C" seconds 0.25)
-check_close "0.25 s on the 1Gf host of the bundled platform: 0.25 s" "$(val 0 <<<"$out")" 0.25 1e-9
-out=$(hnm graphene "$PLAT" "$HOSTS" 1 --cfg=smpi/host-speed:2Gf "$C" seconds 0.25)
-check_close "--cfg=smpi/host-speed:2Gf wins: 0.25 s x 2" "$(val 0 <<<"$out")" 0.5 1e-9
-out=$(hnm graphene "$PLAT" "$HOSTS" 1 --cfg=smpi/host-speed:2Gf "$C" flops 1e9)
-check_close "smpi_execute_flops ignores smpi/host-speed" "$(val 0 <<<"$out")" 1 1e-9
-out=$(hnm graphene "$PLAT" "$HOSTS" 1 "$C" seconds 0.25 --cfg=smpi/host-speed:4Gf)
-check_close "the user's --cfg after the program wins too (smpirun takes it)" "$(val 0 <<<"$out")" 1 1e-9
+# Each line: what is checked | the rank | its simulated seconds | hnm's
+# arguments (model, platform, hostfile, ranks, options, program, its
+# arguments; no white space inside one). On hetero.xml the fastest host of
+# the run is the reference.
+while IFS='|' read -r what rank want args; do
+  # shellcheck disable=SC2086
+  out=$(hnm $args </dev/null)
+  check_close "$what" "$(val "$rank" <<<"$out")" "$want" 1e-9
+done <<EOF
+1e9 flop on a 1Gf host|0|1|graphene $PLAT $HOSTS 1 $C flops 1e9
+0.25 s on the 1Gf host of the bundled platform: 0.25 s|0|0.25|graphene $PLAT $HOSTS 1 $C seconds 0.25
+--cfg=smpi/host-speed:2Gf wins: 0.25 s x 2|0|0.5|graphene $PLAT $HOSTS 1 --cfg=smpi/host-speed:2Gf $C seconds 0.25
+smpi_execute_flops ignores smpi/host-speed|0|1|graphene $PLAT $HOSTS 1 --cfg=smpi/host-speed:2Gf $C flops 1e9
+the user's --cfg after the program wins too (smpirun takes it)|0|1|graphene $PLAT $HOSTS 1 $C seconds 0.25 --cfg=smpi/host-speed:4Gf
+smpi-default counts computation like every model|0|0.25|smpi-default $PLAT $HOSTS 1 $C seconds 0.25
+hetero: 0.25 s on the 1Gf host, reference 2Gf|0|0.5|fluid $tmp/hetero.xml $tmp/slow-fast.hosts 2 $C seconds 0.25
+hetero: 0.25 s on the 2Gf host|1|0.25|fluid $tmp/hetero.xml $tmp/slow-fast.hosts 2 $C seconds 0.25
+hetero: 3e9 flop at 1Gf|0|3|fluid $tmp/hetero.xml $tmp/slow-fast.hosts 2 $C flops 3e9
+hetero: 3e9 flop at 2Gf|1|1.5|fluid $tmp/hetero.xml $tmp/slow-fast.hosts 2 $C flops 3e9
+hetero, -np 1: only the 1Gf host runs a rank, it is the reference|0|0.25|fluid $tmp/hetero.xml $tmp/slow-fast.hosts 1 $C seconds 0.25
+<config> smpi/host-speed 500Mf on 2Gf hosts: 1 s counts 0.25 s|1|0.25|fluid $tmp/config.xml $tmp/config.hosts 2 $C seconds 1
+the user's --cfg wins over the platform's <config>|1|1|fluid $tmp/config.xml $tmp/config.hosts 2 --cfg=smpi/host-speed:2Gf $C seconds 1
+EOF
+# Plain smpirun, and smpi-default told SimGrid's default speed: the same run.
 out=$(plain "$PLAT" "$HOSTS" 1 "$C" seconds 0.25)
 check_close "plain smpirun: SimGrid 3.32's 20000f" "$(val 0 <<<"$out")" "$(calc "0.25 * 20000 / 1e9")" 1e-9
 ref=$out
-out=$(hnm smpi-default "$PLAT" "$HOSTS" 1 "$C" seconds 0.25)
-check_close "smpi-default counts computation like every model" "$(val 0 <<<"$out")" 0.25 1e-9
 out=$(hnm smpi-default "$PLAT" "$HOSTS" 1 --cfg=smpi/host-speed:20000f "$C" seconds 0.25)
 check "smpi-default with 20000f is plain smpirun, digit for digit" [ "$out" = "$ref" ]
-# Heterogeneous: the fastest host of the run is the reference.
-out=$(hnm fluid "$tmp/hetero.xml" "$tmp/slow-fast.hosts" 2 "$C" seconds 0.25)
-check_close "hetero: 0.25 s on the 1Gf host, reference 2Gf" "$(val 0 <<<"$out")" 0.5 1e-9
-check_close "hetero: 0.25 s on the 2Gf host" "$(val 1 <<<"$out")" 0.25 1e-9
-out=$(hnm fluid "$tmp/hetero.xml" "$tmp/slow-fast.hosts" 2 "$C" flops 3e9)
-check_close "hetero: 3e9 flop at 1Gf" "$(val 0 <<<"$out")" 3 1e-9
-check_close "hetero: 3e9 flop at 2Gf" "$(val 1 <<<"$out")" 1.5 1e-9
-out=$(hnm fluid "$tmp/hetero.xml" "$tmp/slow-fast.hosts" 1 "$C" seconds 0.25)
-check_close "hetero, -np 1: only the 1Gf host runs a rank, it is the reference" "$(val 0 <<<"$out")" 0.25 1e-9
-out=$(hnm fluid "$tmp/config.xml" "$tmp/config.hosts" 2 "$C" seconds 1)
-check_close "<config> smpi/host-speed 500Mf on 2Gf hosts: 1 s counts 0.25 s" "$(val 1 <<<"$out")" 0.25 1e-9
-out=$(hnm fluid "$tmp/config.xml" "$tmp/config.hosts" 2 --cfg=smpi/host-speed:2Gf "$C" seconds 1)
-check_close "the user's --cfg wins over the platform's <config>" "$(val 1 <<<"$out")" 1 1e-9
 
 # ---- what hnm-run says and passes ------------------------------------------
 ex=$("$HNM_RUN" --model graphene --explain)

@@ -21,30 +21,5 @@ for k in 1 100 1023 1024 1025 4096 65536 65537 1048576; do
   SC+=("$k:0.001:0" "$k:0:0.001" "$k:0:0.00002")
 done
 out=$(hnm "$MODEL" "$DATA/platforms/two.xml" "$DATA/platforms/two.hosts" 2 "$SIM_BIN/p2p_timing" "${SC[@]}")
-mapfile -t sends < <(grep '^send' <<<"$out")
-mapfile -t recvs < <(grep '^recv' <<<"$out")
-check "one line per scenario and side" [ "${#sends[@]}" -eq "${#SC[@]}" -a "${#recvs[@]}" -eq "${#SC[@]}" ]
-
-for i in "${!SC[@]}"; do
-  read -r _ k ts te <<<"${sends[$i]}"
-  read -r _ k2 tr re <<<"${recvs[$i]}"
-  T1=$(calc "$o + $k * $Os")
-  T2=$(calc "$k < $s ? $L + $k * $g : $L + $s * $g + ($k - $s) * $G")
-  T3=$(calc "$o + $k * $Or")
-  if [ "$k" -le "$S" ]; then
-    check_close "k=$k ${SC[$i]} MPI_Send = T1" "$(calc "$te - $ts")" "$T1" 1e-9
-    check_close "k=$k ${SC[$i]} MPI_Recv" "$(calc "$re - $tr")" \
-      "$(calc "($T1 + $T2 - ($tr - $ts) > 0 ? $T1 + $T2 - ($tr - $ts) : 0) + $T3")" 1e-9
-  else
-    X=$(calc "6 * $o + 2 * $L + $k * ($Os + $Or) + $T2")
-    start=$(calc "$ts > $tr ? $ts : $tr")
-    check_close "k=$k ${SC[$i]} rendez-vous send end" "$te" "$(calc "$start + $X")" 1e-9
-    check_close "k=$k ${SC[$i]} rendez-vous recv end" "$re" "$(calc "$start + $X")" 1e-9
-    if awk -v a="$tr" -v b="$ts" 'BEGIN { exit !(a <= b) }'; then
-      T5=$(calc "2 * $o + $L")
-      fig1=$(calc "($o + $L - ($tr - $ts) > 0 ? $o + $L - ($tr - $ts) : 0) + $o + $T5 + $T1 + $T2 + $T3")
-      check_close "k=$k ${SC[$i]} receiver early: MPI_Recv = Figure 1(b)" "$(calc "$re - $tr")" "$fig1" 1e-9
-    fi
-  fi
-done
+loggps_check "" "$out" "$L" "$o" "$g" "$G" "$s" "$S" "$Os" "$Or"
 finish

@@ -14,21 +14,15 @@
 # for a fitted segment table, its fastest rate against the route's.
 source "$(dirname "$0")/lib.sh"
 W=$WORK
-cat >"$W/p.xml" <<'EOF'
-<?xml version="1.0"?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="Full">
-    <host id="n-0" speed="1Gf"/>
-    <host id="n-1" speed="1Gf"/>
-    <host id="n-2" speed="1Gf"/>
-    <link id="a" bandwidth="1GBps" latency="10us"/>
-    <link id="b" bandwidth="100MBps" latency="5us"/>
-    <route src="n-0" dst="n-1"><link_ctn id="a"/></route>
-    <route src="n-0" dst="n-2"><link_ctn id="a"/><link_ctn id="b"/></route>
-    <route src="n-1" dst="n-2"><link_ctn id="b"/></route>
-  </zone>
-</platform>
+full_zone "$W/p.xml" <<'EOF'
+<host id="n-0" speed="1Gf"/>
+<host id="n-1" speed="1Gf"/>
+<host id="n-2" speed="1Gf"/>
+<link id="a" bandwidth="1GBps" latency="10us"/>
+<link id="b" bandwidth="100MBps" latency="5us"/>
+<route src="n-0" dst="n-1"><link_ctn id="a"/></route>
+<route src="n-0" dst="n-2"><link_ctn id="a"/><link_ctn id="b"/></route>
+<route src="n-1" dst="n-2"><link_ctn id="b"/></route>
 EOF
 printf 'n-0\nn-1\n' >"$W/01.hosts"
 printf 'n-0\nn-2\n' >"$W/02.hosts"
@@ -42,24 +36,8 @@ for route in "01 10e-6 1e9" "02 15e-6 1e8"; do
   G=$(calc "1 / $B")
   out=$(hnm "$MODEL" "$W/p.xml" "$W/$hosts.hosts" 2 "$SIM_BIN/p2p_timing" "${SC[@]}" 2>"$W/err")
   check "route $hosts: no platform note with :platform ($(cat "$W/err"))" [ ! -s "$W/err" ]
-  mapfile -t sends < <(grep '^send' <<<"$out")
-  mapfile -t recvs < <(grep '^recv' <<<"$out")
-  check "route $hosts: one line per scenario and side" [ "${#sends[@]}" -eq "${#SC[@]}" -a "${#recvs[@]}" -eq "${#SC[@]}" ]
-  for i in "${!SC[@]}"; do
-    read -r _ k ts te <<<"${sends[$i]}"
-    read -r _ _ tr re <<<"${recvs[$i]}"
-    T1=$(calc "$o + $k * $Os") T2=$(calc "$L + $k * $G") T3=$(calc "$o + $k * $Or")
-    if [ "$k" -le "$S" ]; then
-      check_close "route $hosts k=$k ${SC[$i]} MPI_Send = T1" "$(calc "$te - $ts")" "$T1" 1e-9
-      check_close "route $hosts k=$k ${SC[$i]} MPI_Recv" "$(calc "$re - $tr")" \
-        "$(calc "($T1 + $T2 - ($tr - $ts) > 0 ? $T1 + $T2 - ($tr - $ts) : 0) + $T3")" 1e-9
-    else
-      X=$(calc "6 * $o + 2 * $L + $k * ($Os + $Or) + $T2")
-      start=$(calc "$ts > $tr ? $ts : $tr")
-      check_close "route $hosts k=$k ${SC[$i]} rendez-vous recv end" "$re" "$(calc "$start + $X")" 1e-9
-      check_close "route $hosts k=$k ${SC[$i]} rendez-vous send end" "$te" "$(calc "$start + $X")" 1e-9
-    fi
-  done
+  # s = 0: T2 = L + k G for every k.
+  loggps_check "route $hosts " "$out" "$L" "$o" "$G" "$G" 0 "$S" "$Os" "$Or"
 done
 
 # The bundled loggps keeps its own L and G: one line of note.

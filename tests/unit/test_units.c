@@ -15,146 +15,156 @@ typedef int (*parse_fn)(const char *, double *, char *, size_t);
  * need not be the double nearest to 1.5e-6); exact values use 0. */
 #define REL 1e-15
 
-static void expect_value(const char *fn_name, parse_fn fn, const char *s, double want, double rel, int line)
-{
-  char err[256] = "";
-  double got = -12345;
-  int rc = fn(s, &got, err, sizeof err);
-  int ok = rc == 0 && (rel == 0 ? got == want : fabs(got - want) <= rel * fabs(want));
+/* One input of a parser and what it must give: the value (within rel
+ * relative, 0: exact) when needle is NULL, else a failure whose message
+ * holds needle, the output left untouched. */
+struct unit_case {
+  const char *s;
+  double want, rel;
+  const char *needle;
+};
 
-  check_at(ok, __FILE__, line, "%s(\"%s\"): rc %d, got %.17g, want %.17g (%s)", fn_name, s, rc, got, want, err);
+static void run_cases(const char *fn_name, parse_fn fn, const struct unit_case *c, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    char err[256] = "";
+    double got = -12345;
+    int rc = fn(c[i].s, &got, err, sizeof err);
+
+    if (c[i].needle == NULL)
+      check_at(rc == 0 && (c[i].rel == 0 ? got == c[i].want : fabs(got - c[i].want) <= c[i].rel * fabs(c[i].want)),
+               __FILE__, __LINE__, "%s(\"%s\"): rc %d, got %.17g, want %.17g (%s)", fn_name, c[i].s, rc, got,
+               c[i].want, err);
+    else
+      check_at(rc == -1 && got == -12345 && strstr(err, c[i].needle) != NULL, __FILE__, __LINE__,
+               "%s(\"%s\"): rc %d, out %g, message \"%s\" (wanted an error containing \"%s\")", fn_name, c[i].s,
+               rc, got, err, c[i].needle);
+  }
 }
 
-/* Expect a failure whose message contains needle; *out must stay untouched. */
-static void expect_error(const char *fn_name, parse_fn fn, const char *s, const char *needle, int line)
-{
-  char err[256] = "";
-  double out = 42;
-  int rc = fn(s, &out, err, sizeof err);
-  int ok = rc == -1 && out == 42 && strstr(err, needle) != NULL;
-
-  check_at(ok, __FILE__, line, "%s(\"%s\"): rc %d, out %g, message \"%s\" (wanted an error containing \"%s\")", fn_name,
-           s, rc, out, err, needle);
-}
-
-#define TIME(s, v, rel) expect_value("hnm_parse_time", hnm_parse_time, s, v, rel, __LINE__)
-#define SIZE(s, v, rel) expect_value("hnm_parse_size", hnm_parse_size, s, v, rel, __LINE__)
-#define BW(s, v, rel) expect_value("hnm_parse_bandwidth", hnm_parse_bandwidth, s, v, rel, __LINE__)
-#define NUM(s, v, rel) expect_value("hnm_parse_number", hnm_parse_number, s, v, rel, __LINE__)
-#define TIME_ERR(s, n) expect_error("hnm_parse_time", hnm_parse_time, s, n, __LINE__)
-#define SIZE_ERR(s, n) expect_error("hnm_parse_size", hnm_parse_size, s, n, __LINE__)
-#define BW_ERR(s, n) expect_error("hnm_parse_bandwidth", hnm_parse_bandwidth, s, n, __LINE__)
-#define NUM_ERR(s, n) expect_error("hnm_parse_number", hnm_parse_number, s, n, __LINE__)
+#define RUN_CASES(fn, cases) run_cases(#fn, fn, cases, sizeof cases / sizeof *cases)
 
 static void test_time(void)
 {
-  TIME("1.5us", 1.5e-6, REL);
-  TIME("2e-6s", 2e-6, 0);
-  TIME("2e-6", 2e-6, 0); /* a bare number is seconds */
-  TIME("3ms", 0.003, REL);
-  TIME("1ns", 1e-9, 0);
-  TIME("0.25ns", 2.5e-10, REL);
-  TIME("4ps", 4e-12, REL);
-  TIME("1s", 1, 0);
-  TIME("1m", 60, 0);
-  TIME("1h", 3600, 0);
-  TIME("1d", 86400, 0);
-  TIME("1w", 604800, 0);
-  TIME("0", 0, 0);
-  TIME("-1us", -1e-6, 0); /* negative parses; callers reject it */
-  TIME("+30us", 3e-5, REL);
+  static const struct unit_case cases[] = {
+    {"1.5us", 1.5e-6, REL, NULL},
+    {"2e-6s", 2e-6, 0, NULL},
+    {"2e-6", 2e-6, 0, NULL}, /* a bare number is seconds */
+    {"3ms", 0.003, REL, NULL},
+    {"1ns", 1e-9, 0, NULL},
+    {"0.25ns", 2.5e-10, REL, NULL},
+    {"4ps", 4e-12, REL, NULL},
+    {"1s", 1, 0, NULL},
+    {"1m", 60, 0, NULL},
+    {"1h", 3600, 0, NULL},
+    {"1d", 86400, 0, NULL},
+    {"1w", 604800, 0, NULL},
+    {"0", 0, 0, NULL},
+    {"-1us", -1e-6, 0, NULL}, /* negative parses; callers reject it */
+    {"+30us", 3e-5, REL, NULL},
 
-  TIME_ERR("", "empty");
-  TIME_ERR("us", "not a number");
-  TIME_ERR("abc", "not a number");
-  TIME_ERR("1.5xs", "unknown unit 'xs'");
-  TIME_ERR("1US", "unknown unit 'US'");
-  TIME_ERR("1 us", "white space");
-  TIME_ERR("1us ", "white space");
-  TIME_ERR("nan", "not a finite number");
-  TIME_ERR("NaNs", "not a finite number");
-  TIME_ERR("inf", "not a finite number");
-  TIME_ERR("-infinity", "not a finite number");
-  TIME_ERR("1e999", "out of range");
-  TIME_ERR("1e308w", "out of range"); /* overflows once scaled */
-  TIME_ERR("1e-400", "out of range");
+    {"", 0, 0, "empty"},
+    {"us", 0, 0, "not a number"},
+    {"abc", 0, 0, "not a number"},
+    {"1.5xs", 0, 0, "unknown unit 'xs'"},
+    {"1US", 0, 0, "unknown unit 'US'"},
+    {"1 us", 0, 0, "white space"},
+    {"1us ", 0, 0, "white space"},
+    {"nan", 0, 0, "not a finite number"},
+    {"NaNs", 0, 0, "not a finite number"},
+    {"inf", 0, 0, "not a finite number"},
+    {"-infinity", 0, 0, "not a finite number"},
+    {"1e999", 0, 0, "out of range"},
+    {"1e308w", 0, 0, "out of range"}, /* overflows once scaled */
+    {"1e-400", 0, 0, "out of range"},
+  };
+  RUN_CASES(hnm_parse_time, cases);
 }
 
 static void test_size(void)
 {
-  SIZE("1420", 1420, 0); /* a bare number is bytes */
-  SIZE("1420B", 1420, 0);
-  SIZE("64KiB", 65536, 0);
-  SIZE("1MiB", 1048576, 0);
-  SIZE("2GiB", 2147483648.0, 0);
-  SIZE("1TiB", 1099511627776.0, 0);
-  SIZE("1YiB", 1208925819614629174706176.0, 0); /* 2^80 */
-  SIZE("1kB", 1000, 0);
-  SIZE("1MB", 1e6, 0);
-  SIZE("1GB", 1e9, 0);
-  SIZE("1.5GB", 1.5e9, 0);
-  SIZE("1TB", 1e12, 0);
-  SIZE("1PB", 1e15, 0);
-  SIZE("1EB", 1e18, 0);
-  SIZE("8kb", 1000, 0); /* 8000 bits */
-  SIZE("1b", 0.125, 0);
-  SIZE("8Kib", 1024, 0);
-  SIZE("1Mb", 125000, 0);
-  SIZE("0", 0, 0);
+  static const struct unit_case cases[] = {
+    {"1420", 1420, 0, NULL}, /* a bare number is bytes */
+    {"1420B", 1420, 0, NULL},
+    {"64KiB", 65536, 0, NULL},
+    {"1MiB", 1048576, 0, NULL},
+    {"2GiB", 2147483648.0, 0, NULL},
+    {"1TiB", 1099511627776.0, 0, NULL},
+    {"1YiB", 1208925819614629174706176.0, 0, NULL}, /* 2^80 */
+    {"1kB", 1000, 0, NULL},
+    {"1MB", 1e6, 0, NULL},
+    {"1GB", 1e9, 0, NULL},
+    {"1.5GB", 1.5e9, 0, NULL},
+    {"1TB", 1e12, 0, NULL},
+    {"1PB", 1e15, 0, NULL},
+    {"1EB", 1e18, 0, NULL},
+    {"8kb", 1000, 0, NULL}, /* 8000 bits */
+    {"1b", 0.125, 0, NULL},
+    {"8Kib", 1024, 0, NULL},
+    {"1Mb", 125000, 0, NULL},
+    {"0", 0, 0, NULL},
 
-  SIZE_ERR("", "empty");
-  SIZE_ERR("1KB", "unknown unit 'KB'"); /* SimGrid: "k" is decimal, "Ki" binary; no "K" */
-  SIZE_ERR("1kiB", "unknown unit 'kiB'");
-  SIZE_ERR("64 KiB", "white space");
-  SIZE_ERR("1Bps", "unknown unit 'Bps'");
-  SIZE_ERR("1s", "unknown unit 's'");
-  SIZE_ERR("KiB", "not a number");
-  SIZE_ERR("nanB", "not a finite number");
-  SIZE_ERR("1e300YiB", "out of range");
+    {"", 0, 0, "empty"},
+    {"1KB", 0, 0, "unknown unit 'KB'"}, /* SimGrid: "k" is decimal, "Ki" binary; no "K" */
+    {"1kiB", 0, 0, "unknown unit 'kiB'"},
+    {"64 KiB", 0, 0, "white space"},
+    {"1Bps", 0, 0, "unknown unit 'Bps'"},
+    {"1s", 0, 0, "unknown unit 's'"},
+    {"KiB", 0, 0, "not a number"},
+    {"nanB", 0, 0, "not a finite number"},
+    {"1e300YiB", 0, 0, "out of range"},
+  };
+  RUN_CASES(hnm_parse_size, cases);
 }
 
 static void test_bandwidth(void)
 {
-  BW("10Gbps", 1.25e9, 0);
-  BW("1.25GBps", 1.25e9, 0);
-  BW("1GiBps", 1073741824.0, 0);
-  BW("1Gibps", 134217728.0, 0);
-  BW("1Bps", 1, 0);
-  BW("8bps", 1, 0);
-  BW("1kbps", 125, 0);
-  BW("100Mbps", 1.25e7, 0);
-  BW("1KiBps", 1024, 0);
-  BW("125MBps", 1.25e8, 0);
-  BW("1Tbps", 1.25e11, 0);
+  static const struct unit_case cases[] = {
+    {"10Gbps", 1.25e9, 0, NULL},
+    {"1.25GBps", 1.25e9, 0, NULL},
+    {"1GiBps", 1073741824.0, 0, NULL},
+    {"1Gibps", 134217728.0, 0, NULL},
+    {"1Bps", 1, 0, NULL},
+    {"8bps", 1, 0, NULL},
+    {"1kbps", 125, 0, NULL},
+    {"100Mbps", 1.25e7, 0, NULL},
+    {"1KiBps", 1024, 0, NULL},
+    {"125MBps", 1.25e8, 0, NULL},
+    {"1Tbps", 1.25e11, 0, NULL},
 
-  BW_ERR("125000000", "append Bps");
-  BW_ERR("125000000", "bps");
-  BW_ERR("0", "no unit");
-  BW_ERR("10Gb", "unknown unit 'Gb'");
-  BW_ERR("10GBs", "unknown unit 'GBs'");
-  BW_ERR("10gbps", "unknown unit 'gbps'");
-  BW_ERR("", "empty");
-  BW_ERR("infGbps", "not a finite number");
-  BW_ERR("10 Gbps", "white space");
+    {"125000000", 0, 0, "append Bps"},
+    {"125000000", 0, 0, "bps"},
+    {"0", 0, 0, "no unit"},
+    {"10Gb", 0, 0, "unknown unit 'Gb'"},
+    {"10GBs", 0, 0, "unknown unit 'GBs'"},
+    {"10gbps", 0, 0, "unknown unit 'gbps'"},
+    {"", 0, 0, "empty"},
+    {"infGbps", 0, 0, "not a finite number"},
+    {"10 Gbps", 0, 0, "white space"},
+  };
+  RUN_CASES(hnm_parse_bandwidth, cases);
 }
 
 static void test_number(void)
 {
-  NUM("1.5", 1.5, 0);
-  NUM("0.940694", 0.940694, 0);
-  NUM("1e3", 1000, 0);
-  NUM("-2", -2, 0);
-  NUM("+3", 3, 0);
-  NUM("0x10", 16, 0); /* strtod's hexadecimal, as SimGrid */
+  static const struct unit_case cases[] = {
+    {"1.5", 1.5, 0, NULL},
+    {"0.940694", 0.940694, 0, NULL},
+    {"1e3", 1000, 0, NULL},
+    {"-2", -2, 0, NULL},
+    {"+3", 3, 0, NULL},
+    {"0x10", 16, 0, NULL}, /* strtod's hexadecimal, as SimGrid */
 
-  NUM_ERR("", "empty");
-  NUM_ERR("1.5x", "not a plain number");
-  NUM_ERR("1us", "not a plain number");
-  NUM_ERR("abc", "not a number");
-  NUM_ERR("nan", "not a finite number");
-  NUM_ERR("inf", "not a finite number");
-  NUM_ERR("1e999", "out of range");
-  NUM_ERR(" 1", "white space");
+    {"", 0, 0, "empty"},
+    {"1.5x", 0, 0, "not a plain number"},
+    {"1us", 0, 0, "not a plain number"},
+    {"abc", 0, 0, "not a number"},
+    {"nan", 0, 0, "not a finite number"},
+    {"inf", 0, 0, "not a finite number"},
+    {"1e999", 0, 0, "out of range"},
+    {" 1", 0, 0, "white space"},
+  };
+  RUN_CASES(hnm_parse_number, cases);
 }
 
 static void test_error_buffer(void)
