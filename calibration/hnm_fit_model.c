@@ -117,6 +117,26 @@ int hnm_fit_medians(double *k, double *y, size_t *n, int smooth, char *err, size
   return 0;
 }
 
+int hnm_fit_push(double **k, double **y, size_t *n, size_t *cap, double kv, double yv)
+{
+  if (*n == *cap) {
+    size_t c = *cap ? 2 * *cap : 256;
+    double *nk = realloc(*k, c * sizeof *nk);
+    if (nk == NULL)
+      return -1;
+    *k = nk;
+    double *ny = realloc(*y, c * sizeof *ny);
+    if (ny == NULL)
+      return -1;
+    *y = ny;
+    *cap = c;
+  }
+  (*k)[*n] = kv;
+  (*y)[*n] = yv;
+  ++*n;
+  return 0;
+}
+
 /* One op's segmented fit into pieces[HNM_FIT_MAX_PIECES], *np, *sigma:
  * the rows of s with k <= kmax (y from yover when not NULL), the residuals'
  * denominators from scale (per row, NULL: none), split at the thresholds

@@ -191,6 +191,11 @@ double hnm_fit_predict_hybrid(const hnm_fit_result *r, int op, double k);
 double hnm_fit_predict_loggps(const hnm_fit_result *r, int op, double k);
 double hnm_fit_predict_fluid(const hnm_fit_result *r, int op, double k);
 
+/* Append (kv bytes, yv seconds) to the growing arrays *k and *y of *n
+ * points, room for *cap (both grown together, doubling): how a reader
+ * builds a series. 0, or -1 (out of memory) with the arrays unchanged. */
+int hnm_fit_push(double **k, double **y, size_t *n, size_t *cap, double kv, double yv);
+
 /* Replace the points (k[i], y[i]), i < *n, by one per distinct size, in
  * increasing k: its median y, then a running median over `smooth` sizes
  * on each side (0: none; the window shrinks symmetrically at the ends);

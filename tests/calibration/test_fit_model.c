@@ -400,6 +400,23 @@ static void test_medians(void)
   CHECK_EQ(n, 0);
 }
 
+/* hnm_fit_push: 300 points, across the first growth (256). */
+static void test_push(void)
+{
+  double *k = NULL, *y = NULL;
+  size_t n = 0, cap = 0;
+  int ok = 1;
+  for (int i = 0; i < 300; i++)
+    ok &= hnm_fit_push(&k, &y, &n, &cap, i, 2.0 * i) == 0;
+  CHECK(ok);
+  CHECK_EQ(n, 300);
+  CHECK_EQ(cap, 512);
+  CHECK_EQ(k[299], 299.0);
+  CHECK_EQ(y[256], 512.0);
+  free(k);
+  free(y);
+}
+
 int main(void)
 {
   test_hybrid(1);
@@ -409,5 +426,6 @@ int main(void)
   test_notes();
   test_residuals();
   test_medians();
+  test_push();
   return check_finish();
 }
