@@ -95,6 +95,8 @@ bad '9s/,[^,]*$/,2.5/'
 fit_refuses "time out of range" "pack.csv:9: seconds: '2.5' is above 1 s" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
 bad '10s/,pack,/,squash,/'
 fit_refuses "unknown op" "pack.csv:10: op: 'squash'" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
+{ head -3 "$REAL"; printf 'a\0b\n'; } > "$WORK/pack.csv"
+fit_refuses "NUL byte" "pack.csv:4: NUL byte in the line" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
 grep -v ',subarray,fit,' "$REAL" > "$WORK/pack.csv"
 fit_refuses "a class without fit rows" "no interpreted pack rows of role fit to fit class 'subarray'" \
   fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
