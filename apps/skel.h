@@ -79,7 +79,8 @@ void skel_csv_header(MPI_Comm comm);
  * rank starts the operation at the same simulated instant T ("sync=window"
  * in the report's params): skel_sync computes T collectively -- an
  * allreduce-max of the ranks' entry times (hence E_min), then one of their
- * exit times from it (Y) and T = skel_window_start(E_min, Y) -- and each
+ * exit times from it (Y) and T = skel_window_start(E_min, Y), plus
+ * SKEL_WINDOW_NOISE when SMPI counts computation -- and each
  * rank sleeps until T (sg_actor_sleep_until; simulated idle time costs no
  * wall time). The operation's time is then not skewed by how a barrier
  * releases the ranks (SMPI's default barrier is linear: rank i leaves
@@ -99,6 +100,15 @@ struct skel_batch;
 
 /* Extra idle time after the window's estimate, seconds. */
 #define SKEL_WINDOW_MARGIN 1e-6
+/* More idle time when SMPI counts the program's computation
+ * (smpi/simulate-computation, hnm-run's default): SMPI then injects the CPU
+ * time it measured between two MPI calls, and the half microsecond inside
+ * each of the window's own MPI calls (SMPI's wrapper, the clock reads)
+ * sometimes measures 20-100 us of the machine's own activity (a 2-core
+ * virtual machine at load 5: 12 of 120 transpose runs started late with
+ * SKEL_WINDOW_MARGIN alone, by 1-62 us). 1 ms is 16 times the largest seen;
+ * the idle time costs no wall time and no operation's measured time. */
+#define SKEL_WINDOW_NOISE 1e-3
 /* Doubles skel_sync's allreduce carries at most. */
 #define SKEL_SYNC_VALUES 2
 

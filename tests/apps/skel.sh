@@ -37,6 +37,25 @@ for p in 1 3 6 8 13; do
   expect_report "fluid P=$p" "$out" "$p" window
 done
 
+# The window's idle time: a few microseconds of messages on flat32 (10 us
+# links: the allreduces of P = 4 take 4 x 2 x 10 us at least, the window
+# twice that), plus SKEL_WINDOW_NOISE (1 ms) when SMPI counts computation
+# (a later --cfg wins over SIMOPTS's).
+for sc in no yes; do
+  out=$(sim fluid 4 "$U" -1 --cfg=smpi/simulate-computation:$sc 2>&1) || true
+  gap=$(sed -n 's/^gap,//p' <<<"$out")
+  expect_report "fluid P=4, simulate-computation:$sc" "$out" 4 window
+  if [ $sc = no ]; then
+    check "simulate-computation:no: window $gap s within (50 us, 1 ms)" awk -v g="$gap" 'BEGIN { exit !(g > 5e-5 && g < 1e-3) }'
+    nogap=$gap
+  else
+    # Beyond the 1 ms, what SMPI measured of the program's own code before
+    # the window (printf, MPI_Init's return: 0.1-0.2 ms here) is injected.
+    check "simulate-computation:yes: window $gap s >= $nogap + 1 ms, < + 6 ms" \
+      awk -v g="$gap" -v n="$nogap" 'BEGIN { d = g - n - 1e-3; exit !(d >= 0 && d < 5e-3) }'
+  fi
+done
+
 err=$WORK/err
 rc=0
 out=$(mpi 3 "$U_MPI" 2 2>"$err") || rc=$?

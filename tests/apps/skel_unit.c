@@ -15,11 +15,17 @@
  *    late before line b: the report must print nothing and every rank end
  *    with status 2 and the message naming line 1 -- the path a rank takes
  *    when it reaches skel_sync's common start after it.
+ * 3. Under SMPI, rank 0 prints "gap,G": the simulated time from its entry
+ *    into the first skel_sync to the common start it returns, which holds
+ *    SKEL_WINDOW_NOISE exactly when smpi/simulate-computation is on.
  */
 #include "skel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef SMPI_SHARED_MALLOC
+#include <simgrid/engine.h>
+#endif
 
 int main(int argc, char **argv)
 {
@@ -44,7 +50,18 @@ int main(int argc, char **argv)
   if (b == NULL)
     skel_fail(comm, "skel_unit", "out of memory");
   skel_csv_header(comm);
-  skel_sync(comm, b);
+#ifdef SMPI_SHARED_MALLOC
+  double entry = simgrid_get_clock();
+#endif
+  double t0 = skel_sync(comm, b);
+#ifdef SMPI_SHARED_MALLOC
+  if (rank == 0) {
+    printf("gap,%.17g\n", t0 - entry);
+    fflush(stdout);
+  }
+#else
+  (void)t0;
+#endif
   double st[2] = {(double)rank, (double)(procs - rank)};
   skel_batch_add(b, "skel_unit", "a", "none", "x=1", 2, st, rank + 1, (double)rank);
   if (rank == late_rank)

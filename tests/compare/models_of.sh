@@ -37,14 +37,9 @@ check "sweep: the loggps row is named by its path" grep -q '^1,[^,]*,--bytes 100
 
 # Refusals: one line naming the missing file, exit 2, no CSV.
 rm cal-report/fluid.xml
-"$HNM_COMPARE" run --models-of cal.xml --np 2 --platform "$TWO" -o new.csv -- "$PROG" >out.txt 2>err.txt
-st=$?
-check "no fluid.xml: exit 2 (got $st)" [ $st -eq 2 ]
-check "no fluid.xml: one line naming it (got: $(cat err.txt))" \
-  [ "$(wc -l <err.txt)" -eq 1 -a -n "$(grep -F -- "--models-of: 'cal.xml': no cal-report/fluid.xml" err.txt)" ]
+refuse "no fluid.xml" "$(ere_quote "--models-of: 'cal.xml': no cal-report/fluid.xml")" \
+  "$HNM_COMPARE" run --models-of cal.xml --np 2 --platform "$TWO" -o new.csv -- "$PROG"
 check "no fluid.xml: no CSV" [ ! -e new.csv ]
-"$HNM_COMPARE" run --models-of cal.txt --np 2 --platform "$TWO" -o new.csv -- "$PROG" >out.txt 2>err.txt
-st=$?
-check_eq "not a .xml: exit status" "$st" 2
-check "not a .xml: the message (got: $(cat err.txt))" grep -qF "'cal.txt' is not the model file of hnm-calibrate fit -o MODEL.xml" err.txt
+refuse "not a .xml" "$(ere_quote "'cal.txt' is not the model file of hnm-calibrate fit -o MODEL.xml")" \
+  "$HNM_COMPARE" run --models-of cal.txt --np 2 --platform "$TWO" -o new.csv -- "$PROG"
 finish

@@ -99,13 +99,11 @@ for t in platform hostfile route calibrate compare linkload; do
   mkdir dir
   echo old > hosts
   if [ $t = platform ]; then
-    timeout $T "$HNM_PLATFORM" torus --dims 2x2 -o dir --hostfile hosts > /dev/null 2> err.txt
+    refuse "$t directory" "'dir'" timeout $T "$HNM_PLATFORM" torus --dims 2x2 -o dir --hostfile hosts
   else
-    timeout $T $(tool $t dir) > /dev/null 2> err.txt
+    # shellcheck disable=SC2046
+    refuse "$t directory" "'dir'" timeout $T $(tool $t dir)
   fi
-  st=$?
-  check "$t directory: exit 2 (got $st: $(head -c 200 err.txt))" [ $st -eq 2 ]
-  check "$t directory: one line on stderr" [ "$(wc -l < err.txt)" -eq 1 ]
   check "$t directory: the existing hostfile untouched" [ "$(cat hosts)" = old ]
   check "$t directory: directory still empty" [ -z "$(ls -A dir)" ]
   check "$t directory: nothing left behind" nothing_left .
@@ -130,11 +128,7 @@ if [ -n "${HNM_LINKPLOT:-}" ]; then
   check "linkplot symlink: target updated" grep -q '^# global links' target/map.dat
   check "linkplot symlink: nothing left behind" nothing_left . target
   rm -f ll.fifo && mkfifo ll.fifo
-  timeout $T "$HNM_LINKPLOT" map ll.fifo -o fifo > /dev/null 2> err.txt
-  st=$?
-  check "linkplot FIFO input: exit 2, no hang (got $st)" [ $st -eq 2 ]
-  check "linkplot FIFO input: one line" [ "$(wc -l < err.txt)" -eq 1 ]
-  check "linkplot FIFO input: the line names it" grep -q 'll.fifo' err.txt
+  refuse "linkplot FIFO input: no hang, the line names it" 'll\.fifo' timeout $T "$HNM_LINKPLOT" map ll.fifo -o fifo
   check "linkplot FIFO input: nothing written" [ ! -e fifo.dat -a ! -e fifo.gp ]
 fi
 finish

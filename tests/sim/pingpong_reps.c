@@ -11,10 +11,7 @@
  * with --cfg=smpi/simulate-computation:no so that only the network model
  * moves the clock.
  */
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "pingpong.h"
 
 int main(int argc, char **argv)
 {
@@ -22,14 +19,12 @@ int main(int argc, char **argv)
   int rank, procs;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
-  long sizes[64], nsizes = 0, reps = 100, allreduce = -1;
-  sizes[nsizes++] = 1000;
+  long sizes[64], reps = 100, allreduce = -1;
+  int nsizes = 1;
+  sizes[0] = 1000;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--bytes") == 0) {
-      nsizes = 0;
-      char *save = NULL;
-      for (char *t = strtok_r(argv[i + 1], ",", &save); t != NULL && nsizes < 64; t = strtok_r(NULL, ",", &save))
-        sizes[nsizes++] = atol(t);
+      nsizes = comma_list(argv[i + 1], sizes, 64);
     } else if (strcmp(argv[i], "--reps") == 0) {
       reps = atol(argv[i + 1]);
     } else if (strcmp(argv[i], "--allreduce") == 0) {
@@ -42,17 +37,8 @@ int main(int argc, char **argv)
   max = allreduce > max ? allreduce : max;
   char *buf = calloc((size_t)max, 1), *out = calloc((size_t)max, 1);
   for (long s = 0; s < nsizes && procs > 1; s++)
-    for (long r = 0; r < reps; r++) {
-      if (rank == 0) {
-        double t0 = MPI_Wtime();
-        MPI_Send(buf, (int)sizes[s], MPI_CHAR, 1, 0, MPI_COMM_WORLD);
-        MPI_Recv(buf, (int)sizes[s], MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        printf("pingpong %ld %.17g\n", sizes[s], MPI_Wtime() - t0);
-      } else if (rank == 1) {
-        MPI_Recv(buf, (int)sizes[s], MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(buf, (int)sizes[s], MPI_CHAR, 0, 0, MPI_COMM_WORLD);
-      }
-    }
+    for (long r = 0; r < reps; r++)
+      pingpong(rank, buf, buf, sizes[s]);
   for (long r = 0; allreduce >= 0 && r < reps; r++) {
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();

@@ -7,20 +7,7 @@
  *
  *   pingpong_sizes [PINGPONG-SIZES] [COLLECTIVE-SIZES]   (comma-separated)
  */
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int parse(const char *s, long *out, int max)
-{
-  int n = 0;
-  char *copy = strdup(s), *save = NULL;
-  for (char *t = strtok_r(copy, ",", &save); t != NULL && n < max; t = strtok_r(NULL, ",", &save))
-    out[n++] = atol(t);
-  free(copy);
-  return n;
-}
+#include "pingpong.h"
 
 static void collective(const char *name, long k, int procs, char *s, char *r)
 {
@@ -46,8 +33,8 @@ int main(int argc, char **argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &procs);
   long pp[64], coll[64];
-  int npp = parse(argc > 1 ? argv[1] : "1,1024,65536", pp, 64);
-  int ncoll = parse(argc > 2 ? argv[2] : "1024", coll, 64);
+  int npp = comma_list(argc > 1 ? argv[1] : "1,1024,65536", pp, 64);
+  int ncoll = comma_list(argc > 2 ? argv[2] : "1024", coll, 64);
   long max = 8;
   for (int i = 0; i < npp; i++)
     max = pp[i] > max ? pp[i] : max;
@@ -56,15 +43,7 @@ int main(int argc, char **argv)
   char *s = calloc((size_t)max, 1), *r = calloc((size_t)max, 1);
   for (int i = 0; i < npp; i++) {
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
-    if (rank == 0) {
-      MPI_Send(s, (int)pp[i], MPI_CHAR, 1, 0, MPI_COMM_WORLD);
-      MPI_Recv(r, (int)pp[i], MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      printf("pingpong %ld %.17g\n", pp[i], MPI_Wtime() - t0);
-    } else if (rank == 1) {
-      MPI_Recv(r, (int)pp[i], MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Send(s, (int)pp[i], MPI_CHAR, 0, 0, MPI_COMM_WORLD);
-    }
+    pingpong(rank, s, r, pp[i]);
   }
   for (int i = 0; i < ncoll; i++)
     collective("alltoall", coll[i], procs, s, r);
