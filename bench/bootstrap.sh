@@ -47,15 +47,7 @@ for c in "$@"; do
   train=$(cputime "$d/train" "$CAL" fit --platform-calibration "$d/train/calibration/${cfg##*/}" -o "$d/m.xml" \
     --no-plots --bootstrap "$N" 2>"$d/train.err")
   # Measured median round trip (MPI_Send row + MPI_Recv row) of each held-out size.
-  awk -F, '
-    function median(a, n,   i, j, t) {
-      for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-    FNR == NR { h[$1] = 1; next }
-    $1 == "MPI_Send" { s = $4; next }
-    ($2 in h) { n[$2]++; v[$2, n[$2]] = s + $4 }
-    END { for (k in n) { for (i = 1; i <= n[k]; i++) b[i] = v[k, i]; printf "%d %.9g\n", k, median(b, n[k]) } }' \
-    "$d/held" "$pp" | sort -n >"$d/med"
+  awk -F, -f tests/calibration/heldout_medians.awk "$d/held" "$pp" | sort -n >"$d/med"
   awk -f tests/calibration/band.awk "$d/m.set/central.xml" "$d"/m.set/member-*.xml "$d/med" >"$d/band"
   echo "== $name: $(wc -l <"$d/held") of $(cut -d, -f2 "$pp" | sort -un | wc -l) sizes held out;" \
     "--bootstrap $N fit: $full s CPU on all the data, $train s on the rest;" \

@@ -26,18 +26,8 @@ CAL=$BUILD/bin/hnm-calibrate
 TWO=(-platform tests/data/platforms/two.xml -hostfile tests/data/platforms/two.hosts)
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/hnm-pc.XXXXXX")
 trap 'rm -rf "$OUT"' EXIT
-errors() { # MEASURED_PingPong.csv SIM_p2p.csv
-  awk -F, '
-  function median(a, n,   i, j, t) {
-    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-  FNR == NR { if ($1 == "MPI_Send") { s = $4; k = $2 } else { n[k]++; v[k, n[k]] = s + $4 }; next }
-  FNR > 1 && $1 == "pingpong" { sim[$2] = $4 }
-  END { for (k in n) { for (i = 1; i <= n[k]; i++) b[i] = v[k, i]; med = median(b, n[k])
-          e = (sim[k] - med) / med; if (e < 0) e = -e
-          d = int(log(k) / log(10) + 1e-9); nd[d]++; E[d, nd[d]] = e; all[++na] = e }
-        for (d = 0; d < 10; d++) if (nd[d]) { for (i = 1; i <= nd[d]; i++) b[i] = E[d, i]; printf "%d %.4f\n", d, median(b, nd[d]) }
-        printf "all %.4f\n", median(all, na) }' "$1" "$2"
+errors() { # MEASURED_PingPong.csv SIM_p2p.csv -> "DECADE ERR" lines and "all ERR"
+  awk -F, -f tests/calibration/pingpong_errors.awk "$1" "$2" | awk '{ print $1 == "overall" ? "all" : substr($1, 3), $3 }'
 }
 for c in "$@"; do
   cfg=$c/calibration/testplatform.xml

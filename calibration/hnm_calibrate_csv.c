@@ -22,21 +22,8 @@
 
 static int series_add(struct cal_series *s, double k, double y, const char *file, long line)
 {
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 256;
-    double *nk = realloc(s->k, cap * sizeof *s->k);
-    if (nk == NULL)
-      return -1;
-    s->k = nk;
-    double *ny = realloc(s->y, cap * sizeof *s->y);
-    if (ny == NULL)
-      return -1;
-    s->y = ny;
-    s->cap = cap;
-  }
-  s->k[s->n] = k;
-  s->y[s->n] = y;
-  s->n++;
+  if (hnm_fit_push(&s->k, &s->y, &s->n, &s->cap, k, y) != 0)
+    return -1;
   s->file = file;
   s->line = line;
   return 0;
@@ -70,6 +57,21 @@ void cal_inputs_free(struct cal_inputs *in)
   memset(in, 0, sizeof *in);
 }
 
+void cal_inputs_data(const struct cal_inputs *in, hnm_fit_data *d)
+{
+  memset(d, 0, sizeof *d);
+  for (int op = 0; op < CAL_OP_COUNT; op++)
+    d->op[op] = (hnm_fit_series){in->op[op].k, in->op[op].y, in->op[op].n, in->op[op].file, in->op[op].line};
+  d->probe = in->probe;
+  d->nprobe = in->nprobe;
+  d->probe_file = in->probe_file;
+  d->cont = in->cont;
+  d->ncont = in->ncont;
+  d->cont_file = in->cont_file;
+  d->p2p_file = in->p2p_file;
+  d->p2p_line = in->p2p_line;
+}
+
 /* Every refusal of cal_read_csv(): the reason into err, the file closed. */
 #define CSV_FAIL(...)                                                                                               \
   do {                                                                                                              \
@@ -79,41 +81,26 @@ void cal_inputs_free(struct cal_inputs *in)
 
 int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errlen)
 {
-  char why[512];
-  FILE *f = hnm_input_open(path, why, sizeof why);
-  if (f == NULL) {
-    hnm_errf(err, errlen, "%s: %s", path, why);
+  hnm_input_lines r;
+  if (hnm_input_lines_open(&r, path, err, errlen) != 0)
     return -1;
-  }
-  char *line = NULL;
-  size_t cap = 0;
   long len;
-  long ln = 0;
   int kind = -1; /* 0 p2p, 1 probe, 2 contention, 3 rma */
   long rows = 0;
-  while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
-    ln++;
-    if (len == -2 || (size_t)len != strlen(line))
-      CSV_FAIL("%s:%ld: %s", path, ln,
-               len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
-    if (len == 0 || line[len - 1] != '\n')
-      CSV_FAIL("%s:%ld: truncated line (no end of line)", path, ln);
-    line[--len] = '\0';
-    if (len > 0 && line[len - 1] == '\r')
-      line[--len] = '\0';
-    if (ln == 1) {
-      if (strcmp(line, HNM_BENCH_P2P_HEADER) == 0)
+  while ((len = hnm_input_lines_next(&r, err, errlen)) >= 0) {
+    if (r.ln == 1) {
+      if (strcmp(r.line, HNM_BENCH_P2P_HEADER) == 0)
         kind = 0;
-      else if (strcmp(line, HNM_BENCH_PROBE_HEADER) == 0)
+      else if (strcmp(r.line, HNM_BENCH_PROBE_HEADER) == 0)
         kind = 1;
-      else if (strcmp(line, HNM_BENCH_CONTENTION_HEADER) == 0)
+      else if (strcmp(r.line, HNM_BENCH_CONTENTION_HEADER) == 0)
         kind = 2;
-      else if (strcmp(line, HNM_BENCH_RMA_HEADER) == 0)
+      else if (strcmp(r.line, HNM_BENCH_RMA_HEADER) == 0)
         kind = 3;
       else
         CSV_FAIL("%s:1: unknown header '%s' (expected " HNM_BENCH_P2P_HEADER " or " HNM_BENCH_PROBE_HEADER
                  " or " HNM_BENCH_CONTENTION_HEADER " or " HNM_BENCH_RMA_HEADER ")",
-                 path, line);
+                 path, r.line);
       continue;
     }
     char *fl[6];
@@ -121,9 +108,9 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
                : kind == 1 ? HNM_BENCH_PROBE_FIELDS
                : kind == 2 ? HNM_BENCH_CONTENTION_FIELDS
                            : HNM_BENCH_RMA_FIELDS;
-    int nf = hnm_csv_split(line, fl, 6);
+    int nf = hnm_csv_split(r.line, fl, 6);
     if (nf != want)
-      CSV_FAIL("%s:%ld: %d field(s), expected %d", path, ln, nf, want);
+      CSV_FAIL("%s:%ld: %d field(s), expected %d", path, r.ln, nf, want);
     static const char *const names[4][5] = {{"op", "size", "start", "duration"},
                                             {"size", "delay", "send", "recv", "pingpong"},
                                             {"pairs", "mode", "size", "rank", "duration"},
@@ -133,19 +120,19 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
       if ((kind == 0 && i == 0) || (kind == 2 && i == 1) || (kind == 3 && i == 0))
         continue;
       if (!cal_parse_field(fl[i], &v[i]))
-        CSV_FAIL("%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[kind][i], fl[i]);
+        CSV_FAIL("%s:%ld: %s: '%s' is not a non-negative number", path, r.ln, names[kind][i], fl[i]);
     }
     int size_field = kind == 0 || kind == 3 ? 1 : kind == 1 ? 0 : 2;
     if (v[size_field] != floor(v[size_field]))
-      CSV_FAIL("%s:%ld: size: '%s' is not a whole number of bytes", path, ln, fl[size_field]);
+      CSV_FAIL("%s:%ld: size: '%s' is not a whole number of bytes", path, r.ln, fl[size_field]);
     if (v[size_field] > CSV_MAX_SIZE)
-      CSV_FAIL("%s:%ld: size: '%s' is above 2^53 bytes (not a message size)", path, ln, fl[size_field]);
+      CSV_FAIL("%s:%ld: size: '%s' is above 2^53 bytes (not a message size)", path, r.ln, fl[size_field]);
     /* Every field but the size (and p2p's start, a clock reading) is a
      * duration of one operation. */
     for (int i = 0; i < want; i++) {
       int is_time = kind == 0 ? i == 3 : kind == 1 ? i >= 1 : kind == 2 ? i == 4 : i == 2;
       if (is_time && v[i] > CSV_MAX_DURATION)
-        CSV_FAIL("%s:%ld: %s: %s s is above %g s (not the time of one message)", path, ln, names[kind][i], fl[i],
+        CSV_FAIL("%s:%ld: %s: %s s is above %g s (not the time of one message)", path, r.ln, names[kind][i], fl[i],
                  CSV_MAX_DURATION);
     }
     rows++;
@@ -154,13 +141,13 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
       while (op < CAL_OP_COUNT && strcmp(fl[0], cal_op_names[op]) != 0)
         op++;
       if (op == CAL_OP_COUNT)
-        CSV_FAIL("%s:%ld: op: unknown operation '%s' (send, recv, pingpong, isend, irecv)", path, ln, fl[0]);
-      if (series_add(&in->op[op], v[1], v[3], path, ln) != 0)
+        CSV_FAIL("%s:%ld: op: unknown operation '%s' (send, recv, pingpong, isend, irecv)", path, r.ln, fl[0]);
+      if (series_add(&in->op[op], v[1], v[3], path, r.ln) != 0)
         CSV_FAIL("out of memory");
       if (in->p2p_file == NULL)
         in->p2p_file = path;
       if (in->p2p_file == path)
-        in->p2p_line = ln;
+        in->p2p_line = r.ln;
     } else if (kind == 1) {
       if (in->nprobe == in->capprobe) {
         size_t ncap = in->capprobe ? 2 * in->capprobe : 64;
@@ -171,17 +158,17 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
         in->capprobe = ncap;
       }
       if (!(v[1] > 0))
-        CSV_FAIL("%s:%ld: delay: must be > 0", path, ln);
-      in->probe[in->nprobe++] = (struct cal_probe_row){v[0], v[1], v[2], v[3], v[4]};
+        CSV_FAIL("%s:%ld: delay: must be > 0", path, r.ln);
+      in->probe[in->nprobe++] = (hnm_fit_probe){v[0], v[1], v[2], v[3], v[4]};
       in->probe_file = path;
-      in->probe_line = ln;
+      in->probe_line = r.ln;
     } else if (kind == 3) {
       static const char *const epochs[HNM_BENCH_RMA_EPOCHS] = HNM_BENCH_RMA_NAMES;
       int e = 0;
       while (e < HNM_BENCH_RMA_EPOCHS && strcmp(fl[0], epochs[e]) != 0)
         e++;
       if (e == HNM_BENCH_RMA_EPOCHS)
-        CSV_FAIL("%s:%ld: epoch: unknown epoch '%s' (lock, lockflush, lockput, lockget, fence, pscw)", path, ln, fl[0]);
+        CSV_FAIL("%s:%ld: epoch: unknown epoch '%s' (lock, lockflush, lockput, lockget, fence, pscw)", path, r.ln, fl[0]);
       if (in->nrma == in->caprma) {
         size_t ncap = in->caprma ? 2 * in->caprma : 64;
         void *grown = realloc(in->rma, ncap * sizeof *in->rma);
@@ -192,15 +179,15 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
       }
       in->rma[in->nrma++] = (struct cal_rma_row){e, v[1], v[2]};
       in->rma_file = path;
-      in->rma_line = ln;
+      in->rma_line = r.ln;
     } else {
       int bi = strcmp(fl[1], HNM_BENCH_MODE_BI) == 0;
       if (!bi && strcmp(fl[1], HNM_BENCH_MODE_UNI) != 0)
-        CSV_FAIL("%s:%ld: mode: '%s' is not uni or bi", path, ln, fl[1]);
+        CSV_FAIL("%s:%ld: mode: '%s' is not uni or bi", path, r.ln, fl[1]);
       /* pairs and rank become ints: bounded first (a rank of 1e300 is
        * not a rank). */
       if (v[0] < 1 || v[0] != floor(v[0]) || v[3] != floor(v[3]) || v[0] > 1e6 || v[3] > 2e6)
-        CSV_FAIL("%s:%ld: fields 'pairs' and 'rank' must be whole, pairs from 1 to 1e6, rank to 2e6", path, ln);
+        CSV_FAIL("%s:%ld: fields 'pairs' and 'rank' must be whole, pairs from 1 to 1e6, rank to 2e6", path, r.ln);
       if (in->ncont == in->capcont) {
         size_t ncap = in->capcont ? 2 * in->capcont : 64;
         void *grown = realloc(in->cont, ncap * sizeof *in->cont);
@@ -209,22 +196,20 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
         in->cont = grown;
         in->capcont = ncap;
       }
-      in->cont[in->ncont++] = (struct cal_cont_row){(int)v[0], bi, (int)v[3], v[2], v[4]};
+      in->cont[in->ncont++] = (hnm_fit_contention){(int)v[0], bi, (int)v[3], v[2], v[4]};
       in->cont_file = path;
-      in->cont_line = ln;
+      in->cont_line = r.ln;
     }
   }
-  if (ferror(f))
-    CSV_FAIL("%s: read error", path);
-  if (ln == 0)
+  if (len == -2)
+    goto fail;
+  if (r.ln == 0)
     CSV_FAIL("%s:1: empty file (no header)", path);
   if (rows == 0)
-    CSV_FAIL("%s:%ld: no measurements after the header", path, ln);
-  free(line);
-  fclose(f);
+    CSV_FAIL("%s:%ld: no measurements after the header", path, r.ln);
+  hnm_input_lines_close(&r);
   return 0;
 fail:
-  free(line);
-  fclose(f);
+  hnm_input_lines_close(&r);
   return -1;
 }

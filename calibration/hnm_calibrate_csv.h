@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include "hnm_calibrate_util.h"
+#include "hnm_fit_model.h"
 
 struct cal_series {
   double *k, *y;
@@ -12,13 +13,6 @@ struct cal_series {
   long line;
 };
 
-struct cal_probe_row {
-  double size, delay, send, recv, pingpong;
-};
-struct cal_cont_row {
-  int pairs, bi, rank;
-  double size, duration;
-};
 
 struct cal_rma_row {
   int epoch; /* enum hnm_bench_rma */
@@ -27,11 +21,11 @@ struct cal_rma_row {
 
 struct cal_inputs {
   struct cal_series op[CAL_OP_COUNT];
-  struct cal_probe_row *probe;
+  hnm_fit_probe *probe;
   size_t nprobe, capprobe;
   const char *probe_file;
   long probe_line;
-  struct cal_cont_row *cont;
+  hnm_fit_contention *cont;
   size_t ncont, capcont;
   const char *cont_file;
   long cont_line;
@@ -50,5 +44,7 @@ int cal_parse_field(const char *f, double *v);
 int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errlen);
 /* Free what cal_read_csv() allocated in IN. */
 void cal_inputs_free(struct cal_inputs *in);
+/* IN as the fit's data (hnm_fit_model.h): D borrows IN's rows. */
+void cal_inputs_data(const struct cal_inputs *in, hnm_fit_data *d);
 
 #endif

@@ -1,9 +1,7 @@
-/* hnm-calibrate fit: piecewise fits per operation, protocol thresholds from
- * the probe, contention, and the fit command.
- *
- * Over the house's ~800 lines on purpose: one concept, the fit; fit_model()
- * alone is about 300 lines (protocol, per-operation fits, contention, one
- * pass), and the fit command around it is its only caller.
+/* hnm-calibrate fit: the fit command. It reads the CSVs, fits them with
+ * libhnmfit's procedure (hnm_fit_model.h), as often as the held-out
+ * errors, the candidate breakpoint sets and the bootstrap ask, and writes
+ * the model, the report and the model set.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_fit.h"
@@ -30,615 +28,45 @@
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
 #include "hnm_calibrate_rma.h"
-#include "hnm_calibrate_physics.h"
 #include "hnm_calibrate_report.h"
 #include "hnm_calibrate_noise.h"
 #include "hnm_calibrate_pack.h"
 #include "hnm_calibrate_set.h"
 
-/* Distinct values of k[0..n) in (lo, hi]. */
-static size_t count_sizes(const double *k, size_t n, double lo, double hi)
+/* Each line of TEXT (whole lines; a last one may be cut by its buffer's
+ * end) as one message. */
+static void cal_print_lines(const char *text)
 {
-  size_t c = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!(k[i] > lo && k[i] <= hi))
-      continue;
-    int first = 1;
-    for (size_t j = 0; j < i && first; j++)
-      first = k[j] != k[i];
-    c += first;
-  }
-  return c;
-}
-
-static int cmp_kv(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b; /* first member: k */
-  return x < y ? -1 : x > y;
-}
-
-/* Replace (k, y)[0..*n) by one point per distinct size: the median of its
- * measurements, in increasing k. What hnm-calibrate is judged on is each
- * size's median round trip; on real clusters the raw durations of one size
- * are skewed (warm-up, preemption) and the medians of neighbouring sizes can
- * be bimodal (platform-calibration's plafrim data: 35 or 100 us at 600 B),
- * so a line through the medians with the absolute loss follows the majority
- * of sizes, where Huber on raw points sits between the modes
- * (docs/calibration.md has the figures). */
-void cal_per_size_medians(double *k, double *y, size_t *n, int smooth)
-{
-  size_t m = *n, out = 0;
-  struct kv {
-    double k, y;
-  } *p = malloc((m ? m : 1) * sizeof *p);
-  double *ys = malloc((m ? m : 1) * sizeof *ys);
-  if (p == NULL || ys == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
-  for (size_t i = 0; i < m; i++)
-    p[i].k = k[i], p[i].y = y[i];
-  qsort(p, m, sizeof *p, cmp_kv);
-  for (size_t i = 0; i < m;) {
-    size_t j = i;
-    while (j < m && p[j].k == p[i].k)
-      ys[j - i] = p[j].y, j++;
-    k[out] = p[i].k;
-    y[out] = hnm_fit_median(ys, j - i);
-    out++;
-    i = j;
-  }
-  *n = out;
-  /* Then a running median over `smooth` sizes on each side (the window
-   * shrinks symmetrically at the ends). A median filter keeps steps and
-   * straight lines as they are, so clean data is unchanged, but where
-   * neighbouring sizes fall into two bands (plafrim's 35 or 100 us at
-   * 600 B) it follows the locally most frequent one, which is what the
-   * per-size median error rewards. Which width (none, 5 or 11 sizes) fits
-   * a cluster best is chosen by held-out error (cal_cmd_fit). */
-  double *sm = malloc((out ? out : 1) * sizeof *sm);
-  if (sm == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
-  for (size_t i = 0; i < out; i++) {
-    size_t h = smooth > 0 ? (size_t)smooth : 0;
-    h = i < h ? i : h;
-    h = out - 1 - i < h ? out - 1 - i : h;
-    for (size_t q = 0; q <= 2 * h; q++)
-      ys[q] = y[i - h + q];
-    sm[i] = hnm_fit_median(ys, 2 * h + 1);
-  }
-  memcpy(y, sm, out * sizeof *y);
-  free(sm);
-  free(p);
-  free(ys);
-}
-
-static void fit_op(const struct cal_series *s, const char *what, double kmax, const double *forced, size_t nforced,
-                   const struct cal_fit_args *a, hnm_fit_piece *pieces, size_t *np, double *sigma,
-                   const double *yover, const double *scale, char *warn, size_t warncap)
-{
-  double *k = malloc((s->n ? s->n : 1) * sizeof *k), *y = malloc((s->n ? s->n : 1) * sizeof *y);
-  double *ks = malloc((s->n ? s->n : 1) * sizeof *ks), *sc = malloc((s->n ? s->n : 1) * sizeof *sc);
-  if (k == NULL || y == NULL || ks == NULL || sc == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
-  size_t n = 0;
-  for (size_t i = 0; i < s->n; i++)
-    if (s->k[i] <= kmax) {
-      k[n] = ks[n] = s->k[i];
-      y[n] = yover ? yover[i] : s->y[i];
-      sc[n] = scale ? scale[i] : 0;
-      n++;
+  for (const char *w = text, *e; *w; w = e + 1) {
+    e = strchr(w, '\n');
+    if (e == NULL) {
+      hnm_msg_info("%s", w);
+      break;
     }
-  size_t nsc = n;
-  if (!a->raw)
-    cal_per_size_medians(k, y, &n, a->smooth);
-  /* The residuals' denominators: per size, the (smoothed, with medians)
-   * median of scale, whatever y's reduction. */
-  double *scale_pts = NULL;
-  if (scale != NULL) {
-    cal_per_size_medians(ks, sc, &nsc, a->raw ? 0 : a->smooth);
-    scale_pts = malloc((n ? n : 1) * sizeof *scale_pts);
-    if (scale_pts == NULL)
-      hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-      size_t lo = 0, hi = nsc - 1; /* ks increasing, holding every k[i] */
-      while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (ks[mid] < k[i])
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      scale_pts[i] = sc[lo];
-    }
+    hnm_msg_info("%.*s", (int)(e - w), w);
   }
-  double f[80];
-  size_t nf = 0;
-  /* The protocol thresholds split every op, unless a stretch between them
-   * holds fewer than min_sizes sampled sizes: then that stretch is fitted
-   * with its neighbour (and the report says so). User breakpoints always
-   * split; too few sizes there is an error. */
-  int min_sizes = a->min_sizes > 0 ? a->min_sizes : 2;
-  for (size_t i = 0; i < nforced && nf < 40; i++) {
-    double lo = -1, hi = INFINITY;
-    for (size_t j = 0; j < nforced; j++) {
-      if (forced[j] < forced[i] && forced[j] > lo)
-        lo = forced[j];
-      if (forced[j] > forced[i] && forced[j] < hi)
-        hi = forced[j];
-    }
-    if (hi > kmax)
-      hi = kmax;
-    double below = (double)count_sizes(k, n, lo, forced[i]), above = (double)count_sizes(k, n, forced[i], hi);
-    if (below >= min_sizes && above >= min_sizes)
-      f[nf++] = forced[i];
-    else if (forced[i] < kmax) {
-      size_t used = strlen(warn);
-      snprintf(warn + used, warncap - used,
-               "warning: %s: too few sampled sizes next to the protocol threshold %.0f to split the fit there "
-               "(sample more sizes)\n",
-               what, forced[i]);
-    }
-  }
-  for (size_t i = 0; i < a->nforced && nf < 80; i++)
-    f[nf++] = a->forced[i];
-  hnm_fit_options o = {a->penalty, a->max_segments, a->min_sizes, f, nf, a->forced_only, a->noise_floor, a->loss,
-                       scale_pts};
-  /* Only forced breakpoints (the file's, refine's): as many segments as
-   * they make, whatever --max-segments says for free ones. */
-  if (o.forced_only && (int)nf + 1 > (o.max_segments > 0 ? o.max_segments : 8))
-    o.max_segments = (int)nf + 1 > 64 ? 64 : (int)nf + 1;
-  char err[512];
-  /* A protocol range (k <= async or detached, from the probe) may hold
-   * fewer sampled sizes than a segment needs (a probe on noisy timings can
-   * find a tiny eager range): then one constant (b = 0), or nothing (0)
-   * without data, and a warning; not an error, as the user chose none of it. */
-  size_t distinct = count_sizes(k, n, -1, kmax);
-  if (isfinite(kmax) && (int)distinct < min_sizes) {
-    size_t used = strlen(warn);
-    snprintf(warn + used, warncap - used,
-             "warning: %s: only %zu sampled size(s) up to the protocol threshold %.0f: %s (sample more sizes)\n",
-             what, distinct, kmax, n ? "fitted by a constant" : "overheads 0 there");
-    if (n == 0) {
-      memset(pieces, 0, sizeof *pieces);
-      pieces[0].lo = -1;
-      pieces[0].hi = kmax;
-      *np = 1;
-      *sigma = 0;
-      free(k);
-      free(y);
-      free(ks);
-      free(sc);
-      free(scale_pts);
-      return;
-    }
-    o.min_sizes = 1;
-    o.max_segments = 1;
-    o.nforced = 0;
-  }
-  if (hnm_fit_segments(k, y, n, &o, pieces, 64, np, sigma, err, sizeof err) != 0) {
-    free(k);
-    free(y);
-    free(ks);
-    free(sc);
-    free(scale_pts);
-    hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: %s: %s", s->file, s->line, what, err);
-  }
-  free(k);
-  free(y);
-  free(ks);
-  free(sc);
-  free(scale_pts);
 }
 
-
-static int cmp_d(const void *a, const void *b)
+/* One fit of IN with A's options into M (hnm_fit_model.h), as every fit
+ * of the command makes it (the central one, held-out folds, candidates,
+ * bootstrap members): the probe's notes shown as the fit reads them; a
+ * refusal ends the tool (exit 2, one line). */
+static void cal_fit_model(struct cal_inputs *in, const struct cal_fit_args *a, struct cal_fitted *m)
 {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Protocol thresholds from probe rows: per size, medians; rendez-vous if
- * send >= delay/2, else eager if recv < 0.9 (pingpong/2 - send): SMPI's
- * detached receive lasts exactly pingpong/2 - send (T + o_r), an eager one
- * T less (docs/calibration.md).
- * A = largest eager size below the smallest non-eager one, D = largest
- * non-rendez-vous size below the smallest rendez-vous one (-1: none). */
-static void protocol_from_probe(const struct cal_inputs *in, double *A, double *D)
-{
-  size_t n = in->nprobe;
-  double *sz = malloc(n * sizeof *sz), *tmp = malloc(3 * n * sizeof *tmp);
-  for (size_t i = 0; i < n; i++)
-    sz[i] = in->probe[i].size;
-  qsort(sz, n, sizeof *sz, cmp_d);
-  double min_non_eager = INFINITY, min_rdv = INFINITY;
-  double *modes_size = malloc(n * sizeof *modes_size);
-  int *modes = malloc(n * sizeof *modes);
-  size_t nm = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (i > 0 && sz[i] == sz[i - 1])
-      continue;
-    size_t c = 0;
-    double *s = tmp, *r = tmp + n, *p = tmp + 2 * n;
-    double delay = 0;
-    for (size_t j = 0; j < n; j++)
-      if (in->probe[j].size == sz[i]) {
-        s[c] = in->probe[j].send;
-        r[c] = in->probe[j].recv;
-        p[c] = in->probe[j].pingpong;
-        delay = in->probe[j].delay;
-        c++;
-      }
-    double ms = hnm_fit_median(s, c), mr = hnm_fit_median(r, c), mp = hnm_fit_median(p, c);
-    int mode = ms >= delay / 2 ? 2 : mr < 0.9 * (mp / 2 - ms) ? 0 : 1;
-    modes_size[nm] = sz[i];
-    modes[nm++] = mode;
-    if (mode >= 1 && sz[i] < min_non_eager)
-      min_non_eager = sz[i];
-    if (mode == 2 && sz[i] < min_rdv)
-      min_rdv = sz[i];
-  }
-  *A = *D = -1;
-  for (size_t i = 0; i < nm; i++) {
-    if (modes[i] == 0 && modes_size[i] < min_non_eager && modes_size[i] > *A)
-      *A = modes_size[i];
-    if (modes[i] <= 1 && modes_size[i] < min_rdv && modes_size[i] > *D)
-      *D = modes_size[i];
-  }
-  /* The benchmark's probe bisects to the byte; a probe that did not (an
-   * older one, or rows removed) leaves each threshold between two sizes. */
-  if (*A >= 0 && isfinite(min_non_eager) && min_non_eager > *A + 1)
-    hnm_msg_info("%s: note: the eager threshold lies in [%.0f, %.0f) (no size probed between): placed at "
-                    "%.0f",  in->probe_file,  *A,  min_non_eager,  *A);
-  if (*D >= 0 && isfinite(min_rdv) && min_rdv > *D + 1)
-    hnm_msg_info("%s: note: the detached threshold lies in [%.0f, %.0f) (no size probed between): placed "
-                    "at %.0f",  in->probe_file,  *D,  min_rdv,  *D);
-  free(sz);
-  free(tmp);
-  free(modes_size);
-  free(modes);
-}
-
-/* A fitted piece ends at its largest sampled size hi; when a known
- * breakpoint (forced, or a protocol threshold) f lies in [hi, next sampled
- * size), the data cannot tell them apart and the model takes f, exact,
- * instead of a boundary somewhere between two sampled sizes. */
-static double snap_to_forced(double hi, const struct cal_series *s, const struct cal_fit_args *a, const double *AD, size_t nAD)
-{
-  double next = INFINITY;
-  for (size_t i = 0; i < s->n; i++)
-    if (s->k[i] > hi && s->k[i] < next)
-      next = s->k[i];
-  double best = hi;
-  for (size_t i = 0; i < a->nforced + nAD; i++) {
-    double f = i < a->nforced ? a->forced[i] : AD[i - a->nforced];
-    if (f >= hi && f < next && (best == hi || f < best))
-      best = f;
-  }
-  return best;
-}
-
-/* The piece of op holding k, its boundaries snapped as the model's are. */
-static size_t piece_snapped(const struct cal_fitted *m, int op, double k, const struct cal_inputs *in, const struct cal_fit_args *a,
-                            const double *AD, size_t nAD)
-{
-  const struct cal_series *s = &in->op[op == CAL_OP_COUNT ? CAL_OP_PINGPONG : op];
-  size_t i = 0;
-  while (i + 1 < m->npieces[op] && k > snap_to_forced(m->pieces[op][i].hi, s, a, AD, nAD))
-    i++;
-  return i;
-}
-
-static void fit_model(struct cal_inputs *in, const struct cal_fit_args *a, struct cal_fitted *m)
-{
+  hnm_fit_data d;
+  cal_inputs_data(in, &d);
+  hnm_fit_model_options o = {.penalty = a->penalty, .noise_floor = a->noise_floor, .max_segments = a->max_segments,
+                             .min_sizes = a->min_sizes, .forced = a->forced, .nforced = a->nforced,
+                             .forced_only = a->forced_only, .loss = a->loss, .raw = a->raw, .smooth = a->smooth,
+                             .have_protocol = a->force_detached > -2, .async = a->force_async,
+                             .detached = a->force_detached};
+  char err[HNM_ERRLEN];
   memset(m, 0, sizeof *m);
-  for (int op = CAL_OP_SEND; op <= CAL_OP_PINGPONG; op++)
-    if (in->op[op].n == 0) {
-      if (in->p2p_file == NULL)
-        hnm_msg_die(HNM_EXIT_USAGE, "no point-to-point CSV (header op,size,start,duration) among the inputs");
-      hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: no '%s' measurements in the point-to-point CSV(s)",  in->p2p_file, 
-              in->p2p_line,  cal_op_names[op]);
-    }
-  if (a->force_detached > -2) {
-    m->async = a->force_async;
-    m->detached = a->force_detached;
-  } else if (in->nprobe > 0) {
-    protocol_from_probe(in, &m->async, &m->detached);
-    /* A probed range holding fewer sampled sizes than a segment needs
-     * (timing noise can make the probe see an eager range of a byte or
-     * two) cannot be fitted: it is merged into the next mode, which SMPI
-     * times with the same round trip, and the report says so. */
-    int min_sizes = a->min_sizes > 0 ? a->min_sizes : 2;
-    const struct cal_series *ss = &in->op[CAL_OP_SEND];
-    double *lim[2] = {&m->async, &m->detached};
-    const char *mode[2] = {"eager", "detached"};
-    for (int i = 1; i >= 0; i--) {
-      size_t c = *lim[i] >= 0 ? count_sizes(ss->k, ss->n, i == 1 ? m->async : -1, *lim[i]) : 0;
-      if (*lim[i] >= 0 && (int)c < min_sizes) {
-        size_t used = strlen(m->warnings);
-        snprintf(m->warnings + used, sizeof m->warnings - used,
-                 "warning: probe: the %s range (up to %.0f B) holds %zu sampled size(s), too few to fit: "
-                 "merged into the next mode\n",
-                 mode[i], *lim[i], c);
-        *lim[i] = i == 1 ? m->async : -1;
-      }
-    }
-  } else
-    hnm_msg_die(HNM_EXIT_USAGE, "no protocol probe (header size,delay,send,recv,pingpong) among the inputs; give probe.csv or "
-        "--protocol ASYNC,DETACHED");
-
-  double AD[2] = {m->async, m->detached};
-  size_t nAD = 0;
-  double ADf[2];
-  for (int i = 0; i < 2; i++)
-    if (AD[i] >= 0)
-      ADf[nAD++] = AD[i];
-
-  /* send, k <= D */
-  if (m->detached >= 0) {
-    fit_op(&in->op[CAL_OP_SEND], "op 'send'", m->detached, ADf, nAD, a, m->pieces[CAL_OP_SEND], &m->npieces[CAL_OP_SEND],
-           &m->sigma[CAL_OP_SEND], NULL, NULL, m->warnings, sizeof m->warnings);
-    m->have[CAL_OP_SEND] = 1;
-  }
-  if (m->async >= 0) {
-    fit_op(&in->op[CAL_OP_RECV], "op 'recv'", m->async, ADf, nAD, a, m->pieces[CAL_OP_RECV], &m->npieces[CAL_OP_RECV],
-           &m->sigma[CAL_OP_RECV], NULL, NULL, m->warnings, sizeof m->warnings);
-    m->have[CAL_OP_RECV] = 1;
-  }
-  /* T = round trip / 2 minus the overheads SMPI adds in each mode. A real
-   * library may overlap its overheads with the wire, so that send + late
-   * receive exceed the one-way time, which SMPI (overheads, then transfer,
-   * then overheads) cannot reproduce: then both overheads are scaled by
-   * s = 0.8 x the 10th percentile over sizes of (median round trip / 2) /
-   * (o_s + o_r), keeping the round trip exact and leaving the transfer at
-   * least ~20% of it. Under SMPI itself the ratio is > 1.25 whenever the
-   * route latency is > 1/4 of the overheads, and s = 1. */
-  struct cal_series *pp = &in->op[CAL_OP_PINGPONG];
-  m->overlap_scale = 1;
-  {
-    double *ratio = malloc((pp->n + 1) * sizeof *ratio), *v = malloc((pp->n + 1) * sizeof *v);
-    size_t nr = 0;
-    for (size_t i = 0; i < pp->n; i++) {
-      double k = pp->k[i];
-      int first = 1;
-      for (size_t q = 0; q < i && first; q++)
-        first = pp->k[q] != k;
-      if (!first || !(k <= m->detached))
-        continue;
-      size_t nv = 0;
-      for (size_t q = 0; q < pp->n; q++)
-        if (pp->k[q] == k)
-          v[nv++] = pp->y[q];
-      double ov = 0;
-      if (m->have[CAL_OP_SEND])
-        ov += hnm_fit_eval(m->pieces[CAL_OP_SEND], m->npieces[CAL_OP_SEND], k);
-      if (m->have[CAL_OP_RECV] && k <= m->async)
-        ov += hnm_fit_eval(m->pieces[CAL_OP_RECV], m->npieces[CAL_OP_RECV], k);
-      if (ov > 0)
-        ratio[nr++] = hnm_fit_median(v, nv) / 2 / ov;
-    }
-    if (nr > 0) {
-      qsort(ratio, nr, sizeof *ratio, cmp_d);
-      double r10 = ratio[(size_t)floor(0.1 * (double)(nr - 1))];
-      if (0.8 * r10 < 1)
-        m->overlap_scale = 0.8 * r10 > 0 ? 0.8 * r10 : 0;
-    }
-    free(ratio);
-    free(v);
-  }
-  for (int op = CAL_OP_SEND; op <= CAL_OP_RECV; op++)
-    for (size_t i = 0; m->have[op] && i < m->npieces[op]; i++) {
-      m->pieces[op][i].a *= m->overlap_scale;
-      m->pieces[op][i].b *= m->overlap_scale;
-    }
-  double *t = malloc(pp->n * sizeof *t);
-  for (size_t i = 0; i < pp->n; i++) {
-    double k = pp->k[i];
-    t[i] = pp->y[i] / 2;
-    if (m->have[CAL_OP_SEND] && k <= m->detached)
-      t[i] -= hnm_fit_eval(m->pieces[CAL_OP_SEND], m->npieces[CAL_OP_SEND], k);
-    if (m->have[CAL_OP_RECV] && k <= m->async)
-      t[i] -= hnm_fit_eval(m->pieces[CAL_OP_RECV], m->npieces[CAL_OP_RECV], k);
-  }
-  /* T's residuals relative to the half round trip: T's loss is then the
-   * round trip's relative error, the quantity the model is judged on (with
-   * T's own median as the denominator, sizes where the overheads take most
-   * of the round trip would weigh more than the round trip warrants). */
-  double *half = malloc((pp->n ? pp->n : 1) * sizeof *half);
-  if (half == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
-  for (size_t i = 0; i < pp->n; i++)
-    half[i] = pp->y[i] / 2;
-  fit_op(pp, "op 'pingpong' (transfer time)", INFINITY, ADf, nAD, a, m->pieces[CAL_OP_COUNT], &m->npieces[CAL_OP_COUNT],
-         &m->sigma[CAL_OP_COUNT], t, half, m->warnings, sizeof m->warnings);
-  free(half);
-  m->have[CAL_OP_COUNT] = 1;
-  if (in->op[CAL_OP_ISEND].n > 0) {
-    fit_op(&in->op[CAL_OP_ISEND], "op 'isend'", INFINITY, ADf, nAD, a, m->pieces[CAL_OP_ISEND], &m->npieces[CAL_OP_ISEND],
-           &m->sigma[CAL_OP_ISEND], NULL, NULL, m->warnings, sizeof m->warnings);
-    m->have[CAL_OP_ISEND] = 1;
-  }
-
-  /* The model's segments: every op's breakpoints, plus A and D. */
-  double *b = malloc((5 * 64 + 3) * sizeof *b);
-  size_t nb = 0;
-  for (int op = 0; op <= CAL_OP_COUNT; op++)
-    for (size_t i = 0; m->have[op] && i + 1 < m->npieces[op]; i++)
-      b[nb++] = snap_to_forced(m->pieces[op][i].hi, &in->op[op == CAL_OP_COUNT ? CAL_OP_PINGPONG : op], a, ADf, nAD);
-  for (size_t i = 0; i < nAD; i++)
-    b[nb++] = ADf[i];
-  qsort(b, nb, sizeof *b, cmp_d);
-  size_t u = 0;
-  for (size_t i = 0; i < nb; i++)
-    if (u == 0 || b[i] != b[u - 1])
-      b[u++] = b[i];
-  /* A boundary that is neither known (forced, a threshold) nor next to
-   * the following sampled size is only known to lie in [b, next): say so. */
-  for (size_t i = 0; i < u; i++) {
-    int known = 0;
-    for (size_t j = 0; j < a->nforced + nAD && !known; j++)
-      known = b[i] == (j < a->nforced ? a->forced[j] : ADf[j - a->nforced]);
-    double next = INFINITY;
-    for (size_t j = 0; j < pp->n; j++)
-      if (pp->k[j] > b[i] && pp->k[j] < next)
-        next = pp->k[j];
-    if (!known && isfinite(next) && next > b[i] + 1) {
-      size_t used = strlen(m->warnings);
-      snprintf(m->warnings + used, sizeof m->warnings - used,
-               "note: the breakpoint after %.0f B lies in [%.0f, %.0f) (no size sampled between): "
-               "`hnm-calibrate run --refine MODEL` locates it to the byte\n",
-               b[i], b[i], next);
-    }
-  }
-  b[u++] = INFINITY;
-  m->seg = calloc(u, sizeof *m->seg);
-  m->nseg = u;
-  for (size_t i = 0; i < u; i++) {
-    struct cal_segment *s = &m->seg[i];
-    s->upto = b[i];
-    /* A point inside the segment, to pick each op's piece. */
-    double k = isinf(b[i]) ? (u > 1 ? b[u - 2] + 1 : 1) : b[i];
-    const hnm_fit_piece *p = &m->pieces[CAL_OP_COUNT][piece_snapped(m, CAL_OP_COUNT, k, in, a, ADf, nAD)];
-    /* As fitted: hnm_calibrate_physics.h keeps them within bounds. */
-    s->lat = p->a;
-    s->bw = p->b > 1 / HNM_MAX_BANDWIDTH ? 1 / p->b : HNM_MAX_BANDWIDTH;
-    if (m->have[CAL_OP_SEND] && k <= m->detached) {
-      p = &m->pieces[CAL_OP_SEND][piece_snapped(m, CAL_OP_SEND, k, in, a, ADf, nAD)];
-      s->so = p->a > 0 ? p->a : 0;
-      s->sb = p->b > 0 ? p->b : 0;
-    }
-    if (m->have[CAL_OP_RECV] && k <= m->async) {
-      p = &m->pieces[CAL_OP_RECV][piece_snapped(m, CAL_OP_RECV, k, in, a, ADf, nAD)];
-      s->ro = p->a > 0 ? p->a : 0;
-      s->rb = p->b > 0 ? p->b : 0;
-    }
-    if (m->have[CAL_OP_ISEND]) {
-      p = &m->pieces[CAL_OP_ISEND][piece_snapped(m, CAL_OP_ISEND, k, in, a, ADf, nAD)];
-      s->io = p->a > 0 ? p->a : 0;
-      s->ib = p->b > 0 ? p->b : 0;
-    }
-  }
-  free(b);
-  char why[512];
-  if (cal_physics_constrain(m, pp->k, t, pp->n, a->raw, a->smooth, why, sizeof why) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "%s:%ld: op 'pingpong': %s", pp->file, pp->line, why);
-
-  /* Single-segment comparisons. Fluid: one line L + k/B through all of
-   * rtt/2. LogGPS: o_s + k O_s on send and o_r + k O_r on recv (k <= S =
-   * D), o their mean intercept; the per-byte total G + O_s + O_r is the
-   * fluid slope (so that large messages keep the right rate), O_s and O_r
-   * scaled down if they exceed it, L = fluid intercept - 2 o, g = G. */
-  {
-    hnm_fit_options one = {0, 1, 1, NULL, 0, 1, a->noise_floor, HNM_FIT_LOSS_HUBER, NULL};
-    hnm_fit_piece pc;
-    size_t np;
-    double sg;
-    char err[256];
-    double S = m->detached;
-    struct cal_series *ss = &in->op[CAL_OP_SEND], *rr = &in->op[CAL_OP_RECV];
-    size_t cap = pp->n > ss->n ? pp->n : ss->n;
-    cap = cap > rr->n ? cap : rr->n;
-    double *k = malloc(cap * sizeof *k), *y = malloc(cap * sizeof *y);
-    for (size_t i = 0; i < pp->n; i++)
-      k[i] = pp->k[i], y[i] = pp->y[i] / 2;
-    double P = 0;
-    m->fl_L = 0;
-    m->fl_B = HNM_MAX_BANDWIDTH;
-    if (hnm_fit_segments(k, y, pp->n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0) {
-      m->fl_L = pc.a;
-      m->fl_B = pc.b > 1 / HNM_MAX_BANDWIDTH ? 1 / pc.b : HNM_MAX_BANDWIDTH;
-      cal_physics_constrain_fluid(m, k, y, pp->n, a->raw, a->smooth);
-      P = m->fl_B < HNM_MAX_BANDWIDTH ? 1 / m->fl_B : 0;
-    }
-    double os = 0, Os = 0, orr = 0, Or = 0;
-    size_t n = 0;
-    for (size_t i = 0; i < ss->n; i++)
-      if (ss->k[i] <= S)
-        k[n] = ss->k[i], y[n++] = ss->y[i];
-    if (n > 0 && hnm_fit_segments(k, y, n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0)
-      os = fmax(0, pc.a), Os = fmax(0, pc.b);
-    n = 0;
-    for (size_t i = 0; i < rr->n; i++)
-      if (rr->k[i] <= S)
-        k[n] = rr->k[i], y[n++] = rr->y[i];
-    if (n > 0 && hnm_fit_segments(k, y, n, &one, &pc, 1, &np, &sg, err, sizeof err) == 0)
-      orr = fmax(0, pc.a), Or = fmax(0, pc.b);
-    if (Os + Or > P && Os + Or > 0) {
-      double f = P / (Os + Or);
-      Os *= f;
-      Or *= f;
-    }
-    m->lg_o = 0.5 * (os + orr);
-    m->lg_Os = Os;
-    m->lg_Or = Or;
-    m->lg_G = fmax(0, P - Os - Or);
-    m->lg_L = fmax(0, m->fl_L - 2 * m->lg_o);
-    free(k);
-    free(y);
-  }
-  free(t);
-
-  /* Limiter: per-node B_s + B_r with one bidirectional pair, against the
-   * one-way bandwidth B. SimGrid scales a flow's max-min share by its
-   * bandwidth factor (bw-factor = B / B_link for the fitted absolute
-   * bandwidth), so a limiter of f x B_link gives B_s + B_r = f x B: the
-   * factor is the measured ratio, whatever the platform's B_link. */
-  m->limiter = -1;
-  if (in->ncont > 0) {
-    /* Per rank (0 and 1 of the first pair), the median over repetitions;
-     * then the smaller of the two: a rank that left the barrier first
-     * also counts the wait for its peer. */
-    double *v = malloc(in->ncont * sizeof *v), med[2][2] = {{0, 0}, {0, 0}};
-    double M = 0;
-    for (int bi = 0; bi < 2; bi++)
-      for (int r = 0; r < 2; r++) {
-        size_t nv = 0;
-        for (size_t i = 0; i < in->ncont; i++) {
-          const struct cal_cont_row *c = &in->cont[i];
-          if (c->pairs == 1 && c->bi == bi && c->rank == r) {
-            v[nv++] = c->duration;
-            M = c->size;
-          }
-        }
-        if (nv == 0) { /* a row that is missing has no line: the file and the fields */
-          free(v);
-          hnm_msg_die(HNM_EXIT_USAGE, "%s: no row with pairs 1, mode %s, rank %d (the contention probe needs both ranks of one pair in "
-              "both modes)", in->cont_file, bi ? "bi" : "uni", r);
-        }
-        med[bi][r] = hnm_fit_median(v, nv);
-      }
-    free(v);
-    const struct cal_segment *s = cal_seg_of(m, M);
-    double tu = fmin(med[0][0], med[0][1]) - s->lat, tb = fmin(med[1][0], med[1][1]) - s->lat;
-    if (!(tu > 0 && tb > 0)) {
-      /* The probe's messages were too small for their transfer time to
-       * stand out of the latency noise (typical on one machine, where the
-       * copies go through memory). Without a measured B_s + B_r nothing
-       * supports a factor: keep the limiters the platform declares. */
-      size_t used = strlen(m->warnings);
-      snprintf(m->warnings + used, sizeof m->warnings - used,
-               "warning: %s: contention durations at %.0f B not above the fitted latency (%.3g s): no "
-               "limiter fitted, the platform's limiters kept as declared (rerun the probe with larger "
-               "messages to fit one)\n",
-               in->cont_file, M, s->lat);
-      return;
-    }
-    m->cont_size = M;
-    m->buni = M / tu;
-    m->bsr = 2 * M / tb;
-    m->limiter = m->bsr / m->buni;
-    /* The limiter is shared by a node's in and out flows: below 1 it would
-     * also slow a one-way transfer under the fitted B (which the model's own
-     * one-way fit contradicts); above 2 it never binds. Kept in [1, 2]. */
-    if (m->limiter < 1 || m->limiter > 2) {
-      double f = m->limiter < 1 ? 1 : 2;
-      size_t used = strlen(m->warnings);
-      snprintf(m->warnings + used, sizeof m->warnings - used,
-               "warning: contention: B_s + B_r = %.3g x the one-way bandwidth, outside [1, 2] where a node "
-               "limiter can express it; limiter factor set to %g\n",
-               m->limiter, f);
-      m->limiter = f;
-    }
-  }
+  if (hnm_fit_model(&d, &o, &m->f, err, sizeof err) != 0)
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
+  cal_print_lines(m->f.protocol_notes);
 }
+
 
 /* A size option's value: bytes (units allowed), or "none" (-1). */
 static int size_value(const char *v, double *out, char *err, size_t errlen)
@@ -723,50 +151,13 @@ static int fit__protocol(void *ctx, const char *v, char *err, size_t errlen)
   return 0;
 }
 
-/* The fitted values within the ranges a model file accepts
- * (docs/model-format.md): otherwise the measurements are not of a network,
- * and nothing is written. */
-#define FIT_MAX_TIME 1.0                        /* seconds, or seconds per byte */
-#define FIT_MAX_BANDWIDTH HNM_MAX_BANDWIDTH     /* bytes per second: "no limit" */
-
-/* " for sizes up to N B", or "" for the last segment. */
-static const char *sizes_upto(double upto, char *buf, size_t len)
-{
-  if (isinf(upto))
-    return "";
-  snprintf(buf, len, " for sizes up to %.0f B", upto);
-  return buf;
-}
-
-static void check_time(const char *what, double v, double upto)
-{
-  char where[64];
-  if (!(v >= 0 && v <= FIT_MAX_TIME))
-    hnm_msg_die(HNM_EXIT_USAGE, "the measurements fit a %s of %.3g s%s, outside [0, %g s]: not a network's (check the CSV files)", what, v,
-        sizes_upto(upto, where, sizeof where), FIT_MAX_TIME);
-}
-
+/* The fitted values within the ranges a model file accepts, or the end
+ * of the tool (nothing written). */
 static void check_fitted(const struct cal_fitted *m)
 {
-  for (size_t i = 0; i < m->nseg; i++) {
-    const struct cal_segment *g = &m->seg[i];
-    char where[64];
-    if (!(g->bw > 0 && g->bw <= FIT_MAX_BANDWIDTH))
-      hnm_msg_die(HNM_EXIT_USAGE, "the measurements fit a bandwidth of %.3g B/s%s, outside (0, %g B/s]: not a network's (check the CSV "
-          "files)",
-          g->bw, sizes_upto(g->upto, where, sizeof where), FIT_MAX_BANDWIDTH);
-    check_time("latency", g->lat, g->upto);
-    const double o[] = {g->so, g->sb, g->ro, g->rb, g->io, g->ib};
-    for (size_t j = 0; j < sizeof o / sizeof o[0]; j++)
-      check_time("software overhead", o[j], g->upto);
-  }
-  const double t[] = {m->lg_L, m->lg_o, m->lg_G, m->lg_Os, m->lg_Or, m->fl_L};
-  for (size_t j = 0; j < sizeof t / sizeof t[0]; j++)
-    check_time("LogGPS or fluid time", t[j], INFINITY);
-  if (!(m->fl_B > 0 && m->fl_B <= FIT_MAX_BANDWIDTH))
-    hnm_msg_die(HNM_EXIT_USAGE, "the measurements fit a fluid bandwidth of %.3g B/s, outside (0, %g B/s]: not a network's (check the "
-        "CSV files)",
-        m->fl_B, FIT_MAX_BANDWIDTH);
+  char err[HNM_ERRLEN];
+  if (hnm_fit_check(&m->f, err, sizeof err) != 0)
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
 }
 
 /* DIR/pack.txt: the pack fit per pattern (hnm_calibrate_pack.h); its
@@ -959,9 +350,15 @@ int cal_cmd_fit(int argc, char **argv)
   if (a.pcal != NULL)
     nfiles = cal_pcal_inputs(&a, &in, pcal_forced, 64);
   struct cal_fitted m;
-  fit_model(&in, &a, &m);
+  cal_fit_model(&in, &a, &m);
   cal_fit_rma(&in, &m);
-  cal_fit_residuals(&in, &m);
+  {
+    hnm_fit_data d;
+    char err[HNM_ERRLEN];
+    cal_inputs_data(&in, &d);
+    if (hnm_fit_residuals(&d, &m.f, err, sizeof err) != 0)
+      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
+  }
   m.nfiles = nfiles;
   /* The round trip against the data's noise floor, in-sample and held out;
    * with the file's breakpoints by default, the automatic ones too, and the
@@ -975,7 +372,7 @@ int cal_cmd_fit(int argc, char **argv)
   /* The held-out fits cost 5 fits: made where they choose the breakpoints
    * or give the bootstrap its residuals, or when asked. */
   int held_out = a.pcal != NULL || a.bootstrap > 0 || a.held_out;
-  cal_noise_evaluate(&in, &a, &m, held_out ? fit_model : NULL, &ev);
+  cal_noise_evaluate(&in, &a, &m, held_out ? cal_fit_model : NULL, &ev);
   /* With platform-calibration's data, candidate fits: the file's
    * breakpoints and automatic ones (unless forced), each with a running
    * median over none, 5 or 11 sizes; the smallest held-out round-trip
@@ -1016,9 +413,9 @@ int cal_cmd_fit(int argc, char **argv)
         mc = m; /* the fit made above */
         ec = ev;
       } else {
-        fit_model(&in, &cand[c], &mc);
+        cal_fit_model(&in, &cand[c], &mc);
         mc.nfiles = nfiles;
-        cal_noise_evaluate(&in, &cand[c], &mc, fit_model, &ec);
+        cal_noise_evaluate(&in, &cand[c], &mc, cal_fit_model, &ec);
       }
       char ho[32] = "-";
       if (ec.all_out >= 0)
@@ -1028,25 +425,25 @@ int cal_cmd_fit(int argc, char **argv)
         snprintf(sm, sizeof sm, "running median of %d sizes:", 2 * cand[c].smooth + 1);
       fprintf(xf, "  %-23s %-28s held-out %7s, in-sample %6.2f%%, %zu segments\n",
               cand[c].auto_bp ? "automatic breakpoints," : "the file's breakpoints,", sm, ho, 100 * ec.all_in,
-              mc.nseg);
+              mc.f.nseg);
       int better = c > 0 && ec.all_out >= 0 && (be.all_out < 0 || ec.all_out < be.all_out);
       if (c == 0 || better) {
         if (c > 0) {
-          free(bm.seg);
+          hnm_fit_result_free(&bm.f);
           cal_noise_eval_free(&be);
         }
         bm = mc;
         be = ec;
         best = c;
       } else {
-        free(mc.seg);
+        hnm_fit_result_free(&mc.f);
         cal_noise_eval_free(&ec);
       }
     }
     m = bm;
     ev = be;
     a = cand[best];
-    fprintf(xf, "Round trip, the chosen fit (%zu segments): median |model - median| / median\n", m.nseg);
+    fprintf(xf, "Round trip, the chosen fit (%zu segments): median |model - median| / median\n", m.f.nseg);
     cal_noise_print(xf, "  ", &ev);
     if (ev.all_out < 0)
       fprintf(xf, "Breakpoints: %s (no held-out comparison: a fold of sizes left a breakpoint too few sizes)\n",
@@ -1057,7 +454,7 @@ int cal_cmd_fit(int argc, char **argv)
                   "choose the breakpoints)\n",
               a.auto_bp ? "automatic ones" : "the file's", 100 * ev.all_out, nc, 2 * a.smooth + 1);
   } else {
-    fprintf(xf, "Round trip (%zu segments): median |model - median| / median\n", m.nseg);
+    fprintf(xf, "Round trip (%zu segments): median |model - median| / median\n", m.f.nseg);
     cal_noise_print(xf, "  ", &ev);
   }
   fprintf(xf, "(per size decade, the median over its sizes; noise floor: the error of the median of the %d nearest "
@@ -1083,7 +480,7 @@ int cal_cmd_fit(int argc, char **argv)
       struct cal_inputs t;
       struct cal_fitted mi;
       cal_noise_resample(&in, &t, &state);
-      fit_model(&t, &a, &mi);
+      cal_fit_model(&t, &a, &mi);
       cal_noise_perturb(&mi, &ev, (size_t)i, (size_t)a.bootstrap, (uint64_t)a.seed);
       mi.nfiles = nfiles;
       /* The pack costs are fitted once, outside the bootstrap: every member
@@ -1096,7 +493,7 @@ int cal_cmd_fit(int argc, char **argv)
       char name[600];
       snprintf(name, sizeof name, "%s-member-%03ld", a.name, i + 1);
       members[i] = cal_build_hybrid(&mi, name);
-      free(mi.seg);
+      hnm_fit_result_free(&mi.f);
       cal_noise_inputs_free(&t);
     }
   }
@@ -1134,33 +531,26 @@ int cal_cmd_fit(int argc, char **argv)
    * stays one line), and the plots. */
   cal_report_plots(a.report, &m, &in, a.plots);
   if (a.pcal != NULL && (forced_choice || !choose))
-    cal_pcal_compare(&a, &in, &m, fit_model);
+    cal_pcal_compare(&a, &in, &m, cal_fit_model);
   if (m.has_pack)
     hnm_msg_info("pack costs fitted; held-out patterns within %.1f%% (interpreted), see %s/pack.txt", 
             100 * pack_worst,  a.report);
   if (a.pcal != NULL)
     hnm_msg_info("%s", cal_pcal_summary());
-  for (char *w = m.warnings, *e; *w; w = e + 1) {
-    e = strchr(w, '\n');
-    if (e == NULL) { /* a last line cut by the buffer's end */
-      hnm_msg_info("%s", w);
-      break;
-    }
-    hnm_msg_info("%.*s", (int)(e - w), w);
-  }
+  cal_print_lines(m.f.notes);
   /* The table once everything is written: an error above stays one line. */
   size_t xl = strlen(extra); /* a table of whole lines: one message */
   if (xl > 0)
     hnm_msg_info("%.*s", (int)(extra[xl - 1] == '\n' ? xl - 1 : xl), extra);
   if (a.bootstrap > 0)
     hnm_msg_info("wrote %s (%zu segments), %s/ (the central model and %ld members) and %s/",  a.out, 
-            m.nseg,  setdir,  a.bootstrap,  a.report);
+            m.f.nseg,  setdir,  a.bootstrap,  a.report);
   else
-    hnm_msg_info("wrote %s (%zu segments) and %s/", a.out, m.nseg, a.report);
+    hnm_msg_info("wrote %s (%zu segments) and %s/", a.out, m.f.nseg, a.report);
   cal_noise_eval_free(&ev);
   free(extra);
   cal_inputs_free(&in);
   cal_pack_data_free(&pack);
-  free(m.seg);
+  hnm_fit_result_free(&m.f);
   return 0;
 }

@@ -11,7 +11,7 @@ struct cal_fit_args {
   int max_segments, min_sizes;
   double force_async, force_detached; /* -2 = not forced */
   int plots;
-  int loss;    /* HNM_FIT_LOSS_* (see cal_per_size_medians) */
+  int loss;    /* HNM_FIT_LOSS_* (see hnm_fit_medians) */
   int raw;     /* 1: fit the raw measurements, 0: the per-size medians */
   const char *pcal; /* --platform-calibration CONFIG.xml */
   int auto_bp;      /* --auto-breakpoints: not the file's */
@@ -23,11 +23,5 @@ struct cal_fit_args {
 };
 
 int cal_cmd_fit(int argc, char **argv);
-
-/* Replace the points (k[i], y[i]), i < *n, by one per distinct size: its
- * median y, then a running median over `smooth` sizes on each side (0:
- * none; what the fit uses on medians), sizes ascending; *n becomes their
- * number. */
-void cal_per_size_medians(double *k, double *y, size_t *n, int smooth);
 
 #endif

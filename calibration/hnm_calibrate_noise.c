@@ -164,7 +164,7 @@ void cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, con
     hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   double *in_err = noise__alloc(e->n, sizeof *in_err), *out_err = noise__alloc(e->n, sizeof *out_err);
   for (size_t i = 0; i < e->n; i++) {
-    double p = cal_hybrid_predict(m, CAL_OP_PINGPONG, e->k[i]);
+    double p = hnm_fit_predict_hybrid(&m->f, CAL_OP_PINGPONG, e->k[i]);
     in_err[i] = e->med[i] > 0 ? fabs(p - e->med[i]) / e->med[i] : NAN;
     e->resid[i] = p > 0 ? e->med[i] / p - 1 : NAN;
     out_err[i] = NAN;
@@ -190,11 +190,11 @@ void cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, con
       struct cal_fitted mf;
       fit(&t, a, &mf);
       for (size_t i = (size_t)f; i < e->n; i += CAL_NOISE_FOLDS) {
-        double p = cal_hybrid_predict(&mf, CAL_OP_PINGPONG, e->k[i]);
+        double p = hnm_fit_predict_hybrid(&mf.f, CAL_OP_PINGPONG, e->k[i]);
         out_err[i] = e->med[i] > 0 ? fabs(p - e->med[i]) / e->med[i] : NAN;
         resid[i] = p > 0 ? e->med[i] / p - 1 : NAN;
       }
-      free(mf.seg);
+      hnm_fit_result_free(&mf.f);
     }
     cal_noise_inputs_free(&t);
   }
@@ -307,8 +307,8 @@ void cal_noise_perturb(struct cal_fitted *m, const struct cal_noise_eval *e, siz
     return;
   double *pool = noise__alloc(e->n, sizeof *pool);
   double lo = -INFINITY;
-  for (size_t g = 0; g < m->nseg; g++) {
-    struct cal_segment *s = &m->seg[g];
+  for (size_t g = 0; g < m->f.nseg; g++) {
+    hnm_fit_segment *s = &m->f.seg[g];
     size_t first = e->n, last = 0, c = 0;
     for (size_t i = 0; i < e->n; i++)
       if (e->k[i] > lo && e->k[i] <= s->upto) {

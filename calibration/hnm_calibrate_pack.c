@@ -66,55 +66,45 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
   static const char *const ops[2] = {"pack", "unpack"};
   static const char *const names[HNM_BENCH_PACK_FIELDS] = {"pattern", "class", "role", "n", "count", "blocks",
                                                            "bytes", "style", "op", "reps", "seconds"};
-  char why[512];
-  FILE *f = hnm_input_open(path, why, sizeof why);
-  if (f == NULL) {
-    hnm_errf(err, errlen, "%s: %s", path, why);
+  hnm_input_lines in;
+  if (hnm_input_lines_open(&in, path, err, errlen) != 0)
     return -1;
-  }
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  long ln = 0;
-  while ((len = getline(&line, &cap, f)) != -1) {
-    ln++;
-    if (len == 0 || line[len - 1] != '\n')
-      PACK_FAIL("%s:%ld: truncated line (no end of line)", path, ln);
-    hnm_csv_chomp(line);
-    if (ln == 1)
+  long len;
+  while ((len = hnm_input_lines_next(&in, err, errlen)) >= 0) {
+    if (in.ln == 1)
       continue; /* the header, checked by cal_pack_csv_is() */
     char *fl[HNM_BENCH_PACK_FIELDS + 1];
-    int nf = hnm_csv_split(line, fl, HNM_BENCH_PACK_FIELDS + 1);
+    int nf = hnm_csv_split(in.line, fl, HNM_BENCH_PACK_FIELDS + 1);
     if (nf != HNM_BENCH_PACK_FIELDS)
-      PACK_FAIL("%s:%ld: %d field(s), expected %d", path, ln, nf, HNM_BENCH_PACK_FIELDS);
+      PACK_FAIL("%s:%ld: %d field(s), expected %d", path, in.ln, nf, HNM_BENCH_PACK_FIELDS);
     struct cal_pack_row r;
     memset(&r, 0, sizeof r);
     if (strlen(fl[0]) == 0 || strlen(fl[0]) >= sizeof r.pattern)
-      PACK_FAIL("%s:%ld: pattern: '%s' is empty or longer than %zu characters", path, ln, fl[0],
+      PACK_FAIL("%s:%ld: pattern: '%s' is empty or longer than %zu characters", path, in.ln, fl[0],
                 sizeof r.pattern - 1);
     strcpy(r.pattern, fl[0]);
     int v;
     if ((r.cls = lookup(fl[1], classes, HNM_PACK_CLASSES)) < 0)
-      PACK_FAIL("%s:%ld: class: '%s' is not vector, indexed or subarray", path, ln, fl[1]);
+      PACK_FAIL("%s:%ld: class: '%s' is not vector, indexed or subarray", path, in.ln, fl[1]);
     if ((v = lookup(fl[2], roles, 2)) < 0)
-      PACK_FAIL("%s:%ld: role: '%s' is not fit or holdout", path, ln, fl[2]);
+      PACK_FAIL("%s:%ld: role: '%s' is not fit or holdout", path, in.ln, fl[2]);
     r.holdout = v;
     if ((r.style = lookup(fl[7], csv_styles, CAL_PACK_CSV_STYLES)) < 0)
-      PACK_FAIL("%s:%ld: style: '%s' is not interpreted, manual, compiled or contiguous", path, ln, fl[7]);
+      PACK_FAIL("%s:%ld: style: '%s' is not interpreted, manual, compiled or contiguous", path, in.ln, fl[7]);
     if ((r.op = lookup(fl[8], ops, 2)) < 0)
-      PACK_FAIL("%s:%ld: op: '%s' is not pack or unpack", path, ln, fl[8]);
+      PACK_FAIL("%s:%ld: op: '%s' is not pack or unpack", path, in.ln, fl[8]);
     double x[HNM_BENCH_PACK_FIELDS];
     for (int i = 3; i < HNM_BENCH_PACK_FIELDS; i++) {
       if (i == 7 || i == 8)
         continue;
       if (!number(fl[i], i != 10, &x[i]))
-        PACK_FAIL("%s:%ld: %s: '%s' is not a %s", path, ln, names[i], fl[i],
+        PACK_FAIL("%s:%ld: %s: '%s' is not a %s", path, in.ln, names[i], fl[i],
                   i != 10 ? "whole number >= 0" : "finite number >= 0");
     }
     if (x[10] > 1.0)
-      PACK_FAIL("%s:%ld: seconds: '%s' is above 1 s (not one pack of a message)", path, ln, fl[10]);
+      PACK_FAIL("%s:%ld: seconds: '%s' is above 1 s (not one pack of a message)", path, in.ln, fl[10]);
     if (x[4] < 1 || x[9] < 1)
-      PACK_FAIL("%s:%ld: %s: must be >= 1", path, ln, x[4] < 1 ? "count" : "reps");
+      PACK_FAIL("%s:%ld: %s: must be >= 1", path, in.ln, x[4] < 1 ? "count" : "reps");
     r.n = (long)x[3];
     r.blocks = x[5];
     r.bytes = x[6];
@@ -129,16 +119,14 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
     }
     d->rows[d->n++] = r;
   }
-  if (ferror(f))
-    PACK_FAIL("%s: read error", path);
-  if (ln < 2)
-    PACK_FAIL("%s:%ld: no measurements after the header", path, ln < 1 ? 1 : ln);
-  free(line);
-  fclose(f);
+  if (len == -2)
+    goto fail;
+  if (in.ln < 2)
+    PACK_FAIL("%s:%ld: no measurements after the header", path, in.ln < 1 ? 1 : in.ln);
+  hnm_input_lines_close(&in);
   return 0;
 fail:
-  free(line);
-  fclose(f);
+  hnm_input_lines_close(&in);
   return -1;
 }
 

@@ -37,7 +37,7 @@ static void cont_add(struct cal_inputs *in, int bi, int rank, double size, const
       if (in->cont == NULL)
         hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
     }
-    in->cont[in->ncont++] = (struct cal_cont_row){1, bi, rank, size, d[i]};
+    in->cont[in->ncont++] = (hnm_fit_contention){1, bi, rank, size, d[i]};
   }
   in->cont_file = file;
   in->cont_line = 1;
@@ -140,7 +140,7 @@ static void decades(const struct cal_series *s, const struct cal_fitted *m, doub
           v[nv++] = s->y[q];
       double med = hnm_fit_median(v, nv);
       if (med > 0)
-        e[ne++] = fabs(cal_hybrid_predict(m, CAL_OP_PINGPONG, s->k[i]) - med) / med;
+        e[ne++] = fabs(hnm_fit_predict_hybrid(&m->f, CAL_OP_PINGPONG, s->k[i]) - med) / med;
     }
     err[d] = ne ? hnm_fit_median(e, ne) : -1;
   }
@@ -167,9 +167,9 @@ static void print_other_fit(struct cal_inputs *in, const struct cal_fitted *m, c
       used += (size_t)snprintf(table + used, sizeof table - used, "\n  1e%d-1e%-4d %13.2f%% %13.2f%%", d, d + 1,
                                100 * e1[d], 100 * e2[d]);
   if (used < sizeof table)
-    snprintf(table + used, sizeof table - used, "\n  %-10s %14zu %14zu", "segments", m->nseg, o.nseg);
+    snprintf(table + used, sizeof table - used, "\n  %-10s %14zu %14zu", "segments", m->f.nseg, o.f.nseg);
   hnm_msg_info("ping-pong median relative error per size decade (in-sample):\n%s", table);
-  free(o.seg);
+  hnm_fit_result_free(&o.f);
 }
 
 void cal_pcal_compare(const struct cal_fit_args *a, struct cal_inputs *in, const struct cal_fitted *m, cal_pcal_fit_fn fit)

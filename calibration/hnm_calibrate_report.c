@@ -24,7 +24,7 @@
 
 /* Median relative error of a predictor over the raw points of op, per size
  * decade [10^d, 10^(d+1)). */
-typedef double (*predictor)(const struct cal_fitted *, int, double);
+typedef double (*predictor)(const hnm_fit_result *, int, double);
 
 static void decade_errors(const struct cal_series *s, const struct cal_fitted *m, predictor pr, int op, double *err,
                           size_t *cnt, int ndec)
@@ -49,7 +49,7 @@ static void decade_errors(const struct cal_series *s, const struct cal_fitted *m
           v[nv++] = s->y[q];
       double med = hnm_fit_median(v, nv);
       if (med > 0)
-        buf[c++] = fabs(pr(m, op, k) - med) / med;
+        buf[c++] = fabs(pr(&m->f, op, k) - med) / med;
     }
     cnt[d] = rows;
     err[d] = hnm_fit_median(buf, c);
@@ -74,7 +74,7 @@ static void report_piece_table(FILE *f, const char *title, const hnm_fit_piece *
 /* Whether operation OP gets a plot. */
 static int report__plotted(const struct cal_fitted *m, const struct cal_inputs *in, int op)
 {
-  return in->op[op].n > 0 && (op != CAL_OP_ISEND || m->have[CAL_OP_ISEND]);
+  return in->op[op].n > 0 && (op != CAL_OP_ISEND || m->f.have[CAL_OP_ISEND]);
 }
 
 void cal_write_report(const char *dir, const char *shown, const struct cal_fitted *m, struct cal_inputs *in,
@@ -88,23 +88,23 @@ void cal_write_report(const char *dir, const char *shown, const struct cal_fitte
   FILE *f = hnm_out_file(out);
   fprintf(f, "hnm-calibrate fit report for %s\n\n", model_path);
   fprintf(f, "Protocol: eager (async) up to ");
-  cal_write_size(f, m->async);
+  cal_write_size(f, m->f.async);
   fprintf(f, " B, detached up to ");
-  cal_write_size(f, m->detached);
+  cal_write_size(f, m->f.detached);
   fprintf(f, " B, rendez-vous above\n");
-  if (m->limiter > 0)
+  if (m->f.limiter > 0)
     fprintf(f, "Contention (1 pair, %.0f B): one-way %.6g B/s, B_s + B_r = %.6g B/s per node -> limiter factor %.6g\n",
-            m->cont_size, m->buni, m->bsr, m->limiter);
+            m->f.cont_size, m->f.buni, m->f.bsr, m->f.limiter);
   else
     fprintf(f, "Contention: no probe, limiter left as the platform declares it (keep)\n");
-  if (m->limiter > 0) {
+  if (m->f.limiter > 0) {
     /* Every pair count: per rank B_s + B_r (median over the active ranks
      * and repetitions of 2 size / (duration - L)), against one-way B. */
     int maxp = 0;
     for (size_t i = 0; i < in->ncont; i++)
       maxp = in->cont[i].pairs > maxp ? in->cont[i].pairs : maxp;
     double *v = malloc((in->ncont + 1) * sizeof *v);
-    double L = cal_seg_of(m, m->cont_size)->lat;
+    double L = hnm_fit_segment_at(&m->f, m->f.cont_size)->lat;
     fprintf(f, "  per rank (per node when each rank has a node of its own):\n  %-6s %18s %10s\n", "pairs",
             "B_s + B_r (B/s)", "/ B");
     for (int np = 1; np <= maxp; np++) {
@@ -114,32 +114,32 @@ void cal_write_report(const char *dir, const char *shown, const struct cal_fitte
           v[nv++] = 2 * in->cont[i].size / (in->cont[i].duration - L);
       if (nv > 0) {
         double b = hnm_fit_median(v, nv);
-        fprintf(f, "  %-6d %18.6g %10.4g\n", np, b, b / m->buni);
+        fprintf(f, "  %-6d %18.6g %10.4g\n", np, b, b / m->f.buni);
       }
     }
     free(v);
   }
-  if (m->warnings[0])
-    fprintf(f, "%s", m->warnings);
-  if (m->overlap_scale < 1)
+  if (m->f.notes[0])
+    fprintf(f, "%s", m->f.notes);
+  if (m->f.overlap_scale < 1)
     fprintf(f, "Overlap correction: send + late recv exceed the one-way time; both overheads scaled by %.4g\n"
                "(the tables below show the scaled coefficients)\n",
-            m->overlap_scale);
-  if (m->have[CAL_OP_SEND])
-    report_piece_table(f, "send (o_s + k O_s), k <= detached", m->pieces[CAL_OP_SEND], m->npieces[CAL_OP_SEND],
-                       m->sigma[CAL_OP_SEND]);
-  if (m->have[CAL_OP_RECV])
-    report_piece_table(f, "recv (o_r + k O_r), k <= async", m->pieces[CAL_OP_RECV], m->npieces[CAL_OP_RECV],
-                       m->sigma[CAL_OP_RECV]);
-  report_piece_table(f, "transfer T = L + k/B (ping-pong / 2 minus overheads)", m->pieces[CAL_OP_COUNT],
-                     m->npieces[CAL_OP_COUNT], m->sigma[CAL_OP_COUNT]);
-  if (m->have[CAL_OP_ISEND])
-    report_piece_table(f, "isend (o + k O)", m->pieces[CAL_OP_ISEND], m->npieces[CAL_OP_ISEND], m->sigma[CAL_OP_ISEND]);
+            m->f.overlap_scale);
+  if (m->f.have[CAL_OP_SEND])
+    report_piece_table(f, "send (o_s + k O_s), k <= detached", m->f.pieces[CAL_OP_SEND], m->f.npieces[CAL_OP_SEND],
+                       m->f.sigma[CAL_OP_SEND]);
+  if (m->f.have[CAL_OP_RECV])
+    report_piece_table(f, "recv (o_r + k O_r), k <= async", m->f.pieces[CAL_OP_RECV], m->f.npieces[CAL_OP_RECV],
+                       m->f.sigma[CAL_OP_RECV]);
+  report_piece_table(f, "transfer T = L + k/B (ping-pong / 2 minus overheads)", m->f.pieces[CAL_OP_COUNT],
+                     m->f.npieces[CAL_OP_COUNT], m->f.sigma[CAL_OP_COUNT]);
+  if (m->f.have[CAL_OP_ISEND])
+    report_piece_table(f, "isend (o + k O)", m->f.pieces[CAL_OP_ISEND], m->f.npieces[CAL_OP_ISEND], m->f.sigma[CAL_OP_ISEND]);
 
   fprintf(f, "\nModel segments\n  %-12s %12s %14s %11s %11s %11s %11s\n", "upto (B)", "latency (s)",
           "bandwidth (B/s)", "send-o", "send/B", "recv-o", "recv/B");
-  for (size_t i = 0; i < m->nseg; i++) {
-    const struct cal_segment *s = &m->seg[i];
+  for (size_t i = 0; i < m->f.nseg; i++) {
+    const hnm_fit_segment *s = &m->f.seg[i];
     char up[32];
     if (isinf(s->upto))
       snprintf(up, sizeof up, "inf");
@@ -150,10 +150,10 @@ void cal_write_report(const char *dir, const char *shown, const struct cal_fitte
   }
   fprintf(f, "\nComparison models: LogGPS L=%.5gs o=%.5gs G=%.5gs/B Os=%.5gs/B Or=%.5gs/B S=%.0f; fluid L=%.5gs "
              "B=%.6gB/s\n",
-          m->lg_L, m->lg_o, m->lg_G, m->lg_Os, m->lg_Or, m->detached, m->fl_L, m->fl_B);
+          m->f.lg_L, m->f.lg_o, m->f.lg_G, m->f.lg_Os, m->f.lg_Or, m->f.detached, m->f.fl_L, m->f.fl_B);
   fprintf(f, "\nMedian relative error of each model's closed form (what SMPI computes) against the\n"
              "measurements (per size: |model - median| / median; median over the decade's sizes), in-sample:\n");
-  static const predictor prs[3] = {cal_hybrid_predict, cal_loggps_predict, cal_fluid_predict};
+  static const predictor prs[3] = {hnm_fit_predict_hybrid, hnm_fit_predict_loggps, hnm_fit_predict_fluid};
   for (int op = CAL_OP_SEND; op <= CAL_OP_PINGPONG; op++) {
     double e[3][12];
     size_t c[3][12];
@@ -197,8 +197,8 @@ void cal_write_report(const char *dir, const char *shown, const struct cal_fitte
     double kmax = 1;
     for (size_t i = 0; i < s->n; i++)
       kmax = s->k[i] > kmax ? s->k[i] : kmax;
-    for (size_t g = 0; g < m->nseg; g++) {
-      double hi = isinf(m->seg[g].upto) || m->seg[g].upto > kmax ? kmax : m->seg[g].upto;
+    for (size_t g = 0; g < m->f.nseg; g++) {
+      double hi = isinf(m->f.seg[g].upto) || m->f.seg[g].upto > kmax ? kmax : m->f.seg[g].upto;
       if (lo >= kmax) { /* beyond the data: empty blocks keep the indexes */
         fprintf(d, "# segment %zu points\nnan nan\n\n\n# segment %zu model\nnan nan\n\n\n", g, g);
         continue;
@@ -218,7 +218,7 @@ void cal_write_report(const char *dir, const char *shown, const struct cal_fitte
         double k = a * pow(hi / a, j / 40.0);
         if (hi < a)
           k = a;
-        double v = cal_hybrid_predict(m, op, k);
+        double v = hnm_fit_predict_hybrid(&m->f, op, k);
         fprintf(d, "%.17g %.17g\n", k, v > 0 ? v : NAN);
       }
       fprintf(d, "\n\n");
@@ -234,13 +234,13 @@ void cal_write_report(const char *dir, const char *shown, const struct cal_fitte
                "set xlabel 'message size (bytes)'\nset ylabel '%s duration (s)'\nset title '%s: raw measurements and "
                "fitted hybrid model'\nplot ",
             png, cal_op_names[op], cal_op_names[op]);
-    for (size_t k = 0; k < m->nseg; k++) {
+    for (size_t k = 0; k < m->f.nseg; k++) {
       char title[96];
-      double from = k ? m->seg[k - 1].upto : 0;
-      if (isinf(m->seg[k].upto))
+      double from = k ? m->f.seg[k - 1].upto : 0;
+      if (isinf(m->f.seg[k].upto))
         snprintf(title, sizeof title, "k > %.0f", from);
       else
-        snprintf(title, sizeof title, "%.0f < k <= %.0f", from, m->seg[k].upto);
+        snprintf(title, sizeof title, "%.0f < k <= %.0f", from, m->f.seg[k].upto);
       fprintf(g, "%s'%s' index %zu with points pt 7 ps 0.5 lc %zu title '%s', '%s' index %zu with lines lw 2 "
                  "lc %zu notitle",
               k ? ", " : "", dat_shown, 2 * k, k + 1, title, dat_shown, 2 * k + 1, k + 1);

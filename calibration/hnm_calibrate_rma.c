@@ -51,19 +51,19 @@ static double median_of(const struct cal_inputs *in, int epoch, double size)
   return med;
 }
 
-/* The model's one-way time of k bytes (cal_hybrid_predict's T). */
+/* The model's one-way time of k bytes (hnm_fit_predict_hybrid's T). */
 static double one_way(const struct cal_fitted *m, double k)
 {
-  const struct cal_segment *s = cal_seg_of(m, k);
+  const hnm_fit_segment *s = hnm_fit_segment_at(&m->f, k);
   return s->lat + k / s->bw;
 }
 
-static int zero_byte_eager(const struct cal_fitted *m) { return m->async >= 0; }
+static int zero_byte_eager(const struct cal_fitted *m) { return m->f.async >= 0; }
 
 static void warn(struct cal_fitted *m, const char *fmt, const char *what, double v)
 {
-  size_t l = strlen(m->warnings);
-  snprintf(m->warnings + l, sizeof m->warnings - l, fmt, what, v);
+  size_t l = strlen(m->f.notes);
+  snprintf(m->f.notes + l, sizeof m->f.notes - l, fmt, what, v);
 }
 
 /* Clamp a fitted cost into a model file's range [0, 1 s]. */

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_csv.h"
 #include "hnm_input.h"
+#include "hnm_fit_model.h"
 #include "hnm_pcal.h"
 
 #include "hnm_units.h"
@@ -19,22 +20,7 @@
 
 static int series_push(hnm_pcal_series *s, double k, double y)
 {
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 1024;
-    double *nk = realloc(s->k, cap * sizeof *nk);
-    if (nk == NULL)
-      return -1;
-    s->k = nk;
-    double *ny = realloc(s->y, cap * sizeof *ny);
-    if (ny == NULL)
-      return -1;
-    s->y = ny;
-    s->cap = cap;
-  }
-  s->k[s->n] = k;
-  s->y[s->n] = y;
-  s->n++;
-  return 0;
+  return hnm_fit_push(&s->k, &s->y, &s->n, &s->cap, k, y);
 }
 
 void hnm_pcal_free(hnm_pcal *p)
@@ -289,40 +275,22 @@ typedef int (*row_fn)(hnm_pcal *p, int which, double size, double start, double 
 static int read_measurements(hnm_pcal *p, const char *path, const char *const *ops, int nops, row_fn row, char *err,
                              size_t errlen)
 {
-  char why[512];
-  FILE *f = hnm_input_open(path, why, sizeof why);
-  if (f == NULL) {
-    hnm_errf(err, errlen, "%s: %s", path, why);
+  hnm_input_lines r;
+  if (hnm_input_lines_open(&r, path, err, errlen) != 0)
     return -1;
-  }
-  char *line = NULL;
-  size_t cap = 0;
   long len;
-  long ln = 0, rows = 0;
+  long rows = 0;
   int rc = -1;
-  while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
-    ln++;
-    if (len == -2 || (size_t)len != strlen(line)) {
-      hnm_errf(err, errlen, "%s:%ld: %s", path, ln,
-               len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
-      goto out;
-    }
-    if (len == 0 || line[len - 1] != '\n') {
-      hnm_errf(err, errlen, "%s:%ld: truncated line (no end of line)", path, ln);
-      goto out;
-    }
-    line[--len] = '\0';
-    if (len > 0 && line[len - 1] == '\r')
-      line[--len] = '\0';
+  while ((len = hnm_input_lines_next(&r, err, errlen)) >= 0) {
     char *fl[4];
-    if (split(line, fl, 4, path, ln, "OPERATION,SIZE,START,DURATION", err, errlen) != 0)
+    if (split(r.line, fl, 4, path, r.ln, "OPERATION,SIZE,START,DURATION", err, errlen) != 0)
       goto out;
     int which = 0;
     char *op = trim(fl[0]);
     while (which < nops && strcmp(op, ops[which]) != 0)
       which++;
     if (which == nops) {
-      hnm_errf(err, errlen, "%s:%ld: operation: '%s' is not %s%s%s", path, ln, op, ops[0],
+      hnm_errf(err, errlen, "%s:%ld: operation: '%s' is not %s%s%s", path, r.ln, op, ops[0],
                nops > 1 ? " or " : "", nops > 1 ? ops[1] : "");
       goto out;
     }
@@ -330,39 +298,36 @@ static int read_measurements(hnm_pcal *p, const char *path, const char *const *o
     double v[4];
     for (int i = 1; i < 4; i++)
       if (!number(fl[i], &v[i])) {
-        hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[i],
+        hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a non-negative number", path, r.ln, names[i],
                  trim(fl[i]));
         goto out;
       }
     if (v[1] != floor(v[1]) || v[1] > 2147483647.0) {
-      hnm_errf(err, errlen, "%s:%ld: size: '%s' is not a whole number of bytes (an int)", path, ln,
+      hnm_errf(err, errlen, "%s:%ld: size: '%s' is not a whole number of bytes (an int)", path, r.ln,
                trim(fl[1]));
       goto out;
     }
     if (v[3] > PCAL_MAX_DURATION) {
-      hnm_errf(err, errlen, "%s:%ld: duration: %s s is above %g s (not the time of one message)", path, ln,
+      hnm_errf(err, errlen, "%s:%ld: duration: %s s is above %g s (not the time of one message)", path, r.ln,
                trim(fl[3]), PCAL_MAX_DURATION);
       goto out;
     }
     if (++rows > MAX_ROWS) {
-      hnm_errf(err, errlen, "%s:%ld: more than %d rows", path, ln, MAX_ROWS);
+      hnm_errf(err, errlen, "%s:%ld: more than %d rows", path, r.ln, MAX_ROWS);
       goto out;
     }
-    if (row(p, which, v[1], v[2], v[3], path, ln, err, errlen) != 0)
+    if (row(p, which, v[1], v[2], v[3], path, r.ln, err, errlen) != 0)
       goto out;
   }
-  if (ferror(f)) {
-    hnm_errf(err, errlen, "%s: read error", path);
+  if (len == -2)
     goto out;
-  }
   if (rows == 0) {
-    hnm_errf(err, errlen, "%s:%ld: no measurements", path, ln > 0 ? ln : 1);
+    hnm_errf(err, errlen, "%s:%ld: no measurements", path, r.ln > 0 ? r.ln : 1);
     goto out;
   }
   rc = 0;
 out:
-  free(line);
-  fclose(f);
+  hnm_input_lines_close(&r);
   return rc;
 }
 
@@ -437,50 +402,37 @@ struct sat_row {
 static int read_sat(const char *path, const char *opname, struct sat_row **rows, size_t *n, int *maxrank, char *err,
                     size_t errlen)
 {
-  FILE *f = hnm_input_open(path, NULL, 0); /* a regular file, never blocking */
-  if (f == NULL)
+  hnm_input_lines r;
+  if (hnm_input_lines_open(&r, path, NULL, 0) != 0) /* a regular file, never blocking */
     return 1;
-  char *line = NULL;
-  size_t cap = 0, rcap = 0;
+  size_t rcap = 0;
   long len;
-  long ln = 0;
   int rc = -1;
   *rows = NULL;
   *n = 0;
   *maxrank = -1;
-  while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
-    ln++;
-    if (len == -2 || (size_t)len != strlen(line)) {
-      hnm_errf(err, errlen, "%s:%ld: %s", path, ln,
-               len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
-      goto out;
-    }
-    if (len == 0 || line[len - 1] != '\n') {
-      hnm_errf(err, errlen, "%s:%ld: truncated line (no end of line)", path, ln);
-      goto out;
-    }
-    line[--len] = '\0';
+  while ((len = hnm_input_lines_next(&r, err, errlen)) >= 0) {
     char *fl[5];
-    if (split(line, fl, 5, path, ln, "RANK,OPERATION,COUNT,START,DURATION", err, errlen) != 0)
+    if (split(r.line, fl, 5, path, r.ln, "RANK,OPERATION,COUNT,START,DURATION", err, errlen) != 0)
       goto out;
     if (strcmp(trim(fl[1]), opname) != 0) {
-      hnm_errf(err, errlen, "%s:%ld: operation: '%s' is not %s", path, ln, trim(fl[1]), opname);
+      hnm_errf(err, errlen, "%s:%ld: operation: '%s' is not %s", path, r.ln, trim(fl[1]), opname);
       goto out;
     }
     double v[5];
     static const char *const names[5] = {"rank", "operation", "count", "start", "duration"};
     for (int i = 0; i < 5; i++)
       if (i != 1 && !number(fl[i], &v[i])) {
-        hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a non-negative number", path, ln, names[i],
+        hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a non-negative number", path, r.ln, names[i],
                  trim(fl[i]));
         goto out;
       }
     if (v[0] != floor(v[0]) || v[0] > 1e6 || v[2] != floor(v[2]) || v[2] < 1) {
-      hnm_errf(err, errlen, "%s:%ld: fields 'rank' and 'count' must be whole, count >= 1", path, ln);
+      hnm_errf(err, errlen, "%s:%ld: fields 'rank' and 'count' must be whole, count >= 1", path, r.ln);
       goto out;
     }
     if (v[4] > PCAL_MAX_DURATION * 1e3) {
-      hnm_errf(err, errlen, "%s:%ld: duration: %s ms is above %g s (not the time of one message)", path, ln,
+      hnm_errf(err, errlen, "%s:%ld: duration: %s ms is above %g s (not the time of one message)", path, r.ln,
                trim(fl[4]), PCAL_MAX_DURATION);
       goto out;
     }
@@ -497,14 +449,15 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
     if ((int)v[0] > *maxrank)
       *maxrank = (int)v[0];
   }
+  if (len == -2)
+    goto out;
   if (*n == 0) {
     hnm_errf(err, errlen, "%s:1: no measurements", path);
     goto out;
   }
   rc = 0;
 out:
-  free(line);
-  fclose(f);
+  hnm_input_lines_close(&r);
   return rc;
 }
 

@@ -104,3 +104,49 @@ long hnm_input_getline(char **line, size_t *cap, FILE *f, size_t max)
   (*line)[n] = '\0';
   return (long)n;
 }
+
+int hnm_input_lines_open(hnm_input_lines *r, const char *path, char *err, size_t errlen)
+{
+  char why[512];
+  memset(r, 0, sizeof *r);
+  r->path = path;
+  r->f = hnm_input_open(path, why, sizeof why);
+  if (r->f == NULL) {
+    hnm_errf(err, errlen, "%s: %s", path, why);
+    return -1;
+  }
+  return 0;
+}
+
+long hnm_input_lines_next(hnm_input_lines *r, char *err, size_t errlen)
+{
+  long len = hnm_input_getline(&r->line, &r->cap, r->f, HNM_INPUT_MAX_LINE);
+  if (len == -1) {
+    if (!ferror(r->f))
+      return -1;
+    hnm_errf(err, errlen, "%s: read error", r->path);
+    return -2;
+  }
+  r->ln++;
+  if (len == -2 || (size_t)len != strlen(r->line)) {
+    hnm_errf(err, errlen, "%s:%ld: %s", r->path, r->ln,
+             len == -2 ? "line longer than 64 KiB (not a measurement file)" : "NUL byte in the line (not text)");
+    return -2;
+  }
+  if (len == 0 || r->line[len - 1] != '\n') {
+    hnm_errf(err, errlen, "%s:%ld: truncated line (no end of line)", r->path, r->ln);
+    return -2;
+  }
+  r->line[--len] = '\0';
+  if (len > 0 && r->line[len - 1] == '\r')
+    r->line[--len] = '\0';
+  return len;
+}
+
+void hnm_input_lines_close(hnm_input_lines *r)
+{
+  if (r->f != NULL)
+    fclose(r->f);
+  free(r->line);
+  memset(r, 0, sizeof *r);
+}

@@ -35,6 +35,29 @@ long hnm_input_getline(char **line, size_t *cap, FILE *f, size_t max);
 /* The longest line the tools' CSV readers take (bytes). */
 #define HNM_INPUT_MAX_LINE 65536
 
+/* A measurement file read line by line, as the tools' CSV readers take
+ * it: at most HNM_INPUT_MAX_LINE bytes a line, no NUL byte, every line
+ * ending in a newline. */
+typedef struct hnm_input_lines {
+  FILE *f;
+  const char *path;
+  char *line;  /* the current line, without its newline (and a '\r' before it) */
+  size_t cap;
+  long ln;     /* its number, from 1 */
+} hnm_input_lines;
+
+/* Open PATH (hnm_input_open()) into R: 0, or -1 with "PATH: reason" in
+ * err. Close with hnm_input_lines_close() (after a failed open: nothing). */
+int hnm_input_lines_open(hnm_input_lines *r, const char *path, char *err, size_t errlen);
+
+/* The next line into r->line: its length, -1 at the end of the file, or
+ * -2 with "PATH:LINE: reason" in err ("line longer than 64 KiB (not a
+ * measurement file)", "NUL byte in the line (not text)", "truncated line
+ * (no end of line)"; "PATH: read error"). */
+long hnm_input_lines_next(hnm_input_lines *r, char *err, size_t errlen);
+
+void hnm_input_lines_close(hnm_input_lines *r);
+
 /* The same checks without keeping the file open: 0, or -1 with err. */
 int hnm_input_check(const char *path, char *err, size_t errlen);
 

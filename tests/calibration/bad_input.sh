@@ -8,13 +8,6 @@ simulate graphene "$WORK/ok" --sizes 40 --reps 1 --max 4MiB --contention-reps 1
 cp "$WORK"/ok/*.csv "$WORK/"
 P2P=$WORK/p2p.csv PROBE=$WORK/probe.csv
 
-# fit_refuses WHAT REGEX ARGS...: hnm-calibrate ARGS refuses (refuse, tests/lib.sh).
-fit_refuses() {
-  local what=$1 re=$2
-  shift 2
-  rm -rf "$WORK/m.xml" "$WORK/m-report"
-  refuse "$what" "$re" "$HNM_CALIBRATE" "$@"
-}
 
 # bad CSV FROM-FILE SED-SCRIPT: a modified copy
 bad() { sed "$2" "$1" > "$WORK/bad.csv"; }

@@ -126,14 +126,8 @@ for f in "$WORK"/syn/calibration/*.csv; do
   awk -F, 'FNR == NR { h[$1] = 1; next } !($2 in h)' "$WORK/held" "$f" >"$WORK/train/calibration/${f##*/}"
 done
 "$B" fit --platform-calibration "$WORK/train/calibration/s.xml" -o "$WORK/t.xml" --no-plots --bootstrap 40 2>/dev/null
-awk -F, 'function median(a, n,   i, j, t) {
-      for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-    FNR == NR { h[$1] = 1; next }
-    $1 == "MPI_Send" { s = $4; next }
-    ($2 in h) { n[$2]++; v[$2, n[$2]] = s + $4 }
-    END { for (k in n) { for (i = 1; i <= n[k]; i++) b[i] = v[k, i]; printf "%d %.9g\n", k, median(b, n[k]) } }' \
-  "$WORK/held" "$WORK/syn/calibration/s_PingPong.csv" | sort -n >"$WORK/med"
+awk -F, -f "$(dirname "$0")/heldout_medians.awk" "$WORK/held" "$WORK/syn/calibration/s_PingPong.csv" | sort -n \
+  >"$WORK/med"
 awk -f "$(dirname "$0")/band.awk" "$WORK/t.set/central.xml" "$WORK"/t.set/member-*.xml "$WORK/med" >"$WORK/band"
 read -r _ covered n frac hw <<<"$(tail -1 "$WORK/band")"
 echo "coverage of the 90% band on $n held-out sizes: $covered ($frac), median half-width $hw"

@@ -33,6 +33,31 @@ skip_if_busy() {
   fi
 }
 
+# fit_refuses WHAT REGEX ARGS...: hnm-calibrate ARGS refuses (refuse, tests/lib.sh).
+fit_refuses() {
+  local what=$1 re=$2
+  shift 2
+  rm -rf "$WORK/m.xml" "$WORK/m-report"
+  refuse "$what" "$re" "$HNM_CALIBRATE" "$@"
+}
+
+# segments MODEL: MODEL's segment attributes as "upto=U name=value ..."
+# lines in $WORK/segs.txt, values in SI (s, B/s), for `at`.
+segments() {
+  awk '/<segment / { line = ""; s = $0
+         while (match(s, /[a-z-]+="[^"]*"/)) {
+           kv = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
+           split(kv, p, "=\""); v = p[2]; sub(/"$/, "", v); sub(/(s|Bps)$/, "", v)
+           line = line " " p[1] "=" v }
+         print line }' "$1" >"$WORK/segs.txt"
+}
+# at K NAME: the value of NAME in the segment (of `segments`) holding K bytes.
+at() {
+  awk -v k="$1" -v name="$2" '{ for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] }
+    u = v["upto"] == "inf" ? 1e300 : v["upto"] + 0
+    if (k <= u) { print v[name]; exit } }' "$WORK/segs.txt"
+}
+
 # hybrid_csvs SEED SIZES NOISE: $WORK/p2p.csv and $WORK/probe.csv, synthetic
 # measurements of the known hybrid model of hybrid.awk (NOISE gauss or
 # factors, see there).

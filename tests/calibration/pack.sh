@@ -50,12 +50,18 @@ check "exact: 18 fitted (style, class, op), got $n" [ "$n" -eq 18 ]
 "$HNM_CALIBRATE" fit "${P2P[@]}" "$REAL" -o "$WORK/real.xml" --no-plots 2> "$WORK/real.err"
 paste <(explained "$WORK/real.xml") <(explained graphene) > "$WORK/pair"
 check "graphene: 18 pack costs compared" [ "$(wc -l < "$WORK/pair")" -eq 18 ]
-while read -r s c o a0 ab aB _ _ _ g0 gb gB; do
-  for k in "c0 $a0 $g0" "per-block $ab $gb" "per-byte $aB $gB"; do
-    read -r what fitted bundled <<<"$k"
-    check_close "graphene $s $c $o $what = the fit of docs/data/pack-openmpi.csv" "$bundled" "$fitted" 5e-3
-  done
-done < "$WORK/pair"
+# costs_close LABEL REL: every fitted cost of $WORK/pair (explained lines of
+# the fit, then of graphene, pasted) within REL of graphene's.
+costs_close() {
+  local s c o a0 ab aB g0 gb gB k what fitted bundled
+  while read -r s c o a0 ab aB _ _ _ g0 gb gB; do
+    for k in "c0 $a0 $g0" "per-block $ab $gb" "per-byte $aB $gB"; do
+      read -r what fitted bundled <<<"$k"
+      check_close "$1 $s $c $o $what" "$fitted" "$bundled" "$2"
+    done
+  done < "$WORK/pair"
+}
+costs_close "graphene = the fit of docs/data/pack-openmpi.csv:" 5e-3
 R=$WORK/real-report/pack.txt
 check "report written" [ -s "$R" ]
 for p in vec1 vec16 vec128 idx struct3 subz suby mg_x mg_y lu milc fft unstruct wrf sub2; do
@@ -72,22 +78,10 @@ mkdir -p "$WORK/sim"
 paste <(explained "$WORK/sim.xml") <(explained graphene | grep '^interpreted ') > "$WORK/pair"
 check "closed loop: only the interpreted style is fitted (copy loops take no simulated time)" \
   [ "$(wc -l < "$WORK/pair")" -eq 6 ]
-while read -r s c o a0 ab aB _ _ _ g0 gb gB; do
-  for k in "c0 $a0 $g0" "per-block $ab $gb" "per-byte $aB $gB"; do
-    read -r what fitted bundled <<<"$k"
-    check_close "closed loop $s $c $o $what" "$fitted" "$bundled" 1e-6
-  done
-done < "$WORK/pair"
+costs_close "closed loop" 1e-6
 worst=$(sed -n 's/.*held-out patterns within \([0-9.]*\)%.*/\1/p' "$WORK/sim.err")
 check "closed loop: every held-out pattern predicted exactly (worst ${worst:-?}%)" [ "${worst:-x}" = "0.0" ]
 
-# fit_refuses WHAT REGEX ARGS...: hnm-calibrate ARGS refuses (refuse, tests/lib.sh).
-fit_refuses() {
-  local what=$1 re=$2
-  shift 2
-  rm -rf "$WORK/m.xml" "$WORK/m-report"
-  refuse "$what" "$re" "$HNM_CALIBRATE" "$@"
-}
 bad() { sed "$1" "$REAL" > "$WORK/pack.csv"; }
 bad '5s/,[^,]*$/,-1e-6/'
 fit_refuses "negative time" "pack.csv:5: seconds: '-1e-6' is not a finite number" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
@@ -101,6 +95,8 @@ bad '9s/,[^,]*$/,2.5/'
 fit_refuses "time out of range" "pack.csv:9: seconds: '2.5' is above 1 s" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
 bad '10s/,pack,/,squash,/'
 fit_refuses "unknown op" "pack.csv:10: op: 'squash'" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
+{ head -3 "$REAL"; printf 'a\0b\n'; } > "$WORK/pack.csv"
+fit_refuses "NUL byte" "pack.csv:4: NUL byte in the line" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
 grep -v ',subarray,fit,' "$REAL" > "$WORK/pack.csv"
 fit_refuses "a class without fit rows" "no interpreted pack rows of role fit to fit class 'subarray'" \
   fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # hnm-calibrate fit keeps its segments within physics
-# (calibration/hnm_calibrate_physics.h): synthetic, noise-free ping-pongs
+# (calibration/hnm_fit_physics.h): synthetic, noise-free ping-pongs
 # (every message rendez-vous, --protocol none,none; the segments forced at
 # 256, 65536 and 131072 B) whose one-way transfer time T(k) is
 #   k <= 256:          30 us                 (flat: bandwidth 1e20 B/s before)
@@ -41,18 +41,7 @@ FIT=(--protocol none,none --breakpoints 256,65536,131072 --only-breakpoints --no
 st=$?
 check "fit exits 0 (got $st: $(head -c 300 "$WORK/err.txt"))" [ $st -eq 0 ]
 
-# Segment attributes as "upto name=value ..." lines, values in SI (s, B/s).
-awk '/<segment / { line = ""; s = $0
-       while (match(s, /[a-z-]+="[^"]*"/)) {
-         kv = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
-         split(kv, p, "=\""); v = p[2]; sub(/"$/, "", v); sub(/(s|Bps)$/, "", v)
-         line = line " " p[1] "=" v }
-       print line }' "$WORK/m.xml" >"$WORK/segs.txt"
-at() { # at K NAME: NAME in the segment holding K bytes
-  awk -v k="$1" -v name="$2" '{ for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] }
-    u = v["upto"] == "inf" ? 1e300 : v["upto"] + 0
-    if (k <= u) { print v[name]; exit } }' "$WORK/segs.txt"
-}
+segments "$WORK/m.xml"
 # median LO HI EXPR: the median over the pingpong rows with LO < k <= HI of
 # EXPR (an awk expression of k), one value per row.
 median() {

@@ -25,19 +25,7 @@ check "the fit" "$HNM_CALIBRATE" fit "$WORK/p2p.csv" "$WORK/probe.csv" -o "$WORK
 check "detached 262144" grep -q 'detached="262144"' "$WORK/m.xml"
 check "async 32768" grep -q 'async="32768"' "$WORK/m.xml"
 
-# Segment attributes as "upto name=value ..." lines, values in SI (s, B/s).
-awk '/<segment / { line = ""; s = $0
-       while (match(s, /[a-z-]+="[^"]*"/)) {
-         kv = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
-         split(kv, p, "=\""); v = p[2]; sub(/"$/, "", v); sub(/(s|Bps)$/, "", v)
-         line = line " " p[1] "=" v }
-       print line }' "$WORK/m.xml" > "$WORK/segs.txt"
-# at K NAME: the value of NAME in the segment holding K bytes.
-at() {
-  awk -v k="$1" -v name="$2" '{ for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] }
-    u = v["upto"] == "inf" ? 1e300 : v["upto"] + 0
-    if (k <= u) { print v[name]; exit } }' "$WORK/segs.txt"
-}
+segments "$WORK/m.xml"
 # The sampled sizes: the fitted breakpoint near 2048 must be the largest
 # sample <= 2048 or its neighbour on either side.
 sizes=$(awk -F, 'NR > 1 { print $2 }' "$WORK/p2p.csv" | sort -n | uniq)

@@ -69,6 +69,18 @@ static long index_below(const double *u, size_t m, double v)
   return r;
 }
 
+/* The segments of (k, y)[0..n) with the default options, into p[0..8);
+ * their number (a refusal fails a check). */
+static size_t fit_default(const double *k, const double *y, size_t n, hnm_fit_piece *p, double *sigma)
+{
+  hnm_fit_options o = {0};
+  size_t np = 0;
+  char err[256] = "";
+  if (!CHECK_EQ(hnm_fit_segments(k, y, n, &o, p, 8, &np, sigma, err, sizeof err), 0))
+    fprintf(stderr, "  refused: %s\n", err);
+  return np;
+}
+
 static void test_synthetic(void)
 {
   enum { SIZES = 250, REPS = 4 };
@@ -166,12 +178,9 @@ static void test_exact(void)
     kk[i] = 10 + 10 * i;
     yy[i] = kk[i] <= 300 ? 1e-6 + 1e-9 * kk[i] : 4e-6 + 5e-10 * kk[i];
   }
-  hnm_fit_options o = {0};
   hnm_fit_piece p[8];
-  size_t np;
   double sigma;
-  char err[256];
-  CHECK_EQ(hnm_fit_segments(kk, yy, 60, &o, p, 8, &np, &sigma, err, sizeof err), 0);
+  size_t np = fit_default(kk, yy, 60, p, &sigma);
   CHECK_EQ(np, 2);
   CHECK_EQ(sigma, 5e-3); /* the default floor */
   if (np == 2) {
@@ -196,12 +205,9 @@ static void test_many_sizes(void)
     k[i] = i + 1;
     y[i] = k[i] <= 600 ? 1e-6 + 1e-9 * k[i] : 3e-6 + 2e-9 * k[i];
   }
-  hnm_fit_options o = {0};
   hnm_fit_piece p[8];
-  size_t np;
   double sigma;
-  char err[256];
-  CHECK_EQ(hnm_fit_segments(k, y, N, &o, p, 8, &np, &sigma, err, sizeof err), 0);
+  size_t np = fit_default(k, y, N, p, &sigma);
   CHECK(np == 2 && p[0].hi == 600 && p[1].sizes == 600);
   CHECK(near(p[1].a, 3e-6, 1e-9) && near(p[1].b, 2e-9, 1e-9));
 }

@@ -1,4 +1,5 @@
-/* hnm-calibrate fit: the fitted segments kept within physics.
+/* hnm_fit_physics.h -- inside libhnmfit: the fitted segments kept within
+ * physics (step 4 of hnm_fit_model.h).
  *
  * A segment's line t = a + k b (one-way transfer time of k bytes) is an
  * extrapolation: over a stretch of sizes where the per-byte cost hides in
@@ -22,27 +23,29 @@
  * tilt it) is refitted first at the route's bandwidth: latency the median
  * of t - k / B_max over its points, bandwidth B_max.
  * When no bound exists (the smallest messages' latency is below 1 ns even
- * so, the
- * largest messages' bandwidth above 10 TB/s: no per-byte cost), the fit is
- * refused with the reason. Each constraint applied is one "note:" line in m->warnings (shown
- * on stderr and in report.txt).
+ * so, the largest messages' bandwidth above 10 TB/s: no per-byte cost), the fit is
+ * refused with the reason. Each constraint applied is one "note:" line in
+ * the result's notes.
  */
-#ifndef HNM_CALIBRATE_PHYSICS_H
-#define HNM_CALIBRATE_PHYSICS_H
+#ifndef HNM_FIT_PHYSICS_H
+#define HNM_FIT_PHYSICS_H
 
 #include <stddef.h>
-#include "hnm_calibrate_fitted.h"
+#include "hnm_fit_model.h"
 
 /* Constrain M's segments (m->seg) with the points (K[i] bytes, T[i]
  * seconds of one-way transfer), raw or per-size medians (RAW, as the fit,
- * with the fit's running median of SMOOTH sizes on each side).
- * 0, or -1 with the reason in WHY (nothing changed then). */
-int cal_physics_constrain(struct cal_fitted *m, const double *k, const double *t, size_t n, int raw, int smooth, char *why,
-                      size_t whylen);
+ * with the fit's running median of SMOOTH sizes on each side). 0, or -1
+ * with "PLACE: reason" in err, the fit then refused ("out of memory"
+ * alone when it is that). */
+int hnm_fit__physics(hnm_fit_result *m, const double *k, const double *t, size_t n, int raw, int smooth,
+                    const char *place, char *err, size_t errlen);
 
 /* The fluid line L + k / B kept within the same bounds (those of the
  * constrained hybrid segments): L at least L_min, B at most B_max, refitted
- * on the same points as above; a note in m->warnings for each. */
-void cal_physics_constrain_fluid(struct cal_fitted *m, const double *k, const double *t, size_t n, int raw, int smooth);
+ * on the same points as above; a note in m->notes for each. 0, or -1 (out
+ * of memory). */
+int hnm_fit__physics_fluid(hnm_fit_result *m, const double *k, const double *t, size_t n, int raw, int smooth,
+                          char *err, size_t errlen);
 
 #endif

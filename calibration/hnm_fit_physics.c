@@ -1,8 +1,8 @@
-/* hnm-calibrate fit: the fitted segments kept within physics
- * (hnm_calibrate_physics.h says which rules and why). */
-#define _POSIX_C_SOURCE 200809L
-#include "hnm_calibrate_physics.h"
+/* hnm_fit_physics.c -- the fitted segments kept within physics
+ * (hnm_fit_physics.h says which rules and why). */
+#include "hnm_fit_physics.h"
 
+#include "hnm_error.h"
 #include "hnm_fit.h"
 #include "hnm_model.h"
 
@@ -10,9 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hnm_calibrate_fit.h"
-#include "hnm_calibrate_util.h"
-#include "hnm_msg.h"
 
 /* Bounds no route crosses: a nanosecond of latency (30 cm of light), 10 TB/s
  * (above any memory bus). Beyond them a fitted value says "no latency" or
@@ -21,20 +18,18 @@
 #define PHYSICS_MAX_BANDWIDTH 1e13  /* bytes per second */
 
 /* The points with k in (lo, hi], raw or per-size medians, into ks/ts
- * (capacity n); their number. */
-static size_t physics__points(const double *k, const double *t, size_t n, double lo, double hi, int raw, int smooth,
-                              double *ks, double *ts)
+ * (capacity n); their number into *c. 0, or -1 (out of memory). */
+static int physics__points(const double *k, const double *t, size_t n, double lo, double hi, int raw, int smooth,
+                           double *ks, double *ts, size_t *c, char *err, size_t errlen)
 {
-  size_t c = 0;
+  *c = 0;
   for (size_t i = 0; i < n; i++)
     if (k[i] > lo && k[i] <= hi) {
-      ks[c] = k[i];
-      ts[c] = t[i];
-      c++;
+      ks[*c] = k[i];
+      ts[*c] = t[i];
+      (*c)++;
     }
-  if (!raw)
-    cal_per_size_medians(ks, ts, &c, smooth);
-  return c;
+  return raw ? 0 : hnm_fit_medians(ks, ts, c, smooth, err, errlen);
 }
 
 static int physics__cmp_k(const void *a, const void *b)
@@ -44,12 +39,10 @@ static int physics__cmp_k(const void *a, const void *b)
 }
 
 /* The highest rate k / T of a size's median T (the raw medians, not
- * smoothed: a rate the route delivered). buf: scratch of n. */
-static double physics__best_rate(const double *k, const double *t, size_t n, double *buf)
+ * smoothed: a rate the route delivered). buf: scratch of n, kt of 2 n. */
+static double physics__best_rate(const double *k, const double *t, size_t n, double *buf, double *kt)
 {
-  double *kt = malloc(2 * n * sizeof *kt), best = 0;
-  if (kt == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+  double best = 0;
   for (size_t i = 0; i < n; i++)
     kt[2 * i] = k[i], kt[2 * i + 1] = t[i];
   qsort(kt, n, 2 * sizeof *kt, physics__cmp_k);
@@ -62,7 +55,6 @@ static double physics__best_rate(const double *k, const double *t, size_t n, dou
       best = kt[2 * i] / med;
     i = j;
   }
-  free(kt);
   return best;
 }
 
@@ -85,16 +77,16 @@ static double physics__median_slope(const double *ks, const double *ts, size_t c
   return hnm_fit_median(buf, q);
 }
 
-/* Append LINE (ending in '\n') to m->warnings whole, or not at all: the
+/* Append LINE (ending in '\n') to m->notes whole, or not at all: the
  * warnings are printed line by line. */
-static void physics__append(struct cal_fitted *m, const char *line)
+static void physics__append(hnm_fit_result *m, const char *line)
 {
-  size_t used = strlen(m->warnings), n = strlen(line);
-  if (used + n < sizeof m->warnings)
-    memcpy(m->warnings + used, line, n + 1);
+  size_t used = strlen(m->notes), n = strlen(line);
+  if (used + n < sizeof m->notes)
+    memcpy(m->notes + used, line, n + 1);
 }
 
-static void physics__note(struct cal_fitted *m, const char *fmt, double lo, double hi, double a, double b, double c)
+static void physics__note(hnm_fit_result *m, const char *fmt, double lo, double hi, double a, double b, double c)
 {
   char range[96], what[400], line[512];
   if (isinf(hi))
@@ -106,19 +98,23 @@ static void physics__note(struct cal_fitted *m, const char *fmt, double lo, doub
   physics__append(m, line);
 }
 
-int cal_physics_constrain(struct cal_fitted *m, const double *k, const double *t, size_t n, int raw, int smooth, char *why,
-                      size_t whylen)
+int hnm_fit__physics(hnm_fit_result *m, const double *k, const double *t, size_t n, int raw, int smooth,
+                    const char *place, char *err, size_t errlen)
 {
   if (m->nseg == 0 || n == 0)
     return 0;
   double *ks = malloc(n * sizeof *ks), *ts = malloc(n * sizeof *ts), *buf = malloc(n * sizeof *buf);
-  if (ks == NULL || ts == NULL || buf == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
-  int rc = 0;
+  double *kt = malloc(2 * n * sizeof *kt);
+  size_t c;
+  int rc = -1;
+  if (ks == NULL || ts == NULL || buf == NULL || kt == NULL) {
+    hnm_errf(err, errlen, "out of memory");
+    goto out;
+  }
   /* The route's bandwidth: the largest messages', or the highest rate the
    * route was seen to deliver end to end, if higher. */
-  struct cal_segment *last = &m->seg[m->nseg - 1];
-  double thr = physics__best_rate(k, t, n, buf);
+  hnm_fit_segment *last = &m->seg[m->nseg - 1];
+  double thr = physics__best_rate(k, t, n, buf, kt);
   /* A few noisy sizes in a narrow largest segment (TCP over loopback: a
    * breakpoint at 890 KB below the largest 1 MiB) can show no per-byte
    * cost although every message of the data took time for its bytes: the
@@ -128,7 +124,8 @@ int cal_physics_constrain(struct cal_fitted *m, const double *k, const double *t
    * tells a per-byte cost from the latency. */
   if (!(last->bw <= PHYSICS_MAX_BANDWIDTH) && m->nseg > 1 && thr > 0 && thr <= PHYSICS_MAX_BANDWIDTH) {
     double lo = m->seg[m->nseg - 2].upto;
-    size_t c = physics__points(k, t, n, lo, last->upto, raw, smooth, ks, ts);
+    if (physics__points(k, t, n, lo, last->upto, raw, smooth, ks, ts, &c, err, errlen) != 0)
+      goto out;
     double a = c > 0 ? physics__median_latency(ks, ts, c, 1 / thr, buf) : last->lat;
     physics__note(m,
                   "fitted bandwidth %.3g B/s shows no per-byte cost: bandwidth refitted to the highest rate "
@@ -147,7 +144,8 @@ int cal_physics_constrain(struct cal_fitted *m, const double *k, const double *t
    * bandwidth. Only when that too is below a nanosecond (no message took
    * time beyond its bytes) is there no latency to keep segments above. */
   if (!(m->seg[0].lat >= PHYSICS_MIN_LATENCY) && bmax > 0 && bmax <= PHYSICS_MAX_BANDWIDTH) {
-    size_t c = physics__points(k, t, n, 0, m->seg[0].upto, raw, smooth, ks, ts);
+    if (physics__points(k, t, n, 0, m->seg[0].upto, raw, smooth, ks, ts, &c, err, errlen) != 0)
+      goto out;
     double a = c > 0 ? physics__median_latency(ks, ts, c, 1 / bmax, buf) : 0;
     if (a >= PHYSICS_MIN_LATENCY) {
       physics__note(m,
@@ -160,20 +158,20 @@ int cal_physics_constrain(struct cal_fitted *m, const double *k, const double *t
   }
   const double lmin = m->seg[0].lat;
   if (!(lmin >= PHYSICS_MIN_LATENCY)) {
-    snprintf(why, whylen,
-             "the smallest messages (up to %.0f B) fit a latency of %.3g s: no positive latency for the route, "
+    hnm_errf(err, errlen,
+             "%s: the smallest messages (up to %.0f B) fit a latency of %.3g s: no positive latency for the route, "
              "so no segment can be kept above it (measure smaller sizes, or more repetitions)",
-             m->seg[0].upto, lmin);
-    rc = -1;
+             place, m->seg[0].upto, lmin);
     goto out;
   }
   /* Latency floor. */
   for (size_t i = 0; i < m->nseg; i++) {
-    struct cal_segment *s = &m->seg[i];
+    hnm_fit_segment *s = &m->seg[i];
     double lo = i > 0 ? m->seg[i - 1].upto : 0;
     if (!(s->lat < lmin))
       continue;
-    size_t c = physics__points(k, t, n, lo, s->upto, raw, smooth, ks, ts);
+    if (physics__points(k, t, n, lo, s->upto, raw, smooth, ks, ts, &c, err, errlen) != 0)
+      goto out;
     double b = c > 0 ? physics__median_slope(ks, ts, c, lmin, buf) : 1 / s->bw;
     double was = s->lat;
     s->lat = lmin;
@@ -185,20 +183,20 @@ int cal_physics_constrain(struct cal_fitted *m, const double *k, const double *t
   }
   /* Bandwidth ceiling: B_max above. */
   if (!(bmax <= PHYSICS_MAX_BANDWIDTH)) {
-    snprintf(why, whylen,
-             "the largest messages (above %.0f B) show no per-byte cost (bandwidth %.3g B/s): the route's "
+    hnm_errf(err, errlen,
+             "%s: the largest messages (above %.0f B) show no per-byte cost (bandwidth %.3g B/s): the route's "
              "bandwidth is unknown, so no segment can be kept below it (measure larger sizes: run --max)",
-             m->nseg > 1 ? m->seg[m->nseg - 2].upto : 0, bmax);
-    rc = -1;
+             place, m->nseg > 1 ? m->seg[m->nseg - 2].upto : 0, bmax);
     goto out;
   }
   m->route_bw = bmax;
   for (size_t i = 0; i < m->nseg; i++) {
-    struct cal_segment *s = &m->seg[i];
+    hnm_fit_segment *s = &m->seg[i];
     double lo = i > 0 ? m->seg[i - 1].upto : 0;
     if (!(s->bw > bmax))
       continue;
-    size_t c = physics__points(k, t, n, lo, s->upto, raw, smooth, ks, ts);
+    if (physics__points(k, t, n, lo, s->upto, raw, smooth, ks, ts, &c, err, errlen) != 0)
+      goto out;
     double a = c > 0 ? physics__median_latency(ks, ts, c, 1 / bmax, buf) : s->lat;
     double was = s->bw;
     s->bw = bmax;
@@ -208,23 +206,31 @@ int cal_physics_constrain(struct cal_fitted *m, const double *k, const double *t
                   "refitted to %.4g s\n",
                   lo, s->upto, was, bmax, s->lat);
   }
+  rc = 0;
 out:
   free(ks);
   free(ts);
   free(buf);
+  free(kt);
   return rc;
 }
 
-void cal_physics_constrain_fluid(struct cal_fitted *m, const double *k, const double *t, size_t n, int raw, int smooth)
+int hnm_fit__physics_fluid(hnm_fit_result *m, const double *k, const double *t, size_t n, int raw, int smooth,
+                          char *err, size_t errlen)
 {
   const double bmax = m->route_bw;
   if (m->nseg == 0 || n == 0)
-    return;
+    return 0;
   const double lmin = m->seg[0].lat;
   double *ks = malloc(n * sizeof *ks), *ts = malloc(n * sizeof *ts), *buf = malloc(n * sizeof *buf);
-  if (ks == NULL || ts == NULL || buf == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
-  size_t c = physics__points(k, t, n, -1, INFINITY, raw, smooth, ks, ts);
+  size_t c;
+  int rc = -1;
+  if (ks == NULL || ts == NULL || buf == NULL) {
+    hnm_errf(err, errlen, "out of memory");
+    goto out;
+  }
+  if (physics__points(k, t, n, -1, INFINITY, raw, smooth, ks, ts, &c, err, errlen) != 0)
+    goto out;
   char line[512];
   if (m->fl_L < lmin && c > 0) {
     double b = physics__median_slope(ks, ts, c, lmin, buf);
@@ -245,7 +251,10 @@ void cal_physics_constrain_fluid(struct cal_fitted *m, const double *k, const do
     m->fl_L = a > lmin ? a : lmin;
     physics__append(m, line);
   }
+  rc = 0;
+out:
   free(ks);
   free(ts);
   free(buf);
+  return rc;
 }

@@ -1,0 +1,210 @@
+/* hnm_fit_model.h -- the fit procedure of hnm-calibrate: from the
+ * benchmark's measurements to a fitted hybrid model, with the LogGPS and
+ * fluid fits beside it (docs/calibration.md says what each step inverts).
+ *
+ * Errors follow core/hnm_error.h: err, errlen last; 0 on success, -1 with
+ * one line in err ("FILE:LINE: op 'X': reason", or "reason" without a
+ * place) on failure, out of memory included; nothing is printed and
+ * nothing exits. Warnings and notes about a successful fit come back in
+ * the result, as whole lines, for the caller to show.
+ *
+ * The procedure (hnm_fit_model()):
+ *   1. protocol: the eager (async) and detached thresholds, given, or from
+ *      the probe: per size, medians; rendez-vous if send >= delay / 2, else
+ *      eager if recv < 0.9 (pingpong / 2 - send) (SMPI's detached receive
+ *      lasts pingpong / 2 - send, an eager one the transfer less); a probed
+ *      range with fewer sampled send sizes than a segment needs is merged
+ *      into the next mode (a warning);
+ *   2. overheads: send on k <= detached, recv on k <= async, isend on all
+ *      sizes, each a segmented robust fit (hnm_fit.h), split at the
+ *      thresholds and the forced breakpoints;
+ *   3. transfer: T = round trip / 2 minus the fitted overheads (scaled down
+ *      when the library overlaps them with the wire, overlap_scale),
+ *      fitted the same way, with the half round trip as the residuals'
+ *      denominator;
+ *   4. segments: every op's breakpoints and the thresholds cut the sizes
+ *      into the model's segments, each taking each op's piece there; then
+ *      kept within physics (latencies not below the smallest messages',
+ *      bandwidths not above the route's; a refitted segment is a note);
+ *   5. LogGPS and fluid: one segment each, through the same data;
+ *   6. contention: the node limiter factor B_s + B_r / B from one
+ *      bidirectional pair (a warning when it cannot be fitted).
+ * It is deterministic: the same data and options give the same result.
+ */
+#ifndef HNM_FIT_MODEL_H
+#define HNM_FIT_MODEL_H
+
+#include <stddef.h>
+
+#include "hnm_fit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The benchmark's operations (the order of core/hnm_bench.h), and the
+ * index of the one-way transfer time in the result's per-op arrays. */
+enum {
+  HNM_FIT_SEND,     /* blocking send returns (seconds) */
+  HNM_FIT_RECV,     /* late receive returns */
+  HNM_FIT_PINGPONG, /* round trip */
+  HNM_FIT_ISEND,    /* isend returns */
+  HNM_FIT_IRECV,    /* read, not fitted */
+  HNM_FIT_OPS,
+  HNM_FIT_TRANSFER = HNM_FIT_OPS
+};
+
+/* One operation's measurements: n rows (k[i] bytes, y[i] seconds), raw,
+ * in any order. file and line (NULL, 0: none) name where the rows were
+ * read; a refusal about them starts with "FILE:LINE: ". */
+typedef struct hnm_fit_series {
+  const double *k, *y;
+  size_t n;
+  const char *file;
+  long line;
+} hnm_fit_series;
+
+/* A row of the protocol probe (seconds; delay: the receiver's sleep). */
+typedef struct hnm_fit_probe {
+  double size, delay, send, recv, pingpong;
+} hnm_fit_probe;
+
+/* A row of the contention probe: pairs of ranks, bi 1 for both directions
+ * at once, rank 0 or 1 of the first pair, size bytes, duration seconds. */
+typedef struct hnm_fit_contention {
+  int pairs, bi, rank;
+  double size, duration;
+} hnm_fit_contention;
+
+/* What is fitted. send, recv and pingpong need rows; isend is optional;
+ * the probe is needed unless the options give the protocol; contention is
+ * optional. Borrowed: the fit neither keeps nor changes it. */
+typedef struct hnm_fit_data {
+  hnm_fit_series op[HNM_FIT_OPS];
+  const hnm_fit_probe *probe;
+  size_t nprobe;
+  const char *probe_file;
+  const hnm_fit_contention *cont;
+  size_t ncont;
+  const char *cont_file;
+  const char *p2p_file; /* first point-to-point file (NULL: none was read) */
+  long p2p_line;
+} hnm_fit_data;
+
+/* How. Zero-initialised options are hnm_fit.h's defaults, Huber on raw
+ * rows, the protocol from the probe. */
+typedef struct hnm_fit_model_options {
+  double penalty;       /* per segment (hnm_fit_options); <= 0: 3 ln(n) */
+  double noise_floor;   /* <= 0: 5e-3 */
+  int max_segments;     /* per op; <= 0: 8 */
+  int min_sizes;        /* distinct sizes per segment; <= 0: 2 */
+  const double *forced; /* breakpoints (bytes) every op is split at; */
+  size_t nforced;       /* too few sizes beside one is an error */
+  int forced_only;      /* 1: no breakpoint but the forced ones and thresholds */
+  int loss;             /* HNM_FIT_LOSS_HUBER or HNM_FIT_LOSS_ABS */
+  int raw;              /* 1: fit every row; 0: each size's median */
+  int smooth;           /* medians: running median over 2 smooth + 1 sizes */
+  int have_protocol;    /* 1: async and detached below, not the probe */
+  double async, detached; /* bytes, -1: none (async <= detached) */
+} hnm_fit_model_options;
+
+/* Quantiles of a segment's round-trip residuals (hnm_fit_residuals()). */
+#define HNM_FIT_RESIDUALS 21
+/* Pieces per op in the result (hnm_fit_segments()'s cap). */
+#define HNM_FIT_MAX_PIECES 64
+
+/* A segment of the model: sizes up to upto (bytes, INFINITY for the last)
+ * above the previous one's. */
+typedef struct hnm_fit_segment {
+  double upto;
+  double lat, bw;                /* seconds, bytes/s */
+  double so, sb, ro, rb, io, ib; /* send/recv/isend overheads: s, s/byte */
+  double res[HNM_FIT_RESIDUALS]; /* residual quantiles at p = 0, 1/20, ..., 1 */
+  size_t nres;                   /* 0 (none) or HNM_FIT_RESIDUALS */
+} hnm_fit_segment;
+
+/* The fitted model. seg is allocated by hnm_fit_model(): free with
+ * hnm_fit_result_free(); a struct copy shares it. */
+typedef struct hnm_fit_result {
+  double async, detached; /* bytes, -1 = none */
+  double limiter;         /* node limiter factor, <= 0 = keep the platform's */
+  double overlap_scale;   /* applied to the send and recv overheads (1: none) */
+  hnm_fit_segment *seg;
+  size_t nseg;
+  /* Per op (index HNM_FIT_TRANSFER: the one-way transfer), as fitted
+   * before the segments were made: the pieces, the noise level, and
+   * whether the op was fitted. */
+  hnm_fit_piece pieces[HNM_FIT_OPS + 1][HNM_FIT_MAX_PIECES];
+  size_t npieces[HNM_FIT_OPS + 1];
+  double sigma[HNM_FIT_OPS + 1];
+  int have[HNM_FIT_OPS + 1];
+  /* Single-segment comparisons: LogGPS (g = G, s = 0, S = detached) and
+   * fluid (latency + bandwidth alone). Seconds, seconds per byte, bytes/s. */
+  double lg_L, lg_o, lg_G, lg_Os, lg_Or;
+  double fl_L, fl_B;
+  double route_bw;             /* bytes/s: the largest messages' bandwidth bound, 0 = none */
+  double bsr, buni, cont_size; /* contention: B_s + B_r, one-way B (bytes/s), at size (bytes) */
+  /* Whole lines ("warning: ..." or "note: ...", each ending in '\n') about
+   * the fit, for the caller to show once it is accepted. */
+  char notes[16384];
+  /* Lines ("FILE: note: ...") about where the probe placed a threshold
+   * between two probed sizes: about the inputs, shown as they are read. */
+  char protocol_notes[1024];
+} hnm_fit_result;
+
+/* Fit DATA with OPT into *R (overwritten whole). 0, or -1 with the reason
+ * in err and *R holding nothing to free. Refused: send, recv or pingpong
+ * without rows; no probe and no given protocol; too few sizes between two
+ * forced breakpoints; no latency or no per-byte cost to bound the
+ * segments with; a contention probe without both ranks of one pair in
+ * both modes. */
+int hnm_fit_model(const hnm_fit_data *data, const hnm_fit_model_options *opt, hnm_fit_result *r, char *err,
+                  size_t errlen);
+
+/* Each segment's residual quantiles, from DATA's round trips against R's
+ * predictions (docs/model-format.md, "Stochastic mode"): R = measured /
+ * predicted round trip, type-7 quantiles at p = 0, 1/20, ..., 1, floored
+ * at 1e-6 and made non-decreasing; none for a segment with fewer than 10
+ * round trips, or one beyond 1e6 (a warning in r->notes). 0, or -1 (out
+ * of memory) with R unchanged but its segments' residuals. */
+int hnm_fit_residuals(const hnm_fit_data *data, hnm_fit_result *r, char *err, size_t errlen);
+
+/* Every fitted value within what a model file accepts (docs/model-format.md):
+ * times in [0, 1] s, bandwidths in (0, HNM_MAX_BANDWIDTH]; otherwise the
+ * measurements are not of a network. 0, or -1 with the reason. */
+int hnm_fit_check(const hnm_fit_result *r, char *err, size_t errlen);
+
+/* Free what hnm_fit_model() allocated in R (R may be zeroed: nothing). */
+void hnm_fit_result_free(hnm_fit_result *r);
+
+/* The segment holding k bytes (the last one above every upto). */
+const hnm_fit_segment *hnm_fit_segment_at(const hnm_fit_result *r, double k);
+
+/* What SMPI makes of each fitted model: op (HNM_FIT_SEND .. ISEND) of k
+ * bytes, in seconds (0 for an op a model does not time). Hybrid: T =
+ * lat + k / bw; send is so + k sb up to detached, else T; recv ro + k rb
+ * up to async, T + ro + k rb up to detached, else T; round trip 2 (send +
+ * T + recv overheads) up to detached, else 2 T; isend io + k ib. LogGPS:
+ * hnm's expansion (docs/model-format.md) with g = G, s = 0. Fluid: T = L +
+ * k / B, no overhead, the same thresholds. */
+double hnm_fit_predict_hybrid(const hnm_fit_result *r, int op, double k);
+double hnm_fit_predict_loggps(const hnm_fit_result *r, int op, double k);
+double hnm_fit_predict_fluid(const hnm_fit_result *r, int op, double k);
+
+/* Append (kv bytes, yv seconds) to the growing arrays *k and *y of *n
+ * points, room for *cap (both grown together, doubling): how a reader
+ * builds a series. 0, or -1 (out of memory) with the arrays unchanged. */
+int hnm_fit_push(double **k, double **y, size_t *n, size_t *cap, double kv, double yv);
+
+/* Replace the points (k[i], y[i]), i < *n, by one per distinct size, in
+ * increasing k: its median y, then a running median over `smooth` sizes
+ * on each side (0: none; the window shrinks symmetrically at the ends);
+ * *n becomes their number. 0, or -1 (out of memory) with the points
+ * unchanged. */
+int hnm_fit_medians(double *k, double *y, size_t *n, int smooth, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HNM_FIT_MODEL_H */
