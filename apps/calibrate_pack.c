@@ -112,36 +112,33 @@ static long extent_doubles(MPI_Datatype t)
   return (long)(ext / (MPI_Aint)sizeof(double));
 }
 
+/* MPI_Type_vector(COUNT, BLOCK, STRIDE) of doubles: COUNT runs of BLOCK
+ * doubles, one every STRIDE. */
+static int vector_of(struct inst *p, long count, long block, long stride)
+{
+  MPI_Type_vector((int)count, (int)block, (int)stride, MPI_DOUBLE, &p->t);
+  for (long i = 0; i < count; i++)
+    if (emit(p, i * stride, block))
+      return -1;
+  p->span = count * stride;
+  return 0;
+}
+
 static int b_vec1(long n, struct inst *p)
 {
-  MPI_Type_vector((int)n, 1, 2, MPI_DOUBLE, &p->t);
-  for (long i = 0; i < n; i++)
-    if (emit(p, 2 * i, 1))
-      return -1;
-  p->span = 2 * n;
-  return 0;
+  return vector_of(p, n, 1, 2);
 }
 
 static int b_vec16(long n, struct inst *p)
 {
-  MPI_Type_vector((int)n, 16, 32, MPI_DOUBLE, &p->t);
-  for (long i = 0; i < n; i++)
-    if (emit(p, 32 * i, 16))
-      return -1;
-  p->span = 32 * n;
-  return 0;
+  return vector_of(p, n, 16, 32);
 }
 
 static uint64_t lcg(uint64_t *s);
 
 static int b_vec128(long n, struct inst *p)
 {
-  MPI_Type_vector((int)n, 128, 256, MPI_DOUBLE, &p->t);
-  for (long i = 0; i < n; i++)
-    if (emit(p, 256 * i, 128))
-      return -1;
-  p->span = 256 * n;
-  return 0;
+  return vector_of(p, n, 128, 256);
 }
 
 static int b_idx(long n, struct inst *p)
@@ -216,32 +213,17 @@ static int b_sub2(long n, struct inst *p)
 
 static int b_mg_x(long n, struct inst *p)
 {
-  MPI_Type_vector((int)(n * n), 1, (int)n, MPI_DOUBLE, &p->t);
-  for (long i = 0; i < n * n; i++)
-    if (emit(p, i * n, 1))
-      return -1;
-  p->span = n * n * n;
-  return 0;
+  return vector_of(p, n * n, 1, n);
 }
 
 static int b_mg_y(long n, struct inst *p)
 {
-  MPI_Type_vector((int)n, (int)n, (int)(n * n), MPI_DOUBLE, &p->t);
-  for (long i = 0; i < n; i++)
-    if (emit(p, i * n * n, n))
-      return -1;
-  p->span = n * n * n;
-  return 0;
+  return vector_of(p, n, n, n * n);
 }
 
 static int b_lu(long n, struct inst *p)
 {
-  MPI_Type_vector((int)n, 5, (int)(5 * n), MPI_DOUBLE, &p->t);
-  for (long i = 0; i < n; i++)
-    if (emit(p, i * 5 * n, 5))
-      return -1;
-  p->span = 5 * n * n;
-  return 0;
+  return vector_of(p, n, 5, 5 * n);
 }
 
 static int b_milc(long n, struct inst *p)

@@ -453,26 +453,38 @@ static void halo_stage_finish(const halo_stage *st, const halo_field *f)
   }
 }
 
+/* Where message K (M) of a stage travels from or to: with datatypes
+ * (TYPES), one TYPES[K] in the field itself; else M's doubles in the
+ * stage buffer BUF. */
+static double *halo_msg_data(const halo_field *f, const halo_msg *m, const MPI_Datatype *types, long k, double *buf,
+                             int *count, MPI_Datatype *type)
+{
+  if (types != NULL) {
+    *count = 1;
+    *type = types[k];
+    return halo_at(f, m->rect.c0, m->rect.r0);
+  }
+  *count = (int)m->len;
+  *type = MPI_DOUBLE;
+  return buf + m->off;
+}
+
 /* Post every receive and send of the stage, wait for all; the seconds this
  * took. */
 static double halo_stage_run(const halo_stage *st, const halo_field *f, MPI_Comm comm, long *messages)
 {
   double t0 = MPI_Wtime();
   int nreq = 0;
-  for (long k = 0; k < st->nrecv; k++)
-    if (st->rtype != NULL)
-      MPI_Irecv(halo_at(f, st->recv[k].rect.c0, st->recv[k].rect.r0), 1, st->rtype[k], st->recv[k].peer,
-                st->recv[k].tag, comm, &st->req[nreq++]);
-    else
-      MPI_Irecv(st->rbuf + st->recv[k].off, (int)st->recv[k].len, MPI_DOUBLE, st->recv[k].peer, st->recv[k].tag,
-                comm, &st->req[nreq++]);
-  for (long k = 0; k < st->nsend; k++)
-    if (st->stype != NULL)
-      MPI_Isend(halo_at(f, st->send[k].rect.c0, st->send[k].rect.r0), 1, st->stype[k], st->send[k].peer,
-                st->send[k].tag, comm, &st->req[nreq++]);
-    else
-      MPI_Isend(st->sbuf + st->send[k].off, (int)st->send[k].len, MPI_DOUBLE, st->send[k].peer, st->send[k].tag,
-                comm, &st->req[nreq++]);
+  int count;
+  MPI_Datatype type;
+  for (long k = 0; k < st->nrecv; k++) {
+    double *at = halo_msg_data(f, &st->recv[k], st->rtype, k, st->rbuf, &count, &type);
+    MPI_Irecv(at, count, type, st->recv[k].peer, st->recv[k].tag, comm, &st->req[nreq++]);
+  }
+  for (long k = 0; k < st->nsend; k++) {
+    double *at = halo_msg_data(f, &st->send[k], st->stype, k, st->sbuf, &count, &type);
+    MPI_Isend(at, count, type, st->send[k].peer, st->send[k].tag, comm, &st->req[nreq++]);
+  }
   MPI_Waitall(nreq, st->req, MPI_STATUSES_IGNORE);
   *messages += st->nsend;
   return MPI_Wtime() - t0;

@@ -19,3 +19,13 @@ void hnm_errf(char *err, size_t errlen, const char *fmt, ...)
   hnm_verrf(err, errlen, fmt, ap);
   va_end(ap);
 }
+
+int hnm_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+
+  va_start(ap, fmt);
+  hnm_verrf(err, errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}

@@ -44,6 +44,13 @@ void hnm_errf(char *err, size_t errlen, const char *fmt, ...)
 #endif
   ;
 void hnm_verrf(char *err, size_t errlen, const char *fmt, va_list ap);
+/* The same, then -1: a refusal in one statement, `return hnm_fail(err,
+ * errlen, "...", ...)`. */
+int hnm_fail(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+  ;
 
 #ifdef __cplusplus
 }

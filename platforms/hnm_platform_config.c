@@ -18,22 +18,6 @@
 #include "hnm_platform_config.h"
 #include "hnm_platform_options.h"
 
-/* Every refusal: the one line into err (core/hnm_error.h), -1. */
-static int cfg__fail(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 3, 4)))
-#endif
-  ;
-static int cfg__fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-
-  va_start(ap, fmt);
-  hnm_verrf(err, errlen, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 static int get_bandwidth(const struct plat_cli *c, enum plat_opt_id id, int allow_zero, double *out, char *err, size_t errlen)
 {
   char why[256];
@@ -44,9 +28,9 @@ static int get_bandwidth(const struct plat_cli *c, enum plat_opt_id id, int allo
     return 0;
   }
   if (hnm_parse_bandwidth(s, out, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s: %s", plat_opt_name(id), why);
+    return hnm_fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   if (!(*out > 0))
-    return cfg__fail(err, errlen, "%s: '%s' must be positive%s", plat_opt_name(id), s, allow_zero ? " (or 0 for none)" : "");
+    return hnm_fail(err, errlen, "%s: '%s' must be positive%s", plat_opt_name(id), s, allow_zero ? " (or 0 for none)" : "");
   return 0;
 }
 
@@ -56,13 +40,13 @@ static int get_time(const struct plat_cli *c, enum plat_opt_id id, double *out, 
   const char *s = plat_value_of(c, id);
 
   if (hnm_parse_time(s, out, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s: %s", plat_opt_name(id), why);
+    return hnm_fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   if (*out < 0)
-    return cfg__fail(err, errlen, "%s: '%s' is negative", plat_opt_name(id), s);
+    return hnm_fail(err, errlen, "%s: '%s' is negative", plat_opt_name(id), s);
   /* docs/model-format.md's range of a latency: a link of more than 1 s is
    * a typing mistake (1e300s would saturate the simulated clock). */
   if (*out > 1)
-    return cfg__fail(err, errlen, "%s: '%s' is above 1 s (not a link's latency; docs/model-format.md)", plat_opt_name(id),
+    return hnm_fail(err, errlen, "%s: '%s' is above 1 s (not a link's latency; docs/model-format.md)", plat_opt_name(id),
                      s);
   return 0;
 }
@@ -72,7 +56,7 @@ static int get_number(const struct plat_cli *c, enum plat_opt_id id, double *out
   char why[256];
 
   if (hnm_parse_number(plat_value_of(c, id), out, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s: %s", plat_opt_name(id), why);
+    return hnm_fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   return 0;
 }
 
@@ -81,7 +65,7 @@ static int get_count(const struct plat_cli *c, enum plat_opt_id id, unsigned lon
   char why[256];
 
   if (hnm_topo_parse_count(plat_value_of(c, id), out, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s: %s", plat_opt_name(id), why);
+    return hnm_fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   return 0;
 }
 
@@ -91,7 +75,7 @@ static int get_list(const struct plat_cli *c, enum plat_opt_id id, char sep, con
   char why[256];
 
   if (hnm_topo_parse_list(plat_value_of(c, id), sep, noun, out, max, n, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s: %s", plat_opt_name(id), why);
+    return hnm_fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   return 0;
 }
 
@@ -105,11 +89,11 @@ static int get_sharing(const struct plat_cli *c, enum plat_opt_id id, int *split
     return 0;
   }
   if (strcmp(s, "FATPIPE") == 0)
-    return cfg__fail(err, errlen,
+    return hnm_fail(err, errlen,
                      "%s: FATPIPE: SimGrid 3.32 creates a <cluster>'s links SHARED whatever its sharing_policy "
                "(only SPLITDUPLEX is honoured); use SHARED, or hnm-run --model loggps for contention-free links",
                plat_opt_name(id));
-  return cfg__fail(err, errlen, "%s: '%s' is not a sharing policy (SPLITDUPLEX, SHARED)", plat_opt_name(id), s);
+  return hnm_fail(err, errlen, "%s: '%s' is not a sharing policy (SPLITDUPLEX, SHARED)", plat_opt_name(id), s);
 }
 
 static int build_shape(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
@@ -123,17 +107,17 @@ static int build_shape(const struct plat_cli *c, struct plat_config *cfg, char *
       if (c->val[OPT_CABINETS] != NULL || c->val[OPT_NODES] != NULL) {
         unsigned long cabinets, nodes;
         if (c->val[OPT_CABINET_SIZES] != NULL)
-          return cfg__fail(err, errlen, "%s: cannot be combined with --cabinet-sizes",
+          return hnm_fail(err, errlen, "%s: cannot be combined with --cabinet-sizes",
                      plat_opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES));
         if (c->val[OPT_CABINETS] == NULL || c->val[OPT_NODES] == NULL)
-          return cfg__fail(err, errlen, "%s: needs %s too",
+          return hnm_fail(err, errlen, "%s: needs %s too",
                            plat_opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES),
                      plat_opt_name(c->val[OPT_CABINETS] != NULL ? OPT_NODES : OPT_CABINETS));
         if (get_count(c, OPT_CABINETS, &cabinets, err, errlen) != 0 ||
             get_count(c, OPT_NODES, &nodes, err, errlen) != 0)
           return -1;
         if (cabinets > HNM_TOPO_MAX_CABINETS)
-          return cfg__fail(err, errlen, "--cabinets: '%lu' is not in 1 .. %d (the Full zone holds C x (C-1) routes)",
+          return hnm_fail(err, errlen, "--cabinets: '%lu' is not in 1 .. %d (the Full zone holds C x (C-1) routes)",
                            cabinets, HNM_TOPO_MAX_CABINETS);
         t->cabinets = (int)cabinets;
         for (int i = 0; i < t->cabinets; i++)
@@ -147,7 +131,7 @@ static int build_shape(const struct plat_cli *c, struct plat_config *cfg, char *
     case HNM_TOPO_BGQ: {
       char why[256];
       if (hnm_topo_bgq_parse_shape(plat_value_of(c, OPT_SHAPE), t, why, sizeof why) != 0)
-        return cfg__fail(err, errlen, "--shape: %s", why);
+        return hnm_fail(err, errlen, "--shape: %s", why);
       return 0;
     }
     case HNM_TOPO_FATTREE:
@@ -160,15 +144,15 @@ static int build_shape(const struct plat_cli *c, struct plat_config *cfg, char *
         if (get_count(c, OPT_LEVELS, &levels, err, errlen) != 0)
           return -1;
         if (levels != (unsigned long)n)
-          return cfg__fail(err, errlen, "--levels: '%lu' but --down '%s' has %d level%s", levels,
+          return hnm_fail(err, errlen, "--levels: '%lu' but --down '%s' has %d level%s", levels,
                            plat_value_of(c, OPT_DOWN), n, n == 1 ? "" : "s");
       }
       if (nu != n)
-        return cfg__fail(err, errlen, "--up: '%s' has %d level%s, --down '%s' has %d", plat_value_of(c, OPT_UP), nu,
+        return hnm_fail(err, errlen, "--up: '%s' has %d level%s, --down '%s' has %d", plat_value_of(c, OPT_UP), nu,
                          nu == 1 ? "" : "s",
                    plat_value_of(c, OPT_DOWN), n);
       if (nl != n)
-        return cfg__fail(err, errlen, "--links: '%s' has %d level%s, --down '%s' has %d", plat_value_of(c, OPT_LINKS), nl,
+        return hnm_fail(err, errlen, "--links: '%s' has %d level%s, --down '%s' has %d", plat_value_of(c, OPT_LINKS), nl,
                    nl == 1 ? "" : "s", plat_value_of(c, OPT_DOWN), n);
       t->ndims = n;
       return 0;
@@ -206,11 +190,11 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
           strncat(names, names[0] ? ", " : "", sizeof names - strlen(names) - 1);
           strncat(names, hnm_topo_preset_at(i)->name, sizeof names - strlen(names) - 1);
         }
-      return cfg__fail(err, errlen, "--preset: '%s' is not a %s preset (%s)", c->val[OPT_PRESET], c->fam->name, names);
+      return hnm_fail(err, errlen, "--preset: '%s' is not a %s preset (%s)", c->val[OPT_PRESET], c->fam->name, names);
     }
     for (const struct plat_opt_doc *d = c->fam->docs; d->id != OPT_COUNT; d++)
       if (d->shape && c->val[d->id] != NULL)
-        return cfg__fail(err, errlen, "%s: cannot be combined with --preset (the preset sets the shape)",
+        return hnm_fail(err, errlen, "%s: cannot be combined with --preset (the preset sets the shape)",
                          plat_opt_name(d->id));
     cfg->preset = p;
     hnm_topo_preset_apply(p, &cfg->topo);
@@ -221,7 +205,7 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
   /* --routing first: a routed dragonfly is not bound by SimGrid's rules. */
   if (c->val[OPT_ROUTING] != NULL) {
     if (hnm_routing_parse(c->fam->topo, c->val[OPT_ROUTING], &cfg->routing, why, sizeof why) != 0)
-      return cfg__fail(err, errlen, "%s", why);
+      return hnm_fail(err, errlen, "%s", why);
     cfg->topo.own_routing = !hnm_routing_is_builtin(cfg->routing);
   }
   if (c->val[OPT_ROUTING_SEED] != NULL) {
@@ -230,7 +214,7 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
     errno = 0;
     cfg->routing_seed = (uint64_t)strtoull(v, &end, 10);
     if (!isdigit((unsigned char)v[0]) || *end != '\0' || errno != 0)
-      return cfg__fail(err, errlen, "--routing-seed: '%s' is not an integer in [0, 2^64)", v);
+      return hnm_fail(err, errlen, "--routing-seed: '%s' is not an integer in [0, 2^64)", v);
     /* A loop over routings passes one seed to all: accepted, noted by main. */
     cfg->seed_unused = !hnm_routing_is_random(cfg->routing);
   } else {
@@ -242,15 +226,15 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
     if (get_number(c, OPT_SCALE, &scale, err, errlen) != 0)
       return -1;
     if (!(scale > 0 && scale <= 1))
-      return cfg__fail(err, errlen, "--scale: '%s' is not in (0, 1]", plat_value_of(c, OPT_SCALE));
+      return hnm_fail(err, errlen, "--scale: '%s' is not in (0, 1]", plat_value_of(c, OPT_SCALE));
   }
   if (hnm_topo_check(&cfg->topo, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "%s", why);
+    return hnm_fail(err, errlen, "%s", why);
   if (c->val[OPT_SCALE] != NULL) {
     unsigned long was = hnm_topo_hosts(&cfg->topo);
     hnm_topo_describe(&cfg->topo, before, sizeof before);
     if (hnm_topo_scale(&cfg->topo, scale, why, sizeof why) != 0 || hnm_topo_check(&cfg->topo, why, sizeof why) != 0)
-      return cfg__fail(err, errlen, "%s", why);
+      return hnm_fail(err, errlen, "%s", why);
     hnm_topo_describe(&cfg->topo, after, sizeof after);
     snprintf(cfg->scaled, sizeof cfg->scaled, "--scale %s: %s, %lu hosts (%.3g of %s, %lu hosts)",
              plat_value_of(c, OPT_SCALE), after, hnm_topo_hosts(&cfg->topo),
@@ -263,10 +247,10 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
   if (c->val[OPT_RANKS] != NULL && get_count(c, OPT_RANKS, &cfg->ranks_per_host, err, errlen) != 0)
     return -1;
   if (cfg->ranks_per_host > HNM_TOPO_MAX_NODES / hosts)
-    return cfg__fail(err, errlen, "--ranks-per-host: '%lu' on each of %lu hosts is more than 100000000 ranks",
+    return hnm_fail(err, errlen, "--ranks-per-host: '%lu' on each of %lu hosts is more than 100000000 ranks",
                      cfg->ranks_per_host, hosts);
   if (hnm_topo_parse_placement(plat_value_of(c, OPT_PLACEMENT), &cfg->placement, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "--placement: %s", why);
+    return hnm_fail(err, errlen, "--placement: %s", why);
 
   /* Links and hosts. */
   if (get_bandwidth(c, OPT_BW, 0, &cfg->bw, err, errlen) != 0 || get_time(c, OPT_LAT, &cfg->lat, err, errlen) != 0 ||
@@ -274,12 +258,12 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
       get_number(c, OPT_LIMITER, &cfg->limiter, err, errlen) != 0)
     return -1;
   if (cfg->limiter < 0)
-    return cfg__fail(err, errlen, "--limiter: '%s' is negative (0 = no limiter)", plat_value_of(c, OPT_LIMITER));
+    return hnm_fail(err, errlen, "--limiter: '%s' is negative (0 = no limiter)", plat_value_of(c, OPT_LIMITER));
   if (!hnm_routing_is_builtin(cfg->routing) && cfg->limiter > 0)
-    return cfg__fail(err, errlen, "--limiter: routed platforms (--routing %s) have no limiter links",
+    return hnm_fail(err, errlen, "--limiter: routed platforms (--routing %s) have no limiter links",
                      hnm_routing_name(cfg->routing));
   if ((cfg->routing == HNM_ROUTING_UGAL_L || cfg->routing == HNM_ROUTING_UGAL_G) && !cfg->splitduplex)
-    return cfg__fail(err, errlen, "--sharing: %s keeps a backlog per direction of a link: use SPLITDUPLEX",
+    return hnm_fail(err, errlen, "--sharing: %s keeps a backlog per direction of a link: use SPLITDUPLEX",
                      hnm_routing_name(cfg->routing));
   cfg->ugal_threshold = HNM_RNET_UGAL_THRESHOLD;
   if (plat_family_doc(c->fam, OPT_UGAL_THRESHOLD) != NULL) {
@@ -287,24 +271,24 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
       return -1;
     if (c->val[OPT_UGAL_THRESHOLD] != NULL && cfg->routing != HNM_ROUTING_UGAL_L &&
         cfg->routing != HNM_ROUTING_UGAL_G)
-      return cfg__fail(err, errlen, "--ugal-threshold: only ugal-l and ugal-g have a threshold (--routing %s)",
+      return hnm_fail(err, errlen, "--ugal-threshold: only ugal-l and ugal-g have a threshold (--routing %s)",
                        c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
   }
   if (plat_family_doc(c->fam, OPT_USABLE) != NULL) {
     if (get_number(c, OPT_USABLE, &usable, err, errlen) != 0)
       return -1;
     if (!(usable > 0 && usable <= 1))
-      return cfg__fail(err, errlen, "--usable: '%s' is not in (0, 1]", plat_value_of(c, OPT_USABLE));
+      return hnm_fail(err, errlen, "--usable: '%s' is not in (0, 1]", plat_value_of(c, OPT_USABLE));
     cfg->bw *= usable;
   }
   if (cfg->limiter > 0 && cfg->topo.family == HNM_TOPO_FATTREE && hnm_topo_switches(&cfg->topo) > hosts)
-    return cfg__fail(err, errlen,
+    return hnm_fail(err, errlen,
                      "--limiter: %lu switches for %lu hosts: SimGrid names switch limiters like host limiters "
                "(ids from 2N-1 down), so they would collide; use --limiter 0",
                hnm_topo_switches(&cfg->topo), hosts);
   if (strcmp(plat_value_of(c, OPT_LOOPBACK_BW), "none") == 0) {
     if (c->val[OPT_LOOPBACK_LAT] != NULL)
-      return cfg__fail(err, errlen, "--loopback-lat: no loopback (--loopback-bw none)");
+      return hnm_fail(err, errlen, "--loopback-lat: no loopback (--loopback-bw none)");
   } else {
     cfg->loopback = 1;
     if (get_bandwidth(c, OPT_LOOPBACK_BW, 0, &cfg->loopback_bw, err, errlen) != 0 ||
@@ -312,9 +296,9 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
       return -1;
   }
   if (hnm_quantity_parse_speed(plat_value_of(c, OPT_SPEED), &cfg->speed, why, sizeof why) != 0)
-    return cfg__fail(err, errlen, "--speed: %s", why);
+    return hnm_fail(err, errlen, "--speed: %s", why);
   if (!(cfg->speed > 0))
-    return cfg__fail(err, errlen, "--speed: '%s' must be positive", plat_value_of(c, OPT_SPEED));
+    return hnm_fail(err, errlen, "--speed: '%s' must be positive", plat_value_of(c, OPT_SPEED));
   if (c->fam->topo == HNM_TOPO_CLUSTER) {
     if (get_bandwidth(c, OPT_CABINET_BW, 0, &cfg->cab_bw, err, errlen) != 0 || get_time(c, OPT_CABINET_LAT,
                       &cfg->cab_lat, err, errlen) != 0 ||
@@ -323,20 +307,20 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
     if (strcmp(plat_value_of(c, OPT_CABINET_SHARING), "FATPIPE") == 0)
       cfg->cab_fatpipe = 1;
     else if (strcmp(plat_value_of(c, OPT_CABINET_SHARING), "SHARED") != 0)
-      return cfg__fail(err, errlen, "--cabinet-sharing: '%s' is not SHARED or FATPIPE",
+      return hnm_fail(err, errlen, "--cabinet-sharing: '%s' is not SHARED or FATPIPE",
                        plat_value_of(c, OPT_CABINET_SHARING));
     if (strcmp(plat_value_of(c, OPT_CABINET_ROUTES), "pairs") == 0)
       cfg->cab_pairs = 1;
     else if (strcmp(plat_value_of(c, OPT_CABINET_ROUTES), "core") != 0)
-      return cfg__fail(err, errlen, "--cabinet-routes: '%s' is not core or pairs", plat_value_of(c, OPT_CABINET_ROUTES));
+      return hnm_fail(err, errlen, "--cabinet-routes: '%s' is not core or pairs", plat_value_of(c, OPT_CABINET_ROUTES));
   }
 
   /* Output files. */
   if (cfg->output != NULL && cfg->output[0] == '\0')
-    return cfg__fail(err, errlen, "-o: empty file name");
+    return hnm_fail(err, errlen, "-o: empty file name");
   if (cfg->hostfile != NULL && (cfg->hostfile[0] == '\0' || strcmp(cfg->hostfile, "-") == 0))
-    return cfg__fail(err, errlen, "--hostfile: '%s' is not a file name", cfg->hostfile);
+    return hnm_fail(err, errlen, "--hostfile: '%s' is not a file name", cfg->hostfile);
   if (cfg->output != NULL && cfg->hostfile != NULL && strcmp(cfg->output, cfg->hostfile) == 0)
-    return cfg__fail(err, errlen, "--hostfile: '%s' is also the -o file", cfg->hostfile);
+    return hnm_fail(err, errlen, "--hostfile: '%s' is also the -o file", cfg->hostfile);
   return 0;
 }

@@ -37,21 +37,6 @@
 #define CHECK_ASAN 0
 #endif
 
-static int check__fail(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 3, 4)))
-#endif
-  ;
-
-static int check__fail(char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  hnm_verrf(err, errlen, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 /* Decimal digits only, value in [1, max]: 0 on success. */
 static int check__count(const char *s, size_t len, long max, long *out)
 {
@@ -74,7 +59,7 @@ static int check__count(const char *s, size_t len, long max, long *out)
 int run_check_np(const char *text, long *np, char *err, size_t errlen)
 {
   if (check__count(text, strlen(text), INT_MAX, np) != 0)
-    return check__fail(err, errlen, "-np '%s': not a number of processes (a whole number from 1 to %d, in digits)", text,
+    return hnm_fail(err, errlen, "-np '%s': not a number of processes (a whole number from 1 to %d, in digits)", text,
                        INT_MAX);
   return 0;
 }
@@ -171,18 +156,18 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
   memset(info, 0, sizeof *info);
   snprintf(info->file, sizeof info->file, "%s", platform);
   if (hnm_input_check(platform, why, sizeof why) != 0)
-    return check__fail(err, errlen, "platform file '%s': %s", platform, why);
+    return hnm_fail(err, errlen, "platform file '%s': %s", platform, why);
   /* Values SimGrid would take (NaN, inf) or refuse without naming them. */
   char vwhy[1024];
   if (hnm_platform_values_check(platform, vwhy, sizeof vwhy) != 0)
-    return check__fail(err, errlen, "%s", vwhy);
+    return hnm_fail(err, errlen, "%s", vwhy);
 
   int out[2];
   FILE *errf = tmpfile();
   if (errf == NULL || pipe(out) != 0) {
     if (errf)
       fclose(errf);
-    return check__fail(err, errlen, "platform file '%s': cannot check it: %s", platform, strerror(errno));
+    return hnm_fail(err, errlen, "platform file '%s': cannot check it: %s", platform, strerror(errno));
   }
   fflush(NULL);
   pid_t pid = fork();
@@ -190,7 +175,7 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
     close(out[0]);
     close(out[1]);
     fclose(errf);
-    return check__fail(err, errlen, "platform file '%s': cannot check it: %s", platform, strerror(errno));
+    return hnm_fail(err, errlen, "platform file '%s': cannot check it: %s", platform, strerror(errno));
   }
   if (pid == 0) {
     dup2(out[1], 1);
@@ -235,14 +220,14 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
     free(etext);
     free(text);
     fclose(errf);
-    return check__fail(err, errlen, "platform file '%s': %s", platform, reason);
+    return hnm_fail(err, errlen, "platform file '%s': %s", platform, reason);
   }
   fclose(errf);
 
   unsigned long long nh = 0, fp = 0, lim = 0;
   if (sscanf(text, "# hosts=%llu fatpipe=%llu limiters=%llu", &nh, &fp, &lim) != 3 || nh > len) {
     free(text);
-    return check__fail(err, errlen, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
+    return hnm_fail(err, errlen, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
   }
   /* " host-speed=VALUE" on the summary line: the platform's <config>. */
   char *eol = strchr(text, '\n');
@@ -251,7 +236,7 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
     size_t n = strcspn(hs + 12, " \n");
     if (n == 0 || n >= sizeof info->host_speed) {
       free(text);
-      return check__fail(err, errlen, "platform file '%s': <config> smpi/host-speed: not a speed", platform);
+      return hnm_fail(err, errlen, "platform file '%s': <config> smpi/host-speed: not a speed", platform);
     }
     memcpy(info->host_speed, hs + 12, n);
     info->host_speed[n] = '\0';
@@ -259,7 +244,7 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
   struct check__host *h = calloc(nh ? nh : 1, sizeof *h);
   if (h == NULL) {
     free(text);
-    return check__fail(err, errlen, "platform file '%s': out of memory", platform);
+    return hnm_fail(err, errlen, "platform file '%s': out of memory", platform);
   }
   /* Host lines: NAME, or NAME<tab>SPEED (split at the last tab). */
   size_t got = 0;
@@ -295,7 +280,7 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
         free(h[i].name);
       free(h);
       run_platform_info_free(info);
-      return check__fail(err, errlen, "platform file '%s': out of memory", platform);
+      return hnm_fail(err, errlen, "platform file '%s': out of memory", platform);
     }
     for (size_t i = 0; i < got; i++) {
       info->hosts[i] = h[i].name;
@@ -309,11 +294,11 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
   free(h);
   if (bad) {
     run_platform_info_free(info);
-    return check__fail(err, errlen, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
+    return hnm_fail(err, errlen, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
   }
   if (nh == 0) {
     run_platform_info_free(info);
-    return check__fail(err, errlen, "platform file '%s': the platform has no host", platform);
+    return hnm_fail(err, errlen, "platform file '%s': the platform has no host", platform);
   }
   return 0;
 }
@@ -337,7 +322,7 @@ int run_check_hostfile_text(const char *name, const char *text, size_t len, cons
     long at = 1;
     for (const char *c = text; c < nul; c++)
       at += *c == '\n';
-    return check__fail(err, errlen, "%s:%ld: NUL byte (not a text file)", name, at);
+    return hnm_fail(err, errlen, "%s:%ld: NUL byte (not a text file)", name, at);
   }
   for (size_t pos = 0; pos < len;) {
     const char *s = text + pos;
@@ -348,11 +333,11 @@ int run_check_hostfile_text(const char *name, const char *text, size_t len, cons
     if (n == 0)
       continue; /* SimGrid skips empty lines */
     if (memchr(s, '\r', n) != NULL)
-      return check__fail(err, errlen, "%s:%ld: carriage return in the line (DOS line ends? one host name per line)", name,
+      return hnm_fail(err, errlen, "%s:%ld: carriage return in the line (DOS line ends? one host name per line)", name,
                          line);
     for (size_t i = 0; i < n; i++)
       if (s[i] == ' ' || s[i] == '\t' || s[i] == '\v' || s[i] == '\f')
-        return check__fail(err, errlen, "%s:%ld: blank in '%.*s' (one host name per line, HOST or HOST:N, no blanks)",
+        return hnm_fail(err, errlen, "%s:%ld: blank in '%.*s' (one host name per line, HOST or HOST:N, no blanks)",
                            name, line, (int)(n < 80 ? n : 80), s);
     /* smpirun splits HOST:N at the last colon. */
     const char *colon = NULL;
@@ -363,23 +348,23 @@ int run_check_hostfile_text(const char *name, const char *text, size_t len, cons
     long count = 1;
     if (colon != NULL &&
         check__count(colon + 1, n - hl - 1, CHECK_MAX_PER_HOST, &count) != 0)
-      return check__fail(err, errlen, "%s:%ld: '%.*s': N in HOST:N must be a whole number from 1 to %ld", name, line,
+      return hnm_fail(err, errlen, "%s:%ld: '%.*s': N in HOST:N must be a whole number from 1 to %ld", name, line,
                          (int)(n < 80 ? n : 80), s, CHECK_MAX_PER_HOST);
     if (hl == 0)
-      return check__fail(err, errlen, "%s:%ld: '%.*s': no host name", name, line, (int)(n < 80 ? n : 80), s);
+      return hnm_fail(err, errlen, "%s:%ld: '%.*s': no host name", name, line, (int)(n < 80 ? n : 80), s);
     if (hl >= sizeof host)
-      return check__fail(err, errlen, "%s:%ld: host name longer than %zu bytes", name, line, sizeof host - 1);
+      return hnm_fail(err, errlen, "%s:%ld: host name longer than %zu bytes", name, line, sizeof host - 1);
     memcpy(host, s, hl);
     host[hl] = '\0';
     if (!check__has_host(info, host))
-      return check__fail(err, errlen, "%s:%ld: host '%s' is not in the platform%s%s%s", name, line, host,
+      return hnm_fail(err, errlen, "%s:%ld: host '%s' is not in the platform%s%s%s", name, line, host,
                          info->file[0] ? " '" : "", info->file, info->file[0] ? "'" : "");
     if (total > INT_MAX - count)
-      return check__fail(err, errlen, "%s:%ld: more than %d ranks in the hostfile", name, line, INT_MAX);
+      return hnm_fail(err, errlen, "%s:%ld: more than %d ranks in the hostfile", name, line, INT_MAX);
     total += count;
   }
   if (total == 0)
-    return check__fail(err, errlen, "hostfile '%s': no host in it (one host name per line)", name);
+    return hnm_fail(err, errlen, "hostfile '%s': no host in it (one host name per line)", name);
   *slots = total;
   return 0;
 }
@@ -389,20 +374,20 @@ int run_check_hostfile(const char *hostfile, const run_platform_info *info, long
   char why[512];
   FILE *f = hnm_input_open(hostfile, why, sizeof why);
   if (f == NULL)
-    return check__fail(err, errlen, "hostfile '%s': %s", hostfile, why);
+    return hnm_fail(err, errlen, "hostfile '%s': %s", hostfile, why);
   /* A hostfile names each rank's host once: 16,384 ranks take about
    * 200 KB; beyond HNM_CHECK_MAX_HOSTFILE it is not a hostfile. */
   struct stat st;
   if (fstat(fileno(f), &st) == 0 && st.st_size > HNM_CHECK_MAX_HOSTFILE) {
     fclose(f);
-    return check__fail(err, errlen, "hostfile '%s': %lld bytes, more than %d MiB: not a hostfile", hostfile,
+    return hnm_fail(err, errlen, "hostfile '%s': %lld bytes, more than %d MiB: not a hostfile", hostfile,
                        (long long)st.st_size, HNM_CHECK_MAX_HOSTFILE >> 20);
   }
   size_t len = 0;
   char *text = check__slurp(fileno(f), &len);
   fclose(f);
   if (text == NULL)
-    return check__fail(err, errlen, "hostfile '%s': out of memory", hostfile);
+    return hnm_fail(err, errlen, "hostfile '%s': out of memory", hostfile);
   int rc = run_check_hostfile_text(hostfile, text, len, info, slots, err, errlen);
   free(text);
   return rc;
