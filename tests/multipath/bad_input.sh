@@ -43,28 +43,23 @@ refused "--lp-time-limit: '-1' is not" --shape 512 --pattern subset --lp-time-li
 refused "--frobnicate: unknown" --shape 512 --pattern subset --frobnicate
 refused "--pattern-file: --bytes, --sources" --shape 512 --pattern-file x --bytes 1
 refused "--pattern-file: 'nonexistent': cannot open: No such file" --shape 512 --pattern-file nonexistent
-# Pattern files: FILE:LINE: field.
-pf() { printf -- "$2" >"$work/$1"; }
-pf unknown.txt '0 1 8MiB\n# comment\n\n3 512 1\n'
-refused "unknown.txt:4: dst: '512' is not a node of the partition \(ranks 0 .. 511\)$" --shape 512 --pattern-file unknown.txt
-pf unknown2.txt '-1 1 8MiB\n'
-refused "unknown2.txt:1: src: '-1' is not a node" --shape 512 --pattern-file unknown2.txt
-pf neg.txt '0 1 8MiB\n2 3 -5\n'
-refused "neg.txt:2: bytes: '-5' is negative$" --shape 512 --pattern-file neg.txt
-pf zero.txt '0 1 0\n'
-refused "zero.txt:1: bytes: '0' must be positive$" --shape 512 --pattern-file zero.txt
-pf unit.txt '0 1 8Mx\n'
-refused "unit.txt:1: bytes: " --shape 512 --pattern-file unit.txt
-pf dup.txt '0 1 8MiB\n2 3 1\n0 1 5\n'
-refused "dup.txt:3: src dst: pair 0 1 already given on line 1" --shape 512 --pattern-file dup.txt
-pf self.txt '4 4 1\n'
-refused "self.txt:1: dst: 4 is the source itself$" --shape 512 --pattern-file self.txt
-pf short.txt '4 5\n'
-refused "short.txt:1: bytes: missing" --shape 512 --pattern-file short.txt
-pf long.txt '4 5 1 7\n'
-refused "long.txt:1: more than 3 fields" --shape 512 --pattern-file long.txt
-pf empty.txt '# nothing\n'
-refused "empty.txt:1: no pair" --shape 512 --pattern-file empty.txt
+# Pattern files: FILE:LINE: field. file_refused NAME CONTENT PATTERN: a
+# pattern file NAME holding CONTENT (printf's escapes) is refused, the
+# message "hnm-route: NAME:PATTERN".
+file_refused() {
+  printf -- "$2" >"$work/$1"
+  refused "$1:$3" --shape 512 --pattern-file "$1"
+}
+file_refused unknown.txt '0 1 8MiB\n# comment\n\n3 512 1\n' "4: dst: '512' is not a node of the partition \(ranks 0 .. 511\)$"
+file_refused unknown2.txt '-1 1 8MiB\n' "1: src: '-1' is not a node"
+file_refused neg.txt '0 1 8MiB\n2 3 -5\n' "2: bytes: '-5' is negative$"
+file_refused zero.txt '0 1 0\n' "1: bytes: '0' must be positive$"
+file_refused unit.txt '0 1 8Mx\n' "1: bytes: "
+file_refused dup.txt '0 1 8MiB\n2 3 1\n0 1 5\n' "3: src dst: pair 0 1 already given on line 1"
+file_refused self.txt '4 4 1\n' "1: dst: 4 is the source itself$"
+file_refused short.txt '4 5\n' "1: bytes: missing"
+file_refused long.txt '4 5 1 7\n' "1: more than 3 fields"
+file_refused empty.txt '# nothing\n' "1: no pair"
 # A missing directory for --paths.
 out=$("$HNM_ROUTE" --shape 512 --pattern subset --paths "$work/none/p.txt" 2>"$work/err")
 st=$?

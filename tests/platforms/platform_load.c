@@ -8,29 +8,19 @@
  * expected host count) and bench/platforms.sh (load time). SimGrid aborts
  * with its own message if the file does not load.
  */
-#include <simgrid/engine.h>
-#include <simgrid/host.h>
-#include <simgrid/link.h>
-#include <xbt/dynar.h>
+#include "sg_routes.h"
 
 #include <stdio.h>
 
 static int print_route(const char *src_name, const char *dst_name)
 {
-  const_sg_host_t src = sg_host_by_name(src_name);
-  const_sg_host_t dst = sg_host_by_name(dst_name);
-  if (src == NULL || dst == NULL) {
-    fprintf(stderr, "platform_load: no host named '%s'\n", src == NULL ? src_name : dst_name);
+  sg_host_t src, dst;
+  if (sg_routes_hosts("platform_load", src_name, dst_name, &src, &dst) != 0)
     return -1;
-  }
   xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-  sg_host_get_route(src, dst, links);
+  sg_routes_get(src, dst, links);
   printf("%s -> %s:", src_name, dst_name);
-  unsigned int i;
-  sg_link_t link;
-  xbt_dynar_foreach (links, i, link)
-    printf(" %s", sg_link_get_name(link));
-  printf("\n");
+  sg_routes_print_links(links);
   xbt_dynar_free(&links);
   return 0;
 }
@@ -42,8 +32,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "Usage: %s PLATFORM.xml [SRC DST]...\n", argv[0]);
     return 2;
   }
-  simgrid_load_platform(argv[1]);
-  simgrid_run(); /* no actor: seals the platform (a DijkstraZone numbers its graph then) and returns */
+  sg_routes_load(argv[1]);
   printf("hosts %zu links %zu\n", sg_host_count(), sg_link_count());
   for (int i = 2; i + 1 < argc; i += 2)
     if (print_route(argv[i], argv[i + 1]) != 0)

@@ -8,10 +8,7 @@
  * (sg_host_get_route). Two platforms route alike iff their dumps are equal
  * byte for byte. H hosts make H x H lines: for small platforms.
  */
-#include <simgrid/engine.h>
-#include <simgrid/host.h>
-#include <simgrid/link.h>
-#include <xbt/dynar.h>
+#include "sg_routes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,22 +20,16 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: route_dump PLATFORM.xml\n");
     return 2;
   }
-  simgrid_load_platform(argv[1]);
-  simgrid_run(); /* no actor: seals the platform (a DijkstraZone numbers its graph then) and returns */
+  sg_routes_load(argv[1]);
   size_t n = sg_host_count();
   sg_host_t *hosts = sg_host_list();
   xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < n; j++) {
-      xbt_dynar_reset(links);
-      sg_host_get_route(hosts[i], hosts[j], links);
+      sg_routes_get(hosts[i], hosts[j], links);
       printf("%s %s %.17g", sg_host_get_name(hosts[i]), sg_host_get_name(hosts[j]),
              sg_host_get_route_latency(hosts[i], hosts[j]));
-      unsigned int k;
-      sg_link_t link;
-      xbt_dynar_foreach (links, k, link)
-        printf(" %s", sg_link_get_name(link));
-      printf("\n");
+      sg_routes_print_links(links);
     }
   xbt_dynar_free(&links);
   free(hosts);

@@ -6,10 +6,7 @@
  * order, as SimGrid 3.32 computes them (sg_host_get_route). Unknown hosts:
  * a message and exit status 2.
  */
-#include <simgrid/engine.h>
-#include <simgrid/host.h>
-#include <simgrid/link.h>
-#include <xbt/dynar.h>
+#include "sg_routes.h"
 
 #include <stdio.h>
 
@@ -20,22 +17,15 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: route_print PLATFORM.xml SRC DST [SRC DST ...]\n");
     return 2;
   }
-  simgrid_load_platform(argv[1]);
-  simgrid_run(); /* no actor: seals the platform (a DijkstraZone numbers its graph then) and returns */
+  sg_routes_load(argv[1]);
   for (int i = 2; i + 1 < argc; i += 2) {
-    sg_host_t src = sg_host_by_name(argv[i]), dst = sg_host_by_name(argv[i + 1]);
-    if (src == NULL || dst == NULL) {
-      fprintf(stderr, "route_print: no host named '%s'\n", src == NULL ? argv[i] : argv[i + 1]);
+    sg_host_t src, dst;
+    if (sg_routes_hosts("route_print", argv[i], argv[i + 1], &src, &dst) != 0)
       return 2;
-    }
     xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    sg_host_get_route(src, dst, links);
+    sg_routes_get(src, dst, links);
     printf("%s %s %lu", argv[i], argv[i + 1], xbt_dynar_length(links));
-    unsigned int n;
-    sg_link_t link;
-    xbt_dynar_foreach (links, n, link)
-      printf(" %s", sg_link_get_name(link));
-    printf("\n");
+    sg_routes_print_links(links);
     xbt_dynar_free(&links);
   }
   return 0;

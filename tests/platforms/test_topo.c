@@ -68,12 +68,27 @@ static unsigned long bgq_8192_host(unsigned long a, unsigned long b, unsigned lo
   return c + 16 * (d + 16 * (a + 4 * (b + 4 * e)));
 }
 
+/* SHAPE parsed into T: its dimensions sorted by size as ORDER (A..E
+ * indices, longest first), written as SimGrid's topo_parameters PARAMS. */
+static void bgq_shape(struct hnm_topo *t, const char *shape, const int order[5], const char *params)
+{
+  char err[256], got[128];
+  int o[5];
+
+  memset(t, 0, sizeof *t);
+  CHECK_EQ(hnm_topo_bgq_parse_shape(shape, t, err, sizeof err), 0);
+  hnm_topo_bgq_order(t, o);
+  for (int k = 0; k < 5; k++)
+    CHECK_EQ(o[k], order[k]);
+  CHECK_EQ(hnm_topo_parameters(t, got, sizeof got), 0);
+  CHECK_STREQ(got, params);
+}
+
 static void test_bgq(void)
 {
   static const unsigned long nodes[] = {512, 1024, 2048, 4096, 8192};
   struct hnm_topo t;
-  char err[256], params[128];
-  int order[5];
+  char err[256];
   unsigned long d[5];
   const char *name;
   int i;
@@ -86,12 +101,7 @@ static void test_bgq(void)
   }
   CHECK_EQ(i, 5);
 
-  memset(&t, 0, sizeof t);
-  CHECK_EQ(hnm_topo_bgq_parse_shape("1024", &t, err, sizeof err), 0);
-  hnm_topo_bgq_order(&t, order);
-  CHECK(order[0] == 3 && order[1] == 0 && order[2] == 1 && order[3] == 2 && order[4] == 4);
-  CHECK_EQ(hnm_topo_parameters(&t, params, sizeof params), 0);
-  CHECK_STREQ(params, "8,4,4,4,2");
+  bgq_shape(&t, "1024", (const int[5]){3, 0, 1, 2, 4}, "8,4,4,4,2");
 
   /* Every rank, against the hand-written formula; and the host index read
    * back the way SimGrid's TorusZone reads coordinates. */
@@ -116,12 +126,7 @@ static void test_bgq(void)
     CHECK(r == 1024 && mismatches == 0 && decoded_bad == 0);
   }
 
-  memset(&t, 0, sizeof t);
-  CHECK_EQ(hnm_topo_bgq_parse_shape("4x4x16x16x2", &t, err, sizeof err), 0);
-  hnm_topo_bgq_order(&t, order);
-  CHECK(order[0] == 2 && order[1] == 3 && order[2] == 0 && order[3] == 1 && order[4] == 4);
-  CHECK_EQ(hnm_topo_parameters(&t, params, sizeof params), 0);
-  CHECK_STREQ(params, "16,16,4,4,2");
+  bgq_shape(&t, "4x4x16x16x2", (const int[5]){2, 3, 0, 1, 4}, "16,16,4,4,2");
   {
     unsigned long r = 0, mismatches = 0;
     for (unsigned long a = 0; a < 4; a++)
@@ -135,10 +140,7 @@ static void test_bgq(void)
   }
 
   /* Equal sizes keep A..E order (stable). */
-  memset(&t, 0, sizeof t);
-  CHECK_EQ(hnm_topo_bgq_parse_shape("2x2x2x2x2", &t, err, sizeof err), 0);
-  hnm_topo_bgq_order(&t, order);
-  CHECK(order[0] == 0 && order[1] == 1 && order[2] == 2 && order[3] == 3 && order[4] == 4);
+  bgq_shape(&t, "2x2x2x2x2", (const int[5]){0, 1, 2, 3, 4}, "2,2,2,2,2");
   CHECK_EQ(hnm_topo_machine_host(&t, 1), 16); /* e = 1 is the last, slowest SimGrid dimension */
 
   /* Refusals. */
@@ -147,6 +149,32 @@ static void test_bgq(void)
   CHECK(hnm_topo_bgq_parse_shape("4x4x4x4x2x2", &t, err, sizeof err) == -1 && strstr(err, "more than 5"));
   CHECK(hnm_topo_bgq_parse_shape("4x0x4x4x2", &t, err, sizeof err) == -1 && strstr(err, "dimension 2 is 0"));
   CHECK(hnm_topo_bgq_parse_shape("768", &t, err, sizeof err) == -1 && strstr(err, "named shape"));
+}
+
+/* A dragonfly of G groups x C chassis x R routers x N nodes, one link of
+ * each colour. */
+static void dragonfly(struct hnm_topo *t, unsigned long G, unsigned long C, unsigned long R, unsigned long N)
+{
+  memset(t, 0, sizeof *t);
+  t->family = HNM_TOPO_DRAGONFLY;
+  t->groups = G;
+  t->chassis = C;
+  t->routers = R;
+  t->nodes = N;
+  t->blue = t->black = t->green = 1;
+}
+
+/* SimGrid's example fat tree "2;4,4;1,2;1,2" (16 hosts). */
+static void example_fattree(struct hnm_topo *t)
+{
+  memset(t, 0, sizeof *t);
+  t->family = HNM_TOPO_FATTREE;
+  t->ndims = 2;
+  t->dims[0] = t->dims[1] = 4;
+  t->up[0] = 1;
+  t->up[1] = 2;
+  t->links[0] = 1;
+  t->links[1] = 2;
 }
 
 struct preset_want {
@@ -219,13 +247,7 @@ static void test_check(void)
   t.dims[2] = 100;
   CHECK(hnm_topo_check(&t, err, sizeof err) == 0 && hnm_topo_hosts(&t) == 100000000);
 
-  memset(&t, 0, sizeof t);
-  t.family = HNM_TOPO_DRAGONFLY;
-  t.groups = 6;
-  t.chassis = 2;
-  t.routers = 2;
-  t.nodes = 1;
-  t.blue = t.black = t.green = 1;
+  dragonfly(&t, 6, 2, 2, 1);
   CHECK(hnm_topo_check(&t, err, sizeof err) == -1 && strncmp(err, "--groups: 6 groups for 2 routers", 32) == 0);
   t.routers = 6;
   CHECK(hnm_topo_check(&t, err, sizeof err) == 0 && hnm_topo_hosts(&t) == 72 && hnm_topo_routers(&t) == 72);
@@ -234,14 +256,7 @@ static void test_check(void)
 
   /* SimGrid's example fat tree "2;4,4;1,2;1,2": 16 hosts; level 1 has
    * up0 x down1 = 4 switches, level 2 has up0 x up1 = 2. */
-  memset(&t, 0, sizeof t);
-  t.family = HNM_TOPO_FATTREE;
-  t.ndims = 2;
-  t.dims[0] = t.dims[1] = 4;
-  t.up[0] = 1;
-  t.up[1] = 2;
-  t.links[0] = 1;
-  t.links[1] = 2;
+  example_fattree(&t);
   CHECK_EQ(hnm_topo_check(&t, err, sizeof err), 0);
   CHECK(hnm_topo_hosts(&t) == 16 && hnm_topo_switches(&t) == 6 && hnm_topo_routers(&t) == 4);
   t.up[1] = 100000000;
@@ -295,12 +310,7 @@ static void test_scale(void)
   CHECK_STREQ(text, "3x3x11x11x2");
 
   /* Sizes never grow, never drop below 2 unless already smaller. */
-  memset(&t, 0, sizeof t);
-  t.family = HNM_TOPO_TORUS;
-  t.ndims = 3;
-  t.dims[0] = 2;
-  t.dims[1] = 1;
-  t.dims[2] = 100;
+  t = (struct hnm_topo){.family = HNM_TOPO_TORUS, .ndims = 3, .dims = {2, 1, 100}};
   CHECK_EQ(hnm_topo_scale(&t, 0.001, err, sizeof err), 0);
   CHECK(t.dims[0] == 2 && t.dims[1] == 1 && t.dims[2] == 10);
 
@@ -383,12 +393,7 @@ static void test_placement(void)
   CHECK(ranks.host[143] == 143 && each_host_k_times(144, 1));
 
   /* Unequal cabinets 3, 1, 2 with two ranks per host. */
-  memset(&t, 0, sizeof t);
-  t.family = HNM_TOPO_CLUSTER;
-  t.cabinets = 3;
-  t.cabinet_nodes[0] = 3;
-  t.cabinet_nodes[1] = 1;
-  t.cabinet_nodes[2] = 2;
+  t = (struct hnm_topo){.family = HNM_TOPO_CLUSTER, .cabinets = 3, .cabinet_nodes = {3, 1, 2}};
   place(&t, HNM_PLACEMENT_ROUND_ROBIN, 2);
   {
     /* slots: cab1 0,0,1,1,2,2  cab2 3,3  cab3 4,4,5,5 */
@@ -410,26 +415,13 @@ static void test_placement(void)
   CHECK(ranks.n == 6 && ranks.host[3] == 3);
 
   /* Fat tree 2;4,4;1,2;1,2: leaf groups of 4 hosts. */
-  memset(&t, 0, sizeof t);
-  t.family = HNM_TOPO_FATTREE;
-  t.ndims = 2;
-  t.dims[0] = t.dims[1] = 4;
-  t.up[0] = 1;
-  t.up[1] = 2;
-  t.links[0] = 1;
-  t.links[1] = 2;
+  example_fattree(&t);
   place(&t, HNM_PLACEMENT_ROUND_ROBIN, 1);
   CHECK(ranks.host[0] == 0 && ranks.host[1] == 4 && ranks.host[2] == 8 && ranks.host[3] == 12 &&
         ranks.host[4] == 1 && each_host_k_times(16, 1));
 
   /* Dragonfly 2 groups x 1 chassis x 2 routers x 3 nodes: routers of 3 hosts. */
-  memset(&t, 0, sizeof t);
-  t.family = HNM_TOPO_DRAGONFLY;
-  t.groups = 2;
-  t.chassis = 1;
-  t.routers = 2;
-  t.nodes = 3;
-  t.blue = t.black = t.green = 1;
+  dragonfly(&t, 2, 1, 2, 3);
   place(&t, HNM_PLACEMENT_ROUND_ROBIN, 1);
   {
     static const unsigned long want[] = {0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11};

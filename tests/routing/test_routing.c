@@ -122,6 +122,16 @@ static int local_hops(unsigned long p1, unsigned long p2, unsigned long R)
   return (p1 % R != p2 % R) + (p1 / R != p2 / R);
 }
 
+/* 1 when the route of M links from host S to itself is S's loopback alone. */
+static int own_loopback(const hnm_rnet *n, unsigned long s, const size_t *links, int m)
+{
+  struct hnm_rnet_link l;
+  if (m != 1)
+    return 0;
+  hnm_rnet_link_info(n, links[0], &l);
+  return l.role == HNM_LINK_LOOPBACK && l.a == (long)s;
+}
+
 static void test_dragonfly_minimal(unsigned long G, unsigned long C, unsigned long R, unsigned long N,
                                    unsigned long L)
 {
@@ -136,9 +146,7 @@ static void test_dragonfly_minimal(unsigned long G, unsigned long C, unsigned lo
     for (unsigned long t = 0; t < H; t++) {
       int m = hnm_rnet_route(n, s, t, links, NULL, NULL);
       if (s == t) {
-        struct hnm_rnet_link l;
-        hnm_rnet_link_info(n, links[0], &l);
-        bad_connected += !(m == 1 && l.role == HNM_LINK_LOOPBACK && l.a == (long)s);
+        bad_connected += !own_loopback(n, s, links, m);
         continue;
       }
       struct df_walk w = df_walk(n, &d, s, t, links, m);
@@ -752,9 +760,7 @@ static void test_fattree(const unsigned long *m, const unsigned long *w, const u
     for (unsigned long t = 0; t < H; t++) {
       int k = hnm_rnet_route(n, s, t, links, NULL, NULL);
       if (s == t) {
-        struct hnm_rnet_link l;
-        hnm_rnet_link_info(n, links[0], &l);
-        bad += !(k == 1 && l.role == HNM_LINK_LOOPBACK);
+        bad += !own_loopback(n, s, links, k);
         continue;
       }
       int top = 0;
