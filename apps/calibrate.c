@@ -61,6 +61,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "calibrate_pack.h"
 #include "hnm_bench.h"
+#include "hnm_msg.h"
 #include "skel.h"
 
 #include <math.h>
@@ -377,25 +378,6 @@ static void measure(MPI_Comm comm, int rank, int op, long size, char *buf, doubl
 /* Which rank measures op. */
 static int measurer(int op) { return op == OP_RECV || op == OP_IRECV ? 1 : 0; }
 
-/* Write to DIR/NAME.tmp, then rename; NULL on failure (reported). */
-static FILE *open_out(const char *dir, const char *name, char *tmp, char *final, size_t cap)
-{
-  snprintf(final, cap, "%s/%s", dir, name);
-  snprintf(tmp, cap, "%s/.%s.tmp", dir, name);
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL)
-    fprintf(stderr, PROG ": %s: cannot write\n", tmp);
-  return f;
-}
-static int close_out(FILE *f, const char *tmp, const char *final)
-{
-  if (fclose(f) != 0 || rename(tmp, final) != 0) {
-    fprintf(stderr, PROG ": %s: cannot write\n", final);
-    return -1;
-  }
-  return 0;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
@@ -539,8 +521,8 @@ static int run_rma(MPI_Comm comm, int rank, char *buf, const struct options *o)
     if (ok)
       MPI_Win_free(&win);
     if (rank == 0)
-      fprintf(stderr, PROG ": note: one-sided epochs skipped, MPI_Win_create failed (this MPI has no one-sided "
-                           "support over its transport; with Open MPI over TCP try OMPI_MCA_osc=pt2pt)\n");
+      hnm_msg_print(PROG, HNM_MSG_NOTE, "one-sided epochs skipped, MPI_Win_create failed (this MPI has no one-sided "
+                                        "support over its transport; with Open MPI over TCP try OMPI_MCA_osc=pt2pt)");
     MPI_Comm_free(&comm01);
     return 0;
   }
@@ -548,16 +530,12 @@ static int run_rma(MPI_Comm comm, int rank, char *buf, const struct options *o)
   int peer = 1 - rank;
   MPI_Comm_group(comm01, &g01);
   MPI_Group_incl(g01, 1, &peer, &other);
-  char tmp[4096], final[4096];
-  FILE *f = NULL;
+  struct skel_out out = {0};
   int failed = 0;
   if (rank == 0) {
-    f = open_out(o->dir, HNM_BENCH_RMA_FILE, tmp, final, sizeof tmp);
-    if (f == NULL)
-      f = fopen("/dev/null", "w"), failed = 1;
-    fprintf(f, HNM_BENCH_RMA_HEADER "\n");
+    skel_out_open(&out, PROG, o->dir, HNM_BENCH_RMA_FILE, HNM_BENCH_RMA_HEADER);
     if (o->progress)
-      fprintf(stderr, PROG ": one-sided epochs\n");
+      hnm_msg_print(PROG, HNM_MSG_INFO, "one-sided epochs");
   }
   for (long r = 0; r < o->rma_reps; r++)
     for (int e = 0; e < HNM_BENCH_RMA_EPOCHS; e++) {
@@ -567,29 +545,22 @@ static int run_rma(MPI_Comm comm, int rank, char *buf, const struct options *o)
         double d = 0;
         measure_rma(comm01, win, other, rank, e, size, buf, o->delay, &d);
         if (rank == 0)
-          fprintf(f, "%s,%ld,%.9g\n", rma_names[e], size, d);
+          fprintf(out.f, "%s,%ld,%.9g\n", rma_names[e], size, d);
       }
     }
   MPI_Group_free(&other);
   MPI_Group_free(&g01);
   MPI_Win_free(&win);
   MPI_Comm_free(&comm01);
-  if (rank == 0) {
-    if (!failed)
-      failed |= close_out(f, tmp, final) != 0;
-    else
-      fclose(f);
-  }
+  if (rank == 0)
+    failed = skel_out_close(&out, PROG) != 0;
   return failed;
 }
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  MPI_Comm comm = MPI_COMM_WORLD;
   int rank, np;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &np);
+  MPI_Comm comm = skel_init(&argc, &argv, &rank, &np);
   struct options o;
   parse_options(argc, argv, &o);
   if (o.pack || o.pack_only) {
@@ -644,7 +615,6 @@ int main(int argc, char **argv)
     tasks[j] = t;
   }
 
-  char tmp[4096], final[4096];
   int failed = 0;
   MPI_Barrier(comm);
   double t0 = MPI_Wtime();
@@ -653,9 +623,9 @@ int main(int argc, char **argv)
     measure(comm, rank, tasks[i].op, tasks[i].size, buf, o.delay, t0, &tasks[i].start, &tasks[i].duration);
     int pct = (int)(100 * (i + 1) / nt);
     if (rank == 0 && o.progress && pct / 5 != last_pct / 5) {
-      fprintf(stderr, "\r" PROG ": point-to-point %3d%% (%ld/%ld)", pct, i + 1, nt);
-      if (i + 1 == nt)
-        fputc('\n', stderr);
+      /* The last one, 100%, stays: a line of its own. */
+      hnm_msg_print(PROG, i + 1 == nt ? HNM_MSG_INFO : HNM_MSG_PROGRESS, "point-to-point %3d%% (%ld/%ld)", pct, i + 1,
+                    nt);
       last_pct = pct;
     }
   }
@@ -682,55 +652,40 @@ int main(int argc, char **argv)
           tasks[i].duration = v[2 * m + 1];
           m++;
         }
-      FILE *f = open_out(o.dir, HNM_BENCH_P2P_FILE, tmp, final, sizeof tmp);
-      if (f == NULL)
-        failed = 1;
-      else {
-        fprintf(f, HNM_BENCH_P2P_HEADER "\n");
-        for (long i = 0; i < nt; i++)
-          fprintf(f, "%s,%ld,%.9g,%.9g\n", op_names[tasks[i].op], tasks[i].size, tasks[i].start, tasks[i].duration);
-        failed |= close_out(f, tmp, final) != 0;
-      }
+      struct skel_out out;
+      skel_out_open(&out, PROG, o.dir, HNM_BENCH_P2P_FILE, HNM_BENCH_P2P_HEADER);
+      for (long i = 0; i < nt; i++)
+        fprintf(out.f, "%s,%ld,%.9g,%.9g\n", op_names[tasks[i].op], tasks[i].size, tasks[i].start, tasks[i].duration);
+      failed |= skel_out_close(&out, PROG) != 0;
     }
     free(v);
   }
 
   if (o.probe) {
-    FILE *f = NULL;
-    if (rank == 0) {
-      f = open_out(o.dir, HNM_BENCH_PROBE_FILE, tmp, final, sizeof tmp);
-      if (f == NULL)
-        f = fopen("/dev/null", "w"), failed = 1;
-      fprintf(f, HNM_BENCH_PROBE_HEADER "\n");
-    }
+    struct skel_out out = {0};
+    if (rank == 0)
+      skel_out_open(&out, PROG, o.dir, HNM_BENCH_PROBE_FILE, HNM_BENCH_PROBE_HEADER);
     if (rank == 0 && o.progress)
-      fprintf(stderr, PROG ": protocol probe\n");
-    long detached = bisect(comm, rank, o.min, o.max, 1, buf, &o, t0, f);
-    long async = detached >= o.min ? bisect(comm, rank, o.min, detached, 0, buf, &o, t0, f) : o.min - 1;
+      hnm_msg_print(PROG, HNM_MSG_INFO, "protocol probe");
+    long detached = bisect(comm, rank, o.min, o.max, 1, buf, &o, t0, out.f);
+    long async = detached >= o.min ? bisect(comm, rank, o.min, detached, 0, buf, &o, t0, out.f) : o.min - 1;
     if (rank == 0) {
       if (o.progress)
-        fprintf(stderr, PROG ": largest eager size %ld, largest detached size %ld (%s)\n", async, detached,
-                "below --min means none");
-      if (!failed)
-        failed |= close_out(f, tmp, final) != 0;
-      else
-        fclose(f);
+        hnm_msg_print(PROG, HNM_MSG_INFO, "largest eager size %ld, largest detached size %ld (%s)", async, detached,
+                      "below --min means none");
+      failed |= skel_out_close(&out, PROG) != 0;
     }
   }
 
   if (o.contention) {
-    FILE *f = NULL;
-    if (rank == 0) {
-      f = open_out(o.dir, HNM_BENCH_CONTENTION_FILE, tmp, final, sizeof tmp);
-      if (f == NULL)
-        f = fopen("/dev/null", "w"), failed = 1;
-      fprintf(f, HNM_BENCH_CONTENTION_HEADER "\n");
-    }
+    struct skel_out out = {0};
+    if (rank == 0)
+      skel_out_open(&out, PROG, o.dir, HNM_BENCH_CONTENTION_FILE, HNM_BENCH_CONTENTION_HEADER);
     int n = (int)o.cont_size;
     double *d = rank == 0 ? calloc((size_t)np, sizeof *d) : NULL;
     for (int pairs = 1; 2 * pairs <= np; pairs++) {
       if (rank == 0 && o.progress)
-        fprintf(stderr, PROG ": contention probe, %d pair(s)\n", pairs);
+        hnm_msg_print(PROG, HNM_MSG_INFO, "contention probe, %d pair(s)", pairs);
       for (int mode = 0; mode < 2; mode++)
         for (long r = 0; r < o.cont_reps; r++) {
           MPI_Barrier(comm);
@@ -748,16 +703,12 @@ int main(int argc, char **argv)
           MPI_Gather(&dur, 1, MPI_DOUBLE, d, 1, MPI_DOUBLE, 0, comm);
           if (rank == 0)
             for (int k = 0; k < 2 * pairs; k++)
-              fprintf(f, "%d,%s,%ld,%d,%.9g\n", pairs, mode ? HNM_BENCH_MODE_BI : HNM_BENCH_MODE_UNI, o.cont_size, k, d[k]);
+              fprintf(out.f, "%d,%s,%ld,%d,%.9g\n", pairs, mode ? HNM_BENCH_MODE_BI : HNM_BENCH_MODE_UNI, o.cont_size, k, d[k]);
         }
     }
     free(d);
-    if (rank == 0) {
-      if (!failed)
-        failed |= close_out(f, tmp, final) != 0;
-      else
-        fclose(f);
-    }
+    if (rank == 0)
+      failed |= skel_out_close(&out, PROG) != 0;
   }
   if (o.rma)
     failed |= run_rma(comm, rank, buf, &o);

@@ -47,6 +47,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "calibrate_pack.h"
 #include "hnm_bench.h"
+#include "hnm_msg.h"
+#include "skel.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -416,6 +418,7 @@ static double time_once(int style, int op, const struct inst *p, double *src, do
 /* Shortest time one timing should last: a few microseconds are at the
  * clock's resolution, so short operations are repeated within a timing. */
 #define MIN_TIMING 20e-6 /* seconds */
+#define PROG "calibrate"   /* the program this file belongs to */
 
 /* Median of REPS timings of one style/op on instance p (after one warm-up). */
 static double time_op(int style, int op, const struct inst *p, double *src, double *packed, long bytes, long reps,
@@ -437,16 +440,10 @@ static double time_op(int style, int op, const struct inst *p, double *src, doub
 
 int calibrate_pack(MPI_Comm comm, const char *dir, long reps, int progress)
 {
-  char tmp[4096], final[4096];
-  snprintf(final, sizeof final, "%s/%s", dir, HNM_BENCH_PACK_FILE);
-  snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, HNM_BENCH_PACK_FILE);
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL) {
-    fprintf(stderr, "calibrate: %s: cannot write: ", tmp);
-    perror(NULL);
-    return -1;
-  }
-  fprintf(f, HNM_BENCH_PACK_HEADER "\n");
+  struct skel_out out;
+  if (skel_out_open(&out, PROG, dir, HNM_BENCH_PACK_FILE, HNM_BENCH_PACK_HEADER) != 0)
+    return skel_out_close(&out, PROG);
+  FILE *f = out.f;
   double *times = malloc((size_t)reps * sizeof *times);
   int failed = times == NULL;
   size_t np = sizeof patterns / sizeof patterns[0];
@@ -455,7 +452,7 @@ int calibrate_pack(MPI_Comm comm, const char *dir, long reps, int progress)
     for (int s = 0; s < 4 && pt->sizes[s] > 0 && !failed; s++) {
       struct inst p = {MPI_DATATYPE_NULL, 1, NULL, NULL, 0, 0, 0};
       if (pt->build(pt->sizes[s], &p) != 0) {
-        fprintf(stderr, "calibrate: %s: out of memory\n", pt->name);
+        hnm_msg_print(PROG, HNM_MSG_ERROR, "%s: out of memory", pt->name);
         failed = 1;
       }
       if (!failed)
@@ -467,7 +464,7 @@ int calibrate_pack(MPI_Comm comm, const char *dir, long reps, int progress)
       if (!failed) {
         MPI_Type_size(p.t, &tsize);
         if ((long)tsize * p.count != ndoubles * (long)sizeof(double)) {
-          fprintf(stderr, "calibrate: %s n=%ld: the datatype holds %ld bytes, the pattern's runs %ld\n", pt->name,
+          hnm_msg_print(PROG, HNM_MSG_ERROR, "%s n=%ld: the datatype holds %ld bytes, the pattern's runs %ld", pt->name,
                   pt->sizes[s], (long)tsize * p.count, ndoubles * (long)sizeof(double));
           failed = 1;
         }
@@ -476,7 +473,7 @@ int calibrate_pack(MPI_Comm comm, const char *dir, long reps, int progress)
       double *src = failed ? NULL : calloc((size_t)p.span + 16, sizeof *src);
       double *packed = failed ? NULL : calloc((size_t)ndoubles + 16, sizeof *packed);
       if (!failed && (src == NULL || packed == NULL)) {
-        fprintf(stderr, "calibrate: %s: out of memory\n", pt->name);
+        hnm_msg_print(PROG, HNM_MSG_ERROR, "%s: out of memory", pt->name);
         failed = 1;
       }
       for (long k = 0; !failed && k < p.span; k++)
@@ -486,14 +483,14 @@ int calibrate_pack(MPI_Comm comm, const char *dir, long reps, int progress)
           int err = 0;
           double t = time_op(style, op, &p, src, packed, bytes, reps, times, comm, &err);
           if (err) {
-            fprintf(stderr, "calibrate: %s: MPI_%s failed\n", pt->name, op == 0 ? "Pack" : "Unpack");
+            hnm_msg_print(PROG, HNM_MSG_ERROR, "%s: MPI_%s failed", pt->name, op == 0 ? "Pack" : "Unpack");
             failed = 1;
           }
           fprintf(f, "%s,%s,%s,%ld,%d,%ld,%ld,%s,%s,%ld,%.9g\n", pt->name, pt->cls, pt->role == FIT ? "fit" : "holdout",
                   pt->sizes[s], p.count, p.nruns, bytes, style_names[style], op == 0 ? "pack" : "unpack", reps, t);
         }
       if (progress)
-        fprintf(stderr, "calibrate: pack %s n=%ld: %ld blocks, %ld bytes\n", pt->name, pt->sizes[s], p.nruns, bytes);
+        hnm_msg_print(PROG, HNM_MSG_INFO, "pack %s n=%ld: %ld blocks, %ld bytes", pt->name, pt->sizes[s], p.nruns, bytes);
       if (p.t != MPI_DATATYPE_NULL)
         MPI_Type_free(&p.t);
       free(p.off);
@@ -503,11 +500,6 @@ int calibrate_pack(MPI_Comm comm, const char *dir, long reps, int progress)
     }
   }
   free(times);
-  if (fclose(f) != 0 || failed || rename(tmp, final) != 0) {
-    if (!failed)
-      fprintf(stderr, "calibrate: %s: cannot write\n", final);
-    remove(tmp);
-    return -1;
-  }
-  return 0;
+  out.failed |= failed;
+  return skel_out_close(&out, PROG);
 }

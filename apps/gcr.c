@@ -311,11 +311,8 @@ static void gcr_free(const struct gcr_opts *o, struct gcr_bufs *b)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  MPI_Comm comm = MPI_COMM_WORLD;
   int rank, procs;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &procs);
+  MPI_Comm comm = skel_init(&argc, &argv, &rank, &procs);
 
   struct gcr_opts o;
   gcr_parse(comm, argc, argv, &o);
@@ -336,15 +333,13 @@ int main(int argc, char **argv)
   }
 
   struct gcr_bufs b;
-  int ok = gcr_alloc(&o, &s, maxcount, &b), all_ok;
+  int ok = gcr_alloc(&o, &s, maxcount, &b);
   double *times = malloc(sizeof(double) * (size_t)nallr);
   double *stages = malloc(sizeof(double) * (size_t)nallr * (size_t)(nst > 0 ? nst : 1));
   long *msgs = malloc(sizeof(long) * (size_t)nallr);
   struct skel_batch *batch = skel_batch_new(comm, NULL);
   ok = ok && times != NULL && stages != NULL && msgs != NULL && batch != NULL;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
-  if (!all_ok)
-    skel_fail(comm, GCR_PROG, "out of memory for %d doubles x %d partners", maxcount, b.npeer);
+  skel_fail_if_any(comm, !ok, GCR_PROG, "out of memory for %d doubles x %d partners", maxcount, b.npeer);
 
   skel_csv_header(comm);
   long checked = 0;
@@ -426,14 +421,8 @@ int main(int argc, char **argv)
     skel_batch_report(comm, batch, GCR_PROG);
   }
 
-  if (o.verify) {
-    long sum = 0;
-    MPI_Reduce(&checked, &sum, 1, MPI_LONG, MPI_SUM, 0, comm);
-    if (rank == 0) {
-      printf("verify,%s,ok,%ld\n", GCR_PROG, sum);
-      fflush(stdout);
-    }
-  }
+  if (o.verify)
+    skel_verify_ok(comm, GCR_PROG, checked);
 
   skel_batch_free(batch);
   free(times);

@@ -338,6 +338,18 @@ static void halo_rect_type(const halo_field *f, halo_rect r, MPI_Datatype *t)
   MPI_Type_commit(t);
 }
 
+/* Append the message of RECT with PEER to V (*n messages, *total doubles
+ * so far). -1 when it is too large for an int count. */
+static int halo_msg_add(halo_msg *v, long *n, size_t *total, const halo_field *f, int peer, int tag, halo_rect rect)
+{
+  size_t len = halo_rect_len(f, rect);
+  if (len > INT_MAX)
+    return -1;
+  v[(*n)++] = (halo_msg){peer, tag, rect, *total, len};
+  *total += len;
+  return 0;
+}
+
 /* Build the stage of one axis for the rank at (px, py) of a cx x cy grid.
  * Returns 0, -1 when out of memory, -2 when a message would exceed MPI's
  * int count. */
@@ -367,27 +379,21 @@ static int halo_stage_build(halo_stage *st, const halo_field *f, const halo_opts
       st->copy[st->ncopy++] = (halo_copy){halo_run_rect(f, along_x, r.src, r.count), to};
       continue;
     }
-    size_t len = halo_rect_len(f, to);
-    if (len > INT_MAX) {
+    if (halo_msg_add(st->recv, &st->nrecv, &st->recv_len, f, peer, tag0 + r.side, to) != 0) {
       rc = -2;
       goto out;
     }
-    st->recv[st->nrecv++] = (halo_msg){peer, tag0 + r.side, to, st->recv_len, len};
-    st->recv_len += len;
   }
   for (long k = 0; k < send.n; k++) {
     halo_run r = send.v[k];
     int peer = along_x ? r.peer + (int)o->cx * py : px + (int)o->cx * r.peer;
     if (peer == me)
       continue; /* copied by the receiving side, which is this rank */
-    halo_rect from = halo_run_rect(f, along_x, r.src, r.count);
-    size_t len = halo_rect_len(f, from);
-    if (len > INT_MAX) {
+    if (halo_msg_add(st->send, &st->nsend, &st->send_len, f, peer, tag0 + r.side,
+                     halo_run_rect(f, along_x, r.src, r.count)) != 0) {
       rc = -2;
       goto out;
     }
-    st->send[st->nsend++] = (halo_msg){peer, tag0 + r.side, from, st->send_len, len};
-    st->send_len += len;
   }
   st->rbuf = skel_alloc(st->recv_len * sizeof(double), payload);
   st->sbuf = skel_alloc(st->send_len * sizeof(double), payload);
@@ -538,11 +544,8 @@ static void halo_verify_collective(MPI_Comm comm, int failed, const char *msg)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  MPI_Comm comm = MPI_COMM_WORLD;
   int rank, procs;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &procs);
+  MPI_Comm comm = skel_init(&argc, &argv, &rank, &procs);
   halo_opts o;
   halo_parse(comm, argc, argv, &o);
   int px = rank % (int)o.cx, py = rank / (int)o.cx;
@@ -557,13 +560,10 @@ int main(int argc, char **argv)
   double field_len = (double)(f.lx + 2 * f.w) * (double)(f.ly + 2 * f.w) * (double)f.nz;
   double memory = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
   double limit = o.payload && memory > 0 ? memory : 0x1p62; /* --no-payload: the field is not allocated */
-  int bad = field_len * sizeof(double) > limit ? 1 : 0, anybad;
-  MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm);
-  if (anybad)
-    skel_fail(comm, PROG,
-              "the local field of %.3g doubles is larger than this machine's memory: reduce the grid (--scale) "
-              "or --width",
-              field_len);
+  skel_fail_if_any(comm, field_len * sizeof(double) > limit, PROG,
+                   "the local field of %.3g doubles is larger than this machine's memory: reduce the grid (--scale) "
+                   "or --width",
+                   field_len);
 
   halo_stage st[2];
   int rc[2], err = 0;
@@ -589,10 +589,7 @@ int main(int argc, char **argv)
   char params[256];
   long checked = 0;
   struct skel_batch *batch = skel_batch_new(comm, NULL);
-  int nobatch = batch == NULL, anynobatch;
-  MPI_Allreduce(&nobatch, &anynobatch, 1, MPI_INT, MPI_MAX, comm);
-  if (anynobatch)
-    skel_fail(comm, PROG, "out of memory for the report");
+  skel_fail_if_any(comm, batch == NULL, PROG, "out of memory for the report");
   skel_csv_header(comm);
   int manual = o.pack == HALO_PACK_MANUAL, contiguous = o.pack == HALO_PACK_CONTIGUOUS;
   for (long it = 1; it <= o.iterations; it++) {
@@ -638,14 +635,8 @@ int main(int argc, char **argv)
       halo_verify_collective(comm, failed, msg);
     }
   }
-  if (o.verify) {
-    long total = 0;
-    MPI_Reduce(&checked, &total, 1, MPI_LONG, MPI_SUM, 0, comm);
-    if (rank == 0) {
-      printf("verify," PROG ",ok,%ld\n", total);
-      fflush(stdout);
-    }
-  }
+  if (o.verify)
+    skel_verify_ok(comm, PROG, checked);
 
   skel_batch_free(batch);
   for (int s = 0; s < 2; s++)

@@ -14,6 +14,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_flops.h"
+#include "skel.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -37,18 +38,12 @@ static long count(const char *s, long max)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm comm = skel_init(&argc, &argv, &rank, &size);
   long reps = argc > 1 ? count(argv[1], 1000) : 5;
   long iters = argc > 2 ? count(argv[2], 1000000000000L) : 50000000;
-  if (argc > 3 || reps < 0 || iters < 0) {
-    if (rank == 0)
-      fprintf(stderr, "hostspeed: usage: hostspeed [REPS (1-1000) [ITERATIONS (1-1e12)]]\n");
-    MPI_Finalize();
-    return 2;
-  }
+  if (argc > 3 || reps < 0 || iters < 0)
+    skel_fail(comm, "hostspeed", "usage: hostspeed [REPS (1-1000) [ITERATIONS (1-1e12)]]");
   char host[MPI_MAX_PROCESSOR_NAME] = "";
   int len = 0;
   MPI_Get_processor_name(host, &len);
@@ -57,10 +52,10 @@ int main(int argc, char **argv)
       host[i] = '_';
   double *seconds = malloc((size_t)reps * sizeof *seconds);
   if (seconds == NULL)
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Abort(comm, 1);
   volatile double sink = 0;
   for (long r = 0; r < reps; r++) {
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(comm);
     double t = thread_cpu();
     sink += hnm_flops_kernel(iters);
     seconds[r] = thread_cpu() - t;
@@ -68,9 +63,9 @@ int main(int argc, char **argv)
   double *all = rank == 0 ? malloc((size_t)(reps * size) * sizeof *all) : NULL;
   char *hosts = rank == 0 ? malloc((size_t)size * MPI_MAX_PROCESSOR_NAME) : NULL;
   if (rank == 0 && (all == NULL || hosts == NULL))
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  MPI_Gather(seconds, (int)reps, MPI_DOUBLE, all, (int)reps, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Abort(comm, 1);
+  MPI_Gather(seconds, (int)reps, MPI_DOUBLE, all, (int)reps, MPI_DOUBLE, 0, comm);
+  MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
   if (rank == 0) {
     printf("rank,host,rep,flops,seconds\n");
     for (int p = 0; p < size; p++)
@@ -78,7 +73,7 @@ int main(int argc, char **argv)
         printf("%d,%s,%ld,%.17g,%.17g\n", p, hosts + (size_t)p * MPI_MAX_PROCESSOR_NAME, r,
                HNM_FLOPS_PER_ITERATION * (double)iters, all[p * reps + r]);
     if (fflush(stdout) != 0)
-      MPI_Abort(MPI_COMM_WORLD, 1);
+      MPI_Abort(comm, 1);
   }
   free(all);
   free(hosts);

@@ -719,11 +719,8 @@ static void verify_reset(const struct geom *g, struct halo *h)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  MPI_Comm comm = MPI_COMM_WORLD;
   int rank, procs;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &procs);
+  MPI_Comm comm = skel_init(&argc, &argv, &rank, &procs);
   struct options o;
   parse_options(comm, argc, argv, &o);
   choose_grid(comm, procs, &o);
@@ -736,10 +733,7 @@ int main(int argc, char **argv)
   long notify_total = 0, checked = 0;
   char params[256];
   struct skel_batch *batch = skel_batch_new(comm, NULL);
-  int nobatch = batch == NULL, anynobatch;
-  MPI_Allreduce(&nobatch, &anynobatch, 1, MPI_INT, MPI_MAX, comm);
-  if (anynobatch)
-    skel_fail(comm, PROG, "out of memory for the report");
+  skel_fail_if_any(comm, batch == NULL, PROG, "out of memory for the report");
   skel_csv_header(comm);
   for (long it = 0; it < o.iterations; it++) {
     if (o.verify)
@@ -763,14 +757,8 @@ int main(int argc, char **argv)
     if (o.verify)
       checked += verify_swap(comm, &g, &h);
   }
-  if (o.verify) {
-    long total = 0;
-    MPI_Reduce(&checked, &total, 1, MPI_LONG, MPI_SUM, 0, comm);
-    if (rank == 0) {
-      printf("verify,%s,ok,%ld\n", PROG, total);
-      fflush(stdout);
-    }
-  }
+  if (o.verify)
+    skel_verify_ok(comm, PROG, checked);
   skel_batch_free(batch);
   halo_teardown(&h);
   MPI_Finalize();

@@ -237,9 +237,7 @@ int main(int argc, char **argv)
   char params[512];
   double t0, elapsed;
 
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &procs);
+  skel_init(&argc, &argv, &rank, &procs);
   static const char *const methods[] = {"direct", "default", "heuristic", "lp"};
   int method = 3, no_barrier = 0, no_payload = 0;
   const struct hnm_opt opts[] = {

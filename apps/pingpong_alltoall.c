@@ -76,10 +76,8 @@ static int set_alltoall(void *ctx, const char *arg, char *err, size_t errlen)
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
   int rank, procs;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &procs);
+  skel_init(&argc, &argv, &rank, &procs);
 
   struct sizes sz[2];
   sz[0].n = parse_sizes(DEFAULT_PINGPONG, sz[0].v, MAX_SIZES);

@@ -1,5 +1,6 @@
 /* skel.c -- see skel.h. */
 #include "skel.h"
+#include "hnm_msg.h"
 #include "hnm_version.h"
 
 #include <errno.h>
@@ -14,6 +15,14 @@
 #include <simgrid/engine.h>
 #include <xbt/config.h>
 #endif
+
+MPI_Comm skel_init(int *argc, char ***argv, int *rank, int *procs)
+{
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, procs);
+  return MPI_COMM_WORLD;
+}
 
 /* Every rank of comm is here: end the program with status, rank 0's output
  * flushed first. */
@@ -36,18 +45,31 @@ static void skel__vfail(MPI_Comm comm, const char *prog, const char *option, con
 {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  if (rank == 0) {
-    fprintf(stderr, "%s: ", prog);
-    if (option != NULL)
-      fprintf(stderr, "%s: ", option);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+  if (rank == 0 && option == NULL)
+    hnm_msg_vprint(prog, HNM_MSG_ERROR, fmt, ap);
+  else if (rank == 0) {
+    char text[2048];
+    vsnprintf(text, sizeof text, fmt, ap);
+    hnm_msg_print(prog, HNM_MSG_ERROR, "%s: %s", option, text);
   }
   skel__exit(comm, 2);
 }
 
 void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
 {
+  va_list ap;
+  va_start(ap, fmt);
+  skel__vfail(comm, prog, NULL, fmt, ap);
+  va_end(ap);
+}
+
+void skel_fail_if_any(MPI_Comm comm, int bad, const char *prog, const char *fmt, ...)
+{
+  int any = 0;
+  bad = bad != 0;
+  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
+  if (!any)
+    return;
   va_list ap;
   va_start(ap, fmt);
   skel__vfail(comm, prog, NULL, fmt, ap);
@@ -116,6 +138,38 @@ void skel_free(void *p, int payload)
 #else
   free(p);
 #endif
+}
+
+int skel_out_open(struct skel_out *o, const char *prog, const char *dir, const char *name, const char *header)
+{
+  snprintf(o->final, sizeof o->final, "%s/%s", dir, name);
+  snprintf(o->tmp, sizeof o->tmp, "%s/.%s.tmp", dir, name);
+  o->failed = 0;
+  o->f = fopen(o->tmp, "w");
+  if (o->f == NULL) {
+    hnm_msg_print(prog, HNM_MSG_ERROR, "%s: cannot write: %s", o->tmp, strerror(errno));
+    o->tmp[0] = '\0'; /* nothing of ours to remove */
+    o->f = fopen("/dev/null", "w");
+    o->failed = 1;
+  }
+  fprintf(o->f, "%s\n", header);
+  return o->failed ? -1 : 0;
+}
+
+int skel_out_close(struct skel_out *o, const char *prog)
+{
+  int failed = o->failed;
+  if (fclose(o->f) != 0 && !failed) {
+    hnm_msg_print(prog, HNM_MSG_ERROR, "%s: cannot write: %s", o->final, strerror(errno));
+    failed = 1;
+  }
+  if (!failed && rename(o->tmp, o->final) != 0) {
+    hnm_msg_print(prog, HNM_MSG_ERROR, "%s: cannot write: %s", o->final, strerror(errno));
+    failed = 1;
+  }
+  if (failed && o->tmp[0] != '\0')
+    remove(o->tmp);
+  return failed ? -1 : 0;
 }
 
 void skel_csv_header(MPI_Comm comm)
@@ -426,6 +480,18 @@ void skel_batch_free(struct skel_batch *b)
   free(b->maxv);
   free(b->msgs);
   free(b);
+}
+
+void skel_verify_ok(MPI_Comm comm, const char *prog, long checked)
+{
+  long total = 0;
+  int rank = 0;
+  MPI_Reduce(&checked, &total, 1, MPI_LONG, MPI_SUM, 0, comm);
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    printf("verify,%s,ok,%ld\n", prog, total);
+    fflush(stdout);
+  }
 }
 
 long skel_square_divisor(long p)

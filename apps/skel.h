@@ -18,8 +18,13 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "hnm_opt.h"
+
+/* The start of every program: MPI_Init(argc, argv), then this rank's number
+ * and the number of ranks of MPI_COMM_WORLD, which it returns. */
+MPI_Comm skel_init(int *argc, char ***argv, int *rank, int *procs);
 
 /* Print "PROG: message" on rank 0 of comm (others stay silent), then every
  * rank ends with status 2: MPI_Finalize + exit(2) (an MPI_Abort could lose
@@ -49,6 +54,14 @@ void skel_fail(MPI_Comm comm, const char *prog, const char *fmt, ...)
  * MPI: they fill err and return -1. */
 void skel_options(MPI_Comm comm, const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv);
 
+/* Collective over comm: when BAD is true on any rank, skel_fail() on every
+ * rank (the message as rank 0 formats it); else return. */
+void skel_fail_if_any(MPI_Comm comm, int bad, const char *prog, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 4, 5)))
+#endif
+  ;
+
 /* skel_fail() for a check made after parsing, in the options' wording:
  * "PROG: OPTION: message". Collective. */
 void skel_option_fail(MPI_Comm comm, const char *prog, const char *option, const char *fmt, ...)
@@ -67,6 +80,22 @@ void skel_option_fail(MPI_Comm comm, const char *prog, const char *option, const
 #define SKEL_SHARED_MIN_BYTES 4096
 void *skel_alloc(size_t bytes, int payload);
 void skel_free(void *p, int payload);
+
+/* A result file that one rank writes: DIR/NAME, written as DIR/.NAME.tmp
+ * and renamed into place once complete, so that a reader never sees half a
+ * file. skel_out_open() with the table's HEADER line: when the temporary
+ * cannot be created, "PROG: PATH: cannot write: REASON" and the rows go to
+ * /dev/null (the caller goes on; skel_out_close() then fails); -1. Set
+ * failed to discard a file whose rows are wrong. skel_out_close(): renames
+ * it into place, or removes the temporary when it failed (after one line
+ * if the failure is new); 0 or -1. */
+struct skel_out {
+  FILE *f;
+  int failed;
+  char tmp[4096], final[4096];
+};
+int skel_out_open(struct skel_out *o, const char *prog, const char *dir, const char *name, const char *header);
+int skel_out_close(struct skel_out *o, const char *prog);
 
 /* Rank 0 prints the CSV header (once per program run). */
 void skel_csv_header(MPI_Comm comm);
@@ -144,6 +173,11 @@ void skel_batch_late(struct skel_batch *b, double late_s);
  * (skel_fail, exit 2). */
 void skel_batch_report(MPI_Comm comm, struct skel_batch *b, const char *prog);
 void skel_batch_free(struct skel_batch *b);
+
+/* Collective over comm, after a run with --verify whose every check passed:
+ * rank 0 prints "verify,PROG,ok,N", N the sum of CHECKED (the elements
+ * this rank checked) over the ranks. */
+void skel_verify_ok(MPI_Comm comm, const char *prog, long checked);
 
 /* Integer helpers used by the decompositions. */
 /* The largest divisor of p not above sqrt(p): p = d x (p / d) is the most

@@ -133,24 +133,12 @@ static struct box layout_box(const struct decomp *d, enum layout l, int px, int 
     b.lo[i] = 0;
     b.n[i] = whole[i];
   }
-  switch (l) {
-  case L_GRID:
-    skel_block(d->nx, d->cx, px, &b.lo[0], &b.n[0]);
-    skel_block(d->ny, d->cy, py, &b.lo[1], &b.n[1]);
-    break;
-  case L_YZ:
-    skel_block(d->ny, d->cy, py, &b.lo[1], &b.n[1]);
-    skel_block(d->nz, d->cx, px, &b.lo[2], &b.n[2]);
-    break;
-  case L_XZ:
-    skel_block(d->nx, d->cy, py, &b.lo[0], &b.n[0]);
-    skel_block(d->nz, d->cx, px, &b.lo[2], &b.n[2]);
-    break;
-  case L_SPECTRAL:
-    skel_block(d->nx, d->cy, py, &b.lo[0], &b.n[0]);
-    skel_block(d->ny, d->cx, px, &b.lo[1], &b.n[1]);
-    break;
-  }
+  /* The dimensions (0 x, 1 y, 2 z) a layout cuts: over the cx parts (by
+   * px), over the cy parts (by py); the third stays whole. */
+  static const int cut[][2] = {[L_GRID] = {0, 1}, [L_YZ] = {2, 1}, [L_XZ] = {2, 0}, [L_SPECTRAL] = {1, 0}};
+  int ix = cut[l][0], iy = cut[l][1];
+  skel_block(whole[ix], d->cx, px, &b.lo[ix], &b.n[ix]);
+  skel_block(whole[iy], d->cy, py, &b.lo[iy], &b.n[iy]);
   return b;
 }
 
@@ -563,14 +551,6 @@ static void plan_make(struct plan *p, const struct decomp *d, const struct xpose
 }
 
 /* Collective: fail on every rank if any rank's flag is set. */
-static void fail_if_any(MPI_Comm comm, int bad, const char *msg)
-{
-  int any = 0;
-  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
-  if (any)
-    skel_fail(comm, PROG, "%s", msg);
-}
-
 /* Collective: check this rank's box; report the first mismatch (lowest
  * global rank that has one) and fail. */
 static void verify_box(MPI_Comm world, const struct decomp *d, const double *a, const struct box *b,
@@ -600,11 +580,8 @@ static void verify_box(MPI_Comm world, const struct decomp *d, const double *a, 
 
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
-  MPI_Comm world = MPI_COMM_WORLD;
   int rank, procs;
-  MPI_Comm_rank(world, &rank);
-  MPI_Comm_size(world, &procs);
+  MPI_Comm world = skel_init(&argc, &argv, &rank, &procs);
 
   struct opts o;
   parse(world, argc, argv, &o);
@@ -631,8 +608,8 @@ int main(int argc, char **argv)
   double *data = o.payload ? skel_alloc((size_t)vmax * sizeof(double), 1) : NULL;
   double *sbuf = skel_alloc((size_t)vmax * sizeof(double), o.payload);
   double *rbuf = skel_alloc((size_t)vmax * sizeof(double), o.payload);
-  fail_if_any(world, counts == NULL || stage_s == NULL || (o.payload && data == NULL) || sbuf == NULL || rbuf == NULL,
-              "out of memory for the field (try --scale, --no-payload or more processes)");
+  skel_fail_if_any(world, counts == NULL || stage_s == NULL || (o.payload && data == NULL) || sbuf == NULL || rbuf == NULL,
+                   PROG, "out of memory for the field (try --scale, --no-payload or more processes)");
 
   char algo_name[32];
   static const char *const NAMES[] = {"mpi", "burst", "bruck", "ring", "pairwise"};
@@ -647,7 +624,7 @@ int main(int argc, char **argv)
   long checked = 0;
 
   struct skel_batch *batch = skel_batch_new(world, NULL);
-  fail_if_any(world, batch == NULL, "out of memory for the report");
+  skel_fail_if_any(world, batch == NULL, PROG, "out of memory for the report");
   skel_csv_header(world);
   for (long it = 0; it < o.iterations; it++) {
     for (int x = 0; x < 6; x++) {
@@ -669,7 +646,7 @@ int main(int argc, char **argv)
       int bad = 0;
       if (o.algo == A_BRUCK)
         bad = bruck_setup(&p, &br, o.payload) != 0;
-      fail_if_any(world, bad, "bruck: a stage message exceeds MPI's int counts or its buffers do not fit in memory");
+      skel_fail_if_any(world, bad, PROG, "bruck: a stage message exceeds MPI's int counts or its buffers do not fit in memory");
 
       long messages = 0;
       int nstages = algo_stages(o.algo, p.n, o.k);
@@ -694,16 +671,10 @@ int main(int argc, char **argv)
       skel_batch_report(world, batch, PROG);
     }
   }
-  if (o.verify) {
-    /* The sixth transposition ends the round trip in the grid partition:
-     * the check after it is the round-trip check. */
-    long total = 0;
-    MPI_Reduce(&checked, &total, 1, MPI_LONG, MPI_SUM, 0, world);
-    if (rank == 0) {
-      printf("verify,%s,ok,%ld\n", PROG, total);
-      fflush(stdout);
-    }
-  }
+  /* The sixth transposition ends the round trip in the grid partition:
+   * the check after it is the round-trip check. */
+  if (o.verify)
+    skel_verify_ok(world, PROG, checked);
 
   skel_batch_free(batch);
   skel_free(data, 1);

@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 static const char *msg__prog = "hnm";
-static int msg__errors; /* error messages printed so far */
+static int msg__errors;   /* error messages printed so far */
+static int msg__progress; /* a progress line stands on the terminal, without its newline */
 
 /* At exit, standard output is flushed and closed and its errors reported
  * (a full disk, /dev/full, a closed descriptor): output that did not reach
@@ -46,9 +47,19 @@ const char *hnm_msg_prog(void)
   return msg__prog;
 }
 
-static void msg__print(const char *tag, const char *fmt, va_list ap)
+/* Before any line: a standing progress line is erased. */
+static void msg__fresh_line(void)
 {
-  fprintf(stderr, "%s: %s", msg__prog, tag);
+  if (msg__progress) {
+    fputs("\r\033[K", stderr);
+    msg__progress = 0;
+  }
+}
+
+static void msg__print(const char *prog, const char *tag, const char *fmt, va_list ap)
+{
+  msg__fresh_line();
+  fprintf(stderr, "%s: %s", prog, tag);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
 }
@@ -56,7 +67,7 @@ static void msg__print(const char *tag, const char *fmt, va_list ap)
 /* An error is one line whatever its parts hold (a reason from a library
  * may end with or contain a newline): newlines and other control
  * characters become blanks, trailing blanks are dropped. */
-static void msg__print_line(const char *fmt, va_list ap)
+static void msg__print_line(const char *prog, const char *fmt, va_list ap)
 {
   char small[2048], *buf = small;
   va_list aq;
@@ -75,56 +86,85 @@ static void msg__print_line(const char *fmt, va_list ap)
       buf[i] = ' ';
   while (len > 0 && buf[len - 1] == ' ')
     buf[--len] = '\0';
-  fprintf(stderr, "%s: %s\n", msg__prog, buf);
+  msg__fresh_line();
+  fprintf(stderr, "%s: %s\n", prog, buf);
   if (buf != small)
     free(buf);
   msg__errors++;
+}
+
+static void msg__progress_line(const char *prog, const char *fmt, va_list ap)
+{
+  if (!isatty(STDERR_FILENO)) {
+    msg__print(prog, "", fmt, ap);
+    return;
+  }
+  fprintf(stderr, "\r%s: ", prog);
+  vfprintf(stderr, fmt, ap);
+  fputs("\033[K", stderr);
+  fflush(stderr);
+  msg__progress = 1;
+}
+
+void hnm_msg_vprint(const char *prog, enum hnm_msg_level level, const char *fmt, va_list ap)
+{
+  if (prog == NULL)
+    prog = msg__prog;
+  switch (level) {
+    case HNM_MSG_ERROR:
+      msg__print_line(prog, fmt, ap);
+      break;
+    case HNM_MSG_WARNING:
+      msg__print(prog, "warning: ", fmt, ap);
+      break;
+    case HNM_MSG_NOTE:
+      msg__print(prog, "note: ", fmt, ap);
+      break;
+    case HNM_MSG_INFO:
+      msg__print(prog, "", fmt, ap);
+      break;
+    case HNM_MSG_PROGRESS:
+      msg__progress_line(prog, fmt, ap);
+      break;
+  }
+}
+
+void hnm_msg_print(const char *prog, enum hnm_msg_level level, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  hnm_msg_vprint(prog, level, fmt, ap);
+  va_end(ap);
 }
 
 int hnm_msg_error(const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  msg__print_line(fmt, ap);
+  msg__print_line(msg__prog, fmt, ap);
   va_end(ap);
   return HNM_EXIT_USAGE;
 }
 
 int hnm_msg_verror(const char *fmt, va_list ap)
 {
-  msg__print_line(fmt, ap);
+  msg__print_line(msg__prog, fmt, ap);
   return HNM_EXIT_USAGE;
 }
 
-void hnm_msg_warn(const char *fmt, ...)
+void hnm_msg_progress_end(void)
 {
-  va_list ap;
-  va_start(ap, fmt);
-  msg__print("warning: ", fmt, ap);
-  va_end(ap);
-}
-
-void hnm_msg_note(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  msg__print("note: ", fmt, ap);
-  va_end(ap);
-}
-
-void hnm_msg_info(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  msg__print("", fmt, ap);
-  va_end(ap);
+  if (msg__progress) {
+    fputc('\n', stderr);
+    msg__progress = 0;
+  }
 }
 
 void hnm_msg_die(int status, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  msg__print_line(fmt, ap);
+  msg__print_line(msg__prog, fmt, ap);
   va_end(ap);
   exit(status);
 }

@@ -5,14 +5,19 @@
  *   warning  "PROG: warning: message"   a result may not be what was meant
  *   note     "PROG: note: message"      the input was read otherwise than
  *                                       a user may expect (a preset, a default)
- *   info     "PROG: message"            progress, and what was written
+ *   info     "PROG: message"            what was done, what was written
+ *   progress "PROG: message"            how far a long task is; on a
+ *                                       terminal one line that the next
+ *                                       progress line replaces
  *
  * PROG is set once by hnm_msg_init() at the start of main() (a tool has one
  * name). Library code never prints and never calls these: it returns the
  * error (core/hnm_error.h) and the tool's entry point prints it here, once.
  * An error is one line whatever its parts hold. Every function appends the
- * newline itself. The MPI programs of apps/ and the SimGrid plugin print
- * otherwise (rank 0 alone; SimGrid's XBT categories, plugin/hnm_log.hpp).
+ * newline itself. The MPI programs of apps/ print through hnm_msg_print()
+ * with their name, on rank 0 alone, and never call hnm_msg_init() (see
+ * there); the SimGrid plugin logs through SimGrid's XBT categories
+ * (plugin/hnm_log.hpp).
  */
 #ifndef HNM_MSG_H
 #define HNM_MSG_H
@@ -28,6 +33,14 @@ extern "C" {
 #else
 #define HNM_MSG__PRINTF(a, b)
 #endif
+#ifdef __cplusplus
+#define HNM_MSG__NORETURN [[noreturn]]
+#else
+#define HNM_MSG__NORETURN _Noreturn
+#endif
+
+/* The levels (hnm_msg_print()). */
+enum hnm_msg_level { HNM_MSG_ERROR, HNM_MSG_WARNING, HNM_MSG_NOTE, HNM_MSG_INFO, HNM_MSG_PROGRESS };
 
 /* Exit statuses shared by the tools. */
 #define HNM_EXIT_OK 0
@@ -41,18 +54,34 @@ const char *hnm_msg_prog(void);
 /* "PROG: message" on stderr; returns HNM_EXIT_USAGE (2) so that a parser can
  * `return hnm_msg_error(...)`. */
 int hnm_msg_error(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
-/* "PROG: warning: message" on stderr. */
-void hnm_msg_warn(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
-/* "PROG: note: message" on stderr. */
-void hnm_msg_note(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
-/* "PROG: message" on stderr, for progress (not an error). */
-void hnm_msg_info(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
 /* The same with a va_list, for a tool's own printf-like wrappers. */
 int hnm_msg_verror(const char *fmt, va_list ap);
 
+/* The message of LEVEL from the program PROG (NULL: the tool's name set by
+ * hnm_msg_init()). The MPI programs of apps/ give PROG: they print on rank
+ * 0 only and never call hnm_msg_init(), since their ranks may share one
+ * process (SMPI) and checking standard output at exit is a tool's
+ * business, not a rank's. */
+void hnm_msg_print(const char *prog, enum hnm_msg_level level, const char *fmt, ...) HNM_MSG__PRINTF(3, 4);
+void hnm_msg_vprint(const char *prog, enum hnm_msg_level level, const char *fmt, va_list ap);
+
+/* "PROG: warning: message" on stderr. */
+#define hnm_msg_warn(...) hnm_msg_print(NULL, HNM_MSG_WARNING, __VA_ARGS__)
+/* "PROG: note: message" on stderr. */
+#define hnm_msg_note(...) hnm_msg_print(NULL, HNM_MSG_NOTE, __VA_ARGS__)
+/* "PROG: message" on stderr: what was done, what was written. */
+#define hnm_msg_info(...) hnm_msg_print(NULL, HNM_MSG_INFO, __VA_ARGS__)
+/* Progress: when standard error is a terminal, "\rPROG: message" with the
+ * rest of the line erased and no newline, so that the next progress line
+ * replaces it; elsewhere "PROG: message" and a newline (a log keeps each
+ * line). Any other message erases a standing progress line first;
+ * hnm_msg_progress_end() keeps it instead, ending it with its newline. */
+#define hnm_msg_progress(...) hnm_msg_print(NULL, HNM_MSG_PROGRESS, __VA_ARGS__)
+void hnm_msg_progress_end(void);
+
 /* "PROG: message" on stderr, then exit(status): for a tool's own code only
  * (never a reader or a library function). */
-_Noreturn void hnm_msg_die(int status, const char *fmt, ...) HNM_MSG__PRINTF(2, 3);
+HNM_MSG__NORETURN void hnm_msg_die(int status, const char *fmt, ...) HNM_MSG__PRINTF(2, 3);
 
 #ifdef __cplusplus
 }

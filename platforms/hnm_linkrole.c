@@ -118,6 +118,34 @@ static long fattree_level(const struct hnm_linkrole_topo *t, long id)
   return -1;
 }
 
+/* hnm's routed dragonfly's local links (platforms/hnm_routing.c): green,
+ * "dragonfly_green_gG_cC_rR1_(to_)rR2", joins two routers of a chassis;
+ * black, "dragonfly_black_gG_rR_cC1_(to_)cC2", two chassis at one router
+ * position. b and c: the two ends' positions in the group (-1 when the
+ * shape is not known). 1 when NAME is one. */
+static int linkrole__local(const char *name, const struct hnm_linkrole_topo *t, struct hnm_linkrole *out)
+{
+  static const struct {
+    const char *split, *shared;
+    int row; /* green: FIXED is the chassis, the ends are routers */
+  } kinds[] = {
+    {"dragonfly_green_g%lu_c%lu_r%lu_to_r%lu", "dragonfly_green_g%lu_c%lu_r%lu_r%lu", 1},
+    {"dragonfly_black_g%lu_r%lu_c%lu_to_c%lu", "dragonfly_black_g%lu_r%lu_c%lu_c%lu", 0},
+  };
+  unsigned long g, fixed, from, to, R = t->known ? t->topo.routers : 0;
+
+  for (int k = 0; k < 2; k++)
+    if (sscanf(name, kinds[k].split, &g, &fixed, &from, &to) == 4 ||
+        sscanf(name, kinds[k].shared, &g, &fixed, &from, &to) == 4) {
+      out->role = "local";
+      out->a = (long)g;
+      out->b = R ? (long)(kinds[k].row ? fixed * R + from : from * R + fixed) : -1;
+      out->c = R ? (long)(kinds[k].row ? fixed * R + to : to * R + fixed) : -1;
+      return 1;
+    }
+  return 0;
+}
+
 void hnm_linkrole_of(const char *name, const struct hnm_linkrole_topo *t, struct hnm_linkrole *out)
 {
   unsigned long x, y, z, w, u;
@@ -135,24 +163,8 @@ void hnm_linkrole_of(const char *name, const struct hnm_linkrole_topo *t, struct
     out->role = strcmp(name + pos, "loopback") == 0 ? "loopback" : dir == 1 ? "node-up" : dir == 0 ? "node-down" : "node";
     return;
   }
-  if (sscanf(name, "dragonfly_green_g%lu_c%lu_r%lu_to_r%lu", &x, &y, &z, &w) == 4 ||
-      sscanf(name, "dragonfly_green_g%lu_c%lu_r%lu_r%lu", &x, &y, &z, &w) == 4) {
-    unsigned long R = t->known ? t->topo.routers : 0;
-    out->role = "local";
-    out->a = (long)x;
-    out->b = R ? (long)(y * R + z) : -1;
-    out->c = R ? (long)(y * R + w) : -1;
+  if (linkrole__local(name, t, out))
     return;
-  }
-  if (sscanf(name, "dragonfly_black_g%lu_r%lu_c%lu_to_c%lu", &x, &y, &z, &w) == 4 ||
-      sscanf(name, "dragonfly_black_g%lu_r%lu_c%lu_c%lu", &x, &y, &z, &w) == 4) {
-    unsigned long R = t->known ? t->topo.routers : 0;
-    out->role = "local";
-    out->a = (long)x;
-    out->b = R ? (long)(z * R + y) : -1;
-    out->c = R ? (long)(w * R + y) : -1;
-    return;
-  }
   if (sscanf(name, "dragonfly_global_g%lu_r%*u_to_g%lu_r%*u_k%lu", &x, &y, &z) == 3 ||
       sscanf(name, "dragonfly_global_g%lu_r%*u_g%lu_r%*u_k%lu", &x, &y, &z) == 3) {
     out->role = "global";

@@ -79,6 +79,20 @@ static void pathset__end_pair(struct hnm_pathset *ps, size_t j)
   ps->first[j + 1] = ps->npaths;
 }
 
+static int pathset__len(const struct hnm_pathset *ps, size_t p)
+{
+  return (int)(ps->off[p + 1] - ps->off[p]);
+}
+
+/* 1 when a path of PS is ARCS (LEN arcs). */
+static int pathset__has(const struct hnm_pathset *ps, const uint32_t *arcs, int len)
+{
+  for (size_t p = 0; p < ps->npaths; p++)
+    if (pathset__len(ps, p) == len && memcmp(ps->arcs + ps->off[p], arcs, (size_t)len * sizeof *arcs) == 0)
+      return 1;
+  return 0;
+}
+
 int hnm_paths_default(const struct hnm_torus *g, const struct hnm_pattern *pt, struct hnm_pathset *out, char *err,
                       size_t errlen)
 {
@@ -237,59 +251,11 @@ static int yen__search(struct yen__ctx *c, uint32_t src, uint32_t dst, int budge
   return 0;
 }
 
-/* Paths of one pair, in a small pool. */
-struct yen__set {
-  uint32_t *arcs;
-  size_t narcs, caparcs;
-  size_t *off; /* off[i]: start of path i; paths are appended */
-  int *len;
-  size_t n, cap;
-};
-
-static int yen__set_add(struct yen__set *s, const uint32_t *arcs, int len)
-{
-  if (s->n == s->cap) {
-    size_t ncap = s->cap ? 2 * s->cap : 64;
-    size_t *no = realloc(s->off, ncap * sizeof *no);
-    int *nl;
-    if (no == NULL)
-      return -1;
-    s->off = no;
-    nl = realloc(s->len, ncap * sizeof *nl);
-    if (nl == NULL)
-      return -1;
-    s->len = nl;
-    s->cap = ncap;
-  }
-  if (s->narcs + (size_t)len > s->caparcs) {
-    size_t ncap = 2 * s->caparcs + (size_t)len + 256;
-    uint32_t *na = realloc(s->arcs, ncap * sizeof *na);
-    if (na == NULL)
-      return -1;
-    s->arcs = na;
-    s->caparcs = ncap;
-  }
-  memcpy(s->arcs + s->narcs, arcs, (size_t)len * sizeof *arcs);
-  s->off[s->n] = s->narcs;
-  s->len[s->n] = len;
-  s->narcs += (size_t)len;
-  s->n++;
-  return 0;
-}
-
-static int yen__set_has(const struct yen__set *s, const uint32_t *arcs, int len)
-{
-  for (size_t i = 0; i < s->n; i++)
-    if (s->len[i] == len && memcmp(s->arcs + s->off[i], arcs, (size_t)len * sizeof *arcs) == 0)
-      return 1;
-  return 0;
-}
-
 int hnm_paths_kshortest(const struct hnm_torus *g, const struct hnm_pattern *pt, int k, int slack,
                         struct hnm_pathset *out, char *err, size_t errlen)
 {
   struct yen__ctx c;
-  struct yen__set cand = {0};
+  struct hnm_pathset cand = {0}; /* one pair's candidates (B in Yen's terms), pairs unused */
   uint32_t buf[HNM_PATHS_MAX_HOPS], spur[HNM_PATHS_MAX_HOPS];
   uint32_t nodes[HNM_PATHS_MAX_HOPS + 1];
   char *taken = NULL; /* taken[i]: candidate i already moved to the result */
@@ -302,7 +268,7 @@ int hnm_paths_kshortest(const struct hnm_torus *g, const struct hnm_pattern *pt,
     hnm_errf(err, errlen, "--k: must be at least 1");
     return -1;
   }
-  if (pathset__init(out, pt->npairs) != 0)
+  if (pathset__init(out, pt->npairs) != 0 || pathset__init(&cand, 0) != 0)
     goto oom;
   c.seen = calloc(g->n, sizeof *c.seen);
   c.done = calloc(g->n, sizeof *c.done);
@@ -321,7 +287,7 @@ int hnm_paths_kshortest(const struct hnm_torus *g, const struct hnm_pattern *pt,
 
     if (limit > HNM_PATHS_MAX_HOPS - 1)
       limit = HNM_PATHS_MAX_HOPS - 1;
-    cand.n = cand.narcs = 0;
+    cand.npaths = cand.narcs = 0;
     /* A[0]: the default route, a shortest path. */
     int len0 = hnm_torus_default_route(g, src, dst, buf);
     if (pathset__add(out, buf, len0, 0) != 0)
@@ -329,7 +295,7 @@ int hnm_paths_kshortest(const struct hnm_torus *g, const struct hnm_pattern *pt,
     while (out->npaths - first < (size_t)k) {
       size_t prev = out->npaths - 1;
       const uint32_t *pa = out->arcs + out->off[prev];
-      int plen = (int)(out->off[prev + 1] - out->off[prev]);
+      int plen = pathset__len(out, prev);
       size_t best = (size_t)-1;
 
       nodes[0] = src;
@@ -341,7 +307,7 @@ int hnm_paths_kshortest(const struct hnm_torus *g, const struct hnm_pattern *pt,
         /* Ban the next arc of every result path sharing this root. */
         for (size_t q = first; q < out->npaths; q++) {
           const uint32_t *qa = out->arcs + out->off[q];
-          int qlen = (int)(out->off[q + 1] - out->off[q]);
+          int qlen = pathset__len(out, q);
           if (qlen > i && memcmp(qa, pa, (size_t)i * sizeof *pa) == 0)
             c.ban_arc[qa[i]] = c.ban;
         }
@@ -354,28 +320,28 @@ int hnm_paths_kshortest(const struct hnm_torus *g, const struct hnm_pattern *pt,
           continue;
         memcpy(buf, pa, (size_t)i * sizeof *pa);
         memcpy(buf + i, spur, (size_t)sl * sizeof *spur);
-        if (!yen__set_has(&cand, buf, i + sl)) {
-          if (yen__set_add(&cand, buf, i + sl) != 0)
+        if (!pathset__has(&cand, buf, i + sl)) {
+          if (pathset__add(&cand, buf, i + sl, 0) != 0)
             goto oom;
-          if (cand.n > captaken) {
-            size_t ncap = 2 * cand.n;
+          if (cand.npaths > captaken) {
+            size_t ncap = 2 * cand.npaths;
             char *nt = realloc(taken, ncap);
             if (nt == NULL)
               goto oom;
             taken = nt;
             captaken = ncap;
           }
-          taken[cand.n - 1] = 0;
+          taken[cand.npaths - 1] = 0;
         }
       }
       /* The shortest candidate not yet taken, first found on ties. */
-      for (size_t q = 0; q < cand.n; q++)
-        if (!taken[q] && (best == (size_t)-1 || cand.len[q] < cand.len[best]))
+      for (size_t q = 0; q < cand.npaths; q++)
+        if (!taken[q] && (best == (size_t)-1 || pathset__len(&cand, q) < pathset__len(&cand, best)))
           best = q;
       if (best == (size_t)-1)
         break;
       taken[best] = 1;
-      if (pathset__add(out, cand.arcs + cand.off[best], cand.len[best], 0) != 0)
+      if (pathset__add(out, cand.arcs + cand.off[best], pathset__len(&cand, best), 0) != 0)
         goto oom;
     }
     pathset__end_pair(out, j);
@@ -393,9 +359,7 @@ done:
   free(c.ban_node);
   free(c.ban_arc);
   free(c.heap);
-  free(cand.arcs);
-  free(cand.off);
-  free(cand.len);
+  hnm_pathset_free(&cand);
   free(taken);
   return rc;
 }

@@ -367,22 +367,13 @@ static int write_hostfile(FILE *fp, const struct plat_config *cfg)
  * (platforms/hnm_routing.h); hnm-run recognises it by its first line. */
 static int write_description(FILE *fp, const struct plat_config *cfg)
 {
-  struct hnm_rnet_desc d;
+  const struct hnm_rnet_desc d = {
+      .topo = cfg->topo, .routing = cfg->routing, .seed = cfg->routing_seed, .ugal_threshold = cfg->ugal_threshold,
+      .bw = cfg->bw, .lat = cfg->lat, .splitduplex = cfg->splitduplex, .loopback = cfg->loopback,
+      .loopback_bw = cfg->loopback_bw, .loopback_lat = cfg->loopback_lat, .speed = cfg->speed,
+      .cores = cfg->ranks_per_host};
   char shape[512], comment[1024];
 
-  memset(&d, 0, sizeof d);
-  d.topo = cfg->topo;
-  d.routing = cfg->routing;
-  d.seed = cfg->routing_seed;
-  d.ugal_threshold = cfg->ugal_threshold;
-  d.bw = cfg->bw;
-  d.lat = cfg->lat;
-  d.splitduplex = cfg->splitduplex;
-  d.loopback = cfg->loopback;
-  d.loopback_bw = cfg->loopback_bw;
-  d.loopback_lat = cfg->loopback_lat;
-  d.speed = cfg->speed;
-  d.cores = cfg->ranks_per_host;
   hnm_topo_describe(&cfg->topo, shape, sizeof shape);
   snprintf(comment, sizeof comment,
            "%s %s --routing %s: %s; %lu hosts node-0 .. node-%lu.\n"

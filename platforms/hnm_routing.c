@@ -336,6 +336,34 @@ static void torus_link(const hnm_rnet *n, size_t i, struct hnm_rnet_link *o)
     snprintf(o->name, sizeof o->name, "torus_link_from_%lu_to_%lu", host, nb);
 }
 
+/* Local link J (counted from the first of its kind) of a group's mesh of
+ * chassis x routers: ROW, green, joins router r1 to r2 of one chassis c
+ * ("dragonfly_green_gG_cC_rR1_r(or _to_r)R2"); else black, joins chassis c1
+ * to c2 at one router position r ("dragonfly_black_gG_rR_cC1_c(_to_c)C2").
+ * In both, FROM is the coordinate that changes, TO its value at the other
+ * end, and FIXED the one both ends share. */
+static void df_local_link(const hnm_rnet *n, size_t j, int row, struct hnm_rnet_link *o)
+{
+  const int sd = n->d.splitduplex;
+  unsigned long x = (unsigned long)(j / (row ? n->R : n->C)), to = (unsigned long)(j % (row ? n->R : n->C));
+  unsigned long g = x / n->K, p = x % n->K;
+  unsigned long from = row ? p % n->R : p / n->R, fixed = row ? p / n->R : p % n->R;
+  if (from == to) {
+    o->role = HNM_LINK_NONE;
+    return;
+  }
+  unsigned long peer = row ? fixed * n->R + to : to * n->R + fixed; /* the other end's position in the group */
+  o->role = HNM_LINK_LOCAL;
+  o->bw = n->d.bw * (double)(row ? n->d.topo.green : n->d.topo.black);
+  o->a = (long)g, o->b = (long)p, o->c = (long)peer;
+  if (!sd && from > to)
+    o->canonical = row ? df_green(n, g * n->K + peer, from) : df_black(n, g * n->K + peer, from);
+  unsigned long lo = sd || from < to ? from : to, hi = sd || from < to ? to : from;
+  char fc = row ? 'c' : 'r', mc = row ? 'r' : 'c';
+  snprintf(o->name, sizeof o->name, "dragonfly_%s_g%lu_%c%lu_%c%lu_%s%c%lu", row ? "green" : "black", g, fc, fixed, mc,
+           lo, sd ? "to_" : "", mc, hi);
+}
+
 static void df_link(const hnm_rnet *n, size_t i, struct hnm_rnet_link *o)
 {
   const int sd = n->d.splitduplex;
@@ -359,33 +387,9 @@ static void df_link(const hnm_rnet *n, size_t i, struct hnm_rnet_link *o)
     o->a = (long)h;
     snprintf(o->name, sizeof o->name, "dragonfly_node_%lu_loopback", h);
   } else if (i < n->bl) {
-    unsigned long x = (unsigned long)((i - n->gr) / n->R), r2 = (unsigned long)((i - n->gr) % n->R);
-    unsigned long g = x / n->K, p = x % n->K, c = p / n->R, r1 = p % n->R;
-    if (r1 == r2) {
-      o->role = HNM_LINK_NONE;
-      return;
-    }
-    o->role = HNM_LINK_LOCAL;
-    o->bw = n->d.bw * (double)n->d.topo.green;
-    o->a = (long)g, o->b = (long)p, o->c = (long)(c * n->R + r2);
-    if (!sd && r1 > r2)
-      o->canonical = df_green(n, g * n->K + c * n->R + r2, r1);
-    unsigned long lo = sd || r1 < r2 ? r1 : r2, hi = sd || r1 < r2 ? r2 : r1;
-    snprintf(o->name, sizeof o->name, "dragonfly_green_g%lu_c%lu_r%lu%s%lu", g, c, lo, sd ? "_to_r" : "_r", hi);
+    df_local_link(n, i - n->gr, 1, o);
   } else if (i < n->gl) {
-    unsigned long x = (unsigned long)((i - n->bl) / n->C), c2 = (unsigned long)((i - n->bl) % n->C);
-    unsigned long g = x / n->K, p = x % n->K, c1 = p / n->R, r = p % n->R;
-    if (c1 == c2) {
-      o->role = HNM_LINK_NONE;
-      return;
-    }
-    o->role = HNM_LINK_LOCAL;
-    o->bw = n->d.bw * (double)n->d.topo.black;
-    o->a = (long)g, o->b = (long)p, o->c = (long)(c2 * n->R + r);
-    if (!sd && c1 > c2)
-      o->canonical = df_black(n, g * n->K + c2 * n->R + r, c1);
-    unsigned long lo = sd || c1 < c2 ? c1 : c2, hi = sd || c1 < c2 ? c2 : c1;
-    snprintf(o->name, sizeof o->name, "dragonfly_black_g%lu_r%lu_c%lu%s%lu", g, r, lo, sd ? "_to_c" : "_c", hi);
+    df_local_link(n, i - n->bl, 0, o);
   } else {
     size_t j = i - n->gl;
     unsigned long k = (unsigned long)(j % n->L), pair = (unsigned long)(j / n->L);
@@ -465,11 +469,12 @@ static int df_valiant_router(const hnm_rnet *n, unsigned long g, unsigned long p
   return m + df_minimal(n, v, x, h, q, out + m);
 }
 
-/* A uniform group other than g and h (G >= 3). */
-static unsigned long df_third_group(hnm_rnet *n, unsigned long g, unsigned long h)
+/* A uniform number of [0, COUNT) other than A and B (A != B, COUNT >= 3):
+ * a group, or a host, through which Valiant's routes go. */
+static unsigned long rng_other_than(hnm_rnet *n, unsigned long count, unsigned long a, unsigned long b)
 {
-  unsigned long v = (unsigned long)hnm_routing_rng_below(&n->rng, n->G - 2);
-  unsigned long lo = g < h ? g : h, hi = g < h ? h : g;
+  unsigned long v = (unsigned long)hnm_routing_rng_below(&n->rng, count - 2);
+  unsigned long lo = a < b ? a : b, hi = a < b ? b : a;
   if (v >= lo)
     v++;
   if (v >= hi)
@@ -510,11 +515,11 @@ static int df_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t *l
     m += df_minimal(n, g, p, h, q, links + m);
   } else if (n->d.routing == HNM_ROUTING_VALIANT_ROUTER) {
     /* A uniform router of a third group: draw the group, then the router. */
-    unsigned long v = df_third_group(n, g, h);
+    unsigned long v = rng_other_than(n, n->G, g, h);
     unsigned long x = (unsigned long)hnm_routing_rng_below(&n->rng, n->K);
     m += df_valiant_router(n, g, p, v, x, h, q, links + m);
   } else {
-    unsigned long v = df_third_group(n, g, h);
+    unsigned long v = rng_other_than(n, n->G, g, h);
     if (n->d.routing == HNM_ROUTING_VALIANT_GROUP) {
       m += df_valiant(n, g, p, v, h, q, links + m);
     } else {
@@ -657,13 +662,7 @@ static int torus_route(hnm_rnet *n, unsigned long src, unsigned long dst, size_t
     return 0;
   }
   if (n->d.routing == HNM_ROUTING_VALIANT && n->hosts > 2) {
-    /* A uniform intermediate host other than src and dst. */
-    unsigned long v = (unsigned long)hnm_routing_rng_below(&n->rng, n->hosts - 2);
-    unsigned long lo = src < dst ? src : dst, hi = src < dst ? dst : src;
-    if (v >= lo)
-      v++;
-    if (v >= hi)
-      v++;
+    unsigned long v = rng_other_than(n, n->hosts, src, dst);
     int m = torus_dor(n, src, v, links);
     return m + torus_dor(n, v, dst, links + m);
   }

@@ -444,9 +444,21 @@ unsigned long hnm_topo_switches(const struct hnm_topo *t)
 
 /* ---- Text ---------------------------------------------------------------- */
 
+/* A fat tree's down ports, up ports and parallel links per level, each as
+ * "N,N,..." in a buffer of TOPO__TEXT bytes. */
+#define TOPO__TEXT 256
+static int topo__fattree_lists(const struct hnm_topo *t, char *down, char *up, char *links)
+{
+  if (topo__list_text(t->dims, t->ndims, ',', down, TOPO__TEXT) != 0 ||
+      topo__list_text(t->up, t->ndims, ',', up, TOPO__TEXT) != 0 ||
+      topo__list_text(t->links, t->ndims, ',', links, TOPO__TEXT) != 0)
+    return -1;
+  return 0;
+}
+
 int hnm_topo_parameters(const struct hnm_topo *t, char *buf, size_t len)
 {
-  char a[256], b[256], c[256];
+  char a[TOPO__TEXT], b[TOPO__TEXT], c[TOPO__TEXT];
   unsigned long sorted[5];
   int order[5];
   int w;
@@ -465,9 +477,7 @@ int hnm_topo_parameters(const struct hnm_topo *t, char *buf, size_t len)
         sorted[k] = t->dims[order[k]];
       return topo__list_text(sorted, 5, ',', buf, len);
     case HNM_TOPO_FATTREE:
-      if (topo__list_text(t->dims, t->ndims, ',', a, sizeof a) != 0 ||
-          topo__list_text(t->up, t->ndims, ',', b, sizeof b) != 0 ||
-          topo__list_text(t->links, t->ndims, ',', c, sizeof c) != 0)
+      if (topo__fattree_lists(t, a, b, c) != 0)
         return -1;
       w = snprintf(buf, len, "%d;%s;%s;%s", t->ndims, a, b, c);
       break;
@@ -483,7 +493,7 @@ int hnm_topo_parameters(const struct hnm_topo *t, char *buf, size_t len)
 
 int hnm_topo_describe(const struct hnm_topo *t, char *buf, size_t len)
 {
-  char a[256], b[256], c[256];
+  char a[TOPO__TEXT], b[TOPO__TEXT], c[TOPO__TEXT];
   int w, uniform = 1;
 
   switch (t->family) {
@@ -502,9 +512,7 @@ int hnm_topo_describe(const struct hnm_topo *t, char *buf, size_t len)
     case HNM_TOPO_BGQ:
       return topo__list_text(t->dims, t->ndims, 'x', buf, len);
     case HNM_TOPO_FATTREE:
-      if (topo__list_text(t->dims, t->ndims, ',', a, sizeof a) != 0 ||
-          topo__list_text(t->up, t->ndims, ',', b, sizeof b) != 0 ||
-          topo__list_text(t->links, t->ndims, ',', c, sizeof c) != 0)
+      if (topo__fattree_lists(t, a, b, c) != 0)
         return -1;
       w = snprintf(buf, len, "%d levels, down %s, up %s, links %s", t->ndims, a, b, c);
       break;
@@ -574,32 +582,40 @@ int hnm_topo_scale(struct hnm_topo *t, double f, char *err, size_t errlen)
  * SimGrid shapes and every departure from the table are argued in
  * docs/platforms.md; the notes are what a user sees on stderr. */
 static const struct hnm_topo_preset topo__presets[] = {
-  {"graphene", HNM_TOPO_CLUSTER, "4 cabinets of 39,35,30,40 nodes", 0, 144, 1, NULL},
+  {"graphene", HNM_TOPO_CLUSTER, "4 cabinets of 39,35,30,40 nodes", 0, 144, 1, NULL, {39, 35, 30, 40}},
   {"torus-M", HNM_TOPO_TORUS, "25,25,25", 15625, 390625, 25,
    "torus-M: SimGrid's TORUS has exactly one host per router, so Table 1's 25 nodes per switch cannot be "
-   "expressed; writing the 25x25x25 router torus, one host per router running 25 ranks (core=25, 390625 ranks)"},
+   "expressed; writing the 25x25x25 router torus, one host per router running 25 ranks (core=25, 390625 ranks)",
+   {25, 25, 25}},
   {"torus-L", HNM_TOPO_TORUS, "75,25,25", 46875, 1171875, 25,
    "torus-L: SimGrid's TORUS has exactly one host per router, so Table 1's 25 nodes per switch cannot be "
-   "expressed; writing the 75x25x25 router torus, one host per router running 25 ranks (core=25, 1171875 ranks)"},
+   "expressed; writing the 75x25x25 router torus, one host per router running 25 ranks (core=25, 1171875 ranks)",
+   {75, 25, 25}},
   {"fattree-M", HNM_TOPO_FATTREE, "4,25", 46875, 390625, 1,
    "fattree-M: SimGrid FAT_TREE 3;25,25,625;1,25,25;1,1,1 has Table 1's 390625 nodes and 25 nodes per leaf "
-   "switch, but 31875 switches (15625+15625+625, top switches with 625 down ports), not 46875"},
+   "switch, but 31875 switches (15625+15625+625, top switches with 625 down ports), not 46875",
+   {25}},
   {"fattree-L", HNM_TOPO_FATTREE, "4,33", 107811, 1185921, 1,
    "fattree-L: SimGrid FAT_TREE 3;33,33,1089;1,33,33;1,1,1 has Table 1's 1185921 nodes and 33 nodes per leaf "
-   "switch, but 72963 switches (35937+35937+1089, top switches with 1089 down ports), not 107811"},
+   "switch, but 72963 switches (35937+35937+1089, top switches with 1089 down ports), not 107811",
+   {33}},
   {"dragonfly-MM", HNM_TOPO_DRAGONFLY, "25,25,25", 15625, 390625, 1,
    "dragonfly-MM: SimGrid joins two groups by one router each; the 625 global links between them become "
-   "one blue link of 625 links' bandwidth"},
+   "one blue link of 625 links' bandwidth",
+   {25, 25, 25, 25}},
   {"dragonfly-SL", HNM_TOPO_DRAGONFLY, "25,25,125", 15625, 390625, 1,
    "dragonfly-SL: group mesh 5x125 instead of 25x25 (SimGrid 3.32 needs groups <= routers per chassis); "
-   "78125 routers as the geometry implies (Table 1 prints 15625); 625 global links per group pair as one"},
+   "78125 routers as the geometry implies (Table 1 prints 15625); 625 global links per group pair as one",
+   {125, 5, 125, 5}},
   {"dragonfly-LS", HNM_TOPO_DRAGONFLY, "125,125,5", 15625, 390625, 1,
    "dragonfly-LS: 78125 routers as the geometry implies (Table 1 prints 15625); the 15625 global links "
-   "between two groups become one blue link of 15625 links' bandwidth"},
+   "between two groups become one blue link of 15625 links' bandwidth",
+   {5, 125, 125, 5}},
   {"dragonfly-ML", HNM_TOPO_DRAGONFLY, "25,25,75", 46875, 1171875, 1,
    "dragonfly-ML: group mesh 5x125 instead of 25x25 (SimGrid 3.32 needs groups <= routers per chassis); "
-   "625 global links per group pair as one blue link"},
-  {NULL, HNM_TOPO_CLUSTER, NULL, 0, 0, 0, NULL}
+   "625 global links per group pair as one blue link",
+   {75, 5, 125, 25}},
+  {NULL, HNM_TOPO_CLUSTER, NULL, 0, 0, 0, NULL, {0}}
 };
 
 const struct hnm_topo_preset *hnm_topo_preset_at(int i)
@@ -617,72 +633,48 @@ const struct hnm_topo_preset *hnm_topo_preset_find(const char *name)
   return NULL;
 }
 
-static void topo__set_torus(struct hnm_topo *t, unsigned long a, unsigned long b, unsigned long c)
-{
-  t->family = HNM_TOPO_TORUS;
-  t->ndims = 3;
-  t->dims[0] = a;
-  t->dims[1] = b;
-  t->dims[2] = c;
-}
-
-/* Full-bisection XGFT with k nodes per leaf switch and 3 switch levels:
- * down k, k, k^2 and up 1, k, k (see docs/platforms.md). */
-static void topo__set_fattree(struct hnm_topo *t, unsigned long k)
-{
-  t->family = HNM_TOPO_FATTREE;
-  t->ndims = 3;
-  t->dims[0] = k;
-  t->dims[1] = k;
-  t->dims[2] = k * k;
-  t->up[0] = 1;
-  t->up[1] = k;
-  t->up[2] = k;
-  t->links[0] = t->links[1] = t->links[2] = 1;
-  t->full_bisection = 1;
-}
-
-/* Group mesh chassis x routers, one global link per router and other group
- * in the paper, hence chassis x routers links between two groups. */
-static void topo__set_dragonfly(struct hnm_topo *t, unsigned long groups, unsigned long chassis,
-                                unsigned long routers, unsigned long nodes)
-{
-  t->family = HNM_TOPO_DRAGONFLY;
-  t->groups = groups;
-  t->chassis = chassis;
-  t->routers = routers;
-  t->nodes = nodes;
-  t->blue = chassis * routers;
-  t->black = 1;
-  t->green = 1;
-  t->blue_per_router = 1;
-}
-
+/* The shape of preset P from its four numbers (hnm_topo.h). */
 void hnm_topo_preset_apply(const struct hnm_topo_preset *p, struct hnm_topo *t)
 {
-  static const unsigned long graphene[4] = {39, 35, 30, 40};
+  const unsigned long *n = p->shape;
 
   memset(t, 0, sizeof *t);
-  if (strcmp(p->name, "graphene") == 0) {
-    t->family = HNM_TOPO_CLUSTER;
-    t->cabinets = 4;
-    memcpy(t->cabinet_nodes, graphene, sizeof graphene);
-  } else if (strcmp(p->name, "torus-M") == 0) {
-    topo__set_torus(t, 25, 25, 25);
-  } else if (strcmp(p->name, "torus-L") == 0) {
-    topo__set_torus(t, 75, 25, 25);
-  } else if (strcmp(p->name, "fattree-M") == 0) {
-    topo__set_fattree(t, 25);
-  } else if (strcmp(p->name, "fattree-L") == 0) {
-    topo__set_fattree(t, 33);
-  } else if (strcmp(p->name, "dragonfly-MM") == 0) {
-    topo__set_dragonfly(t, 25, 25, 25, 25);
-  } else if (strcmp(p->name, "dragonfly-SL") == 0) {
-    topo__set_dragonfly(t, 125, 5, 125, 5);
-  } else if (strcmp(p->name, "dragonfly-LS") == 0) {
-    topo__set_dragonfly(t, 5, 125, 125, 5);
-  } else if (strcmp(p->name, "dragonfly-ML") == 0) {
-    topo__set_dragonfly(t, 75, 5, 125, 25);
+  t->family = p->family;
+  switch (p->family) {
+    case HNM_TOPO_CLUSTER:
+      t->cabinets = 4;
+      memcpy(t->cabinet_nodes, n, 4 * sizeof *n);
+      break;
+    case HNM_TOPO_TORUS:
+      t->ndims = 3;
+      memcpy(t->dims, n, 3 * sizeof *n);
+      break;
+    case HNM_TOPO_BGQ: /* no preset */
+      break;
+    case HNM_TOPO_FATTREE:
+      /* Full-bisection XGFT with k nodes per leaf switch and 3 switch
+       * levels: down k, k, k^2 and up 1, k, k (see docs/platforms.md). */
+      t->ndims = 3;
+      t->dims[0] = t->dims[1] = n[0];
+      t->dims[2] = n[0] * n[0];
+      t->up[0] = 1;
+      t->up[1] = t->up[2] = n[0];
+      t->links[0] = t->links[1] = t->links[2] = 1;
+      t->full_bisection = 1;
+      break;
+    case HNM_TOPO_DRAGONFLY:
+      /* Group mesh chassis x routers, one global link per router and
+       * other group in the paper, hence chassis x routers links between
+       * two groups. */
+      t->groups = n[0];
+      t->chassis = n[1];
+      t->routers = n[2];
+      t->nodes = n[3];
+      t->blue = n[1] * n[2];
+      t->black = 1;
+      t->green = 1;
+      t->blue_per_router = 1;
+      break;
   }
 }
 

@@ -164,6 +164,10 @@ struct hnm_topo_preset {
   unsigned long paper_nodes;      /* Table 1's nodes */
   unsigned long ranks_per_host;  /* MPI ranks per SimGrid host (torus: 25, see note) */
   const char *note;              /* one line for stderr when the preset is used; NULL if faithful */
+  /* The shape written: cluster, the nodes of its 4 cabinets; torus, its 3
+   * dimensions; fattree, k (nodes per leaf switch; 3 levels, full
+   * bisection); dragonfly, groups, chassis, routers, nodes. */
+  unsigned long shape[4];
 };
 
 /* i-th preset, NULL past the end. */

@@ -14,11 +14,13 @@
  * platform does not have, are refused with one line instead of a simulator
  * abort. Its own process, so that whatever SimGrid does with a bad platform
  * (an exception, caught here, or an abort) cannot take hnm-run with it.
- * Exit status: 0 loaded; 1 standard output could not be written; 2 usage;
- * 3 SimGrid refused the platform, or it is not a regular file (the reason
- * on stderr, one line).
+ * Exit status: 0 loaded; 2 usage, or standard output could not be written;
+ * 3 SimGrid refused the platform, or it is not a regular file. Messages are
+ * core/hnm_msg's, one line each: "hnm-hosts: REASON" (hnm-run takes REASON
+ * into its own line).
  */
 #include "hnm_linkrole.h"
+#include "hnm_msg.h"
 #include "hnm_platform_values.h"
 #include "hnm_version.h"
 
@@ -64,6 +66,9 @@ bool is_node_limiter(const std::unordered_set<std::string>& names, const std::st
 
 int main(int argc, char** argv)
 {
+  /* Also checks standard output at exit: a write error is one line and
+   * exit status 2. */
+  hnm_msg_init("hnm-hosts");
   if (argc == 2 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0)) {
     std::printf("Usage: hnm-hosts PLATFORM\n"
                 "Load a SimGrid platform (XML or .so) and print '# hosts=H fatpipe=F limiters=L'\n"
@@ -78,28 +83,24 @@ int main(int argc, char** argv)
     return 0;
   }
   /* Bad usage: one line, as from every tool of the project. */
-  if (argc >= 2 && argv[1][0] == '-') {
-    std::fprintf(stderr, "hnm-hosts: %s: unknown option (see hnm-hosts --help)\n", argv[1]);
-    return 2;
-  }
-  if (argc != 2) {
-    std::fprintf(stderr, "hnm-hosts: one platform file is needed (hnm-hosts PLATFORM; see --help)\n");
-    return 2;
-  }
+  if (argc >= 2 && argv[1][0] == '-')
+    return hnm_msg_error("%s: unknown option (see hnm-hosts --help)", argv[1]);
+  if (argc != 2)
+    return hnm_msg_error("one platform file is needed (hnm-hosts PLATFORM; see --help)");
   /* SimGrid would block on a named pipe and read a device forever. */
   struct stat st;
   if (stat(argv[1], &st) != 0) {
-    std::fprintf(stderr, "%s: cannot open: %s\n", argv[1], std::strerror(errno));
+    hnm_msg_error("%s: cannot open: %s", argv[1], std::strerror(errno));
     return 3;
   }
   if (!S_ISREG(st.st_mode)) {
-    std::fprintf(stderr, "%s: not a regular file\n", argv[1]);
+    hnm_msg_error("%s: not a regular file", argv[1]);
     return 3;
   }
   /* What SimGrid would take (NaN, inf) or refuse without naming it. */
   char why[1024];
   if (hnm_platform_values_check(argv[1], why, sizeof why) != 0) {
-    std::fprintf(stderr, "%s\n", why);
+    hnm_msg_error("%s", why);
     return 3;
   }
   try {
@@ -138,10 +139,6 @@ int main(int argc, char** argv)
     std::printf("\n");
     for (const auto* host : hosts)
       std::printf("%s\t%.17g\n", host->get_cname(), host->get_speed());
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-      std::fprintf(stderr, "hnm-hosts: standard output: write error: %s\n", std::strerror(errno));
-      return 1;
-    }
     return 0;
   } catch (const std::exception& e) {
     std::string msg = e.what();
@@ -149,10 +146,10 @@ int main(int argc, char** argv)
     /* The attribute SimGrid's reason is about, when it does not say. */
     char line[2048];
     hnm_platform_values_explain(argv[1], msg.c_str(), line, sizeof line);
-    std::fprintf(stderr, "%s\n", *line ? line : "SimGrid cannot load it");
+    hnm_msg_error("%s", *line ? line : "SimGrid cannot load it");
     return 3;
   } catch (...) {
-    std::fprintf(stderr, "SimGrid cannot load it (unknown error)\n");
+    hnm_msg_error("SimGrid cannot load it (unknown error)");
     return 3;
   }
 }

@@ -140,7 +140,8 @@ static char *check__slurp(int fd, size_t *len)
 
 /* SimGrid's reason in the helper's stderr: the first xbt_exception line,
  * without its "[time] [category/LEVEL] " prefix and "Uncaught exception
- * TYPE: ", else the first non-empty line. */
+ * TYPE: ", else the first non-empty line without the helper's own
+ * "hnm-hosts: " (plugin/hnm_hosts.cpp). */
 static void check__simgrid_reason(char *text, char *out, size_t outlen)
 {
   char *first = NULL, *msg = NULL;
@@ -159,6 +160,8 @@ static void check__simgrid_reason(char *text, char *out, size_t outlen)
     msg = first != NULL ? first : "";
   if (strncmp(msg, "Uncaught exception ", 19) == 0 && strstr(msg, ": ") != NULL)
     msg = strstr(msg, ": ") + 2;
+  else if (strncmp(msg, "hnm-hosts: ", 11) == 0)
+    msg += 11;
   snprintf(out, outlen, "%s", *msg ? msg : "SimGrid cannot load it");
 }
 
@@ -204,6 +207,8 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
     setrlimit(RLIMIT_AS, &as);
 #endif
     execl(helper, helper, platform, (char *)NULL);
+    /* Not a message to the user (no hnm_msg): the reason the parent reads
+     * from this stderr, as it reads the checker's, and puts in its one line. */
     fprintf(stderr, "cannot run the platform checker %s: %s\n", helper, strerror(errno));
     _exit(127);
   }

@@ -450,6 +450,6 @@ int cmp_cmd_plot(int argc, char **argv)
     hnm_msg_error("%s", gerr);
     return 1; /* not bad input: the data and script are written */
   }
-  fprintf(stderr, "hnm-compare plot: %s%s%s (script %s)\n", png, ref && nerr ? ", " : "", ref && nerr ? epng : "", gp);
+  hnm_msg_info("plot: wrote %s%s%s (script %s)", png, ref && nerr ? ", " : "", ref && nerr ? epng : "", gp);
   return 0;
 }

@@ -200,16 +200,14 @@ static void fmt_dur(char *b, size_t n, double s)
     snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
 }
 
-static void progress(int tty, long done, long total, long bad, double t0)
+static void progress(long done, long total, long bad, double t0)
 {
   double el = cmp_now_s() - t0;
   char e[32], r[32] = "?";
   fmt_dur(e, sizeof e, el);
   if (done > 0)
     fmt_dur(r, sizeof r, el / (double)done * (double)(total - done));
-  fprintf(stderr, "%shnm-compare: %ld/%ld runs done (%ld not ok), %s elapsed, ~%s remaining%s", tty ? "\r" : "",
-          done, total, bad, e, r, tty ? "\033[K" : "\n");
-  fflush(stderr);
+  hnm_msg_progress("%ld/%ld runs done (%ld not ok), %s elapsed, ~%s remaining", done, total, bad, e, r);
 }
 
 /* Before anything runs: let hnm-run validate (--dry-run) one run per
@@ -387,7 +385,7 @@ int cmp_cmd_run(int argc, char **argv)
   int write_failed = 0;
   double t0 = cmp_now_s(), last_progress = 0;
   if (show)
-    progress(tty, 0, ntodo, 0, t0);
+    progress(0, ntodo, 0, t0);
   while ((next < ntodo || active > 0) && !interrupted) {
     while (active < c.workers && next < ntodo) {
       const cmp_run *r = &runs[todo[next]];
@@ -496,8 +494,7 @@ int cmp_cmd_run(int argc, char **argv)
         }
         if (wrc != 0 && !write_failed) {
           write_failed = 1;
-          fprintf(stderr, "%shnm-compare: -o: '%s': write error: %s (the sweep goes on; rows are lost)\n",
-                  tty ? "\r\033[K" : "", c.out, strerror(errno));
+          hnm_msg_error("-o: '%s': write error: %s (the sweep goes on; rows are lost)", c.out, strerror(errno));
         }
         finished++;
         if (strcmp(status, "ok") != 0) {
@@ -505,14 +502,14 @@ int cmp_cmd_run(int argc, char **argv)
           char member[48] = "";
           if (r->member >= 0)
             snprintf(member, sizeof member, " %s", c.sets[r->model]->files[r->member]);
-          fprintf(stderr, "%shnm-compare: run %ld (model %s%s, platform %s, np %ld, args '%s'): %s (%d); see %s/%ld.err\n",
-                  tty ? "\r\033[K" : "", r->index, cmp_run_model(&c, r), member, cmp_run_platform(&c, r), r->np,
-                  c.args.v[r->argset], status, code, c.log_dir, r->index);
+          hnm_msg_error("run %ld (model %s%s, platform %s, np %ld, args '%s'): %s (%d); see %s/%ld.err", r->index,
+                        cmp_run_model(&c, r), member, cmp_run_platform(&c, r), r->np, c.args.v[r->argset], status, code,
+                        c.log_dir, r->index);
         }
         slots[s].pid = 0;
         active--;
         if (show)
-          progress(tty, finished, ntodo, bad, t0);
+          progress(finished, ntodo, bad, t0);
         last_progress = t;
         break;
       }
@@ -531,7 +528,7 @@ int cmp_cmd_run(int argc, char **argv)
       }
     }
     if (show && tty && t - last_progress >= 1) {
-      progress(tty, finished, ntodo, bad, t0);
+      progress(finished, ntodo, bad, t0);
       last_progress = t;
     }
     struct timespec nap = {0, 20000000};
@@ -544,12 +541,10 @@ int cmp_cmd_run(int argc, char **argv)
         waitpid(slots[s].pid, NULL, 0);
       }
     fclose(csv);
-    fprintf(stderr, "%shnm-compare: interrupted; %ld runs recorded in %s, re-run to resume\n", tty ? "\r\033[K" : "",
-            finished, c.out);
+    hnm_msg_info("interrupted; %ld runs recorded in %s, re-run to resume", finished, c.out);
     return 128 + interrupted;
   }
-  if (show && tty)
-    fputc('\n', stderr);
+  hnm_msg_progress_end();
   if (fclose(csv) != 0 && !write_failed) {
     write_failed = 1;
     hnm_msg_error("-o: '%s': write error: %s", c.out, strerror(errno));

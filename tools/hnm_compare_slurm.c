@@ -170,7 +170,6 @@ int cmp_cmd_merge(int argc, char **argv)
   }
   if (hnm_out_commit(o, oerr, sizeof oerr) != 0)
     return hnm_msg_error("%s", oerr); /* exit 2: nothing of it written */
-  fprintf(stderr, "hnm-compare merge: %ld runs (%ld not ok) from %d files into %s; %ld duplicates dropped\n", n, bad,
-          in.n, out, dups);
+  hnm_msg_info("merge: %ld runs (%ld not ok) from %d files into %s; %ld duplicates dropped", n, bad, in.n, out, dups);
   return 0;
 }

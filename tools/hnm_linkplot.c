@@ -484,7 +484,7 @@ static int map(const struct load *L, const char *prefix, int peak, const char *t
           : kind == 2 ? map_torus
                       : map_fattree)(L, peak, title, what, dat, png, d, g);
   if ((rc = outs_draw(&O, rc, gpp)) == 0)
-    fprintf(stderr, PROG " map: %s (data %s, script %s)\n", png, dat, gpp);
+    hnm_msg_info("map: wrote %s (data %s, script %s)", png, dat, gpp);
   free(dat), free(gpp), free(png);
   return rc;
 }
@@ -595,7 +595,7 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
     }
   }
   if ((rc = outs_draw(&O, rc, gpp)) == 0)
-    fprintf(stderr, PROG " dist: %s, %s (data %s, %s; script %s)\n", cpng, hpng, cdat, hdat, gpp);
+    hnm_msg_info("dist: wrote %s, %s (data %s, %s; script %s)", cpng, hpng, cdat, hdat, gpp);
   free(cdat), free(hdat), free(gpp), free(cpng), free(hpng), free(hist);
   return rc;
 }

@@ -1357,7 +1357,7 @@ static int regression_cases(struct kase *all)
   big = xfmt(cluster_fmt, "1e300Gf", "1GBps");
   k_text(k, "c.xml", big), free(big);
   k_args(k, T_RUN, "--dry-run", "-platform", "c.xml", "-np", "2", T_PROG, NULL);
-  k = reg(all, "hosts-simgrid-refusal-names-attribute", "^c\\.xml:3: bw: '1eGbps': unknown unit");
+  k = reg(all, "hosts-simgrid-refusal-names-attribute", "^hnm-hosts: c\\.xml:3: bw: '1eGbps': unknown unit");
   big = xfmt(cluster_fmt, "1Gf", "1eGbps");
   k_text(k, "c.xml", big), free(big);
   k_args(k, T_HOSTS, "c.xml", NULL);
