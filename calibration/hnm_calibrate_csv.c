@@ -72,12 +72,19 @@ void cal_inputs_data(const struct cal_inputs *in, hnm_fit_data *d)
   d->p2p_line = in->p2p_line;
 }
 
-/* Every refusal of cal_read_csv(): the reason into err, the file closed. */
-#define CSV_FAIL(...)                                                                                               \
-  do {                                                                                                              \
-    hnm_errf(err, errlen, __VA_ARGS__);                                                                             \
-    goto fail;                                                                                                      \
-  } while (0)
+/* P (an array of n elements of SIZE bytes, room for *cap) with room for
+ * one more: P itself, or P grown (doubling from 64); NULL when out of
+ * memory, P then unchanged. */
+static void *csv__room(void *p, size_t *cap, size_t n, size_t size)
+{
+  if (n < *cap)
+    return p;
+  size_t ncap = *cap ? 2 * *cap : 64;
+  void *grown = realloc(p, ncap * size);
+  if (grown != NULL)
+    *cap = ncap;
+  return grown;
+}
 
 int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errlen)
 {
@@ -98,7 +105,7 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
       else if (strcmp(r.line, HNM_BENCH_RMA_HEADER) == 0)
         kind = 3;
       else
-        CSV_FAIL("%s:1: unknown header '%s' (expected " HNM_BENCH_P2P_HEADER " or " HNM_BENCH_PROBE_HEADER
+        CAL_FAIL("%s:1: unknown header '%s' (expected " HNM_BENCH_P2P_HEADER " or " HNM_BENCH_PROBE_HEADER
                  " or " HNM_BENCH_CONTENTION_HEADER " or " HNM_BENCH_RMA_HEADER ")",
                  path, r.line);
       continue;
@@ -110,7 +117,7 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
                            : HNM_BENCH_RMA_FIELDS;
     int nf = hnm_csv_split(r.line, fl, 6);
     if (nf != want)
-      CSV_FAIL("%s:%ld: %d field(s), expected %d", path, r.ln, nf, want);
+      CAL_FAIL("%s:%ld: %d field(s), expected %d", path, r.ln, nf, want);
     static const char *const names[4][5] = {{"op", "size", "start", "duration"},
                                             {"size", "delay", "send", "recv", "pingpong"},
                                             {"pairs", "mode", "size", "rank", "duration"},
@@ -120,19 +127,19 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
       if ((kind == 0 && i == 0) || (kind == 2 && i == 1) || (kind == 3 && i == 0))
         continue;
       if (!cal_parse_field(fl[i], &v[i]))
-        CSV_FAIL("%s:%ld: %s: '%s' is not a non-negative number", path, r.ln, names[kind][i], fl[i]);
+        CAL_FAIL("%s:%ld: %s: '%s' is not a non-negative number", path, r.ln, names[kind][i], fl[i]);
     }
     int size_field = kind == 0 || kind == 3 ? 1 : kind == 1 ? 0 : 2;
     if (v[size_field] != floor(v[size_field]))
-      CSV_FAIL("%s:%ld: size: '%s' is not a whole number of bytes", path, r.ln, fl[size_field]);
+      CAL_FAIL("%s:%ld: size: '%s' is not a whole number of bytes", path, r.ln, fl[size_field]);
     if (v[size_field] > CSV_MAX_SIZE)
-      CSV_FAIL("%s:%ld: size: '%s' is above 2^53 bytes (not a message size)", path, r.ln, fl[size_field]);
+      CAL_FAIL("%s:%ld: size: '%s' is above 2^53 bytes (not a message size)", path, r.ln, fl[size_field]);
     /* Every field but the size (and p2p's start, a clock reading) is a
      * duration of one operation. */
     for (int i = 0; i < want; i++) {
       int is_time = kind == 0 ? i == 3 : kind == 1 ? i >= 1 : kind == 2 ? i == 4 : i == 2;
       if (is_time && v[i] > CSV_MAX_DURATION)
-        CSV_FAIL("%s:%ld: %s: %s s is above %g s (not the time of one message)", path, r.ln, names[kind][i], fl[i],
+        CAL_FAIL("%s:%ld: %s: %s s is above %g s (not the time of one message)", path, r.ln, names[kind][i], fl[i],
                  CSV_MAX_DURATION);
     }
     rows++;
@@ -141,24 +148,20 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
       while (op < CAL_OP_COUNT && strcmp(fl[0], cal_op_names[op]) != 0)
         op++;
       if (op == CAL_OP_COUNT)
-        CSV_FAIL("%s:%ld: op: unknown operation '%s' (send, recv, pingpong, isend, irecv)", path, r.ln, fl[0]);
+        CAL_FAIL("%s:%ld: op: unknown operation '%s' (send, recv, pingpong, isend, irecv)", path, r.ln, fl[0]);
       if (series_add(&in->op[op], v[1], v[3], path, r.ln) != 0)
-        CSV_FAIL("out of memory");
+        CAL_FAIL("out of memory");
       if (in->p2p_file == NULL)
         in->p2p_file = path;
       if (in->p2p_file == path)
         in->p2p_line = r.ln;
     } else if (kind == 1) {
-      if (in->nprobe == in->capprobe) {
-        size_t ncap = in->capprobe ? 2 * in->capprobe : 64;
-        void *grown = realloc(in->probe, ncap * sizeof *in->probe);
-        if (grown == NULL)
-          CSV_FAIL("out of memory");
-        in->probe = grown;
-        in->capprobe = ncap;
-      }
+      void *grown = csv__room(in->probe, &in->capprobe, in->nprobe, sizeof *in->probe);
+      if (grown == NULL)
+        CAL_FAIL("out of memory");
+      in->probe = grown;
       if (!(v[1] > 0))
-        CSV_FAIL("%s:%ld: delay: must be > 0", path, r.ln);
+        CAL_FAIL("%s:%ld: delay: must be > 0", path, r.ln);
       in->probe[in->nprobe++] = (hnm_fit_probe){v[0], v[1], v[2], v[3], v[4]};
       in->probe_file = path;
       in->probe_line = r.ln;
@@ -168,34 +171,26 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
       while (e < HNM_BENCH_RMA_EPOCHS && strcmp(fl[0], epochs[e]) != 0)
         e++;
       if (e == HNM_BENCH_RMA_EPOCHS)
-        CSV_FAIL("%s:%ld: epoch: unknown epoch '%s' (lock, lockflush, lockput, lockget, fence, pscw)", path, r.ln, fl[0]);
-      if (in->nrma == in->caprma) {
-        size_t ncap = in->caprma ? 2 * in->caprma : 64;
-        void *grown = realloc(in->rma, ncap * sizeof *in->rma);
-        if (grown == NULL)
-          CSV_FAIL("out of memory");
-        in->rma = grown;
-        in->caprma = ncap;
-      }
+        CAL_FAIL("%s:%ld: epoch: unknown epoch '%s' (lock, lockflush, lockput, lockget, fence, pscw)", path, r.ln, fl[0]);
+      void *grown = csv__room(in->rma, &in->caprma, in->nrma, sizeof *in->rma);
+      if (grown == NULL)
+        CAL_FAIL("out of memory");
+      in->rma = grown;
       in->rma[in->nrma++] = (struct cal_rma_row){e, v[1], v[2]};
       in->rma_file = path;
       in->rma_line = r.ln;
     } else {
       int bi = strcmp(fl[1], HNM_BENCH_MODE_BI) == 0;
       if (!bi && strcmp(fl[1], HNM_BENCH_MODE_UNI) != 0)
-        CSV_FAIL("%s:%ld: mode: '%s' is not uni or bi", path, r.ln, fl[1]);
+        CAL_FAIL("%s:%ld: mode: '%s' is not uni or bi", path, r.ln, fl[1]);
       /* pairs and rank become ints: bounded first (a rank of 1e300 is
        * not a rank). */
       if (v[0] < 1 || v[0] != floor(v[0]) || v[3] != floor(v[3]) || v[0] > 1e6 || v[3] > 2e6)
-        CSV_FAIL("%s:%ld: fields 'pairs' and 'rank' must be whole, pairs from 1 to 1e6, rank to 2e6", path, r.ln);
-      if (in->ncont == in->capcont) {
-        size_t ncap = in->capcont ? 2 * in->capcont : 64;
-        void *grown = realloc(in->cont, ncap * sizeof *in->cont);
-        if (grown == NULL)
-          CSV_FAIL("out of memory");
-        in->cont = grown;
-        in->capcont = ncap;
-      }
+        CAL_FAIL("%s:%ld: fields 'pairs' and 'rank' must be whole, pairs from 1 to 1e6, rank to 2e6", path, r.ln);
+      void *grown = csv__room(in->cont, &in->capcont, in->ncont, sizeof *in->cont);
+      if (grown == NULL)
+        CAL_FAIL("out of memory");
+      in->cont = grown;
       in->cont[in->ncont++] = (hnm_fit_contention){(int)v[0], bi, (int)v[3], v[2], v[4]};
       in->cont_file = path;
       in->cont_line = r.ln;
@@ -204,9 +199,9 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
   if (len == -2)
     goto fail;
   if (r.ln == 0)
-    CSV_FAIL("%s:1: empty file (no header)", path);
+    CAL_FAIL("%s:1: empty file (no header)", path);
   if (rows == 0)
-    CSV_FAIL("%s:%ld: no measurements after the header", path, r.ln);
+    CAL_FAIL("%s:%ld: no measurements after the header", path, r.ln);
   hnm_input_lines_close(&r);
   return 0;
 fail:

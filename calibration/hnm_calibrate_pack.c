@@ -52,13 +52,6 @@ static int number(const char *v, int whole, double *out)
   return 1;
 }
 
-/* Every refusal of cal_pack_csv_read(): the one line into err, the file closed. */
-#define PACK_FAIL(...)                                                                                                \
-  do {                                                                                                               \
-    hnm_errf(err, errlen, __VA_ARGS__);                                                                              \
-    goto fail;                                                                                                       \
-  } while (0)
-
 int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size_t errlen)
 {
   static const char *const classes[HNM_PACK_CLASSES] = {"vector", "indexed", "subarray"};
@@ -76,35 +69,35 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
     char *fl[HNM_BENCH_PACK_FIELDS + 1];
     int nf = hnm_csv_split(in.line, fl, HNM_BENCH_PACK_FIELDS + 1);
     if (nf != HNM_BENCH_PACK_FIELDS)
-      PACK_FAIL("%s:%ld: %d field(s), expected %d", path, in.ln, nf, HNM_BENCH_PACK_FIELDS);
+      CAL_FAIL("%s:%ld: %d field(s), expected %d", path, in.ln, nf, HNM_BENCH_PACK_FIELDS);
     struct cal_pack_row r;
     memset(&r, 0, sizeof r);
     if (strlen(fl[0]) == 0 || strlen(fl[0]) >= sizeof r.pattern)
-      PACK_FAIL("%s:%ld: pattern: '%s' is empty or longer than %zu characters", path, in.ln, fl[0],
+      CAL_FAIL("%s:%ld: pattern: '%s' is empty or longer than %zu characters", path, in.ln, fl[0],
                 sizeof r.pattern - 1);
     strcpy(r.pattern, fl[0]);
     int v;
     if ((r.cls = lookup(fl[1], classes, HNM_PACK_CLASSES)) < 0)
-      PACK_FAIL("%s:%ld: class: '%s' is not vector, indexed or subarray", path, in.ln, fl[1]);
+      CAL_FAIL("%s:%ld: class: '%s' is not vector, indexed or subarray", path, in.ln, fl[1]);
     if ((v = lookup(fl[2], roles, 2)) < 0)
-      PACK_FAIL("%s:%ld: role: '%s' is not fit or holdout", path, in.ln, fl[2]);
+      CAL_FAIL("%s:%ld: role: '%s' is not fit or holdout", path, in.ln, fl[2]);
     r.holdout = v;
     if ((r.style = lookup(fl[7], csv_styles, CAL_PACK_CSV_STYLES)) < 0)
-      PACK_FAIL("%s:%ld: style: '%s' is not interpreted, manual, compiled or contiguous", path, in.ln, fl[7]);
+      CAL_FAIL("%s:%ld: style: '%s' is not interpreted, manual, compiled or contiguous", path, in.ln, fl[7]);
     if ((r.op = lookup(fl[8], ops, 2)) < 0)
-      PACK_FAIL("%s:%ld: op: '%s' is not pack or unpack", path, in.ln, fl[8]);
+      CAL_FAIL("%s:%ld: op: '%s' is not pack or unpack", path, in.ln, fl[8]);
     double x[HNM_BENCH_PACK_FIELDS];
     for (int i = 3; i < HNM_BENCH_PACK_FIELDS; i++) {
       if (i == 7 || i == 8)
         continue;
       if (!number(fl[i], i != 10, &x[i]))
-        PACK_FAIL("%s:%ld: %s: '%s' is not a %s", path, in.ln, names[i], fl[i],
+        CAL_FAIL("%s:%ld: %s: '%s' is not a %s", path, in.ln, names[i], fl[i],
                   i != 10 ? "whole number >= 0" : "finite number >= 0");
     }
     if (x[10] > 1.0)
-      PACK_FAIL("%s:%ld: seconds: '%s' is above 1 s (not one pack of a message)", path, in.ln, fl[10]);
+      CAL_FAIL("%s:%ld: seconds: '%s' is above 1 s (not one pack of a message)", path, in.ln, fl[10]);
     if (x[4] < 1 || x[9] < 1)
-      PACK_FAIL("%s:%ld: %s: must be >= 1", path, in.ln, x[4] < 1 ? "count" : "reps");
+      CAL_FAIL("%s:%ld: %s: must be >= 1", path, in.ln, x[4] < 1 ? "count" : "reps");
     r.n = (long)x[3];
     r.blocks = x[5];
     r.bytes = x[6];
@@ -113,7 +106,7 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
       size_t nc = d->cap ? 2 * d->cap : 256;
       struct cal_pack_row *nr = realloc(d->rows, nc * sizeof *nr);
       if (nr == NULL)
-        PACK_FAIL("out of memory");
+        CAL_FAIL("out of memory");
       d->rows = nr;
       d->cap = nc;
     }
@@ -122,7 +115,7 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
   if (len == -2)
     goto fail;
   if (in.ln < 2)
-    PACK_FAIL("%s:%ld: no measurements after the header", path, in.ln < 1 ? 1 : in.ln);
+    CAL_FAIL("%s:%ld: no measurements after the header", path, in.ln < 1 ? 1 : in.ln);
   hnm_input_lines_close(&in);
   return 0;
 fail:

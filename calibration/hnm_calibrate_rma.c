@@ -85,15 +85,13 @@ static double in_range(struct cal_fitted *m, const char *what, double v)
   return v;
 }
 
-/* Least squares y = a + b k over the sizes of EPOCH, y = median - 2K - d(k),
- * each size weighted by 1 / median^2 (relative residuals, as timings are
- * noisy in proportion: unweighted, the largest sizes' microseconds of
- * point-to-point misfit would decide the intercept). */
-static void fit_line(const struct cal_inputs *in, const struct cal_fitted *m, int epoch, double K, double *a, double *b)
+/* The distinct sizes of EPOCH's rows, in the order they first appear (at
+ * most RMA__SIZES), into sizes; their number. */
+#define RMA__SIZES 256
+static size_t rma__sizes(const struct cal_inputs *in, int epoch, double *sizes)
 {
-  double sizes[256];
   size_t ns = 0;
-  for (size_t i = 0; i < in->nrma && ns < 256; i++) {
+  for (size_t i = 0; i < in->nrma && ns < RMA__SIZES; i++) {
     if (in->rma[i].epoch != epoch)
       continue;
     size_t j = 0;
@@ -102,6 +100,17 @@ static void fit_line(const struct cal_inputs *in, const struct cal_fitted *m, in
     if (j == ns)
       sizes[ns++] = in->rma[i].size;
   }
+  return ns;
+}
+
+/* Least squares y = a + b k over the sizes of EPOCH, y = median - 2K - d(k),
+ * each size weighted by 1 / median^2 (relative residuals, as timings are
+ * noisy in proportion: unweighted, the largest sizes' microseconds of
+ * point-to-point misfit would decide the intercept). */
+static void fit_line(const struct cal_inputs *in, const struct cal_fitted *m, int epoch, double K, double *a, double *b)
+{
+  double sizes[RMA__SIZES];
+  size_t ns = rma__sizes(in, epoch, sizes);
   *a = *b = NAN;
   if (ns == 0)
     return;
@@ -172,17 +181,10 @@ void cal_write_rma_report(FILE *f, const struct cal_fitted *m, const struct cal_
   fprintf(f, "# One-sided epochs (rma.csv): median measured on rank 0 against the fitted model's prediction\n");
   fprintf(f, "%-10s %10s %14s %14s %9s\n", "epoch", "bytes", "measured_s", "model_s", "error_%");
   for (int e = 0; e < HNM_BENCH_RMA_EPOCHS; e++) {
-    double done[256];
-    size_t nd = 0;
-    for (size_t i = 0; i < in->nrma && nd < 256; i++) {
-      if (in->rma[i].epoch != e)
-        continue;
-      size_t j = 0;
-      while (j < nd && done[j] != in->rma[i].size)
-        j++;
-      if (j < nd)
-        continue;
-      double k = done[nd++] = in->rma[i].size;
+    double sizes[RMA__SIZES];
+    size_t ns = rma__sizes(in, e, sizes);
+    for (size_t j = 0; j < ns; j++) {
+      double k = sizes[j];
       double meas = median_of(in, e, k), pred = cal_rma_predict(m, e, k);
       fprintf(f, "%-10s %10.0f %14.6g %14.6g %9.1f\n", epoch_names[e], k, meas, pred, 100 * (pred - meas) / meas);
     }

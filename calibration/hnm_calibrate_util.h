@@ -5,6 +5,7 @@
 #define CAL_PROG "hnm-calibrate"
 
 #include "hnm_bench.h"
+#include "hnm_error.h"
 
 #include <stddef.h>
 
@@ -13,6 +14,14 @@ enum { CAL_OP_SEND = HNM_BENCH_SEND, CAL_OP_RECV = HNM_BENCH_RECV, CAL_OP_PINGPO
        CAL_OP_ISEND = HNM_BENCH_ISEND, CAL_OP_IRECV = HNM_BENCH_IRECV, CAL_OP_COUNT = HNM_BENCH_OPS };
 
 extern const char *const cal_op_names[CAL_OP_COUNT];
+
+/* A reader's refusal: the one line into err (core/hnm_error.h), then the
+ * reader's cleanup at its label `fail` (the file closed). */
+#define CAL_FAIL(...)                                                                                               \
+  do {                                                                                                              \
+    hnm_errf(err, errlen, __VA_ARGS__);                                                                             \
+    goto fail;                                                                                                      \
+  } while (0)
 
 /* An argument vector for a child hnm-calibrate fit: the n0 strings of HEAD
  * (borrowed), then "DIR/NAME" for every NAME in DIR ending in ".csv"

@@ -24,6 +24,8 @@ verify_case() {
   shift 2
   out=$("$@" 2>&1) || rc=$?
   check "$what: exit status $rc" test "$rc" -eq 0
+  # A failure shows what the program (or mpirun) said.
+  [ "$rc" -eq 0 ] || head -20 <<<"$out" | sed 's/^/  | /'
   check "$what: verify line (want $want elements)" grep -qx "verify,gcr,ok,$want" <<<"$out"
 }
 
