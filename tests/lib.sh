@@ -9,6 +9,8 @@
 #                                stderr matching REGEX (the file, line or
 #                                option at fault), nothing on stdout, nothing
 #                                written or removed under $WORK
+#   tool_refuses TOOL PATTERN CMD...  refuse, the line starting
+#                                "TOOL: PATTERN"; $WORK/out made first
 #   skip REASON                  the test cannot run here (a tool is
 #                                missing): exit 77, ctest's SKIP_RETURN_CODE
 #   need TOOL...                 skip unless each TOOL is a command on PATH
@@ -96,6 +98,17 @@ refuse() {
   check "$what: nothing on stdout (got: $(head -c 200 "$LIB__TMP/refuse.out"))" [ ! -s "$LIB__TMP/refuse.out" ]
   check "$what: nothing written or removed under \$WORK ($(diff <(echo "$before") <(echo "$after") | grep '^[<>]' | head -3 | tr '\n' ' '))" \
     [ "$before" = "$after" ]
+}
+
+# tool_refuses TOOL PATTERN CMD...: refuse (above), named "TOOL" and CMD's
+# arguments, the one line starting "TOOL: PATTERN". $WORK/out is made first:
+# the directory where callers point the tool's outputs, which must stay
+# empty.
+tool_refuses() {
+  local tool=$1 pattern=$2
+  shift 2
+  mkdir -p "$WORK/out"
+  refuse "$tool ${*:2}" "^$tool: $pattern" "$@"
 }
 
 # ere_quote TEXT: TEXT as an extended regular expression matching itself.

@@ -6,14 +6,8 @@ source "$(dirname "$0")/../sim/lib.sh"
 work=$WORK
 
 # refused PATTERN ARGS...: hnm-route ARGS --paths $WORK/out/p.txt, run in
-# $WORK, refuses (refuse, tests/lib.sh), the message starting
-# "hnm-route: PATTERN".
-refused() {
-  local pattern=$1
-  shift
-  mkdir -p "$WORK/out"
-  refuse "hnm-route $*" "^hnm-route: $pattern" "$HNM_ROUTE" "$@" --paths "$WORK/out/p.txt"
-}
+# $WORK, refuses (tool_refuses, tests/lib.sh).
+refused() { tool_refuses hnm-route "$1" "$HNM_ROUTE" "${@:2}" --paths "$WORK/out/p.txt"; }
 cd "$WORK" || exit 1
 
 # Shapes: 5 positive dimensions, E = 2.

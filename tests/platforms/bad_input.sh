@@ -9,14 +9,8 @@ source "$(dirname "$0")/../sim/lib.sh"
 work=$WORK
 
 # refused PATTERN ARGS...: hnm-platform ARGS -o $WORK/out/p.xml --hostfile
-# $WORK/out/p.hosts refuses (refuse, tests/lib.sh), the message starting
-# "hnm-platform: PATTERN".
-refused() {
-  local pattern=$1
-  shift
-  mkdir -p "$WORK/out"
-  refuse "hnm-platform $*" "^hnm-platform: $pattern" "$HNM_PLATFORM" "$@" -o "$WORK/out/p.xml" --hostfile "$WORK/out/p.hosts"
-}
+# $WORK/out/p.hosts refuses (tool_refuses, tests/lib.sh).
+refused() { tool_refuses hnm-platform "$1" "$HNM_PLATFORM" "${@:2}" -o "$WORK/out/p.xml" --hostfile "$WORK/out/p.hosts"; }
 
 # Sizes and shapes.
 refused "--dims: '8x0x8': dimension 2 is 0$" torus --dims 8x0x8
