@@ -7,6 +7,7 @@
 # (/usr/bin/time -f "%e s %M KB"), and the seconds spent in Yen's k shortest
 # paths and in GLPK (hnm-route --progress). Results: docs/multipath.md#scale.
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 
 BUILD=build
 PATTERNS=()
@@ -18,14 +19,10 @@ for a in "$@"; do
 done
 [ ${#PATTERNS[@]} -gt 0 ] || PATTERNS=(subset1 subset2 disjoint overlap aggregation)
 ROUTE=$BUILD/bin/hnm-route
-for f in "$ROUTE" /usr/bin/time; do
-  [ -x "$f" ] || { echo "bench/multipath.sh: $f missing (build first: cmake --build $BUILD)" >&2; exit 2; }
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_need "$ROUTE" /usr/bin/time
+bench_work
 
-echo "# machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
-  "$(. /etc/os-release && echo "$PRETTY_NAME"), load average $(cut -d' ' -f1 /proc/loadavg)"
+bench_machine "load average $(cut -d' ' -f1 /proc/loadavg)"
 echo "| nodes | pattern | pairs | paths | default GB/s | heuristic GB/s | LP GB/s | LP/default | Yen s | LP s | total s | peak RSS |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for pat in "${PATTERNS[@]}"; do

@@ -13,6 +13,7 @@
 # Figures: /usr/bin/time -f "%e s %M KB" (elapsed seconds, peak RSS).
 # Results are recorded in docs/platforms.md#performance.
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 
 BUILD=build
 FULL=0
@@ -24,14 +25,10 @@ for a in "$@"; do
 done
 GEN=$BUILD/bin/hnm-platform
 LOAD=$BUILD/tests/platforms/platform_load
-for f in "$GEN" "$LOAD" /usr/bin/time; do
-  [ -x "$f" ] || { echo "bench/platforms.sh: $f missing (build first: cmake --build $BUILD)" >&2; exit 2; }
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+bench_need "$GEN" "$LOAD" /usr/bin/time
+bench_work
 
-echo "# machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
-  "$(. /etc/os-release && echo "$PRETTY_NAME"), $(uname -r)"
+bench_machine "$(uname -r)"
 echo
 
 # measure OUT CMD...: run CMD under /usr/bin/time, print "seconds KB" on OUT's line.
