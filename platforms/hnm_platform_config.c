@@ -104,17 +104,17 @@ static int build_shape(const struct plat_cli *c, struct plat_config *cfg, char *
   t->family = c->fam->topo;
   switch (c->fam->topo) {
     case HNM_TOPO_CLUSTER:
-      if (c->val[OPT_CABINETS] != NULL || c->val[OPT_NODES] != NULL) {
+      if (c->val[PLAT_OPT_CABINETS] != NULL || c->val[PLAT_OPT_NODES] != NULL) {
         unsigned long cabinets, nodes;
-        if (c->val[OPT_CABINET_SIZES] != NULL)
+        if (c->val[PLAT_OPT_CABINET_SIZES] != NULL)
           return hnm_fail(err, errlen, "%s: cannot be combined with --cabinet-sizes",
-                     plat_opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES));
-        if (c->val[OPT_CABINETS] == NULL || c->val[OPT_NODES] == NULL)
+                     plat_opt_name(c->val[PLAT_OPT_CABINETS] != NULL ? PLAT_OPT_CABINETS : PLAT_OPT_NODES));
+        if (c->val[PLAT_OPT_CABINETS] == NULL || c->val[PLAT_OPT_NODES] == NULL)
           return hnm_fail(err, errlen, "%s: needs %s too",
-                           plat_opt_name(c->val[OPT_CABINETS] != NULL ? OPT_CABINETS : OPT_NODES),
-                     plat_opt_name(c->val[OPT_CABINETS] != NULL ? OPT_NODES : OPT_CABINETS));
-        if (get_count(c, OPT_CABINETS, &cabinets, err, errlen) != 0 ||
-            get_count(c, OPT_NODES, &nodes, err, errlen) != 0)
+                           plat_opt_name(c->val[PLAT_OPT_CABINETS] != NULL ? PLAT_OPT_CABINETS : PLAT_OPT_NODES),
+                     plat_opt_name(c->val[PLAT_OPT_CABINETS] != NULL ? PLAT_OPT_NODES : PLAT_OPT_CABINETS));
+        if (get_count(c, PLAT_OPT_CABINETS, &cabinets, err, errlen) != 0 ||
+            get_count(c, PLAT_OPT_NODES, &nodes, err, errlen) != 0)
           return -1;
         if (cabinets > HNM_TOPO_MAX_CABINETS)
           return hnm_fail(err, errlen, "--cabinets: '%lu' is not in 1 .. %d (the Full zone holds C x (C-1) routes)",
@@ -124,45 +124,45 @@ static int build_shape(const struct plat_cli *c, struct plat_config *cfg, char *
           t->cabinet_nodes[i] = nodes;
         return 0;
       }
-      return get_list(c, OPT_CABINET_SIZES, ',', "cabinet", t->cabinet_nodes, HNM_TOPO_MAX_CABINETS,
+      return get_list(c, PLAT_OPT_CABINET_SIZES, ',', "cabinet", t->cabinet_nodes, HNM_TOPO_MAX_CABINETS,
                       &t->cabinets, err, errlen);
     case HNM_TOPO_TORUS:
-      return get_list(c, OPT_DIMS, 'x', "dimension", t->dims, HNM_TOPO_MAX_DIMS, &t->ndims, err, errlen);
+      return get_list(c, PLAT_OPT_DIMS, 'x', "dimension", t->dims, HNM_TOPO_MAX_DIMS, &t->ndims, err, errlen);
     case HNM_TOPO_BGQ: {
       char why[256];
-      if (hnm_topo_bgq_parse_shape(plat_value_of(c, OPT_SHAPE), t, why, sizeof why) != 0)
+      if (hnm_topo_bgq_parse_shape(plat_value_of(c, PLAT_OPT_SHAPE), t, why, sizeof why) != 0)
         return hnm_fail(err, errlen, "--shape: %s", why);
       return 0;
     }
     case HNM_TOPO_FATTREE:
-      if (get_list(c, OPT_DOWN, ',', "level", t->dims, HNM_TOPO_MAX_DIMS, &n, err, errlen) != 0 ||
-          get_list(c, OPT_UP, ',', "level", t->up, HNM_TOPO_MAX_DIMS, &nu, err, errlen) != 0 ||
-          get_list(c, OPT_LINKS, ',', "level", t->links, HNM_TOPO_MAX_DIMS, &nl, err, errlen) != 0)
+      if (get_list(c, PLAT_OPT_DOWN, ',', "level", t->dims, HNM_TOPO_MAX_DIMS, &n, err, errlen) != 0 ||
+          get_list(c, PLAT_OPT_UP, ',', "level", t->up, HNM_TOPO_MAX_DIMS, &nu, err, errlen) != 0 ||
+          get_list(c, PLAT_OPT_LINKS, ',', "level", t->links, HNM_TOPO_MAX_DIMS, &nl, err, errlen) != 0)
         return -1;
-      if (c->val[OPT_LEVELS] != NULL) {
+      if (c->val[PLAT_OPT_LEVELS] != NULL) {
         unsigned long levels;
-        if (get_count(c, OPT_LEVELS, &levels, err, errlen) != 0)
+        if (get_count(c, PLAT_OPT_LEVELS, &levels, err, errlen) != 0)
           return -1;
         if (levels != (unsigned long)n)
           return hnm_fail(err, errlen, "--levels: '%lu' but --down '%s' has %d level%s", levels,
-                           plat_value_of(c, OPT_DOWN), n, n == 1 ? "" : "s");
+                           plat_value_of(c, PLAT_OPT_DOWN), n, n == 1 ? "" : "s");
       }
       if (nu != n)
-        return hnm_fail(err, errlen, "--up: '%s' has %d level%s, --down '%s' has %d", plat_value_of(c, OPT_UP), nu,
+        return hnm_fail(err, errlen, "--up: '%s' has %d level%s, --down '%s' has %d", plat_value_of(c, PLAT_OPT_UP), nu,
                          nu == 1 ? "" : "s",
-                   plat_value_of(c, OPT_DOWN), n);
+                   plat_value_of(c, PLAT_OPT_DOWN), n);
       if (nl != n)
-        return hnm_fail(err, errlen, "--links: '%s' has %d level%s, --down '%s' has %d", plat_value_of(c, OPT_LINKS), nl,
-                   nl == 1 ? "" : "s", plat_value_of(c, OPT_DOWN), n);
+        return hnm_fail(err, errlen, "--links: '%s' has %d level%s, --down '%s' has %d", plat_value_of(c, PLAT_OPT_LINKS), nl,
+                   nl == 1 ? "" : "s", plat_value_of(c, PLAT_OPT_DOWN), n);
       t->ndims = n;
       return 0;
     case HNM_TOPO_DRAGONFLY:
-      if (get_count(c, OPT_GROUPS, &t->groups, err, errlen) != 0 ||
-          get_count(c, OPT_CHASSIS, &t->chassis, err, errlen) != 0 ||
-          get_count(c, OPT_ROUTERS, &t->routers, err, errlen) != 0 ||
-          get_count(c, OPT_NODES, &t->nodes, err, errlen) != 0 ||
-          get_count(c, OPT_BLUE, &t->blue, err, errlen) != 0 || get_count(c, OPT_BLACK, &t->black, err, errlen) != 0 ||
-          get_count(c, OPT_GREEN, &t->green, err, errlen) != 0)
+      if (get_count(c, PLAT_OPT_GROUPS, &t->groups, err, errlen) != 0 ||
+          get_count(c, PLAT_OPT_CHASSIS, &t->chassis, err, errlen) != 0 ||
+          get_count(c, PLAT_OPT_ROUTERS, &t->routers, err, errlen) != 0 ||
+          get_count(c, PLAT_OPT_NODES, &t->nodes, err, errlen) != 0 ||
+          get_count(c, PLAT_OPT_BLUE, &t->blue, err, errlen) != 0 || get_count(c, PLAT_OPT_BLACK, &t->black, err, errlen) != 0 ||
+          get_count(c, PLAT_OPT_GREEN, &t->green, err, errlen) != 0)
         return -1;
       return 0;
   }
@@ -177,12 +177,12 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
 
   memset(cfg, 0, sizeof *cfg);
   cfg->fam = c->fam;
-  cfg->output = c->val[OPT_OUTPUT];
-  cfg->hostfile = c->val[OPT_HOSTFILE];
+  cfg->output = c->val[PLAT_OPT_OUTPUT];
+  cfg->hostfile = c->val[PLAT_OPT_HOSTFILE];
 
   /* Shape: a preset, or the shape options (with their defaults). */
-  if (c->val[OPT_PRESET] != NULL) {
-    const struct hnm_topo_preset *p = hnm_topo_preset_find(c->val[OPT_PRESET]);
+  if (c->val[PLAT_OPT_PRESET] != NULL) {
+    const struct hnm_topo_preset *p = hnm_topo_preset_find(c->val[PLAT_OPT_PRESET]);
     if (p == NULL || p->family != c->fam->topo) {
       char names[256] = "";
       for (int i = 0; hnm_topo_preset_at(i) != NULL; i++)
@@ -190,9 +190,9 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
           strncat(names, names[0] ? ", " : "", sizeof names - strlen(names) - 1);
           strncat(names, hnm_topo_preset_at(i)->name, sizeof names - strlen(names) - 1);
         }
-      return hnm_fail(err, errlen, "--preset: '%s' is not a %s preset (%s)", c->val[OPT_PRESET], c->fam->name, names);
+      return hnm_fail(err, errlen, "--preset: '%s' is not a %s preset (%s)", c->val[PLAT_OPT_PRESET], c->fam->name, names);
     }
-    for (const struct plat_opt_doc *d = c->fam->docs; d->id != OPT_COUNT; d++)
+    for (const struct plat_opt_doc *d = c->fam->docs; d->id != PLAT_OPT_COUNT; d++)
       if (d->shape && c->val[d->id] != NULL)
         return hnm_fail(err, errlen, "%s: cannot be combined with --preset (the preset sets the shape)",
                          plat_opt_name(d->id));
@@ -203,14 +203,14 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
   }
 
   /* --routing first: a routed dragonfly is not bound by SimGrid's rules. */
-  if (c->val[OPT_ROUTING] != NULL) {
-    if (hnm_routing_parse(c->fam->topo, c->val[OPT_ROUTING], &cfg->routing, why, sizeof why) != 0)
+  if (c->val[PLAT_OPT_ROUTING] != NULL) {
+    if (hnm_routing_parse(c->fam->topo, c->val[PLAT_OPT_ROUTING], &cfg->routing, why, sizeof why) != 0)
       return hnm_fail(err, errlen, "%s", why);
     cfg->topo.own_routing = !hnm_routing_is_builtin(cfg->routing);
   }
-  if (c->val[OPT_ROUTING_SEED] != NULL) {
+  if (c->val[PLAT_OPT_ROUTING_SEED] != NULL) {
     char *end;
-    const char *v = c->val[OPT_ROUTING_SEED];
+    const char *v = c->val[PLAT_OPT_ROUTING_SEED];
     errno = 0;
     cfg->routing_seed = (uint64_t)strtoull(v, &end, 10);
     if (!isdigit((unsigned char)v[0]) || *end != '\0' || errno != 0)
@@ -222,43 +222,43 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
   }
 
   /* --scale, then the checks of the final shape. */
-  if (plat_family_doc(c->fam, OPT_SCALE) != NULL) {
-    if (get_number(c, OPT_SCALE, &scale, err, errlen) != 0)
+  if (plat_family_doc(c->fam, PLAT_OPT_SCALE) != NULL) {
+    if (get_number(c, PLAT_OPT_SCALE, &scale, err, errlen) != 0)
       return -1;
     if (!(scale > 0 && scale <= 1))
-      return hnm_fail(err, errlen, "--scale: '%s' is not in (0, 1]", plat_value_of(c, OPT_SCALE));
+      return hnm_fail(err, errlen, "--scale: '%s' is not in (0, 1]", plat_value_of(c, PLAT_OPT_SCALE));
   }
   if (hnm_topo_check(&cfg->topo, why, sizeof why) != 0)
     return hnm_fail(err, errlen, "%s", why);
-  if (c->val[OPT_SCALE] != NULL) {
+  if (c->val[PLAT_OPT_SCALE] != NULL) {
     unsigned long was = hnm_topo_hosts(&cfg->topo);
     hnm_topo_describe(&cfg->topo, before, sizeof before);
     if (hnm_topo_scale(&cfg->topo, scale, why, sizeof why) != 0 || hnm_topo_check(&cfg->topo, why, sizeof why) != 0)
       return hnm_fail(err, errlen, "%s", why);
     hnm_topo_describe(&cfg->topo, after, sizeof after);
     snprintf(cfg->scaled, sizeof cfg->scaled, "--scale %s: %s, %lu hosts (%.3g of %s, %lu hosts)",
-             plat_value_of(c, OPT_SCALE), after, hnm_topo_hosts(&cfg->topo),
+             plat_value_of(c, PLAT_OPT_SCALE), after, hnm_topo_hosts(&cfg->topo),
              (double)hnm_topo_hosts(&cfg->topo) / (double)was, before, was);
   }
   hosts = hnm_topo_hosts(&cfg->topo);
 
   /* Ranks and placement. */
   cfg->ranks_per_host = cfg->preset != NULL ? cfg->preset->ranks_per_host : 1;
-  if (c->val[OPT_RANKS] != NULL && get_count(c, OPT_RANKS, &cfg->ranks_per_host, err, errlen) != 0)
+  if (c->val[PLAT_OPT_RANKS] != NULL && get_count(c, PLAT_OPT_RANKS, &cfg->ranks_per_host, err, errlen) != 0)
     return -1;
   if (cfg->ranks_per_host > HNM_TOPO_MAX_NODES / hosts)
     return hnm_fail(err, errlen, "--ranks-per-host: '%lu' on each of %lu hosts is more than 100000000 ranks",
                      cfg->ranks_per_host, hosts);
-  if (hnm_topo_parse_placement(plat_value_of(c, OPT_PLACEMENT), &cfg->placement, why, sizeof why) != 0)
+  if (hnm_topo_parse_placement(plat_value_of(c, PLAT_OPT_PLACEMENT), &cfg->placement, why, sizeof why) != 0)
     return hnm_fail(err, errlen, "--placement: %s", why);
 
   /* Links and hosts. */
-  if (get_bandwidth(c, OPT_BW, 0, &cfg->bw, err, errlen) != 0 || get_time(c, OPT_LAT, &cfg->lat, err, errlen) != 0 ||
-      get_sharing(c, OPT_SHARING, &cfg->splitduplex, err, errlen) != 0 ||
-      get_number(c, OPT_LIMITER, &cfg->limiter, err, errlen) != 0)
+  if (get_bandwidth(c, PLAT_OPT_BW, 0, &cfg->bw, err, errlen) != 0 || get_time(c, PLAT_OPT_LAT, &cfg->lat, err, errlen) != 0 ||
+      get_sharing(c, PLAT_OPT_SHARING, &cfg->splitduplex, err, errlen) != 0 ||
+      get_number(c, PLAT_OPT_LIMITER, &cfg->limiter, err, errlen) != 0)
     return -1;
   if (cfg->limiter < 0)
-    return hnm_fail(err, errlen, "--limiter: '%s' is negative (0 = no limiter)", plat_value_of(c, OPT_LIMITER));
+    return hnm_fail(err, errlen, "--limiter: '%s' is negative (0 = no limiter)", plat_value_of(c, PLAT_OPT_LIMITER));
   if (!hnm_routing_is_builtin(cfg->routing) && cfg->limiter > 0)
     return hnm_fail(err, errlen, "--limiter: routed platforms (--routing %s) have no limiter links",
                      hnm_routing_name(cfg->routing));
@@ -266,19 +266,19 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
     return hnm_fail(err, errlen, "--sharing: %s keeps a backlog per direction of a link: use SPLITDUPLEX",
                      hnm_routing_name(cfg->routing));
   cfg->ugal_threshold = HNM_RNET_UGAL_THRESHOLD;
-  if (plat_family_doc(c->fam, OPT_UGAL_THRESHOLD) != NULL) {
-    if (get_time(c, OPT_UGAL_THRESHOLD, &cfg->ugal_threshold, err, errlen) != 0)
+  if (plat_family_doc(c->fam, PLAT_OPT_UGAL_THRESHOLD) != NULL) {
+    if (get_time(c, PLAT_OPT_UGAL_THRESHOLD, &cfg->ugal_threshold, err, errlen) != 0)
       return -1;
-    if (c->val[OPT_UGAL_THRESHOLD] != NULL && cfg->routing != HNM_ROUTING_UGAL_L &&
+    if (c->val[PLAT_OPT_UGAL_THRESHOLD] != NULL && cfg->routing != HNM_ROUTING_UGAL_L &&
         cfg->routing != HNM_ROUTING_UGAL_G)
       return hnm_fail(err, errlen, "--ugal-threshold: only ugal-l and ugal-g have a threshold (--routing %s)",
-                       c->val[OPT_ROUTING] != NULL ? c->val[OPT_ROUTING] : "none");
+                       c->val[PLAT_OPT_ROUTING] != NULL ? c->val[PLAT_OPT_ROUTING] : "none");
   }
-  if (plat_family_doc(c->fam, OPT_USABLE) != NULL) {
-    if (get_number(c, OPT_USABLE, &usable, err, errlen) != 0)
+  if (plat_family_doc(c->fam, PLAT_OPT_USABLE) != NULL) {
+    if (get_number(c, PLAT_OPT_USABLE, &usable, err, errlen) != 0)
       return -1;
     if (!(usable > 0 && usable <= 1))
-      return hnm_fail(err, errlen, "--usable: '%s' is not in (0, 1]", plat_value_of(c, OPT_USABLE));
+      return hnm_fail(err, errlen, "--usable: '%s' is not in (0, 1]", plat_value_of(c, PLAT_OPT_USABLE));
     cfg->bw *= usable;
   }
   if (cfg->limiter > 0 && cfg->topo.family == HNM_TOPO_FATTREE && hnm_topo_switches(&cfg->topo) > hosts)
@@ -286,33 +286,33 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
                      "--limiter: %lu switches for %lu hosts: SimGrid names switch limiters like host limiters "
                "(ids from 2N-1 down), so they would collide; use --limiter 0",
                hnm_topo_switches(&cfg->topo), hosts);
-  if (strcmp(plat_value_of(c, OPT_LOOPBACK_BW), "none") == 0) {
-    if (c->val[OPT_LOOPBACK_LAT] != NULL)
+  if (strcmp(plat_value_of(c, PLAT_OPT_LOOPBACK_BW), "none") == 0) {
+    if (c->val[PLAT_OPT_LOOPBACK_LAT] != NULL)
       return hnm_fail(err, errlen, "--loopback-lat: no loopback (--loopback-bw none)");
   } else {
     cfg->loopback = 1;
-    if (get_bandwidth(c, OPT_LOOPBACK_BW, 0, &cfg->loopback_bw, err, errlen) != 0 ||
-        get_time(c, OPT_LOOPBACK_LAT, &cfg->loopback_lat, err, errlen) != 0)
+    if (get_bandwidth(c, PLAT_OPT_LOOPBACK_BW, 0, &cfg->loopback_bw, err, errlen) != 0 ||
+        get_time(c, PLAT_OPT_LOOPBACK_LAT, &cfg->loopback_lat, err, errlen) != 0)
       return -1;
   }
-  if (hnm_quantity_parse_speed(plat_value_of(c, OPT_SPEED), &cfg->speed, why, sizeof why) != 0)
+  if (hnm_quantity_parse_speed(plat_value_of(c, PLAT_OPT_SPEED), &cfg->speed, why, sizeof why) != 0)
     return hnm_fail(err, errlen, "--speed: %s", why);
   if (!(cfg->speed > 0))
-    return hnm_fail(err, errlen, "--speed: '%s' must be positive", plat_value_of(c, OPT_SPEED));
+    return hnm_fail(err, errlen, "--speed: '%s' must be positive", plat_value_of(c, PLAT_OPT_SPEED));
   if (c->fam->topo == HNM_TOPO_CLUSTER) {
-    if (get_bandwidth(c, OPT_CABINET_BW, 0, &cfg->cab_bw, err, errlen) != 0 || get_time(c, OPT_CABINET_LAT,
+    if (get_bandwidth(c, PLAT_OPT_CABINET_BW, 0, &cfg->cab_bw, err, errlen) != 0 || get_time(c, PLAT_OPT_CABINET_LAT,
                       &cfg->cab_lat, err, errlen) != 0 ||
-        get_bandwidth(c, OPT_CABINET_LIMITER, 1, &cfg->cab_limiter, err, errlen) != 0)
+        get_bandwidth(c, PLAT_OPT_CABINET_LIMITER, 1, &cfg->cab_limiter, err, errlen) != 0)
       return -1;
-    if (strcmp(plat_value_of(c, OPT_CABINET_SHARING), "FATPIPE") == 0)
+    if (strcmp(plat_value_of(c, PLAT_OPT_CABINET_SHARING), "FATPIPE") == 0)
       cfg->cab_fatpipe = 1;
-    else if (strcmp(plat_value_of(c, OPT_CABINET_SHARING), "SHARED") != 0)
+    else if (strcmp(plat_value_of(c, PLAT_OPT_CABINET_SHARING), "SHARED") != 0)
       return hnm_fail(err, errlen, "--cabinet-sharing: '%s' is not SHARED or FATPIPE",
-                       plat_value_of(c, OPT_CABINET_SHARING));
-    if (strcmp(plat_value_of(c, OPT_CABINET_ROUTES), "pairs") == 0)
+                       plat_value_of(c, PLAT_OPT_CABINET_SHARING));
+    if (strcmp(plat_value_of(c, PLAT_OPT_CABINET_ROUTES), "pairs") == 0)
       cfg->cab_pairs = 1;
-    else if (strcmp(plat_value_of(c, OPT_CABINET_ROUTES), "core") != 0)
-      return hnm_fail(err, errlen, "--cabinet-routes: '%s' is not core or pairs", plat_value_of(c, OPT_CABINET_ROUTES));
+    else if (strcmp(plat_value_of(c, PLAT_OPT_CABINET_ROUTES), "core") != 0)
+      return hnm_fail(err, errlen, "--cabinet-routes: '%s' is not core or pairs", plat_value_of(c, PLAT_OPT_CABINET_ROUTES));
   }
 
   /* Output files. */

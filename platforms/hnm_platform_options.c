@@ -21,143 +21,143 @@
 static const struct {
   const char *name;
   const char *arg;
-} opt_names[OPT_COUNT] = {
-  [OPT_PRESET] = {"--preset", "NAME"},
-  [OPT_SCALE] = {"--scale", "F"},
-  [OPT_DIMS] = {"--dims", "AxBx..."},
-  [OPT_SHAPE] = {"--shape", "SHAPE"},
-  [OPT_LEVELS] = {"--levels", "N"},
-  [OPT_DOWN] = {"--down", "LIST"},
-  [OPT_UP] = {"--up", "LIST"},
-  [OPT_LINKS] = {"--links", "LIST"},
-  [OPT_GROUPS] = {"--groups", "N"},
-  [OPT_CHASSIS] = {"--chassis", "N"},
-  [OPT_ROUTERS] = {"--routers", "N"},
-  [OPT_NODES] = {"--nodes", "N"},
-  [OPT_BLUE] = {"--blue-links", "N"},
-  [OPT_BLACK] = {"--black-links", "N"},
-  [OPT_GREEN] = {"--green-links", "N"},
-  [OPT_CABINET_SIZES] = {"--cabinet-sizes", "LIST"},
-  [OPT_CABINETS] = {"--cabinets", "N"},
-  [OPT_BW] = {"--bw", "BANDWIDTH"},
-  [OPT_USABLE] = {"--usable", "FRACTION"},
-  [OPT_LAT] = {"--lat", "TIME"},
-  [OPT_SHARING] = {"--sharing", "POLICY"},
-  [OPT_LIMITER] = {"--limiter", "FACTOR"},
-  [OPT_LOOPBACK_BW] = {"--loopback-bw", "BANDWIDTH"},
-  [OPT_LOOPBACK_LAT] = {"--loopback-lat", "TIME"},
-  [OPT_SPEED] = {"--speed", "SPEED"},
-  [OPT_CABINET_BW] = {"--cabinet-bw", "BANDWIDTH"},
-  [OPT_CABINET_LAT] = {"--cabinet-lat", "TIME"},
-  [OPT_CABINET_LIMITER] = {"--cabinet-limiter", "BANDWIDTH"},
-  [OPT_CABINET_SHARING] = {"--cabinet-sharing", "POLICY"},
-  [OPT_CABINET_ROUTES] = {"--cabinet-routes", "FORM"},
-  [OPT_OUTPUT] = {"-o", "FILE"},
-  [OPT_HOSTFILE] = {"--hostfile", "FILE"},
-  [OPT_PLACEMENT] = {"--placement", "HOW"},
-  [OPT_RANKS] = {"--ranks-per-host", "K"},
-  [OPT_ROUTING] = {"--routing", "NAME"},
-  [OPT_ROUTING_SEED] = {"--routing-seed", "N"},
-  [OPT_UGAL_THRESHOLD] = {"--ugal-threshold", "TIME"},
+} opt_names[PLAT_OPT_COUNT] = {
+  [PLAT_OPT_PRESET] = {"--preset", "NAME"},
+  [PLAT_OPT_SCALE] = {"--scale", "F"},
+  [PLAT_OPT_DIMS] = {"--dims", "AxBx..."},
+  [PLAT_OPT_SHAPE] = {"--shape", "SHAPE"},
+  [PLAT_OPT_LEVELS] = {"--levels", "N"},
+  [PLAT_OPT_DOWN] = {"--down", "LIST"},
+  [PLAT_OPT_UP] = {"--up", "LIST"},
+  [PLAT_OPT_LINKS] = {"--links", "LIST"},
+  [PLAT_OPT_GROUPS] = {"--groups", "N"},
+  [PLAT_OPT_CHASSIS] = {"--chassis", "N"},
+  [PLAT_OPT_ROUTERS] = {"--routers", "N"},
+  [PLAT_OPT_NODES] = {"--nodes", "N"},
+  [PLAT_OPT_BLUE] = {"--blue-links", "N"},
+  [PLAT_OPT_BLACK] = {"--black-links", "N"},
+  [PLAT_OPT_GREEN] = {"--green-links", "N"},
+  [PLAT_OPT_CABINET_SIZES] = {"--cabinet-sizes", "LIST"},
+  [PLAT_OPT_CABINETS] = {"--cabinets", "N"},
+  [PLAT_OPT_BW] = {"--bw", "BANDWIDTH"},
+  [PLAT_OPT_USABLE] = {"--usable", "FRACTION"},
+  [PLAT_OPT_LAT] = {"--lat", "TIME"},
+  [PLAT_OPT_SHARING] = {"--sharing", "POLICY"},
+  [PLAT_OPT_LIMITER] = {"--limiter", "FACTOR"},
+  [PLAT_OPT_LOOPBACK_BW] = {"--loopback-bw", "BANDWIDTH"},
+  [PLAT_OPT_LOOPBACK_LAT] = {"--loopback-lat", "TIME"},
+  [PLAT_OPT_SPEED] = {"--speed", "SPEED"},
+  [PLAT_OPT_CABINET_BW] = {"--cabinet-bw", "BANDWIDTH"},
+  [PLAT_OPT_CABINET_LAT] = {"--cabinet-lat", "TIME"},
+  [PLAT_OPT_CABINET_LIMITER] = {"--cabinet-limiter", "BANDWIDTH"},
+  [PLAT_OPT_CABINET_SHARING] = {"--cabinet-sharing", "POLICY"},
+  [PLAT_OPT_CABINET_ROUTES] = {"--cabinet-routes", "FORM"},
+  [PLAT_OPT_OUTPUT] = {"-o", "FILE"},
+  [PLAT_OPT_HOSTFILE] = {"--hostfile", "FILE"},
+  [PLAT_OPT_PLACEMENT] = {"--placement", "HOW"},
+  [PLAT_OPT_RANKS] = {"--ranks-per-host", "K"},
+  [PLAT_OPT_ROUTING] = {"--routing", "NAME"},
+  [PLAT_OPT_ROUTING_SEED] = {"--routing-seed", "N"},
+  [PLAT_OPT_UGAL_THRESHOLD] = {"--ugal-threshold", "TIME"},
 };
 
-#define DOC_END {OPT_COUNT, NULL, NULL, 0}
+#define DOC_END {PLAT_OPT_COUNT, NULL, NULL, 0}
 
 /* Link and output options shared by the topology families. */
 #define DOC_LINKS(bw, lat, bw_help)                                                                           \
-  {OPT_BW, bw, bw_help, 0},                                                                                   \
-  {OPT_LAT, lat, "latency of every link", 0},                                                                 \
-  {OPT_SHARING, "SPLITDUPLEX", "SPLITDUPLEX (one link per direction) or SHARED (FATPIPE: see below)", 0},     \
-  {OPT_LIMITER, "0", "node limiter: limiter_link = FACTOR x --bw, 0 = none (see below)", 0},                  \
-  {OPT_LOOPBACK_BW, "6GBps", "loopback bandwidth (rank to rank on one host), none = no loopback", 0},         \
-  {OPT_LOOPBACK_LAT, "1us", "loopback latency", 0}
+  {PLAT_OPT_BW, bw, bw_help, 0},                                                                                   \
+  {PLAT_OPT_LAT, lat, "latency of every link", 0},                                                                 \
+  {PLAT_OPT_SHARING, "SPLITDUPLEX", "SPLITDUPLEX (one link per direction) or SHARED (FATPIPE: see below)", 0},     \
+  {PLAT_OPT_LIMITER, "0", "node limiter: limiter_link = FACTOR x --bw, 0 = none (see below)", 0},                  \
+  {PLAT_OPT_LOOPBACK_BW, "6GBps", "loopback bandwidth (rank to rank on one host), none = no loopback", 0},         \
+  {PLAT_OPT_LOOPBACK_LAT, "1us", "loopback latency", 0}
 
 #define DOC_OUTPUT(speed, ranks_help)                                                                         \
-  {OPT_SPEED, speed, "host speed, flop/s (f, kf, Mf, Gf, Tf)", 0},                                            \
-  {OPT_RANKS, "1", ranks_help, 0},                                                                            \
-  {OPT_PLACEMENT, "linear", "rank placement in the hostfile: linear or round-robin (see below)", 0},          \
-  {OPT_OUTPUT, "standard output", "write the XML to FILE", 0},                                                \
-  {OPT_HOSTFILE, "none", "write the hostfile to FILE: one host per line, rank 0 first", 0}
+  {PLAT_OPT_SPEED, speed, "host speed, flop/s (f, kf, Mf, Gf, Tf)", 0},                                            \
+  {PLAT_OPT_RANKS, "1", ranks_help, 0},                                                                            \
+  {PLAT_OPT_PLACEMENT, "linear", "rank placement in the hostfile: linear or round-robin (see below)", 0},          \
+  {PLAT_OPT_OUTPUT, "standard output", "write the XML to FILE", 0},                                                \
+  {PLAT_OPT_HOSTFILE, "none", "write the hostfile to FILE: one host per line, rank 0 first", 0}
 
 #define RANKS_HELP "MPI ranks per host: hostfile lines per host, and core count of each host"
 
 static const struct plat_opt_doc cluster_docs[] = {
-  {OPT_PRESET, "none", "graphene: 144 nodes in 4 cabinets of 39, 35, 30, 40 (Grid'5000), the defaults below", 0},
-  {OPT_CABINET_SIZES, "39,35,30,40", "nodes of cabinet 1, 2, ... (cabinets cab1, cab2, ...)", 1},
-  {OPT_CABINETS, "none", "number of cabinets of --nodes nodes each (instead of --cabinet-sizes)", 1},
-  {OPT_NODES, "none", "nodes per cabinet, with --cabinets", 1},
-  {OPT_BW, "1Gbps", "bandwidth of each node link (up and down)", 0},
-  {OPT_LAT, "10us", "latency of each node link", 0},
-  {OPT_SHARING, "SPLITDUPLEX", "node links: SPLITDUPLEX (up + down) or SHARED (FATPIPE: see below)", 0},
-  {OPT_LIMITER, "1.5", "node limiter cabN_link_I_limiter = FACTOR x --bw (Degomme et al. 2013: 1.5), 0 = none", 0},
-  {OPT_LOOPBACK_BW, "6GBps", "loopback bandwidth (rank to rank on one host), none = no loopback", 0},
-  {OPT_LOOPBACK_LAT, "1us", "loopback latency", 0},
-  {OPT_CABINET_BW, "10Gbps", "bandwidth of each cabinet's links cabN-up and cabN-down", 0},
-  {OPT_CABINET_LAT, "5us", "latency of cabN-up and cabN-down", 0},
-  {OPT_CABINET_LIMITER, "13Gbps", "cabinet limiter cabN-limiter (graphene: 13Gbps, measured), 0 = none", 0},
-  {OPT_CABINET_SHARING, "SHARED", "cabinet links: SHARED or FATPIPE", 0},
-  {OPT_CABINET_ROUTES, "core", "routes between cabinets: core (2 per cabinet, through a core) or pairs (one per pair)", 0},
+  {PLAT_OPT_PRESET, "none", "graphene: 144 nodes in 4 cabinets of 39, 35, 30, 40 (Grid'5000), the defaults below", 0},
+  {PLAT_OPT_CABINET_SIZES, "39,35,30,40", "nodes of cabinet 1, 2, ... (cabinets cab1, cab2, ...)", 1},
+  {PLAT_OPT_CABINETS, "none", "number of cabinets of --nodes nodes each (instead of --cabinet-sizes)", 1},
+  {PLAT_OPT_NODES, "none", "nodes per cabinet, with --cabinets", 1},
+  {PLAT_OPT_BW, "1Gbps", "bandwidth of each node link (up and down)", 0},
+  {PLAT_OPT_LAT, "10us", "latency of each node link", 0},
+  {PLAT_OPT_SHARING, "SPLITDUPLEX", "node links: SPLITDUPLEX (up + down) or SHARED (FATPIPE: see below)", 0},
+  {PLAT_OPT_LIMITER, "1.5", "node limiter cabN_link_I_limiter = FACTOR x --bw (Degomme et al. 2013: 1.5), 0 = none", 0},
+  {PLAT_OPT_LOOPBACK_BW, "6GBps", "loopback bandwidth (rank to rank on one host), none = no loopback", 0},
+  {PLAT_OPT_LOOPBACK_LAT, "1us", "loopback latency", 0},
+  {PLAT_OPT_CABINET_BW, "10Gbps", "bandwidth of each cabinet's links cabN-up and cabN-down", 0},
+  {PLAT_OPT_CABINET_LAT, "5us", "latency of cabN-up and cabN-down", 0},
+  {PLAT_OPT_CABINET_LIMITER, "13Gbps", "cabinet limiter cabN-limiter (graphene: 13Gbps, measured), 0 = none", 0},
+  {PLAT_OPT_CABINET_SHARING, "SHARED", "cabinet links: SHARED or FATPIPE", 0},
+  {PLAT_OPT_CABINET_ROUTES, "core", "routes between cabinets: core (2 per cabinet, through a core) or pairs (one per pair)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
 
 static const struct plat_opt_doc torus_docs[] = {
-  {OPT_PRESET, "none", "torus-M (25x25x25) or torus-L (75x25x25), Zheng & Marguinaud 2018, Table 1 (see below)", 0},
-  {OPT_DIMS, "8x8x8", "sizes of the dimensions, 1 to 16 of them; the first is routed first", 1},
-  {OPT_SCALE, "1", "shrink every dimension by F^(1/dimensions), 0 < F <= 1 (at least 2 each)", 0},
+  {PLAT_OPT_PRESET, "none", "torus-M (25x25x25) or torus-L (75x25x25), Zheng & Marguinaud 2018, Table 1 (see below)", 0},
+  {PLAT_OPT_DIMS, "8x8x8", "sizes of the dimensions, 1 to 16 of them; the first is routed first", 1},
+  {PLAT_OPT_SCALE, "1", "shrink every dimension by F^(1/dimensions), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of each torus link (per direction with SPLITDUPLEX)"),
-  {OPT_ROUTING, "dor", "dor (SimGrid's dimension order) or valiant (via a random host; hnm's platform library)", 0},
-  {OPT_ROUTING_SEED, "1", "seed of valiant's random choices (same seed, same routes; dor: accepted, unused)", 0},
+  {PLAT_OPT_ROUTING, "dor", "dor (SimGrid's dimension order) or valiant (via a random host; hnm's platform library)", 0},
+  {PLAT_OPT_ROUTING_SEED, "1", "seed of valiant's random choices (same seed, same routes; dor: accepted, unused)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP " (presets: 25)"),
   DOC_END
 };
 
 static const struct plat_opt_doc fattree_docs[] = {
-  {OPT_PRESET, "none", "fattree-M or fattree-L, Zheng & Marguinaud 2018, Table 1 (see below)", 0},
-  {OPT_LEVELS, "length of --down", "number of switch levels (checked against the lists)", 1},
-  {OPT_DOWN, "4,4", "down ports (children) of a switch, level 1 (leaf) first", 1},
-  {OPT_UP, "1,2", "up ports (parents) of a node of level 0 (host), 1, ...", 1},
-  {OPT_LINKS, "1,2", "parallel links between level l and level l+1, l = 0 first", 1},
-  {OPT_SCALE, "1", "shrink the down ports by F^(1/levels), 0 < F <= 1 (at least 2 each)", 0},
+  {PLAT_OPT_PRESET, "none", "fattree-M or fattree-L, Zheng & Marguinaud 2018, Table 1 (see below)", 0},
+  {PLAT_OPT_LEVELS, "length of --down", "number of switch levels (checked against the lists)", 1},
+  {PLAT_OPT_DOWN, "4,4", "down ports (children) of a switch, level 1 (leaf) first", 1},
+  {PLAT_OPT_UP, "1,2", "up ports (parents) of a node of level 0 (host), 1, ...", 1},
+  {PLAT_OPT_LINKS, "1,2", "parallel links between level l and level l+1, l = 0 first", 1},
+  {PLAT_OPT_SCALE, "1", "shrink the down ports by F^(1/levels), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of each link (per direction with SPLITDUPLEX)"),
-  {OPT_ROUTING, "dmodk", "dmodk (SimGrid's D-mod-k) or random (a random up-port per level and message; hnm's "
+  {PLAT_OPT_ROUTING, "dmodk", "dmodk (SimGrid's D-mod-k) or random (a random up-port per level and message; hnm's "
                          "platform library)", 0},
-  {OPT_ROUTING_SEED, "1", "seed of random's choices (same seed, same routes; dmodk: accepted, unused)", 0},
+  {PLAT_OPT_ROUTING_SEED, "1", "seed of random's choices (same seed, same routes; dmodk: accepted, unused)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
 
 static const struct plat_opt_doc dragonfly_docs[] = {
-  {OPT_PRESET, "none", "dragonfly-MM, dragonfly-SL, dragonfly-LS or dragonfly-ML, Zheng & Marguinaud 2018, Table 1", 0},
-  {OPT_GROUPS, "3", "groups (at most --routers without --routing: SimGrid 3.32 routes group g via router g)", 1},
-  {OPT_CHASSIS, "4", "chassis per group (black links: all-to-all between chassis)", 1},
-  {OPT_ROUTERS, "5", "routers per chassis (green links: all-to-all inside a chassis)", 1},
-  {OPT_NODES, "2", "nodes per router", 1},
-  {OPT_BLUE, "4", "links between two groups (one SimGrid link of N x --bw; N links with --routing)", 1},
-  {OPT_BLACK, "3", "links between two routers of different chassis (N x --bw)", 1},
-  {OPT_GREEN, "1", "links between two routers of a chassis (N x --bw)", 1},
-  {OPT_SCALE, "1", "shrink groups, chassis, routers, nodes by F^(1/4), 0 < F <= 1 (at least 2 each)", 0},
+  {PLAT_OPT_PRESET, "none", "dragonfly-MM, dragonfly-SL, dragonfly-LS or dragonfly-ML, Zheng & Marguinaud 2018, Table 1", 0},
+  {PLAT_OPT_GROUPS, "3", "groups (at most --routers without --routing: SimGrid 3.32 routes group g via router g)", 1},
+  {PLAT_OPT_CHASSIS, "4", "chassis per group (black links: all-to-all between chassis)", 1},
+  {PLAT_OPT_ROUTERS, "5", "routers per chassis (green links: all-to-all inside a chassis)", 1},
+  {PLAT_OPT_NODES, "2", "nodes per router", 1},
+  {PLAT_OPT_BLUE, "4", "links between two groups (one SimGrid link of N x --bw; N links with --routing)", 1},
+  {PLAT_OPT_BLACK, "3", "links between two routers of different chassis (N x --bw)", 1},
+  {PLAT_OPT_GREEN, "1", "links between two routers of a chassis (N x --bw)", 1},
+  {PLAT_OPT_SCALE, "1", "shrink groups, chassis, routers, nodes by F^(1/4), 0 < F <= 1 (at least 2 each)", 0},
   DOC_LINKS("10GBps", "100ns", "bandwidth of one link (per direction with SPLITDUPLEX)"),
-  {OPT_ROUTING, "none", "minimal, valiant-group, valiant-router, ugal-l or ugal-g: hnm's platform library, global "
+  {PLAT_OPT_ROUTING, "none", "minimal, valiant-group, valiant-router, ugal-l or ugal-g: hnm's platform library, global "
                         "links spread over the routers (see below); none: SimGrid's DRAGONFLY zone", 0},
-  {OPT_ROUTING_SEED, "1", "seed of the Valiant and UGAL random choices (same seed, same routes; minimal and none: "
+  {PLAT_OPT_ROUTING_SEED, "1", "seed of the Valiant and UGAL random choices (same seed, same routes; minimal and none: "
                           "accepted, unused)", 0},
-  {OPT_UGAL_THRESHOLD, "10us", "UGAL's T: minimal iff q_min + h_min lat <= q_val + h_val lat + T (q: seconds of "
+  {PLAT_OPT_UGAL_THRESHOLD, "10us", "UGAL's T: minimal iff q_min + h_min lat <= q_val + h_val lat + T (q: seconds of "
                                "backlog)", 0},
   DOC_OUTPUT("1Gf", RANKS_HELP),
   DOC_END
 };
 
 static const struct plat_opt_doc bgq_docs[] = {
-  {OPT_SHAPE, "512", "512, 1024, 2048, 4096, 8192 (named shapes, see below) or AxBxCxDxE with E = 2", 1},
-  {OPT_SCALE, "1", "shrink A, B, C, D by F^(1/4), 0 < F <= 1 (at least 2 each; E stays 2)", 0},
-  {OPT_BW, "2GBps", "raw bandwidth of a BG/Q link, per direction", 0},
-  {OPT_USABLE, "0.9", "usable fraction of --bw: the platform gets --bw x FRACTION (1.8GBps)", 0},
-  {OPT_LAT, "40ns", "latency of each link (one hop; an assumption, calibrate it)", 0},
-  {OPT_SHARING, "SPLITDUPLEX", "SPLITDUPLEX (one link per direction) or SHARED (FATPIPE: see below)", 0},
-  {OPT_LIMITER, "0", "node limiter: limiter_link = FACTOR x usable bandwidth, 0 = none (see below)", 0},
-  {OPT_LOOPBACK_BW, "6GBps", "loopback bandwidth (rank to rank on one host), none = no loopback", 0},
-  {OPT_LOOPBACK_LAT, "1us", "loopback latency", 0},
+  {PLAT_OPT_SHAPE, "512", "512, 1024, 2048, 4096, 8192 (named shapes, see below) or AxBxCxDxE with E = 2", 1},
+  {PLAT_OPT_SCALE, "1", "shrink A, B, C, D by F^(1/4), 0 < F <= 1 (at least 2 each; E stays 2)", 0},
+  {PLAT_OPT_BW, "2GBps", "raw bandwidth of a BG/Q link, per direction", 0},
+  {PLAT_OPT_USABLE, "0.9", "usable fraction of --bw: the platform gets --bw x FRACTION (1.8GBps)", 0},
+  {PLAT_OPT_LAT, "40ns", "latency of each link (one hop; an assumption, calibrate it)", 0},
+  {PLAT_OPT_SHARING, "SPLITDUPLEX", "SPLITDUPLEX (one link per direction) or SHARED (FATPIPE: see below)", 0},
+  {PLAT_OPT_LIMITER, "0", "node limiter: limiter_link = FACTOR x usable bandwidth, 0 = none (see below)", 0},
+  {PLAT_OPT_LOOPBACK_BW, "6GBps", "loopback bandwidth (rank to rank on one host), none = no loopback", 0},
+  {PLAT_OPT_LOOPBACK_LAT, "1us", "loopback latency", 0},
   DOC_OUTPUT("204.8Gf", RANKS_HELP " (ABCDET: T fastest)"),
   DOC_END
 };
@@ -184,7 +184,7 @@ const struct plat_family plat_families[] = {
 
 const struct plat_opt_doc *plat_family_doc(const struct plat_family *f, enum plat_opt_id id)
 {
-  for (const struct plat_opt_doc *d = f->docs; d->id != OPT_COUNT; d++)
+  for (const struct plat_opt_doc *d = f->docs; d->id != PLAT_OPT_COUNT; d++)
     if (d->id == id)
       return d;
   return NULL;
@@ -399,13 +399,13 @@ int plat_cli_parse(struct plat_cli *c, int argc, char **argv, int first)
   /* The family's options as an hnm_opt table: each stores its text in
    * c->val[id] (NULL when absent: plat_value_of() then takes the family's
    * default, shown in brackets in --help), parsed with units later. */
-  struct hnm_opt opts[OPT_COUNT + 1];
-  char help[OPT_COUNT][512], prog[64];
+  struct hnm_opt opts[PLAT_OPT_COUNT + 1];
+  char help[PLAT_OPT_COUNT][512], prog[64];
   size_t n = 0;
-  for (const struct plat_opt_doc *d = c->fam->docs; d->id != OPT_COUNT && n < OPT_COUNT; d++, n++) {
+  for (const struct plat_opt_doc *d = c->fam->docs; d->id != PLAT_OPT_COUNT && n < PLAT_OPT_COUNT; d++, n++) {
     snprintf(help[n], sizeof help[n], "%s [%s]", d->help, d->def);
-    opts[n] = (struct hnm_opt){d->id == OPT_OUTPUT ? "output" : opt_names[d->id].name + 2,
-                               d->id == OPT_OUTPUT ? 'o' : 0,
+    opts[n] = (struct hnm_opt){d->id == PLAT_OPT_OUTPUT ? "output" : opt_names[d->id].name + 2,
+                               d->id == PLAT_OPT_OUTPUT ? 'o' : 0,
                                HNM_OPT_STRING,
                                opt_names[d->id].arg,
                                NULL,

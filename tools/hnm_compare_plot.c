@@ -40,9 +40,9 @@ typedef struct {
 
 static int same_group(const cmp_row *a, const cmp_row *b)
 {
-  return strcmp(a->f[C_PROGRAM], b->f[C_PROGRAM]) == 0 && strcmp(a->f[C_ARGS], b->f[C_ARGS]) == 0 &&
-         strcmp(a->f[C_MODEL], b->f[C_MODEL]) == 0 && strcmp(a->f[C_PLATFORM], b->f[C_PLATFORM]) == 0 &&
-         strcmp(a->f[C_METRIC], b->f[C_METRIC]) == 0 && strcmp(a->f[C_OPTIONS], b->f[C_OPTIONS]) == 0;
+  return strcmp(a->f[CMP_COL_PROGRAM], b->f[CMP_COL_PROGRAM]) == 0 && strcmp(a->f[CMP_COL_ARGS], b->f[CMP_COL_ARGS]) == 0 &&
+         strcmp(a->f[CMP_COL_MODEL], b->f[CMP_COL_MODEL]) == 0 && strcmp(a->f[CMP_COL_PLATFORM], b->f[CMP_COL_PLATFORM]) == 0 &&
+         strcmp(a->f[CMP_COL_METRIC], b->f[CMP_COL_METRIC]) == 0 && strcmp(a->f[CMP_COL_OPTIONS], b->f[CMP_COL_OPTIONS]) == 0;
 }
 
 /* The reference time for row R: same program, args, metric, np, and same
@@ -52,13 +52,13 @@ static int find_ref(cmp_row **sel, long n, const cmp_row *r, const char *ref, do
 {
   for (long i = 0; i < n; i++) {
     const cmp_row *q = sel[i];
-    if (strcmp(q->f[C_MODEL], ref) != 0 || strcmp(q->f[C_PROGRAM], r->f[C_PROGRAM]) != 0 ||
-        strcmp(q->f[C_ARGS], r->f[C_ARGS]) != 0 || strcmp(q->f[C_METRIC], r->f[C_METRIC]) != 0 ||
-        strcmp(q->f[C_NP], r->f[C_NP]) != 0 ||
-        (strcmp(q->f[C_PLATFORM], "-") != 0 &&
-         (strcmp(q->f[C_PLATFORM], r->f[C_PLATFORM]) != 0 || strcmp(q->f[C_OPTIONS], r->f[C_OPTIONS]) != 0)))
+    if (strcmp(q->f[CMP_COL_MODEL], ref) != 0 || strcmp(q->f[CMP_COL_PROGRAM], r->f[CMP_COL_PROGRAM]) != 0 ||
+        strcmp(q->f[CMP_COL_ARGS], r->f[CMP_COL_ARGS]) != 0 || strcmp(q->f[CMP_COL_METRIC], r->f[CMP_COL_METRIC]) != 0 ||
+        strcmp(q->f[CMP_COL_NP], r->f[CMP_COL_NP]) != 0 ||
+        (strcmp(q->f[CMP_COL_PLATFORM], "-") != 0 &&
+         (strcmp(q->f[CMP_COL_PLATFORM], r->f[CMP_COL_PLATFORM]) != 0 || strcmp(q->f[CMP_COL_OPTIONS], r->f[CMP_COL_OPTIONS]) != 0)))
       continue;
-    return cmp_parse_double(q->f[C_TIME], t);
+    return cmp_parse_double(q->f[CMP_COL_TIME], t);
   }
   return -1;
 }
@@ -164,23 +164,23 @@ int cmp_cmd_plot(int argc, char **argv)
     double t;
     long np;
     /* A model set is drawn by its central rows, which carry the band. */
-    int keep = strcmp(sel[i]->f[C_STATUS], "ok") == 0 &&
-               (sel[i]->f[C_MEMBER][0] == '\0' || strcmp(sel[i]->f[C_MEMBER], "central") == 0);
+    int keep = strcmp(sel[i]->f[CMP_COL_STATUS], "ok") == 0 &&
+               (sel[i]->f[CMP_COL_MEMBER][0] == '\0' || strcmp(sel[i]->f[CMP_COL_MEMBER], "central") == 0);
     for (int k = 0; k < nonly && keep; k++)
       keep = strcmp(sel[i]->f[onlycol[k]], onlyval[k]) == 0 ||
-             (ref && onlycol[k] == C_MODEL && strcmp(sel[i]->f[C_MODEL], ref) == 0);
+             (ref && onlycol[k] == CMP_COL_MODEL && strcmp(sel[i]->f[CMP_COL_MODEL], ref) == 0);
     if (!keep)
       continue;
-    if (cmp_parse_double(sel[i]->f[C_TIME], &t) != 0 || t < 0)
-      return hnm_msg_error("%s:%ld: time_s: '%s' is not a time", sel[i]->file, sel[i]->line, sel[i]->f[C_TIME]);
-    if (cmp_parse_long(sel[i]->f[C_NP], 1, 100000000, &np) != 0)
-      return hnm_msg_error("%s:%ld: np: '%s' is not a process count", sel[i]->file, sel[i]->line, sel[i]->f[C_NP]);
+    if (cmp_parse_double(sel[i]->f[CMP_COL_TIME], &t) != 0 || t < 0)
+      return hnm_msg_error("%s:%ld: time_s: '%s' is not a time", sel[i]->file, sel[i]->line, sel[i]->f[CMP_COL_TIME]);
+    if (cmp_parse_long(sel[i]->f[CMP_COL_NP], 1, 100000000, &np) != 0)
+      return hnm_msg_error("%s:%ld: np: '%s' is not a process count", sel[i]->file, sel[i]->line, sel[i]->f[CMP_COL_NP]);
     double lo, hi;
-    if (sel[i]->f[C_BAND_LO][0] != '\0' &&
-        (cmp_parse_double(sel[i]->f[C_BAND_LO], &lo) != 0 || cmp_parse_double(sel[i]->f[C_BAND_HI], &hi) != 0 || lo < 0 ||
+    if (sel[i]->f[CMP_COL_BAND_LO][0] != '\0' &&
+        (cmp_parse_double(sel[i]->f[CMP_COL_BAND_LO], &lo) != 0 || cmp_parse_double(sel[i]->f[CMP_COL_BAND_HI], &hi) != 0 || lo < 0 ||
          hi < lo))
       return hnm_msg_error("%s:%ld: band_lo, band_hi: '%s', '%s' is not a band (0 <= band_lo <= band_hi)", sel[i]->file,
-                      sel[i]->line, sel[i]->f[C_BAND_LO], sel[i]->f[C_BAND_HI]);
+                      sel[i]->line, sel[i]->f[CMP_COL_BAND_LO], sel[i]->f[CMP_COL_BAND_HI]);
     sel[m++] = sel[i];
   }
   n = m;
@@ -188,7 +188,7 @@ int cmp_cmd_plot(int argc, char **argv)
     return hnm_msg_error("%s: no ok run to plot", in);
   int found_ref = 0;
   for (long i = 0; ref && i < n; i++)
-    found_ref |= strcmp(sel[i]->f[C_MODEL], ref) == 0;
+    found_ref |= strcmp(sel[i]->f[CMP_COL_MODEL], ref) == 0;
   if (ref && !found_ref)
     return hnm_msg_error("--reference: no ok run of model '%s' in %s", ref, in);
 
@@ -206,12 +206,12 @@ int cmp_cmd_plot(int argc, char **argv)
       ns++;
     }
     long k = s[g].n++;
-    s[g].np[k] = atol(sel[i]->f[C_NP]);
-    cmp_parse_double(sel[i]->f[C_TIME], &s[g].t[k]);
+    s[g].np[k] = atol(sel[i]->f[CMP_COL_NP]);
+    cmp_parse_double(sel[i]->f[CMP_COL_TIME], &s[g].t[k]);
     s[g].lo[k] = s[g].hi[k] = s[g].t[k];
-    if (sel[i]->f[C_BAND_LO][0] != '\0') {
-      cmp_parse_double(sel[i]->f[C_BAND_LO], &s[g].lo[k]);
-      cmp_parse_double(sel[i]->f[C_BAND_HI], &s[g].hi[k]);
+    if (sel[i]->f[CMP_COL_BAND_LO][0] != '\0') {
+      cmp_parse_double(sel[i]->f[CMP_COL_BAND_LO], &s[g].lo[k]);
+      cmp_parse_double(sel[i]->f[CMP_COL_BAND_HI], &s[g].hi[k]);
       s[g].banded = 1;
     }
     /* insertion sort by np */
@@ -233,44 +233,44 @@ int cmp_cmd_plot(int argc, char **argv)
   int vary[CMP_NCOLS] = {0};
   /* The mpirun reference always has other options and platform ("-") than
    * the simulations: those vary only if they do among the simulations. */
-  const int comps[] = {C_MODEL, C_PLATFORM, C_ARGS, C_PROGRAM, C_METRIC, C_OPTIONS};
+  const int comps[] = {CMP_COL_MODEL, CMP_COL_PLATFORM, CMP_COL_ARGS, CMP_COL_PROGRAM, CMP_COL_METRIC, CMP_COL_OPTIONS};
   const int ncomps = 6;
   for (int c = 0; c < ncomps; c++)
     for (long g = 1; g < ns; g++) {
       const cmp_row *a = s[g].first, *b = s[0].first;
-      if (comps[c] == C_OPTIONS || comps[c] == C_PLATFORM) {
+      if (comps[c] == CMP_COL_OPTIONS || comps[c] == CMP_COL_PLATFORM) {
         long h = 0;
-        while (h < ns && strcmp(s[h].first->f[C_MODEL], "mpirun") == 0)
+        while (h < ns && strcmp(s[h].first->f[CMP_COL_MODEL], "mpirun") == 0)
           h++;
         b = h < ns ? s[h].first : b;
-        if (strcmp(a->f[C_MODEL], "mpirun") == 0)
+        if (strcmp(a->f[CMP_COL_MODEL], "mpirun") == 0)
           continue;
       }
       if (strcmp(a->f[comps[c]], b->f[comps[c]]) != 0)
         vary[comps[c]] = 1;
     }
-  if (!vary[C_PLATFORM] && !vary[C_ARGS] && !vary[C_PROGRAM] && !vary[C_METRIC] && !vary[C_OPTIONS])
-    vary[C_MODEL] = 1; /* one series or models only: name them by model */
+  if (!vary[CMP_COL_PLATFORM] && !vary[CMP_COL_ARGS] && !vary[CMP_COL_PROGRAM] && !vary[CMP_COL_METRIC] && !vary[CMP_COL_OPTIONS])
+    vary[CMP_COL_MODEL] = 1; /* one series or models only: name them by model */
   for (long g = 0; g < ns; g++) {
     char buf[1024] = "";
     for (int c = 0; c < ncomps; c++) {
       if (!vary[comps[c]])
         continue;
       const char *v = s[g].first->f[comps[c]];
-      if (comps[c] == C_OPTIONS && strcmp(s[g].first->f[C_MODEL], "mpirun") == 0)
+      if (comps[c] == CMP_COL_OPTIONS && strcmp(s[g].first->f[CMP_COL_MODEL], "mpirun") == 0)
         continue;
       char *uncommon = NULL;
-      if (comps[c] == C_OPTIONS) {
+      if (comps[c] == CMP_COL_OPTIONS) {
         /* Only the words that not every simulation series has. */
         cmp_strvec w = {0}, keep = {0};
         cmp_sv_split(&w, v);
         for (int i = 0; i < w.n; i++) {
           int everywhere = 1;
           for (long h = 0; h < ns && everywhere; h++) {
-            if (strcmp(s[h].first->f[C_MODEL], "mpirun") == 0)
+            if (strcmp(s[h].first->f[CMP_COL_MODEL], "mpirun") == 0)
               continue;
             cmp_strvec o = {0};
-            cmp_sv_split(&o, s[h].first->f[C_OPTIONS]);
+            cmp_sv_split(&o, s[h].first->f[CMP_COL_OPTIONS]);
             int found = 0;
             for (int j = 0; j < o.n; j++)
               found |= strcmp(o.v[j], w.v[i]) == 0;
@@ -285,9 +285,9 @@ int cmp_cmd_plot(int argc, char **argv)
         plot__sv_free(&keep);
         v = *uncommon ? uncommon : "(base options)";
       }
-      if (comps[c] == C_PROGRAM && strrchr(v, '/'))
+      if (comps[c] == CMP_COL_PROGRAM && strrchr(v, '/'))
         v = strrchr(v, '/') + 1;
-      if (comps[c] == C_PLATFORM && strcmp(v, "-") == 0)
+      if (comps[c] == CMP_COL_PLATFORM && strcmp(v, "-") == 0)
         continue;
       size_t l = strlen(buf);
       snprintf(buf + l, sizeof buf - l, "%s%s", l ? " " : "", *v ? v : "(no args)");
@@ -310,7 +310,7 @@ int cmp_cmd_plot(int argc, char **argv)
         cmp_row probe = *s[g].first;
         char npb[32];
         snprintf(npb, sizeof npb, "%ld", s[g].np[k]);
-        probe.f[C_NP] = npb;
+        probe.f[CMP_COL_NP] = npb;
         double tr;
         if (find_ref(sel, n, &probe, ref, &tr) == 0 && tr > 0)
           printf("  %+9.1f%%", 100 * (s[g].t[k] - tr) / tr);
@@ -356,14 +356,14 @@ int cmp_cmd_plot(int argc, char **argv)
     if (e == NULL)
       return 2;
     for (long g = 0; g < ns; g++) {
-      if (strcmp(s[g].first->f[C_MODEL], ref) == 0)
+      if (strcmp(s[g].first->f[CMP_COL_MODEL], ref) == 0)
         continue;
       int any = 0;
       for (long k = 0; k < s[g].n; k++) {
         cmp_row probe = *s[g].first;
         char npb[32];
         snprintf(npb, sizeof npb, "%ld", s[g].np[k]);
-        probe.f[C_NP] = npb;
+        probe.f[CMP_COL_NP] = npb;
         double tr;
         if (find_ref(sel, n, &probe, ref, &tr) != 0 || tr <= 0)
           continue;

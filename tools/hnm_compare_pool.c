@@ -154,13 +154,13 @@ static int row_done(const cmp_config *c, const cmp_row *r)
 {
   if (c->no_retry)
     return 1;
-  if (strcmp(r->f[C_STATUS], "ok") != 0)
+  if (strcmp(r->f[CMP_COL_STATUS], "ok") != 0)
     return 0;
-  if (strcmp(r->f[C_MEMBER], "central") != 0)
+  if (strcmp(r->f[CMP_COL_MEMBER], "central") != 0)
     return 1;
   for (int m = 0; m < c->models.n; m++)
-    if (c->sets[m] != NULL && strcmp(c->models.v[m], r->f[C_MODEL]) == 0)
-      return atol(r->f[C_MEMBERS]) == (long)c->sets[m]->nmembers;
+    if (c->sets[m] != NULL && strcmp(c->models.v[m], r->f[CMP_COL_MODEL]) == 0)
+      return atol(r->f[CMP_COL_MEMBERS]) == (long)c->sets[m]->nmembers;
   return 1;
 }
 
@@ -325,8 +325,8 @@ int cmp_cmd_run(int argc, char **argv)
       todo[ntodo++] = k;
       if (runs[k].member >= 0)
         pending[runs[k].group]++;
-    } else if (runs[k].member > 0 && strcmp(d->row->f[C_STATUS], "ok") == 0) {
-      cmp_parse_double(d->row->f[C_TIME], &val[k]);
+    } else if (runs[k].member > 0 && strcmp(d->row->f[CMP_COL_STATUS], "ok") == 0) {
+      cmp_parse_double(d->row->f[CMP_COL_TIME], &val[k]);
     }
   }
 

@@ -166,7 +166,7 @@ int cmp_cmd_merge(int argc, char **argv)
   long bad = 0;
   for (long i = 0; i < n; i++) {
     cmp_put_row(f, sel[i], rows.wide);
-    bad += strcmp(sel[i]->f[C_STATUS], "ok") != 0;
+    bad += strcmp(sel[i]->f[CMP_COL_STATUS], "ok") != 0;
   }
   if (hnm_out_commit(o, oerr, sizeof oerr) != 0)
     return hnm_msg_error("%s", oerr); /* exit 2: nothing of it written */

@@ -46,16 +46,16 @@ static const char *store__bad_number(const cmp_row *r)
   long l;
   double d;
   const char *v = NULL, *col = NULL, *reason = NULL;
-  if (cmp_parse_long(r->f[C_NP], 1, 100000000, &l) != 0)
-    v = r->f[C_NP], col = "np", reason = "is not a process count";
-  else if (r->f[C_TIME][0] != '\0' && (cmp_parse_double(r->f[C_TIME], &d) != 0 || d < 0))
-    v = r->f[C_TIME], col = "time_s", reason = "is not a time";
-  else if (r->f[C_TIME][0] == '\0' && strcmp(r->f[C_STATUS], "ok") == 0)
-    v = r->f[C_TIME], col = "time_s", reason = "is empty in an ok row";
-  else if (cmp_parse_double(r->f[C_WALL], &d) != 0 || d < 0)
-    v = r->f[C_WALL], col = "wall_s", reason = "is not a time";
-  else if (cmp_parse_long(r->f[C_EXIT], -2147483648L, 2147483647L, &l) != 0)
-    v = r->f[C_EXIT], col = "exit_code", reason = "is not an exit status";
+  if (cmp_parse_long(r->f[CMP_COL_NP], 1, 100000000, &l) != 0)
+    v = r->f[CMP_COL_NP], col = "np", reason = "is not a process count";
+  else if (r->f[CMP_COL_TIME][0] != '\0' && (cmp_parse_double(r->f[CMP_COL_TIME], &d) != 0 || d < 0))
+    v = r->f[CMP_COL_TIME], col = "time_s", reason = "is not a time";
+  else if (r->f[CMP_COL_TIME][0] == '\0' && strcmp(r->f[CMP_COL_STATUS], "ok") == 0)
+    v = r->f[CMP_COL_TIME], col = "time_s", reason = "is empty in an ok row";
+  else if (cmp_parse_double(r->f[CMP_COL_WALL], &d) != 0 || d < 0)
+    v = r->f[CMP_COL_WALL], col = "wall_s", reason = "is not a time";
+  else if (cmp_parse_long(r->f[CMP_COL_EXIT], -2147483648L, 2147483647L, &l) != 0)
+    v = r->f[CMP_COL_EXIT], col = "exit_code", reason = "is not an exit status";
   if (v == NULL)
     return NULL;
   snprintf(why, sizeof why, "%s: '%.120s' %s", col, v, reason);
@@ -120,14 +120,14 @@ int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_
     for (int k = ncols; k < CMP_NCOLS; k++)
       r.f[k] = r.buf + strlen(r.buf); /* "" */
     long idx;
-    if (cmp_parse_long(r.f[C_INDEX], 0, 1L << 40, &idx) != 0) {
-      rc = hnm_msg_error("%s:%ld: index: '%s' is not a whole number%s", file, ln, r.f[C_INDEX], tail);
+    if (cmp_parse_long(r.f[CMP_COL_INDEX], 0, 1L << 40, &idx) != 0) {
+      rc = hnm_msg_error("%s:%ld: index: '%s' is not a whole number%s", file, ln, r.f[CMP_COL_INDEX], tail);
       free(r.buf);
       break;
     }
-    if (!store__known_status(r.f[C_STATUS])) {
+    if (!store__known_status(r.f[CMP_COL_STATUS])) {
       rc = hnm_msg_error("%s:%ld: status: '%s' is not one of ok, failed, signal, timeout, nometric%s", file, ln,
-                    r.f[C_STATUS], tail);
+                    r.f[CMP_COL_STATUS], tail);
       free(r.buf);
       break;
     }
@@ -233,8 +233,8 @@ int cmp_store_lock(const char *out, int fd)
 
 char *cmp_row_key(const cmp_row *r)
 {
-  return cmp_make_key(r->f[C_PROGRAM], r->f[C_ARGS], r->f[C_MODEL], r->f[C_PLATFORM], r->f[C_NP], r->f[C_METRIC],
-                  r->f[C_OPTIONS], r->f[C_MEMBER]);
+  return cmp_make_key(r->f[CMP_COL_PROGRAM], r->f[CMP_COL_ARGS], r->f[CMP_COL_MODEL], r->f[CMP_COL_PLATFORM], r->f[CMP_COL_NP], r->f[CMP_COL_METRIC],
+                  r->f[CMP_COL_OPTIONS], r->f[CMP_COL_MEMBER]);
 }
 
 int cmp_order_str(const void *a, const void *b)
@@ -295,7 +295,7 @@ static int order_keyed(const void *a, const void *b)
 static int order_row_index(const void *a, const void *b)
 {
   const cmp_row *x = *(cmp_row *const *)a, *y = *(cmp_row *const *)b;
-  long i = atol(x->f[C_INDEX]), j = atol(y->f[C_INDEX]);
+  long i = atol(x->f[CMP_COL_INDEX]), j = atol(y->f[CMP_COL_INDEX]);
   if (i != j)
     return i < j ? -1 : 1;
   if (x->ord != y->ord)
@@ -346,11 +346,11 @@ int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups)
       } else if (best->ord == r->ord) {
         best = r; /* later in the same file */
       } else {
-        int bok = strcmp(best->f[C_STATUS], "ok") == 0, rok = strcmp(r->f[C_STATUS], "ok") == 0;
+        int bok = strcmp(best->f[CMP_COL_STATUS], "ok") == 0, rok = strcmp(r->f[CMP_COL_STATUS], "ok") == 0;
         if (bok && rok) {
-          if (strcmp(best->f[C_TIME], r->f[C_TIME]) != 0) {
+          if (strcmp(best->f[CMP_COL_TIME], r->f[CMP_COL_TIME]) != 0) {
             int rc = hnm_msg_error("%s:%ld: time_s %s conflicts with %s:%ld (time_s %s) for the same run", r->file,
-                              r->line, r->f[C_TIME], best->file, best->line, best->f[C_TIME]);
+                              r->line, r->f[CMP_COL_TIME], best->file, best->line, best->f[CMP_COL_TIME]);
             keyed_free(k, rows->n);
             free(sel);
             return rc;
@@ -370,9 +370,9 @@ int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups)
   keyed_free(k, rows->n);
   qsort(sel, (size_t)n, sizeof *sel, order_row_index);
   for (long i = 1; i < n; i++)
-    if (strcmp(sel[i]->f[C_INDEX], sel[i - 1]->f[C_INDEX]) == 0 && sel[i]->ord != sel[i - 1]->ord) {
+    if (strcmp(sel[i]->f[CMP_COL_INDEX], sel[i - 1]->f[CMP_COL_INDEX]) == 0 && sel[i]->ord != sel[i - 1]->ord) {
       /* The first column of the run's key that differs: the field to look at. */
-      static const int key_cols[] = {C_PROGRAM, C_ARGS, C_MODEL, C_PLATFORM, C_NP, C_METRIC, C_OPTIONS, C_MEMBER};
+      static const int key_cols[] = {CMP_COL_PROGRAM, CMP_COL_ARGS, CMP_COL_MODEL, CMP_COL_PLATFORM, CMP_COL_NP, CMP_COL_METRIC, CMP_COL_OPTIONS, CMP_COL_MEMBER};
       static const char *const key_names[] = {"program", "args", "model", "platform", "np", "metric", "options",
                                               "member"};
       int c = 0;
@@ -380,7 +380,7 @@ int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups)
         c++;
       int rc = hnm_msg_error("%s:%ld: index %s is another run in %s:%ld (%s '%.80s', not '%.80s': CSVs of different "
                         "grids?)",
-                        sel[i]->file, sel[i]->line, sel[i]->f[C_INDEX], sel[i - 1]->file, sel[i - 1]->line,
+                        sel[i]->file, sel[i]->line, sel[i]->f[CMP_COL_INDEX], sel[i - 1]->file, sel[i - 1]->line,
                         key_names[c], sel[i]->f[key_cols[c]], sel[i - 1]->f[key_cols[c]]);
       free(sel);
       return rc;
