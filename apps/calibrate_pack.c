@@ -134,31 +134,49 @@ static int b_vec16(long n, struct inst *p)
   return vector_of(p, n, 16, 32);
 }
 
-static uint64_t lcg(uint64_t *s);
 
 static int b_vec128(long n, struct inst *p)
 {
   return vector_of(p, n, 128, 256);
 }
 
-static int b_idx(long n, struct inst *p)
+/* An irregular MPI_Type_indexed of N blocks drawn from lcg(SEED): before
+ * each block a gap of 1 + r % GAP_BEFORE_MOD doubles (none when 0), the
+ * block 1 + r % LEN_MOD doubles, after it a gap of 1 + r % GAP_AFTER_MOD
+ * (none when 0); the span ends SPAN_EXTRA doubles after the last. */
+struct irregular {
+  uint64_t seed;
+  long gap_before_mod, len_mod, gap_after_mod, span_extra;
+};
+
+static int indexed_of(struct inst *p, long n, const struct irregular *l)
 {
   int *bl = malloc((size_t)n * sizeof *bl), *d = malloc((size_t)n * sizeof *d);
-  uint64_t s = 777;
+  uint64_t s = l->seed;
   long at = 0;
   int rc = bl && d ? 0 : -1;
   for (long i = 0; rc == 0 && i < n; i++) {
-    bl[i] = 1 + (int)(lcg(&s) % 8);
+    if (l->gap_before_mod > 0)
+      at += 1 + (long)(lcg(&s) % (uint64_t)l->gap_before_mod);
+    bl[i] = 1 + (int)(lcg(&s) % (uint64_t)l->len_mod);
     d[i] = (int)at;
     rc = emit(p, at, bl[i]);
-    at += bl[i] + 1 + (long)(lcg(&s) % 4);
+    at += bl[i];
+    if (l->gap_after_mod > 0)
+      at += 1 + (long)(lcg(&s) % (uint64_t)l->gap_after_mod);
   }
   if (rc == 0)
     MPI_Type_indexed((int)n, bl, d, MPI_DOUBLE, &p->t);
-  p->span = at;
+  p->span = at + l->span_extra;
   free(bl);
   free(d);
   return rc;
+}
+
+static int b_idx(long n, struct inst *p)
+{
+  static const struct irregular layout = {.seed = 777, .len_mod = 8, .gap_after_mod = 4};
+  return indexed_of(p, n, &layout);
 }
 
 static int b_struct3(long n, struct inst *p)
@@ -257,23 +275,8 @@ static int b_fft(long n, struct inst *p)
 
 static int b_unstruct(long n, struct inst *p)
 {
-  int *bl = malloc((size_t)n * sizeof *bl), *d = malloc((size_t)n * sizeof *d);
-  uint64_t s = 12345;
-  long at = 0;
-  int rc = bl && d ? 0 : -1;
-  for (long i = 0; rc == 0 && i < n; i++) {
-    at += 1 + (long)(lcg(&s) % 6);
-    bl[i] = 1 + (int)(lcg(&s) % 4);
-    d[i] = (int)at;
-    rc = emit(p, at, bl[i]);
-    at += bl[i];
-  }
-  if (rc == 0)
-    MPI_Type_indexed((int)n, bl, d, MPI_DOUBLE, &p->t);
-  p->span = at + 1;
-  free(bl);
-  free(d);
-  return rc;
+  static const struct irregular layout = {.seed = 12345, .gap_before_mod = 6, .len_mod = 4, .span_extra = 1};
+  return indexed_of(p, n, &layout);
 }
 
 static int b_wrf(long n, struct inst *p)
