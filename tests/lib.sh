@@ -30,6 +30,15 @@ LIB__DONE=0
 LIB__TMP=$(mktemp -d "${TMPDIR:-/tmp}/hnm-test.XXXXXX") || exit 1
 WORK=$LIB__TMP/work
 mkdir "$WORK" || exit 1
+# Open MPI makes its session directory (ompi.HOST.UID) under $TMPDIR and
+# fails ("mkdir /tmp/ompi.vm.0: File exists") when two mpiruns create it at
+# the same instant: ctest runs scripts in parallel, and some scripts start
+# mpiruns together (tests/apps/lib.sh's mpi gives each its own). Every
+# script gets a TMPDIR of its own, removed with $WORK; HNM_TEST_TMPDIR is
+# the caller's, for what must outlive the script.
+HNM_TEST_TMPDIR=${TMPDIR:-/tmp}
+export TMPDIR=$LIB__TMP/tmp
+mkdir "$TMPDIR" || exit 1
 LIB__AT_EXIT=()
 
 # at_exit CMD: run CMD (a command line, eval'ed) when the script exits,

@@ -9,7 +9,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../sim/lib.sh"
 mpi() {
   local np=$1
   shift
-  timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np "$np" "$@"
+  # A TMPDIR per run: Open MPI's session directory is made there (tests/lib.sh).
+  TMPDIR=$(mktemp -d "$TMPDIR/mpirun.XXXXXX") timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np "$np" "$@"
 }
 
 # sim MODEL NP PROGRAM ARGS...: run PROGRAM under hnm-run on the 32-node

@@ -15,7 +15,7 @@
 source "$(dirname "$0")/lib.sh"
 MODE=${1:-mutation}
 FUZZ_SECONDS=${FUZZ_SECONDS:-8} MUTATE_SECONDS=${MUTATE_SECONDS:-8}
-FAILDIR=${TMPDIR:-/tmp}/hnm-fuzz-failures
+FAILDIR=$HNM_TEST_TMPDIR/hnm-fuzz-failures
 SAN_RE='AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:'
 
 # Seeds.
