@@ -403,13 +403,15 @@ int cal_cmd_fit(int argc, char **argv)
       }
     }
     size_t best = 0;
+    int best_is_m = 1; /* the chosen fit is the one made above (its residuals and RMA fitted) */
     struct cal_fitted bm = m;
     struct cal_noise_eval be = ev;
     fprintf(xf, "Candidate fits (round-trip error over all sizes):\n");
     for (size_t c = 0; c < nc; c++) {
       struct cal_fitted mc;
       struct cal_noise_eval ec;
-      if (c == 0 && cand[0].smooth == a.smooth && cand[0].auto_bp == a.auto_bp && cand[0].forced == a.forced) {
+      int is_m = c == 0 && cand[0].smooth == a.smooth && cand[0].auto_bp == a.auto_bp && cand[0].forced == a.forced;
+      if (is_m) {
         mc = m; /* the fit made above */
         ec = ev;
       } else {
@@ -435,6 +437,7 @@ int cal_cmd_fit(int argc, char **argv)
         bm = mc;
         be = ec;
         best = c;
+        best_is_m = is_m;
       } else {
         hnm_fit_result_free(&mc.f);
         cal_noise_eval_free(&ec);
@@ -443,6 +446,16 @@ int cal_cmd_fit(int argc, char **argv)
     m = bm;
     ev = be;
     a = cand[best];
+    /* A candidate fit is the model alone: the chosen one gets its RMA fit
+     * and its residuals (for the stochastic mode) as the first fit did. */
+    if (!best_is_m) {
+      hnm_fit_data d;
+      char err[HNM_ERRLEN];
+      cal_fit_rma(&in, &m);
+      cal_inputs_data(&in, &d);
+      if (hnm_fit_residuals(&d, &m.f, err, sizeof err) != 0)
+        hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
+    }
     fprintf(xf, "Round trip, the chosen fit (%zu segments): median |model - median| / median\n", m.f.nseg);
     cal_noise_print(xf, "  ", &ev);
     if (ev.all_out < 0)
