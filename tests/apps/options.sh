@@ -84,4 +84,16 @@ check "gcr-mpi --version: exit 0 (got $rc)" test "$rc" = 0
 check "gcr-mpi --version: one line 'gcr VERSION' ($(cat "$WORK/out"))" grep -qxE 'gcr [0-9]+\.[0-9]+\.[0-9]+' "$WORK/out"
 check "gcr-mpi --version: once" test "$(wc -l <"$WORK/out")" = 1
 
+# Run directly, without smpirun, an smpicc program says how to run it and
+# exits 2 (apps/smpi_standalone.c) instead of dying of a segmentation fault;
+# under smpirun the same file runs as ever (every test above).
+for prog in transpose calibrate; do
+  rc=0
+  timeout 20 "$APPS_BIN/$prog" --help >"$WORK/out" 2>"$WORK/err" || rc=$?
+  check "$prog run directly: exit 2 (got $rc)" test "$rc" = 2
+  check "$prog run directly: the one line that says how to run it" \
+    test "$(cat "$WORK/err")" = "this program was built by smpicc to run inside SimGrid's SMPI: run it with hnm-run (or smpirun); NAME-mpi is the same program for mpirun"
+  check "$prog run directly: nothing on stdout" test ! -s "$WORK/out"
+done
+
 finish
