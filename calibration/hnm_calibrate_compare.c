@@ -42,7 +42,7 @@ static double compare__median_se(const double *v, size_t n, double *scratch, uin
   double s = 0, s2 = 0;
   for (int b = 0; b < COMPARE_RESAMPLES; b++) {
     for (size_t i = 0; i < n; i++)
-      scratch[i] = v[(size_t)((double)(cal_noise_rand(state) >> 11) * 0x1.0p-53 * (double)n)];
+      scratch[i] = v[cal_noise_pick(state, n)];
     double m = hnm_fit_median(scratch, n);
     s += m;
     s2 += m * m;

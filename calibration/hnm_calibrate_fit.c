@@ -175,6 +175,18 @@ static double write_pack_report(const char *dir, const struct cal_pack_data *d, 
   return worst;
 }
 
+/* What the model has beyond its segments: the RMA fit and, for the
+ * stochastic mode, each segment's residuals. */
+static void fit__complete(const struct cal_inputs *in, struct cal_fitted *m)
+{
+  hnm_fit_data d;
+  char err[HNM_ERRLEN];
+  cal_fit_rma(in, m);
+  cal_inputs_data(in, &d);
+  if (hnm_fit_residuals(&d, &m->f, err, sizeof err) != 0)
+    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
+}
+
 int cal_cmd_fit(int argc, char **argv)
 {
   struct cal_fit_args a = {0};
@@ -351,14 +363,7 @@ int cal_cmd_fit(int argc, char **argv)
     nfiles = cal_pcal_inputs(&a, &in, pcal_forced, 64);
   struct cal_fitted m;
   cal_fit_model(&in, &a, &m);
-  cal_fit_rma(&in, &m);
-  {
-    hnm_fit_data d;
-    char err[HNM_ERRLEN];
-    cal_inputs_data(&in, &d);
-    if (hnm_fit_residuals(&d, &m.f, err, sizeof err) != 0)
-      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
-  }
+  fit__complete(&in, &m);
   m.nfiles = nfiles;
   /* The round trip against the data's noise floor, in-sample and held out;
    * with the file's breakpoints by default, the automatic ones too, and the
@@ -448,14 +453,8 @@ int cal_cmd_fit(int argc, char **argv)
     a = cand[best];
     /* A candidate fit is the model alone: the chosen one gets its RMA fit
      * and its residuals (for the stochastic mode) as the first fit did. */
-    if (!best_is_m) {
-      hnm_fit_data d;
-      char err[HNM_ERRLEN];
-      cal_fit_rma(&in, &m);
-      cal_inputs_data(&in, &d);
-      if (hnm_fit_residuals(&d, &m.f, err, sizeof err) != 0)
-        hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
-    }
+    if (!best_is_m)
+      fit__complete(&in, &m);
     fprintf(xf, "Round trip, the chosen fit (%zu segments): median |model - median| / median\n", m.f.nseg);
     cal_noise_print(xf, "  ", &ev);
     if (ev.all_out < 0)

@@ -250,8 +250,7 @@ uint64_t cal_noise_rand(uint64_t *state)
   return z ^ (z >> 31);
 }
 
-/* Uniform in [0, n). */
-static size_t noise__pick(uint64_t *state, size_t n)
+size_t cal_noise_pick(uint64_t *state, size_t n)
 {
   return (size_t)((double)(cal_noise_rand(state) >> 11) * 0x1.0p-53 * (double)n);
 }
@@ -289,7 +288,7 @@ void cal_noise_resample(const struct cal_inputs *in, struct cal_inputs *out, uin
         while (j < s->n && p[2 * j] == p[2 * i])
           j++;
         for (size_t q = i; q < j; q++)
-          draw[op][(size_t)p[2 * q + 1]] = (size_t)p[2 * (i + noise__pick(state, j - i)) + 1];
+          draw[op][(size_t)p[2 * q + 1]] = (size_t)p[2 * (i + cal_noise_pick(state, j - i)) + 1];
         i = j;
       }
       free(p);

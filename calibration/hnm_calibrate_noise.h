@@ -50,6 +50,8 @@ void cal_noise_print(FILE *f, const char *indent, const struct cal_noise_eval *e
 
 /* Deterministic generator of the bootstrap (splitmix64). */
 uint64_t cal_noise_rand(uint64_t *state);
+/* Uniform in [0, n) from the same generator. */
+size_t cal_noise_pick(uint64_t *state, size_t n);
 
 /* A bootstrap replicate of in into out: every series' rows of one size
  * replaced by as many drawn with replacement among them (whole repetitions:
