@@ -15,7 +15,7 @@ source "$(dirname "$0")/lib.sh"
 
 TWO=("$DATA/platforms/two.xml" "$DATA/platforms/two.hosts" 2 "$SIM_BIN/datatype_send")
 SCEN=(contig vector vector2 vector1 vecdense indexed struct subarray subrows subplane structsub ivector sendrecv pack
-  stride4096 stride4088 stride4104 stride2048 stride1024 stride512 stride16 hstride8k columns joinjump subjump)
+  stride4096 stride4088 stride4104 stride2048 stride1024 stride512 stride16 hstride8k columns joinjump joincontig subjump)
 
 # T COEFFS BLOCKS BYTES JUMPS: "c0 per-block per-byte [per-jump]" in seconds
 # (per-jump 0 when not given); 0 for <= 1 block.
@@ -40,7 +40,7 @@ shape() {
     stride1024) echo "V 64 1024 15.75" ;;
     stride16) echo "V 64 512 0" ;;
     columns) echo "V 4096 65536 4032" ;;
-    joinjump) echo "I 65 1024 63" ;;
+    joinjump | joincontig) echo "I 65 1024 63" ;;
     subjump) echo "S 64 32768 63" ;;
     *) echo "V 1 0 0" ;; # contig, vector1, vecdense, subplane: one run
   esac

@@ -50,6 +50,9 @@
  *                second run joins the next element's first, so the runs
  *                start at 0, 4,088, 8,184, ..., 4,096 k - 8 B (class indexed)
  *                                                  (65 blocks, 1,024 B, 63 jumps)
+ *   joincontig   MPI_Type_contiguous(64) of joinjump's element, count 1: the
+ *                same runs, joined by the constructor instead of the message
+ *                                                  (65 blocks, 1,024 B, 63 jumps)
  *   subjump      {8,8,512} doubles, MPI_Type_create_subarray {8,8,64} at
  *                {0,0,0}: rows of 512 B every 4,096 B (64 blocks, 32,768 B, 63 jumps)
  *   sendrecv     vector both ways with MPI_Sendrecv             (1,000 blocks each way)
@@ -90,14 +93,20 @@ static MPI_Datatype make(const char *name, int *count)
     MPI_Type_create_resized(col, 0, 2 * sizeof(double), &t);
     MPI_Type_free(&col);
     *count = 64;
-  } else if (strcmp(name, "joinjump") == 0) {
+  } else if (strcmp(name, "joinjump") == 0 || strcmp(name, "joincontig") == 0) {
     int bl[2] = {1, 1};
     MPI_Aint disp[2] = {0, 4088};
-    MPI_Datatype two;
+    MPI_Datatype two, elem;
     MPI_Type_create_hindexed(2, bl, disp, MPI_DOUBLE, &two);
-    MPI_Type_create_resized(two, 0, 4096, &t);
+    MPI_Type_create_resized(two, 0, 4096, &elem);
     MPI_Type_free(&two);
-    *count = 64;
+    if (strcmp(name, "joinjump") == 0) {
+      t = elem;
+      *count = 64;
+    } else {
+      MPI_Type_contiguous(64, elem, &t);
+      MPI_Type_free(&elem);
+    }
   } else if (strcmp(name, "subjump") == 0) {
     int sizes[3] = {8, 8, 512}, sub[3] = {8, 8, 64}, start[3] = {0, 0, 0};
     MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_DOUBLE, &t);
