@@ -177,13 +177,13 @@ static double write_pack_report(const char *dir, const struct cal_pack_data *d, 
 
 /* What the model has beyond its segments: the RMA fit and, for the
  * stochastic mode, each segment's residuals. */
-static void fit__complete(const struct cal_inputs *in, struct cal_fitted *m)
+static void fit__complete(const struct cal_inputs *in, const struct cal_fit_args *a, struct cal_fitted *m)
 {
   hnm_fit_data d;
   char err[HNM_ERRLEN];
   cal_fit_rma(in, m);
   cal_inputs_data(in, &d);
-  if (hnm_fit_residuals(&d, &m->f, err, sizeof err) != 0)
+  if (hnm_fit_residuals_window(&d, &m->f, (size_t)a->residual_sizes, err, sizeof err) != 0)
     hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
 }
 
@@ -198,6 +198,7 @@ int cal_cmd_fit(int argc, char **argv)
   a.loss = -1; /* resolved below */
   a.seed = 1;
   a.smooth = 2;
+  a.residual_sizes = 1;
   struct fit_ctx fc = {&a, forced};
   a.penalty = a.noise_floor = NAN; /* not given: the fit's defaults (0 below) */
   const struct hnm_opt opts[] = {
@@ -220,6 +221,7 @@ int cal_cmd_fit(int argc, char **argv)
     {.name = "file-breakpoints", .kind = HNM_OPT_FLAG, .help = "with --platform-calibration: the file's breakpoints (default: the file's or automatic ones, whichever predicts held-out round trips better)", .value = &a.file_bp},
     {.name = "bootstrap", .kind = HNM_OPT_LONG, .arg = "N", .help = "also write N bootstrap members beside the model, as the model set MODEL.set/ (docs/model-format.md)", .value = &a.bootstrap, .min = 1, .max = CAL_SET_MAX_MEMBERS},
     {.name = "seed", .kind = HNM_OPT_LONG, .arg = "N", .def = "1", .help = "the bootstrap's random seed", .value = &a.seed, .max = 1L << 40},
+    {.name = "residual-sizes", .kind = HNM_OPT_LONG, .arg = "N", .def = "1", .help = "measured sizes pooled into each size's residual table for the stochastic mode: the size and (N-1)/2 on each side (odd; 0: no per-size table, the segments' only)", .value = &a.residual_sizes, .min = 0, .max = 99},
     {.name = "held-out", .kind = HNM_OPT_FLAG, .help = "report the held-out error (5 more fits; the default with --platform-calibration or --bootstrap)", .value = &a.held_out},
     {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
@@ -236,6 +238,9 @@ int cal_cmd_fit(int argc, char **argv)
   int nfiles = argc - first;
   a.plots = !no_plots;
   a.max_segments = (int)max_segments;
+  if (a.residual_sizes % 2 == 0 && a.residual_sizes != 0)
+    hnm_msg_die(HNM_EXIT_USAGE, "fit: --residual-sizes %ld: give an odd number (the size and as many on each side) or 0",
+                a.residual_sizes);
   a.min_sizes = (int)min_sizes;
   if (*a.name == '\0' || strpbrk(a.name, "<>&\"'") != NULL)
     return hnm_opt_fail("--name", "'%s' is empty or has XML special characters", a.name);
@@ -363,7 +368,7 @@ int cal_cmd_fit(int argc, char **argv)
     nfiles = cal_pcal_inputs(&a, &in, pcal_forced, 64);
   struct cal_fitted m;
   cal_fit_model(&in, &a, &m);
-  fit__complete(&in, &m);
+  fit__complete(&in, &a, &m);
   m.nfiles = nfiles;
   /* The round trip against the data's noise floor, in-sample and held out;
    * with the file's breakpoints by default, the automatic ones too, and the
@@ -454,7 +459,7 @@ int cal_cmd_fit(int argc, char **argv)
     /* A candidate fit is the model alone: the chosen one gets its RMA fit
      * and its residuals (for the stochastic mode) as the first fit did. */
     if (!best_is_m)
-      fit__complete(&in, &m);
+      fit__complete(&in, &a, &m);
     fprintf(xf, "Round trip, the chosen fit (%zu segments): median |model - median| / median\n", m.f.nseg);
     cal_noise_print(xf, "  ", &ev);
     if (ev.all_out < 0)

@@ -20,6 +20,7 @@ struct cal_fit_args {
   long seed;        /* --seed: the bootstrap's */
   int held_out;     /* --held-out: the held-out fits even where nothing needs them */
   int smooth;       /* medians: running median over 2 smooth + 1 sizes (0: none) */
+  long residual_sizes; /* --residual-sizes: measured sizes pooled into each per-size residual table (odd; 0: none) */
 };
 
 int cal_cmd_fit(int argc, char **argv);

@@ -51,7 +51,8 @@ hnm_model *cal_build_hybrid(const struct cal_fitted *m, const char *name)
     snprintf(description, sizeof description,
              "Hybrid model fitted by hnm-calibrate from %d CSV file(s) (see its report)", m->nfiles);
   struct hnm_segment *seg = calloc(m->f.nseg ? m->f.nseg : 1, sizeof *seg);
-  if (seg == NULL)
+  struct hnm_residual_table *tab = calloc(m->f.nsized ? m->f.nsized : 1, sizeof *tab);
+  if (seg == NULL || tab == NULL)
     hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
   for (size_t i = 0; i < m->f.nseg; i++) {
     const hnm_fit_segment *s = &m->f.seg[i];
@@ -61,12 +62,21 @@ hnm_model *cal_build_hybrid(const struct cal_fitted *m, const char *name)
                                   .isend_o = s->io, .isend_O = s->ib,
                                   .nresiduals = s->nres, .residuals = s->nres ? s->res : NULL};
   }
+  /* The per-size tables, in increasing size: each segment's are a run. */
+  for (size_t t = 0; t < m->f.nsized; t++) {
+    const hnm_fit_sized *z = &m->f.sized[t];
+    tab[t] = (struct hnm_residual_table){.size = z->k, .n = HNM_FIT_RESIDUALS, .q = z->res};
+    if (seg[z->seg].nsized == 0)
+      seg[z->seg].sized = &tab[t];
+    seg[z->seg].nsized++;
+  }
   struct hnm_model_desc d = {name, description, (long)m->f.async, (long)m->f.detached,
                              m->f.limiter > 0 ? HNM_LIMITER_FACTOR : HNM_LIMITER_KEEP, m->f.limiter > 0 ? m->f.limiter : 0,
                              HNM_CONTENTION_MAXMIN, HNM_CROSSTRAFFIC_OFF, NULL, seg, m->f.nseg, m->has_pack ? &m->pack : NULL, HNM_UPDATE_FIXED,
                              m->has_rma ? &m->rma : NULL};
   hnm_model *model = fitted__model(&d);
   free(seg);
+  free(tab);
   return model;
 }
 

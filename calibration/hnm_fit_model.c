@@ -781,6 +781,9 @@ void hnm_fit_result_free(hnm_fit_result *r)
   free(r->seg);
   r->seg = NULL;
   r->nseg = 0;
+  free(r->sized);
+  r->sized = NULL;
+  r->nsized = 0;
 }
 
 /* The fitted values within the ranges a model file accepts

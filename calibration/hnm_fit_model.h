@@ -123,6 +123,13 @@ typedef struct hnm_fit_segment {
   size_t nres;                   /* 0 (none) or HNM_FIT_RESIDUALS */
 } hnm_fit_segment;
 
+/* The residual quantiles of one measured size (hnm_fit_residuals()). */
+typedef struct hnm_fit_sized {
+  double k;                      /* bytes */
+  size_t seg;                    /* the index of its segment */
+  double res[HNM_FIT_RESIDUALS]; /* residual quantiles at p = 0, 1/20, ..., 1 */
+} hnm_fit_sized;
+
 /* The fitted model. seg is allocated by hnm_fit_model(): free with
  * hnm_fit_result_free(); a struct copy shares it. */
 typedef struct hnm_fit_result {
@@ -131,6 +138,10 @@ typedef struct hnm_fit_result {
   double overlap_scale;   /* applied to the send and recv overheads (1: none) */
   hnm_fit_segment *seg;
   size_t nseg;
+  /* Per measured size, in increasing size (so by segment): its own residual
+   * quantiles; allocated by hnm_fit_residuals(), freed with seg. */
+  hnm_fit_sized *sized;
+  size_t nsized;
   /* Per op (index HNM_FIT_TRANSFER: the one-way transfer), as fitted
    * before the segments were made: the pieces, the noise level, and
    * whether the op was fitted. */
@@ -165,9 +176,17 @@ int hnm_fit_model(const hnm_fit_data *data, const hnm_fit_model_options *opt, hn
  * predictions (docs/model-format.md, "Stochastic mode"): R = measured /
  * predicted round trip, type-7 quantiles at p = 0, 1/20, ..., 1, floored
  * at 1e-6 and made non-decreasing; none for a segment with fewer than 10
- * round trips, or one beyond 1e6 (a warning in r->notes). 0, or -1 (out
- * of memory) with R unchanged but its segments' residuals. */
+ * round trips, or one beyond 1e6 (a warning in r->notes). Also, in
+ * r->sized, the same quantiles of each measured size of a segment that has
+ * residuals, from that size's own round trips, for every size with 10 or
+ * more. 0, or -1 (out of memory) with R unchanged but its residuals. */
 int hnm_fit_residuals(const hnm_fit_data *data, hnm_fit_result *r, char *err, size_t errlen);
+/* The same, with each size's table made of the round trips of WINDOW
+ * sizes of its segment: itself and up to WINDOW / 2 measured sizes on each
+ * side (fewer at the segment's ends), written when they hold 10 or more;
+ * WINDOW 1 is hnm_fit_residuals(), WINDOW 0 writes no per-size table. */
+int hnm_fit_residuals_window(const hnm_fit_data *data, hnm_fit_result *r, size_t window, char *err,
+                             size_t errlen);
 
 /* Every fitted value within what a model file accepts (docs/model-format.md):
  * times in [0, 1] s, bandwidths in (0, HNM_MAX_BANDWIDTH]; otherwise the

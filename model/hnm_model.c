@@ -339,7 +339,7 @@ void hnm_model_free(hnm_model *m)
     return;
   for (c = 0; c < MODEL__TABLES; c++) {
     for (size_t i = 0; m->owns_residuals && m->table[c] != NULL && i < m->table_len[c]; i++)
-      free((double *)m->table[c][i].residuals);
+      model__free_residuals(&m->table[c][i]);
     free(m->table[c]);
   }
   free(m->name);
@@ -562,17 +562,60 @@ double hnm_random_uniform(unsigned long long seed, unsigned long long n)
   return (double)(model__mix64(state) >> 11) * 0x1.0p-53;
 }
 
+/* The inverse of the piecewise-linear distribution function through the
+ * N >= 2 quantiles Q, at probability U. */
+static double model__quantile(const double *q, size_t n, double u)
+{
+  double h = u * (double)(n - 1);
+  if (!(h > 0))
+    return q[0];
+  size_t i = (size_t)h;
+  if (i + 1 >= n)
+    return q[n - 1];
+  return q[i] + (h - (double)i) * (q[i + 1] - q[i]);
+}
+
 double hnm_segment_residual(const struct hnm_segment *s, double u)
 {
   if (s->nresiduals < 2 || s->residuals == NULL)
     return 1.0;
-  double h = u * (double)(s->nresiduals - 1);
-  if (!(h > 0))
-    return s->residuals[0];
-  size_t i = (size_t)h;
-  if (i + 1 >= s->nresiduals)
-    return s->residuals[s->nresiduals - 1];
-  return s->residuals[i] + (h - (double)i) * (s->residuals[i + 1] - s->residuals[i]);
+  return model__quantile(s->residuals, s->nresiduals, u);
+}
+
+const struct hnm_residual_table *hnm_segment_residual_table(const struct hnm_segment *s, double k)
+{
+  if (s->nsized == 0 || s->sized == NULL)
+    return NULL;
+  /* The first table with k <= upto; the last one's upto is infinite. */
+  size_t lo = 0, hi = s->nsized - 1;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (k <= s->sized[mid].upto)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return &s->sized[lo];
+}
+
+double hnm_segment_residual_at(const struct hnm_segment *s, double k, double u)
+{
+  const struct hnm_residual_table *t = hnm_segment_residual_table(s, k);
+  if (t == NULL)
+    return hnm_segment_residual(s, u);
+  return model__quantile(t->q, t->n, u);
+}
+
+void model__free_residuals(struct hnm_segment *s)
+{
+  for (size_t i = 0; s->sized != NULL && i < s->nsized; i++)
+    free((double *)s->sized[i].q);
+  free((struct hnm_residual_table *)s->sized);
+  free((double *)s->residuals);
+  s->sized = NULL;
+  s->nsized = 0;
+  s->residuals = NULL;
+  s->nresiduals = 0;
 }
 
 double hnm_segment_residual_mean(const struct hnm_segment *s)
@@ -638,7 +681,7 @@ int model__check_stochastic(const hnm_model *m, char *reason, size_t len)
   }
   for (int c = 0; c < MODEL__TABLES; c++)
     for (size_t i = 0; m->table[c] != NULL && i < m->table_len[c]; i++)
-      if (m->table[c][i].nresiduals >= 2)
+      if (m->table[c][i].nresiduals >= 2 || m->table[c][i].nsized > 0)
         return 0;
   snprintf(reason, len, "'on' but no segment has residuals (hnm-calibrate fit writes them; "
            "docs/model-format.md, \"Stochastic mode\")");

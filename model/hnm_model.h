@@ -71,6 +71,19 @@ enum hnm_update {
   HNM_UPDATE_SIMGRID = 1  /* SimGrid's own code, defect included (smpi-default: plain smpirun) */
 };
 
+/* The residuals measured at one message size: n >= 2 quantiles q of rho
+ * at the probabilities 0, 1/(n-1), ..., 1, as the segment's own. upto is
+ * the largest size the table serves (bytes): the geometric mean
+ * sqrt(size x the next table's size), INFINITY for the segment's last
+ * table, so that a message takes the table nearest its size in log scale
+ * (ties to the smaller size). Set by the loader; a writer ignores it. */
+struct hnm_residual_table {
+  double size; /* bytes */
+  double upto; /* bytes */
+  size_t n;
+  const double *q;
+};
+
 /* One message-size segment. Plain data, read-only for users of the model. */
 struct hnm_segment {
   double upto;            /* bytes, inclusive upper bound of k; INFINITY for the last */
@@ -90,10 +103,19 @@ struct hnm_segment {
    * (hnm_segment_residual()). NULL and 0: no residuals, rho = 1. */
   size_t nresiduals;
   const double *residuals;
+  /* Finer than the segment: residual tables measured at single message
+   * sizes (<residuals> elements), in increasing size, all inside the
+   * segment; a message draws from the one nearest its size
+   * (hnm_segment_residual_table()), and from the segment's own quantiles
+   * above only when there is none. NULL and 0: none. */
+  size_t nsized;
+  const struct hnm_residual_table *sized;
 };
 
-/* At most this many quantiles per segment. */
+/* At most this many quantiles per segment or table, and this many tables
+ * per segment. */
 #define HNM_MAX_RESIDUALS 1001
+#define HNM_MAX_RESIDUAL_TABLES 4096
 
 /* One-sided communication (MPI RMA) costs of a model's <rma> element
  * (docs/models.md, "One-sided communication"). SMPI moves an MPI_Put /
@@ -200,6 +222,14 @@ double hnm_random_uniform(unsigned long long seed, unsigned long long n);
  * hnm_segment_residual_mean(); its second moment
  * (1/(n-1)) sum (q_i^2 + q_i q_{i+1} + q_{i+1}^2) / 3. */
 double hnm_segment_residual(const struct hnm_segment *s, double u);
+/* The table of S a message of K bytes (user payload) draws from: the first
+ * of S's per-size tables with K <= upto (binary search, O(log tables)), or
+ * NULL when S has none. */
+const struct hnm_residual_table *hnm_segment_residual_table(const struct hnm_segment *s, double k);
+/* rho at probability U for a message of K bytes in S: the quantiles of
+ * hnm_segment_residual_table(S, K), interpolated as hnm_segment_residual()
+ * does, or hnm_segment_residual(S, U) when S has no per-size table. */
+double hnm_segment_residual_at(const struct hnm_segment *s, double k, double u);
 double hnm_segment_residual_mean(const struct hnm_segment *s);
 double hnm_segment_residual_variance(const struct hnm_segment *s);
 

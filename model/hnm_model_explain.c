@@ -69,6 +69,9 @@ static void explain__table(FILE *f, const struct hnm_segment *t, size_t n)
       fprintf(f, ", residuals: %zu quantiles from %.6g to %.6g (median %.6g, mean %.6g, sd %.6g)", s->nresiduals,
               s->residuals[0], s->residuals[s->nresiduals - 1], hnm_segment_residual(s, 0.5),
               hnm_segment_residual_mean(s), sqrt(hnm_segment_residual_variance(s)));
+    if (s->nsized > 0)
+      fprintf(f, ", %zu per-size residual table(s) at %.15g to %.15g B (a message draws from the nearest size's)",
+              s->nsized, s->sized[0].size, s->sized[s->nsized - 1].size);
     fputc('\n', f);
   }
 }

@@ -133,6 +133,9 @@ void model__explain_pack(void *file /* FILE* */, const hnm_model *m);
 
 int model__parse_seed(const char *v, unsigned long long *out, char *reason, size_t len);
 int model__check_stochastic(const hnm_model *m, char *reason, size_t len);
+/* Free a loaded segment's residual quantiles and per-size tables (the
+ * model owns them), leaving none. */
+void model__free_residuals(struct hnm_segment *s);
 int model__loggps_expand(hnm_model *m, const double p[LG_COUNT], const char **field, char *reason, size_t len);
 
 #endif

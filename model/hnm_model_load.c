@@ -232,21 +232,26 @@ static int load__sharing(const struct model__load *ld, const xmlNode *n, hnm_mod
   return rc;
 }
 
-/* The residuals attribute of N into SEG (allocated; the model owns it):
- * 2 to HNM_MAX_RESIDUALS plain numbers separated by blanks, each a factor
- * (MODEL__MIN_FACTOR .. MODEL__MAX_FACTOR), nondecreasing. */
-static int load__residuals(const struct model__load *ld, const xmlNode *n, struct hnm_segment *seg)
+/* Attribute ATTR of N as residual quantiles into *OUT (allocated, the
+ * caller frees it) and *COUNT: 2 to HNM_MAX_RESIDUALS plain numbers
+ * separated by blanks, each a factor (MODEL__MIN_FACTOR ..
+ * MODEL__MAX_FACTOR), nondecreasing. An absent attribute leaves *OUT NULL
+ * (an error when REQUIRED). */
+static int load__quantiles(const struct model__load *ld, const xmlNode *n, const char *attr, int required,
+                           double **out, size_t *count_out)
 {
-  xmlChar *v = xmlGetProp(n, (const xmlChar *)"residuals");
+  xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+  *out = NULL;
+  *count_out = 0;
   if (v == NULL)
-    return 0;
+    return required ? load__fail(ld, n, attr, "missing") : 0;
   double *q = malloc(HNM_MAX_RESIDUALS * sizeof *q);
   size_t count = 0;
   int rc = 0;
   const char *p = (const char *)v;
   if (q == NULL) {
     xmlFree(v);
-    return load__fail(ld, n, "residuals", "out of memory");
+    return load__fail(ld, n, attr, "out of memory");
   }
   for (;;) {
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
@@ -256,17 +261,17 @@ static int load__residuals(const struct model__load *ld, const xmlNode *n, struc
     char word[64], reason[MODEL__REASON];
     size_t len = strcspn(p, " \t\n\r");
     if (count == HNM_MAX_RESIDUALS) {
-      rc = load__fail(ld, n, "residuals", "more than %d quantiles", HNM_MAX_RESIDUALS);
+      rc = load__fail(ld, n, attr, "more than %d quantiles", HNM_MAX_RESIDUALS);
       break;
     }
     snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), p);
     if (len >= sizeof word || model__parse_value(word, KIND_FACTOR, &q[count], reason, sizeof reason) < 0) {
-      rc = load__fail(ld, n, "residuals", "quantile %zu '%s': %s", count + 1, word,
+      rc = load__fail(ld, n, attr, "quantile %zu '%s': %s", count + 1, word,
                       len >= sizeof word ? "too long" : reason);
       break;
     }
     if (count > 0 && q[count] < q[count - 1]) {
-      rc = load__fail(ld, n, "residuals", "quantile %zu (%g) is below the one before (%g): quantiles are "
+      rc = load__fail(ld, n, attr, "quantile %zu (%g) is below the one before (%g): quantiles are "
                       "nondecreasing", count + 1, q[count], q[count - 1]);
       break;
     }
@@ -274,14 +279,71 @@ static int load__residuals(const struct model__load *ld, const xmlNode *n, struc
     p += len;
   }
   if (rc == 0 && count < 2)
-    rc = load__fail(ld, n, "residuals", "%zu quantile(s): give at least 2 (at probabilities 0 and 1)", count);
+    rc = load__fail(ld, n, attr, "%zu quantile(s): give at least 2 (at probabilities 0 and 1)", count);
   xmlFree(v);
   if (rc != 0) {
     free(q);
     return -1;
   }
+  double *fit = realloc(q, count * sizeof *q); /* a table holds 21 quantiles, not 1001 */
+  *out = fit != NULL ? fit : q;
+  *count_out = count;
+  return 0;
+}
+
+/* The residuals of SEG (the model owns them; SEG's upto is set, PREV_UPTO
+ * the previous segment's): its residuals attribute, then its <residuals
+ * size=".." quantiles=".."/> children, sizes increasing and inside the
+ * segment, at most HNM_MAX_RESIDUAL_TABLES. Each table serves the sizes
+ * nearer its own than its neighbours' in log scale: upto = sqrt(size x
+ * next size), ties to the smaller. */
+static int load__residuals(const struct model__load *ld, const xmlNode *n, struct hnm_segment *seg,
+                           double prev_upto)
+{
+  double *q;
+  size_t count = 0;
+  if (load__quantiles(ld, n, "residuals", 0, &q, &count) < 0)
+    return -1;
   seg->residuals = q;
   seg->nresiduals = count;
+
+  count = 0;
+  for (const xmlNode *c = n->children; c != NULL; c = c->next) {
+    if (!load__is(c, "residuals"))
+      continue;
+    if (count == HNM_MAX_RESIDUAL_TABLES)
+      return load__fail(ld, c, NULL, "more than %d residual tables in one segment", HNM_MAX_RESIDUAL_TABLES);
+    count++;
+  }
+  if (count == 0)
+    return 0;
+  struct hnm_residual_table *t = calloc(count, sizeof *t);
+  if (t == NULL)
+    return load__fail(ld, n, "residuals", "out of memory");
+  seg->sized = t;
+  seg->nsized = count; /* freed with the segment from here on, tables parsed or not */
+  size_t i = 0;
+  for (const xmlNode *c = n->children; c != NULL; c = c->next) {
+    if (!load__is(c, "residuals"))
+      continue;
+    if (load__required(ld, c, "size", KIND_BYTES, &t[i].size) < 0)
+      return -1;
+    if (i > 0 && !(t[i].size > t[i - 1].size))
+      return load__fail(ld, c, "size", "%.15g bytes is not greater than the previous table's size (%.15g bytes): "
+                        "sizes are increasing, each once", t[i].size, t[i - 1].size);
+    if (!(t[i].size > prev_upto && t[i].size <= seg->upto))
+      return prev_upto < 0 ? load__fail(ld, c, "size", "%.15g bytes is outside its segment (k <= %.15g bytes)",
+                                        t[i].size, seg->upto)
+                           : load__fail(ld, c, "size", "%.15g bytes is outside its segment (%.15g < k <= %.15g bytes)",
+                                        t[i].size, prev_upto, seg->upto);
+    if (load__quantiles(ld, c, "quantiles", 1, &q, &t[i].n) < 0)
+      return -1;
+    t[i].q = q;
+    i++;
+  }
+  for (i = 0; i + 1 < count; i++)
+    t[i].upto = sqrt(t[i].size * t[i + 1].size);
+  t[count - 1].upto = INFINITY;
   return 0;
 }
 
@@ -342,7 +404,7 @@ static int load__segment(const struct model__load *ld, const xmlNode *n, struct 
     if (load__value(ld, n, overheads[i].attr, KIND_TIME, dst, NULL) < 0)
       return -1;
   }
-  return load__residuals(ld, n, seg);
+  return load__residuals(ld, n, seg, prev_upto);
 }
 
 static int load__segments(const struct model__load *ld, const xmlNode *n, hnm_model *m)
@@ -397,7 +459,7 @@ static int load__segments(const struct model__load *ld, const xmlNode *n, hnm_mo
 
 err:
   for (i = 0; t != NULL && i < count; i++)
-    free((double *)t[i].residuals);
+    model__free_residuals(&t[i]);
   free(t);
   xmlFree(route);
   return -1;

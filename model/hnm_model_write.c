@@ -40,6 +40,22 @@ static int write__bytes(hnm_xml_writer *w, const char *name, double v)
   return write__attr(w, name, buf);
 }
 
+/* N residual quantiles Q, blank-separated. */
+static int write__quantiles(hnm_xml_writer *w, const char *name, const double *q, size_t n)
+{
+  /* %.9g: 9 digits, far below any measurement's noise, and short. */
+  char *text = malloc(n * 24 + 1);
+  if (text == NULL)
+    return -1;
+  size_t used = 0;
+  text[0] = '\0';
+  for (size_t i = 0; i < n; i++)
+    used += (size_t)snprintf(text + used, 24, "%s%.9g", i ? " " : "", q[i]);
+  int rc = write__attr(w, name, text);
+  free(text);
+  return rc;
+}
+
 static int write__segment(hnm_xml_writer *w, const struct hnm_segment *s)
 {
   if (hnm_xml_writer_start(w, "segment") != 0 || write__bytes(w, "upto", s->upto) != 0 ||
@@ -59,19 +75,12 @@ static int write__segment(hnm_xml_writer *w, const struct hnm_segment *s)
   for (size_t i = 0; any && i < sizeof o / sizeof o[0]; i++)
     if (write__num(w, o[i].attr, o[i].v, "s") != 0)
       return -1;
-  if (s->nresiduals >= 2 && s->residuals != NULL) {
-    /* %.9g: 9 digits, far below any measurement's noise, and short. */
-    char *text = malloc(s->nresiduals * 24 + 1);
-    if (text == NULL)
+  if (s->nresiduals >= 2 && s->residuals != NULL && write__quantiles(w, "residuals", s->residuals, s->nresiduals) != 0)
+    return -1;
+  for (size_t i = 0; s->sized != NULL && i < s->nsized; i++)
+    if (hnm_xml_writer_start(w, "residuals") != 0 || write__bytes(w, "size", s->sized[i].size) != 0 ||
+        write__quantiles(w, "quantiles", s->sized[i].q, s->sized[i].n) != 0 || hnm_xml_writer_end(w) != 0)
       return -1;
-    size_t used = 0;
-    for (size_t i = 0; i < s->nresiduals; i++)
-      used += (size_t)snprintf(text + used, 24, "%s%.9g", i ? " " : "", s->residuals[i]);
-    int rc = write__attr(w, "residuals", text);
-    free(text);
-    if (rc != 0)
-      return -1;
-  }
   return hnm_xml_writer_end(w) != 0 ? -1 : 0;
 }
 

@@ -26,7 +26,8 @@
  *     points of libhnm.so, which hnm-run preloads).
  *
  * Stochastic mode (a model with stochastic="on", docs/model-format.md): each
- * message draws a residual rho from its segment's quantiles and lasts rho
+ * message draws a residual rho from the quantiles measured nearest its size
+ * (its segment's per-size table, else the segment's own) and lasts rho
  * times its modelled one-way time, the difference carried by its transfer
  * (hnm_wire_multiplier()); a reply (a message from B to A while a message
  * from A to B has not been answered) takes its request's draw. The draws are
@@ -440,7 +441,7 @@ double bw_factor_plain(double size, const sg4::Host* src, const sg4::Host* dst,
 double draw_wire_multiplier(double size, const sg4::Host* src, const sg4::Host* dst, const hnm_segment* seg,
                             const std::vector<sg4::Link*>& links)
 {
-  if (seg->nresiduals < 2)
+  if (seg->nresiduals < 2 && seg->nsized == 0)
     return 1.0;
   double k      = payload_to_k(size);
   double u;
@@ -452,7 +453,8 @@ double draw_wire_multiplier(double size, const sg4::Host* src, const sg4::Host* 
     u                          = hnm_random_uniform(seed, draws++);
     unanswered[pair_key(src, dst)] = u;
   }
-  double rho    = hnm_segment_residual(seg, u);
+  /* The table measured nearest k, else the segment's (O(log tables)). */
+  double rho    = hnm_segment_residual_at(seg, k, u);
   double min_bw = 0;
   for (const sg4::Link* l : links)
     if (l->get_sharing_policy() != sg4::Link::SharingPolicy::WIFI && (min_bw == 0 || l->get_bandwidth() < min_bw))

@@ -12,7 +12,14 @@
 #   gauss    every time x (1 + 0.05 g), g standard normal, and 2% of them
 #            3 to 10 times too slow (a preempted process); 9 digits;
 #   factors  sends and receives exact, the 5 round trips of a size the
-#            model's times x 0.9, 0.95, 1, 1.05, 1.3; 12 digits.
+#            model's times x 0.9, 0.95, 1, 1.05, 1.3; 12 digits;
+#   sized    per-size distributions (residuals_sized.sh): the sizes are
+#            16 x 1.25^s, s = 0 .. sizes-1 (16 B to 8.5 MB for 60), each
+#            with 10 round trips (the last size 9), sends and receives
+#            exact; the round trips of an even s the model's times x
+#            fe = 0.8 0.9 0.95 1 1 1.05 1.1 1.2 1.5 2, of an odd s x
+#            1.4 x fo = 0.95 0.97 0.99 1 1 1.01 1.02 1.03 1.05 1.1; 12
+#            digits.
 # The probe rows are noise-free at 1, 32768, 32769, 262144, 262145, 4 MiB.
 BEGIN {
   srand(seed); A = 32768; D = 262144
@@ -21,6 +28,8 @@ BEGIN {
   split("2e-6 5e-6 0 0", ro0, " ");    split("1.5e-9 0.5e-9 0 0", ro1, " ")
   split("20e-6 40e-6 100e-6 200e-6", L, " "); split("5e7 1e8 4e8 1e9", B, " ")
   split("0.9 0.95 1 1.05 1.3", f, " ")
+  split("0.8 0.9 0.95 1 1 1.05 1.1 1.2 1.5 2", fe, " ")
+  split("0.95 0.97 0.99 1 1 1.01 1.02 1.03 1.05 1.1", fo, " ")
   split("send recv pingpong", ops, " ")
   fmt = noise == "gauss" ? "%.9g" : "%.12g"
   p2p = dir "/p2p.csv"; probe = dir "/probe.csv"
@@ -28,6 +37,16 @@ BEGIN {
   print "size,delay,send,recv,pingpong" > probe
   for (s = 0; s < sizes; s++) {
     k = int(exp(rand() * log(16777216)) + 0.5)
+    if (noise == "sized") {
+      k = int(16 * 1.25 ^ s)
+      for (r = 1; r <= (s + 1 < sizes ? 10 : 9); r++)
+        for (o = 1; o <= 3; o++) {
+          y = t(ops[o], k)
+          if (ops[o] == "pingpong") y *= s % 2 == 0 ? fe[r] : 1.4 * fo[r]
+          printf "%s,%d,0," fmt "\n", ops[o], k, y > p2p
+        }
+      continue
+    }
     for (r = 1; r <= 5; r++)
       for (o = 1; o <= 3; o++) {
         y = t(ops[o], k)

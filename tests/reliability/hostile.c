@@ -1071,6 +1071,21 @@ static int regression_cases(struct kase *all)
   k_in(k, "model.xml", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10, K_REG);
   k_args(k, T_RUN, "--model", "model.xml", "--explain", NULL);
 
+  /* Per-size residual tables: a NaN quantile, and two tables of one size
+   * (the second's line and attribute named). */
+  k = reg(all, "run-model-table-nan", "model.xml:6: residuals attribute 'quantiles': quantile 2 'nan'");
+  k_text(k, "model.xml",
+         "<?xml version=\"1.0\"?>\n<hnm-model name=\"t\" version=\"1\">\n<protocol async=\"none\" detached=\"none\"/>\n"
+         "<segments>\n<segment upto=\"inf\" lat-factor=\"1\" bw-factor=\"1\">\n<residuals size=\"8\" quantiles=\"1 nan\"/>\n"
+         "</segment>\n</segments>\n</hnm-model>\n");
+  k_args(k, T_RUN, "--model", "model.xml", "--explain", NULL);
+  k = reg(all, "run-model-table-duplicate", "model.xml:7: residuals attribute 'size': 8 bytes is not greater");
+  k_text(k, "model.xml",
+         "<?xml version=\"1.0\"?>\n<hnm-model name=\"t\" version=\"1\">\n<protocol async=\"none\" detached=\"none\"/>\n"
+         "<segments>\n<segment upto=\"inf\" lat-factor=\"1\" bw-factor=\"1\">\n<residuals size=\"8\" quantiles=\"1 2\"/>\n"
+         "<residuals size=\"8\" quantiles=\"1 2\"/>\n</segment>\n</segments>\n</hnm-model>\n");
+  k_args(k, T_RUN, "--model", "model.xml", "--explain", NULL);
+
   /* export: a 3,001-segment model exported whole (no 64 KiB cut). */
   k = reg(all, "export-3001-segments", NULL);
   {

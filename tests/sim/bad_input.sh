@@ -32,6 +32,12 @@ expect_refusal "receive overheads per route class" "recv-per-route\.xml:[0-9]+.*
   --model "$BAD/recv-per-route.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "negative pack cost" "pack-negative\.xml:7: .*unpack-per-byte" \
   --model "$BAD/pack-negative.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "per-size residual tables out of order" "residuals-table-unsorted\.xml:9: .*'size'" \
+  --model "$BAD/residuals-table-unsorted.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "negative per-size residual" "residuals-table-negative\.xml:8: .*'quantiles'" \
+  --model "$BAD/residuals-table-negative.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "per-size residual table outside its segment" "residuals-table-outside\.xml:8: .*outside its segment" \
+  --model "$BAD/residuals-table-outside.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "NaN pack cost" "pack-nan\.xml:8: .*pack-c0" --model "$BAD/pack-nan.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "missing pack cost" "pack-missing\.xml:9: .*pack-per-block.*missing" \
   --model "$BAD/pack-missing.xml" "${TWO[@]}" "${P[@]}"

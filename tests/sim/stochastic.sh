@@ -15,6 +15,10 @@
 #     critical value at 20,000 draws is 0.0138).
 #   The same seed gives the same times (also with contexts/nthreads:2), a
 #   different one other times; --cfg=hnm/seed wins over the model's seed.
+#   A model without per-size tables gives the round trips it gave before
+#   them (golden values, 1e-9); per-size tables (stochastic-sized.xml):
+#   the lookup rule at and beside each boundary, exactly, and a tabulated
+#   size's distribution (moments, Kolmogorov-Smirnov).
 source "$(dirname "$0")/lib.sh"
 
 cd "$WORK"
@@ -98,6 +102,82 @@ for attempt in 1 2 3 4; do
 done
 check "8 ranks: 5 allreduce lines" [ "$(grep -c '^allreduce' <<<"$p1")" -eq 5 ]
 check "8 ranks, 1 or 2 threads: the same times" [ "$p1" = "$p2" ]
+
+# Old model files (segments' residuals only) draw as before the per-size
+# tables: these round trips are hnm-run's of main 8d934d8 (2026-11-27),
+# stochastic.xml, seed 11, 6 repetitions of 1, 1000 and 100000 bytes.
+golden="1 3.0780871274826849e-05
+1 5.6595983263275768e-05
+1 4.2636672516889891e-05
+1 6.0709474772922736e-05
+1 5.2489447425302176e-05
+1 6.1333445268578712e-05
+1000 4.7173493922526323e-05
+1000 7.9333480124707686e-05
+1000 5.5032034361078867e-05
+1000 5.9706107516145971e-05
+1000 8.6258494918036756e-05
+1000 0.00012887541313482439
+100000 0.0008359304606827023
+100000 0.0021705027049859519
+100000 0.0017946535231267921
+100000 0.0009947756474310912
+100000 0.0016850267007499139
+100000 0.0017891271916907169"
+now=$(run "$MODEL:stochastic=on,seed=11" "$SIM_BIN/pingpong_reps" --reps 6 --bytes 1,1000,100000 | awk '{ print $2, $3 }')
+check_eq "old format: 18 round trips" "$(wc -l <<<"$now")" 18
+bad=$(paste -d' ' <(echo "$now") <(echo "$golden") | awk '{ d = $2 - $4; if (d < 0) d = -d
+  if ($1 != $3 || d > 1e-9 * $4) print $1 ": " $2 " != " $4 }')
+check "old format: the round trips of main 8d934d8 (1e-9)${bad:+: $(head -n 3 <<<"$bad")}" [ -z "$bad" ]
+
+# Per-size tables (stochastic-sized.xml): a message draws from the table
+# nearest its size in log scale, ties to the smaller. The constant tables
+# give exact times: a round trip of k bytes is 2 T(k) rho, T(k) = o_s + L +
+# (k + 16)/B + o_r, rho = 1.5 up to 200 B (50: below the first table; 199,
+# 200, 201: the boundary sqrt(100 x 400) and its neighbours), 2 from 201
+# to 632 B (sqrt(400 x 1000) = 632.46), 3 above 2000 B (2000, 2001: the
+# boundary sqrt(1000 x 4000)); in between, the table at 1000 B: rho in
+# [0.6, 2.5].
+SIZED=$DATA/models/stochastic-sized.xml
+sized=$(run "$SIZED:stochastic=on,seed=5" "$SIM_BIN/pingpong_reps" --reps 5 \
+  --bytes 50,100,199,200,201,400,632,633,1999,2000,2001,4000,60000)
+check_eq "tables: 65 round trips" "$(grep -c '^pingpong ' <<<"$sized")" 65
+for kr in 50:1.5 100:1.5 199:1.5 200:1.5 201:2 400:2 632:2 2001:3 4000:3 60000:3; do
+  k=${kr%:*}
+  want=$(calc "2 * (5e-6 + 20e-6 + ($k + 16) / 125e6 + 3e-6) * ${kr#*:}")
+  for t in $(awk -v k="$k" '$2 == k { print $3 }' <<<"$sized" | sort -u); do
+    check_close "tables: a round trip of $k B is 2 T x ${kr#*:}" "$t" "$want" 1e-9
+  done
+done
+for k in 633 1999 2000; do
+  t2=$(calc "2 * (5e-6 + 20e-6 + ($k + 16) / 125e6 + 3e-6)")
+  bad=$(awk -v k="$k" -v t2="$t2" '$2 == k { r = $3 / t2; if (r < 0.6 * (1 - 1e-9) || r > 2.5 * (1 + 1e-9)) print r }' <<<"$sized")
+  check "tables: $k B draws from the table at 1000 B (rho in [0.6, 2.5])${bad:+: rho $bad}" [ -z "$bad" ]
+  check_eq "tables: $k B: 5 draws, 5 values" "$(awk -v k="$k" '$2 == k { print $3 }' <<<"$sized" | sort -u | wc -l)" 5
+done
+again=$(run "$SIZED:stochastic=on,seed=5" "$SIM_BIN/pingpong_reps" --reps 5 \
+  --bytes 50,100,199,200,201,400,632,633,1999,2000,2001,4000,60000)
+check "tables: the same seed, the same times" [ "$sized" = "$again" ]
+# At the tabulated 1000 B, the table's own distribution (closed forms as
+# above, quantiles 0.6 0.9 1.2 1.3 2.5), not the segment's.
+run "$SIZED:stochastic=on" "$SIM_BIN/pingpong_reps" --reps $R >sized.txt
+T=$(calc "5e-6 + 20e-6 + 1016 / 125e6 + 3e-6")
+read -r n mean < <(awk '{ s += $3; n++ } END { printf "%d %.17g\n", n, s / n }' sized.txt)
+read -r E V < <(awk 'BEGIN { split("0.6 0.9 1.2 1.3 2.5", q, " "); for (i = 1; i < 5; i++) {
+    e += (q[i] + q[i + 1]) / 2; e2 += (q[i] ^ 2 + q[i] * q[i + 1] + q[i + 1] ^ 2) / 3 }
+  e /= 4; e2 /= 4; printf "%.17g %.17g\n", e, e2 - e * e }')
+check_eq "tables: $R round trips of 1000 B" "$n" $R
+check_close "tables: mean round trip = 2 T E[rho] of the table at 1000 B" "$mean" "$(calc "2 * $T * $E")" \
+  "$(calc "4 * sqrt(4 * $T * $T * $V / $R) / (2 * $T * $E)")"
+ks=$(sort -g -k3,3 sized.txt | awk -v t2="$(calc "2 * $T")" 'BEGIN { split("0.6 0.9 1.2 1.3 2.5", q, " ") }
+  function F(x,   r, i) { r = x / t2; if (r <= q[1]) return 0; if (r >= q[5]) return 1
+    for (i = 1; i < 5; i++) if (r <= q[i + 1]) return (i - 1 + (r - q[i]) / (q[i + 1] - q[i])) / 4 }
+  { v[NR] = $3 } END { for (i = 1; i <= NR; i++) { f = F(v[i]); a = i / NR - f; b = f - (i - 1) / NR
+      if (a > d) d = a; if (b > d) d = b } printf "%.4f", d }')
+check "tables: Kolmogorov-Smirnov distance to the table's closed form $ks < 0.02" awk -v d="$ks" 'BEGIN { exit !(d < 0.02) }'
+# Off: the tables change nothing.
+check "tables, off: the same times as without residuals" \
+  [ "$(run "$SIZED" "$SIM_BIN/pingpong_reps" --reps 20)" = "$plain" ]
 
 # bad WHAT PATTERN SPEC [OPTIONS...]: hnm-run refuses SPEC (refuse,
 # tests/lib.sh): nothing simulated.

@@ -763,6 +763,9 @@ static void test_bad_files(void)
   LOAD_ERR("pack-nan.xml", 8, "pack-cost attribute 'pack-c0'", "finite");
   LOAD_ERR("pack-missing.xml", 9, "pack-cost attribute 'pack-per-block'", "missing");
   LOAD_ERR("pack-range.xml", 7, "pack-cost attribute 'pack-per-byte'", "above");
+  LOAD_ERR("residuals-table-unsorted.xml", 9, "residuals attribute 'size'", "not greater");
+  LOAD_ERR("residuals-table-negative.xml", 8, "residuals attribute 'quantiles'", "quantile 1 '-0.5'");
+  LOAD_ERR("residuals-table-outside.xml", 8, "residuals attribute 'size'", "outside its segment");
   LOAD_ERR("pack-missing-class.xml", 6, "pack attribute 'class'", "'compiled' has no <pack-cost> for class 'subarray'");
   LOAD_ERR("pack-use-absent.xml", 6, "pack attribute 'use'", "'compiled'");
   LOAD_ERR("pack-duplicate.xml", 8, "pack-cost attribute 'class'", "a second");
@@ -1065,6 +1068,172 @@ static void test_stochastic(void)
   /* In specifications: the table of test_bad_specs. */
 }
 
+/* ------------------------------------------------------------------ */
+/* Per-size residual tables: the lookup rule, closed forms, refusals.   */
+
+#define TABLES_HEAD                                                                                   \
+  "<?xml version=\"1.0\"?>\n<hnm-model name=\"t\" version=\"1\"%s>\n<protocol async=\"none\" detached=\"none\"/>\n" \
+  "<segments route=\"any\">\n<segment upto=\"10\" lat-factor=\"1\" bw-factor=\"1\"/>\n"
+
+/* CHILDREN (one <residuals> a line, or anything) in a segment 10 < k <=
+ * 1000 on line 6, so that the I-th child is on line 6 + I: refused with an
+ * error holding "inline.xml:LINE: " and NEEDLE. */
+static void expect_table_error(const char *children, int line, const char *needle, int src_line)
+{
+  size_t len = strlen(children) + 1024;
+  char *text = malloc(len);
+  char err[HNM_ERRLEN], where[64];
+  snprintf(text, len,
+           TABLES_HEAD "<segment upto=\"1000\" lat-factor=\"1\" bw-factor=\"1\" residuals=\"1 2\">\n%s</segment>\n"
+                       "<segment upto=\"inf\" lat-factor=\"1\" bw-factor=\"1\"/>\n</segments>\n</hnm-model>\n",
+           "", children);
+  snprintf(where, sizeof where, "inline.xml:%d: ", line);
+  strcpy(err, "(no message)");
+  hnm_model *m = load_text(text, err, sizeof err);
+  check_at(m == NULL && strstr(err, where) != NULL && strstr(err, needle) != NULL && strchr(err, '\n') == NULL,
+           __FILE__, src_line, "tables \"%.60s\": wanted \"%s\" and \"%s\", got: %s", children, where, needle,
+           m != NULL ? "(accepted!)" : err);
+  hnm_model_free(m);
+  free(text);
+}
+
+static void test_residual_tables(void)
+{
+  char err[HNM_ERRLEN];
+  /* Segment 1 (k <= 50): pooled residuals only. Segment 2 (50 < k <=
+   * 10000): tables at 100, 400, 1600 B, whose boundaries are the geometric
+   * means sqrt(100 x 400) = 200 and sqrt(400 x 1600) = 800 B. Segment 3:
+   * one table and no pooled residuals. */
+  static const char text[] =
+    "<?xml version=\"1.0\"?>\n<hnm-model name=\"t\" version=\"1\" stochastic=\"on\">\n"
+    "<protocol async=\"none\" detached=\"none\"/>\n<segments route=\"any\">\n"
+    "<segment upto=\"50\" lat-factor=\"1\" bw-factor=\"1\" residuals=\"0.5 0.7 0.8\"/>\n"
+    "<segment upto=\"10000\" lat-factor=\"1\" bw-factor=\"1\" residuals=\"0.5 0.6\">\n"
+    "<residuals size=\"100\" quantiles=\"1 2\"/>\n<residuals size=\"400\" quantiles=\"3 4 6\"/>\n"
+    "<residuals size=\"1600\" quantiles=\"5 5\"/>\n</segment>\n"
+    "<segment upto=\"inf\" lat-factor=\"1\" bw-factor=\"1\">\n<residuals size=\"20000\" quantiles=\"7 8\"/>\n"
+    "</segment>\n</segments>\n</hnm-model>\n";
+  hnm_model *m = load_text(text, err, sizeof err);
+  CHECK(m != NULL);
+  if (m == NULL) {
+    fprintf(stderr, "%s\n", err);
+    return;
+  }
+  CHECK_EQ(hnm_model_stochastic(m), 1); /* tables alone are residuals enough */
+  const struct hnm_segment *s1 = hnm_model_segment(m, HNM_ROUTE_REMOTE, 50);
+  const struct hnm_segment *s2 = hnm_model_segment(m, HNM_ROUTE_REMOTE, 51);
+  const struct hnm_segment *s3 = hnm_model_segment(m, HNM_ROUTE_REMOTE, 10001);
+  CHECK(s1 != s2 && s2 != s3);
+  CHECK_EQ(s1->nsized, 0);
+  CHECK(s1->sized == NULL);
+  CHECK(hnm_segment_residual_table(s1, 50) == NULL);
+  /* Without tables, exactly the segment's draw (bit for bit). */
+  for (int i = 0; i <= 20; i++) {
+    double u = i / 20.0;
+    CHECK_EQ(hnm_segment_residual_at(s1, 50, u), hnm_segment_residual(s1, u));
+  }
+  CHECK_EQ(s2->nsized, 3);
+  CHECK_EQ(s2->sized[0].upto, 200);
+  CHECK_EQ(s2->sized[1].upto, 800);
+  CHECK(isinf(s2->sized[2].upto));
+  /* The nearest table in log scale; the boundaries and their neighbours. */
+  static const struct {
+    double k, size;
+  } near[] = {{51, 100}, {99, 100}, {100, 100}, {101, 100}, {199, 100}, {200, 100}, {201, 400}, {399, 400},
+              {400, 400}, {401, 400}, {799, 400}, {800, 400}, {801, 1600}, {1600, 1600}, {10000, 1600}};
+  for (size_t i = 0; i < sizeof near / sizeof near[0]; i++) {
+    const struct hnm_residual_table *t = hnm_segment_residual_table(s2, near[i].k);
+    check_at(t != NULL && t->size == near[i].size, __FILE__, __LINE__, "a message of %g B draws from the table at %g B, "
+             "want %g B", near[i].k, t != NULL ? t->size : -1, near[i].size);
+  }
+  /* A tabulated size draws exactly its table's quantiles: q_i + (u (n-1) -
+   * i)(q_i+1 - q_i). */
+  CHECK_EQ(hnm_segment_residual_at(s2, 100, 0), 1);
+  CHECK_EQ(hnm_segment_residual_at(s2, 100, 0.25), 1.25);
+  CHECK_EQ(hnm_segment_residual_at(s2, 100, 1), 2);
+  CHECK_EQ(hnm_segment_residual_at(s2, 200, 0.75), 1.75);
+  CHECK_EQ(hnm_segment_residual_at(s2, 201, 0.25), 3.5);
+  CHECK_EQ(hnm_segment_residual_at(s2, 400, 0.75), 5);
+  CHECK_EQ(hnm_segment_residual_at(s2, 800, 1), 6);
+  CHECK_EQ(hnm_segment_residual_at(s2, 801, 0.3), 5);
+  CHECK_EQ(hnm_segment_residual_at(s3, 10001, 0.5), 7.5);
+  CHECK_EQ(hnm_segment_residual_at(s3, 1e12, 1), 8);
+  CHECK_EQ(hnm_segment_residual(s3, 0.5), 1); /* its own: none */
+
+  /* Written and read back: the sizes, the quantiles, the boundaries. */
+  char *out = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&out, &len);
+  CHECK(f != NULL && hnm_model_write(m, f, err, sizeof err) == 0);
+  if (f != NULL)
+    fclose(f);
+  hnm_model *back = out != NULL ? hnm_model_load_memory("back.xml", out, len, err, sizeof err) : NULL;
+  CHECK(back != NULL);
+  const struct hnm_segment *b2 = back != NULL ? hnm_model_segment(back, HNM_ROUTE_REMOTE, 51) : NULL;
+  CHECK(b2 != NULL && b2->nsized == 3 && b2->sized[1].size == 400 && b2->sized[1].n == 3 && b2->sized[1].q[2] == 6 &&
+        b2->sized[0].upto == 200 && b2->nresiduals == 2);
+  const struct hnm_segment *b1 = back != NULL ? hnm_model_segment(back, HNM_ROUTE_REMOTE, 1) : NULL;
+  CHECK(b1 != NULL && b1->nsized == 0 && b1->nresiduals == 3);
+  free(out);
+  hnm_model_free(back);
+  hnm_model_free(m);
+
+  /* hnm_model_new copies the caller's tables. */
+  {
+    double q0[2] = {0.9, 1.1}, q1[3] = {1, 2, 3};
+    struct hnm_residual_table t[2] = {{.size = 8, .n = 2, .q = q0}, {.size = 32, .n = 3, .q = q1}};
+    struct hnm_segment seg = {.upto = INFINITY, .lat_factor = 1, .bw_factor = 1, .nsized = 2, .sized = t};
+    struct hnm_model_desc d = {.name = "n", .async_max = -1, .detached_max = -1, .limiter = HNM_LIMITER_KEEP,
+                               .contention = HNM_CONTENTION_MAXMIN, .crosstraffic = HNM_CROSSTRAFFIC_SIMGRID,
+                               .segments = &seg, .nsegments = 1};
+    hnm_model *nm = hnm_model_new(&d, err, sizeof err);
+    q1[1] = 7; /* the model has its own copy */
+    const struct hnm_segment *ns = nm != NULL ? hnm_model_segment(nm, HNM_ROUTE_REMOTE, 1) : NULL;
+    CHECK(ns != NULL && ns->nsized == 2 && ns->sized[1].q[1] == 2 && ns->sized[0].upto == 16);
+    CHECK(ns != NULL && hnm_segment_residual_at(ns, 16, 0.5) == 1.0 && hnm_segment_residual_at(ns, 17, 0.5) == 2);
+    hnm_model_free(nm);
+  }
+
+  /* Refused: file, line, field. */
+  expect_table_error("<residuals size=\"100\" quantiles=\"1\"/>\n", 7, "residuals attribute 'quantiles'", __LINE__);
+  expect_table_error("<residuals size=\"100\" quantiles=\"1\"/>\n", 7, "at least 2", __LINE__);
+  expect_table_error("<residuals size=\"100\" quantiles=\"1 2\"/>\n<residuals size=\"200\" quantiles=\"2 1\"/>\n", 8,
+                     "nondecreasing", __LINE__);
+  expect_table_error("<residuals size=\"100\" quantiles=\"1 nan\"/>\n", 7, "quantile 2 'nan'", __LINE__);
+  expect_table_error("<residuals size=\"100\" quantiles=\"-1 2\"/>\n", 7, "quantile 1 '-1'", __LINE__);
+  expect_table_error("<residuals size=\"100\" quantiles=\"0 1\"/>\n", 7, "quantile 1 '0'", __LINE__);
+  expect_table_error("<residuals size=\"100\" quantiles=\"1 2e6\"/>\n", 7, "quantile 2 '2e6'", __LINE__);
+  expect_table_error("<residuals size=\"100\" quantiles=\"1 2\"/>\n<residuals size=\"100\" quantiles=\"1 2\"/>\n", 8,
+                     "residuals attribute 'size': 100 bytes is not greater", __LINE__);
+  expect_table_error("<residuals size=\"200\" quantiles=\"1 2\"/>\n<residuals size=\"100\" quantiles=\"1 2\"/>\n", 8,
+                     "residuals attribute 'size': 100 bytes is not greater", __LINE__);
+  expect_table_error("<residuals size=\"1001\" quantiles=\"1 2\"/>\n", 7, "outside its segment (10 < k <= 1000", __LINE__);
+  expect_table_error("<residuals size=\"10\" quantiles=\"1 2\"/>\n", 7, "outside its segment", __LINE__);
+  expect_table_error("<residuals size=\"1000\" quantiles=\"1 2\"/>\n<residuals size=\"abc\" quantiles=\"1 2\"/>\n", 8,
+                     "residuals attribute 'size'", __LINE__);
+  expect_table_error("<residuals size=\"-5\" quantiles=\"1 2\"/>\n", 7, "residuals attribute 'size'", __LINE__);
+  expect_table_error("<residuals size=\"50.5\" quantiles=\"1 2\"/>\n", 7, "residuals attribute 'size'", __LINE__);
+  expect_table_error("<residuals quantiles=\"1 2\"/>\n", 7, "size", __LINE__);
+  expect_table_error("<residuals size=\"100\"/>\n", 7, "quantiles", __LINE__);
+  expect_table_error("<residuals size=\"100\" quantiles=\"1 2\" colour=\"red\"/>\n", 7, "colour", __LINE__);
+  {
+    /* Too many quantiles (1002) and too many tables (4097). */
+    char *big = malloc(1002 * 2 + 100);
+    strcpy(big, "<residuals size=\"100\" quantiles=\"");
+    for (int i = 0; i < 1002; i++)
+      strcat(big, i ? " 1" : "1");
+    strcat(big, "\"/>\n");
+    expect_table_error(big, 7, "more than 1001 quantiles", __LINE__);
+    free(big);
+    char *many = malloc((HNM_MAX_RESIDUAL_TABLES + 1) * 48 + 1);
+    size_t used = 0;
+    for (int i = 0; i <= HNM_MAX_RESIDUAL_TABLES; i++)
+      used += (size_t)sprintf(many + used, "<residuals size=\"%d\" quantiles=\"1 2\"/>\n", 11 + i % 900);
+    expect_table_error(many, 7 + HNM_MAX_RESIDUAL_TABLES, "more than 4096 residual tables", __LINE__);
+    free(many);
+  }
+}
+
 int main(void)
 {
   test_bundled_all();
@@ -1078,5 +1247,6 @@ int main(void)
   test_bad_specs();
   test_ports();
   test_stochastic();
+  test_residual_tables();
   return check_finish();
 }
