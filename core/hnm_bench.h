@@ -53,10 +53,11 @@
  * 1; an odd multiple of 2 KiB, one of 2 sets: 1/2; of 1 KiB, one of 4
  * sets: 1/4; anything else (including a page and a few bytes, or the next
  * run of a small stride) 0. Measured on this project's machine
- * (docs/calibration.md, "Pack costs"), a vector of 16-128-byte blocks
- * unpacks about 6.5 ns a block slower at strides of 4, 8, 12, 20 or 64 KiB
- * than at 4,080 or 4,112 bytes, about half that at 2 and 6 KiB and a
- * quarter at 1, 3 and 5 KiB, which a plain page distance cannot tell apart.
+ * (bench/pack-stride.sh; docs/calibration.md, "Pack costs"), 4,096 blocks
+ * of 16 bytes unpack about 6.5 ns a block slower at strides of 4, 8, 12, 20
+ * or 64 KiB than at 4,080 or 4,112 bytes, about half that at 2 and 6 KiB and
+ * a quarter at 1, 3 and 5 KiB, which a plain page distance cannot tell
+ * apart.
  * A message's jumps are the sum of its runs' weights (multiples of 1/4,
  * exact in a double); the pack model charges a time per jump (hnm_model.h).
  * The benchmark (apps/calibrate_pack.c) sums them from its run list and the

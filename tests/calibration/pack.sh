@@ -73,9 +73,23 @@ costs_close() {
   done < "$WORK/pair"
 }
 costs_close "graphene = the fit of docs/data/pack-openmpi.csv:" 5e-3
+paste <(jumped "$WORK/real.xml") <(jumped graphene) > "$WORK/jpair"
+check "graphene: 18 per-jump times compared" [ "$(wc -l < "$WORK/jpair")" -eq 18 ]
+check "graphene: some class has a per-jump time" awk '$4 > 0 { f = 1 } END { exit !f }' "$WORK/jpair"
+while read -r s c o a _ _ _ g; do
+  check_close "graphene = the fit of docs/data/pack-openmpi.csv: $s $c $o per-jump" "$a" "$g" 5e-3
+done < "$WORK/jpair"
+
+# 2b. A first-format file (no jumps column; the data behind graphene's
+# <pack> before per-jump times) still fits to the coefficients it gave then.
+"$HNM_CALIBRATE" fit "${P2P[@]}" "$DATA/pack/openmpi-2026-11-26.csv" -o "$WORK/old.xml" --no-plots 2>/dev/null
+paste <(explained "$WORK/old.xml") <(explained "$DATA/models/pack-openmpi-2026-11-26.xml") > "$WORK/pair"
+check "first format: 18 pack costs compared" [ "$(wc -l < "$WORK/pair")" -eq 18 ]
+costs_close "first format = the coefficients fitted before per-jump times:" 5e-3
+check "first format: no per-jump time written" [ "$(grep -c 'per-jump' "$WORK/old.xml")" -eq 0 ]
 R=$WORK/real-report/pack.txt
 check "report written" [ -s "$R" ]
-for p in vec1 vec16 vec128 idx struct3 subz suby mg_x mg_y lu milc fft unstruct wrf sub2; do
+for p in vec1 vec16 vec128 col idx struct3 subz suby mg_x mg_y lu milc fft unstruct wrf sub2; do
   check "report lists pattern $p" grep -q "^$p " "$R"
 done
 check "report marks held-out patterns" grep -q "^mg_x .* holdout " "$R"
