@@ -8,6 +8,8 @@
  *     vec1     MPI_Type_vector(n, 1, 2): every other double          vector
  *     vec16    MPI_Type_vector(n, 16, 32): blocks of 16 doubles      vector
  *     vec128   MPI_Type_vector(n, 128, 256): blocks of 1 KiB         vector
+ *     col      MPI_Type_vector(n, 3, 1024): 3 doubles from each row
+ *              of a matrix of 8 KiB rows (every block a jump)        vector
  *     idx      MPI_Type_indexed, n blocks of 1..8 doubles, 1..4
  *              apart, both random (fixed seed)                       indexed
  *     struct3  MPI_Type_create_struct of 3 blocks (1, 1, 2 doubles),
@@ -42,7 +44,9 @@
  * it); the median of --pack-reps timings is written.
  * blocks is the number of maximal contiguous runs of the message (adjacent
  * runs merged, in type-map order: the definition of hnm_model.h's "pack"),
- * computed here from the pattern, independently of the MPI library.
+ * and jumps the sum of the runs' jump weights after the previous run
+ * (core/hnm_bench.h, hnm_bench_pack_jump()), both computed here from the
+ * pattern's run list, independently of the MPI library.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "calibrate_pack.h"
@@ -138,6 +142,11 @@ static int b_vec16(long n, struct inst *p)
 static int b_vec128(long n, struct inst *p)
 {
   return vector_of(p, n, 128, 256);
+}
+
+static int b_col(long n, struct inst *p)
+{
+  return vector_of(p, n, 3, 1024);
 }
 
 /* An irregular MPI_Type_indexed of N blocks drawn from lcg(SEED): before
@@ -307,6 +316,7 @@ static const struct pattern patterns[] = {
   {"vec1", "vector", FIT, {64, 1024, 8192, 65536}, b_vec1},
   {"vec16", "vector", FIT, {16, 256, 2048, 8192}, b_vec16},
   {"vec128", "vector", FIT, {4, 16, 128, 1024}, b_vec128},
+  {"col", "vector", FIT, {16, 128, 1024, 4096}, b_col},
   {"idx", "indexed", FIT, {64, 1024, 8192, 32768}, b_idx},
   {"struct3", "indexed", FIT, {32, 512, 4096, 16384}, b_struct3},
   {"subz", "subarray", FIT, {8, 24, 64, 160}, b_subz},
@@ -359,6 +369,17 @@ static void runs_unpack(const double *in, double *out, const struct inst *p)
     memcpy(out + p->off[r], in + k, (size_t)p->len[r] * sizeof *out);
     k += p->len[r];
   }
+}
+
+/* The jumps of p: its runs' jump weights after the previous run (byte
+ * offsets; a multiple of 1/4, exact). */
+static double count_jumps(const struct inst *p)
+{
+  double j = 0;
+  for (long r = 1; r < p->nruns; r++)
+    j += hnm_bench_pack_jump((long long)p->off[r - 1] * (long long)sizeof(double),
+                             (long long)p->off[r] * (long long)sizeof(double));
+  return j;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -455,6 +476,7 @@ int calibrate_pack(MPI_Comm comm, const char *dir, long reps, int progress)
         }
       }
       long bytes = ndoubles * (long)sizeof(double);
+      double jumps = count_jumps(&p);
       double *src = failed ? NULL : calloc((size_t)p.span + 16, sizeof *src);
       double *packed = failed ? NULL : calloc((size_t)ndoubles + 16, sizeof *packed);
       if (!failed && (src == NULL || packed == NULL)) {
@@ -471,11 +493,13 @@ int calibrate_pack(MPI_Comm comm, const char *dir, long reps, int progress)
             hnm_msg_print(PROG, HNM_MSG_ERROR, "%s: MPI_%s failed", pt->name, op == 0 ? "Pack" : "Unpack");
             failed = 1;
           }
-          fprintf(f, "%s,%s,%s,%ld,%d,%ld,%ld,%s,%s,%ld,%.9g\n", pt->name, pt->cls, pt->role == FIT ? "fit" : "holdout",
-                  pt->sizes[s], p.count, p.nruns, bytes, style_names[style], op == 0 ? "pack" : "unpack", reps, t);
+          fprintf(f, "%s,%s,%s,%ld,%d,%ld,%ld,%s,%s,%ld,%.9g,%.17g\n", pt->name, pt->cls,
+                  pt->role == FIT ? "fit" : "holdout", pt->sizes[s], p.count, p.nruns, bytes, style_names[style],
+                  op == 0 ? "pack" : "unpack", reps, t, jumps);
         }
       if (progress)
-        hnm_msg_print(PROG, HNM_MSG_INFO, "pack %s n=%ld: %ld blocks, %ld bytes", pt->name, pt->sizes[s], p.nruns, bytes);
+        hnm_msg_print(PROG, HNM_MSG_INFO, "pack %s n=%ld: %ld blocks, %g jumps, %ld bytes", pt->name, pt->sizes[s],
+                      p.nruns, jumps, bytes);
       if (p.t != MPI_DATATYPE_NULL)
         MPI_Type_free(&p.t);
       free(p.off);

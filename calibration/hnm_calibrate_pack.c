@@ -29,7 +29,7 @@ int cal_pack_csv_is(const char *path)
   if (!is)
     return 0;
   hnm_csv_chomp(line);
-  return strcmp(line, HNM_BENCH_PACK_HEADER) == 0;
+  return strcmp(line, HNM_BENCH_PACK_HEADER) == 0 || strcmp(line, HNM_BENCH_PACK_HEADER_V1) == 0;
 }
 
 static int lookup(const char *v, const char *const *names, int n)
@@ -58,18 +58,25 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
   static const char *const roles[2] = {"fit", "holdout"};
   static const char *const ops[2] = {"pack", "unpack"};
   static const char *const names[HNM_BENCH_PACK_FIELDS] = {"pattern", "class", "role", "n", "count", "blocks",
-                                                           "bytes", "style", "op", "reps", "seconds"};
+                                                           "bytes", "style", "op", "reps", "seconds", "jumps"};
   hnm_input_lines in;
   if (hnm_input_lines_open(&in, path, err, errlen) != 0)
     return -1;
   long len;
+  /* A file of the first format (no jumps column) has jumps 0. */
+  int fields = HNM_BENCH_PACK_FIELDS;
   while ((len = hnm_input_lines_next(&in, err, errlen)) >= 0) {
-    if (in.ln == 1)
-      continue; /* the header, checked by cal_pack_csv_is() */
+    if (in.ln == 1) {
+      /* the header, checked by cal_pack_csv_is() */
+      hnm_csv_chomp(in.line);
+      if (strcmp(in.line, HNM_BENCH_PACK_HEADER_V1) == 0)
+        fields = HNM_BENCH_PACK_FIELDS_V1;
+      continue;
+    }
     char *fl[HNM_BENCH_PACK_FIELDS + 1];
     int nf = hnm_csv_split(in.line, fl, HNM_BENCH_PACK_FIELDS + 1);
-    if (nf != HNM_BENCH_PACK_FIELDS)
-      CAL_FAIL("%s:%ld: %d field(s), expected %d", path, in.ln, nf, HNM_BENCH_PACK_FIELDS);
+    if (nf != fields)
+      CAL_FAIL("%s:%ld: %d field(s), expected %d", path, in.ln, nf, fields);
     struct cal_pack_row r;
     memset(&r, 0, sizeof r);
     if (strlen(fl[0]) == 0 || strlen(fl[0]) >= sizeof r.pattern)
@@ -86,13 +93,14 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
       CAL_FAIL("%s:%ld: style: '%s' is not interpreted, manual, compiled or contiguous", path, in.ln, fl[7]);
     if ((r.op = lookup(fl[8], ops, 2)) < 0)
       CAL_FAIL("%s:%ld: op: '%s' is not pack or unpack", path, in.ln, fl[8]);
-    double x[HNM_BENCH_PACK_FIELDS];
-    for (int i = 3; i < HNM_BENCH_PACK_FIELDS; i++) {
+    double x[HNM_BENCH_PACK_FIELDS] = {0};
+    for (int i = 3; i < fields; i++) {
       if (i == 7 || i == 8)
         continue;
-      if (!number(fl[i], i != 10, &x[i]))
+      int whole = i != 10 && i != 11; /* seconds, jumps (sums of weights) */
+      if (!number(fl[i], whole, &x[i]))
         CAL_FAIL("%s:%ld: %s: '%s' is not a %s", path, in.ln, names[i], fl[i],
-                  i != 10 ? "whole number >= 0" : "finite number >= 0");
+                  whole ? "whole number >= 0" : "finite number >= 0");
     }
     if (x[10] > 1.0)
       CAL_FAIL("%s:%ld: seconds: '%s' is above 1 s (not one pack of a message)", path, in.ln, fl[10]);
@@ -102,6 +110,10 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
     r.blocks = x[5];
     r.bytes = x[6];
     r.seconds = x[10];
+    r.jumps = x[11];
+    if (r.jumps > 0 && r.jumps >= r.blocks)
+      CAL_FAIL("%s:%ld: jumps: '%s' is not below blocks (%s): a jump starts a block after the first", path, in.ln,
+               fl[11], fl[5]);
     if (d->n == d->cap) {
       size_t nc = d->cap ? 2 * d->cap : 256;
       struct cal_pack_row *nr = realloc(d->rows, nc * sizeof *nr);
@@ -129,9 +141,11 @@ void cal_pack_data_free(struct cal_pack_data *d)
   memset(d, 0, sizeof *d);
 }
 
+#define TERMS 4 /* c0, per-block, per-byte, per-jump */
+
 /* Solve the K x K system A x = b (Gaussian elimination, partial pivoting).
  * 0, or -1 if singular. */
-static int solve(int k, double a[3][3], double b[3], double x[3])
+static int solve(int k, double a[TERMS][TERMS], double b[TERMS], double x[TERMS])
 {
   for (int c = 0; c < k; c++) {
     int p = c;
@@ -166,28 +180,31 @@ static int solve(int k, double a[3][3], double b[3], double x[3])
 
 static double predict(const struct hnm_pack_cost *c, const struct cal_pack_row *r)
 {
-  return c->c0 + c->per_block * r->blocks + c->per_byte * r->bytes;
+  return hnm_pack_time(c, r->blocks, r->bytes, r->jumps);
 }
 
 /* Least squares on relative errors, every coefficient >= 0: the best of the
- * fits on each non-empty subset of {c0, per-block, per-byte} whose
- * coefficients all come out >= 0 (7 small systems). */
+ * fits on each non-empty subset of {c0, per-block, per-byte, per-jump}
+ * whose coefficients all come out >= 0 (15 small systems). A file without
+ * jumps (every row 0) makes every subset with per-jump singular: the fit is
+ * then that of the three other terms alone, computed as before the jumps
+ * existed (the subsets without per-jump come first, in the same order). */
 static int fit_one(const struct cal_pack_data *d, int style, int cls, int op, struct hnm_pack_cost *out)
 {
   double best = INFINITY;
   int found = 0;
-  for (int mask = 1; mask < 8; mask++) {
-    int idx[3], k = 0;
-    for (int j = 0; j < 3; j++)
+  for (int mask = 1; mask < (1 << TERMS); mask++) {
+    int idx[TERMS], k = 0;
+    for (int j = 0; j < TERMS; j++)
       if (mask & (1 << j))
         idx[k++] = j;
-    double a[3][3] = {{0}}, b[3] = {0}, x[3] = {0};
+    double a[TERMS][TERMS] = {{0}}, b[TERMS] = {0}, x[TERMS] = {0};
     size_t rows = 0;
     for (size_t i = 0; i < d->n; i++) {
       const struct cal_pack_row *r = &d->rows[i];
       if (r->holdout || r->style != style || r->cls != cls || r->op != op || !(r->seconds > 0))
         continue;
-      double w = 1.0 / r->seconds, f[3] = {w, r->blocks * w, r->bytes * w};
+      double w = 1.0 / r->seconds, f[TERMS] = {w, r->blocks * w, r->bytes * w, r->jumps * w};
       for (int p = 0; p < k; p++) {
         for (int q = 0; q < k; q++)
           a[p][q] += f[idx[p]] * f[idx[q]];
@@ -197,8 +214,8 @@ static int fit_one(const struct cal_pack_data *d, int style, int cls, int op, st
     }
     if (rows < (size_t)k || solve(k, a, b, x) != 0)
       continue;
-    struct hnm_pack_cost c = {0, 0, 0};
-    double *dst[3] = {&c.c0, &c.per_block, &c.per_byte};
+    struct hnm_pack_cost c = {0, 0, 0, 0};
+    double *dst[TERMS] = {&c.c0, &c.per_block, &c.per_byte, &c.per_jump};
     int ok = 1;
     for (int p = 0; p < k; p++) {
       ok = ok && x[p] >= 0 && isfinite(x[p]);
@@ -254,18 +271,19 @@ void cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p)
 double cal_pack_report(FILE *f, const struct cal_pack_data *d, const struct hnm_pack_model *p)
 {
   double worst[3] = {0, 0, 0};
-  fprintf(f, "Pack costs: T = c0 + per-block x blocks + per-byte x bytes (fitted on role 'fit' only)\n");
+  fprintf(f, "Pack costs: T = c0 + per-block x blocks + per-byte x bytes + per-jump x jumps (fitted on role 'fit' "
+             "only)\n");
   for (int s = 0; s < 3; s++)
     for (int c = 0; c < HNM_PACK_CLASSES; c++)
       for (int op = 0; op < HNM_PACK_OPS && p->present[model_style[s]]; op++) {
         const struct hnm_pack_cost *k = &p->cost[model_style[s]][c][op];
-        fprintf(f, "  %-11s %-8s %-6s c0 = %.4g s, per-block = %.4g s, per-byte = %.4g s\n", csv_styles[s],
-                hnm_pack_class_name((enum hnm_pack_class)c), op == 0 ? "pack" : "unpack", k->c0, k->per_block,
-                k->per_byte);
+        fprintf(f, "  %-11s %-8s %-6s c0 = %.4g s, per-block = %.4g s, per-byte = %.4g s, per-jump = %.4g s\n",
+                csv_styles[s], hnm_pack_class_name((enum hnm_pack_class)c), op == 0 ? "pack" : "unpack", k->c0,
+                k->per_block, k->per_byte, k->per_jump);
       }
   fputc('\n', f);
-  fprintf(f, "%-9s %-8s %-7s %6s %8s %9s %-11s %11s %11s %7s %11s %11s %7s\n", "pattern", "class", "role", "n",
-          "blocks", "bytes", "style", "pack [s]", "predicted", "error", "unpack [s]", "predicted", "error");
+  fprintf(f, "%-9s %-8s %-7s %6s %8s %8s %9s %-11s %11s %11s %7s %11s %11s %7s\n", "pattern", "class", "role", "n",
+          "blocks", "jumps", "bytes", "style", "pack [s]", "predicted", "error", "unpack [s]", "predicted", "error");
   for (size_t i = 0; i < d->n; i++) {
     const struct cal_pack_row *r = &d->rows[i];
     if (r->op != HNM_PACK_OP_PACK)
@@ -275,8 +293,9 @@ double cal_pack_report(FILE *f, const struct cal_pack_data *d, const struct hnm_
       if (d->rows[j].op == HNM_PACK_OP_UNPACK && d->rows[j].style == r->style && d->rows[j].n == r->n &&
           strcmp(d->rows[j].pattern, r->pattern) == 0)
         u = &d->rows[j];
-    fprintf(f, "%-9s %-8s %-7s %6ld %8.0f %9.0f %-11s %11.4g", r->pattern, hnm_pack_class_name((enum hnm_pack_class)r->cls),
-            r->holdout ? "holdout" : "fit", r->n, r->blocks, r->bytes, csv_styles[r->style], r->seconds);
+    fprintf(f, "%-9s %-8s %-7s %6ld %8.0f %8.0f %9.0f %-11s %11.4g", r->pattern,
+            hnm_pack_class_name((enum hnm_pack_class)r->cls), r->holdout ? "holdout" : "fit", r->n, r->blocks, r->jumps,
+            r->bytes, csv_styles[r->style], r->seconds);
     if (r->style == CAL_PACK_CSV_CONTIGUOUS) {
       fprintf(f, " %11s %7s %11.4g\n", "(baseline)", "", u != NULL ? u->seconds : NAN);
       continue;
@@ -292,7 +311,8 @@ double cal_pack_report(FILE *f, const struct cal_pack_data *d, const struct hnm_
         fprintf(f, " %11s %11s %7s", "-", "-", "-");
         continue;
       }
-      double pred = hnm_pack_time(&p->cost[model_style[s]][r->cls][op], both[op]->blocks, both[op]->bytes);
+      double pred = hnm_pack_time(&p->cost[model_style[s]][r->cls][op], both[op]->blocks, both[op]->bytes,
+                                  both[op]->jumps);
       double err = both[op]->seconds > 0 ? (pred - both[op]->seconds) / both[op]->seconds : NAN;
       if (op == 1)
         fprintf(f, " %11.4g", both[op]->seconds);

@@ -19,6 +19,7 @@ struct cal_pack_row {
   int holdout; /* 1: never fitted */
   long n;      /* the pattern's size parameter */
   double blocks, bytes;
+  double jumps; /* 0 in a file without the column */
   int style;   /* PACK_CSV_* */
   int op;      /* enum hnm_pack_op */
   double seconds;
@@ -29,8 +30,8 @@ struct cal_pack_data {
   size_t n, cap;
 };
 
-/* 1 if PATH starts with pack.csv's header, else 0 (unreadable: 0, and the
- * p2p reader reports it). */
+/* 1 if PATH starts with pack.csv's header (either format, core/hnm_bench.h),
+ * else 0 (unreadable: 0, and the p2p reader reports it). */
 int cal_pack_csv_is(const char *path);
 
 /* Append PATH's rows to D. 0, or -1 with "FILE:LINE: field: reason" in
@@ -39,7 +40,8 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
 
 void cal_pack_data_free(struct cal_pack_data *d);
 
-/* Fit T = c0 + per-block x blocks + per-byte x bytes per (style, class, op)
+/* Fit T = c0 + per-block x blocks + per-byte x bytes + per-jump x jumps per
+ * (style, class, op)
  * and style on the rows of role "fit" (least squares on relative errors,
  * coefficients >= 0), into P; use = interpreted. A style whose times are
  * all 0 (copy loops under SMPI without simulated computation) is left out.  Ends the program (exit 2) when a class has no

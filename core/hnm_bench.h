@@ -9,12 +9,15 @@
  *   contention.csv  pairs,mode,size,rank,duration  mode: "uni" or "bi"; bytes; s
  *   rma.csv         epoch,size,duration          epoch: one of HNM_BENCH_RMA_NAMES;
  *                                                size: bytes; duration: s
- *   pack.csv        pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds
+ *   pack.csv        pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds,jumps
  *                   class: vector, indexed or subarray; role: fit or holdout;
  *                   n: the pattern's size parameter; count: elements of the
  *                   datatype; blocks: contiguous runs; style: interpreted,
  *                   manual, compiled or contiguous; op: pack or unpack; seconds: the
- *                   median of reps timings
+ *                   median of reps timings; jumps: the sum of the runs'
+ *                   jump weights (hnm_bench_pack_jump()). Files written before the
+ *                   jumps column (HNM_BENCH_PACK_HEADER_V1) are still read:
+ *                   their jumps are 0.
  *
  * One row per measurement, fields separated by ',' (no field needs quoting:
  * core/hnm_csv.h reads them), every line ended by '\n'.
@@ -37,8 +40,42 @@
 #define HNM_BENCH_MODE_BI "bi"
 
 #define HNM_BENCH_PACK_FILE "pack.csv"
-#define HNM_BENCH_PACK_HEADER "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds"
-#define HNM_BENCH_PACK_FIELDS 11
+#define HNM_BENCH_PACK_HEADER "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds,jumps"
+#define HNM_BENCH_PACK_FIELDS 12
+#define HNM_BENCH_PACK_HEADER_V1 "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds"
+#define HNM_BENCH_PACK_FIELDS_V1 11
+
+/* The jump weight of the run starting at byte offset TO, right after the
+ * run starting at FROM in the message's type-map order: how much the two
+ * runs are confined to the same cache sets. A cache of 4 KiB ways indexes
+ * its sets by address bits 6-11 (and the store-to-load checks compare bits
+ * 0-11), so runs a multiple of 4 KiB apart start in the same set: weight
+ * 1; an odd multiple of 2 KiB, one of 2 sets: 1/2; of 1 KiB, one of 4
+ * sets: 1/4; anything else (including a page and a few bytes, or the next
+ * run of a small stride) 0. Measured on this project's machine
+ * (docs/calibration.md, "Pack costs"), a vector of 16-128-byte blocks
+ * unpacks about 6.5 ns a block slower at strides of 4, 8, 12, 20 or 64 KiB
+ * than at 4,080 or 4,112 bytes, about half that at 2 and 6 KiB and a
+ * quarter at 1, 3 and 5 KiB, which a plain page distance cannot tell apart.
+ * A message's jumps are the sum of its runs' weights (multiples of 1/4,
+ * exact in a double); the pack model charges a time per jump (hnm_model.h).
+ * The benchmark (apps/calibrate_pack.c) sums them from its run list and the
+ * plugin from the datatype's layout, both with this function. Offsets are
+ * relative to the buffer: only their difference matters. */
+#define HNM_BENCH_PACK_PAGE 4096LL /* bytes */
+static inline double hnm_bench_pack_jump(long long from, long long to)
+{
+  long long d = to > from ? to - from : from - to;
+  if (d == 0)
+    return 0.0;
+  if (d % HNM_BENCH_PACK_PAGE == 0)
+    return 1.0;
+  if (d % (HNM_BENCH_PACK_PAGE / 2) == 0)
+    return 0.5;
+  if (d % (HNM_BENCH_PACK_PAGE / 4) == 0)
+    return 0.25;
+  return 0.0;
+}
 
 /* The operations of the op column, in this order. */
 enum hnm_bench_op { HNM_BENCH_SEND, HNM_BENCH_RECV, HNM_BENCH_PINGPONG, HNM_BENCH_ISEND, HNM_BENCH_IRECV, HNM_BENCH_OPS };

@@ -283,12 +283,16 @@ long hnm_model_smpi_detached_thresh(const hnm_model *m);
 /* Derived-datatype pack/unpack costs (Schneider, Kjolstad and Hoefler 2013;
  * docs/models.md, "Packing"). SMPI packs a non-contiguous datatype inside the
  * MPI call and charges no time for it; a model with a <pack> element charges
- *   T = c0 + per_block x blocks + per_byte x bytes    [seconds]
+ *   T = c0 + per_block x blocks + per_byte x bytes + per_jump x jumps  [seconds]
  * to the sender before the transfer (pack) and to the receiver after it
  * (unpack), where blocks is the number of maximal contiguous runs of the
- * message's data (its flattened type map, in order, adjacent runs merged)
- * and bytes its payload. A message of at most one run (every contiguous
- * type) costs nothing. The coefficients depend on the datatype's class and
+ * message's data (its flattened type map, in order, adjacent runs merged),
+ * bytes its payload, and jumps the number of runs that start a whole number
+ * of 4 KiB pages away from the previous run's start (core/hnm_bench.h,
+ * hnm_bench_pack_jump(): the cache-set and 4 KiB aliasing conflicts of
+ * power-of-two strides, the memory system's cost that blocks and bytes
+ * cannot see). A message of at most one run (every contiguous type) costs
+ * nothing. The coefficients depend on the datatype's class and
  * on the implementation style; the model names the style its MPI calls are
  * charged with ("use"), the others are kept for comparison. A datatype's
  * class is that of the structure that makes most of its runs: a
@@ -314,6 +318,7 @@ struct hnm_pack_cost {
   double c0;        /* seconds per call */
   double per_block; /* seconds per contiguous block */
   double per_byte;  /* seconds per byte */
+  double per_jump;  /* seconds per jump; 0 when the model file does not give it */
 };
 
 /* The <pack> element as data: cost[style][class][op] is meaningful when
@@ -334,14 +339,16 @@ const struct hnm_pack_model *hnm_model_pack(const hnm_model *m);
 /* The style charged to MPI calls: HNM_PACK_NONE without a <pack> element. */
 int hnm_model_pack_style(const hnm_model *m);
 
-/* T = c0 + per_block x blocks + per_byte x bytes, or 0 when blocks <= 1
- * (contiguous data) or c is NULL. Seconds. */
-double hnm_pack_time(const struct hnm_pack_cost *c, double blocks, double bytes);
+/* T = c0 + per_block x blocks + per_byte x bytes + per_jump x jumps, or 0
+ * when blocks <= 1 (contiguous data) or c is NULL. With per_jump 0 the
+ * time is that of the first three terms, bit for bit. Seconds. */
+double hnm_pack_time(const struct hnm_pack_cost *c, double blocks, double bytes, double jumps);
 
-/* The time the model charges one pack (op) of BLOCKS runs and BYTES bytes of
- * class CLS under its style in use: 0 without pack costs. Seconds. */
+/* The time the model charges one pack (op) of BLOCKS runs, BYTES bytes and
+ * JUMPS jumps of class CLS under its style in use: 0 without pack costs.
+ * Seconds. */
 double hnm_model_pack_time(const hnm_model *m, enum hnm_pack_class cls, enum hnm_pack_op op, double blocks,
-                           double bytes);
+                           double bytes, double jumps);
 
 /* A model described in memory (what hnm-calibrate fits). Either LOGGPS (the
  * 8 parameters L o g G s S Os Or in SI units: seconds, bytes) or the route

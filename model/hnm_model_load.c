@@ -505,7 +505,9 @@ static int load__rma(const struct model__load *ld, const xmlNode *n, hnm_model *
 }
 
 /* One <pack-cost>: the six coefficients of one style and class, each
- * required and in its physical range (MODEL__PACK_MAX_*). */
+ * required and in its physical range (MODEL__PACK_MAX_*), and the two
+ * optional per-jump times (0 when absent, at most a per-block time's
+ * bound). */
 static int load__pack_cost(const struct model__load *ld, const xmlNode *n, struct hnm_pack_model *p,
                            int seen[HNM_PACK_STYLES][HNM_PACK_CLASSES])
 {
@@ -513,6 +515,7 @@ static int load__pack_cost(const struct model__load *ld, const xmlNode *n, struc
                                                      {"unpack-c0", "unpack-per-block", "unpack-per-byte"}};
   static const double max[3] = {MODEL__PACK_MAX_C0, MODEL__PACK_MAX_PER_BLOCK, MODEL__PACK_MAX_PER_BYTE};
   static const char *const unit[3] = {"s", "s per block", "s per byte"};
+  static const char *const jump_attrs[HNM_PACK_OPS] = {"pack-per-jump", "unpack-per-jump"};
   char reason[MODEL__REASON];
   xmlChar *v;
   int style = HNM_PACK_NONE, cls = -1, rc = 0;
@@ -550,6 +553,13 @@ static int load__pack_cost(const struct model__load *ld, const xmlNode *n, struc
         return load__fail(ld, n, attrs[op][i], "%g %s is above %g %s (no memory copy is that slow)", *dst[i],
                           unit[i], max[i], unit[i]);
     }
+    /* Optional: a model written before the term existed charges no jumps. */
+    k->per_jump = 0;
+    if (load__value(ld, n, jump_attrs[op], KIND_TIME, &k->per_jump, NULL) < 0)
+      return -1;
+    if (k->per_jump > MODEL__PACK_MAX_PER_BLOCK)
+      return load__fail(ld, n, jump_attrs[op], "%g s per jump is above %g s per jump (no memory access is that slow)",
+                        k->per_jump, MODEL__PACK_MAX_PER_BLOCK);
   }
   return 0;
 }

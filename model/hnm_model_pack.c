@@ -65,20 +65,23 @@ int hnm_model_pack_style(const hnm_model *m)
   return m->has_pack ? m->pack.use : HNM_PACK_NONE;
 }
 
-double hnm_pack_time(const struct hnm_pack_cost *c, double blocks, double bytes)
+double hnm_pack_time(const struct hnm_pack_cost *c, double blocks, double bytes, double jumps)
 {
   if (c == NULL || !(blocks > 1))
     return 0.0;
-  return c->c0 + c->per_block * blocks + c->per_byte * bytes;
+  double t = c->c0 + c->per_block * blocks + c->per_byte * bytes;
+  /* Added only when given, so that a model without per-jump times gives
+   * the three-term time bit for bit whatever JUMPS is. */
+  return c->per_jump != 0 ? t + c->per_jump * jumps : t;
 }
 
 double hnm_model_pack_time(const hnm_model *m, enum hnm_pack_class cls, enum hnm_pack_op op, double blocks,
-                           double bytes)
+                           double bytes, double jumps)
 {
   if (!m->has_pack || m->pack.use == HNM_PACK_NONE || (int)cls < 0 || cls >= HNM_PACK_CLASSES || (int)op < 0 ||
       op >= HNM_PACK_OPS)
     return 0.0;
-  return hnm_pack_time(&m->pack.cost[m->pack.use][cls][op], blocks, bytes);
+  return hnm_pack_time(&m->pack.cost[m->pack.use][cls][op], blocks, bytes, jumps);
 }
 
 static int pack__num(hnm_xml_writer *w, const char *name, double v)
@@ -90,8 +93,9 @@ static int pack__num(hnm_xml_writer *w, const char *name, double v)
 
 int model__write_pack(hnm_xml_writer *w, const hnm_model *m)
 {
-  static const char *const attrs[HNM_PACK_OPS][3] = {{"pack-c0", "pack-per-block", "pack-per-byte"},
-                                                     {"unpack-c0", "unpack-per-block", "unpack-per-byte"}};
+  static const char *const attrs[HNM_PACK_OPS][4] = {
+    {"pack-c0", "pack-per-block", "pack-per-byte", "pack-per-jump"},
+    {"unpack-c0", "unpack-per-block", "unpack-per-byte", "unpack-per-jump"}};
 
   if (!m->has_pack)
     return 0;
@@ -112,6 +116,13 @@ int model__write_pack(hnm_xml_writer *w, const hnm_model *m)
             pack__num(w, attrs[op][2], k->per_byte) != 0)
           return -1;
       }
+      /* per-jump is optional (0 when absent): written only when given, so
+       * that a model without it is written as before. */
+      for (int op = 0; op < HNM_PACK_OPS; op++) {
+        const struct hnm_pack_cost *k = &m->pack.cost[s][c][op];
+        if (k->per_jump != 0 && pack__num(w, attrs[op][3], k->per_jump) != 0)
+          return -1;
+      }
       if (hnm_xml_writer_end(w) != 0)
         return -1;
     }
@@ -127,17 +138,20 @@ void model__explain_pack(void *file, const hnm_model *m)
     fprintf(f, "  pack: no pack costs (derived datatypes are packed for free, as SMPI does)\n");
     return;
   }
-  fprintf(f, "  pack: style %s charged to MPI calls (T = c0 + blocks x per-block + bytes x per-byte; 0 for "
-             "contiguous data)\n", hnm_pack_style_name(m->pack.use));
+  fprintf(f, "  pack: style %s charged to MPI calls (T = c0 + blocks x per-block + bytes x per-byte + jumps x "
+             "per-jump; 0 for contiguous data)\n", hnm_pack_style_name(m->pack.use));
   for (int s = 0; s < HNM_PACK_STYLES; s++) {
     if (!m->pack.present[s])
       continue;
     for (int c = 0; c < HNM_PACK_CLASSES; c++) {
       const struct hnm_pack_cost *p = &m->pack.cost[s][c][HNM_PACK_OP_PACK];
       const struct hnm_pack_cost *u = &m->pack.cost[s][c][HNM_PACK_OP_UNPACK];
-      fprintf(f, "    %-11s %-8s pack %.6g s + %.6g s/block + %.6g s/B, unpack %.6g s + %.6g s/block + %.6g s/B\n",
+      fprintf(f, "    %-11s %-8s pack %.6g s + %.6g s/block + %.6g s/B, unpack %.6g s + %.6g s/block + %.6g s/B",
               pack__styles[s], pack__classes[c], p->c0, p->per_block, p->per_byte, u->c0, u->per_block,
               u->per_byte);
+      if (p->per_jump != 0 || u->per_jump != 0)
+        fprintf(f, ", jump %.6g s pack, %.6g s unpack", p->per_jump, u->per_jump);
+      fputc('\n', f);
     }
   }
 }

@@ -45,6 +45,8 @@
  */
 #include "hnm_pack.h"
 
+#include "hnm_bench.h"
+
 #include <simgrid/s4u/Actor.hpp>
 #include <smpi/smpi.h>
 #include <xbt/config.hpp>
@@ -69,19 +71,37 @@ bool active            = false; /* the model charges a pack style */
 bool trace             = false;
 bool warned_unknown    = false;
 
+double jump(MPI_Aint from, MPI_Aint to)
+{
+  return hnm_bench_pack_jump((long long)from, (long long)to);
+}
+
 /* The layout of one element of a datatype, offsets in bytes from the
  * element's start address (the buffer pointer). */
 struct Layout {
   long long runs = 0;      /* maximal contiguous runs, in type-map order; 0 = no data */
   MPI_Aint first = 0;      /* start of the first run */
+  MPI_Aint second = 0;     /* start of the second run (runs >= 2) */
+  MPI_Aint last_start = 0; /* start of the last run */
   MPI_Aint last_end = 0;   /* end of the last run */
   MPI_Aint extent = 0;     /* MPI extent: the distance between consecutive elements */
   long long size = 0;      /* bytes of data */
+  double jumps = 0;        /* the runs' jump weights (core/hnm_bench.h), multiples of 1/4: exact */
   hnm_pack_class cls = HNM_PACK_VECTOR;
   /* count consecutive elements form one run */
   bool dense() const { return runs == 1 && last_end - first == extent; }
   /* the last run of an element continues into the next element's first */
   bool joins() const { return last_end == extent + first; }
+  /* Jumps added by each element after the first, of a non-dense layout:
+   * from this element's last run to the next one's first, or, when they
+   * join into one run (which starts at this element's last run), from that
+   * run to the next element's second instead of from its first. */
+  double jumps_between() const
+  {
+    if (not joins())
+      return jump(last_start, extent + first);
+    return jump(last_start, extent + second) - jump(first, second);
+  }
 };
 
 std::unordered_map<MPI_Datatype, Layout> layouts;   /* derived types built through hnm */
@@ -114,11 +134,12 @@ Layout basic_layout(MPI_Datatype t)
   MPI_Aint extent = 0;
   REAL(PMPI_Type_size)(t, &size);
   REAL(PMPI_Type_get_extent)(t, &lb, &extent);
-  l.size     = size;
-  l.runs     = size > 0 ? 1 : 0;
-  l.first    = lb;
-  l.last_end = lb + size;
-  l.extent   = extent;
+  l.size       = size;
+  l.runs       = size > 0 ? 1 : 0;
+  l.first      = lb;
+  l.last_start = lb;
+  l.last_end   = lb + size;
+  l.extent     = extent;
   return l;
 }
 
@@ -149,8 +170,11 @@ Layout layout_of(MPI_Datatype t)
 struct Runs {
   hnm_pack_class own;
   long long runs = 0;
+  double jumps = 0;
   bool any = false;
   MPI_Aint first = 0;
+  MPI_Aint second = 0; /* runs >= 2 */
+  MPI_Aint last_start = 0;
   MPI_Aint end = 0;
   double by_class[HNM_PACK_CLASSES] = {0, 0, 0};
   explicit Runs(hnm_pack_class c) : own(c) {}
@@ -162,31 +186,60 @@ struct Runs {
         best = c;
     return (hnm_pack_class)best;
   }
-  void instance(long long r, MPI_Aint s, MPI_Aint e)
+  /* Append one instance: l's runs shifted by at, or, when whole, the single
+   * run [at + l.first, end_of_run). */
+  void instance(const Layout& l, MPI_Aint at, MPI_Aint end_of_run)
   {
     if (not any) {
-      any   = true;
-      first = s;
-      runs  = r;
-    } else {
-      runs += r - (end == s ? 1 : 0);
+      any        = true;
+      runs       = l.runs;
+      jumps      = l.jumps;
+      first      = at + l.first;
+      second     = at + l.second;
+      last_start = at + l.last_start;
+      end        = end_of_run;
+      return;
     }
-    end = e;
+    bool join = end == at + l.first;
+    if (runs == 1 && (l.runs >= 2 || not join))
+      second = join ? at + l.second : at + l.first;
+    if (join) {
+      /* the joined run starts at our last run: the jump into the
+       * instance's second run is counted from there */
+      if (l.runs >= 2) {
+        jumps += l.jumps - jump(at + l.first, at + l.second) + jump(last_start, at + l.second);
+        last_start = at + l.last_start;
+      }
+      runs += l.runs - 1;
+    } else {
+      jumps += l.jumps + jump(last_start, at + l.first);
+      runs += l.runs;
+      last_start = at + l.last_start;
+    }
+    end = end_of_run;
   }
-  /* n consecutive elements of layout l, the first at byte offset at */
+  /* n consecutive elements of layout l, the first at byte offset at. The
+   * first two are appended one by one; every further one adds the same
+   * runs and jumps (O(1) whatever n). */
   void add(const Layout& l, MPI_Aint at, long long n)
   {
     if (l.runs == 0 || n <= 0)
       return;
     by_class[l.runs > 1 ? l.cls : own] += (double)n * (double)(l.runs > 1 ? l.runs : 1);
     if (l.dense()) {
-      instance(1, at + l.first, at + l.first + n * l.extent);
+      Layout whole = l;
+      whole.jumps  = 0;
+      instance(whole, at, at + l.first + n * l.extent);
       return;
     }
-    instance(l.runs, at + l.first, at + l.last_end);
-    if (n > 1) {
-      runs += (n - 1) * (l.runs - (l.joins() ? 1 : 0));
-      end = at + (n - 1) * l.extent + l.last_end;
+    instance(l, at, at + l.last_end);
+    if (n > 1)
+      instance(l, at + l.extent, at + l.extent + l.last_end);
+    if (n > 2) {
+      runs += (n - 2) * (l.runs - (l.joins() ? 1 : 0));
+      jumps += (double)(n - 2) * (l.jumps_between() + l.jumps);
+      last_start = at + (n - 1) * l.extent + l.last_start;
+      end        = at + (n - 1) * l.extent + l.last_end;
     }
   }
 };
@@ -195,26 +248,33 @@ struct Runs {
 void record(MPI_Datatype t, const Runs& r)
 {
   Layout l = basic_layout(t);
-  l.runs     = r.any ? r.runs : 0;
-  l.first    = r.first;
-  l.last_end = r.end;
-  l.cls      = r.cls();
-  layouts[t] = l;
+  l.runs       = r.any ? r.runs : 0;
+  l.jumps      = r.any ? r.jumps : 0;
+  l.first      = r.first;
+  l.second     = r.second;
+  l.last_start = r.last_start;
+  l.last_end   = r.end;
+  l.cls        = r.cls();
+  layouts[t]   = l;
 }
 
-/* Blocks and bytes of COUNT elements of T. */
-void message_shape(MPI_Datatype t, int count, Layout* l, double* blocks, double* bytes)
+/* Blocks, bytes and jumps of COUNT elements of T: O(1), from T's layout
+ * recorded once when it was built. */
+void message_shape(MPI_Datatype t, int count, Layout* l, double* blocks, double* bytes, double* jumps)
 {
   *l      = layout_of(t);
   *blocks = 0;
   *bytes  = 0;
+  *jumps  = 0;
   if (count <= 0 || l->runs == 0)
     return;
   *bytes = (double)count * (double)l->size;
-  if (l->dense())
+  if (l->dense()) {
     *blocks = 1;
-  else
-    *blocks = (double)count * (double)l->runs - (l->joins() ? (double)(count - 1) : 0.0);
+    return;
+  }
+  *blocks = (double)count * (double)l->runs - (l->joins() ? (double)(count - 1) : 0.0);
+  *jumps  = (double)count * (double)l->jumps + (double)(count - 1) * (double)l->jumps_between();
 }
 
 double pack_time(MPI_Datatype t, int count, hnm_pack_op op)
@@ -224,11 +284,12 @@ double pack_time(MPI_Datatype t, int count, hnm_pack_op op)
   Layout l;
   double blocks;
   double bytes;
-  message_shape(t, count, &l, &blocks, &bytes);
-  double s = hnm_model_pack_time(model, l.cls, op, blocks, bytes);
+  double jumps;
+  message_shape(t, count, &l, &blocks, &bytes, &jumps);
+  double s = hnm_model_pack_time(model, l.cls, op, blocks, bytes, jumps);
   if (trace && s > 0)
-    XBT_CVERB(hnm_trace, "%s %s, %.0f blocks, %.0f bytes: %.17g s", op == HNM_PACK_OP_PACK ? "pack" : "unpack",
-                 hnm_pack_class_name(l.cls), blocks, bytes, s);
+    XBT_CVERB(hnm_trace, "%s %s, %.0f blocks, %.0f jumps, %.0f bytes: %.17g s",
+              op == HNM_PACK_OP_PACK ? "pack" : "unpack", hnm_pack_class_name(l.cls), blocks, jumps, bytes, s);
   return s;
 }
 

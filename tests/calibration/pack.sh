@@ -2,6 +2,9 @@
 # Pack costs in hnm-calibrate fit (docs/calibration.md, "Pack costs"):
 #   - a pack.csv whose times follow known coefficients exactly gives those
 #     coefficients back (every style, class and operation);
+#   - with jumps (core/hnm_bench.h), the per-jump times come back too; a
+#     file without the jumps column (the first format) fits as the same
+#     file with every jump 0 does, byte for byte;
 #   - docs/data/pack-openmpi.csv (this machine's Open MPI) gives the bundled
 #     graphene model's <pack> element, to its 3 printed digits;
 #   - the report lists every pattern, fitted or held out;
@@ -9,7 +12,10 @@
 #     MPI_Unpack charged by the plugin, copy loops free) fits back graphene's
 #     interpreted costs, and predicts every held-out pattern exactly: the
 #     plugin counts the blocks of every pattern (struct of subarrays, hvector
-#     of vectors, resized columns...) as the benchmark does;
+#     of vectors, resized columns...) as the benchmark does; and under a
+#     model with per-jump times for every class, every simulated MPI_Pack and
+#     MPI_Unpack takes the formula's time at the benchmark's own count of
+#     jumps: the plugin counts them as the benchmark does;
 #   - bad pack.csv rows are refused: exit 2, one line naming file, line, field.
 source "$(dirname "$0")/lib.sh"
 
@@ -18,10 +24,15 @@ P2P=("$WORK/ok/p2p.csv" "$WORK/ok/probe.csv")
 REAL=$SOURCE_DIR/docs/data/pack-openmpi.csv
 
 # The coefficients of the style / class / op of a model's --explain, as
-# "c0 per-block per-byte" for each of the 18 (style, class, op), one a line.
+# "c0 per-block per-byte" for each of the 18 (style, class, op), one a line
+# (jumped: "per-jump" of each, 0 when the model gives none).
 explained() {
   "$HNM_RUN" --model "$1" --explain | awk '$1 ~ /^(interpreted|compiled|manual)$/ && NF > 10 {
     print $1, $2, "pack", $4, $7, $10; print $1, $2, "unpack", $13, $16, $19 }'
+}
+jumped() {
+  "$HNM_RUN" --model "$1" --explain | awk '$1 ~ /^(interpreted|compiled|manual)$/ && NF > 10 {
+    print $1, $2, "pack", (NF >= 27 ? $22 : 0); print $1, $2, "unpack", (NF >= 27 ? $25 : 0) }'
 }
 
 # 1. Exact synthetic times: seconds = c0 + cb x blocks + cB x bytes with
@@ -74,6 +85,83 @@ check "stderr names the held-out error" grep -q "held-out patterns within" "$WOR
 mkdir -p "$WORK/sim"
 "$HNM_RUN" --model graphene -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 1 --cfg=smpi/simulate-computation:no \
   --cfg=smpi/wtime:0 --log=root.thres:critical "$APPS_BIN/calibrate" --pack-only -d "$WORK/sim" --pack-reps 1
+SIM=$WORK/sim/pack.csv
+check "the benchmark writes the jumps column" [ "$(head -1 "$SIM")" = \
+  "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds,jumps" ]
+# The benchmark's counts (core/hnm_bench.h's weights, summed by hand from
+# apps/calibrate_pack.c's patterns): col n blocks 8 KiB apart: n - 1;
+# vec128 (2 KiB apart): (n - 1) / 2; fft n (columns of 16 B every 16 n B):
+# n (n - 1) for n = 256, a quarter of it at n = 64 (1 KiB apart); lu n=512
+# (20 KiB apart): 511; suby n=160 (rows 200 KiB apart): 159, n=24 (4,608 B): 0.
+jumps_of() { awk -F, -v p="$1" -v n="$2" '$1 == p && $4 == n && $8 == "interpreted" && $9 == "pack" { print $12 }' "$SIM"; }
+for want in "col 4096 4095" "col 16 15" "vec128 1024 511.5" "fft 256 65280" "fft 64 1008" "lu 512 511" "lu 64 0" \
+  "suby 160 159" "suby 24 0" "mg_y 96 95" "vec1 65536 0" "unstruct 20000 0"; do
+  read -r p n j <<<"$want"
+  check_eq "benchmark's jumps of $p n=$n" "$(jumps_of "$p" "$n")" "$j"
+done
+
+# 3a. The plugin's count of jumps is the benchmark's, for every pattern:
+# under pack-jump.xml (per-jump times for every class), each MPI_Pack and
+# MPI_Unpack takes c0 + per-block x blocks + per-byte x bytes + per-jump x
+# jumps with the row's own blocks and jumps (times printed to 9 digits).
+mkdir -p "$WORK/simj"
+"$HNM_RUN" --model "$DATA/models/pack-jump.xml" -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 1 \
+  --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --log=root.thres:critical "$APPS_BIN/calibrate" --pack-only \
+  -d "$WORK/simj" --pack-reps 1
+n=0
+while IFS=, read -r p cls role sz count blocks bytes style op reps secs jumps; do
+  case $cls-$op in
+    vector-pack) k="1e-6 2e-9 0.5e-9 20e-9" ;; vector-unpack) k="3e-6 4e-9 0.25e-9 40e-9" ;;
+    indexed-pack) k="5e-6 6e-9 0.75e-9 60e-9" ;; indexed-unpack) k="7e-6 8e-9 1.5e-9 80e-9" ;;
+    subarray-pack) k="9e-6 10e-9 1.25e-9 100e-9" ;; *) k="11e-6 12e-9 1.75e-9 120e-9" ;;
+  esac
+  read -r c0 cb cB cj <<<"$k"
+  check_close "plugin = benchmark: $p n=$sz $op ($blocks blocks, $bytes B, $jumps jumps)" "$secs" \
+    "$(calc "$c0 + $cb * $blocks + $cB * $bytes + $cj * $jumps")" 1e-8
+  n=$((n + 1))
+done < <(awk -F, 'NR > 1 && $8 == "interpreted"' "$WORK/simj/pack.csv")
+check "plugin = benchmark: 96 pack and unpack times compared, got $n" [ "$n" -eq 96 ]
+
+# 1a. Exact synthetic times with jumps, on the simulated file's blocks,
+# bytes and jumps: the per-jump times come back for the classes whose fit
+# rows have jumps (vector: col, vec128; subarray: suby); indexed has none
+# (its per-jump is left at 0, and nothing is written for it).
+awk -F, -v OFS=, 'NR == 1 { print; next } $8 != "contiguous" {
+    s = ($8 == "interpreted") ? 1 : ($8 == "manual") ? 2 : 3
+    c = ($2 == "vector") ? 1 : ($2 == "indexed") ? 2 : 3
+    o = ($9 == "pack") ? 1 : 2
+    c0 = 1e-7 * (s + c + o); cb = 1e-9 * s * c * o; cB = 1e-12 * (10 * s + c + o); cj = (c == 2) ? 0 : 1e-9 * (s + 2 * o) * c
+    $11 = sprintf("%.17g", c0 + cb * $6 + cB * $7 + cj * $12) } { print }' "$SIM" > "$WORK/exactj.csv"
+"$HNM_CALIBRATE" fit "${P2P[@]}" "$WORK/exactj.csv" -o "$WORK/exactj.xml" --no-plots 2>/dev/null
+n=0
+while read -r style cls op cj; do
+  s=$([ "$style" = interpreted ] && echo 1 || ([ "$style" = manual ] && echo 2) || echo 3)
+  c=$([ "$cls" = vector ] && echo 1 || ([ "$cls" = indexed ] && echo 2) || echo 3)
+  o=$([ "$op" = pack ] && echo 1 || echo 2)
+  check_close "exact with jumps $style $cls $op: per-jump" "$cj" \
+    "$(calc "$c == 2 ? 0 : 1e-9 * ($s + 2 * $o) * $c")" 1e-5
+  n=$((n + 1))
+done < <(jumped "$WORK/exactj.xml")
+check "exact with jumps: 18 fitted (style, class, op), got $n" [ "$n" -eq 18 ]
+while read -r style cls op c0 cb cB; do
+  s=$([ "$style" = interpreted ] && echo 1 || ([ "$style" = manual ] && echo 2) || echo 3)
+  c=$([ "$cls" = vector ] && echo 1 || ([ "$cls" = indexed ] && echo 2) || echo 3)
+  o=$([ "$op" = pack ] && echo 1 || echo 2)
+  check_close "exact with jumps $style $cls $op: per-block" "$cb" "$(calc "1e-9 * $s * $c * $o")" 1e-5
+done < <(explained "$WORK/exactj.xml")
+
+# 1b. The first format (no jumps column) fits as the same rows with every
+# jump 0: the same model file, byte for byte (the per-jump subsets of the fit
+# are singular and skipped; nothing per jump is written).
+awk -F, -v OFS=, 'NR == 1 { print "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds"; next }
+  { NF = 11; print }' "$WORK/exact.csv" > "$WORK/v1.csv"
+awk -F, -v OFS=, 'NR == 1 { print "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds,jumps"; next }
+  { NF = 11; $12 = 0; print }' "$WORK/exact.csv" > "$WORK/v1zero.csv"
+"$HNM_CALIBRATE" fit "${P2P[@]}" "$WORK/v1.csv" -o "$WORK/v1.xml" --no-plots 2>/dev/null
+"$HNM_CALIBRATE" fit "${P2P[@]}" "$WORK/v1zero.csv" -o "$WORK/v1zero.xml" --no-plots 2>/dev/null
+check "first format: fitted" [ -s "$WORK/v1.xml" ]
+check "first format = every jump 0, byte for byte" cmp -s "$WORK/v1.xml" "$WORK/v1zero.xml"
+check "first format: no per-jump time written" [ "$(grep -c 'per-jump' "$WORK/v1.xml")" -eq 0 ]
 "$HNM_CALIBRATE" fit "${P2P[@]}" "$WORK/sim/pack.csv" -o "$WORK/sim.xml" --no-plots 2> "$WORK/sim.err"
 paste <(explained "$WORK/sim.xml") <(explained graphene | grep '^interpreted ') > "$WORK/pair"
 check "closed loop: only the interpreted style is fitted (copy loops take no simulated time)" \
@@ -83,15 +171,31 @@ worst=$(sed -n 's/.*held-out patterns within \([0-9.]*\)%.*/\1/p' "$WORK/sim.err
 check "closed loop: every held-out pattern predicted exactly (worst ${worst:-?}%)" [ "${worst:-x}" = "0.0" ]
 
 bad() { sed "$1" "$REAL" > "$WORK/pack.csv"; }
-bad '5s/,[^,]*$/,-1e-6/'
+# setf FILE LINE FIELD VALUE: FILE with field FIELD of line LINE replaced.
+setf() { awk -F, -v OFS=, -v l="$2" -v f="$3" -v v="$4" 'NR == l { $f = v } { print }' "$1" > "$WORK/pack.csv"; }
+FIELDS=$(head -1 "$REAL" | awk -F, '{ print NF }')
+badj() { sed "$1" "$SIM" > "$WORK/pack.csv"; }
+badj '5s/,[^,]*$/,-1/'
+fit_refuses "negative jumps" "pack.csv:5: jumps: '-1' is not a finite number" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
+badj '6s/,[^,]*$/,nan/'
+fit_refuses "NaN jumps" "pack.csv:6: jumps: 'nan'" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
+badj '7s/,[^,]*$/,inf/'
+fit_refuses "infinite jumps" "pack.csv:7: jumps: 'inf'" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
+badj '3s/,[^,]*$/,64/'
+fit_refuses "as many jumps as blocks" "pack.csv:3: jumps: '64' is not below blocks \\(64\\)" \
+  fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
+badj '8s/,[^,]*$//'
+fit_refuses "no jumps field under the jumps header" "pack.csv:8: 11 field\\(s\\), expected 12" \
+  fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
+setf "$REAL" 5 11 -1e-6
 fit_refuses "negative time" "pack.csv:5: seconds: '-1e-6' is not a finite number" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
-bad '6s/,[^,]*$/,nan/'
+setf "$REAL" 6 11 nan
 fit_refuses "NaN time" "pack.csv:6: seconds: 'nan'" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
 bad '7s/,vector,/,cubic,/'
 fit_refuses "unknown class" "pack.csv:7: class: 'cubic'" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
 bad '8s/,[^,]*$//'
-fit_refuses "missing field" "pack.csv:8: 10 field\(s\), expected 11" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
-bad '9s/,[^,]*$/,2.5/'
+fit_refuses "missing field" "pack.csv:8: $((FIELDS - 1)) field\(s\), expected $FIELDS" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
+setf "$REAL" 9 11 2.5
 fit_refuses "time out of range" "pack.csv:9: seconds: '2.5' is above 1 s" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"
 bad '10s/,pack,/,squash,/'
 fit_refuses "unknown op" "pack.csv:10: op: 'squash'" fit "${P2P[@]}" "$WORK/pack.csv" -o "$WORK/m.xml"

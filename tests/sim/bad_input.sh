@@ -43,6 +43,14 @@ expect_refusal "missing pack cost" "pack-missing\.xml:9: .*pack-per-block.*missi
   --model "$BAD/pack-missing.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "pack cost out of range" "pack-range\.xml:7: .*pack-per-byte.*above" \
   --model "$BAD/pack-range.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "negative per-jump time" "pack-jump-negative\.xml:7: .*unpack-per-jump.*negative" \
+  --model "$BAD/pack-jump-negative.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "NaN per-jump time" "pack-jump-nan\.xml:8: .*pack-per-jump.*not a finite" \
+  --model "$BAD/pack-jump-nan.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "infinite per-jump time" "pack-jump-inf\.xml:7: .*unpack-per-jump.*not a finite" \
+  --model "$BAD/pack-jump-inf.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "per-jump time out of range" "pack-jump-range\.xml:7: .*unpack-per-jump.*above" \
+  --model "$BAD/pack-jump-range.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "pack style not given in full" "pack-missing-class\.xml:6: .*class" \
   --model "$BAD/pack-missing-class.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "inline pack style unknown" "key 'pack'" --model "graphene:pack=fast" "${TWO[@]}" "${P[@]}"

@@ -1,33 +1,48 @@
 #!/usr/bin/env bash
 # Derived-datatype pack/unpack costs (docs/models.md, "Packing"): the model
-# charges T = c0 + per-block x blocks + per-byte x bytes to the sender before
+# charges T = c0 + per-block x blocks + per-byte x bytes + per-jump x jumps
+# (per-jump 0 when the model does not give it) to the sender before
 # the transfer (pack) and to the receiver after it (unpack), nothing for
 # contiguous data. Each scenario of datatype_send is run under a model with
 # pack costs and under the same model with pack=none (SMPI's free packing);
 # the receive is always posted first, so the sender's call ends P later and
 # the receiver's P + U later, whatever the protocol. Blocks and bytes of each
 # scenario are counted by hand in datatype_send.c's header; the coefficients
-# are those of tests/data/models/pack-test.xml (interpreted, then compiled)
-# and of model/models/graphene.xml.
+# are those of tests/data/models/pack-test.xml (interpreted, then compiled;
+# no per-jump times: a model written before them charges what it did), of
+# pack-jump.xml (the same with per-jump times) and of model/models/graphene.xml.
 source "$(dirname "$0")/lib.sh"
 
 TWO=("$DATA/platforms/two.xml" "$DATA/platforms/two.hosts" 2 "$SIM_BIN/datatype_send")
-SCEN=(contig vector vector2 vector1 vecdense indexed struct subarray subrows subplane structsub ivector sendrecv pack)
+SCEN=(contig vector vector2 vector1 vecdense indexed struct subarray subrows subplane structsub ivector sendrecv pack
+  stride4096 stride4088 stride4104 stride2048 stride1024 stride512 stride16 hstride8k columns joinjump joincontig subjump)
 
-# T COEFFS BLOCKS BYTES: "c0 per-block per-byte" in seconds; 0 for <= 1 block.
-T() { read -r c0 cb cB <<<"$1"; if [ "$2" -le 1 ]; then echo 0; else calc "$c0 + $cb * $2 + $cB * $3"; fi; }
+# T COEFFS BLOCKS BYTES JUMPS: "c0 per-block per-byte [per-jump]" in seconds
+# (per-jump 0 when not given); 0 for <= 1 block.
+T() {
+  read -r c0 cb cB cj <<<"$1"
+  if [ "$2" -le 1 ]; then echo 0; else calc "$c0 + $cb * $2 + $cB * $3 + ${cj:-0} * $4"; fi
+}
 
-# shape NAME: "class blocks bytes" (hand counts, datatype_send.c).
+# shape NAME: "class blocks bytes jumps" (hand counts, datatype_send.c).
 shape() {
   case $1 in
-    vector | ivector | sendrecv | pack) echo "V 1000 32000" ;;
-    vector2) echo "V 2 16" ;;
-    indexed) echo "I 99 2400" ;;
-    struct) echo "I 1001 12000" ;;
-    subarray) echo "S 256 2048" ;;
-    subrows) echo "S 16 2048" ;;
-    structsub) echo "S 512 4096" ;;
-    *) echo "V 1 0" ;; # contig, vector1, vecdense, subplane: one run
+    vector | ivector | sendrecv | pack) echo "V 1000 32000 0" ;;
+    vector2) echo "V 2 16 0" ;;
+    indexed) echo "I 99 2400 0" ;;
+    struct) echo "I 1001 12000 0" ;;
+    subarray) echo "S 256 2048 0" ;;
+    subrows) echo "S 16 2048 7.5" ;; # rows 2,048 B apart: 15 x 1/2
+    structsub) echo "S 512 4096 0" ;;
+    stride4096 | hstride8k) echo "V 64 1024 63" ;;
+    stride4088 | stride4104 | stride512) echo "V 64 1024 0" ;;
+    stride2048) echo "V 64 1024 31.5" ;;
+    stride1024) echo "V 64 1024 15.75" ;;
+    stride16) echo "V 64 512 0" ;;
+    columns) echo "V 4096 65536 4032" ;;
+    joinjump | joincontig) echo "I 65 1024 63" ;;
+    subjump) echo "S 64 32768 63" ;;
+    *) echo "V 1 0 0" ;; # contig, vector1, vecdense, subplane: one run
   esac
 }
 
@@ -46,15 +61,15 @@ check_model() { # MODEL STYLE-LABEL, then coefficient tables P_V U_V P_I U_I P_S
   with=$(hnm "$model" "${TWO[@]}" "${SCEN[@]}")
   without=$(hnm "${model%%:*}:pack=none" "${TWO[@]}" "${SCEN[@]}")
   for s in "${SCEN[@]}"; do
-    read -r cls blocks bytes <<<"$(shape "$s")"
+    read -r cls blocks bytes jumps <<<"$(shape "$s")"
     local P U
-    P=$(T "${C[P$cls]}" "$blocks" "$bytes")
-    U=$(T "${C[U$cls]}" "$blocks" "$bytes")
+    P=$(T "${C[P$cls]}" "$blocks" "$bytes" "$jumps")
+    U=$(T "${C[U$cls]}" "$blocks" "$bytes" "$jumps")
     read -r sw rw <<<"$(durations "$with" "$s")"
     read -r sn rn <<<"$(durations "$without" "$s")"
     local send_extra=$P
     [ "$s" = sendrecv ] && send_extra=$(calc "$P + $U")
-    check_close "$label $s: sender's extra time = pack time ($blocks blocks, $bytes B)" \
+    check_close "$label $s: sender's extra time = pack time ($blocks blocks, $bytes B, $jumps jumps)" \
       "$(calc "$sw - $sn")" "$send_extra" 1e-9
     check_close "$label $s: receiver's extra time = pack + unpack time" "$(calc "$rw - $rn")" "$(calc "$P + $U")" 1e-9
     check "$label $s: a non-contiguous type never costs 0" nonzero_unless_contiguous "$blocks" "$P" "$U"
@@ -66,6 +81,11 @@ check_model "$M" interpreted "1e-6 2e-9 0.5e-9" "3e-6 4e-9 0.25e-9" "5e-6 6e-9 0
   "9e-6 10e-9 1.25e-9" "11e-6 12e-9 1.75e-9"
 check_model "$M:pack=compiled" compiled "0.1e-6 0.2e-9 0.05e-9" "0.3e-6 0.4e-9 0.025e-9" "0.5e-6 0.6e-9 0.075e-9" \
   "0.7e-6 0.8e-9 0.15e-9" "0.9e-6 1e-9 0.125e-9" "1.1e-6 1.2e-9 0.175e-9"
+J=$DATA/models/pack-jump.xml
+check_model "$J" "interpreted+jumps" "1e-6 2e-9 0.5e-9 20e-9" "3e-6 4e-9 0.25e-9 40e-9" "5e-6 6e-9 0.75e-9 60e-9" \
+  "7e-6 8e-9 1.5e-9 80e-9" "9e-6 10e-9 1.25e-9 100e-9" "11e-6 12e-9 1.75e-9 120e-9"
+check_model "$J:pack=compiled" "compiled+jumps" "0.1e-6 0.2e-9 0.05e-9 2e-9" "0.3e-6 0.4e-9 0.025e-9 4e-9" \
+  "0.5e-6 0.6e-9 0.075e-9 6e-9" "0.7e-6 0.8e-9 0.15e-9 8e-9" "0.9e-6 1e-9 0.125e-9 10e-9" "1.1e-6 1.2e-9 0.175e-9 12e-9"
 
 # The issue's case under the default bundled model: 1,048,576 doubles with
 # stride 2 (8 MiB) against the same bytes contiguous. graphene.xml's
@@ -87,8 +107,8 @@ GU="$(secs "$(coef interpreted vector unpack-c0)") $(secs "$(coef interpreted ve
 out=$(hnm graphene "${TWO[@]}" vector1m contig1m)
 read -r sv rv <<<"$(durations "$out" vector1m)"
 read -r sc rc <<<"$(durations "$out" contig1m)"
-P=$(T "$GP" 1048576 8388608)
-U=$(T "$GU" 1048576 8388608)
+P=$(T "$GP" 1048576 8388608 0)
+U=$(T "$GU" 1048576 8388608 0)
 check "graphene's interpreted vector pack costs were read ($GP / $GU)" [ "$(wc -w <<<"$GP $GU")" -eq 6 ]
 check_close "graphene: MPI_Type_vector send of 8 MiB - contiguous send = pack time" "$(calc "$sv - $sc")" "$P" 1e-9
 check_close "graphene: receiver's difference = pack + unpack time" "$(calc "$rv - $rc")" "$(calc "$P + $U")" 1e-9

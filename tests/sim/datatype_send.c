@@ -22,12 +22,39 @@
  *                                                               (1,001 blocks, 12,000 B)
  *   subarray     16x16x16 doubles, MPI_Type_create_subarray {16,16,1} at {0,0,3}
  *                                                               (256 blocks, 2,048 B)
- *   subrows      the same array, {16,1,16} at {0,5,0}           (16 blocks, 2,048 B)
+ *   subrows      the same array, {16,1,16} at {0,5,0}           (16 blocks, 2,048 B;
+ *                rows 2,048 B apart: 7.5 jumps)
  *   subplane     the same array, {1,16,16} at {7,0,0}           (1 block: contiguous)
  *   structsub    MPI_Type_create_struct of two such arrays' subarray faces
  *                (second array 32 KiB further): class subarray, the
  *                class of what makes its runs                   (512 blocks, 4,096 B)
  *   ivector      vector, as MPI_Isend / MPI_Irecv + MPI_Wait    (1,000 blocks, 32,000 B)
+ * Jumps (core/hnm_bench.h: a run 4 KiB x k from the previous run's start
+ * weighs 1, an odd multiple of 2 KiB 1/2, of 1 KiB 1/4, anything else 0):
+ *   stride4096   MPI_Type_vector(64, 2, 512, MPI_DOUBLE): 16 B every 4,096 B
+ *                                                  (64 blocks, 1,024 B, 63 jumps)
+ *   stride4088   the same, stride 511 doubles (4,088 B)   (64 blocks, 1,024 B, 0 jumps)
+ *   stride4104   the same, stride 513 doubles (4,104 B)   (64 blocks, 1,024 B, 0 jumps)
+ *   stride2048   the same, stride 256 doubles             (64 blocks, 1,024 B, 31.5 jumps)
+ *   stride1024   the same, stride 128 doubles             (64 blocks, 1,024 B, 15.75 jumps)
+ *   stride512    the same, stride 64 doubles              (64 blocks, 1,024 B, 0 jumps)
+ *   stride16     MPI_Type_vector(64, 1, 2, MPI_DOUBLE)    (64 blocks, 512 B, 0 jumps)
+ *   hstride8k    MPI_Type_create_hvector(64, 2, 8192 B, MPI_DOUBLE)
+ *                                                  (64 blocks, 1,024 B, 63 jumps)
+ *   columns      stride4096 resized to an extent of 16 B, count 64 (a 2-D
+ *                FFT's columns): 64 x 64 runs, each column's last run
+ *                258,032 B from the next column's first (no jump)
+ *                                                  (4,096 blocks, 65,536 B, 4,032 jumps)
+ *   joinjump     MPI_Type_create_hindexed {1, 1} doubles at {0, 4,088 B},
+ *                resized to an extent of 4,096 B, count 64: each element's
+ *                second run joins the next element's first, so the runs
+ *                start at 0, 4,088, 8,184, ..., 4,096 k - 8 B (class indexed)
+ *                                                  (65 blocks, 1,024 B, 63 jumps)
+ *   joincontig   MPI_Type_contiguous(64) of joinjump's element, count 1: the
+ *                same runs, joined by the constructor instead of the message
+ *                                                  (65 blocks, 1,024 B, 63 jumps)
+ *   subjump      {8,8,512} doubles, MPI_Type_create_subarray {8,8,64} at
+ *                {0,0,0}: rows of 512 B every 4,096 B (64 blocks, 32,768 B, 63 jumps)
  *   sendrecv     vector both ways with MPI_Sendrecv             (1,000 blocks each way)
  *   pack         vector through MPI_Pack / MPI_Unpack and a contiguous send
  * The sender starts 1 ms after the barrier, so that the receive is always
@@ -54,6 +81,35 @@ static MPI_Datatype make(const char *name, int *count)
   } else if (strcmp(name, "vector") == 0 || strcmp(name, "ivector") == 0 || strcmp(name, "sendrecv") == 0 ||
              strcmp(name, "pack") == 0) {
     MPI_Type_vector(1000, 4, 8, MPI_DOUBLE, &t);
+  } else if (strncmp(name, "stride", 6) == 0 && strcmp(name, "stride16") != 0) {
+    MPI_Type_vector(64, 2, atoi(name + 6) / 8, MPI_DOUBLE, &t);
+  } else if (strcmp(name, "stride16") == 0) {
+    MPI_Type_vector(64, 1, 2, MPI_DOUBLE, &t);
+  } else if (strcmp(name, "hstride8k") == 0) {
+    MPI_Type_create_hvector(64, 2, 8192, MPI_DOUBLE, &t);
+  } else if (strcmp(name, "columns") == 0) {
+    MPI_Datatype col;
+    MPI_Type_vector(64, 2, 512, MPI_DOUBLE, &col);
+    MPI_Type_create_resized(col, 0, 2 * sizeof(double), &t);
+    MPI_Type_free(&col);
+    *count = 64;
+  } else if (strcmp(name, "joinjump") == 0 || strcmp(name, "joincontig") == 0) {
+    int bl[2] = {1, 1};
+    MPI_Aint disp[2] = {0, 4088};
+    MPI_Datatype two, elem;
+    MPI_Type_create_hindexed(2, bl, disp, MPI_DOUBLE, &two);
+    MPI_Type_create_resized(two, 0, 4096, &elem);
+    MPI_Type_free(&two);
+    if (strcmp(name, "joinjump") == 0) {
+      t = elem;
+      *count = 64;
+    } else {
+      MPI_Type_contiguous(64, elem, &t);
+      MPI_Type_free(&elem);
+    }
+  } else if (strcmp(name, "subjump") == 0) {
+    int sizes[3] = {8, 8, 512}, sub[3] = {8, 8, 64}, start[3] = {0, 0, 0};
+    MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_DOUBLE, &t);
   } else if (strcmp(name, "vector2") == 0) {
     MPI_Type_vector(2, 1, 2, MPI_DOUBLE, &t);
   } else if (strcmp(name, "vector1") == 0) {

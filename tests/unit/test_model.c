@@ -341,51 +341,87 @@ static hnm_model *spec_ok(const char *spec, int line)
 static void test_pack(void)
 {
   char path[4096];
+  char spec[4200];
   char err[HNM_ERRLEN];
   snprintf(path, sizeof path, "%s/models/pack-test.xml", HNM_TEST_DATA_DIR);
   hnm_model *m = hnm_model_load(path, err, sizeof err);
   check_line(m != NULL, __LINE__, err);
   if (m != NULL) {
     check_line(hnm_model_pack_style(m) == HNM_PACK_INTERPRETED, __LINE__, "use");
-    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000), 1e-6 + 1000 * 2e-9 + 32000 * 0.5e-9);
-    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_UNPACK, 1000, 32000), 3e-6 + 1000 * 4e-9 + 32000 * 0.25e-9);
-    NEAR(hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, 99, 2400), 5e-6 + 99 * 6e-9 + 2400 * 0.75e-9);
-    NEAR(hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_UNPACK, 1001, 12000), 7e-6 + 1001 * 8e-9 + 12000 * 1.5e-9);
-    NEAR(hnm_model_pack_time(m, HNM_PACK_SUBARRAY, HNM_PACK_OP_PACK, 256, 2048), 9e-6 + 256 * 10e-9 + 2048 * 1.25e-9);
-    NEAR(hnm_model_pack_time(m, HNM_PACK_SUBARRAY, HNM_PACK_OP_UNPACK, 16, 2048), 11e-6 + 16 * 12e-9 + 2048 * 1.75e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000, 0), 1e-6 + 1000 * 2e-9 + 32000 * 0.5e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_UNPACK, 1000, 32000, 0), 3e-6 + 1000 * 4e-9 + 32000 * 0.25e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, 99, 2400, 0), 5e-6 + 99 * 6e-9 + 2400 * 0.75e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_UNPACK, 1001, 12000, 0), 7e-6 + 1001 * 8e-9 + 12000 * 1.5e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_SUBARRAY, HNM_PACK_OP_PACK, 256, 2048, 0), 9e-6 + 256 * 10e-9 + 2048 * 1.25e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_SUBARRAY, HNM_PACK_OP_UNPACK, 16, 2048, 0), 11e-6 + 16 * 12e-9 + 2048 * 1.75e-9);
     /* The threshold: 2 blocks cost, 1 block (contiguous) and 0 do not. */
-    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 2, 16), 1e-6 + 2 * 2e-9 + 16 * 0.5e-9);
-    check_line(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1, 1048576) == 0, __LINE__, "1 block = 0");
-    check_line(hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_UNPACK, 0, 0) == 0, __LINE__, "0 blocks = 0");
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 2, 16, 0), 1e-6 + 2 * 2e-9 + 16 * 0.5e-9);
+    check_line(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1, 1048576, 0) == 0, __LINE__, "1 block = 0");
+    check_line(hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_UNPACK, 0, 0, 0) == 0, __LINE__, "0 blocks = 0");
     const struct hnm_pack_model *p = hnm_model_pack(m);
     check_line(p != NULL && p->present[HNM_PACK_INTERPRETED] && p->present[HNM_PACK_COMPILED] &&
                    !p->present[HNM_PACK_MANUAL], __LINE__, "styles present");
+    /* A file without per-jump times (written before them) charges nothing
+     * per jump: the three-term time, bit for bit, whatever the jumps. */
+    for (int c = 0; c < HNM_PACK_CLASSES; c++)
+      for (int op = 0; op < HNM_PACK_OPS; op++) {
+        const struct hnm_pack_cost *k = &p->cost[HNM_PACK_INTERPRETED][c][op];
+        double three = k->c0 + k->per_block * 1000 + k->per_byte * 32000;
+        double got = hnm_model_pack_time(m, (enum hnm_pack_class)c, (enum hnm_pack_op)op, 1000, 32000, 999);
+        check_line(k->per_jump == 0, __LINE__, "no per-jump in pack-test.xml");
+        if (got != three)
+          fprintf(stderr, "%s:%d: class %d op %d: %.17g != %.17g\n", __FILE__, __LINE__, c, op, got, three);
+        check_line(got == three, __LINE__, "old model: 999 jumps change nothing (==)");
+      }
   }
   hnm_model_free(m);
-  /* pack=STYLE switches the style charged; none charges nothing. */
-  char spec[4200];
+  /* pack-jump.xml: the same with per-jump times (20 ns ... 120 ns). */
+  snprintf(path, sizeof path, "%s/models/pack-jump.xml", HNM_TEST_DATA_DIR);
+  m = hnm_model_load(path, err, sizeof err);
+  check_line(m != NULL, __LINE__, err);
+  if (m != NULL) {
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 64, 1024, 63),
+         1e-6 + 64 * 2e-9 + 1024 * 0.5e-9 + 63 * 20e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_UNPACK, 64, 1024, 15.75),
+         3e-6 + 64 * 4e-9 + 1024 * 0.25e-9 + 15.75 * 40e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, 65, 1024, 63), 5e-6 + 65 * 6e-9 + 1024 * 0.75e-9 + 63 * 60e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_SUBARRAY, HNM_PACK_OP_UNPACK, 64, 32768, 63),
+         11e-6 + 64 * 12e-9 + 32768 * 1.75e-9 + 63 * 120e-9);
+    /* no jumps: the three terms; one block: nothing, jumps or not */
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000, 0), 1e-6 + 1000 * 2e-9 + 32000 * 0.5e-9);
+    check_line(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1, 8, 5) == 0, __LINE__, "1 block = 0");
+  }
+  hnm_model_free(m);
   snprintf(spec, sizeof spec, "%s:pack=compiled", path);
   m = spec_ok(spec, __LINE__);
   if (m != NULL)
-    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000), 0.1e-6 + 1000 * 0.2e-9 + 32000 * 0.05e-9);
+    NEAR(hnm_model_pack_time(m, HNM_PACK_SUBARRAY, HNM_PACK_OP_PACK, 64, 32768, 63),
+         0.9e-6 + 64 * 1e-9 + 32768 * 0.125e-9 + 63 * 10e-9);
+  hnm_model_free(m);
+  snprintf(path, sizeof path, "%s/models/pack-test.xml", HNM_TEST_DATA_DIR);
+  /* pack=STYLE switches the style charged; none charges nothing. */
+  snprintf(spec, sizeof spec, "%s:pack=compiled", path);
+  m = spec_ok(spec, __LINE__);
+  if (m != NULL)
+    NEAR(hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000, 0), 0.1e-6 + 1000 * 0.2e-9 + 32000 * 0.05e-9);
   hnm_model_free(m);
   snprintf(spec, sizeof spec, "%s:pack=none", path);
   m = spec_ok(spec, __LINE__);
   if (m != NULL)
     check_line(hnm_model_pack_style(m) == HNM_PACK_NONE &&
-                   hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000) == 0, __LINE__, "none");
+                   hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000, 0) == 0, __LINE__, "none");
   hnm_model_free(m);
   /* Models without <pack>: SMPI's free packing. */
   m = spec_ok("smpi-default", __LINE__);
   if (m != NULL)
     check_line(hnm_model_pack(m) == NULL && hnm_model_pack_style(m) == HNM_PACK_NONE &&
-                   hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000) == 0, __LINE__, "no pack");
+                   hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1000, 32000, 0) == 0, __LINE__, "no pack");
   hnm_model_free(m);
   /* The bundled graphene model charges interpreted packing. */
   m = spec_ok("graphene", __LINE__);
   if (m != NULL)
     check_line(hnm_model_pack_style(m) == HNM_PACK_INTERPRETED &&
-                   hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1048576, 8388608) > 0, __LINE__,
+                   hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_PACK, 1048576, 8388608, 0) > 0, __LINE__,
                "graphene interpreted");
   hnm_model_free(m);
 }
