@@ -19,7 +19,7 @@
 # (the skeletons have no global state), 128 KiB stacks, no computation
 # benchmarking, shared no-payload buffers. No tcmalloc (hnm-run's default).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 BUILD=${1:-build}
 CAP=${CAP:-600}
 read -r -a SKELS <<<"${SKELETONS:-gcr halo transpose}"
@@ -75,8 +75,11 @@ for skel in "${SKELS[@]}"; do
   esac
   declare -A capped=()
   for p in "${procs[@]}"; do
+    # Cabinets of 32 nodes, or of P / 1024 beyond 32,768 processes
+    # (hnm-platform's limit is 1024 cabinets).
+    npc=$((p > 32768 ? (p + 1023) / 1024 : 32))
     [ -f "$tmp/p$p.xml" ] ||
-      "$BUILD/bin/hnm-platform" cluster --cabinets $(((p + 31) / 32)) --nodes 32 -o "$tmp/p$p.xml" --hostfile "$tmp/h$p" ||
+      "$BUILD/bin/hnm-platform" cluster --cabinets $(((p + npc - 1) / npc)) --nodes "$npc" -o "$tmp/p$p.xml" --hostfile "$tmp/h$p" ||
       exit 2
     exact=""
     for sim in "${SIMLIST[@]}"; do

@@ -117,7 +117,7 @@ static int build_shape(const struct plat_cli *c, struct plat_config *cfg, char *
             get_count(c, PLAT_OPT_NODES, &nodes, err, errlen) != 0)
           return -1;
         if (cabinets > HNM_TOPO_MAX_CABINETS)
-          return hnm_fail(err, errlen, "--cabinets: '%lu' is not in 1 .. %d (the Full zone holds C x (C-1) routes)",
+          return hnm_fail(err, errlen, "--cabinets: '%lu' is not in 1 .. %d (for more nodes, give each cabinet more with --nodes)",
                            cabinets, HNM_TOPO_MAX_CABINETS);
         t->cabinets = (int)cabinets;
         for (int i = 0; i < t->cabinets; i++)

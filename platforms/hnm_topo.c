@@ -254,7 +254,7 @@ static int topo__check_cluster(const struct hnm_topo *t, char *err, size_t errle
   unsigned long total = 0;
 
   if (t->cabinets < 1 || t->cabinets > HNM_TOPO_MAX_CABINETS) {
-    hnm_errf(err, errlen, "--cabinets: '%d' is not in 1 .. %d (the Full zone holds C x (C-1) routes)",
+    hnm_errf(err, errlen, "--cabinets: '%d' is not in 1 .. %d (for more nodes, give each cabinet more with --nodes)",
                t->cabinets, HNM_TOPO_MAX_CABINETS);
     return -1;
   }

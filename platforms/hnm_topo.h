@@ -34,7 +34,7 @@ extern "C" {
 /* Limits that keep every count within SimGrid's int arithmetic and the
  * generated files within reason. */
 #define HNM_TOPO_MAX_DIMS 16            /* torus dimensions, fat-tree levels */
-#define HNM_TOPO_MAX_CABINETS 1024      /* cluster: the Full zone holds C x (C-1) routes */
+#define HNM_TOPO_MAX_CABINETS 1024      /* cluster: cabinet sizes are kept in a fixed array */
 #define HNM_TOPO_MAX_NODES 100000000UL  /* hosts, switches per level, and ranks */
 
 enum hnm_topo_family {

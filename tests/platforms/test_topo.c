@@ -265,7 +265,7 @@ static void test_check(void)
   memset(&t, 0, sizeof t);
   t.family = HNM_TOPO_CLUSTER;
   t.cabinets = 0;
-  CHECK(hnm_topo_check(&t, err, sizeof err) == -1 && strcmp(err, "--cabinets: '0' is not in 1 .. 1024 (the Full zone holds C x (C-1) routes)") == 0);
+  CHECK(hnm_topo_check(&t, err, sizeof err) == -1 && strcmp(err, "--cabinets: '0' is not in 1 .. 1024 (for more nodes, give each cabinet more with --nodes)") == 0);
   t.cabinets = 2;
   t.cabinet_nodes[0] = 3;
   t.cabinet_nodes[1] = 0;
