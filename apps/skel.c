@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,50 @@ void skel_options(MPI_Comm comm, const struct hnm_opt_cmd *cmd, const struct hnm
     skel_fail(comm, cmd->prog, "'%s': unexpected argument (options start with --; see -h)", argv[first]);
 }
 
+#ifdef SMPI_SHARED_MALLOC
+/* A no-payload buffer's contents never matter, so every one of a page or
+ * more is the same shared mapping: the largest so far, replaced by one
+ * twice as large when a larger buffer is asked for. SMPI maps each shared
+ * block on its own, so one per buffer per rank ran out of Linux's
+ * vm.max_map_count (65,530) near 16,000 ranks of halo (docs/scale.md); this
+ * way a process holds a few dozen at most (with privatization:no, the
+ * skeletons' setting at scale; with dlopen, a few per rank). They are kept
+ * until the process ends: skel_free() leaves them, another buffer may be
+ * the same memory. Ranks take turns on one thread under SMPI, so the
+ * table needs no lock. */
+enum { SKEL__ALIASES = 48 };
+static void *skel__alias[SKEL__ALIASES];
+static size_t skel__alias_bytes[SKEL__ALIASES];
+static int skel__naliases;
+
+static void *skel__shared(size_t bytes)
+{
+  int n = skel__naliases;
+  if (n > 0 && bytes <= skel__alias_bytes[n - 1])
+    return skel__alias[n - 1];
+  if (n == SKEL__ALIASES)
+    return SMPI_SHARED_MALLOC(bytes);
+  size_t size = n > 0 && skel__alias_bytes[n - 1] <= SIZE_MAX / 2 ? 2 * skel__alias_bytes[n - 1] : bytes;
+  if (size < bytes)
+    size = bytes;
+  void *p = SMPI_SHARED_MALLOC(size);
+  if (p == NULL)
+    return NULL;
+  skel__alias[n] = p;
+  skel__alias_bytes[n] = size;
+  skel__naliases = n + 1;
+  return p;
+}
+
+static int skel__is_alias(const void *p)
+{
+  for (int i = 0; i < skel__naliases; i++)
+    if (skel__alias[i] == p)
+      return 1;
+  return 0;
+}
+#endif
+
 void *skel_alloc(size_t bytes, int payload)
 {
   if (bytes == 0)
@@ -115,12 +160,10 @@ void *skel_alloc(size_t bytes, int payload)
   if (payload)
     return calloc(1, bytes);
 #ifdef SMPI_SHARED_MALLOC
-  /* SMPI maps every shared block on its own, a page at least: below a page
-   * a private buffer is smaller, and costs no memory mapping (at 65,536
-   * ranks, a few mappings per rank exceed Linux's default vm.max_map_count
-   * of 65,530: docs/scale.md). SMPI_SHARED_FREE frees either kind. */
+  /* Below a page a private buffer is smaller than a shared block and costs
+   * no memory mapping. SMPI_SHARED_FREE frees either kind. */
   if (bytes >= SKEL_SHARED_MIN_BYTES)
-    return SMPI_SHARED_MALLOC(bytes);
+    return skel__shared(bytes);
 #endif
   return malloc(bytes);
 }
@@ -134,7 +177,8 @@ void skel_free(void *p, int payload)
     return;
   }
 #ifdef SMPI_SHARED_FREE
-  SMPI_SHARED_FREE(p);
+  if (!skel__is_alias(p))
+    SMPI_SHARED_FREE(p);
 #else
   free(p);
 #endif

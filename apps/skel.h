@@ -71,10 +71,12 @@ void skel_option_fail(MPI_Comm comm, const char *prog, const char *option, const
   ;
 
 /* Buffers. With payload, a zeroed private buffer. Without payload (large
- * simulations), under SMPI one shared buffer folded by SMPI_SHARED_MALLOC
- * (the data is meaningless, the timing is not) from SKEL_SHARED_MIN_BYTES
- * on, a private one below (a shared block costs a page and a memory mapping
- * of its own); with a real MPI an ordinary buffer left uninitialised. bytes
+ * simulations), under SMPI from SKEL_SHARED_MIN_BYTES on a shared buffer
+ * folded by SMPI_SHARED_MALLOC (the data is meaningless, the timing is
+ * not) that other no-payload buffers of the process may be too (one
+ * mapping for all of them, see skel.c), a private one below (a shared
+ * block costs a page and a memory mapping of its own); with a real MPI an
+ * ordinary buffer left uninitialised. bytes
  * may be 0 (returns a valid 1-byte block). Free with skel_free(p, payload).
  * NULL on allocation failure. */
 #define SKEL_SHARED_MIN_BYTES 4096

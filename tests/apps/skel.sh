@@ -14,6 +14,9 @@ need mpirun "$U_MPI"
 expect_report() {
   local what=$1 out=$2 p=$3 sync=$4
   check "$what: window,ok" grep -qx 'window,ok' <<<"$out"
+  local alloc=private
+  [ "$sync" = window ] && alloc=shared
+  check "$what: alloc,$alloc $(grep -m1 '^skel_unit: ' <<<"$out")" grep -qx "alloc,$alloc" <<<"$out"
   check "$what: line a" grep -qx "skel_unit,a,none,$p,x=1;sync=$sync,2,$((p * (p + 1) / 2)),$((p - 1)),$((p - 1));$p" <<<"$out"
   check "$what: line b" grep -qx "skel_unit,b,none,$p,x=1;sync=$sync,0,$p,0," <<<"$out"
   check "$what: a before b" test "$(grep '^skel_unit,' <<<"$out" | cut -d, -f2 | tr -d '\n')" = ab
