@@ -5,7 +5,7 @@
 # communication"; docs/experiments.md, "MPI RMA against P2P").
 #
 #   bench/monc_rma.sh [BUILD] [--np LIST] [--model M]... [--platform default|flat] [--variants LIST]
-#                     [-- MONC_HALO_ARGS...]
+#                     [--link BW,LAT] [--backbone shared|fatpipe] [--no-p2p] [--barrier ALGO] [-- MONC_HALO_ARGS...]
 #
 # --link BW,LAT: the flat cluster's node links (default 1Gbps,10us; e.g.
 # 80Gbps,1us for a network of Cray Aries' order, Brown et al. 2018's).
@@ -17,18 +17,26 @@
 # scaling: 16 x 16 columns of 256 levels, 30 fields, depth 2 per process).
 # --platform flat: a flat cluster of as many nodes as processes (1 Gb/s,
 # 10 us SPLITDUPLEX node links, a 1000 Gb/s backbone), for counts beyond the
-# bundled 32 nodes. Every run: network/optim:Full, no simulated
-# computation, --no-payload, 2 swaps (the second one reported), so the
-# numbers are deterministic; smpi/allgather:ring, because SMPI 3.32's
-# default allgather (in MPI_Win_create, before any swap) posts all of its
-# messages at once and waits with waitany, O(P^2) per rank: 7 s of CPU at
-# 128 ranks against 0.8 s with ring, the swaps' times unchanged (1e-15 at
-# 64 ranks). Prints the CPU time (user+sys) of each
-# simulation and the load, since the machine is shared.
+# bundled 32 nodes. --backbone fatpipe: the flat cluster's backbone is a
+# non-blocking switch (SimGrid's FATPIPE: each flow gets up to 1000 Gb/s
+# of it, none shares), so that weak scaling stays flat beyond the 1,000
+# nodes at 1 Gb/s that saturate the shared backbone. Every run: hnm-run's exact mode (SimGrid's lazy update
+# with the plugin's mend: max-min's answers), no simulated computation,
+# --no-payload, 2 swaps (the second one reported), so the numbers are
+# deterministic; smpi/allgather:rdb (recursive doubling), because
+# MPI_Win_create's allgather, before any swap, costs the most: SMPI 3.32's
+# default posts all of its messages at once and waits with waitany, O(P^2)
+# per rank (7 s of CPU at 128 ranks), and the ring takes P - 1 steps of P
+# messages (44 s of CPU at 1,024 ranks against 7.9 s with rdb's P log2 P
+# messages); the swaps' times are the same to 1e-14 with each.
+# --barrier ALGO: SMPI's barrier algorithm (smpi/barrier; default SMPI's
+# own, linear), which MPI_Win_fence calls twice per fence. Prints the CPU
+# time (user+sys) of each simulation and the load, since the machine is
+# shared.
 set -euo pipefail
 BUILD=build
 [ $# -gt 0 ] && [ "${1#-}" = "$1" ] && { BUILD=$1; shift; }
-NPS=16 PLATFORM=default MODELS=() VARIANTS=fence,pscw,passive P2P=1 LINK_BW=1Gbps LINK_LAT=10us
+NPS=16 PLATFORM=default MODELS=() BARRIER=() VARIANTS=fence,pscw,passive P2P=1 BB_SHARING=SHARED LINK_BW=1Gbps LINK_LAT=10us
 while [ $# -gt 0 ]; do
   case "$1" in
     --np) NPS=$2; shift 2 ;;
@@ -37,6 +45,11 @@ while [ $# -gt 0 ]; do
     --variants) VARIANTS=$2; shift 2 ;;
     --link) LINK_BW=${2%,*}; LINK_LAT=${2#*,}; shift 2 ;;
     --no-p2p) P2P=0; shift ;;
+    --backbone)
+      case "$2" in shared) BB_SHARING=SHARED ;; fatpipe) BB_SHARING=FATPIPE ;;
+        *) echo "monc_rma.sh: --backbone shared|fatpipe, not $2" >&2; exit 2 ;; esac
+      shift 2 ;;
+    --barrier) BARRIER=(--cfg=smpi/barrier:"$2"); shift 2 ;;
     --) shift; break ;;
     *) echo "monc_rma.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -56,7 +69,8 @@ platform_args() {
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
   <cluster id="c" prefix="n-" suffix="" radical="0-$((np - 1))" speed="1Gf" bw="$LINK_BW" lat="$LINK_LAT"
-           sharing_policy="SPLITDUPLEX" limiter_link="$LINK_BW" bb_bw="1000Gbps" bb_lat="1us"/>
+           sharing_policy="SPLITDUPLEX" limiter_link="$LINK_BW" bb_bw="1000Gbps" bb_lat="1us"
+           bb_sharing_policy="$BB_SHARING"/>
 </platform>
 XML
   seq 0 $((np - 1)) | sed 's/^/n-/' >"$TMP/h$np"
@@ -68,8 +82,8 @@ swap() {
   local model=$1 np=$2 v=$3 out
   # shellcheck disable=SC2046 # platform_args is a list of words
   out=$( { /usr/bin/time -f '%U %S' -o "$TMP/cpu" "$BUILD/bin/hnm-run" --model "$model" $(platform_args "$np") \
-    -np "$np" --cfg=smpi/privatization:no --cfg=network/optim:Full --cfg=smpi/simulate-computation:no \
-    --cfg=smpi/allgather:ring \
+    -np "$np" --cfg=smpi/privatization:no --cfg=smpi/simulate-computation:no \
+    --cfg=smpi/allgather:rdb ${BARRIER[@]+"${BARRIER[@]}"} \
     --log=root.thres:critical "$BUILD/apps/monc_halo" --variant "$v" --no-payload --iterations 2 \
     "${APP_ARGS[@]}"; } 2>/dev/null | grep '^monc_halo,halo_swap,' | tail -1 | cut -d, -f8)
   [ -n "$out" ] || { echo "monc_rma.sh: $model -np $np --variant $v failed" >&2; exit 1; }
@@ -77,7 +91,7 @@ swap() {
 }
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), $(nproc) cores, load: $(uptime | sed 's/.*load average: //')"
-echo "# monc_halo ${APP_ARGS[*]:-(defaults)}, platform $PLATFORM$([ "$PLATFORM" = flat ] && echo " ($LINK_BW, $LINK_LAT node links)")"
+echo "# monc_halo ${APP_ARGS[*]:-(defaults)}, platform $PLATFORM$([ "$PLATFORM" = flat ] && echo " ($LINK_BW, $LINK_LAT node links, $BB_SHARING backbone)")${BARRIER[*]:+, ${BARRIER[*]}}"
 printf '%-14s %6s %14s' model procs p2p_s
 for v in ${VARIANTS//,/ }; do printf ' %14s' "$v"; done
 printf ' %10s\n' cpu_s
