@@ -5,7 +5,7 @@
 # communication"; docs/experiments.md, "MPI RMA against P2P").
 #
 #   bench/monc_rma.sh [BUILD] [--np LIST] [--model M]... [--platform default|flat] [--variants LIST]
-#                     [--link BW,LAT] [--backbone shared|fatpipe] [--no-p2p] [--barrier ALGO] [-- MONC_HALO_ARGS...]
+#                     [--link BW,LAT] [--backbone shared|fatpipe|none] [--no-p2p] [--barrier ALGO] [-- MONC_HALO_ARGS...]
 #
 # --link BW,LAT: the flat cluster's node links (default 1Gbps,10us; e.g.
 # 80Gbps,1us for a network of Cray Aries' order, Brown et al. 2018's).
@@ -17,11 +17,14 @@
 # scaling: 16 x 16 columns of 256 levels, 30 fields, depth 2 per process).
 # --platform flat: a flat cluster of as many nodes as processes (1 Gb/s,
 # 10 us SPLITDUPLEX node links, a 1000 Gb/s backbone), for counts beyond the
-# bundled 32 nodes. --backbone fatpipe: the flat cluster's backbone is a
-# non-blocking switch (SimGrid's FATPIPE: each flow gets up to 1000 Gb/s
-# of it, none shares), so that weak scaling stays flat beyond the 1,000
-# nodes at 1 Gb/s that saturate the shared backbone. Every run: hnm-run's exact mode (SimGrid's lazy update
-# with the plugin's mend: max-min's answers), no simulated computation,
+# bundled 32 nodes. --backbone: shared (default), fatpipe (SimGrid's
+# FATPIPE: each flow gets up to 1000 Gb/s of it, none shares; but every
+# flow then belongs to one max-min system, slow to simulate at thousands of
+# nodes) or none (node links only: a non-blocking switch, the cheapest to
+# simulate); weak scaling stays flat beyond the 1,000 nodes at 1 Gb/s that
+# saturate the shared backbone only with fatpipe or none.
+# Every run: hnm-run's exact mode (SimGrid's lazy update with the plugin's
+# mend: max-min's answers), no simulated computation,
 # --no-payload, 2 swaps (the second one reported), so the numbers are
 # deterministic; smpi/allgather:rdb (recursive doubling), because
 # MPI_Win_create's allgather, before any swap, costs the most: SMPI 3.32's
@@ -46,8 +49,8 @@ while [ $# -gt 0 ]; do
     --link) LINK_BW=${2%,*}; LINK_LAT=${2#*,}; shift 2 ;;
     --no-p2p) P2P=0; shift ;;
     --backbone)
-      case "$2" in shared) BB_SHARING=SHARED ;; fatpipe) BB_SHARING=FATPIPE ;;
-        *) echo "monc_rma.sh: --backbone shared|fatpipe, not $2" >&2; exit 2 ;; esac
+      case "$2" in shared) BB_SHARING=SHARED ;; fatpipe) BB_SHARING=FATPIPE ;; none) BB_SHARING=none ;;
+        *) echo "monc_rma.sh: --backbone shared|fatpipe|none, not $2" >&2; exit 2 ;; esac
       shift 2 ;;
     --barrier) BARRIER=(--cfg=smpi/barrier:"$2"); shift 2 ;;
     --) shift; break ;;
@@ -64,13 +67,14 @@ platform_args() {
   if [ "$PLATFORM" = default ]; then
     return
   fi
+  local bb='bb_bw="1000Gbps" bb_lat="1us" bb_sharing_policy="'$BB_SHARING'"'
+  [ "$BB_SHARING" = none ] && bb=
   cat >"$TMP/p$np.xml" <<XML
 <?xml version="1.0"?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
   <cluster id="c" prefix="n-" suffix="" radical="0-$((np - 1))" speed="1Gf" bw="$LINK_BW" lat="$LINK_LAT"
-           sharing_policy="SPLITDUPLEX" limiter_link="$LINK_BW" bb_bw="1000Gbps" bb_lat="1us"
-           bb_sharing_policy="$BB_SHARING"/>
+           sharing_policy="SPLITDUPLEX" limiter_link="$LINK_BW" $bb/>
 </platform>
 XML
   seq 0 $((np - 1)) | sed 's/^/n-/' >"$TMP/h$np"
