@@ -95,7 +95,7 @@ swap() {
 }
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), $(nproc) cores, load: $(uptime | sed 's/.*load average: //')"
-echo "# monc_halo ${APP_ARGS[*]:-(defaults)}, platform $PLATFORM$([ "$PLATFORM" = flat ] && echo " ($LINK_BW, $LINK_LAT node links, $BB_SHARING backbone)")${BARRIER[*]:+, ${BARRIER[*]}}"
+echo "# monc_halo ${APP_ARGS[*]:-(defaults)}, platform $PLATFORM$([ "$PLATFORM" = flat ] && echo " ($LINK_BW, $LINK_LAT node links, backbone: $BB_SHARING)")${BARRIER[*]:+, ${BARRIER[*]}}"
 printf '%-14s %6s %14s' model procs p2p_s
 for v in ${VARIANTS//,/ }; do printf ' %14s' "$v"; done
 printf ' %10s\n' cpu_s
