@@ -25,21 +25,14 @@ check "stochastic mode stays off" [ "$(grep -c 'stochastic=' "$WORK/m.xml")" -eq
 # Recomputed here from the model written: its prediction of each round trip
 # (k <= detached: 2 (o_s + L + k/B + o_r), else 2 (L + k/B), the segment's
 # values), R = y / prediction per segment, type-7 quantiles at p = q/20.
-awk -F, -v model="$WORK/m.xml" '
-  function num(line, attr,   m) { if (match(line, attr "=\"[^\"]*\"") == 0) return 0
-    m = substr(line, RSTART + length(attr) + 2, RLENGTH - length(attr) - 3); sub(/[a-zA-Z]+$/, "", m); return m + 0 }
-  BEGIN { while ((getline line < model) > 0) {
-      if (line ~ /<protocol/) D = num(line, "detached")
-      if (line ~ /<segment /) { n++; u[n] = line ~ /upto="inf"/ ? 1e300 : num(line, "upto"); L[n] = num(line, "latency")
-        B[n] = num(line, "bandwidth"); so[n] = num(line, "send-o"); sb[n] = num(line, "send-per-byte")
-        ro[n] = num(line, "recv-o"); rb[n] = num(line, "recv-per-byte") } } }
-  $1 == "pingpong" { k = $2; for (i = 1; k > u[i]; i++); T = L[i] + k / B[i]
-    p = k <= D ? 2 * (so[i] + k * sb[i] + T + ro[i] + k * rb[i]) : 2 * T; c[i]++; r[i, c[i]] = $4 / p }
+awk -F, -v model="$WORK/m.xml" -f "$(dirname "$0")/model_rt.awk" -f /dev/stdin "$WORK/p2p.csv" >"$WORK/want.txt" <<'AWK'
+  $1 == "pingpong" { i = seg($2); c[i]++; r[i, c[i]] = $4 / rt($2) }
   END { for (i = 1; i <= n; i++) { m = c[i]
       for (a = 2; a <= m; a++) { t = r[i, a]; for (b = a - 1; b >= 1 && r[i, b] > t; b--) r[i, b + 1] = r[i, b]; r[i, b + 1] = t }
       for (q = 0; q <= 20; q++) { h = (m - 1) * q / 20; j = int(h) + 1
         v = j < m ? r[i, j] + (h - (j - 1)) * (r[i, j + 1] - r[i, j]) : r[i, m]; printf "%s%.9g", q ? " " : "", v }
-      printf "\n" } }' "$WORK/p2p.csv" >"$WORK/want.txt"
+      printf "\n" } }
+AWK
 grep -o 'residuals="[^"]*"' "$WORK/m.xml" | sed 's/residuals="//; s/"$//' >"$WORK/got.txt"
 check "one line of quantiles per segment" [ "$(wc -l <"$WORK/want.txt")" -eq "$nseg" ]
 i=0

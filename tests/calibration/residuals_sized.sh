@@ -42,17 +42,8 @@ check "the size measured 9 times has no table" \
 # of a segment, the round trips of itself and WINDOW/2 sizes on each side
 # within the segment, when 10 or more: "SIZE q0 ... q20".
 want() {
-  awk -F, -v model="$2" -v half="$(($1 / 2))" '
-  function num(line, attr,   m) { if (match(line, attr "=\"[^\"]*\"") == 0) return 0
-    m = substr(line, RSTART + length(attr) + 2, RLENGTH - length(attr) - 3); sub(/[a-zA-Z]+$/, "", m); return m + 0 }
-  BEGIN { while ((getline line < model) > 0) {
-      if (line ~ /<protocol/) D = num(line, "detached")
-      if (line ~ /<segment /) { n++; u[n] = line ~ /upto="inf"/ ? 1e300 : num(line, "upto"); L[n] = num(line, "latency")
-        B[n] = num(line, "bandwidth"); so[n] = num(line, "send-o"); sb[n] = num(line, "send-per-byte")
-        ro[n] = num(line, "recv-o"); rb[n] = num(line, "recv-per-byte") } } }
-  $1 == "pingpong" { k = $2; for (i = 1; k > u[i]; i++); T = L[i] + k / B[i]
-    p = k <= D ? 2 * (so[i] + k * sb[i] + T + ro[i] + k * rb[i]) : 2 * T
-    if (!(k in c)) { order[++ns] = k; sg[k] = i }; c[k]++; r[k, c[k]] = $4 / p }
+  awk -F, -v model="$2" -v half="$(($1 / 2))" -f "$(dirname "$0")/model_rt.awk" -f /dev/stdin "$WORK/p2p.csv" <<'AWK'
+  $1 == "pingpong" { k = $2; if (!(k in c)) { order[++ns] = k; sg[k] = seg(k) }; c[k]++; r[k, c[k]] = $4 / rt(k) }
   END { for (z = 1; z <= ns; z++) { k = order[z]; m = 0
       for (w = z - half; w <= z + half; w++) if (w >= 1 && w <= ns && sg[order[w]] == sg[k])
         for (a = 1; a <= c[order[w]]; a++) x[++m] = r[order[w], a]
@@ -61,7 +52,8 @@ want() {
       printf "%d", k
       for (q = 0; q <= 20; q++) { h = (m - 1) * q / 20; j = int(h) + 1
         v = j < m ? x[j] + (h - (j - 1)) * (x[j + 1] - x[j]) : x[m]; printf " %.9g", v }
-      printf "\n" } }' "$WORK/p2p.csv"
+      printf "\n" } }
+AWK
 }
 # same GOT WANT: the lines agree (sizes exactly, quantiles to 1e-7); prints the mismatches.
 same() {
