@@ -2,16 +2,18 @@
 # Skeletons at scale: wall time, CPU time, peak memory and CPU per message
 # for each skeleton, process count and simulator, on hnm-platform clusters of
 # 32-node cabinets (one host per rank). Not a test: prints a Markdown table
-# (docs/scale.md) and, for every fast-mode row, the simulated-time difference
-# to the exact row of the same run.
+# (docs/scale.md) and, for every fast or list row, the simulated-time
+# difference to the exact (hybrid) row of the same run.
 #
 #   bench/scale.sh [BUILD-DIR]
 #
 # Environment (defaults in brackets):
 #   SKELETONS  which skeletons                          [gcr halo transpose]
 #   SIMS       simulators: hybrid (hnm-run --model graphene), fast (the same
-#              with --fast), fluid (hnm-run --model fluid), smpirun (plain
-#              smpirun, SimGrid's own model)            [hybrid fast fluid smpirun]
+#              with --fast), list (hybrid with SimGrid's own list of
+#              detached transfers, --cfg=hnm/detached-remedy:no), fluid
+#              (hnm-run --model fluid), smpirun (plain smpirun, SimGrid's
+#              own model)                              [hybrid fast fluid smpirun]
 #   GCR_PROCS / HALO_PROCS / TRANSPOSE_PROCS            [512 .. 16384 / 512 .. 8192 / 512 .. 2048]
 #   CAP        seconds per run; a simulator that exceeds it at one size is
 #              not run at larger sizes of that skeleton  [600]
@@ -24,6 +26,12 @@ BUILD=${1:-build}
 CAP=${CAP:-600}
 read -r -a SKELS <<<"${SKELETONS:-gcr halo transpose}"
 read -r -a SIMLIST <<<"${SIMS:-hybrid fast fluid smpirun}"
+for sim in "${SIMLIST[@]}"; do
+  case $sim in
+    hybrid | fast | list | fluid | smpirun) ;;
+    *) echo "bench/scale.sh: unknown simulator '$sim' in SIMS (hybrid fast list fluid smpirun)" >&2; exit 2 ;;
+  esac
+done
 read -r -a GCR_P <<<"${GCR_PROCS:-512 1024 2048 4096 8192 16384}"
 read -r -a HALO_P <<<"${HALO_PROCS:-512 1024 2048 4096 8192}"
 read -r -a TRANSPOSE_P <<<"${TRANSPOSE_PROCS:-512 1024 2048}"
@@ -49,6 +57,7 @@ run() {
   case $sim in
     hybrid) cmd=("$RUN" --model graphene) ;;
     fast) cmd=("$RUN" --model graphene --fast) ;;
+    list) cmd=("$RUN" --model graphene --cfg=hnm/detached-remedy:no) ;;
     fluid) cmd=("$RUN" --model fluid) ;;
     smpirun) cmd=(smpirun) ;;
   esac
@@ -97,7 +106,7 @@ for skel in "${SKELS[@]}"; do
       sim_s=$(cut -d, -f8 <<<"$line")
       [ "$sim" = hybrid ] && exact=$sim_s
       diff=""
-      if [ "$sim" = fast ] && [ -n "$exact" ]; then
+      if [ "$sim" != hybrid ] && [ "$sim" != smpirun ] && [ "$sim" != fluid ] && [ -n "$exact" ]; then
         diff=$(awk -v a="$sim_s" -v b="$exact" 'BEGIN { printf "%+.3f%%", 100 * (a - b) / b }')
       fi
       per=$(awk -v c="$cpu" -v m="$msgs" 'BEGIN { if (m > 0) printf "%.0f", 1e6 * c / m }')

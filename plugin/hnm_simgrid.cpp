@@ -58,6 +58,7 @@
 #include "hnm_linkload.h"
 #include "hnm_linkrole.h"
 #include "hnm_route_observer.h"
+#include "hnm_detached_fix.h"
 #include "hnm_lmm_fix.h"
 #include "hnm_log.hpp"
 #include "hnm_model.h"
@@ -187,6 +188,11 @@ simgrid::config::Flag<bool> cfg_fast{
     "model sends eagerly or detached carries its send and receive overheads as latency instead (not exact: its "
     "error is measured in docs/scale.md)",
     false};
+simgrid::config::Flag<bool> cfg_detached_remedy{
+    "hnm/detached-remedy",
+    "hnm: keep SimGrid 3.32's list of detached transfers short (hnm_detached_fix.cpp; changes no simulated time, "
+    "only the CPU a run takes: off to measure SimGrid's own list)",
+    true};
 
 /* Stochastic mode: the seed, the number of draws so far, and the wire
  * multiplier drawn by bw_factor_cb() for the message whose latency factor
@@ -714,6 +720,27 @@ void install_lmm_fix()
     XBT_INFO("note: cannot mend SimGrid's selective max-min update (%s)", why.c_str());
 }
 
+/* Keep SimGrid's detached-transfer list short (hnm_detached_fix.h) unless
+ * told not to. It changes no simulated time, so every model takes it,
+ * smpi-default too. When its guard fails, SimGrid's list stays: the run is
+ * as exact, only slower with many transfers in flight (said in verbose
+ * mode). */
+void install_detached_fix()
+{
+  if (not cfg_detached_remedy)
+    return;
+  std::string why;
+  if (hnm_detached_fix_enable(why) == 0) {
+    if (verbose) {
+      XBT_INFO("SimGrid's detached-transfer list kept short (docs/scale.md)");
+      sg4::Engine::on_simulation_end_cb(
+          [] { XBT_INFO("%llu detached transfers kept off SimGrid's list", hnm_detached_fix_moved()); });
+    }
+  } else if (verbose)
+    XBT_INFO("note: SimGrid's detached-transfer list stays as it is (%s): each transfer's end walks it",
+             why.c_str());
+}
+
 /* After the command line, before the platform: the flags, else the
  * environment. */
 void resolve_settings()
@@ -740,6 +767,7 @@ void resolve_settings()
   std::string s  = cfg_seed.get();
   seed           = s.empty() ? hnm_model_seed(model) : std::strtoull(s.c_str(), nullptr, 10);
   install_lmm_fix();
+  install_detached_fix();
   hnm_linkload_init();
 }
 

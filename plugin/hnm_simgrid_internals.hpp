@@ -6,7 +6,11 @@
  * installed. Declaring them with their exact 3.32 signatures lets the linker
  * bind them by their mangled names. No data member is declared: code that
  * reads SimGrid's internal fields (hnm_lmm_fix.cpp) reads them at offsets it
- * checks against the running library first.
+ * checks against the running library first. The one exception to "declared
+ * here": hnm_detached_fix.cpp defines CommImpl::detach() and
+ * CommImpl::finish() under their mangled names (asm labels), since a class
+ * with virtual members cannot be redeclared in part; it checks the running
+ * library's code before it touches any field.
  *
  * Everything here is true of SimGrid 3.32 only. The build requires exactly
  * that version (CMakeLists.txt, pkg_check_modules simgrid=3.32), and this
