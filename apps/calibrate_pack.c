@@ -12,6 +12,11 @@
  *              of a matrix of 8 KiB rows (every block a jump)        vector
  *     idx      MPI_Type_indexed, n blocks of 1..8 doubles, 1..4
  *              apart, both random (fixed seed)                       indexed
+ *     idx16    the same with blocks of 1..16 doubles (another seed):
+ *              more bytes per block, and other periods               indexed
+ *     idxb     MPI_Type_create_indexed_block, n blocks of 2 doubles
+ *              1..4 apart at random: irregular gaps, regular lengths
+ *              (period 0)                                            indexed
  *     struct3  MPI_Type_create_struct of 3 blocks (1, 1, 2 doubles),
  *              n elements                                            indexed
  *     subz     n^3 array, MPI_Type_create_subarray z-face {n,n,1}    subarray
@@ -46,7 +51,10 @@
  * runs merged, in type-map order: the definition of hnm_model.h's "pack"),
  * and jumps the sum of the runs' jump weights after the previous run
  * (core/hnm_bench.h, hnm_bench_pack_jump()), both computed here from the
- * pattern's run list, independently of the MPI library.
+ * pattern's run list, independently of the MPI library; period the runs of
+ * one repetition of an irregular layout (core/hnm_bench.h), from the
+ * pattern's constructor: the runs of one element when the constructor's
+ * block lengths differ, else 0.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "calibrate_pack.h"
@@ -67,7 +75,19 @@ struct inst {
   long *off, *len;
   long nruns, cap;
   long span; /* doubles of the source array */
+  long period; /* runs of one repetition of an irregular layout; 0: regular */
 };
+
+/* The period of a constructor over doubles whose N block lengths are BL, one
+ * element of which makes RUNS runs: RUNS if the lengths differ, else 0
+ * (core/hnm_bench.h). */
+static long period_of(const int *bl, long n, long runs)
+{
+  for (long i = 1; i < n; i++)
+    if (bl[i] != bl[0])
+      return runs;
+  return 0;
+}
 
 static int emit(struct inst *p, long off, long len)
 {
@@ -177,6 +197,7 @@ static int indexed_of(struct inst *p, long n, const struct irregular *l)
   if (rc == 0)
     MPI_Type_indexed((int)n, bl, d, MPI_DOUBLE, &p->t);
   p->span = at + l->span_extra;
+  p->period = rc == 0 ? period_of(bl, n, p->nruns) : 0;
   free(bl);
   free(d);
   return rc;
@@ -186,6 +207,33 @@ static int b_idx(long n, struct inst *p)
 {
   static const struct irregular layout = {.seed = 777, .len_mod = 8, .gap_after_mod = 4};
   return indexed_of(p, n, &layout);
+}
+
+static int b_idx16(long n, struct inst *p)
+{
+  static const struct irregular layout = {.seed = 4242, .len_mod = 16, .gap_after_mod = 4};
+  return indexed_of(p, n, &layout);
+}
+
+/* Blocks of 2 doubles, a random gap of 1..4 doubles after each: the gaps
+ * of idx with none of its varying lengths. */
+static int b_idxb(long n, struct inst *p)
+{
+  int *d = malloc((size_t)n * sizeof *d);
+  uint64_t s = 99;
+  long at = 0;
+  int rc = d ? 0 : -1;
+  for (long i = 0; rc == 0 && i < n; i++) {
+    d[i] = (int)at;
+    rc = emit(p, at, 2);
+    at += 2 + 1 + (long)(lcg(&s) % 4);
+  }
+  if (rc == 0)
+    MPI_Type_create_indexed_block((int)n, 2, d, MPI_DOUBLE, &p->t);
+  p->span = at;
+  p->period = 0;
+  free(d);
+  return rc;
 }
 
 static int b_struct3(long n, struct inst *p)
@@ -200,6 +248,8 @@ static int b_struct3(long n, struct inst *p)
     if (emit(p, k * ext, 1) || emit(p, k * ext + 2, 1) || emit(p, k * ext + 5, 2))
       return -1;
   p->span = n * ext;
+  /* one element: three runs (0, 2 and 5 doubles in, none adjacent) */
+  p->period = period_of(bl, 3, 3);
   return 0;
 }
 
@@ -318,6 +368,8 @@ static const struct pattern patterns[] = {
   {"vec128", "vector", FIT, {4, 16, 128, 1024}, b_vec128},
   {"col", "vector", FIT, {16, 128, 1024, 4096}, b_col},
   {"idx", "indexed", FIT, {64, 1024, 8192, 32768}, b_idx},
+  {"idx16", "indexed", FIT, {256, 4096, 16384, 65536}, b_idx16},
+  {"idxb", "indexed", FIT, {64, 1024, 8192, 32768}, b_idxb},
   {"struct3", "indexed", FIT, {32, 512, 4096, 16384}, b_struct3},
   {"subz", "subarray", FIT, {8, 24, 64, 160}, b_subz},
   {"suby", "subarray", FIT, {8, 24, 64, 160}, b_suby},
@@ -456,7 +508,7 @@ int calibrate_pack(MPI_Comm comm, const char *dir, long reps, int progress)
   for (size_t i = 0; i < np && !failed; i++) {
     const struct pattern *pt = &patterns[i];
     for (int s = 0; s < 4 && pt->sizes[s] > 0 && !failed; s++) {
-      struct inst p = {MPI_DATATYPE_NULL, 1, NULL, NULL, 0, 0, 0};
+      struct inst p = {MPI_DATATYPE_NULL, 1, NULL, NULL, 0, 0, 0, 0};
       if (pt->build(pt->sizes[s], &p) != 0) {
         hnm_msg_print(PROG, HNM_MSG_ERROR, "%s: out of memory", pt->name);
         failed = 1;
@@ -493,13 +545,13 @@ int calibrate_pack(MPI_Comm comm, const char *dir, long reps, int progress)
             hnm_msg_print(PROG, HNM_MSG_ERROR, "%s: MPI_%s failed", pt->name, op == 0 ? "Pack" : "Unpack");
             failed = 1;
           }
-          fprintf(f, "%s,%s,%s,%ld,%d,%ld,%ld,%s,%s,%ld,%.9g,%.17g\n", pt->name, pt->cls,
+          fprintf(f, "%s,%s,%s,%ld,%d,%ld,%ld,%s,%s,%ld,%.9g,%.17g,%ld\n", pt->name, pt->cls,
                   pt->role == FIT ? "fit" : "holdout", pt->sizes[s], p.count, p.nruns, bytes, style_names[style],
-                  op == 0 ? "pack" : "unpack", reps, t, jumps);
+                  op == 0 ? "pack" : "unpack", reps, t, jumps, p.period);
         }
       if (progress)
-        hnm_msg_print(PROG, HNM_MSG_INFO, "pack %s n=%ld: %ld blocks, %g jumps, %ld bytes", pt->name, pt->sizes[s],
-                      p.nruns, jumps, bytes);
+        hnm_msg_print(PROG, HNM_MSG_INFO, "pack %s n=%ld: %ld blocks, %g jumps, period %ld, %ld bytes", pt->name,
+                      pt->sizes[s], p.nruns, jumps, p.period, bytes);
       if (p.t != MPI_DATATYPE_NULL)
         MPI_Type_free(&p.t);
       free(p.off);

@@ -344,7 +344,7 @@ int cal_cmd_fit(int argc, char **argv)
   double located[64];
   size_t nlocated = 0;
   int refined = 0;
-  struct cal_pack_data pack = {NULL, 0, 0};
+  struct cal_pack_data pack = {NULL, 0, 0, 0};
   for (int i = 0; i < nfiles; i++) {
     size_t nl;
     char rerr[HNM_ERRLEN];

@@ -29,7 +29,8 @@ int cal_pack_csv_is(const char *path)
   if (!is)
     return 0;
   hnm_csv_chomp(line);
-  return strcmp(line, HNM_BENCH_PACK_HEADER) == 0 || strcmp(line, HNM_BENCH_PACK_HEADER_V1) == 0;
+  return strcmp(line, HNM_BENCH_PACK_HEADER) == 0 || strcmp(line, HNM_BENCH_PACK_HEADER_V2) == 0 ||
+         strcmp(line, HNM_BENCH_PACK_HEADER_V1) == 0;
 }
 
 static int lookup(const char *v, const char *const *names, int n)
@@ -58,12 +59,14 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
   static const char *const roles[2] = {"fit", "holdout"};
   static const char *const ops[2] = {"pack", "unpack"};
   static const char *const names[HNM_BENCH_PACK_FIELDS] = {"pattern", "class", "role", "n", "count", "blocks",
-                                                           "bytes", "style", "op", "reps", "seconds", "jumps"};
+                                                           "bytes", "style", "op", "reps", "seconds", "jumps",
+                                                           "period"};
   hnm_input_lines in;
   if (hnm_input_lines_open(&in, path, err, errlen) != 0)
     return -1;
   long len;
-  /* A file of the first format (no jumps column) has jumps 0. */
+  /* A file of the first format (no jumps column) has jumps 0, one of the
+   * first two (no period column) periods 0. */
   int fields = HNM_BENCH_PACK_FIELDS;
   while ((len = hnm_input_lines_next(&in, err, errlen)) >= 0) {
     if (in.ln == 1) {
@@ -71,6 +74,10 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
       hnm_csv_chomp(in.line);
       if (strcmp(in.line, HNM_BENCH_PACK_HEADER_V1) == 0)
         fields = HNM_BENCH_PACK_FIELDS_V1;
+      else if (strcmp(in.line, HNM_BENCH_PACK_HEADER_V2) == 0)
+        fields = HNM_BENCH_PACK_FIELDS_V2;
+      if (fields != HNM_BENCH_PACK_FIELDS)
+        d->before_period = 1;
       continue;
     }
     char *fl[HNM_BENCH_PACK_FIELDS + 1];
@@ -111,6 +118,8 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
     r.bytes = x[6];
     r.seconds = x[10];
     r.jumps = x[11];
+    r.elements = x[4];
+    r.period = x[12];
     if (r.jumps > 0 && r.jumps >= r.blocks)
       CAL_FAIL("%s:%ld: jumps: '%s' is not below blocks (%s): a jump starts a block after the first", path, in.ln,
                fl[11], fl[5]);
@@ -141,7 +150,8 @@ void cal_pack_data_free(struct cal_pack_data *d)
   memset(d, 0, sizeof *d);
 }
 
-#define TERMS 4 /* c0, per-block, per-byte, per-jump */
+#define TERMS 6 /* c0, per-block, per-byte, per-jump, per-element, per-irregular */
+#define OLD_TERMS 4 /* the terms of a file without the period column */
 
 /* Solve the K x K system A x = b (Gaussian elimination, partial pivoting).
  * 0, or -1 if singular. */
@@ -178,33 +188,50 @@ static int solve(int k, double a[TERMS][TERMS], double b[TERMS], double x[TERMS]
   return 0;
 }
 
+static struct hnm_pack_shape shape_of(const struct cal_pack_row *r)
+{
+  struct hnm_pack_shape s = {r->blocks, r->bytes, r->jumps, r->elements, r->period};
+  return s;
+}
+
 static double predict(const struct hnm_pack_cost *c, const struct cal_pack_row *r)
 {
-  return hnm_pack_time(c, r->blocks, r->bytes, r->jumps);
+  struct hnm_pack_shape s = shape_of(r);
+  return hnm_pack_time_of(c, &s);
+}
+
+static int fitted_row(const struct cal_pack_row *r, int style, int cls, int op)
+{
+  return !r->holdout && r->style == style && r->cls == cls && r->op == op && r->seconds > 0;
 }
 
 /* Least squares on relative errors, every coefficient >= 0: the best of the
- * fits on each non-empty subset of {c0, per-block, per-byte, per-jump}
- * whose coefficients all come out >= 0 (15 small systems). A file without
- * jumps (every row 0) makes every subset with per-jump singular: the fit is
- * then that of the three other terms alone, computed as before the jumps
- * existed (the subsets without per-jump come first, in the same order). */
-static int fit_one(const struct cal_pack_data *d, int style, int cls, int op, struct hnm_pack_cost *out)
+ * fits on each non-empty subset of the terms whose coefficients all come
+ * out >= 0 (63 small systems; 15 on the first four terms for data of an
+ * older format). A term that is 0 on every row (no jumps, a single
+ * element, no irregular period beyond HISTORY) makes every subset with it
+ * singular: the fit is then that of the other terms alone, computed as
+ * before the term existed (the subsets without the later terms come first,
+ * in the same order). *ERR: the sum of squared relative errors. */
+static int fit_one(const struct cal_pack_data *d, int style, int cls, int op, double history,
+                   struct hnm_pack_cost *out, double *err)
 {
   double best = INFINITY;
-  int found = 0;
-  for (int mask = 1; mask < (1 << TERMS); mask++) {
+  int found = 0, terms = d->before_period ? OLD_TERMS : TERMS;
+  for (int mask = 1; mask < (1 << terms); mask++) {
     int idx[TERMS], k = 0;
-    for (int j = 0; j < TERMS; j++)
+    for (int j = 0; j < terms; j++)
       if (mask & (1 << j))
         idx[k++] = j;
     double a[TERMS][TERMS] = {{0}}, b[TERMS] = {0}, x[TERMS] = {0};
     size_t rows = 0;
     for (size_t i = 0; i < d->n; i++) {
       const struct cal_pack_row *r = &d->rows[i];
-      if (r->holdout || r->style != style || r->cls != cls || r->op != op || !(r->seconds > 0))
+      if (!fitted_row(r, style, cls, op))
         continue;
-      double w = 1.0 / r->seconds, f[TERMS] = {w, r->blocks * w, r->bytes * w, r->jumps * w};
+      double w = 1.0 / r->seconds;
+      double f[TERMS] = {w, r->blocks * w, r->bytes * w, r->jumps * w, (r->elements - 1) * w,
+                         r->blocks * hnm_pack_irregular_weight(history, r->period) * w};
       for (int p = 0; p < k; p++) {
         for (int q = 0; q < k; q++)
           a[p][q] += f[idx[p]] * f[idx[q]];
@@ -214,8 +241,8 @@ static int fit_one(const struct cal_pack_data *d, int style, int cls, int op, st
     }
     if (rows < (size_t)k || solve(k, a, b, x) != 0)
       continue;
-    struct hnm_pack_cost c = {0, 0, 0, 0};
-    double *dst[TERMS] = {&c.c0, &c.per_block, &c.per_byte, &c.per_jump};
+    struct hnm_pack_cost c = {0, 0, 0, 0, 0, 0, history};
+    double *dst[TERMS] = {&c.c0, &c.per_block, &c.per_byte, &c.per_jump, &c.per_element, &c.per_irregular};
     int ok = 1;
     for (int p = 0; p < k; p++) {
       ok = ok && x[p] >= 0 && isfinite(x[p]);
@@ -226,7 +253,7 @@ static int fit_one(const struct cal_pack_data *d, int style, int cls, int op, st
     double e = 0;
     for (size_t i = 0; i < d->n; i++) {
       const struct cal_pack_row *r = &d->rows[i];
-      if (r->holdout || r->style != style || r->cls != cls || r->op != op || !(r->seconds > 0))
+      if (!fitted_row(r, style, cls, op))
         continue;
       double rel = (predict(&c, r) - r->seconds) / r->seconds;
       e += rel * rel;
@@ -237,6 +264,9 @@ static int fit_one(const struct cal_pack_data *d, int style, int cls, int op, st
       found = 1;
     }
   }
+  if (found && out->per_irregular == 0)
+    out->history = 0; /* no history without the term it belongs to */
+  *err = best;
   return found ? 0 : -1;
 }
 
@@ -252,17 +282,55 @@ static int style_measured(const struct cal_pack_data *d, int style)
   return 0;
 }
 
+/* The history capacities the fit chooses from (runs): 1 Ki to 32 Ki in
+ * steps of about 1.4x. On this project's machine the slope of a copy loop
+ * over random lengths changes between 4 Ki and 16 Ki runs
+ * (bench/pack-history.sh). */
+static const double histories[] = {1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768};
+#define HISTORIES (sizeof histories / sizeof histories[0])
+
+/* Fit every class and op of STYLE at history H into P; the sum of their
+ * squared relative errors, or -1 when some class and op has no fit rows. */
+static double fit_style(const struct cal_pack_data *d, int s, double h, struct hnm_pack_model *p, int *bad_cls,
+                        int *bad_op)
+{
+  double total = 0;
+  for (int c = 0; c < HNM_PACK_CLASSES; c++)
+    for (int op = 0; op < HNM_PACK_OPS; op++) {
+      double e;
+      if (fit_one(d, s, c, op, h, &p->cost[model_style[s]][c][op], &e) != 0) {
+        *bad_cls = c;
+        *bad_op = op;
+        return -1;
+      }
+      total += e;
+    }
+  return total;
+}
+
 void cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p)
 {
   memset(p, 0, sizeof *p);
   for (int s = 0; s < 3; s++) {
     if (s != CAL_PACK_CSV_INTERPRETED && !style_measured(d, s))
       continue; /* left out of the model */
-    for (int c = 0; c < HNM_PACK_CLASSES; c++)
-      for (int op = 0; op < HNM_PACK_OPS; op++)
-        if (fit_one(d, s, c, op, &p->cost[model_style[s]][c][op]) != 0)
-          hnm_msg_die(HNM_EXIT_USAGE, "pack.csv: no %s %s rows of role fit to fit class '%s' on (or all their times are 0)",
-                    csv_styles[s], op == 0 ? "pack" : "unpack", hnm_pack_class_name((enum hnm_pack_class)c));
+    /* The history of the style: the first of the smallest error (every
+     * history gives the same fit when no row is irregular past it). */
+    double best = INFINITY, best_h = histories[0];
+    size_t nh = d->before_period ? 1 : HISTORIES;
+    for (size_t i = 0; i < nh; i++) {
+      int bc = 0, bo = 0;
+      double e = fit_style(d, s, histories[i], p, &bc, &bo);
+      if (e < 0)
+        hnm_msg_die(HNM_EXIT_USAGE, "pack.csv: no %s %s rows of role fit to fit class '%s' on (or all their times are 0)",
+                    csv_styles[s], bo == 0 ? "pack" : "unpack", hnm_pack_class_name((enum hnm_pack_class)bc));
+      if (e < best) {
+        best = e;
+        best_h = histories[i];
+      }
+    }
+    int bc = 0, bo = 0;
+    fit_style(d, s, best_h, p, &bc, &bo);
     p->present[model_style[s]] = 1;
   }
   p->use = HNM_PACK_INTERPRETED;
@@ -271,15 +339,23 @@ void cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p)
 double cal_pack_report(FILE *f, const struct cal_pack_data *d, const struct hnm_pack_model *p)
 {
   double worst[3] = {0, 0, 0};
-  fprintf(f, "Pack costs: T = c0 + per-block x blocks + per-byte x bytes + per-jump x jumps (fitted on role 'fit' "
-             "only)\n");
+  if (d->before_period)
+    fprintf(f, "Pack costs: T = c0 + per-block x blocks + per-byte x bytes + per-jump x jumps (fitted on role 'fit' "
+               "only)\n");
+  else
+    fprintf(f, "Pack costs: T = c0 + per-block x blocks + per-byte x bytes + per-jump x jumps + per-element x "
+               "(elements - 1) + per-irregular x blocks x max(0, 1 - history / period) (fitted on role 'fit' only)\n");
   for (int s = 0; s < 3; s++)
     for (int c = 0; c < HNM_PACK_CLASSES; c++)
       for (int op = 0; op < HNM_PACK_OPS && p->present[model_style[s]]; op++) {
         const struct hnm_pack_cost *k = &p->cost[model_style[s]][c][op];
-        fprintf(f, "  %-11s %-8s %-6s c0 = %.4g s, per-block = %.4g s, per-byte = %.4g s, per-jump = %.4g s\n",
+        fprintf(f, "  %-11s %-8s %-6s c0 = %.4g s, per-block = %.4g s, per-byte = %.4g s, per-jump = %.4g s",
                 csv_styles[s], hnm_pack_class_name((enum hnm_pack_class)c), op == 0 ? "pack" : "unpack", k->c0,
                 k->per_block, k->per_byte, k->per_jump);
+        if (!d->before_period)
+          fprintf(f, ", per-element = %.4g s, per-irregular = %.4g s (history %.0f runs)", k->per_element,
+                  k->per_irregular, k->history);
+        fputc('\n', f);
       }
   fputc('\n', f);
   fprintf(f, "%-9s %-8s %-7s %6s %8s %8s %9s %-11s %11s %11s %7s %11s %11s %7s\n", "pattern", "class", "role", "n",
@@ -311,8 +387,7 @@ double cal_pack_report(FILE *f, const struct cal_pack_data *d, const struct hnm_
         fprintf(f, " %11s %11s %7s", "-", "-", "-");
         continue;
       }
-      double pred = hnm_pack_time(&p->cost[model_style[s]][r->cls][op], both[op]->blocks, both[op]->bytes,
-                                  both[op]->jumps);
+      double pred = predict(&p->cost[model_style[s]][r->cls][op], both[op]);
       double err = both[op]->seconds > 0 ? (pred - both[op]->seconds) / both[op]->seconds : NAN;
       if (op == 1)
         fprintf(f, " %11.4g", both[op]->seconds);

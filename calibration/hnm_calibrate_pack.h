@@ -20,6 +20,8 @@ struct cal_pack_row {
   long n;      /* the pattern's size parameter */
   double blocks, bytes;
   double jumps; /* 0 in a file without the column */
+  double elements; /* count: elements of the datatype (>= 1) */
+  double period; /* runs of one repetition of an irregular layout; 0 in a file without the column */
   int style;   /* PACK_CSV_* */
   int op;      /* enum hnm_pack_op */
   double seconds;
@@ -28,6 +30,7 @@ struct cal_pack_row {
 struct cal_pack_data {
   struct cal_pack_row *rows;
   size_t n, cap;
+  int before_period; /* some file read has no period column (an older format) */
 };
 
 /* 1 if PATH starts with pack.csv's header (either format, core/hnm_bench.h),
@@ -40,12 +43,16 @@ int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size
 
 void cal_pack_data_free(struct cal_pack_data *d);
 
-/* Fit T = c0 + per-block x blocks + per-byte x bytes + per-jump x jumps per
- * (style, class, op)
- * and style on the rows of role "fit" (least squares on relative errors,
- * coefficients >= 0), into P; use = interpreted. A style whose times are
- * all 0 (copy loops under SMPI without simulated computation) is left out.  Ends the program (exit 2) when a class has no
- * fit rows. */
+/* Fit T = c0 + per-block x blocks + per-byte x bytes + per-jump x jumps
+ * + per-element x (elements - 1) + per-irregular x blocks x max(0, 1 -
+ * history / period) per (style, class, op) on the rows of role "fit" (least
+ * squares on relative errors, coefficients >= 0), the history (runs) one per
+ * style, the best of CAL_PACK_HISTORIES on the style's fit rows; into P;
+ * use = interpreted. Data with a file of an older format (no period
+ * column) is fitted on the first four terms only, as before the others
+ * existed. A style whose times are all 0 (copy loops under SMPI without
+ * simulated computation) is left out. Ends the program (exit 2) when a
+ * class has no fit rows. */
 void cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p);
 
 /* The per-pattern table: measured and predicted pack and unpack times, the

@@ -9,15 +9,18 @@
  *   contention.csv  pairs,mode,size,rank,duration  mode: "uni" or "bi"; bytes; s
  *   rma.csv         epoch,size,duration          epoch: one of HNM_BENCH_RMA_NAMES;
  *                                                size: bytes; duration: s
- *   pack.csv        pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds,jumps
+ *   pack.csv        pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds,jumps,period
  *                   class: vector, indexed or subarray; role: fit or holdout;
  *                   n: the pattern's size parameter; count: elements of the
  *                   datatype; blocks: contiguous runs; style: interpreted,
  *                   manual, compiled or contiguous; op: pack or unpack; seconds: the
  *                   median of reps timings; jumps: the sum of the runs'
- *                   jump weights (hnm_bench_pack_jump()). Files written before the
- *                   jumps column (HNM_BENCH_PACK_HEADER_V1) are still read:
- *                   their jumps are 0.
+ *                   jump weights (hnm_bench_pack_jump()); period: the runs of
+ *                   one repetition of an irregular layout, 0 for a regular one
+ *                   (below). Files written before the jumps column
+ *                   (HNM_BENCH_PACK_HEADER_V1) or before the period column
+ *                   (HNM_BENCH_PACK_HEADER_V2) are still read: their jumps,
+ *                   periods are 0.
  *
  * One row per measurement, fields separated by ',' (no field needs quoting:
  * core/hnm_csv.h reads them), every line ended by '\n'.
@@ -40,8 +43,10 @@
 #define HNM_BENCH_MODE_BI "bi"
 
 #define HNM_BENCH_PACK_FILE "pack.csv"
-#define HNM_BENCH_PACK_HEADER "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds,jumps"
-#define HNM_BENCH_PACK_FIELDS 12
+#define HNM_BENCH_PACK_HEADER "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds,jumps,period"
+#define HNM_BENCH_PACK_FIELDS 13
+#define HNM_BENCH_PACK_HEADER_V2 "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds,jumps"
+#define HNM_BENCH_PACK_FIELDS_V2 12
 #define HNM_BENCH_PACK_HEADER_V1 "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds"
 #define HNM_BENCH_PACK_FIELDS_V1 11
 
@@ -77,6 +82,28 @@ static inline double hnm_bench_pack_jump(long long from, long long to)
     return 0.25;
   return 0.0;
 }
+
+/* The period of a layout: how many runs an engine walks before the lengths
+ * of the runs repeat. A constructor that gives its blocks different lengths
+ * (MPI_Type_indexed, hindexed or struct with unequal block lengths in
+ * bytes, or struct blocks of different old types) makes an irregular layout
+ * whose period is the number of runs of one of its elements; any other
+ * constructor (vector, subarray, contiguous, indexed_block, resized, dup,
+ * and indexed or struct blocks all alike) repeats its old types' layouts and
+ * keeps their period, the largest one among them; a predefined type has
+ * period 0 (regular). A message of COUNT elements has its type's period.
+ * Why it matters: a copy loop branches on each run's length, and the
+ * processor's branch predictor learns a sequence of lengths that repeats
+ * within its history, which an irregular period longer than that history
+ * defeats; on this project's machine, Open MPI packs runs of random 1-8
+ * doubles in 3.2-3.7 ns a run up to 4,000 runs and 8.4-8.9 ns at 64,000,
+ * with the data in L1 as much as with 4 MiB of it, while runs of one length
+ * stay at 3.4-3.9 ns (bench/pack-history.sh; docs/calibration.md, "Pack
+ * costs"). The pack
+ * model charges a time per run of such a message past a history capacity
+ * (hnm_model.h). The benchmark (apps/calibrate_pack.c) sets the period
+ * from each pattern's constructor and the plugin from the type's
+ * constructors, by this rule. */
 
 /* The operations of the op column, in this order. */
 enum hnm_bench_op { HNM_BENCH_SEND, HNM_BENCH_RECV, HNM_BENCH_PINGPONG, HNM_BENCH_ISEND, HNM_BENCH_IRECV, HNM_BENCH_OPS };

@@ -283,7 +283,9 @@ long hnm_model_smpi_detached_thresh(const hnm_model *m);
 /* Derived-datatype pack/unpack costs (Schneider, Kjolstad and Hoefler 2013;
  * docs/models.md, "Packing"). SMPI packs a non-contiguous datatype inside the
  * MPI call and charges no time for it; a model with a <pack> element charges
- *   T = c0 + per_block x blocks + per_byte x bytes + per_jump x jumps  [seconds]
+ *   T = c0 + per_block x blocks + per_byte x bytes + per_jump x jumps
+ *       + per_element x (elements - 1)
+ *       + per_irregular x blocks x max(0, 1 - history / period)  [seconds]
  * to the sender before the transfer (pack) and to the receiver after it
  * (unpack), where blocks is the number of maximal contiguous runs of the
  * message's data (its flattened type map, in order, adjacent runs merged),
@@ -291,8 +293,14 @@ long hnm_model_smpi_detached_thresh(const hnm_model *m);
  * of 4 KiB pages away from the previous run's start (core/hnm_bench.h,
  * hnm_bench_pack_jump(): the cache-set and 4 KiB aliasing conflicts of
  * power-of-two strides, the memory system's cost that blocks and bytes
- * cannot see). A message of at most one run (every contiguous type) costs
- * nothing. The coefficients depend on the datatype's class and
+ * cannot see); elements is the count of the call (the engine's loop over
+ * them costs per element after the first), and period the runs of one
+ * repetition of an irregular layout (core/hnm_bench.h: block lengths that
+ * differ; 0 for a regular one, then the last term is 0): once it exceeds
+ * the history capacity (runs), the branch predictor no longer learns the
+ * sequence of lengths and each run costs up to per_irregular more. A
+ * message of at most one run (every contiguous type) costs nothing. The
+ * coefficients depend on the datatype's class and
  * on the implementation style; the model names the style its MPI calls are
  * charged with ("use"), the others are kept for comparison. A datatype's
  * class is that of the structure that makes most of its runs: a
@@ -319,6 +327,17 @@ struct hnm_pack_cost {
   double per_block; /* seconds per contiguous block */
   double per_byte;  /* seconds per byte */
   double per_jump;  /* seconds per jump; 0 when the model file does not give it */
+  /* The terms below are 0 when the model file does not give them. */
+  double per_element;   /* seconds per element after the first */
+  double per_irregular; /* seconds per block of an irregular message, at full weight */
+  double history;       /* runs: the period up to which irregular lengths cost nothing (>= 1 when
+                           per_irregular > 0) */
+};
+
+/* What the pack model reads of one message: blocks, bytes, jumps as above,
+ * elements (the call's count, >= 1) and period (0: a regular layout). */
+struct hnm_pack_shape {
+  double blocks, bytes, jumps, elements, period;
 };
 
 /* The <pack> element as data: cost[style][class][op] is meaningful when
@@ -339,14 +358,27 @@ const struct hnm_pack_model *hnm_model_pack(const hnm_model *m);
 /* The style charged to MPI calls: HNM_PACK_NONE without a <pack> element. */
 int hnm_model_pack_style(const hnm_model *m);
 
-/* T = c0 + per_block x blocks + per_byte x bytes + per_jump x jumps, or 0
- * when blocks <= 1 (contiguous data) or c is NULL. With per_jump 0 the
- * time is that of the first three terms, bit for bit. Seconds. */
+/* T above for message S, or 0 when S->blocks <= 1 (contiguous data) or c
+ * is NULL. Each of the per_jump, per_element and per_irregular terms is
+ * added only when its coefficient is not 0, so that a model without them
+ * gives the time of the terms it has, bit for bit. Seconds. */
+double hnm_pack_time_of(const struct hnm_pack_cost *c, const struct hnm_pack_shape *s);
+
+/* The weight of an irregular message's blocks in the per_irregular term:
+ * max(0, 1 - history / period), 0 when period <= history or history <= 0. */
+double hnm_pack_irregular_weight(double history, double period);
+
+/* The same for one element of a regular layout (elements 1, period 0):
+ * c0 + per_block x blocks + per_byte x bytes + per_jump x jumps. */
 double hnm_pack_time(const struct hnm_pack_cost *c, double blocks, double bytes, double jumps);
 
-/* The time the model charges one pack (op) of BLOCKS runs, BYTES bytes and
- * JUMPS jumps of class CLS under its style in use: 0 without pack costs.
- * Seconds. */
+/* The time the model charges one pack (op) of message S of class CLS under
+ * its style in use: 0 without pack costs. Seconds. */
+double hnm_model_pack_time_of(const hnm_model *m, enum hnm_pack_class cls, enum hnm_pack_op op,
+                              const struct hnm_pack_shape *s);
+
+/* The same for one element of a regular layout of BLOCKS runs, BYTES bytes
+ * and JUMPS jumps. */
 double hnm_model_pack_time(const hnm_model *m, enum hnm_pack_class cls, enum hnm_pack_op op, double blocks,
                            double bytes, double jumps);
 

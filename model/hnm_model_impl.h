@@ -125,6 +125,8 @@ int model__check_protocol(long async, long detached, const char *blame, const ch
 #define MODEL__PACK_MAX_C0 1e-3        /* seconds */
 #define MODEL__PACK_MAX_PER_BLOCK 1e-3 /* seconds per block */
 #define MODEL__PACK_MAX_PER_BYTE 1e-6  /* seconds per byte */
+/* A branch predictor's history holds thousands of branches, not billions. */
+#define MODEL__PACK_MAX_HISTORY 1e9 /* runs */
 int model__parse_pack_style(const char *v, int *style, char *reason, size_t len);
 int model__check_pack(const struct hnm_pack_model *p, const char **field, char *reason, size_t len);
 struct hnm_xml_writer;

@@ -504,10 +504,41 @@ static int load__rma(const struct model__load *ld, const xmlNode *n, hnm_model *
   return 0;
 }
 
+/* history="RUNS" of a <pack-cost> into both operations' costs: a whole
+ * number of runs from 1 to MODEL__PACK_MAX_HISTORY, required when either
+ * per-irregular time is not 0 (0 when absent). */
+static int load__pack_history(const struct model__load *ld, const xmlNode *n, struct hnm_pack_cost *pk,
+                              struct hnm_pack_cost *uk)
+{
+  char reason[MODEL__REASON];
+  double h = 0;
+  xmlChar *v = xmlGetProp(n, (const xmlChar *)"history");
+  int rc = 0;
+
+  if (v == NULL) {
+    if (pk->per_irregular != 0 || uk->per_irregular != 0)
+      return load__fail(ld, n, "history", "missing (required with a per-irregular time: the runs of a period up to "
+                                          "which irregular block lengths cost nothing)");
+  } else {
+    if (hnm_parse_number((const char *)v, &h, reason, sizeof reason) < 0)
+      rc = load__fail(ld, n, "history", "%s", reason);
+    else if (!(h >= 1 && h <= MODEL__PACK_MAX_HISTORY) || h != floor(h))
+      rc = load__fail(ld, n, "history", "'%s' is not a whole number of runs from 1 to %.0f", (const char *)v,
+                      MODEL__PACK_MAX_HISTORY);
+    xmlFree(v);
+    if (rc < 0)
+      return -1;
+  }
+  pk->history = h;
+  uk->history = h;
+  return 0;
+}
+
 /* One <pack-cost>: the six coefficients of one style and class, each
- * required and in its physical range (MODEL__PACK_MAX_*), and the two
- * optional per-jump times (0 when absent, at most a per-block time's
- * bound). */
+ * required and in its physical range (MODEL__PACK_MAX_*), and the optional
+ * per-jump, per-element and per-irregular times (0 when absent, each at
+ * most a per-block time's bound), with history (runs, a whole number from 1
+ * to MODEL__PACK_MAX_HISTORY) required when a per-irregular time is not 0. */
 static int load__pack_cost(const struct model__load *ld, const xmlNode *n, struct hnm_pack_model *p,
                            int seen[HNM_PACK_STYLES][HNM_PACK_CLASSES])
 {
@@ -515,7 +546,10 @@ static int load__pack_cost(const struct model__load *ld, const xmlNode *n, struc
                                                      {"unpack-c0", "unpack-per-block", "unpack-per-byte"}};
   static const double max[3] = {MODEL__PACK_MAX_C0, MODEL__PACK_MAX_PER_BLOCK, MODEL__PACK_MAX_PER_BYTE};
   static const char *const unit[3] = {"s", "s per block", "s per byte"};
-  static const char *const jump_attrs[HNM_PACK_OPS] = {"pack-per-jump", "unpack-per-jump"};
+  static const char *const opt_attrs[HNM_PACK_OPS][3] = {
+    {"pack-per-jump", "pack-per-element", "pack-per-irregular"},
+    {"unpack-per-jump", "unpack-per-element", "unpack-per-irregular"}};
+  static const char *const opt_unit[3] = {"jump", "element", "block"};
   char reason[MODEL__REASON];
   xmlChar *v;
   int style = HNM_PACK_NONE, cls = -1, rc = 0;
@@ -553,15 +587,19 @@ static int load__pack_cost(const struct model__load *ld, const xmlNode *n, struc
         return load__fail(ld, n, attrs[op][i], "%g %s is above %g %s (no memory copy is that slow)", *dst[i],
                           unit[i], max[i], unit[i]);
     }
-    /* Optional: a model written before the term existed charges no jumps. */
-    k->per_jump = 0;
-    if (load__value(ld, n, jump_attrs[op], KIND_TIME, &k->per_jump, NULL) < 0)
-      return -1;
-    if (k->per_jump > MODEL__PACK_MAX_PER_BLOCK)
-      return load__fail(ld, n, jump_attrs[op], "%g s per jump is above %g s per jump (no memory access is that slow)",
-                        k->per_jump, MODEL__PACK_MAX_PER_BLOCK);
+    /* Optional: a model written before a term existed charges nothing
+     * for it. */
+    double *opt[3] = {&k->per_jump, &k->per_element, &k->per_irregular};
+    for (int i = 0; i < 3; i++) {
+      *opt[i] = 0;
+      if (load__value(ld, n, opt_attrs[op][i], KIND_TIME, opt[i], NULL) < 0)
+        return -1;
+      if (*opt[i] > MODEL__PACK_MAX_PER_BLOCK)
+        return load__fail(ld, n, opt_attrs[op][i], "%g s per %s is above %g s per %s (no memory access is that slow)",
+                          *opt[i], opt_unit[i], MODEL__PACK_MAX_PER_BLOCK, opt_unit[i]);
+    }
   }
-  return 0;
+  return load__pack_history(ld, n, &p->cost[style][cls][HNM_PACK_OP_PACK], &p->cost[style][cls][HNM_PACK_OP_UNPACK]);
 }
 
 /* <pack use="STYLE">: pack-cost children, every style given in full. */

@@ -65,23 +65,50 @@ int hnm_model_pack_style(const hnm_model *m)
   return m->has_pack ? m->pack.use : HNM_PACK_NONE;
 }
 
+/* The weight of a message's irregular runs: 0 up to the history capacity,
+ * then 1 - history / period (half at twice the capacity, 0.9 at ten times):
+ * the share of the lengths the predictor cannot have learnt. */
+double hnm_pack_irregular_weight(double history, double period)
+{
+  return period > history && history > 0 ? 1.0 - history / period : 0.0;
+}
+
+double hnm_pack_time_of(const struct hnm_pack_cost *c, const struct hnm_pack_shape *s)
+{
+  if (c == NULL || s == NULL || !(s->blocks > 1))
+    return 0.0;
+  double t = c->c0 + c->per_block * s->blocks + c->per_byte * s->bytes;
+  /* Each term is added only when given, so that a model without it gives
+   * the time of the other terms bit for bit whatever the message is. */
+  if (c->per_jump != 0)
+    t += c->per_jump * s->jumps;
+  if (c->per_element != 0 && s->elements > 1)
+    t += c->per_element * (s->elements - 1);
+  if (c->per_irregular != 0)
+    t += c->per_irregular * s->blocks * hnm_pack_irregular_weight(c->history, s->period);
+  return t;
+}
+
 double hnm_pack_time(const struct hnm_pack_cost *c, double blocks, double bytes, double jumps)
 {
-  if (c == NULL || !(blocks > 1))
+  struct hnm_pack_shape s = {blocks, bytes, jumps, 1, 0};
+  return hnm_pack_time_of(c, &s);
+}
+
+double hnm_model_pack_time_of(const hnm_model *m, enum hnm_pack_class cls, enum hnm_pack_op op,
+                              const struct hnm_pack_shape *s)
+{
+  if (!m->has_pack || m->pack.use == HNM_PACK_NONE || (int)cls < 0 || cls >= HNM_PACK_CLASSES || (int)op < 0 ||
+      op >= HNM_PACK_OPS)
     return 0.0;
-  double t = c->c0 + c->per_block * blocks + c->per_byte * bytes;
-  /* Added only when given, so that a model without per-jump times gives
-   * the three-term time bit for bit whatever JUMPS is. */
-  return c->per_jump != 0 ? t + c->per_jump * jumps : t;
+  return hnm_pack_time_of(&m->pack.cost[m->pack.use][cls][op], s);
 }
 
 double hnm_model_pack_time(const hnm_model *m, enum hnm_pack_class cls, enum hnm_pack_op op, double blocks,
                            double bytes, double jumps)
 {
-  if (!m->has_pack || m->pack.use == HNM_PACK_NONE || (int)cls < 0 || cls >= HNM_PACK_CLASSES || (int)op < 0 ||
-      op >= HNM_PACK_OPS)
-    return 0.0;
-  return hnm_pack_time(&m->pack.cost[m->pack.use][cls][op], blocks, bytes, jumps);
+  struct hnm_pack_shape s = {blocks, bytes, jumps, 1, 0};
+  return hnm_model_pack_time_of(m, cls, op, &s);
 }
 
 static int pack__num(hnm_xml_writer *w, const char *name, double v)
@@ -96,6 +123,8 @@ int model__write_pack(hnm_xml_writer *w, const hnm_model *m)
   static const char *const attrs[HNM_PACK_OPS][4] = {
     {"pack-c0", "pack-per-block", "pack-per-byte", "pack-per-jump"},
     {"unpack-c0", "unpack-per-block", "unpack-per-byte", "unpack-per-jump"}};
+  static const char *const extra[HNM_PACK_OPS][2] = {{"pack-per-element", "pack-per-irregular"},
+                                                     {"unpack-per-element", "unpack-per-irregular"}};
 
   if (!m->has_pack)
     return 0;
@@ -116,11 +145,30 @@ int model__write_pack(hnm_xml_writer *w, const hnm_model *m)
             pack__num(w, attrs[op][2], k->per_byte) != 0)
           return -1;
       }
-      /* per-jump is optional (0 when absent): written only when given, so
-       * that a model without it is written as before. */
+      /* per-jump, per-element and per-irregular are optional (0 when
+       * absent): written only when given, so that a model without them is
+       * written as before; history only with a per-irregular time. */
       for (int op = 0; op < HNM_PACK_OPS; op++) {
         const struct hnm_pack_cost *k = &m->pack.cost[s][c][op];
         if (k->per_jump != 0 && pack__num(w, attrs[op][3], k->per_jump) != 0)
+          return -1;
+      }
+      for (int op = 0; op < HNM_PACK_OPS; op++) {
+        const struct hnm_pack_cost *k = &m->pack.cost[s][c][op];
+        if (k->per_element != 0 && pack__num(w, extra[op][0], k->per_element) != 0)
+          return -1;
+      }
+      const struct hnm_pack_cost *kp = &m->pack.cost[s][c][HNM_PACK_OP_PACK];
+      const struct hnm_pack_cost *ku = &m->pack.cost[s][c][HNM_PACK_OP_UNPACK];
+      for (int op = 0; op < HNM_PACK_OPS; op++) {
+        const struct hnm_pack_cost *k = op == 0 ? kp : ku;
+        if (k->per_irregular != 0 && pack__num(w, extra[op][1], k->per_irregular) != 0)
+          return -1;
+      }
+      if (kp->per_irregular != 0 || ku->per_irregular != 0) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.17g", kp->per_irregular != 0 ? kp->history : ku->history);
+        if (hnm_xml_writer_attr(w, "history", buf) != 0)
           return -1;
       }
       if (hnm_xml_writer_end(w) != 0)
@@ -140,6 +188,16 @@ void model__explain_pack(void *file, const hnm_model *m)
   }
   fprintf(f, "  pack: style %s charged to MPI calls (T = c0 + blocks x per-block + bytes x per-byte + jumps x "
              "per-jump; 0 for contiguous data)\n", hnm_pack_style_name(m->pack.use));
+  /* The formula's other terms are named only for a model that has them,
+   * so that older models explain as before. */
+  int extra_terms = 0;
+  for (int s = 0; s < HNM_PACK_STYLES; s++)
+    for (int c = 0; c < HNM_PACK_CLASSES && m->pack.present[s]; c++)
+      for (int op = 0; op < HNM_PACK_OPS; op++)
+        extra_terms |= m->pack.cost[s][c][op].per_element != 0 || m->pack.cost[s][c][op].per_irregular != 0;
+  if (extra_terms)
+    fprintf(f, "        + (elements - 1) x per-element + blocks x max(0, 1 - history / period) x per-irregular "
+               "(period: runs of one repetition of irregular block lengths)\n");
   for (int s = 0; s < HNM_PACK_STYLES; s++) {
     if (!m->pack.present[s])
       continue;
@@ -151,6 +209,11 @@ void model__explain_pack(void *file, const hnm_model *m)
               u->per_byte);
       if (p->per_jump != 0 || u->per_jump != 0)
         fprintf(f, ", jump %.6g s pack, %.6g s unpack", p->per_jump, u->per_jump);
+      if (p->per_element != 0 || u->per_element != 0)
+        fprintf(f, ", element %.6g s pack, %.6g s unpack", p->per_element, u->per_element);
+      if (p->per_irregular != 0 || u->per_irregular != 0)
+        fprintf(f, ", irregular %.6g s pack, %.6g s unpack past a history of %.0f runs", p->per_irregular,
+                u->per_irregular, p->per_irregular != 0 ? p->history : u->history);
       fputc('\n', f);
     }
   }

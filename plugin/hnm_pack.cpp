@@ -54,6 +54,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <unordered_map>
@@ -87,6 +88,7 @@ struct Layout {
   MPI_Aint extent = 0;     /* MPI extent: the distance between consecutive elements */
   long long size = 0;      /* bytes of data */
   double jumps = 0;        /* the runs' jump weights (core/hnm_bench.h), multiples of 1/4: exact */
+  long long period = 0;    /* runs of one repetition of irregular block lengths (core/hnm_bench.h); 0: regular */
   hnm_pack_class cls = HNM_PACK_VECTOR;
   /* count consecutive elements form one run */
   bool dense() const { return runs == 1 && last_end - first == extent; }
@@ -177,6 +179,7 @@ struct Runs {
   MPI_Aint last_start = 0;
   MPI_Aint end = 0;
   double by_class[HNM_PACK_CLASSES] = {0, 0, 0};
+  long long period = 0; /* the largest period of the old types added */
   explicit Runs(hnm_pack_class c) : own(c) {}
   hnm_pack_class cls() const
   {
@@ -225,6 +228,7 @@ struct Runs {
   {
     if (l.runs == 0 || n <= 0)
       return;
+    period = std::max(period, l.period);
     by_class[l.runs > 1 ? l.cls : own] += (double)n * (double)(l.runs > 1 ? l.runs : 1);
     if (l.dense()) {
       Layout whole = l;
@@ -244,12 +248,16 @@ struct Runs {
   }
 };
 
-/* Record the layout of a type a constructor just built. */
-void record(MPI_Datatype t, const Runs& r)
+/* Record the layout of a type a constructor just built. irregular: the
+ * constructor gave its blocks different lengths, so that one element of the
+ * new type is one period (core/hnm_bench.h); otherwise the new type repeats
+ * its old types and keeps their largest period. */
+void record(MPI_Datatype t, const Runs& r, bool irregular = false)
 {
   Layout l = basic_layout(t);
   l.runs       = r.any ? r.runs : 0;
   l.jumps      = r.any ? r.jumps : 0;
+  l.period     = not r.any ? 0 : irregular ? r.runs : r.period;
   l.first      = r.first;
   l.second     = r.second;
   l.last_start = r.last_start;
@@ -286,10 +294,12 @@ double pack_time(MPI_Datatype t, int count, hnm_pack_op op)
   double bytes;
   double jumps;
   message_shape(t, count, &l, &blocks, &bytes, &jumps);
-  double s = hnm_model_pack_time(model, l.cls, op, blocks, bytes, jumps);
+  hnm_pack_shape shape = {blocks, bytes, jumps, (double)count, (double)l.period};
+  double s = hnm_model_pack_time_of(model, l.cls, op, &shape);
   if (trace && s > 0)
-    XBT_CVERB(hnm_trace, "%s %s, %.0f blocks, %.0f jumps, %.0f bytes: %.17g s",
-              op == HNM_PACK_OP_PACK ? "pack" : "unpack", hnm_pack_class_name(l.cls), blocks, jumps, bytes, s);
+    XBT_CVERB(hnm_trace, "%s %s, %.0f blocks, %.0f jumps, %.0f bytes, %d elements, period %lld: %.17g s",
+              op == HNM_PACK_OP_PACK ? "pack" : "unpack", hnm_pack_class_name(l.cls), blocks, jumps, bytes, count,
+              l.period, s);
   return s;
 }
 
@@ -411,9 +421,17 @@ static void record_indexed(int count, B bl, D disp, bool bytes, MPI_Datatype old
   Layout o = layout_of(old);
   MPI_Aint scale = bytes ? 1 : o.extent;
   Runs r(HNM_PACK_INDEXED);
-  for (int i = 0; i < count; i++)
+  bool irregular = false;
+  int first_bl   = -1;
+  for (int i = 0; i < count; i++) {
     r.add(o, (MPI_Aint)disp(i) * scale, bl(i));
-  record(nt, r);
+    if (bl(i) > 0) {
+      irregular = irregular || (first_bl >= 0 && bl(i) != first_bl);
+      if (first_bl < 0)
+        first_bl = bl(i);
+    }
+  }
+  record(nt, r, irregular);
 }
 
 HNM_EXPORT int PMPI_Type_indexed(int count, const int* bls, const int* disps, MPI_Datatype old, MPI_Datatype* nt)
@@ -472,9 +490,30 @@ static void record_struct(int count, const int* bls, const MPI_Aint* disps, cons
                           MPI_Datatype nt)
 {
   Runs r(HNM_PACK_INDEXED);
-  for (int i = 0; i < count; i++)
-    r.add(layout_of(olds[i]), disps[i], bls[i]);
-  record(nt, r);
+  /* A block's length: its bytes when its old type is one run, else the
+   * old type and the count (blocks of different non-contiguous types
+   * differ). */
+  bool irregular = false;
+  bool any       = false;
+  long long first_len = 0;
+  MPI_Datatype first_type = MPI_DATATYPE_NULL;
+  for (int i = 0; i < count; i++) {
+    Layout o = layout_of(olds[i]);
+    r.add(o, disps[i], bls[i]);
+    if (bls[i] <= 0 || o.runs == 0)
+      continue;
+    bool one_run          = o.runs == 1;
+    long long len         = one_run ? (long long)bls[i] * o.size : bls[i];
+    MPI_Datatype len_type = one_run ? MPI_DATATYPE_NULL : olds[i];
+    if (any)
+      irregular = irregular || len != first_len || len_type != first_type;
+    else {
+      any        = true;
+      first_len  = len;
+      first_type = len_type;
+    }
+  }
+  record(nt, r, irregular);
 }
 
 HNM_EXPORT int PMPI_Type_struct(int count, const int* bls, const MPI_Aint* disps, const MPI_Datatype* olds,

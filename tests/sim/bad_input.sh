@@ -51,6 +51,22 @@ expect_refusal "infinite per-jump time" "pack-jump-inf\.xml:7: .*unpack-per-jump
   --model "$BAD/pack-jump-inf.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "per-jump time out of range" "pack-jump-range\.xml:7: .*unpack-per-jump.*above" \
   --model "$BAD/pack-jump-range.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "per-irregular time without a history" "pack-history-missing\.xml:8: .*'history'.*missing" \
+  --model "$BAD/pack-history-missing.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "history of 0 runs" "pack-history-zero\.xml:8: .*'history'.*whole number of runs" \
+  --model "$BAD/pack-history-zero.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "history of 2.5 runs" "pack-history-fraction\.xml:8: .*'history'.*whole number of runs" \
+  --model "$BAD/pack-history-fraction.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "history above 1e9 runs" "pack-history-huge\.xml:8: .*'history'.*whole number of runs" \
+  --model "$BAD/pack-history-huge.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "history not a number" "pack-history-word\.xml:8: .*'history'.*not a number" \
+  --model "$BAD/pack-history-word.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "negative per-element time" "pack-element-negative\.xml:8: .*unpack-per-element.*negative" \
+  --model "$BAD/pack-element-negative.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "per-irregular time out of range" "pack-irregular-range\.xml:8: .*pack-per-irregular.*above" \
+  --model "$BAD/pack-irregular-range.xml" "${TWO[@]}" "${P[@]}"
+expect_refusal "NaN per-irregular time" "pack-irregular-nan\.xml:8: .*pack-per-irregular.*not a finite" \
+  --model "$BAD/pack-irregular-nan.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "pack style not given in full" "pack-missing-class\.xml:6: .*class" \
   --model "$BAD/pack-missing-class.xml" "${TWO[@]}" "${P[@]}"
 expect_refusal "inline pack style unknown" "key 'pack'" --model "graphene:pack=fast" "${TWO[@]}" "${P[@]}"

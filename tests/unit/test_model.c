@@ -335,6 +335,73 @@ static hnm_model *spec_ok(const char *spec, int line)
   return m;
 }
 
+/* pack-irregular.xml: pack-jump.xml with a time per element after the
+ * first and a time per block of an irregular message, weighted by
+ * max(0, 1 - history / period) (hnm_model.h, "pack"), at the breakpoint
+ * period = history and one run either side; per element at 1 and 2
+ * elements; and the old entry point and old models unchanged. */
+static void test_pack_irregular(void)
+{
+  char path[4096];
+  char err[HNM_ERRLEN];
+  snprintf(path, sizeof path, "%s/models/pack-irregular.xml", HNM_TEST_DATA_DIR);
+  hnm_model *m = hnm_model_load(path, err, sizeof err);
+  check_line(m != NULL, __LINE__, err);
+  if (m == NULL)
+    return;
+  /* indexed, pack: c0 5 us, 6 ns/block, 0.75 ns/B, 60 ns/jump, 70 ns/element, 7 ns/irregular block, history 64 */
+  const double base = 5e-6 + 10000 * 6e-9 + 80000 * 0.75e-9 + 3 * 60e-9;
+  struct hnm_pack_shape at = {10000, 80000, 3, 1, 64};
+  NEAR(hnm_model_pack_time_of(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, &at), base);
+  check_line(hnm_model_pack_time_of(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, &at) ==
+                 hnm_model_pack_time(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, 10000, 80000, 3),
+             __LINE__, "period = history: nothing irregular (==)");
+  struct hnm_pack_shape below = {10000, 80000, 3, 1, 63};
+  NEAR(hnm_model_pack_time_of(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, &below), base);
+  struct hnm_pack_shape above = {10000, 80000, 3, 1, 65};
+  NEAR(hnm_model_pack_time_of(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, &above),
+       base + 7e-9 * 10000 * (1.0 - 64.0 / 65.0));
+  struct hnm_pack_shape twice = {10000, 80000, 3, 1, 128};
+  NEAR(hnm_model_pack_time_of(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, &twice), base + 7e-9 * 10000 * 0.5);
+  struct hnm_pack_shape regular = {10000, 80000, 3, 1, 0};
+  NEAR(hnm_model_pack_time_of(m, HNM_PACK_INDEXED, HNM_PACK_OP_PACK, &regular), base);
+  check_line(hnm_pack_irregular_weight(4096, 4096) == 0, __LINE__, "period = history: weight 0");
+  NEAR(hnm_pack_irregular_weight(4096, 40960), 0.9);
+  check_line(hnm_pack_irregular_weight(0, 40960) == 0, __LINE__, "no history: no weight");
+  /* elements: 1 costs nothing more, 2 one per-element time, 1000 999 */
+  struct hnm_pack_shape one = {64, 1024, 0, 1, 0}, two = {64, 1024, 0, 2, 0}, many = {64, 1024, 0, 1000, 0};
+  const double vu = 3e-6 + 64 * 4e-9 + 1024 * 0.25e-9; /* vector unpack */
+  NEAR(hnm_model_pack_time_of(m, HNM_PACK_VECTOR, HNM_PACK_OP_UNPACK, &one), vu);
+  NEAR(hnm_model_pack_time_of(m, HNM_PACK_VECTOR, HNM_PACK_OP_UNPACK, &two), vu + 50e-9);
+  NEAR(hnm_model_pack_time_of(m, HNM_PACK_VECTOR, HNM_PACK_OP_UNPACK, &many), vu + 999 * 50e-9);
+  /* subarray unpack, every term: history 64, period 256 (weight 3/4) */
+  struct hnm_pack_shape all = {512, 4096, 7.5, 4, 256};
+  NEAR(hnm_model_pack_time_of(m, HNM_PACK_SUBARRAY, HNM_PACK_OP_UNPACK, &all),
+       11e-6 + 512 * 12e-9 + 4096 * 1.75e-9 + 7.5 * 120e-9 + 3 * 130e-9 + 13e-9 * 512 * 0.75);
+  /* one block: nothing, whatever the elements and the period */
+  struct hnm_pack_shape single = {1, 8, 0, 5, 100000};
+  check_line(hnm_model_pack_time_of(m, HNM_PACK_INDEXED, HNM_PACK_OP_UNPACK, &single) == 0, __LINE__, "1 block = 0");
+  const struct hnm_pack_model *p = hnm_model_pack(m);
+  check_line(p != NULL && p->cost[HNM_PACK_COMPILED][HNM_PACK_INDEXED][HNM_PACK_OP_UNPACK].history == 1 &&
+                 p->cost[HNM_PACK_COMPILED][HNM_PACK_INDEXED][HNM_PACK_OP_PACK].history == 1,
+             __LINE__, "history read into both operations");
+  hnm_model_free(m);
+  /* A model without the new terms (pack-jump.xml) ignores elements and
+   * period, bit for bit. */
+  snprintf(path, sizeof path, "%s/models/pack-jump.xml", HNM_TEST_DATA_DIR);
+  m = hnm_model_load(path, err, sizeof err);
+  check_line(m != NULL, __LINE__, err);
+  if (m != NULL) {
+    struct hnm_pack_shape sh = {4096, 65536, 4032, 64, 1000000};
+    double got = hnm_model_pack_time_of(m, HNM_PACK_VECTOR, HNM_PACK_OP_UNPACK, &sh);
+    double old = hnm_model_pack_time(m, HNM_PACK_VECTOR, HNM_PACK_OP_UNPACK, 4096, 65536, 4032);
+    if (got != old)
+      fprintf(stderr, "%s:%d: %.17g != %.17g\n", __FILE__, __LINE__, got, old);
+    check_line(got == old, __LINE__, "old model: elements and period change nothing (==)");
+  }
+  hnm_model_free(m);
+}
+
 /* The pack model (hnm_model.h, "pack"): tests/data/models/pack-test.xml's
  * round coefficients, T = c0 + per-block x blocks + per-byte x bytes, 0 for
  * at most one block, per style, class and operation. */
@@ -398,6 +465,7 @@ static void test_pack(void)
     NEAR(hnm_model_pack_time(m, HNM_PACK_SUBARRAY, HNM_PACK_OP_PACK, 64, 32768, 63),
          0.9e-6 + 64 * 1e-9 + 32768 * 0.125e-9 + 63 * 10e-9);
   hnm_model_free(m);
+  test_pack_irregular();
   snprintf(path, sizeof path, "%s/models/pack-test.xml", HNM_TEST_DATA_DIR);
   /* pack=STYLE switches the style charged; none charges nothing. */
   snprintf(spec, sizeof spec, "%s:pack=compiled", path);
