@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Derived-datatype pack/unpack costs (docs/models.md, "Packing"): the model
 # charges T = c0 + per-block x blocks + per-byte x bytes + per-jump x jumps
-# (per-jump 0 when the model does not give it) to the sender before
+# (+ the per-element and per-irregular terms below; each 0 when the model
+# does not give it) to the sender before
 # the transfer (pack) and to the receiver after it (unpack), nothing for
 # contiguous data. Each scenario of datatype_send is run under a model with
 # pack costs and under the same model with pack=none (SMPI's free packing);
