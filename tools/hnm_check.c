@@ -24,6 +24,14 @@
 /* The platform checker's bounds (hnm-hosts: SimGrid loading the platform). */
 #define HNM_CHECK_MAX_AS_BYTES (1UL << 30)
 #define HNM_CHECK_MAX_CPU_S 60
+/* ... plus a second per HNM_CHECK_CPU_PER_S bytes of platform file beyond
+ * HNM_CHECK_CPU_FREE: SimGrid 3.32's loading costs O(hosts x zones) (each
+ * new host and link is looked up zone after zone), so a generated platform
+ * of many cabinets takes long although it is legitimate: 1,024 cabinets of
+ * 64 nodes (809 KB) take 40 s on an idle machine. A file that costs more
+ * is a large file, and a small one stays bounded by the 60 s. */
+#define HNM_CHECK_CPU_FREE (256L << 10)
+#define HNM_CHECK_CPU_PER_S 4096L
 #define HNM_CHECK_MAX_HOSTFILE (64 << 20) /* bytes */
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -150,6 +158,13 @@ static void check__simgrid_reason(char *text, char *out, size_t outlen)
   snprintf(out, outlen, "%s", *msg ? msg : "SimGrid cannot load it");
 }
 
+long run_check_platform_cpu_bound(long long bytes)
+{
+  if (bytes <= HNM_CHECK_CPU_FREE)
+    return HNM_CHECK_MAX_CPU_S;
+  return HNM_CHECK_MAX_CPU_S + (long)((bytes - HNM_CHECK_CPU_FREE) / HNM_CHECK_CPU_PER_S);
+}
+
 int run_check_platform(const char *helper, const char *platform, run_platform_info *info, char *err, size_t errlen)
 {
   char why[512];
@@ -161,6 +176,9 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
   char vwhy[1024];
   if (hnm_platform_values_check(platform, vwhy, sizeof vwhy) != 0)
     return hnm_fail(err, errlen, "%s", vwhy);
+
+  struct stat pst;
+  rlim_t cpu_s = (rlim_t)run_check_platform_cpu_bound(stat(platform, &pst) == 0 ? (long long)pst.st_size : 0);
 
   int out[2];
   FILE *errf = tmpfile();
@@ -183,9 +201,9 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
     close(out[0]);
     close(out[1]);
     /* A platform file of a few lines can describe millions of hosts: the
-     * checker gets HNM_CHECK_MAX_AS_BYTES of address space and
-     * HNM_CHECK_MAX_CPU_S of CPU time, and is refused beyond. */
-    struct rlimit cpu = {HNM_CHECK_MAX_CPU_S, HNM_CHECK_MAX_CPU_S};
+     * checker gets HNM_CHECK_MAX_AS_BYTES of address space and cpu_s of
+     * CPU time (above), and is refused beyond. */
+    struct rlimit cpu = {cpu_s, cpu_s};
     setrlimit(RLIMIT_CPU, &cpu);
 #if !CHECK_ASAN /* ASan reserves terabytes of address space up front */
     struct rlimit as = {HNM_CHECK_MAX_AS_BYTES, HNM_CHECK_MAX_AS_BYTES};
@@ -211,8 +229,8 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
     char *etext = check__slurp(fileno(errf), &elen);
     check__simgrid_reason(etext ? etext : (char[]){""}, reason, sizeof reason);
     if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGXCPU || WTERMSIG(st) == SIGKILL))
-      snprintf(reason, sizeof reason, "loading it takes more than %d s of CPU time (the check's bound)",
-               HNM_CHECK_MAX_CPU_S);
+      snprintf(reason, sizeof reason, "loading it takes more than %ld s of CPU time (the check's bound)",
+               (long)cpu_s);
     else if (strstr(reason, "bad_alloc") != NULL || strstr(reason, "out of memory") != NULL ||
              strstr(reason, "Cannot allocate") != NULL || (WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT && !*reason))
       snprintf(reason, sizeof reason, "loading it needs more than %d GiB of memory (the check's bound)",

@@ -46,6 +46,12 @@ typedef struct run_platform_info {
 /* Parse -np's value: decimal digits only, 1 <= np <= INT_MAX. */
 int run_check_np(const char *text, long *np, char *err, size_t errlen);
 
+/* The CPU seconds the platform check gives SimGrid to load a platform file
+ * of BYTES bytes: 60, plus one per 4 KiB beyond 256 KiB (SimGrid 3.32's
+ * loading is O(hosts x zones), and a platform of many zones is a large
+ * file). */
+long run_check_platform_cpu_bound(long long bytes);
+
 /* Load PLATFORM with the helper program HELPER (hnm-hosts) and fill INFO
  * (free with run_platform_info_free()). */
 int run_check_platform(const char *helper, const char *platform, run_platform_info *info, char *err, size_t errlen);

@@ -200,6 +200,28 @@ static const char *conflicting_cfg(const char *arg)
   return NULL;
 }
 
+/* --cfg=hnm/FLAG:VALUE for one of libhnm.so's boolean flags with a value
+ * SimGrid 3.32 cannot parse (its parse_bool takes yes/on/true/1 and
+ * no/off/false/0, and throws otherwise: an uncaught exception, a backtrace
+ * and exit status 134 from inside smpimain). Returns the flag, or NULL. */
+static const char *bad_bool_cfg(const char *arg)
+{
+  static const char *const flags[] = {"hnm/verbose", "hnm/fast", "hnm/detached-remedy", NULL};
+  static const char *const values[] = {"yes", "on", "true", "1", "no", "off", "false", "0", NULL};
+  if (strncmp(arg, "--cfg=", 6) != 0)
+    return NULL;
+  for (int i = 0; flags[i] != NULL; i++) {
+    size_t n = strlen(flags[i]);
+    if (strncmp(arg + 6, flags[i], n) != 0 || arg[6 + n] != ':')
+      continue;
+    for (int v = 0; values[v] != NULL; v++)
+      if (strcmp(arg + 7 + n, values[v]) == 0)
+        return NULL;
+    return flags[i];
+  }
+  return NULL;
+}
+
 /* --link-load FILE: libhnm.so writes FILE at the end of the simulation
  * ($HNM_LINK_LOAD, absolute) and reads link roles against the topology in
  * $HNM_LINK_TOPOLOGY ("TORUS 8,8,8", "hnm-dragonfly 3,4;4,3;5,1;2"), taken
@@ -369,6 +391,9 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
     const char *owned = conflicting_cfg(argv[j]);
     if (owned != NULL)
       return hnm_msg_error("'%s' conflicts with --model (hnm sets %s from the model)", argv[j], owned);
+    const char *flag = bad_bool_cfg(argv[j]);
+    if (flag != NULL)
+      return hnm_msg_error("'%s': %s takes yes, no, on, off, true, false, 1 or 0", argv[j], flag);
   }
 
   long np = 0, slots = 0;
@@ -556,6 +581,9 @@ static int run__scan(struct run__ctx *r)
     const char *owned = conflicting_cfg(a);
     if (owned != NULL)
       return hnm_msg_error("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
+    const char *flag = bad_bool_cfg(a);
+    if (flag != NULL)
+      return hnm_msg_error("'%s': %s takes yes, no, on, off, true, false, 1 or 0", a, flag);
     if (a[0] != '-') {
       r->program = j;
       break;

@@ -213,5 +213,15 @@ int main(void)
     unlink(path);
     rmdir(dir);
   }
+  /* The platform check's CPU bound: 60 s up to 256 KiB of file, then one
+   * second more per whole 4 KiB (the 809,161-byte platform of 1,024
+   * cabinets of 64 nodes: 60 + 547,017 / 4096 = 60 + 133). */
+  CHECK_EQ(run_check_platform_cpu_bound(0), 60L);
+  CHECK_EQ(run_check_platform_cpu_bound(262144), 60L);
+  CHECK_EQ(run_check_platform_cpu_bound(262145), 60L);
+  CHECK_EQ(run_check_platform_cpu_bound(262144 + 4095), 60L);
+  CHECK_EQ(run_check_platform_cpu_bound(262144 + 4096), 61L);
+  CHECK_EQ(run_check_platform_cpu_bound(1048576), 252L);
+  CHECK_EQ(run_check_platform_cpu_bound(809161), 193L);
   return check_finish();
 }
