@@ -20,6 +20,8 @@
  *   loop_small           a plain copy loop over irr_small's blocks, double
  *                        by double (no MPI at all).
  */
+#include "pack_timeit.h"
+
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,51 +32,6 @@ static long rnd(long mod)
 {
   seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
   return (long)((seed >> 33) % (uint64_t)mod);
-}
-
-static int cmp(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static volatile double sink;
-
-/* Seconds per call of op: 0 MPI_Pack, 1 MPI_Unpack of one T, 2 the copy
- * loop over n blocks at off/len. */
-static double timeit(int op, MPI_Datatype t, double *src, double *packed, int bytes, long n, const int *off,
-                     const int *len)
-{
-  long it = 1;
-  double v[11];
-  for (int r = -1; r < 11; r++) {
-    for (;;) {
-      double t0 = MPI_Wtime();
-      for (long i = 0; i < it; i++) {
-        int pos = 0;
-        if (op == 0)
-          MPI_Pack(src, 1, t, packed, bytes, &pos, MPI_COMM_WORLD);
-        else if (op == 1)
-          MPI_Unpack(packed, bytes, &pos, src, 1, t, MPI_COMM_WORLD);
-        else {
-          long k = 0;
-          for (long b = 0; b < n; b++)
-            for (int j = 0; j < len[b]; j++)
-              packed[k++] = src[off[b] + j];
-          sink = sink + packed[0];
-        }
-      }
-      double dt = MPI_Wtime() - t0;
-      if (dt >= 20e-6 || it >= (1L << 24)) {
-        if (r >= 0)
-          v[r] = dt / (double)it;
-        break;
-      }
-      it *= 2;
-    }
-  }
-  qsort(v, 11, sizeof v[0], cmp);
-  return v[5];
 }
 
 int main(int argc, char **argv)
@@ -116,14 +73,14 @@ int main(int argc, char **argv)
     MPI_Type_commit(&small);
     MPI_Type_commit(&reg);
     double r[6];
-    r[0] = timeit(0, irr, src, packed, bytes, 0, NULL, NULL);
-    r[1] = timeit(1, irr, src, packed, bytes, 0, NULL, NULL);
-    r[2] = timeit(0, small, src, packed, small_bytes, 0, NULL, NULL);
-    r[3] = timeit(0, reg, src, packed, (int)(n * 4 * sizeof(double)), 0, NULL, NULL);
-    r[4] = timeit(1, reg, src, packed, (int)(n * 4 * sizeof(double)), 0, NULL, NULL);
+    r[0] = pack_timeit(0, irr, src, packed, bytes, 0, NULL, NULL);
+    r[1] = pack_timeit(1, irr, src, packed, bytes, 0, NULL, NULL);
+    r[2] = pack_timeit(0, small, src, packed, small_bytes, 0, NULL, NULL);
+    r[3] = pack_timeit(0, reg, src, packed, (int)(n * 4 * sizeof(double)), 0, NULL, NULL);
+    r[4] = pack_timeit(1, reg, src, packed, (int)(n * 4 * sizeof(double)), 0, NULL, NULL);
     for (long b = 0; b < n; b++)
       off[b] = (int)(b % 64) * 16;
-    r[5] = timeit(2, MPI_DATATYPE_NULL, src, packed, 0, n, off, len);
+    r[5] = pack_timeit(2, MPI_DATATYPE_NULL, src, packed, 0, n, off, len);
     printf("%6ld %9.2f %10.2f %14.2f %9.2f %10.2f %10.2f\n", n, 1e9 * r[0] / n, 1e9 * r[1] / n, 1e9 * r[2] / n,
            1e9 * r[3] / n, 1e9 * r[4] / n, 1e9 * r[5] / n);
     MPI_Type_free(&irr);

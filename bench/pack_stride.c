@@ -12,43 +12,11 @@
  * printed, in ns per block:
  *   block_B stride_B n pack_ns unpack_ns
  */
+#include "pack_timeit.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int cmp(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Seconds per MPI_Pack (op 0) or MPI_Unpack (op 1) of one T. */
-static double timeit(int op, MPI_Datatype t, double *src, double *packed, int bytes)
-{
-  long it = 1;
-  double v[11];
-  for (int r = -1; r < 11; r++) {
-    for (;;) {
-      double t0 = MPI_Wtime();
-      for (long i = 0; i < it; i++) {
-        int pos = 0;
-        if (op == 0)
-          MPI_Pack(src, 1, t, packed, bytes, &pos, MPI_COMM_WORLD);
-        else
-          MPI_Unpack(packed, bytes, &pos, src, 1, t, MPI_COMM_WORLD);
-      }
-      double dt = MPI_Wtime() - t0;
-      if (r >= 0 || dt > 20e-6 || it > (1L << 20)) {
-        if (r >= 0)
-          v[r] = dt / (double)it;
-        break;
-      }
-      it *= 2;
-    }
-  }
-  qsort(v, 11, sizeof *v, cmp);
-  return v[5];
-}
 
 int main(int argc, char **argv)
 {
@@ -74,7 +42,7 @@ int main(int argc, char **argv)
           MPI_Abort(MPI_COMM_WORLD, 2);
         }
         int bytes = n * bl * (int)sizeof(double);
-        double p = timeit(0, t, src, packed, bytes), u = timeit(1, t, src, packed, bytes);
+        double p = pack_timeit(0, t, src, packed, bytes, 0, NULL, NULL), u = pack_timeit(1, t, src, packed, bytes, 0, NULL, NULL);
         printf("%d %ld %d %.2f %.2f\n", bl * (int)sizeof(double), strides[s], n, p / n * 1e9, u / n * 1e9);
         free(src);
         free(packed);
