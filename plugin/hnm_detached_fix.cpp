@@ -36,6 +36,8 @@
  */
 #include "hnm_detached_fix.h"
 
+#include "hnm_simgrid_internals.hpp"
+
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/version.h>
 
@@ -148,13 +150,8 @@ int hnm_detached_fix_enable(std::string& why)
 {
   if (remedy_on)
     return 0;
-  int major = 0, minor = 0, patch = 0;
-  sg_version_get(&major, &minor, &patch);
-  if (major != 3 || minor != 32 || patch != 0) {
-    why = "SimGrid is " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch) +
-          ", the remedy was written for 3.32.0";
+  if (not hnm_simgrid_is_3_32_0(why, "the remedy"))
     return -1;
-  }
   original_detach  = reinterpret_cast<detach_fn>(find(DETACH_SYMBOL));
   original_finish  = reinterpret_cast<finish_fn>(find(FINISH_SYMBOL));
   activity_release = reinterpret_cast<release_fn>(find(RELEASE_SYMBOL));

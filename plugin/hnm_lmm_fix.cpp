@@ -207,13 +207,8 @@ int hnm_lmm_fix_enable(std::string& why)
 {
   if (mend_on)
     return 0;
-  int major = 0, minor = 0, patch = 0;
-  sg_version_get(&major, &minor, &patch);
-  if (major != 3 || minor != 32 || patch != 0) {
-    why = "SimGrid is " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch) +
-          ", the mend was written for 3.32.0";
+  if (not hnm_simgrid_is_3_32_0(why, "the mend"))
     return -1;
-  }
   const void* code = reinterpret_cast<const void*>(find_original());
   if (code == nullptr) {
     why = "libsimgrid does not export update_modified_cnst_set_from_variable (or libhnm.so is not preloaded)";

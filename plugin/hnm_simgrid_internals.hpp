@@ -25,11 +25,27 @@
 #include <simgrid/version.h>
 
 #include <list>
+#include <string>
 #include <string_view>
 
 #if SIMGRID_VERSION_MAJOR != 3 || SIMGRID_VERSION_MINOR != 32
 #error "hnm_simgrid_internals.hpp declares SimGrid 3.32's uninstalled internals: check each declaration against the new version's source before changing this guard"
 #endif
+
+/* Whether the running libsimgrid is 3.32.0, the version whose internals the
+ * code that interposes or reads them (hnm_lmm_fix.cpp,
+ * hnm_detached_fix.cpp) was written for; if not, WHY says which version it
+ * is and that WHAT was written for 3.32.0. */
+inline bool hnm_simgrid_is_3_32_0(std::string& why, const char* what)
+{
+  int major = 0, minor = 0, patch = 0;
+  sg_version_get(&major, &minor, &patch);
+  if (major == 3 && minor == 32 && patch == 0)
+    return true;
+  why = "SimGrid is " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch) + ", " +
+        what + " was written for 3.32.0";
+  return false;
+}
 
 namespace simgrid::kernel::resource {
 /* src/kernel/resource/NetworkModel.hpp: the links a network action crosses
