@@ -742,6 +742,15 @@ void install_detached_fix()
 {
   if (not cfg_detached_remedy)
     return;
+  /* Under parallel contexts SimGrid's kernel code may run on several
+   * threads, and the remedy's hash set is not shared safely: SimGrid's own
+   * list stays (gcr at 256 ranks crashed with the remedy under
+   * contexts/nthreads:2). */
+  if (int nthreads = simgrid::config::get_value<int>("contexts/nthreads"); nthreads > 1) {
+    if (verbose)
+      XBT_INFO("note: SimGrid's detached-transfer list stays as it is under contexts/nthreads:%d", nthreads);
+    return;
+  }
   std::string why;
   if (hnm_detached_fix_enable(why) == 0) {
     if (verbose) {
