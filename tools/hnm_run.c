@@ -184,42 +184,40 @@ static int smpirun_takes_value(const char *opt)
   return 0;
 }
 
-/* Options that hnm owns through the model: setting them too is a conflict. */
-static const char *conflicting_cfg(const char *arg)
+/* The value of ARG if it is --cfg=KEY:VALUE, else NULL. */
+static const char *cfg_arg_value(const char *arg, const char *key)
+{
+  size_t n = strlen(key);
+  return strncmp(arg, "--cfg=", 6) == 0 && strncmp(arg + 6, key, n) == 0 && arg[6 + n] == ':' ? arg + 7 + n : NULL;
+}
+
+/* Refuse a --cfg= argument hnm-run cannot pass on (one line, exit status 2),
+ * else return 0:
+ * - an option that hnm owns through the model: setting it too is a conflict;
+ * - one of libhnm.so's boolean flags with a value SimGrid 3.32 cannot parse
+ *   (its parse_bool takes yes/on/true/1 and no/off/false/0, and throws
+ *   otherwise: an uncaught exception, a backtrace and exit status 134 from
+ *   inside smpimain). */
+static int refuse_cfg(const char *arg)
 {
   static const char *const owned[] = {"smpi/bw-factor", "smpi/lat-factor", "smpi/os", "smpi/or", "smpi/ois",
                                       "smpi/async-small-thresh", "smpi/send-is-detached-thresh", "hnm/model",
                                       NULL};
-  if (strncmp(arg, "--cfg=", 6) != 0)
-    return NULL;
-  for (int i = 0; owned[i] != NULL; i++) {
-    size_t n = strlen(owned[i]);
-    if (strncmp(arg + 6, owned[i], n) == 0 && arg[6 + n] == ':')
-      return owned[i];
-  }
-  return NULL;
-}
-
-/* --cfg=hnm/FLAG:VALUE for one of libhnm.so's boolean flags with a value
- * SimGrid 3.32 cannot parse (its parse_bool takes yes/on/true/1 and
- * no/off/false/0, and throws otherwise: an uncaught exception, a backtrace
- * and exit status 134 from inside smpimain). Returns the flag, or NULL. */
-static const char *bad_bool_cfg(const char *arg)
-{
   static const char *const flags[] = {"hnm/verbose", "hnm/fast", "hnm/detached-remedy", NULL};
   static const char *const values[] = {"yes", "on", "true", "1", "no", "off", "false", "0", NULL};
-  if (strncmp(arg, "--cfg=", 6) != 0)
-    return NULL;
+  for (int i = 0; owned[i] != NULL; i++)
+    if (cfg_arg_value(arg, owned[i]) != NULL)
+      return hnm_msg_error("'%s' conflicts with --model (hnm sets %s from the model)", arg, owned[i]);
   for (int i = 0; flags[i] != NULL; i++) {
-    size_t n = strlen(flags[i]);
-    if (strncmp(arg + 6, flags[i], n) != 0 || arg[6 + n] != ':')
+    const char *v = cfg_arg_value(arg, flags[i]);
+    if (v == NULL)
       continue;
-    for (int v = 0; values[v] != NULL; v++)
-      if (strcmp(arg + 7 + n, values[v]) == 0)
-        return NULL;
-    return flags[i];
+    for (int k = 0; values[k] != NULL; k++)
+      if (strcmp(v, values[k]) == 0)
+        return 0;
+    return hnm_msg_error("'%s': %s takes yes, no, on, off, true, false, 1 or 0", arg, flags[i]);
   }
-  return NULL;
+  return 0;
 }
 
 /* --link-load FILE: libhnm.so writes FILE at the end of the simulation
@@ -388,12 +386,9 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
   /* Options after the program belong to the program: still refuse owned cfgs,
    * since smpirun steals --cfg= wherever it finds them. */
   for (int j = program + 1; j < argc; j++) {
-    const char *owned = conflicting_cfg(argv[j]);
-    if (owned != NULL)
-      return hnm_msg_error("'%s' conflicts with --model (hnm sets %s from the model)", argv[j], owned);
-    const char *flag = bad_bool_cfg(argv[j]);
-    if (flag != NULL)
-      return hnm_msg_error("'%s': %s takes yes, no, on, off, true, false, 1 or 0", argv[j], flag);
+    int refused = refuse_cfg(argv[j]);
+    if (refused != 0)
+      return refused;
   }
 
   long np = 0, slots = 0;
@@ -430,10 +425,11 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
 static const char *cfg_value(int argc, char **argv, const char *name)
 {
   const char *v = NULL;
-  size_t n = strlen(name);
-  for (int j = 0; j < argc; j++)
-    if (strncmp(argv[j], "--cfg=", 6) == 0 && strncmp(argv[j] + 6, name, n) == 0 && argv[j][6 + n] == ':')
-      v = argv[j] + 7 + n;
+  for (int j = 0; j < argc; j++) {
+    const char *w = cfg_arg_value(argv[j], name);
+    if (w != NULL)
+      v = w;
+  }
   return v;
 }
 
@@ -578,12 +574,9 @@ static int run__scan(struct run__ctx *r)
 {
   for (int j = 0; j < r->argc; j++) {
     const char *a = r->argv[j];
-    const char *owned = conflicting_cfg(a);
-    if (owned != NULL)
-      return hnm_msg_error("'%s' conflicts with --model (hnm sets %s from the model)", a, owned);
-    const char *flag = bad_bool_cfg(a);
-    if (flag != NULL)
-      return hnm_msg_error("'%s': %s takes yes, no, on, off, true, false, 1 or 0", a, flag);
+    int refused = refuse_cfg(a);
+    if (refused != 0)
+      return refused;
     if (a[0] != '-') {
       r->program = j;
       break;
