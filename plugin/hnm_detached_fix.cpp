@@ -40,6 +40,7 @@
 
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/version.h>
+#include <xbt/log.h>
 
 #include <dlfcn.h>
 
@@ -49,6 +50,8 @@
 #include <list>
 #include <string>
 #include <unordered_set>
+
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(hnm);
 
 namespace {
 
@@ -99,7 +102,7 @@ void* find(const char* symbol)
 [[noreturn]] void missing(const char* what)
 {
   const char* why = dlerror();
-  std::fprintf(stderr, "[hnm] cannot find SimGrid's %s: %s\n", what, why != nullptr ? why : "not exported");
+  XBT_CRITICAL("cannot find SimGrid's %s: %s", what, why != nullptr ? why : "not exported");
   std::fflush(stderr);
   std::_Exit(2);
 }
@@ -168,11 +171,6 @@ int hnm_detached_fix_enable(std::string& why)
     held = new std::unordered_set<const void*>();
   remedy_on = true;
   return 0;
-}
-
-bool hnm_detached_fix_enabled()
-{
-  return remedy_on;
 }
 
 unsigned long long hnm_detached_fix_moved()

@@ -12,9 +12,6 @@
  * take it. Call before the simulation starts. */
 int hnm_detached_fix_enable(std::string& why);
 
-/* Whether the remedy is on. */
-bool hnm_detached_fix_enabled();
-
 /* How many detached transfers the remedy has taken off SimGrid's list. */
 unsigned long long hnm_detached_fix_moved();
 
