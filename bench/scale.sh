@@ -106,7 +106,7 @@ for skel in "${SKELS[@]}"; do
       sim_s=$(cut -d, -f8 <<<"$line")
       [ "$sim" = hybrid ] && exact=$sim_s
       diff=""
-      if [ "$sim" != hybrid ] && [ "$sim" != smpirun ] && [ "$sim" != fluid ] && [ -n "$exact" ]; then
+      if { [ "$sim" = fast ] || [ "$sim" = list ]; } && [ -n "$exact" ]; then
         diff=$(awk -v a="$sim_s" -v b="$exact" 'BEGIN { printf "%+.3f%%", 100 * (a - b) / b }')
       fi
       per=$(awk -v c="$cpu" -v m="$msgs" 'BEGIN { if (m > 0) printf "%.0f", 1e6 * c / m }')
