@@ -5,13 +5,17 @@
 # communication"; docs/experiments.md, "MPI RMA against P2P").
 #
 #   bench/monc_rma.sh [BUILD] [--np LIST] [--model M]... [--platform default|flat] [--variants LIST]
-#                     [--link BW,LAT] [--backbone shared|fatpipe|none] [--no-p2p] [--barrier ALGO] [-- MONC_HALO_ARGS...]
+#                     [--link BW,LAT] [--backbone shared|fatpipe|none] [--no-p2p] [--barrier ALGO] [--no-unlock-remedy]
+#                     [-- MONC_HALO_ARGS...]
 #
 # --link BW,LAT: the flat cluster's node links (default 1Gbps,10us; e.g.
 # 80Gbps,1us for a network of Cray Aries' order, Brown et al. 2018's).
 # --variants: RMA variants to run (default fence,pscw,passive); --no-p2p:
 # print their times only, not as ratios of a P2P run (whose time does not
 # depend on a model's <rma>, so one model's P2P serves all).
+# --no-unlock-remedy: SMPI's own MPI_Win_unlock, which walks each window's
+# list of lockers (--cfg=hnm/unlock-remedy:no; docs/scale.md), to measure
+# the CPU the plugin's remedy saves: the times are the same.
 # Defaults: build/, --np 16, models graphene and fluid, the bundled
 # platform (default), monc_halo's own defaults (Brown et al. 2018's weak
 # scaling: 16 x 16 columns of 256 levels, 30 fields, depth 2 per process).
@@ -39,7 +43,7 @@
 set -euo pipefail
 BUILD=build
 [ $# -gt 0 ] && [ "${1#-}" = "$1" ] && { BUILD=$1; shift; }
-NPS=16 PLATFORM=default MODELS=() BARRIER=() VARIANTS=fence,pscw,passive P2P=1 BB_SHARING=SHARED LINK_BW=1Gbps LINK_LAT=10us
+NPS=16 PLATFORM=default MODELS=() BARRIER=() REMEDY=() VARIANTS=fence,pscw,passive P2P=1 BB_SHARING=SHARED LINK_BW=1Gbps LINK_LAT=10us
 while [ $# -gt 0 ]; do
   case "$1" in
     --np) NPS=$2; shift 2 ;;
@@ -53,6 +57,7 @@ while [ $# -gt 0 ]; do
         *) echo "monc_rma.sh: --backbone shared|fatpipe|none, not $2" >&2; exit 2 ;; esac
       shift 2 ;;
     --barrier) BARRIER=(--cfg=smpi/barrier:"$2"); shift 2 ;;
+    --no-unlock-remedy) REMEDY=(--cfg=hnm/unlock-remedy:no); shift ;;
     --) shift; break ;;
     *) echo "monc_rma.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -87,7 +92,7 @@ swap() {
   # shellcheck disable=SC2046 # platform_args is a list of words
   out=$( { /usr/bin/time -f '%U %S' -o "$TMP/cpu" "$BUILD/bin/hnm-run" --model "$model" $(platform_args "$np") \
     -np "$np" --cfg=smpi/privatization:no --cfg=smpi/simulate-computation:no \
-    --cfg=smpi/allgather:rdb ${BARRIER[@]+"${BARRIER[@]}"} \
+    --cfg=smpi/allgather:rdb ${BARRIER[@]+"${BARRIER[@]}"} ${REMEDY[@]+"${REMEDY[@]}"} \
     --log=root.thres:critical "$BUILD/apps/monc_halo" --variant "$v" --no-payload --iterations 2 \
     "${APP_ARGS[@]}"; } 2>/dev/null | grep '^monc_halo,halo_swap,' | tail -1 | cut -d, -f8)
   [ -n "$out" ] || { echo "monc_rma.sh: $model -np $np --variant $v failed" >&2; exit 1; }
@@ -95,7 +100,7 @@ swap() {
 }
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), $(nproc) cores, load: $(uptime | sed 's/.*load average: //')"
-echo "# monc_halo ${APP_ARGS[*]:-(defaults)}, platform $PLATFORM$([ "$PLATFORM" = flat ] && echo " ($LINK_BW, $LINK_LAT node links, backbone: $BB_SHARING)")${BARRIER[*]:+, ${BARRIER[*]}}"
+echo "# monc_halo ${APP_ARGS[*]:-(defaults)}, platform $PLATFORM$([ "$PLATFORM" = flat ] && echo " ($LINK_BW, $LINK_LAT node links, backbone: $BB_SHARING)")${BARRIER[*]:+, ${BARRIER[*]}}${REMEDY[*]:+, ${REMEDY[*]}}"
 printf '%-14s %6s %14s' model procs p2p_s
 for v in ${VARIANTS//,/ }; do printf ' %14s' "$v"; done
 printf ' %10s\n' cpu_s

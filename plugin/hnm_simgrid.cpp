@@ -59,6 +59,7 @@
 #include "hnm_linkrole.h"
 #include "hnm_route_observer.h"
 #include "hnm_detached_fix.h"
+#include "hnm_win_fix.h"
 #include "hnm_lmm_fix.h"
 #include "hnm_log.hpp"
 #include "hnm_model.h"
@@ -194,6 +195,12 @@ simgrid::config::Flag<bool> cfg_detached_remedy{
     "hnm/detached-remedy",
     "hnm: keep SimGrid 3.32's list of detached transfers short (hnm_detached_fix.cpp; changes no simulated time, "
     "only the CPU a run takes: off to measure SimGrid's own list)",
+    true};
+
+simgrid::config::Flag<bool> cfg_unlock_remedy{
+    "hnm/unlock-remedy",
+    "hnm: let SMPI 3.32's MPI_Win_unlock and one-sided operations find the caller's lock without walking the "
+    "window's list of lockers (hnm_win_fix.cpp; changes no simulated time, only the CPU a run takes: off to measure SMPI's own unlock)",
     true};
 
 /* Stochastic mode: the seed, the number of draws so far, and the wire
@@ -733,34 +740,61 @@ void install_lmm_fix()
     XBT_INFO("note: cannot mend SimGrid's selective max-min update (%s)", why.c_str());
 }
 
-/* Keep SimGrid's detached-transfer list short (hnm_detached_fix.h) unless
- * told not to. It changes no simulated time, so every model takes it,
- * smpi-default too. When its guard fails, SimGrid's list stays: the run is
- * as exact, only slower with many transfers in flight (said in verbose
- * mode). */
-void install_detached_fix()
+/* A remedy for a cost of SimGrid 3.32 that changes no simulated time
+ * (hnm_detached_fix.h, hnm_win_fix.h), so that every model takes it,
+ * smpi-default too, unless WANTED is off. When its guard fails SimGrid's
+ * own code stays: the run is as exact, only slower (said in verbose mode).
+ * Under parallel contexts SimGrid's kernel code may run on several threads,
+ * and the remedies' indexes are not shared safely: SimGrid's code stays
+ * (gcr at 256 ranks crashed with the detached remedy under
+ * contexts/nthreads:2). */
+struct remedy {
+  bool wanted;
+  int (*enable)(std::string& why);
+  unsigned long long (*count)();
+  const char* on;    /* the verbose line when it is on */
+  const char* tally; /* the verbose line at the end: %llu, its count */
+  const char* off;   /* the verbose note when it is not: what SimGrid's code does */
+};
+
+bool install_remedy(const remedy& r)
 {
-  if (not cfg_detached_remedy)
-    return;
-  /* Under parallel contexts SimGrid's kernel code may run on several
-   * threads, and the remedy's hash set is not shared safely: SimGrid's own
-   * list stays (gcr at 256 ranks crashed with the remedy under
-   * contexts/nthreads:2). */
+  if (not r.wanted)
+    return false;
   if (int nthreads = simgrid::config::get_value<int>("contexts/nthreads"); nthreads > 1) {
     if (verbose)
-      XBT_INFO("note: SimGrid's detached-transfer list stays as it is under contexts/nthreads:%d", nthreads);
-    return;
+      XBT_INFO("note: %s under contexts/nthreads:%d", r.off, nthreads);
+    return false;
   }
   std::string why;
-  if (hnm_detached_fix_enable(why) == 0) {
+  if (r.enable(why) == 0) {
     if (verbose) {
-      XBT_INFO("SimGrid's detached-transfer list kept short (docs/scale.md)");
-      sg4::Engine::on_simulation_end_cb(
-          [] { XBT_INFO("%llu detached transfers kept off SimGrid's list", hnm_detached_fix_moved()); });
+      XBT_INFO("%s", r.on);
+      sg4::Engine::on_simulation_end_cb([r] { XBT_INFO(r.tally, r.count()); });
     }
-  } else if (verbose)
-    XBT_INFO("note: SimGrid's detached-transfer list stays as it is (%s): each transfer's end walks it",
-             why.c_str());
+    return true;
+  }
+  if (verbose)
+    XBT_INFO("note: %s (%s)", r.off, why.c_str());
+  return false;
+}
+
+void install_remedies()
+{
+  install_remedy({cfg_detached_remedy, hnm_detached_fix_enable, hnm_detached_fix_moved,
+                  "SimGrid's detached-transfer list kept short (docs/scale.md)",
+                  "%llu detached transfers kept off SimGrid's list",
+                  "SimGrid's detached-transfer list stays as it is: each transfer's end walks it"});
+  if (install_remedy({cfg_unlock_remedy, hnm_win_fix_enable, hnm_win_fix_taken,
+                      "SMPI's window locks found without walking the window's lockers (docs/scale.md)",
+                      "%llu window locks released without walking SMPI's list of lockers",
+                      "SMPI's window locks stay as they are: each unlock and one-sided operation walks the "
+                      "window's list of lockers"}) &&
+      verbose)
+    sg4::Engine::on_simulation_end_cb([] {
+      XBT_INFO("%llu one-sided operations found their lock without walking SMPI's list of lockers",
+               hnm_win_fix_found());
+    });
 }
 
 /* After the command line, before the platform: the flags, else the
@@ -789,7 +823,7 @@ void resolve_settings()
   std::string s  = cfg_seed.get();
   seed           = s.empty() ? hnm_model_seed(model) : std::strtoull(s.c_str(), nullptr, 10);
   install_lmm_fix();
-  install_detached_fix();
+  install_remedies();
   hnm_linkload_init();
 }
 

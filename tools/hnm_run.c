@@ -203,7 +203,8 @@ static int refuse_cfg(const char *arg)
   static const char *const owned[] = {"smpi/bw-factor", "smpi/lat-factor", "smpi/os", "smpi/or", "smpi/ois",
                                       "smpi/async-small-thresh", "smpi/send-is-detached-thresh", "hnm/model",
                                       NULL};
-  static const char *const flags[] = {"hnm/verbose", "hnm/fast", "hnm/detached-remedy", NULL};
+  static const char *const flags[] = {"hnm/verbose", "hnm/fast", "hnm/detached-remedy", "hnm/unlock-remedy",
+                                     NULL};
   static const char *const values[] = {"yes", "on", "true", "1", "no", "off", "false", "0", NULL};
   for (int i = 0; owned[i] != NULL; i++)
     if (cfg_arg_value(arg, owned[i]) != NULL)

@@ -19,14 +19,16 @@ P=("$SIM_BIN/p2p_timing" 1000:0:0)
 # libhnm.so's boolean flags with a value SimGrid cannot parse (it would throw
 # from inside smpimain: a backtrace and exit status 134), before or after
 # the program (smpirun takes --cfg= wherever it stands); a good value runs.
-for f in hnm/fast hnm/verbose hnm/detached-remedy; do
+for f in hnm/fast hnm/verbose hnm/detached-remedy hnm/unlock-remedy; do
   expect_refusal "--cfg=$f:maybe" "'--cfg=$f:maybe': $f takes yes, no" \
     --model graphene "${TWO[@]}" "--cfg=$f:maybe" "${P[@]}"
   expect_refusal "--cfg=$f: (empty), after the program" "$f takes yes, no" \
     --model graphene "${TWO[@]}" "${P[@]}" "--cfg=$f:"
 done
-check "--cfg=hnm/detached-remedy:off runs" bash -c '"$@" >/dev/null 2>&1' _ \
-  "$HNM_RUN" --model graphene "${TWO[@]}" --log=root.thres:critical --cfg=hnm/detached-remedy:off "${P[@]}"
+for f in hnm/detached-remedy hnm/unlock-remedy; do
+  check "--cfg=$f:off runs" bash -c '"$@" >/dev/null 2>&1' _ \
+    "$HNM_RUN" --model graphene "${TWO[@]}" --log=root.thres:critical "--cfg=$f:off" "${P[@]}"
+done
 
 expect_refusal "missing model file" "nope\.xml" --model /nonexistent/nope.xml "${TWO[@]}" "${P[@]}"
 expect_refusal "unknown model" "unknown model 'hyrbid'" --model hyrbid "${TWO[@]}" "${P[@]}"
