@@ -200,7 +200,8 @@ simgrid::config::Flag<bool> cfg_detached_remedy{
 simgrid::config::Flag<bool> cfg_unlock_remedy{
     "hnm/unlock-remedy",
     "hnm: let SMPI 3.32's MPI_Win_unlock and one-sided operations find the caller's lock without walking the "
-    "window's list of lockers (hnm_win_fix.cpp; changes no simulated time, only the CPU a run takes: off to measure SMPI's own unlock)",
+    "window's list of lockers (hnm_win_fix.cpp; changes no simulated time, only the CPU a run takes: off to "
+    "measure SMPI's own)",
     true};
 
 /* Stochastic mode: the seed, the number of draws so far, and the wire

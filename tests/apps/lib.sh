@@ -10,7 +10,12 @@ mpi() {
   local np=$1
   shift
   # A TMPDIR per run: Open MPI's session directory is made there (tests/lib.sh).
-  TMPDIR=$(mktemp -d "$TMPDIR/mpirun.XXXXXX") timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np "$np" "$@"
+  # odls_base_sigkill_timeout 0: when a rank exits with an error (the
+  # refusal tests), mpirun signals the job's processes without its default
+  # 1 s pauses between SIGCONT, SIGTERM and SIGKILL: 0.3 s instead of 2.3 s
+  # a refusal, the same exit status and messages.
+  TMPDIR=$(mktemp -d "$TMPDIR/mpirun.XXXXXX") timeout 300 mpirun --allow-run-as-root --oversubscribe \
+    --mca btl self,vader --mca odls_base_sigkill_timeout 0 -np "$np" "$@"
 }
 
 # sim MODEL NP PROGRAM ARGS...: run PROGRAM under hnm-run on the 32-node
