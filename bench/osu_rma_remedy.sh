@@ -15,7 +15,7 @@
 set -euo pipefail
 BUILD=build
 [ $# -ge 2 ] && [ -d "$1/bin" ] && { BUILD=$1; shift; }
-[ $# -ge 1 ] || { sed -n 2,15p "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n 2,14p "$0" >&2; exit 2; }
 OSU=$1 MODEL=${2:-graphene}
 DIR=$OSU/mpi/one-sided
 [ -x "$DIR/osu_put_latency" ] || { echo "osu_rma_remedy.sh: no built osu_put_latency in $DIR" >&2; exit 2; }
