@@ -39,14 +39,8 @@
 #include "hnm_simgrid_internals.hpp"
 
 #include <simgrid/s4u/Engine.hpp>
-#include <simgrid/version.h>
 #include <xbt/log.h>
 
-#include <dlfcn.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <list>
 #include <string>
 #include <unordered_set>
@@ -94,26 +88,10 @@ std::unordered_set<const void*>* held = nullptr;
  * one pointer, so a std::list<void*> has its layout. */
 using activity_list = std::list<void*>;
 
-void* find(const char* symbol)
-{
-  return dlsym(RTLD_NEXT, symbol);
-}
-
-[[noreturn]] void missing(const char* what)
-{
-  const char* why = dlerror();
-  XBT_CRITICAL("cannot find SimGrid's %s: %s", what, why != nullptr ? why : "not exported");
-  std::fflush(stderr);
-  std::_Exit(2);
-}
-
 activity_list* maestro_activities()
 {
-  const char* engine = reinterpret_cast<const char*>(simgrid::s4u::Engine::get_instance()->get_impl());
-  const char* maestro;
-  std::memcpy(&maestro, engine + ENGINE_MAESTRO, sizeof maestro);
-  return maestro == nullptr ? nullptr
-                            : reinterpret_cast<activity_list*>(const_cast<char*>(maestro) + ACTOR_ACTIVITIES);
+  auto* maestro = hnm_field<char*>(simgrid::s4u::Engine::get_instance()->get_impl(), ENGINE_MAESTRO);
+  return maestro == nullptr ? nullptr : reinterpret_cast<activity_list*>(maestro + ACTOR_ACTIVITIES);
 }
 
 } // namespace
@@ -125,8 +103,8 @@ extern "C" void hnm_comm_finish(void* comm) __asm__("_ZN7simgrid6kernel8activity
 
 extern "C" void* hnm_comm_detach(void* comm)
 {
-  if (original_detach == nullptr && (original_detach = reinterpret_cast<detach_fn>(find(DETACH_SYMBOL))) == nullptr)
-    missing("CommImpl::detach()");
+  if (original_detach == nullptr)
+    original_detach = hnm_next_definition_or_die<detach_fn>(&_XBT_LOGV(hnm), DETACH_SYMBOL, "CommImpl::detach()");
   if (not remedy_on || held->count(comm) != 0)
     return original_detach(comm);
   activity_list* list = maestro_activities();
@@ -142,8 +120,8 @@ extern "C" void* hnm_comm_detach(void* comm)
 
 extern "C" void hnm_comm_finish(void* comm)
 {
-  if (original_finish == nullptr && (original_finish = reinterpret_cast<finish_fn>(find(FINISH_SYMBOL))) == nullptr)
-    missing("CommImpl::finish()");
+  if (original_finish == nullptr)
+    original_finish = hnm_next_definition_or_die<finish_fn>(&_XBT_LOGV(hnm), FINISH_SYMBOL, "CommImpl::finish()");
   original_finish(comm);
   if (held != nullptr && held->erase(comm) != 0)
     activity_release(comm); /* where SimGrid's list::remove() dropped it */
@@ -155,18 +133,17 @@ int hnm_detached_fix_enable(std::string& why)
     return 0;
   if (not hnm_simgrid_is_3_32_0(why, "the remedy"))
     return -1;
-  original_detach  = reinterpret_cast<detach_fn>(find(DETACH_SYMBOL));
-  original_finish  = reinterpret_cast<finish_fn>(find(FINISH_SYMBOL));
-  activity_release = reinterpret_cast<release_fn>(find(RELEASE_SYMBOL));
+  original_detach  = hnm_next_definition<detach_fn>(DETACH_SYMBOL);
+  original_finish  = hnm_next_definition<finish_fn>(FINISH_SYMBOL);
+  activity_release = hnm_next_definition<release_fn>(RELEASE_SYMBOL);
   if (original_detach == nullptr || original_finish == nullptr || activity_release == nullptr) {
     why = "libsimgrid does not export CommImpl::detach(), CommImpl::finish() and intrusive_ptr_release (or "
           "libhnm.so is not preloaded)";
     return -1;
   }
-  if (std::memcmp(reinterpret_cast<const void*>(original_detach), ORIGINAL_DETACH, sizeof ORIGINAL_DETACH) != 0) {
-    why = "libsimgrid's CommImpl::detach() is not the code the remedy was written for (Debian 12's 3.32-2)";
+  if (not hnm_code_is(reinterpret_cast<const void*>(original_detach), ORIGINAL_DETACH, why, "CommImpl::detach()",
+                      "the remedy"))
     return -1;
-  }
   if (held == nullptr)
     held = new std::unordered_set<const void*>();
   remedy_on = true;

@@ -37,15 +37,9 @@
 
 #include "hnm_simgrid_internals.hpp"
 
-#include <simgrid/version.h>
 #include <xbt/log.h>
 
-#include <dlfcn.h>
-
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -84,29 +78,18 @@ using original_fn = void (*)(lmm::System*, const lmm::Variable*);
 original_fn original = nullptr;
 bool mend_on         = false;
 
-template <class T> T field(const void* base, size_t offset)
-{
-  T value;
-  std::memcpy(&value, static_cast<const char*>(base) + offset, sizeof value);
-  return value;
-}
-
 original_fn find_original()
 {
   if (original == nullptr)
-    original = reinterpret_cast<original_fn>(dlsym(RTLD_NEXT, SYMBOL));
+    original = hnm_next_definition<original_fn>(SYMBOL);
   return original;
 }
 
 void call_original(lmm::System* sys, const lmm::Variable* var)
 {
-  if (find_original() == nullptr) {
-    const char* why = dlerror();
-    XBT_CRITICAL("cannot find SimGrid's System::update_modified_cnst_set_from_variable: %s",
-                 why != nullptr ? why : "not exported");
-    std::fflush(stderr);
-    std::_Exit(2);
-  }
+  if (original == nullptr)
+    original = hnm_next_definition_or_die<original_fn>(&_XBT_LOGV(hnm), SYMBOL,
+                                                       "System::update_modified_cnst_set_from_variable");
   original(sys, var);
 }
 
@@ -127,13 +110,13 @@ public:
  * constraints in order and each points back at the variable. */
 bool layout_matches(const lmm::Variable* var, const lmm::Constraint* first, const lmm::Constraint* second)
 {
-  auto* elem = field<const char*>(var, VAR_CNSTS_BEGIN);
-  auto* end  = field<const char*>(var, VAR_CNSTS_END);
-  return end - elem == 2 * (long)ELEM_SIZE && field<const lmm::Variable*>(elem, ELEM_VARIABLE) == var &&
-         field<const lmm::Variable*>(elem + ELEM_SIZE, ELEM_VARIABLE) == var &&
-         field<const lmm::Constraint*>(elem, ELEM_CONSTRAINT) == first &&
-         field<const lmm::Constraint*>(elem + ELEM_SIZE, ELEM_CONSTRAINT) == second &&
-         field<double>(var, VAR_SHARING_PENALTY) == 0.0;
+  auto* elem = hnm_field<const char*>(var, VAR_CNSTS_BEGIN);
+  auto* end  = hnm_field<const char*>(var, VAR_CNSTS_END);
+  return end - elem == 2 * (long)ELEM_SIZE && hnm_field<const lmm::Variable*>(elem, ELEM_VARIABLE) == var &&
+         hnm_field<const lmm::Variable*>(elem + ELEM_SIZE, ELEM_VARIABLE) == var &&
+         hnm_field<const lmm::Constraint*>(elem, ELEM_CONSTRAINT) == first &&
+         hnm_field<const lmm::Constraint*>(elem + ELEM_SIZE, ELEM_CONSTRAINT) == second &&
+         hnm_field<double>(var, VAR_SHARING_PENALTY) == 0.0;
 }
 
 bool self_check(std::string& why)
@@ -195,12 +178,12 @@ void lmm::System::update_modified_cnst_set_from_variable(const Variable* var)
     call_original(this, var);
     return;
   }
-  if (field<double>(var, VAR_SHARING_PENALTY) <= 0)
+  if (hnm_field<double>(var, VAR_SHARING_PENALTY) <= 0)
     return; /* disabled: reached by no recursion, marks nothing (as SimGrid) */
-  auto* elem = field<const char*>(var, VAR_CNSTS_BEGIN);
-  auto* end  = field<const char*>(var, VAR_CNSTS_END);
+  auto* elem = hnm_field<const char*>(var, VAR_CNSTS_BEGIN);
+  auto* end  = hnm_field<const char*>(var, VAR_CNSTS_END);
   for (; elem < end; elem += ELEM_SIZE)
-    update_modified_cnst_set(field<Constraint*>(elem, ELEM_CONSTRAINT));
+    update_modified_cnst_set(hnm_field<Constraint*>(elem, ELEM_CONSTRAINT));
 }
 
 int hnm_lmm_fix_enable(std::string& why)
@@ -214,11 +197,8 @@ int hnm_lmm_fix_enable(std::string& why)
     why = "libsimgrid does not export update_modified_cnst_set_from_variable (or libhnm.so is not preloaded)";
     return -1;
   }
-  if (std::memcmp(code, ORIGINAL_CODE, sizeof ORIGINAL_CODE) != 0) {
-    why = "libsimgrid's update_modified_cnst_set_from_variable is not the code the mend was written for "
-          "(Debian 12's 3.32-2)";
+  if (not hnm_code_is(code, ORIGINAL_CODE, why, "update_modified_cnst_set_from_variable", "the mend"))
     return -1;
-  }
   mend_on = true;
   if (not self_check(why)) {
     mend_on = false;

@@ -756,28 +756,31 @@ struct remedy {
   const char* on;    /* the verbose line when it is on */
   const char* tally; /* the verbose line at the end: %llu, its count */
   const char* off;   /* the verbose note when it is not: what SimGrid's code does */
+  unsigned long long (*count2)() = nullptr; /* a second count, or none */
+  const char* tally2            = nullptr; /* its line at the end: %llu */
 };
 
-bool install_remedy(const remedy& r)
+void install_remedy(const remedy& r)
 {
   if (not r.wanted)
-    return false;
+    return;
   if (int nthreads = simgrid::config::get_value<int>("contexts/nthreads"); nthreads > 1) {
     if (verbose)
       XBT_INFO("note: %s under contexts/nthreads:%d", r.off, nthreads);
-    return false;
+    return;
   }
   std::string why;
   if (r.enable(why) == 0) {
     if (verbose) {
       XBT_INFO("%s", r.on);
-      sg4::Engine::on_simulation_end_cb([r] { XBT_INFO(r.tally, r.count()); });
+      sg4::Engine::on_simulation_end_cb([r] {
+        XBT_INFO(r.tally, r.count());
+        if (r.count2 != nullptr)
+          XBT_INFO(r.tally2, r.count2());
+      });
     }
-    return true;
-  }
-  if (verbose)
+  } else if (verbose)
     XBT_INFO("note: %s (%s)", r.off, why.c_str());
-  return false;
 }
 
 void install_remedies()
@@ -786,16 +789,13 @@ void install_remedies()
                   "SimGrid's detached-transfer list kept short (docs/scale.md)",
                   "%llu detached transfers kept off SimGrid's list",
                   "SimGrid's detached-transfer list stays as it is: each transfer's end walks it"});
-  if (install_remedy({cfg_unlock_remedy, hnm_win_fix_enable, hnm_win_fix_taken,
-                      "SMPI's window locks found without walking the window's lockers (docs/scale.md)",
-                      "%llu window locks released without walking SMPI's list of lockers",
-                      "SMPI's window locks stay as they are: each unlock and one-sided operation walks the "
-                      "window's list of lockers"}) &&
-      verbose)
-    sg4::Engine::on_simulation_end_cb([] {
-      XBT_INFO("%llu one-sided operations found their lock without walking SMPI's list of lockers",
-               hnm_win_fix_found());
-    });
+  install_remedy({cfg_unlock_remedy, hnm_win_fix_enable, hnm_win_fix_taken,
+                  "SMPI's window locks found without walking the window's lockers (docs/scale.md)",
+                  "%llu window locks released without walking SMPI's list of lockers",
+                  "SMPI's window locks stay as they are: each unlock and one-sided operation walks the window's "
+                  "list of lockers",
+                  hnm_win_fix_found,
+                  "%llu one-sided operations found their lock without walking SMPI's list of lockers"});
 }
 
 /* After the command line, before the platform: the flags, else the

@@ -56,10 +56,6 @@
 #include <simgrid/s4u/Mutex.hpp>
 #include <xbt/log.h>
 
-#include <dlfcn.h>
-
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <list>
 #include <string>
@@ -253,13 +249,6 @@ void promote(lockers* l, int rank)
   l->splice(l->begin(), *l, lockers::iterator(n));
 }
 
-template <typename T> T field(const void* object, size_t offset)
-{
-  T v;
-  std::memcpy(&v, static_cast<const char*>(object) + offset, sizeof v);
-  return v;
-}
-
 } // namespace
 
 /* The interposed function, under SMPI's mangled name (smpi_win.hpp is not
@@ -268,22 +257,18 @@ extern "C" int hnm_win_unlock(void* win, int rank) __asm__("_ZN7simgrid4smpi3Win
 
 extern "C" int hnm_win_unlock(void* win, int rank)
 {
-  if (original_unlock == nullptr &&
-      (original_unlock = reinterpret_cast<unlock_fn>(dlsym(RTLD_NEXT, UNLOCK_SYMBOL))) == nullptr) {
-    XBT_CRITICAL("cannot find SMPI's Win::unlock(): %s", dlerror());
-    std::fflush(stderr);
-    std::_Exit(2);
-  }
+  if (original_unlock == nullptr)
+    original_unlock = hnm_next_definition_or_die<unlock_fn>(&_XBT_LOGV(hnm), UNLOCK_SYMBOL, "Win::unlock()");
   if (not remedy_on)
     return original_unlock(win, rank);
-  char* target   = field<char**>(win, WIN_CONNECTED)[rank];
-  int mode       = field<int>(target, WIN_MODE);
-  auto* mutex    = field<simgrid::s4u::Mutex*>(target, WIN_LOCK_MUT);
+  char* target   = hnm_field<char**>(win, WIN_CONNECTED)[rank];
+  int mode       = hnm_field<int>(target, WIN_MODE);
+  auto* mutex    = hnm_field<simgrid::s4u::Mutex*>(target, WIN_LOCK_MUT);
   if (mode == LOCK_EXCLUSIVE && mutex == nullptr) /* SMPI's own code fails on it: let it */
     return original_unlock(win, rank);
   int zero = 0;
   std::memcpy(target + WIN_MODE, &zero, sizeof zero);
-  remove_rank(reinterpret_cast<lockers*>(target + WIN_LOCKERS), field<int>(win, WIN_RANK));
+  remove_rank(reinterpret_cast<lockers*>(target + WIN_LOCKERS), hnm_field<int>(win, WIN_RANK));
   if (mode == LOCK_EXCLUSIVE)
     mutex->unlock();
   win_flush(win, rank);
@@ -292,65 +277,53 @@ extern "C" int hnm_win_unlock(void* win, int rank)
 
 namespace {
 
-/* SMPI's own function of that name, looked up once. */
-template <typename F> F original(const char* symbol, const char* what)
-{
-  void* f = dlsym(RTLD_NEXT, symbol);
-  if (f == nullptr) {
-    XBT_CRITICAL("cannot find SMPI's %s: %s", what, dlerror());
-    std::fflush(stderr);
-    std::_Exit(2);
-  }
-  return reinterpret_cast<F>(f);
-}
-
 /* Before a one-sided operation of WIN's caller on TARGET: its lock entry
  * to the front of the target window's list. */
 void promote_for(const void* win, int target)
 {
   if (not remedy_on)
     return;
-  char* const* wins = field<char* const*>(win, WIN_CONNECTED);
-  char* const* end  = field<char* const*>(win, WIN_CONNECTED + sizeof(void*));
+  char* const* wins = hnm_field<char* const*>(win, WIN_CONNECTED);
+  char* const* end  = hnm_field<char* const*>(win, WIN_CONNECTED + sizeof(void*));
   if (target < 0 || target >= end - wins)
     return;
-  promote(reinterpret_cast<lockers*>(wins[target] + WIN_LOCKERS), field<int>(win, WIN_RANK));
+  promote(reinterpret_cast<lockers*>(wins[target] + WIN_LOCKERS), hnm_field<int>(win, WIN_RANK));
 }
 
 } // namespace
 
 /* The five operations that check the caller's lock (SMPI's smpi_win.hpp
  * declarations; MPI_Datatype, MPI_Op and MPI_Request* as pointers). */
-#define HNM_WIN_OP(NAME, SYMBOL, TARGET, PARAMS, ARGS)                                                              \
+#define HNM_WIN_OP(NAME, SYMBOL, PARAMS, ARGS)                                                                     \
   extern "C" int hnm_win_##NAME PARAMS __asm__(SYMBOL);                                                              \
   extern "C" int hnm_win_##NAME PARAMS                                                                               \
   {                                                                                                                  \
-    using fn = int(*) PARAMS;                                                                                        \
-    static const fn smpi = original<fn>(SYMBOL, "Win::" #NAME "()");                                                 \
-    promote_for(win, TARGET);                                                                                        \
+    using fn               = int(*) PARAMS;                                                                          \
+    static const fn smpi   = hnm_next_definition_or_die<fn>(&_XBT_LOGV(hnm), SYMBOL, "Win::" #NAME "()");           \
+    promote_for(win, target);                                                                                        \
     return smpi ARGS;                                                                                                \
   }
 
-HNM_WIN_OP(put, "_ZN7simgrid4smpi3Win3putEPKviPNS0_8DatatypeEiliS5_PPNS0_7RequestE", target,
+HNM_WIN_OP(put, "_ZN7simgrid4smpi3Win3putEPKviPNS0_8DatatypeEiliS5_PPNS0_7RequestE",
            (void* win, const void* origin, int origin_count, void* origin_type, int target, long disp,
             int target_count, void* target_type, void** request),
            (win, origin, origin_count, origin_type, target, disp, target_count, target_type, request))
-HNM_WIN_OP(get, "_ZN7simgrid4smpi3Win3getEPviPNS0_8DatatypeEiliS4_PPNS0_7RequestE", target,
+HNM_WIN_OP(get, "_ZN7simgrid4smpi3Win3getEPviPNS0_8DatatypeEiliS4_PPNS0_7RequestE",
            (void* win, void* origin, int origin_count, void* origin_type, int target, long disp, int target_count,
             void* target_type, void** request),
            (win, origin, origin_count, origin_type, target, disp, target_count, target_type, request))
-HNM_WIN_OP(accumulate, "_ZN7simgrid4smpi3Win10accumulateEPKviPNS0_8DatatypeEiliS5_PNS0_2OpEPPNS0_7RequestE", target,
+HNM_WIN_OP(accumulate, "_ZN7simgrid4smpi3Win10accumulateEPKviPNS0_8DatatypeEiliS5_PNS0_2OpEPPNS0_7RequestE",
            (void* win, const void* origin, int origin_count, void* origin_type, int target, long disp,
             int target_count, void* target_type, void* op, void** request),
            (win, origin, origin_count, origin_type, target, disp, target_count, target_type, op, request))
 HNM_WIN_OP(get_accumulate,
-           "_ZN7simgrid4smpi3Win14get_accumulateEPKviPNS0_8DatatypeEPviS5_iliS5_PNS0_2OpEPPNS0_7RequestE", target,
+           "_ZN7simgrid4smpi3Win14get_accumulateEPKviPNS0_8DatatypeEPviS5_iliS5_PNS0_2OpEPPNS0_7RequestE",
            (void* win, const void* origin, int origin_count, void* origin_type, void* result, int result_count,
             void* result_type, int target, long disp, int target_count, void* target_type, void* op,
             void** request),
            (win, origin, origin_count, origin_type, result, result_count, result_type, target, disp, target_count,
             target_type, op, request))
-HNM_WIN_OP(compare_and_swap, "_ZN7simgrid4smpi3Win16compare_and_swapEPKvS3_PvPNS0_8DatatypeEil", target,
+HNM_WIN_OP(compare_and_swap, "_ZN7simgrid4smpi3Win16compare_and_swapEPKvS3_PvPNS0_8DatatypeEil",
            (void* win, const void* origin, const void* compare, void* result, void* type, int target, long disp),
            (win, origin, compare, result, type, target, disp))
 
@@ -360,16 +333,15 @@ int hnm_win_fix_enable(std::string& why)
     return 0;
   if (not hnm_simgrid_is_3_32_0(why, "the remedy"))
     return -1;
-  original_unlock = reinterpret_cast<unlock_fn>(dlsym(RTLD_NEXT, UNLOCK_SYMBOL));
-  win_flush       = reinterpret_cast<flush_fn>(dlsym(RTLD_NEXT, FLUSH_SYMBOL));
+  original_unlock = hnm_next_definition<unlock_fn>(UNLOCK_SYMBOL);
+  win_flush       = hnm_next_definition<flush_fn>(FLUSH_SYMBOL);
   if (original_unlock == nullptr || win_flush == nullptr) {
     why = "libsimgrid does not export Win::unlock() and Win::flush() (or libhnm.so is not preloaded)";
     return -1;
   }
-  if (std::memcmp(reinterpret_cast<const void*>(original_unlock), ORIGINAL_UNLOCK, sizeof ORIGINAL_UNLOCK) != 0) {
-    why = "libsimgrid's Win::unlock() is not the code the remedy was written for (Debian 12's 3.32-2)";
+  if (not hnm_code_is(reinterpret_cast<const void*>(original_unlock), ORIGINAL_UNLOCK, why, "Win::unlock()",
+                      "the remedy"))
     return -1;
-  }
   if (indexes == nullptr)
     indexes = new std::unordered_map<const lockers*, list_index>();
   remedy_on = true;
