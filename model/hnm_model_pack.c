@@ -120,11 +120,11 @@ static int pack__num(hnm_xml_writer *w, const char *name, double v)
 
 int model__write_pack(hnm_xml_writer *w, const hnm_model *m)
 {
-  static const char *const attrs[HNM_PACK_OPS][4] = {
-    {"pack-c0", "pack-per-block", "pack-per-byte", "pack-per-jump"},
-    {"unpack-c0", "unpack-per-block", "unpack-per-byte", "unpack-per-jump"}};
-  static const char *const extra[HNM_PACK_OPS][2] = {{"pack-per-element", "pack-per-irregular"},
-                                                     {"unpack-per-element", "unpack-per-irregular"}};
+  static const char *const attrs[HNM_PACK_OPS][3] = {{"pack-c0", "pack-per-block", "pack-per-byte"},
+                                                     {"unpack-c0", "unpack-per-block", "unpack-per-byte"}};
+  static const char *const optional[3][HNM_PACK_OPS] = {{"pack-per-jump", "unpack-per-jump"},
+                                                        {"pack-per-element", "unpack-per-element"},
+                                                        {"pack-per-irregular", "unpack-per-irregular"}};
 
   if (!m->has_pack)
     return 0;
@@ -139,35 +139,26 @@ int model__write_pack(hnm_xml_writer *w, const hnm_model *m)
           hnm_xml_writer_attr(w, "style", pack__styles[s]) != 0 ||
           hnm_xml_writer_attr(w, "class", pack__classes[c]) != 0)
         return -1;
-      for (int op = 0; op < HNM_PACK_OPS; op++) {
-        const struct hnm_pack_cost *k = &m->pack.cost[s][c][op];
-        if (pack__num(w, attrs[op][0], k->c0) != 0 || pack__num(w, attrs[op][1], k->per_block) != 0 ||
-            pack__num(w, attrs[op][2], k->per_byte) != 0)
+      const struct hnm_pack_cost *k = m->pack.cost[s][c]; /* by op */
+      for (int op = 0; op < HNM_PACK_OPS; op++)
+        if (pack__num(w, attrs[op][0], k[op].c0) != 0 || pack__num(w, attrs[op][1], k[op].per_block) != 0 ||
+            pack__num(w, attrs[op][2], k[op].per_byte) != 0)
           return -1;
-      }
       /* per-jump, per-element and per-irregular are optional (0 when
        * absent): written only when given, so that a model without them is
        * written as before; history only with a per-irregular time. */
-      for (int op = 0; op < HNM_PACK_OPS; op++) {
-        const struct hnm_pack_cost *k = &m->pack.cost[s][c][op];
-        if (k->per_jump != 0 && pack__num(w, attrs[op][3], k->per_jump) != 0)
-          return -1;
-      }
-      for (int op = 0; op < HNM_PACK_OPS; op++) {
-        const struct hnm_pack_cost *k = &m->pack.cost[s][c][op];
-        if (k->per_element != 0 && pack__num(w, extra[op][0], k->per_element) != 0)
-          return -1;
-      }
-      const struct hnm_pack_cost *kp = &m->pack.cost[s][c][HNM_PACK_OP_PACK];
-      const struct hnm_pack_cost *ku = &m->pack.cost[s][c][HNM_PACK_OP_UNPACK];
-      for (int op = 0; op < HNM_PACK_OPS; op++) {
-        const struct hnm_pack_cost *k = op == 0 ? kp : ku;
-        if (k->per_irregular != 0 && pack__num(w, extra[op][1], k->per_irregular) != 0)
-          return -1;
-      }
-      if (kp->per_irregular != 0 || ku->per_irregular != 0) {
+      for (int t = 0; t < 3; t++)
+        for (int op = 0; op < HNM_PACK_OPS; op++) {
+          double v = t == 0 ? k[op].per_jump : t == 1 ? k[op].per_element : k[op].per_irregular;
+          if (v != 0 && pack__num(w, optional[t][op], v) != 0)
+            return -1;
+        }
+      const struct hnm_pack_cost *ki = k[HNM_PACK_OP_PACK].per_irregular != 0 ? &k[HNM_PACK_OP_PACK]
+                                       : k[HNM_PACK_OP_UNPACK].per_irregular != 0 ? &k[HNM_PACK_OP_UNPACK]
+                                                                                  : NULL;
+      if (ki != NULL) {
         char buf[64];
-        snprintf(buf, sizeof buf, "%.17g", kp->per_irregular != 0 ? kp->history : ku->history);
+        snprintf(buf, sizeof buf, "%.17g", ki->history);
         if (hnm_xml_writer_attr(w, "history", buf) != 0)
           return -1;
       }
