@@ -5,6 +5,11 @@
 #   bench_machine TEXT    the "# machine: ..." line heading a table: cores,
 #                         memory, system, then TEXT (a load, a kernel)
 #   bench_work            $work, a scratch directory removed at exit
+#   bench_mpi_table PROG DIR
+#                         compile bench/PROG.c with mpicc -O2 into DIR and
+#                         run it on one rank of the real MPI after a "# date
+#                         load" line; its table also goes to DIR/table.txt
+#                         (run from the top of the tree)
 
 bench_need() {
   local f
@@ -16,6 +21,13 @@ bench_need() {
 bench_machine() {
   echo "# machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
     "$(. /etc/os-release && echo "$PRETTY_NAME"), $1"
+}
+
+bench_mpi_table() {
+  mkdir -p "$2"
+  mpicc -O2 "bench/$1.c" -o "$2/$1"
+  echo "# $(date -u '+%F %R') $(uptime | sed 's/.*load/load/')"
+  mpirun --allow-run-as-root --oversubscribe -np 1 "$2/$1" | tee "$2/table.txt"
 }
 
 bench_work() {

@@ -19,9 +19,10 @@ BUILD=build
 OSU=$1 MODEL=${2:-graphene}
 DIR=$OSU/mpi/one-sided
 [ -x "$DIR/osu_put_latency" ] || { echo "osu_rma_remedy.sh: no built osu_put_latency in $DIR" >&2; exit 2; }
-[ -x "$BUILD/bin/hnm-run" ] || { echo "osu_rma_remedy.sh: $BUILD/bin/hnm-run is missing: build first (make build)" >&2; exit 2; }
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/lib.sh"
+bench_need "$BUILD/bin/hnm-run" "$BUILD/bin/hnm-platform"
+bench_work
+TMP=$work
 "$BUILD/bin/hnm-platform" cluster --cabinets 2 --nodes 8 -o "$TMP/p.xml" --hostfile "$TMP/h" >/dev/null
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), model $MODEL, OSU: $(head -c 200 "$OSU/CHANGES" 2>/dev/null | grep -m1 -o 'OSU[^,]*' || echo "$OSU")"

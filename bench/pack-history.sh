@@ -8,8 +8,6 @@
 # Prints bench/pack_history.c's table (ns per block).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 WORK=${1:-/tmp/hnm-pack-history}
-mkdir -p "$WORK"
-mpicc -O2 bench/pack_history.c -o "$WORK/pack_history"
-echo "# $(date -u '+%F %R') $(uptime | sed 's/.*load/load/')"
-mpirun --allow-run-as-root --oversubscribe -np 1 "$WORK/pack_history" | tee "$WORK/table.txt"
+bench_mpi_table pack_history "$WORK"

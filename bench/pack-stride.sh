@@ -10,11 +10,9 @@
 # stride over its time at a 512-byte stride, at 512 and 4,096 blocks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 WORK=${1:-/tmp/hnm-pack-stride}
-mkdir -p "$WORK"
-mpicc -O2 bench/pack_stride.c -o "$WORK/pack_stride"
-echo "# $(date -u '+%F %R') $(uptime | sed 's/.*load/load/')"
-mpirun --allow-run-as-root --oversubscribe -np 1 "$WORK/pack_stride" | tee "$WORK/table.txt"
+bench_mpi_table pack_stride "$WORK"
 echo "# 16-byte blocks, unpack per block / the same at a 512-byte stride"
 awk 'NR > 1 && $1 == 16 { u[$2, $3] = $5; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
   END { printf "%-9s %8s %8s\n", "stride_B", "n=512", "n=4096"

@@ -134,9 +134,14 @@ check "report marks held-out patterns" grep -q "^mg_x .* holdout " "$R"
 check "stderr names the held-out error" grep -q "held-out patterns within" "$WORK/real.err"
 
 # 3. Closed loop under SMPI.
-mkdir -p "$WORK/sim"
-"$HNM_RUN" --model graphene -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 1 --cfg=smpi/simulate-computation:no \
-  --cfg=smpi/wtime:0 --log=root.thres:critical "$APPS_BIN/calibrate" --pack-only -d "$WORK/sim" --pack-reps 1
+# pack_sim MODEL DIR: the benchmark's pack patterns simulated under MODEL,
+# one timing each, into DIR/pack.csv.
+pack_sim() {
+  mkdir -p "$2"
+  "$HNM_RUN" --model "$1" -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 1 --cfg=smpi/simulate-computation:no \
+    --cfg=smpi/wtime:0 --log=root.thres:critical "$APPS_BIN/calibrate" --pack-only -d "$2" --pack-reps 1
+}
+pack_sim graphene "$WORK/sim"
 SIM=$WORK/sim/pack.csv
 check "the benchmark writes the jumps and period columns" [ "$(head -1 "$SIM")" = \
   "pattern,class,role,n,count,blocks,bytes,style,op,reps,seconds,jumps,period" ]
@@ -166,10 +171,7 @@ done
 # under pack-jump.xml (per-jump times for every class), each MPI_Pack and
 # MPI_Unpack takes c0 + per-block x blocks + per-byte x bytes + per-jump x
 # jumps with the row's own blocks and jumps (times printed to 9 digits).
-mkdir -p "$WORK/simj"
-"$HNM_RUN" --model "$DATA/models/pack-jump.xml" -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 1 \
-  --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --log=root.thres:critical "$APPS_BIN/calibrate" --pack-only \
-  -d "$WORK/simj" --pack-reps 1
+pack_sim "$DATA/models/pack-jump.xml" "$WORK/simj"
 n=0
 while IFS=, read -r p cls role sz count blocks bytes style op reps secs jumps period; do
   case $cls-$op in
@@ -189,10 +191,7 @@ check "plugin = benchmark: 112 pack and unpack times compared, got $n" [ "$n" -e
 # per-irregular times; histories 1000, 64 and 64 runs for vector, indexed,
 # subarray), each MPI_Pack and MPI_Unpack takes the formula's time with the
 # row's own count and period.
-mkdir -p "$WORK/simi"
-"$HNM_RUN" --model "$DATA/models/pack-irregular.xml" -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 1 \
-  --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --log=root.thres:critical "$APPS_BIN/calibrate" --pack-only \
-  -d "$WORK/simi" --pack-reps 1
+pack_sim "$DATA/models/pack-irregular.xml" "$WORK/simi"
 n=0
 irregular=0
 while IFS=, read -r p cls role sz count blocks bytes style op reps secs jumps period; do
