@@ -26,17 +26,27 @@
  * simulated time can change. Transfers still in flight when the simulation
  * ends are left to the process's exit instead of the maestro's destructor.
  *
- * The guard. The maestro's list is reached at SimGrid 3.32's offsets
- * (EngineImpl::maestro_ at 0x1d0, ActorImpl::activities_ at 0xc0). The
- * remedy runs only when (1) the running libsimgrid says 3.32.0, (2) the
- * original detach()'s machine code is the one those offsets were read from
- * (Debian 12's libsimgrid3.32 3.32-2), and, at every call, (3) SimGrid's
- * detach() has grown that list by exactly one node holding this transfer.
- * Otherwise nothing is moved and SimGrid's own code runs alone.
+ * The guard, by behaviour (no machine-code test: a rebuild or a point
+ * release keeps it working or turns it off, never wrong). The file is
+ * compiled in for SimGrid 3.32 only (HNM_SG_DETACHED_LIST,
+ * hnm_simgrid_version.hpp): from 3.34 the list is a std::set and there is
+ * nothing to remedy. The maestro's list is reached at offsets fixed by
+ * 3.32's class declarations (src/kernel/EngineImpl.hpp: maestro_ at 0x1d0;
+ * src/kernel/actor/ActorImpl.hpp: activities_ at 0xc0). The remedy turns
+ * on only when (1) the running libsimgrid is the 3.32 it was built for,
+ * (2) the pointer at the first offset is the maestro, as SimGrid's own
+ * ActorImpl::self() answers from the maestro's context, and (3) the bytes
+ * at the second are a well-formed empty std::list (its header linked to
+ * itself, size 0): no transfer exists before the platform is loaded. At
+ * every call, (4) SimGrid's detach() must have grown that list by exactly
+ * one node holding this transfer. Otherwise nothing is moved and SimGrid's
+ * own code runs alone.
  */
 #include "hnm_detached_fix.h"
 
-#include "hnm_simgrid_internals.hpp"
+#include "hnm_simgrid_version.hpp"
+
+#if HNM_SG_DETACHED_LIST
 
 #include <simgrid/s4u/Engine.hpp>
 #include <xbt/log.h>
@@ -49,24 +59,11 @@ XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(hnm);
 
 namespace {
 
-/* The original CommImpl::detach()'s first 113 bytes in Debian 12's
- * libsimgrid.so.3.32 (3.32-2): `movb $1,0xc0(%rdi)` (detached_), the call
- * of s4u::Engine::get_instance(), `mov (%rax),%rax` (pimpl), `mov
- * 0x1d0(%rax),%r12` (maestro_), the node allocation with the transfer at
- * node+0x10, `lea 0xc0(%r12),%r13` (activities_), the hook, and `addq
- * $1,0xd0(%r12)` (the list's size). The same bytes mean the same offsets. */
-constexpr unsigned char ORIGINAL_DETACH[] = {
-    0x41, 0x55, 0x41, 0x54, 0x55, 0x53, 0x48, 0x89, 0xfb, 0x48, 0x83, 0xec, 0x28, 0x64, 0x48, 0x8b, 0x04, 0x25, 0x28,
-    0x00, 0x00, 0x00, 0x48, 0x89, 0x44, 0x24, 0x18, 0x31, 0xc0, 0xc6, 0x87, 0xc0, 0x00, 0x00, 0x00, 0x01, 0xe8, 0xa7,
-    0x26, 0xf7, 0xff, 0xbf, 0x18, 0x00, 0x00, 0x00, 0x48, 0x8b, 0x00, 0x4c, 0x8b, 0xa0, 0xd0, 0x01, 0x00, 0x00, 0xe8,
-    0x03, 0xaf, 0xf6, 0xff, 0x48, 0x89, 0xdf, 0x48, 0x89, 0x58, 0x10, 0x4d, 0x8d, 0xac, 0x24, 0xc0, 0x00, 0x00, 0x00,
-    0x48, 0x89, 0xc5, 0x4c, 0x89, 0x2c, 0x24, 0x48, 0x89, 0x44, 0x24, 0x08, 0xe8, 0x83, 0x15, 0xf7, 0xff, 0x4c, 0x89,
-    0xee, 0x48, 0x89, 0xef, 0xe8, 0x48, 0xb7, 0xf6, 0xff, 0x49, 0x83, 0x84, 0x24, 0xd0, 0x00, 0x00, 0x00, 0x01};
-
 constexpr size_t ENGINE_MAESTRO     = 0x1d0;
 constexpr size_t ACTOR_ACTIVITIES   = 0xc0;
 constexpr const char* DETACH_SYMBOL = "_ZN7simgrid6kernel8activity8CommImpl6detachEv";
 constexpr const char* FINISH_SYMBOL = "_ZN7simgrid6kernel8activity8CommImpl6finishEv";
+constexpr const char* SELF_SYMBOL   = "_ZN7simgrid6kernel5actor9ActorImpl4selfEv";
 constexpr const char* RELEASE_SYMBOL =
     "_ZN7simgrid6kernel8activity21intrusive_ptr_releaseEPNS1_12ActivityImplE";
 
@@ -127,26 +124,47 @@ extern "C" void hnm_comm_finish(void* comm)
     activity_release(comm); /* where SimGrid's list::remove() dropped it */
 }
 
+namespace {
+
+/* Whether the bytes at L are an empty std::list: its header's links point
+ * at the header itself and its size is 0 (libstdc++'s _List_node_header:
+ * next, prev, size). */
+bool is_empty_list(const void* l)
+{
+  return hnm_field<const void*>(l, 0) == l && hnm_field<const void*>(l, sizeof(void*)) == l &&
+         hnm_field<size_t>(l, 2 * sizeof(void*)) == 0;
+}
+
+} // namespace
+
 int hnm_detached_fix_enable(std::string& why)
 {
   if (remedy_on)
     return 0;
-  if (not hnm_simgrid_is_3_32_0(why, "the remedy"))
+  if (not hnm_sg_running_as_built(why, "the remedy"))
     return -1;
   original_detach  = hnm_next_definition<detach_fn>(DETACH_SYMBOL);
   original_finish  = hnm_next_definition<finish_fn>(FINISH_SYMBOL);
   activity_release = hnm_next_definition<release_fn>(RELEASE_SYMBOL);
-  if (original_detach == nullptr || original_finish == nullptr || activity_release == nullptr) {
-    why = "libsimgrid does not export CommImpl::detach(), CommImpl::finish() and intrusive_ptr_release (or "
-          "libhnm.so is not preloaded)";
+  auto self        = hnm_next_definition<void* (*)()>(SELF_SYMBOL);
+  if (original_detach == nullptr || original_finish == nullptr || activity_release == nullptr || self == nullptr) {
+    why = "libsimgrid does not export CommImpl::detach(), CommImpl::finish(), intrusive_ptr_release and "
+          "ActorImpl::self() (or libhnm.so is not preloaded)";
     return -1;
   }
-  if (not hnm_code_is(reinterpret_cast<const void*>(original_detach), ORIGINAL_DETACH, why, "CommImpl::detach()",
-                      "the remedy"))
+  const void* maestro = hnm_field<const void*>(simgrid::s4u::Engine::get_instance()->get_impl(), ENGINE_MAESTRO);
+  if (maestro == nullptr || maestro != self()) {
+    why = "the engine's field at the maestro's offset is not the maestro";
     return -1;
+  }
+  if (not is_empty_list(static_cast<const char*>(maestro) + ACTOR_ACTIVITIES)) {
+    why = "the maestro's field at the offset of its activities is not an empty std::list";
+    return -1;
+  }
   if (held == nullptr)
     held = new std::unordered_set<const void*>();
   remedy_on = true;
+  why       = "SimGrid 3.32's maestro keeps detached transfers in a std::list; its layout checked";
   return 0;
 }
 
@@ -154,3 +172,18 @@ unsigned long long hnm_detached_fix_moved()
 {
   return moved;
 }
+
+#else /* SimGrid 3.34 and later */
+
+int hnm_detached_fix_enable(std::string& why)
+{
+  why = "SimGrid " + hnm_sg_running_version() + " keeps detached transfers in a std::set, not a list: nothing to remedy";
+  return 1;
+}
+
+unsigned long long hnm_detached_fix_moved()
+{
+  return 0;
+}
+
+#endif

@@ -6,9 +6,11 @@
 
 #include <string>
 
-/* Turn the remedy on, once its guard passes (the SimGrid version, the
- * original code). Returns 0, or -1 with the reason in why; SimGrid's own
- * code then runs alone. It changes no simulated time, so every model may
+/* Turn the remedy on, once its guard passes (the SimGrid it was built for,
+ * the maestro's list found where it should be). Returns 0 when it is on,
+ * 1 when this SimGrid needs none (3.34 and later: a set), -1 when it cannot
+ * be turned on; WHY says why in every case. Off, SimGrid's own code runs
+ * alone. It changes no simulated time, so every model may
  * take it. Call before the simulation starts. */
 int hnm_detached_fix_enable(std::string& why);
 

@@ -9,7 +9,7 @@
  *   busy_s     simulated time during which the link's usage was positive;
  *   mean_util  integral of usage / (bandwidth x simulated time);
  *   peak_util  largest usage / bandwidth.
- * Usage is SimGrid's (Link::get_usage(): bytes/s of the flows crossing the
+ * Usage is SimGrid's (Link::get_load(), get_usage() in 3.32: bytes/s of the flows crossing the
  * link, as max-min shares them; with network/crosstraffic it includes the
  * 5% acknowledgement flows of messages going the other way). It is read
  * after every simulated time step (Engine::on_time_advance: the models have
@@ -39,6 +39,7 @@
 #include "hnm_linkrole.h"
 #include "hnm_log.hpp"
 #include "hnm_out.h"
+#include "hnm_simgrid_version.hpp"
 #include "hnm_status.h"
 
 #include <simgrid/s4u/Engine.hpp>
@@ -78,7 +79,7 @@ std::vector<const sg4::Link*> used; /* links in stats, in first-use order */
 void on_step(double delta)
 {
   for (const sg4::Link* l : used) {
-    double u   = l->get_usage();
+    double u   = hnm_sg_link_load(l);
     LinkStat& s = stats[l];
     s.integral += u * delta;
     if (u > 0)

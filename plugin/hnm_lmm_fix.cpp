@@ -1,5 +1,7 @@
-/* hnm_lmm_fix.cpp -- SimGrid 3.32's selective max-min update, mended from
- * libhnm.so (docs/lazy-bug/README.md, docs/models.md).
+/* hnm_lmm_fix.cpp -- SimGrid's selective max-min update, mended from
+ * libhnm.so (docs/lazy-bug/README.md, docs/models.md). The defect is the
+ * same from 3.32 to 4.1 (src/kernel/lmm/System.cpp,
+ * update_modified_cnst_set_from_variable: 3.32 line 660, 4.1 line 688).
  *
  * The defect. Under network/optim:Lazy, SimGrid re-solves only the
  * constraints (links) marked as modified since the last solve. When a
@@ -13,33 +15,43 @@
  *
  * The mend. libhnm.so is preloaded (hnm-run: LD_PRELOAD), so a function of
  * the same name defined here is the one the dynamic linker binds to
- * libsimgrid's calls to update_modified_cnst_set_from_variable(): all four
- * (enable_var, disable_var, var_free, update_variable_penalty) go through
- * the PLT in Debian's libsimgrid.so.3.32. Ours marks every constraint of the
- * variable with SimGrid's own System::update_modified_cnst_set(), which does
- * the marking and the recursion exactly as before. Marking more constraints
- * than needed only makes the selective solve re-solve more of the system,
- * as network/optim:Full does for all of it, so a result that was right
- * stays right.
+ * libsimgrid's calls to update_modified_cnst_set_from_variable() when they
+ * go through the PLT (enable_var, disable_var, var_free,
+ * update_variable_penalty, in Debian's builds of 3.32, 4.0 and 4.1). Ours
+ * marks every constraint of the variable with SimGrid's own
+ * System::update_modified_cnst_set(), which does the marking and the
+ * recursion exactly as before. Marking more constraints than needed only
+ * makes the selective solve re-solve more of the system, as
+ * network/optim:Full does for all of it, so a result that was right stays
+ * right.
  *
- * The guard. SimGrid's lmm headers are not installed, so the function
- * reads three fields of SimGrid's internal classes at their 3.32 offsets.
- * It runs only when (1) the running libsimgrid says 3.32.0, (2) the
- * original function's machine code is the one those offsets were read from
- * (Debian 12's libsimgrid3.32 3.32-2), and (3) a self-check passes: a
- * four-flow max-min system with the defect's pattern, built and solved
- * through SimGrid's own lmm code, gives max-min's rates. Otherwise the
- * function does exactly what SimGrid's does (it calls the original), and
- * the caller falls back to network/optim:Full. When the mend is off (model
- * smpi-default), the original runs unchanged: bit for bit plain SimGrid.
+ * The guard, by behaviour only (no version or machine-code test, so a
+ * point release, another compiler or a relink keeps it working or turns it
+ * off, never wrong). SimGrid's lmm headers are not installed, so the mend
+ * reads three fields of SimGrid's internal classes at offsets fixed by the
+ * class declarations (the same from 3.32 to 4.1). Before it turns on, a
+ * self-check builds a four-flow max-min system with the defect's pattern
+ * through SimGrid's own lmm code, three times:
+ *   (1) the variables' elements, read at those offsets, must be the
+ *       constraints they were expanded on, pointing back at the variable;
+ *   (2) solved with the mend off, the system must give the defect's wrong
+ *       answer: otherwise this SimGrid has no defect (mend not needed), or
+ *       the check cannot see it;
+ *   (3) solved with the mend on, it must give max-min's rates: otherwise
+ *       the interposition does not reach libsimgrid's calls (a build that
+ *       binds them internally) and the caller falls back to
+ *       network/optim:Full.
+ * When the mend is off (model smpi-default), the original runs unchanged:
+ * bit for bit plain SimGrid.
  */
 #include "hnm_lmm_fix.h"
 
-#include "hnm_simgrid_internals.hpp"
+#include "hnm_simgrid_version.hpp"
 
 #include <xbt/log.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -49,28 +61,18 @@ namespace lmm = simgrid::kernel::lmm;
 
 namespace {
 
-/* Layout of SimGrid 3.32's Variable and Element (src/kernel/lmm/maxmin.hpp),
- * as the original update_modified_cnst_set_from_variable() and enable_var()
- * read it in Debian's build: Variable::cnsts_ (a std::vector<Element>) at
- * 0x20, Variable::sharing_penalty_ at 0x38; sizeof(Element) 0x50, with
+/* Layout of SimGrid's Variable and Element (src/kernel/lmm/System.hpp, the
+ * same members in the same order from 3.32 to 4.1; x86-64 Itanium ABI):
+ * Variable::cnsts_ (a std::vector<Element>, after two intrusive-list hooks)
+ * at 0x20, Variable::sharing_penalty_ at 0x38; sizeof(Element) 0x50, with
  * Element::constraint at 0x30 and Element::variable at 0x38 (after the
- * three intrusive-list hooks). */
+ * three intrusive-list hooks). Checked by self_check() before use. */
 constexpr size_t VAR_CNSTS_BEGIN     = 0x20;
 constexpr size_t VAR_CNSTS_END       = 0x28;
 constexpr size_t VAR_SHARING_PENALTY = 0x38;
 constexpr size_t ELEM_SIZE           = 0x50;
 constexpr size_t ELEM_CONSTRAINT     = 0x30;
 constexpr size_t ELEM_VARIABLE       = 0x38;
-
-/* The first 32 bytes of the original function in Debian 12's
- * libsimgrid.so.3.32 (3.32-2), up to its tail call: `cmpb $0,0x70(%rdi)`
- * (selective_update_active), the cnsts_ emptiness test at 0x20/0x28, the
- * penalty test at 0x38, `mov 0x30(%rax),%rsi` (cnsts_[0].constraint), then
- * the jmp opcode whose displacement follows. The same bytes mean the same
- * offsets. */
-constexpr unsigned char ORIGINAL_CODE[] = {0x80, 0x7f, 0x70, 0x00, 0x74, 0x22, 0x48, 0x8b, 0x46, 0x20, 0x48,
-                                           0x3b, 0x46, 0x28, 0x74, 0x18, 0x66, 0x0f, 0xef, 0xc0, 0x66, 0x0f,
-                                           0x2f, 0x46, 0x38, 0x73, 0x0d, 0x48, 0x8b, 0x70, 0x30, 0xe9};
 
 constexpr const char* SYMBOL = "_ZN7simgrid6kernel3lmm6System38update_modified_cnst_set_from_variableEPKNS1_8VariableE";
 
@@ -100,12 +102,6 @@ public:
   void update_remains_lazy(double) override {}
 };
 
-/* The defect's pattern (docs/lazy-bug/): links LA (100), LB and LC (10);
- * four flows created disabled, two over LA then LB, two over LA then LC,
- * then enabled one after the other in one round, as latencies that end
- * together. Max-min: LB and LC carry 10 each, LA 20. SimGrid 3.32 without
- * the mend leaves LC unsolved (its flows get 45 each: LC carries 90). The
- * rank counters are restored, so the check leaves no trace on the run. */
 /* The variable's elements, read at the offsets above, are its two
  * constraints in order and each points back at the variable. */
 bool layout_matches(const lmm::Variable* var, const lmm::Constraint* first, const lmm::Constraint* second)
@@ -119,12 +115,20 @@ bool layout_matches(const lmm::Variable* var, const lmm::Constraint* first, cons
          hnm_field<double>(var, VAR_SHARING_PENALTY) == 0.0;
 }
 
-bool self_check(std::string& why)
+/* The defect's pattern (docs/lazy-bug/): links LA (100), LB and LC (10);
+ * four flows created disabled, two over LA then LB, two over LA then LC,
+ * then enabled one after the other in one round, as latencies that end
+ * together. Max-min: LB and LC carry 10 each, LA 20. SimGrid (3.32 to 4.1) without
+ * the mend leaves LC unsolved (its flows get 45 each: LC carries 90). The
+ * rank counters are restored, so the check leaves no trace on the run. */
+/* Build that system and solve it (mend_on as the caller set it): the three
+ * links' loads into LOAD. False when the variables are not laid out as the
+ * mend reads them (LOAD is then not filled). */
+bool solve_pattern(double load[3])
 {
-  int cnst_rank   = lmm::Constraint::next_rank_;
-  int var_rank    = lmm::Variable::next_rank_;
-  double usage[3] = {-1, -1, -1};
-  bool layout_ok  = true;
+  int cnst_rank  = lmm::Constraint::next_rank_;
+  int var_rank   = lmm::Variable::next_rank_;
+  bool layout_ok = true;
   {
     simgrid::kernel::resource::Model model("hnm-lmm-selfcheck");
     lmm::System* sys = lmm::System::build("maxmin", true);
@@ -147,26 +151,31 @@ bool self_check(std::string& why)
         sys->update_variable_penalty(v, 1.0);
       sys->solve();
       for (int i = 0; i < 3; i++)
-        usage[i] = links[i]->get_usage();
+        load[i] = hnm_sg_constraint_load(links[i]);
     }
     for (CheckAction* f : flows)
       delete f; /* frees its variable in sys */
   } /* the model deletes sys */
   lmm::Constraint::next_rank_ = cnst_rank;
   lmm::Variable::next_rank_   = var_rank;
-  if (not layout_ok) {
-    why = "SimGrid's lmm variables are not laid out as the mend expects";
-    return false;
-  }
+  return layout_ok;
+}
+
+/* Max-min's answer for the pattern: LA 20, LB 10, LC 10. */
+bool is_maxmin(const double load[3])
+{
   const double want[3] = {20.0, 10.0, 10.0};
   for (int i = 0; i < 3; i++)
-    if (std::fabs(usage[i] - want[i]) > 1e-9 * want[i]) {
-      why = "the self-check's max-min system gave link " + std::to_string(i) + " a load of " +
-            std::to_string(usage[i]) + " instead of " + std::to_string(want[i]) +
-            " (is libhnm.so preloaded ahead of libsimgrid?)";
+    if (std::fabs(load[i] - want[i]) > 1e-9 * want[i])
       return false;
-    }
   return true;
+}
+
+std::string loads_text(const double load[3])
+{
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%g, %g, %g", load[0], load[1], load[2]);
+  return buf;
 }
 
 } // namespace
@@ -190,20 +199,31 @@ int hnm_lmm_fix_enable(std::string& why)
 {
   if (mend_on)
     return 0;
-  if (not hnm_simgrid_is_3_32_0(why, "the mend"))
-    return -1;
-  const void* code = reinterpret_cast<const void*>(find_original());
-  if (code == nullptr) {
+  if (find_original() == nullptr) {
     why = "libsimgrid does not export update_modified_cnst_set_from_variable (or libhnm.so is not preloaded)";
     return -1;
   }
-  if (not hnm_code_is(code, ORIGINAL_CODE, why, "update_modified_cnst_set_from_variable", "the mend"))
-    return -1;
-  mend_on = true;
-  if (not self_check(why)) {
-    mend_on = false;
+  double unmended[3] = {-1, -1, -1};
+  double mended[3]   = {-1, -1, -1};
+  if (not solve_pattern(unmended)) {
+    why = "SimGrid's lmm variables are not laid out as the mend reads them";
     return -1;
   }
+  if (is_maxmin(unmended)) {
+    why = "this SimGrid solves the self-check's system right without it (link loads " + loads_text(unmended) + ")";
+    return 1;
+  }
+  mend_on = true;
+  solve_pattern(mended);
+  if (not is_maxmin(mended)) {
+    mend_on = false;
+    why     = "the self-check's system gives link loads " + loads_text(mended) + " with it, not max-min's 20, 10, 10 "
+              "(libsimgrid does not call update_modified_cnst_set_from_variable through its PLT, or libhnm.so is not "
+              "preloaded)";
+    return -1;
+  }
+  why = "the self-check's system gives link loads " + loads_text(unmended) + " without it, max-min's " +
+        loads_text(mended) + " with it";
   return 0;
 }
 

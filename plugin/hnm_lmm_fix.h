@@ -1,4 +1,4 @@
-/* hnm_lmm_fix.h -- SimGrid 3.32's selective max-min update, mended from
+/* hnm_lmm_fix.h -- SimGrid's selective max-min update, mended from
  * libhnm.so (hnm_lmm_fix.cpp explains the defect, the mend and its guard).
  * C++, for hnm_simgrid.cpp only. */
 #ifndef HNM_LMM_FIX_H
@@ -6,10 +6,11 @@
 
 #include <string>
 
-/* Turn the mend on, once its guard passes (the SimGrid version, the
- * original code, a self-check on a small max-min system). Returns 0, or -1
- * with the reason in why; the mend then stays off and SimGrid's own code
- * runs. Call before the simulation starts. */
+/* Turn the mend on, once its guard passes (a self-check on a small max-min
+ * system, solved without and with it). Returns 0 when it is on; 1 when
+ * this SimGrid has no defect to mend; -1 when it cannot be mended here.
+ * WHY says which, and why, in every case. Off, SimGrid's own code runs.
+ * Call before the simulation starts. */
 int hnm_lmm_fix_enable(std::string& why);
 
 /* Whether the mend is on. */

@@ -33,7 +33,9 @@
  * never leaks to another actor's messages, whatever runs while this actor
  * sleeps or waits.
  *
- * Self-checks (hnm_rma_install): the running SimGrid is 3.32, and the global
+ * Self-checks (hnm_rma_install): the running SimGrid is the one hnm was built
+ * for, at most the last version checked (hnm_simgrid_version.hpp: SMPI's
+ * RMA calls are the same from 3.32 to 4.1), and the global
  * search resolves PMPI_Put to this library. If either fails, one warning,
  * and RMA is timed as SMPI does (the wrappers only forward). Models
  * without <rma> never reach the marks: every wrapper forwards at once.
@@ -47,6 +49,8 @@
  * code (an actor killed while it sleeps is unwound by an exception).
  */
 #include "hnm_rma.h"
+
+#include "hnm_simgrid_version.hpp"
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/version.h>
@@ -169,8 +173,10 @@ int hnm_rma_install(const hnm_rma* c, const char* model_name)
   int major = 0, minor = 0, patch = 0;
   sg_version_get(&major, &minor, &patch);
   const char* why = nullptr;
-  if (major != 3 || minor != 32)
-    why = "it recognises RMA calls the way SimGrid 3.32 makes them, and this is another SimGrid";
+  if (major != SIMGRID_VERSION_MAJOR || minor != SIMGRID_VERSION_MINOR)
+    why = "it was built for another SimGrid than the one running (rebuild hnm)";
+  else if (HNM_SG_NEWER_THAN_CHECKED)
+    why = "it recognises RMA calls the way SMPI 3.32 to 4.1 makes them, and this SimGrid is newer";
   else if (dlsym(RTLD_DEFAULT, "PMPI_Put") != reinterpret_cast<void*>(&PMPI_Put))
     why = "libhnm.so is not ahead of SimGrid in the symbol search (run through hnm-run, which preloads it)";
   if (why != nullptr) {

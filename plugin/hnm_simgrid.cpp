@@ -9,18 +9,19 @@
  * at its default) and prints through SimGrid's logging (hnm_log.hpp). Once
  * the command line is parsed
  * (Engine::on_platform_creation_cb) it loads the model with the C core, and
- * installs it through SimGrid 3.32's extension points:
+ * installs it through SimGrid's extension points (hnm_simgrid_version.hpp
+ * holds what differs between versions):
  *   - smpi_register_op_cost_callback(): MPI_Send / MPI_Isend / MPI_Recv
  *     overheads (replaces smpi/os, smpi/ois, smpi/or);
  *   - once the platform exists (Engine::on_platform_created_cb):
- *     NetworkModelIntf::set_lat_factor_cb / set_bw_factor_cb (replace
+ *     the root zone's latency and bandwidth factor callbacks (replace
  *     smpi/lat-factor and smpi/bw-factor), the protocol thresholds
  *     (smpi/async-small-thresh, smpi/send-is-detached-thresh), cross-traffic,
  *     node limiter links, and FATPIPE links for contention-free models;
  *   - a model's one-sided costs (<rma>) through the MPI profiling interface
  *     (hnm_rma.cpp): the cost callbacks below ask it first.
  *   - before the network model exists (Engine::on_platform_creation_cb): the
- *     mend of SimGrid 3.32's selective max-min update (hnm_lmm_fix.h), or
+ *     mend of SimGrid's selective max-min update (hnm_lmm_fix.h), or
  *     network/optim:Full when it cannot be installed;
  *   - the model's derived-datatype pack costs (hnm_pack.cpp: PMPI entry
  *     points of libhnm.so, which hnm-run preloads).
@@ -65,9 +66,9 @@
 #include "hnm_model.h"
 #include "hnm_rma.h"
 #include "hnm_pack.h"
+#include "hnm_simgrid_version.hpp"
 #include "hnm_status.h"
 
-#include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -193,7 +194,7 @@ simgrid::config::Flag<bool> cfg_fast{
     false};
 simgrid::config::Flag<bool> cfg_detached_remedy{
     "hnm/detached-remedy",
-    "hnm: keep SimGrid 3.32's list of detached transfers short (hnm_detached_fix.cpp; changes no simulated time, "
+    "hnm: keep SimGrid 3.32's list of detached transfers short (hnm_detached_fix.cpp; from 3.34 a set, nothing to do; changes no simulated time, "
     "only the CPU a run takes: off to measure SimGrid's own list)",
     true};
 
@@ -603,10 +604,8 @@ void install_on_platform()
       break;
   }
 
-  auto* net = engine->get_netzone_root()->get_network_model();
   try {
-    net->set_lat_factor_cb(lat_factor_cb);
-    net->set_bw_factor_cb(bw_factor_cb);
+    hnm_sg_set_factor_cbs(lat_factor_cb, bw_factor_cb);
   } catch (const std::exception& e) {
     hnm_log_fatal(&_XBT_LOGV(hnm),
                   std::string(e.what()) + " (hnm installs these factors; remove --cfg=smpi/lat-factor and smpi/bw-factor)");
@@ -662,7 +661,7 @@ void install_on_platform()
                    "--cfg=network/optim:Full (hnm-run does unless told otherwise)",
                    hnm_model_name(model));
     else if (lazy_defect_possible())
-      XBT_WARN("warning: model '%s' shares bandwidth by max-min, and without hnm's mend SimGrid 3.32's "
+      XBT_WARN("warning: model '%s' shares bandwidth by max-min, and without hnm's mend SimGrid's "
                    "network/optim:Lazy can then overload a link when flows start at the same instant "
                    "(docs/lazy-bug/README.md); add --cfg=network/optim:Full",
                    hnm_model_name(model));
@@ -707,13 +706,25 @@ double recv_cost(size_t size, sg4::Host* src, sg4::Host* dst)
   return hnm_segment_recv_overhead(hnm_model_segment(model, route_class(src, dst), (double)size), (double)size);
 }
 
-/* Can SimGrid 3.32's selective-update defect change this run's results?
- * Only under max-min sharing without the mend; a model that asks for
- * SimGrid's own update (smpi-default) takes it, defect included. */
+/* What each remedy decided at start-up and why, one line each: hnm-run
+ * --explain prints it (through hnm-hosts --remedies, which loads the
+ * platform with libhnm.so preloaded, as smpirun does). */
+std::string remedies_report;
+bool lmm_defect_absent = false; /* the self-check found no defect to mend */
+
+void note_remedy(const char* name, const char* state, const std::string& why)
+{
+  remedies_report += std::string("  ") + name + ": " + state + " -- " + why + "\n";
+}
+
+/* Can SimGrid's selective-update defect change this run's results? Only
+ * under max-min sharing without the mend, on a SimGrid that has it; a
+ * model that asks for SimGrid's own update (smpi-default) takes it, defect
+ * included. */
 bool lazy_defect_possible()
 {
   return hnm_model_contention(model) == HNM_CONTENTION_MAXMIN && hnm_model_update(model) == HNM_UPDATE_FIXED &&
-         not hnm_lmm_fix_enabled();
+         not hnm_lmm_fix_enabled() && not lmm_defect_absent;
 }
 
 /* Mend SimGrid's selective update (hnm_lmm_fix.h) for every model that
@@ -723,25 +734,43 @@ bool lazy_defect_possible()
  * after this (Engine::on_platform_creation). Said once, on stderr. */
 void install_lmm_fix()
 {
-  if (hnm_model_update(model) != HNM_UPDATE_FIXED)
+  const char* name = "Lazy max-min mend (docs/lazy-bug)";
+  if (hnm_model_update(model) != HNM_UPDATE_FIXED) {
+    note_remedy(name, "off", std::string("model '") + hnm_model_name(model) +
+                                 "' takes SimGrid's own selective update, defect included");
     return;
+  }
   std::string why;
-  if (hnm_lmm_fix_enable(why) == 0) {
+  int rc = hnm_lmm_fix_enable(why);
+  if (rc == 0) {
+    note_remedy(name, "on", why);
     if (verbose)
       XBT_INFO("SimGrid's selective max-min update mended (docs/lazy-bug/README.md)");
     return;
   }
-  if (hnm_model_contention(model) != HNM_CONTENTION_MAXMIN)
+  if (rc > 0) {
+    lmm_defect_absent = true;
+    note_remedy(name, "not needed", why);
+    if (verbose)
+      XBT_INFO("note: SimGrid's selective max-min update needs no mend: %s", why.c_str());
     return;
+  }
+  if (hnm_model_contention(model) != HNM_CONTENTION_MAXMIN) {
+    note_remedy(name, "off", why + "; no max-min sharing under this model, so nothing changes");
+    return;
+  }
   if (simgrid::config::is_default("network/optim")) {
     sg4::Engine::set_config("network/optim:Full");
+    note_remedy(name, "off", why + "; running under network/optim:Full instead");
     XBT_INFO("note: cannot mend SimGrid's selective max-min update (%s); running under "
                  "network/optim:Full instead", why.c_str());
-  } else
+  } else {
+    note_remedy(name, "off", why);
     XBT_INFO("note: cannot mend SimGrid's selective max-min update (%s)", why.c_str());
+  }
 }
 
-/* A remedy for a cost of SimGrid 3.32 that changes no simulated time
+/* A remedy for a cost of SimGrid that changes no simulated time
  * (hnm_detached_fix.h, hnm_win_fix.h), so that every model takes it,
  * smpi-default too, unless WANTED is off. When its guard fails SimGrid's
  * own code stays: the run is as exact, only slower (said in verbose mode).
@@ -750,8 +779,10 @@ void install_lmm_fix()
  * (gcr at 256 ranks crashed with the detached remedy under
  * contexts/nthreads:2). */
 struct remedy {
+  const char* name; /* in --explain */
+  const char* flag; /* its hnm/ flag */
   bool wanted;
-  int (*enable)(std::string& why);
+  int (*enable)(std::string& why); /* 0 on, 1 not needed, -1 cannot */
   unsigned long long (*count)();
   const char* on;    /* the verbose line when it is on */
   const char* tally; /* the verbose line at the end: %llu, its count */
@@ -762,15 +793,20 @@ struct remedy {
 
 void install_remedy(const remedy& r)
 {
-  if (not r.wanted)
+  if (not r.wanted) {
+    note_remedy(r.name, "off", std::string("--cfg=") + r.flag + ":no");
     return;
+  }
   if (int nthreads = simgrid::config::get_value<int>("contexts/nthreads"); nthreads > 1) {
+    note_remedy(r.name, "off", "contexts/nthreads:" + std::to_string(nthreads) + ": its index is not shared between threads");
     if (verbose)
       XBT_INFO("note: %s under contexts/nthreads:%d", r.off, nthreads);
     return;
   }
   std::string why;
-  if (r.enable(why) == 0) {
+  int rc = r.enable(why);
+  note_remedy(r.name, rc == 0 ? "on" : rc > 0 ? "not needed" : "off", why);
+  if (rc == 0) {
     if (verbose) {
       XBT_INFO("%s", r.on);
       sg4::Engine::on_simulation_end_cb([r] {
@@ -785,11 +821,13 @@ void install_remedy(const remedy& r)
 
 void install_remedies()
 {
-  install_remedy({cfg_detached_remedy, hnm_detached_fix_enable, hnm_detached_fix_moved,
+  install_remedy({"detached-transfer list (docs/scale.md)", "hnm/detached-remedy", cfg_detached_remedy,
+                  hnm_detached_fix_enable, hnm_detached_fix_moved,
                   "SimGrid's detached-transfer list kept short (docs/scale.md)",
                   "%llu detached transfers kept off SimGrid's list",
                   "SimGrid's detached-transfer list stays as it is: each transfer's end walks it"});
-  install_remedy({cfg_unlock_remedy, hnm_win_fix_enable, hnm_win_fix_taken,
+  install_remedy({"window lockers (docs/scale.md)", "hnm/unlock-remedy", cfg_unlock_remedy, hnm_win_fix_enable,
+                  hnm_win_fix_taken,
                   "SMPI's window locks found without walking the window's lockers (docs/scale.md)",
                   "%llu window locks released without walking SMPI's list of lockers",
                   "SMPI's window locks stay as they are: each unlock and one-sided operation walks the window's "
@@ -829,6 +867,13 @@ void resolve_settings()
 }
 
 } // namespace
+
+/* The remedies' decisions of this process, one line each (empty before
+ * the platform is loaded): for hnm-hosts --remedies. */
+extern "C" const char* hnm_plugin_remedies()
+{
+  return remedies_report.c_str();
+}
 
 extern "C" void hnm_route_observer_set(hnm_route_observer_fn fn, void* ctx)
 {

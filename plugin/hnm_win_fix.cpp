@@ -1,4 +1,4 @@
-/* hnm_win_fix.cpp -- SMPI 3.32's passive-target locks, made O(1) per
+/* hnm_win_fix.cpp -- SMPI's passive-target locks, made O(1) per
  * operation from libhnm.so (docs/scale.md, "Passive target at scale").
  *
  * The cost. Each window keeps the ranks that hold a lock on it in
@@ -38,20 +38,32 @@
  * list becomes empty; a window whose list is not empty is never freed
  * (Win::del refuses to), so no index outlives its list.
  *
- * The guard. The window's fields are reached at SMPI 3.32's offsets
- * (connected_wins_ at 0xb8, lock_mut_ at 0x110, lockers_ at 0x120, rank_
- * at 0x138, mode_ at 0x13c). The remedy runs only when (1) the running
- * libsimgrid says 3.32.0 and (2) the original unlock()'s machine code is
- * the one those offsets were read from (Debian 12's libsimgrid3.32
- * 3.32-2). At every use (3) the index must account for exactly the
- * list's size, and each node it names must hold the rank it is filed
- * under; otherwise the index is dropped and SMPI's own code walks the
- * list, as without the remedy. Under parallel contexts it stays off
- * (hnm_simgrid.cpp): its index is not shared safely between threads.
+ * The guard, by behaviour (no machine-code test: a rebuild, a point
+ * release or another compiler keeps it working or turns it off, never
+ * wrong). The file is compiled in for the versions whose Win class and
+ * Win::unlock() were checked to be 3.32's, 3.32 to 4.1
+ * (HNM_SG_WIN_LOCKERS_LIST, hnm_simgrid_version.hpp). The window's fields
+ * are reached at offsets fixed by that class declaration (connected_wins_
+ * at 0xb8, lock_mut_ at 0x110, lockers_ at 0x120, rank_ at 0x138, mode_ at
+ * 0x13c). (1) The running libsimgrid must be the version hnm was built
+ * for. (2) The first window the remedy meets is checked against SMPI's own
+ * accessors before any field is written: rank_ must be what Win::rank()
+ * returns, connected_wins_ must hold Win::comm()'s size windows with this
+ * one at its rank, lock_mut_ must be set, and lockers_ must be a
+ * well-formed std::list (its header's neighbours point back at it). The
+ * layout is the class's, so one window decides for all; if it fails, the
+ * remedy turns itself off and SMPI's own code runs. At every use (3) the
+ * index must account for exactly the list's size, and each node it names
+ * must hold the rank it is filed under; otherwise the index is dropped and
+ * SMPI's own code walks the list, as without the remedy. Under parallel
+ * contexts it stays off (hnm_simgrid.cpp): its index is not shared safely
+ * between threads.
  */
 #include "hnm_win_fix.h"
 
-#include "hnm_simgrid_internals.hpp"
+#include "hnm_simgrid_version.hpp"
+
+#if HNM_SG_WIN_LOCKERS_LIST
 
 #include <simgrid/s4u/Mutex.hpp>
 #include <xbt/log.h>
@@ -66,31 +78,7 @@ XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(hnm);
 
 namespace {
 
-/* The original Win::unlock(int)'s first 272 bytes in Debian 12's
- * libsimgrid.so.3.32 (3.32-2), up to its call of Win::flush: `mov
- * 0xb8(%rdi),%rax` (connected_wins_' data), `mov 0x13c(%r13),%ecx` and
- * `movl $0,0x13c(%r13)` (mode_), `lea 0x120(%r13),%r8` (lockers_), `mov
- * 0x138(%rbp),%edi` (rank_), `cmp %edi,0x10(%rsi)` (a node's value),
- * `subq $1,0x130(%r13)` (the list's size), `cmpl $0x1,0x4(%rsp)`
- * (MPI_LOCK_EXCLUSIVE) and `mov 0x110(%r13),%rdi` (lock_mut_). The same
- * bytes mean the same offsets and the same steps. */
-constexpr unsigned char ORIGINAL_UNLOCK[] = {
-    0x41, 0x57, 0x48, 0x63, 0xd6, 0x41, 0x56, 0x49, 0x89, 0xd6, 0x41, 0x55, 0x41, 0x54, 0x55, 0x48, 0x89, 0xfd, 0x53,
-    0x48, 0x83, 0xec, 0x38, 0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0x00, 0x00, 0x00, 0x48, 0x89, 0x44, 0x24, 0x28, 0x31,
-    0xc0, 0x48, 0x8b, 0x87, 0xb8, 0x00, 0x00, 0x00, 0x4c, 0x8d, 0x64, 0x24, 0x10, 0x66, 0x49, 0x0f, 0x6e, 0xc4, 0x4c,
-    0x89, 0xe3, 0x4c, 0x8b, 0x2c, 0xd0, 0x66, 0x0f, 0x6c, 0xc0, 0x48, 0xc7, 0x44, 0x24, 0x20, 0x00, 0x00, 0x00, 0x00,
-    0x0f, 0x29, 0x44, 0x24, 0x10, 0x41, 0x8b, 0x8d, 0x3c, 0x01, 0x00, 0x00, 0x4d, 0x8b, 0xbd, 0x20, 0x01, 0x00, 0x00,
-    0x4d, 0x8d, 0x85, 0x20, 0x01, 0x00, 0x00, 0x41, 0xc7, 0x85, 0x3c, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x89,
-    0x4c, 0x24, 0x04, 0x4d, 0x39, 0xf8, 0x75, 0x0b, 0xeb, 0x71, 0x0f, 0x1f, 0x40, 0x00, 0x4d, 0x39, 0xf8, 0x74, 0x4b,
-    0x4c, 0x89, 0xfe, 0x8b, 0xbd, 0x38, 0x01, 0x00, 0x00, 0x4d, 0x8b, 0x3f, 0x39, 0x7e, 0x10, 0x75, 0xea, 0x49, 0x39,
-    0xdf, 0x74, 0xe5, 0x48, 0x39, 0xf3, 0x74, 0xe0, 0x48, 0x89, 0xdf, 0x4c, 0x89, 0xfa, 0x4c, 0x89, 0x44, 0x24, 0x08,
-    0xe8, 0x00, 0x38, 0xcb, 0xff, 0x4c, 0x8b, 0x44, 0x24, 0x08, 0x48, 0x83, 0x44, 0x24, 0x20, 0x01, 0x49, 0x83, 0xad,
-    0x30, 0x01, 0x00, 0x00, 0x01, 0x48, 0x8b, 0x5c, 0x24, 0x10, 0x4d, 0x39, 0xf8, 0x75, 0xb8, 0x0f, 0x1f, 0x00, 0x4c,
-    0x39, 0xe3, 0x74, 0x18, 0x0f, 0x1f, 0x00, 0x48, 0x89, 0xdf, 0x48, 0x8b, 0x1b, 0xbe, 0x18, 0x00, 0x00, 0x00, 0xe8,
-    0xa8, 0x06, 0xcb, 0xff, 0x4c, 0x39, 0xe3, 0x75, 0xeb, 0x83, 0x7c, 0x24, 0x04, 0x01, 0x75, 0x11, 0x49, 0x8b, 0xbd,
-    0x10, 0x01, 0x00, 0x00, 0x48, 0x85, 0xff, 0x74, 0x31, 0xe8, 0xab, 0x83, 0xcb, 0xff, 0x44, 0x89, 0xf6, 0x48, 0x89,
-    0xef, 0xe8, 0xf0, 0x3d, 0xcb, 0xff};
-
+/* Offsets in SMPI's class Win (3.32 to 4.1, x86-64 Itanium ABI). */
 constexpr size_t WIN_CONNECTED     = 0xb8;  /* std::vector<MPI_Win>: its data pointer first */
 constexpr size_t WIN_LOCK_MUT      = 0x110; /* s4u::MutexPtr: one pointer */
 constexpr size_t WIN_LOCKERS       = 0x120; /* std::list<int> */
@@ -99,6 +87,9 @@ constexpr size_t WIN_MODE          = 0x13c; /* int */
 constexpr int LOCK_EXCLUSIVE       = 1;     /* SMPI's MPI_LOCK_EXCLUSIVE */
 constexpr const char* UNLOCK_SYMBOL = "_ZN7simgrid4smpi3Win6unlockEi";
 constexpr const char* FLUSH_SYMBOL  = "_ZN7simgrid4smpi3Win5flushEi";
+constexpr const char* RANK_SYMBOL   = "_ZNK7simgrid4smpi3Win4rankEv";
+constexpr const char* COMM_SYMBOL   = "_ZNK7simgrid4smpi3Win4commEv";
+constexpr const char* SIZE_SYMBOL   = "_ZNK7simgrid4smpi4Comm4sizeEv";
 
 using unlock_fn = int (*)(void*, int);
 using flush_fn  = int (*)(void*, int);
@@ -107,7 +98,11 @@ using node      = std::__detail::_List_node_base;
 
 unlock_fn original_unlock = nullptr;
 flush_fn win_flush        = nullptr;
+int (*win_rank)(const void*)         = nullptr;
+void* (*win_comm)(const void*)       = nullptr;
+int (*comm_size)(const void*)        = nullptr;
 bool remedy_on            = false;
+enum class Layout { UNCHECKED, OK, WRONG } layout = Layout::UNCHECKED;
 unsigned long long taken  = 0; /* lock entries taken off by unlock */
 unsigned long long found  = 0; /* one-sided operations whose lock entry was moved to the front */
 
@@ -249,6 +244,31 @@ void promote(lockers* l, int rank)
   l->splice(l->begin(), *l, lockers::iterator(n));
 }
 
+/* Guard (2): WIN's fields, read at the offsets above, agree with SMPI's
+ * own accessors. Decided once, on the first window met. */
+bool layout_checked(const void* win)
+{
+  if (layout == Layout::UNCHECKED) {
+    bool ok            = false;
+    int rank           = win_rank(win);
+    const void* comm   = win_comm(win);
+    char* const* wins  = hnm_field<char* const*>(win, WIN_CONNECTED);
+    char* const* end   = hnm_field<char* const*>(win, WIN_CONNECTED + sizeof(void*));
+    if (comm != nullptr && hnm_field<int>(win, WIN_RANK) == rank && rank >= 0 && wins != nullptr &&
+        end - wins == comm_size(comm) && rank < end - wins && wins[rank] == win &&
+        hnm_field<void*>(win, WIN_LOCK_MUT) != nullptr) {
+      auto* head = reinterpret_cast<const node*>(static_cast<const char*>(win) + WIN_LOCKERS);
+      ok         = head->_M_next != nullptr && head->_M_prev != nullptr && head->_M_next->_M_prev == head &&
+           head->_M_prev->_M_next == head;
+    }
+    layout = ok ? Layout::OK : Layout::WRONG;
+    if (not ok)
+      XBT_INFO("note: SMPI's window is not laid out as hnm's unlock remedy reads it: the remedy stays off "
+               "(hnm_win_fix.cpp)");
+  }
+  return layout == Layout::OK;
+}
+
 } // namespace
 
 /* The interposed function, under SMPI's mangled name (smpi_win.hpp is not
@@ -259,7 +279,7 @@ extern "C" int hnm_win_unlock(void* win, int rank)
 {
   if (original_unlock == nullptr)
     original_unlock = hnm_next_definition_or_die<unlock_fn>(&_XBT_LOGV(hnm), UNLOCK_SYMBOL, "Win::unlock()");
-  if (not remedy_on)
+  if (not remedy_on || not layout_checked(win))
     return original_unlock(win, rank);
   char* target   = hnm_field<char**>(win, WIN_CONNECTED)[rank];
   int mode       = hnm_field<int>(target, WIN_MODE);
@@ -281,7 +301,7 @@ namespace {
  * to the front of the target window's list. */
 void promote_for(const void* win, int target)
 {
-  if (not remedy_on)
+  if (not remedy_on || not layout_checked(win))
     return;
   char* const* wins = hnm_field<char* const*>(win, WIN_CONNECTED);
   char* const* end  = hnm_field<char* const*>(win, WIN_CONNECTED + sizeof(void*));
@@ -331,20 +351,24 @@ int hnm_win_fix_enable(std::string& why)
 {
   if (remedy_on)
     return 0;
-  if (not hnm_simgrid_is_3_32_0(why, "the remedy"))
+  if (not hnm_sg_running_as_built(why, "the remedy"))
     return -1;
   original_unlock = hnm_next_definition<unlock_fn>(UNLOCK_SYMBOL);
   win_flush       = hnm_next_definition<flush_fn>(FLUSH_SYMBOL);
-  if (original_unlock == nullptr || win_flush == nullptr) {
-    why = "libsimgrid does not export Win::unlock() and Win::flush() (or libhnm.so is not preloaded)";
+  win_rank        = hnm_next_definition<int (*)(const void*)>(RANK_SYMBOL);
+  win_comm        = hnm_next_definition<void* (*)(const void*)>(COMM_SYMBOL);
+  comm_size       = hnm_next_definition<int (*)(const void*)>(SIZE_SYMBOL);
+  if (original_unlock == nullptr || win_flush == nullptr || win_rank == nullptr || win_comm == nullptr ||
+      comm_size == nullptr) {
+    why = "libsimgrid does not export Win::unlock(), flush(), rank(), comm() and Comm::size() (or libhnm.so is not "
+          "preloaded)";
     return -1;
   }
-  if (not hnm_code_is(reinterpret_cast<const void*>(original_unlock), ORIGINAL_UNLOCK, why, "Win::unlock()",
-                      "the remedy"))
-    return -1;
   if (indexes == nullptr)
     indexes = new std::unordered_map<const lockers*, list_index>();
   remedy_on = true;
+  why       = "SMPI " + hnm_sg_running_version() + " keeps a window's lockers in a std::list; the first window's "
+              "layout is checked against SMPI's accessors before use";
   return 0;
 }
 
@@ -357,3 +381,25 @@ unsigned long long hnm_win_fix_found()
 {
   return found;
 }
+
+#else /* a SimGrid newer than the last one checked */
+
+int hnm_win_fix_enable(std::string& why)
+{
+  why = "SimGrid " + hnm_sg_running_version() + " is newer than the last version whose windows were checked (" +
+        std::to_string(HNM_SG_LAST_CHECKED_MAJOR) + "." + std::to_string(HNM_SG_LAST_CHECKED_MINOR) +
+        "): SMPI's own code runs";
+  return -1;
+}
+
+unsigned long long hnm_win_fix_taken()
+{
+  return 0;
+}
+
+unsigned long long hnm_win_fix_found()
+{
+  return 0;
+}
+
+#endif
