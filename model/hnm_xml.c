@@ -93,7 +93,13 @@ struct xml__err {
   char msg[256];
 };
 
+/* libxml2 2.12 made the error a const pointer (GCC 14 and later refuse the
+ * old signature): Debian 13 and sid have 2.12 and later, Debian 12 2.9. */
+#if LIBXML_VERSION >= 21200
+static void xml__structured(void *ctx, const xmlError *e)
+#else
 static void xml__structured(void *ctx, xmlErrorPtr e)
+#endif
 {
   struct xml__err *c = ctx;
   if (c->set || e == NULL || e->level < XML_ERR_ERROR)

@@ -272,8 +272,9 @@ static void cluster_notes(FILE *out)
 static void torus_notes(FILE *out)
 {
   fprintf(out,
-          "Layout: <cluster id=\"torus\" topology=\"TORUS\" topo_parameters=\"A,B,...\"> as the root\n"
-          "zone; host node-i has coordinate k = (i / (d0 x ... x d(k-1))) mod dk: dimension 0 varies\n"
+          "Layout: <cluster id=\"torus\" topology=\"TORUS\" topo_parameters=\"A,B,...\"> alone in\n"
+          "<zone id=\"torus-root\"> (SimGrid 4.0 and 4.1 cannot load such a cluster straight under\n"
+          "<platform>); host node-i has coordinate k = (i / (d0 x ... x d(k-1))) mod dk: dimension 0 varies\n"
           "fastest and SimGrid routes it first, then dimension 1, ... Each ring is travelled the\n"
           "short way; at exactly half a ring SimGrid goes the positive way, except from\n"
           "coordinate d/2 to 0, which goes the negative way (TorusZone::get_local_route).\n"
@@ -295,6 +296,7 @@ static void fattree_notes(FILE *out)
 {
   fprintf(out,
           "Layout: <cluster id=\"fattree\" topology=\"FAT_TREE\" topo_parameters=\"L;DOWN;UP;LINKS\">\n"
+          "alone in <zone id=\"fattree-root\">\n"
           "(SimGrid's XGFT): N = product of DOWN hosts; level l has product(UP[0..l-1]) x\n"
           "product(DOWN[l..]) switches. Host node-i hangs off leaf switch group i / DOWN[0].\n"
           "\n"
@@ -316,7 +318,8 @@ static void dragonfly_notes(FILE *out)
 {
   fprintf(out,
           "Layout: <cluster id=\"dragonfly\" topology=\"DRAGONFLY\"\n"
-          "topo_parameters=\"GROUPS,BLUE;CHASSIS,BLACK;ROUTERS,GREEN;NODES\">. Host node-i is on\n"
+          "topo_parameters=\"GROUPS,BLUE;CHASSIS,BLACK;ROUTERS,GREEN;NODES\"> alone in\n"
+          "<zone id=\"dragonfly-root\">. Host node-i is on\n"
           "router i / NODES; routers are numbered group, then chassis, then router.\n"
           "\n"
           "Presets: a Table 1 group mesh R x C becomes CHASSIS = R, ROUTERS = C (each dimension\n"

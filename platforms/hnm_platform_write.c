@@ -199,6 +199,24 @@ static int xml_topology_cluster(hnm_xml_writer *w, const struct plat_config *cfg
   return 0;
 }
 
+/* The torus, fat tree or dragonfly cluster inside a zone of its own,
+ * "NAME-root" (routing Full, nothing else in it). SimGrid 4.0 and 4.1 crash
+ * on a <cluster topology=...> straight under <platform>: their XML parser
+ * creates the topology zone on the enclosing zone, which is null there
+ * (src/kernel/xml/sg_platf.cpp, sg_platf_new_cluster_hierarchical, since
+ * upstream commit 02ee070ade). Inside a zone, every version builds the
+ * same cluster with the same hosts, links and routes. */
+static int xml_root_zone(hnm_xml_writer *w, const struct plat_config *cfg)
+{
+  char id[128];
+
+  snprintf(id, sizeof id, "%s-root", cfg->fam->name);
+  if (hnm_xml_writer_start(w, "zone") != 0 || xml_attr(w, "id", id) != 0 || xml_attr(w, "routing", "Full") != 0 ||
+      xml_topology_cluster(w, cfg) != 0 || hnm_xml_writer_end(w) != 0)
+    return -1;
+  return 0;
+}
+
 static int xml_link(hnm_xml_writer *w, int cabinet, const char *kind, double bw, double lat, int fatpipe)
 {
   char id[64];
@@ -340,7 +358,7 @@ static int write_xml(FILE *fp, const struct plat_config *cfg)
       hnm_xml_writer_comment(w, comment) != 0 || hnm_xml_writer_start(w, "platform") != 0 ||
       xml_attr(w, "version", "4.1") != 0)
     goto err;
-  if (cfg->topo.family == HNM_TOPO_CLUSTER ? xml_cabinets(w, cfg) != 0 : xml_topology_cluster(w, cfg) != 0)
+  if (cfg->topo.family == HNM_TOPO_CLUSTER ? xml_cabinets(w, cfg) != 0 : xml_root_zone(w, cfg) != 0)
     goto err;
   if (hnm_xml_writer_end(w) != 0)
     goto err;

@@ -14,8 +14,18 @@
  * platform does not have, are refused with one line instead of a simulator
  * abort. Its own process, so that whatever SimGrid does with a bad platform
  * (an exception, caught here, or an abort) cannot take hnm-run with it.
+ *
+ *   hnm-hosts --remedies PLATFORM [--cfg=KEY:VALUE]...
+ *
+ * With libhnm.so preloaded and a model in $HNM_MODEL (hnm-run --explain
+ * does both), loads PLATFORM with the given settings as smpirun will, so
+ * that the plugin makes its start-up decisions, and prints them: whether
+ * each remedy of SimGrid's (the Lazy mend, the detached-transfer list, the
+ * window lockers) is on, and why (docs/simgrid-versions.md).
+ *
  * Exit status: 0 loaded; 2 usage, or standard output could not be written;
- * 3 SimGrid refused the platform, or it is not a regular file. Messages are
+ * 3 SimGrid refused the platform, or it is not a regular file; 1 (with
+ * --remedies) libhnm.so is not loaded. Messages are
  * core/hnm_msg's, one line each: "hnm-hosts: REASON" (hnm-run takes REASON
  * into its own line).
  */
@@ -27,7 +37,10 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <simgrid/version.h>
 #include <xbt/config.hpp>
+
+#include <dlfcn.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -35,6 +48,7 @@
 #include <sys/stat.h>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 namespace {
 
@@ -62,6 +76,21 @@ bool is_node_limiter(const std::unordered_set<std::string>& names, const std::st
   return false;
 }
 
+/* --remedies: the decisions of the preloaded plugin (hnm_simgrid.cpp). */
+int print_remedies()
+{
+  auto report = reinterpret_cast<const char* (*)()>(dlsym(RTLD_DEFAULT, "hnm_plugin_remedies"));
+  if (report == nullptr) {
+    hnm_msg_error("--remedies: libhnm.so is not loaded (LD_PRELOAD it, as hnm-run --explain does)");
+    return 1;
+  }
+  int major = 0, minor = 0, patch = 0;
+  sg_version_get(&major, &minor, &patch);
+  std::printf("remedies of SimGrid %d.%d.%d (hnm built against %d.%d; docs/simgrid-versions.md):\n%s", major, minor,
+              patch, SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, report());
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -71,9 +100,12 @@ int main(int argc, char** argv)
   hnm_msg_init("hnm-hosts");
   if (argc == 2 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0)) {
     std::printf("Usage: hnm-hosts PLATFORM\n"
+                "       hnm-hosts --remedies PLATFORM [--cfg=KEY:VALUE]...\n"
                 "Load a SimGrid platform (XML or .so) and print '# hosts=H fatpipe=F limiters=L'\n"
                 "[' host-speed=V' if its <config> sets smpi/host-speed], then its hosts, one per\n"
                 "line: NAME<tab>SPEED (flop/s).\n"
+                "  --remedies   with libhnm.so preloaded and $HNM_MODEL set (hnm-run --explain):\n"
+                "               print which of the plugin's remedies of SimGrid are on, and why\n"
                 "  -h, --help   this help\n"
                 "  --version    print the version\n");
     return 0;
@@ -82,10 +114,18 @@ int main(int argc, char** argv)
     std::printf("hnm-hosts %s\n", HNM_VERSION);
     return 0;
   }
+  bool remedies = argc >= 3 && std::strcmp(argv[1], "--remedies") == 0;
+  if (remedies) {
+    argv++;
+    argc--;
+    for (int i = 2; i < argc; i++)
+      if (std::strncmp(argv[i], "--cfg=", 6) != 0)
+        return hnm_msg_error("%s: only --cfg=KEY:VALUE may follow the platform (see hnm-hosts --help)", argv[i]);
+  }
   /* Bad usage: one line, as from every tool of the project. */
   if (argc >= 2 && argv[1][0] == '-')
     return hnm_msg_error("%s: unknown option (see hnm-hosts --help)", argv[1]);
-  if (argc != 2)
+  if (argc != 2 && not remedies)
     return hnm_msg_error("one platform file is needed (hnm-hosts PLATFORM; see --help)");
   /* SimGrid would block on a named pipe and read a device forever. */
   struct stat st;
@@ -107,10 +147,15 @@ int main(int argc, char** argv)
     /* SimGrid's own messages off: the exception says why, in one line. */
     char log_thres[] = "--log=root.thres:critical";
     char log_loc[]   = "--log=no_loc";
-    char* sg_argv[]  = {argv[0], log_thres, log_loc, nullptr};
-    int sg_argc      = 3;
-    simgrid::s4u::Engine engine(&sg_argc, sg_argv);
+    std::vector<char*> sg_argv = {argv[0], log_thres, log_loc};
+    for (int i = 2; remedies && i < argc; i++)
+      sg_argv.push_back(argv[i]);
+    sg_argv.push_back(nullptr);
+    int sg_argc = (int)sg_argv.size() - 1;
+    simgrid::s4u::Engine engine(&sg_argc, sg_argv.data());
     engine.load_platform(argv[1]);
+    if (remedies)
+      return print_remedies();
 
     std::unordered_set<std::string> names;
     auto links = engine.get_all_links();

@@ -133,6 +133,7 @@ public:
   void solve();
   void update_modified_cnst_set(Constraint* cnst);
   void update_modified_cnst_set_from_variable(const Variable* var);
+  void print() const;
 };
 } // namespace simgrid::kernel::lmm
 

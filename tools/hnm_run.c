@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define HNM_DEFAULT_MODEL "graphene"
@@ -465,6 +466,70 @@ static int explain_speed(const char *platform, const char *hostfile, const char 
   return rc;
 }
 
+/* --explain's third part: which of libhnm.so's remedies of SimGrid are
+ * on for this run, and why (docs/simgrid-versions.md). The plugin decides
+ * at start-up, by behaviour, on the SimGrid that runs: hnm-hosts
+ * --remedies loads PLATFORM with the plugin preloaded, the model in
+ * $HNM_MODEL and the run's --cfg= settings, and prints the plugin's
+ * lines. 0, or 1 after the message when it cannot run. */
+static int explain_remedies(const char *spec, const char *platform, int argc, char **argv)
+{
+  char helper_path[4096], plugin_path[4096], default_platform[4096];
+  if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
+      hnm_home_path(plugin_path, sizeof plugin_path, HNM_HOME_PLUGIN) != 0 ||
+      hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0)
+    return hnm_msg_error("%s", helper_path);
+  const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
+  const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : plugin_path;
+  char **args = calloc((size_t)argc + 4, sizeof *args);
+  if (args == NULL)
+    return hnm_msg_error("out of memory");
+  int n = 0;
+  args[n++] = (char *)helper;
+  args[n++] = (char *)"--remedies";
+  args[n++] = (char *)(platform ? platform : default_platform);
+  for (int i = 0; i < argc; i++)
+    if (strncmp(argv[i], "--cfg=", 6) == 0)
+      args[n++] = argv[i];
+  args[n] = NULL;
+  /* The plugin's own notes (a LogGPS model under Lazy, say) concern a run,
+   * not this listing: its stderr is kept, and shown only if it fails. */
+  FILE *errf = tmpfile();
+  fflush(NULL);
+  pid_t pid = errf != NULL ? fork() : -1;
+  if (pid < 0) {
+    free(args);
+    if (errf != NULL)
+      fclose(errf);
+    hnm_msg_error("cannot tell the remedies: %s", strerror(errno));
+    return 1;
+  }
+  if (pid == 0) {
+    dup2(fileno(errf), 2);
+    setenv("LD_PRELOAD", plugin, 1);
+    setenv("HNM_MODEL", spec, 1);
+    unsetenv("HNM_VERBOSE");
+    execv(helper, args);
+    _exit(127);
+  }
+  free(args);
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  char line[512] = "";
+  rewind(errf);
+  if (fgets(line, sizeof line, errf) != NULL)
+    line[strcspn(line, "\n")] = '\0';
+  fclose(errf);
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    hnm_msg_error("cannot tell the remedies: %s --remedies ended with %s %d%s%s", helper,
+                  WIFEXITED(st) ? "status" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
+                  *line ? ": " : "", line);
+    return 1;
+  }
+  return 0;
+}
+
 /* What hnm-run knows of the run, filled step by step by main(). */
 struct run__ctx {
   /* hnm-run's options */
@@ -493,7 +558,7 @@ static int run__options(struct run__ctx *r, int argc, char **argv)
   int no_tcmalloc = 0;
   const struct hnm_opt opts[] = {
     {.name = "model", .kind = HNM_OPT_CALL, .arg = "SPEC", .help = "network model: a bundled name or a file, with overrides (see below)", .fn = run__model},
-    {.name = "explain", .kind = HNM_OPT_FLAG, .help = "print the effective model parameters and how computation is counted, and exit", .value = &r->explain},
+    {.name = "explain", .kind = HNM_OPT_FLAG, .help = "print the effective model parameters, how computation is counted and which remedies of SimGrid are on, and exit", .value = &r->explain},
     {.name = "dry-run", .kind = HNM_OPT_FLAG, .help = "validate everything and print the smpirun command, run nothing", .value = &r->dry_run},
     {.name = "tcmalloc", .kind = HNM_OPT_FLAG, .help = "preload tcmalloc into the simulator (off by default: see below)", .value = &r->tcmalloc},
     {.name = "fast", .kind = HNM_OPT_FLAG, .help = "fast mode for the largest runs: every message rendez-vous, overheads on the wire (not exact: docs/scale.md)", .value = &r->fast},
@@ -672,7 +737,9 @@ static int run__check(struct run__ctx *r, hnm_model *model, int rc)
   const char *platform = r->is_routed ? r->platform_lib : r->platform;
   if (r->explain) {
     hnm_model_free(model);
-    return rc != 0 ? rc : explain_speed(platform, r->hostfile, r->np_text, user_speed, simulate);
+    if (rc == 0)
+      rc = explain_speed(platform, r->hostfile, r->np_text, user_speed, simulate);
+    return rc != 0 ? rc : explain_remedies(r->spec, platform, r->argc, r->argv);
   }
   memset(&r->speed, 0, sizeof r->speed);
   if (rc == 0)

@@ -22,12 +22,16 @@ each_host_k_times() {
     END { exit bad || count != n }'
 }
 
-# dtd_valid FILE LOG: xmllint against $HNM_SIMGRID_DTD; the file's own
-# DOCTYPE (an URL) is not fetched, so that warning is dropped.
+# dtd_valid FILE LOG: FILE valid against $HNM_SIMGRID_DTD (its DOCTYPE, an
+# URL, pointed at that file; nothing is fetched); LOG gets xmllint's
+# complaints. SimGrid's DTD itself declares <zone>'s content model
+# ambiguously, which libxml2 reports on any file with a zone (an error
+# status from 2.12 on): that one report, about the DTD, is not the file's.
 dtd_valid() {
-  xmllint --noout --nonet --dtdvalid "$HNM_SIMGRID_DTD" "$1" 2>&1 |
-    grep -v -e 'failed to load external entity' -e '^<!DOCTYPE' -e '^ *\^$' >"$2"
-  [ "${PIPESTATUS[0]}" -eq 0 ]
+  sed "s|SYSTEM \"https://simgrid.org/simgrid.dtd\"|SYSTEM \"$HNM_SIMGRID_DTD\"|" "$1" |
+    xmllint --noout --nonet --valid - 2>&1 |
+    awk '/Content model of [a-zA-Z_]+ is not determinist/ { getline; getline; next } { print }' >"$2"
+  [ ! -s "$2" ]
 }
 
 check "SimGrid's DTD is readable (HNM_SIMGRID_DTD=${HNM_SIMGRID_DTD:-unset})" \

@@ -5,6 +5,19 @@
 # check, check_close, refuse, skip, finish, calc, $WORK: tests/lib.sh.
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
+# sg_at_least MAJOR MINOR: the installed SimGrid (the one the build found
+# and the tests run) is at least MAJOR.MINOR. Where SimGrid's behaviour
+# changed between versions, a test pins each version's value with it
+# (docs/simgrid-versions.md).
+SG_VERSION=$(pkg-config --modversion simgrid 2>/dev/null)
+sg_at_least() {
+  awk -v v="$SG_VERSION" -v maj="$1" -v min="$2" 'BEGIN { split(v, x, "."); exit !(x[1] > maj || (x[1] == maj && x[2] >= min)) }'
+}
+# sg_version: MAJOR.MINOR of the installed SimGrid (pinned files' names).
+sg_version() {
+  cut -d. -f1,2 <<<"$SG_VERSION"
+}
+
 # Options that make the simulated clock move only through the network model:
 # no benchmarked computation, no time injected by MPI_Wtime.
 SIMOPTS=(--cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no
