@@ -495,16 +495,24 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
   /* The plugin's own notes (a LogGPS model under Lazy, say) concern a run,
    * not this listing: its stderr is kept, and shown only if it fails. */
   FILE *errf = tmpfile();
+  int out[2] = {-1, -1};
   fflush(NULL);
-  pid_t pid = errf != NULL ? fork() : -1;
+  pid_t pid = errf != NULL && pipe(out) == 0 ? fork() : -1;
   if (pid < 0) {
     free(args);
     if (errf != NULL)
       fclose(errf);
+    if (out[0] >= 0) {
+      close(out[0]);
+      close(out[1]);
+    }
     hnm_msg_error("cannot tell the remedies: %s", strerror(errno));
     return 1;
   }
   if (pid == 0) {
+    dup2(out[1], 1);
+    close(out[0]);
+    close(out[1]);
     dup2(fileno(errf), 2);
     setenv("LD_PRELOAD", plugin, 1);
     setenv("HNM_MODEL", spec, 1);
@@ -513,6 +521,24 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
     _exit(127);
   }
   free(args);
+  /* Its lines go out through hnm-run's own standard output, whose errors
+   * hnm-run reports at exit like any other (a few hundred bytes; more is
+   * read and dropped so that the helper never blocks). */
+  close(out[1]);
+  char text[8192];
+  size_t len = 0;
+  for (;;) {
+    char buf[1024];
+    ssize_t n = read(out[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    size_t k = (size_t)n < sizeof text - len ? (size_t)n : sizeof text - len;
+    memcpy(text + len, buf, k);
+    len += k;
+  }
+  close(out[0]);
   int st = 0;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
     ;
@@ -527,6 +553,7 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
                   *line ? ": " : "", line);
     return 1;
   }
+  fwrite(text, 1, len, stdout);
   return 0;
 }
 

@@ -72,7 +72,11 @@ CASES=("1 1 1" "2 2 1" "3 3 1" "4 2 2" "5 5 1" "6 3 2" "6 1 6 --cx 1 --cy 6" "7 
 # small-grid cases), every variant with alternating packings for the rest
 # (keeps the script short on 2 cores). With one process Open MPI's default
 # one-sided component (osc rdma) finds no RDMA-capable transport (only
-# btl self is active) and MPI_Win_create fails; osc pt2pt runs it.
+# btl self is active) and MPI_Win_create fails; osc pt2pt runs it. Open MPI
+# 5 has no pt2pt, and its default (osc sm) runs one process: the default
+# there.
+OSC_ONE=
+ompi_info --parsable 2>/dev/null | grep -q '^mca:osc:pt2pt:' && OSC_ONE=pt2pt
 for c in "${CASES[@]}"; do
   read -r p cx cy extra <<<"$c"
   d=2
@@ -85,7 +89,7 @@ for c in "${CASES[@]}"; do
         continue
       fi
       osc=
-      [ "$p" = 1 ] && osc=pt2pt
+      [ "$p" = 1 ] && osc=$OSC_ONE
       # shellcheck disable=SC2086 # extra holds several options
       out=$(OMPI_MCA_osc=$osc mpi "$p" "$APP_MPI" --variant "$v" --pack "$pack" --nx $NX --ny $NY --nz $NZ \
         --fields $F --iterations $IT --verify $extra 2>&1) || true

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Pins SimGrid 3.32's selective-update defect (docs/lazy-bug/README.md) where
+# Pins SimGrid's selective-update defect (3.32 to 4.1; docs/lazy-bug/README.md) where
 # hnm keeps it on purpose: plain smpirun and --model smpi-default (plain
 # smpirun, bit for bit), under their default network/optim:Lazy.
 # SimGrid canary (ctest label simgrid-canary): if this fails after a SimGrid
 # upgrade, with max-min's values, the bug was fixed upstream -- not a
-# regression of hnm; the plugin's mend (plugin/hnm_lmm_fix.cpp) is then
-# guarded off by the version check, and this test and the docs should say
-# so.
+# regression of hnm; the plugin's mend (plugin/hnm_lmm_fix.cpp) then finds
+# no defect in its self-check and stays off ("not needed", hnm-run
+# --explain), and this test and the docs should say so.
 #
 # The fan-out of tests/sim/fanout.sh (2 flows to B, 2 or 8 to C, all at
 # time 0): SimGrid solves the flows to C against LA alone, so each runs at
