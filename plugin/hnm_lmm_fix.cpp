@@ -191,8 +191,9 @@ void lmm::System::print() const
 {
   if (in_self_check)
     return;
-  using print_fn                = void (*)(const lmm::System*);
-  static const print_fn original_print = hnm_next_definition_or_die<print_fn>(&_XBT_LOGV(hnm), PRINT_SYMBOL, "System::print()");
+  using print_fn = void (*)(const lmm::System*);
+  static const print_fn original_print =
+      hnm_next_definition_or_die<print_fn>(&_XBT_LOGV(hnm), PRINT_SYMBOL, "System::print()");
   original_print(this);
 }
 

@@ -96,12 +96,12 @@ using flush_fn  = int (*)(void*, int);
 using lockers   = std::list<int>;
 using node      = std::__detail::_List_node_base;
 
-unlock_fn original_unlock = nullptr;
-flush_fn win_flush        = nullptr;
-int (*win_rank)(const void*)         = nullptr;
-void* (*win_comm)(const void*)       = nullptr;
-int (*comm_size)(const void*)        = nullptr;
-bool remedy_on            = false;
+unlock_fn original_unlock       = nullptr;
+flush_fn win_flush              = nullptr;
+int (*win_rank)(const void*)    = nullptr; /* SMPI's Win::rank(), for the layout check */
+void* (*win_comm)(const void*)  = nullptr; /* Win::comm() */
+int (*comm_size)(const void*)   = nullptr; /* Comm::size() */
+bool remedy_on                  = false;
 enum class Layout { UNCHECKED, OK, WRONG } layout = Layout::UNCHECKED;
 unsigned long long taken  = 0; /* lock entries taken off by unlock */
 unsigned long long found  = 0; /* one-sided operations whose lock entry was moved to the front */
@@ -249,17 +249,17 @@ void promote(lockers* l, int rank)
 bool layout_checked(const void* win)
 {
   if (layout == Layout::UNCHECKED) {
-    bool ok            = false;
-    int rank           = win_rank(win);
-    const void* comm   = win_comm(win);
-    char* const* wins  = hnm_field<char* const*>(win, WIN_CONNECTED);
-    char* const* end   = hnm_field<char* const*>(win, WIN_CONNECTED + sizeof(void*));
+    bool ok           = false;
+    int rank          = win_rank(win);
+    const void* comm  = win_comm(win);
+    char* const* wins = hnm_field<char* const*>(win, WIN_CONNECTED);
+    char* const* end  = hnm_field<char* const*>(win, WIN_CONNECTED + sizeof(void*));
     if (comm != nullptr && hnm_field<int>(win, WIN_RANK) == rank && rank >= 0 && wins != nullptr &&
         end - wins == comm_size(comm) && rank < end - wins && wins[rank] == win &&
         hnm_field<void*>(win, WIN_LOCK_MUT) != nullptr) {
       auto* head = reinterpret_cast<const node*>(static_cast<const char*>(win) + WIN_LOCKERS);
       ok         = head->_M_next != nullptr && head->_M_prev != nullptr && head->_M_next->_M_prev == head &&
-           head->_M_prev->_M_next == head;
+                   head->_M_prev->_M_next == head;
     }
     layout = ok ? Layout::OK : Layout::WRONG;
     if (not ok)
