@@ -31,8 +31,8 @@
  * compiled in for SimGrid 3.32 only (HNM_SG_DETACHED_LIST,
  * hnm_simgrid_version.hpp): from 3.34 the list is a std::set and there is
  * nothing to remedy. The maestro's list is reached at offsets fixed by
- * 3.32's class declarations (src/kernel/EngineImpl.hpp: maestro_ at 0x1d0;
- * src/kernel/actor/ActorImpl.hpp: activities_ at 0xc0). The remedy turns
+ * 3.32's class declarations (src/kernel/EngineImpl.hpp line 54: maestro_
+ * at 0x1d0; src/kernel/actor/ActorImpl.hpp line 105: activities_ at 0xc0). The remedy turns
  * on only when (1) the running libsimgrid is the 3.32 it was built for,
  * (2) the pointer at the first offset is the maestro, as SimGrid's own
  * ActorImpl::self() answers from the maestro's context, and (3) the bytes
