@@ -31,6 +31,7 @@
 #include "hnm_log.hpp"
 #include "hnm_route_observer.h"
 #include "hnm_routing.h"
+#include "hnm_simgrid_version.hpp"
 
 #include <dlfcn.h>
 #include <simgrid/kernel/resource/Action.hpp>
@@ -118,14 +119,14 @@ public:
         if (links_[info.canonical] == nullptr) {
           struct hnm_rnet_link other;
           hnm_rnet_link_info(net_, info.canonical, &other);
-          links_[info.canonical] = get_iface()->create_link(other.name, other.bw)->set_latency(other.lat)->seal();
+          links_[info.canonical] = hnm_sg_add_link(get_iface(), other.name, other.bw)->set_latency(other.lat)->seal();
           canonical_[info.canonical] = info.canonical;
           done[info.canonical]       = true;
         }
         links_[i] = links_[info.canonical];
         return;
       }
-      sg4::Link* l = get_iface()->create_link(info.name, info.bw)->set_latency(info.lat);
+      sg4::Link* l = hnm_sg_add_link(get_iface(), info.name, info.bw)->set_latency(info.lat);
       if (info.fatpipe)
         l->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
       links_[i] = l->seal();
@@ -133,10 +134,7 @@ public:
     bool torus = d->topo.family == HNM_TOPO_TORUS;
     size_t per_host = torus ? 2 * (size_t)d->topo.ndims : 0;
     for (unsigned long h = 0; h < hosts; h++) {
-      get_iface()
-          ->create_host("node-" + std::to_string(h), d->speed)
-          ->set_core_count((int)d->cores)
-          ->seal();
+      hnm_sg_add_host(get_iface(), "node-" + std::to_string(h), d->speed)->set_core_count((int)d->cores)->seal();
       if (d->loopback)
         create(hnm_rnet_loopback(net_, h));
       if (torus)

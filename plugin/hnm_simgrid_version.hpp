@@ -6,8 +6,9 @@
  * was no 3.33 release. Every difference between them that the plugin meets
  * is below, chosen at build time from SimGrid's version macros:
  *
- *   1. public API that changed: the network factor callbacks and a link's
- *      load (hnm_sg_set_factor_cbs(), hnm_sg_link_load());
+ *   1. public API that changed: the network factor callbacks, a link's
+ *      load, a zone's new links and hosts (hnm_sg_set_factor_cbs(), hnm_sg_link_load(),
+ *      hnm_sg_add_link(), hnm_sg_add_host());
  *   2. uninstalled internals, each declared once for the version range it
  *      was checked against, naming the upstream file it mirrors: the slice
  *      of the max-min solver that the Lazy mend calls (hnm_lmm_fix.cpp);
@@ -95,6 +96,27 @@ inline double hnm_sg_link_load(const simgrid::s4u::Link* link)
   return link->get_load();
 #else
   return link->get_usage();
+#endif
+}
+
+/* A link of bandwidth BW (bytes/s), a host of speed SPEED (flop/s) in
+ * ZONE: NetZone::create_link() and create_host() until 3.36, add_link()
+ * and add_host() from 4.0 (the old names deprecated there, to be removed
+ * after 4.2). */
+inline simgrid::s4u::Link* hnm_sg_add_link(simgrid::s4u::NetZone* zone, const std::string& name, double bw)
+{
+#if HNM_SG_AT_LEAST(4, 0)
+  return zone->add_link(name, bw);
+#else
+  return zone->create_link(name, bw);
+#endif
+}
+inline simgrid::s4u::Host* hnm_sg_add_host(simgrid::s4u::NetZone* zone, const std::string& name, double speed)
+{
+#if HNM_SG_AT_LEAST(4, 0)
+  return zone->add_host(name, speed);
+#else
+  return zone->create_host(name, speed);
 #endif
 }
 
