@@ -197,6 +197,7 @@ extern "C" void load_platform(const sg4::Engine& /*engine*/)
                                 : d.topo.family == HNM_TOPO_FATTREE ? "fattree"
                                                                      : "torus",
                                 net);
+    hnm_sg_attach_zone(zone);
     zone->build();
     zone->seal();
     sg4::Engine::on_platform_created();

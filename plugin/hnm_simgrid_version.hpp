@@ -7,8 +7,10 @@
  * is below, chosen at build time from SimGrid's version macros:
  *
  *   1. public API that changed: the network factor callbacks, a link's
- *      load, a zone's new links and hosts (hnm_sg_set_factor_cbs(), hnm_sg_link_load(),
- *      hnm_sg_add_link(), hnm_sg_add_host());
+ *      load, a zone's new links and hosts, a zone's place in the platform
+ *      (hnm_sg_set_factor_cbs(),
+ *      hnm_sg_link_load(), hnm_sg_add_link(), hnm_sg_add_host(),
+ *      hnm_sg_attach_zone());
  *   2. uninstalled internals, each declared once for the version range it
  *      was checked against, naming the upstream file it mirrors: the slice
  *      of the max-min solver that the Lazy mend calls (hnm_lmm_fix.cpp);
@@ -30,6 +32,7 @@
 
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
@@ -117,6 +120,22 @@ inline simgrid::s4u::Host* hnm_sg_add_host(simgrid::s4u::NetZone* zone, const st
   return zone->add_host(name, speed);
 #else
   return zone->create_host(name, speed);
+#endif
+}
+
+/* Make ZONE, a zone of hnm's own (libhnmplatform's routed zone), part of
+ * the platform. Until 3.36 the first zone created becomes the root and
+ * initialises the models (src/kernel/routing/NetZoneImpl.cpp, the
+ * constructor). From 4.0 the engine has a root of its own, "_world_",
+ * made with the models by Engine::get_netzone_root() on first use (upstream
+ * 02ee070ade), and a new zone has no parent, hence no CPU model for its
+ * hosts: it becomes a child of that root. */
+inline void hnm_sg_attach_zone(simgrid::kernel::routing::NetZoneImpl* zone)
+{
+#if HNM_SG_AT_LEAST(4, 0)
+  zone->set_parent(simgrid::s4u::Engine::get_instance()->get_netzone_root()->get_impl());
+#else
+  (void)zone;
 #endif
 }
 

@@ -19,7 +19,6 @@
 
 #include <simgrid/s4u/Engine.hpp>
 #include <smpi/smpi.h>
-#include <xbt/log.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -28,7 +27,6 @@
 #include <unistd.h>
 
 
-XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(hnm);
 namespace {
 
 /* Plain data: set from the constructor, possibly before dynamic
@@ -41,7 +39,10 @@ void status_at_exit()
   if (status_code == 0)
     return;
   std::fflush(nullptr);
-  XBT_CRITICAL("%s (exit status %d)", status_summary, status_code);
+  /* Written directly, in hnm_log.hpp's form: at exit SimGrid 4.x has
+   * already shut its logging down (an XBT_CRITICAL here prints nothing
+   * there), and a critical line is not one a threshold may hide. */
+  std::fprintf(stderr, "hnm: %s (exit status %d)\n", status_summary, status_code);
   std::fflush(stderr);
   _exit(status_code);
 }
