@@ -25,17 +25,42 @@ static unsigned next(unsigned n)
   return (unsigned)(rng % n);
 }
 
+/* Whether this libxml2 writes malformed UTF-8 and controls as U+FFFD
+ * (Debian sid's 2.15 does; 2.9, which hnm's writer was checked against and
+ * Debian 12 and 13 have, escapes or passes the bytes): then the random
+ * documents keep to well-formed text, where every libxml2 agrees, and the
+ * malformed bytes are left to the runs on 2.9. */
+static int libxml_replaces_malformed(void)
+{
+  char *out = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&out, &len);
+  xmlTextWriterPtr x = xmlNewTextWriter(xmlOutputBufferCreateFile(f, NULL));
+  xmlTextWriterStartElement(x, BAD_CAST "a");
+  xmlTextWriterWriteAttribute(x, BAD_CAST "v", BAD_CAST "\x01\xff");
+  xmlTextWriterEndElement(x);
+  xmlTextWriterFlush(x);
+  xmlFreeTextWriter(x);
+  fclose(f);
+  int replaces = out != NULL && strstr(out, "FFFD") != NULL;
+  free(out);
+  return replaces;
+}
+static int well_formed_only;
+
 /* A random value: pieces of plain text, XML specials, controls, UTF-8 and
- * malformed bytes. COMMENT: none that would end or break a comment. */
+ * malformed bytes (the last 8 pieces: not with well_formed_only). COMMENT:
+ * none that would end or break a comment. */
 static void value(char *buf, size_t len, int comment)
 {
   static const char *const pieces[] = {"a", "Z9", " ", "x y", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "&amp;",
-                                       "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9d\x84\x9e", "\xed\xa0\x80", "\xee\x80\x80", "\xef\xbf\xbe",
-                                       "\xc3", "\x80", "\xff", "\xe2\x82", "\xf4\x90\x80\x80", "\x01", "]]>", "1.5e-06"};
+                                       "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9d\x84\x9e", "\xee\x80\x80", "]]>", "1.5e-06",
+                                       "\xed\xa0\x80", "\xc3", "\x80", "\xff", "\xe2\x82", "\xf4\x90\x80\x80", "\x01", "\xef\xbf\xbe"};
+  size_t npieces = sizeof pieces / sizeof *pieces - (well_formed_only ? 8 : 0);
   size_t n = 0, k = next(6);
   buf[0] = '\0';
   for (size_t i = 0; i < k; i++) {
-    const char *p = pieces[next(sizeof pieces / sizeof *pieces)];
+    const char *p = pieces[next((unsigned)npieces)];
     if (comment && (p[0] == '-' || strchr(p, '-') != NULL))
       continue;
     if (n + strlen(p) + 1 >= len)
@@ -115,6 +140,9 @@ static void quiet(void *ctx, const char *fmt, ...)
 int main(void)
 {
   xmlSetGenericErrorFunc(NULL, quiet); /* libxml2 reports malformed UTF-8 */
+  well_formed_only = libxml_replaces_malformed();
+  if (well_formed_only)
+    fprintf(stderr, "note: libxml2 %d writes malformed UTF-8 as U+FFFD: well-formed text only\n", LIBXML_VERSION);
   int agree = 0, n = 3000;
   for (int i = 0; i < n; i++)
     agree += one_document(i % 2);
