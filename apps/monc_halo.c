@@ -46,7 +46,7 @@
  * Output: skel_csv_header, then one skel_batch line per swap; time_s is the
  * whole swap, packing and unpacking included. No mutable global state.
  *
- * Over the house's ~800 lines on purpose: each skeleton is one MPI program
+ * Over the project's usual ~800 lines a file on purpose: each skeleton is one MPI program
  * in one file, read as an example; here the four variants (p2p, fence, PSCW,
  * passive) stand side by side so that they can be compared line by line.
  */

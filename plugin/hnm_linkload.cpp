@@ -88,7 +88,7 @@ void on_step(double delta)
   }
 }
 
-/* The CSV, through the house's writer (core/hnm_out.h): a regular file is
+/* The CSV, through core's one output writer (core/hnm_out.h): a regular file is
  * replaced whole or not at all, a device, FIFO or symbolic link is written
  * as it is (a link keeps pointing at the new content). A failure is one
  * line, and the run's exit status (hnm_status.h). */

@@ -7,7 +7,7 @@
  *   - bad files against the line and attribute known to be at fault.
  * Prints "N passed, M failed"; exits non-zero if anything failed.
  *
- * Over the house's ~800 lines on purpose: one independent case after another;
+ * Over the project's usual ~800 lines a file on purpose: one independent case after another;
  * its length is the number of cases.
  */
 #include "check.h"
@@ -579,7 +579,7 @@ static void test_loggps(void)
      2,
      {{65536, 30e-6, 1.25e8, 2e-6, 0.3e-9, 2e-6, 0, 2e-6, 0.3e-9},
       {INFINITY, 102e-6, 1 / 8.6e-9, 0, 0, 2e-6, 0, 0, 0}}},
-    /* The spec of the brief: L=5us o=1.5us g=0 G=0.1ns S=64KiB (s=0 bundled,
+    /* The README's LogGPS example: L=5us o=1.5us g=0 G=0.1ns S=64KiB (s=0 bundled,
      * Os=Or=0.3ns given): eager latency 5us, rate 1/0.1ns = 1e10;
      * rendez-vous 6 x 1.5 + 3 x 5 = 24us, per byte 0.1 + 0.6 = 0.7ns. */
     {__LINE__,
@@ -619,7 +619,7 @@ static void test_loggps(void)
     NEAR(hnm_segment_lat_factor(s, 2000, 2e-6, NULL), 6.528);
   }
   hnm_model_free(m);
-  /* The spec of the brief: its name and protocol. */
+  /* The README's LogGPS example: its name and protocol. */
   m = spec_ok("loggps:L=5us,o=1.5us,g=0,G=0.1ns,S=64KiB,Os=0.3ns,Or=0.3ns", __LINE__);
   if (m != NULL) {
     CHECK(strcmp(hnm_model_name(m), "loggps") == 0);
