@@ -471,7 +471,8 @@ static int explain_speed(const char *platform, const char *hostfile, const char 
  * at start-up, by behaviour, on the SimGrid that runs: hnm-hosts
  * --remedies loads PLATFORM with the plugin preloaded, the model in
  * $HNM_MODEL and the run's --cfg= settings, and prints the plugin's
- * lines. 0, or 1 after the message when it cannot run. */
+ * lines. When that cannot be done (no plugin built, one that does not
+ * load), the rest of --explain stands: one warning says why. Returns 0. */
 static int explain_remedies(const char *spec, const char *platform, int argc, char **argv)
 {
   char helper_path[4096], plugin_path[4096], default_platform[4096];
@@ -506,8 +507,8 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
       close(out[0]);
       close(out[1]);
     }
-    hnm_msg_error("cannot tell the remedies: %s", strerror(errno));
-    return 1;
+    hnm_msg_print(hnm_msg_prog(), HNM_MSG_WARNING, "cannot tell the remedies: %s", strerror(errno));
+    return 0;
   }
   if (pid == 0) {
     dup2(out[1], 1);
@@ -548,10 +549,10 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
     line[strcspn(line, "\n")] = '\0';
   fclose(errf);
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    hnm_msg_error("cannot tell the remedies: %s --remedies ended with %s %d%s%s", helper,
-                  WIFEXITED(st) ? "status" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
+    hnm_msg_print(hnm_msg_prog(), HNM_MSG_WARNING, "cannot tell the remedies: %s --remedies ended with %s %d%s%s",
+                  helper, WIFEXITED(st) ? "status" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
                   *line ? ": " : "", line);
-    return 1;
+    return 0;
   }
   fwrite(text, 1, len, stdout);
   return 0;
