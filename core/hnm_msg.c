@@ -12,6 +12,17 @@
 static const char *msg__prog = "hnm";
 static int msg__errors;   /* error messages printed so far */
 static int msg__progress; /* a progress line stands on the terminal, without its newline */
+static int msg__stdout_errno; /* errno of the first failed flush of hnm_msg_flush_stdout() */
+
+int hnm_msg_flush_stdout(void)
+{
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout))
+    return 0;
+  if (msg__stdout_errno == 0)
+    msg__stdout_errno = errno;
+  return -1;
+}
 
 /* At exit, standard output is flushed and closed and its errors reported
  * (a full disk, /dev/full, a closed descriptor): output that did not reach
@@ -21,7 +32,7 @@ static void msg__close_stdout(void)
 {
   errno = 0;
   int bad = fflush(stdout) != 0 || ferror(stdout);
-  int e = errno;
+  int e = errno ? errno : msg__stdout_errno;
   if (fclose(stdout) != 0 && !bad) {
     bad = 1;
     e = errno;

@@ -79,6 +79,11 @@ void hnm_msg_vprint(const char *prog, enum hnm_msg_level level, const char *fmt,
 #define hnm_msg_progress(...) hnm_msg_print(NULL, HNM_MSG_PROGRESS, __VA_ARGS__)
 void hnm_msg_progress_end(void);
 
+/* Flushes standard output now: 0, or -1 if it failed (now or before). The
+ * error itself is reported once, at exit, with the errno of this failed
+ * flush ("standard output: write error: No space left on device"). */
+int hnm_msg_flush_stdout(void);
+
 /* "PROG: message" on stderr, then exit(status): for a tool's own code only
  * (never a reader or a library function). */
 HNM_MSG__NORETURN void hnm_msg_die(int status, const char *fmt, ...) HNM_MSG__PRINTF(2, 3);

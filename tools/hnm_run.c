@@ -481,7 +481,7 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
   return 0;
 #endif
   /* Standard output already failing: the exit check reports it, alone. */
-  if (fflush(stdout) != 0 || ferror(stdout))
+  if (hnm_msg_flush_stdout() != 0)
     return 0;
   char helper_path[4096], plugin_path[4096], default_platform[4096];
   if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||

@@ -5,7 +5,7 @@
 #    (default 8), seeded with the bundled and test models and hostfiles.
 #  - AFL-style mutation (every build): mutants of seed files (hnm_mutate,
 #    replayable from the seed file and number) fed to the real tools for
-#    MUTATE_SECONDS (default 8): hnm-run --model M --explain, hnm-run with a
+#    MUTATE_SECONDS (default 8, and at least 20 mutants): hnm-run --model M --explain, hnm-run with a
 #    mutated hostfile, hnm-run with a mutated platform (SimGrid loads it in
 #    hnm-hosts), hnm-calibrate fit on mutated measurement CSVs,
 #    hnm-compare merge on mutated result CSVs. Each must exit 0 or 2 within
@@ -66,7 +66,9 @@ mkdir -p "$W/mut"
 cp "$S/csv/p2p.csv" "$W/pair-p2p.csv" && cp "$S/csv/probe.csv" "$W/pair-probe.csv"
 n=0 bad=0 end=$((SECONDS + MUTATE_SECONDS))
 seeds=("$S"/model/* "$S"/hosts/* "$S"/plat/* "$S"/csv/p2p.csv "$S"/csv/probe.csv "$S"/csv/contention.csv "$S"/cmp/*)
-while [ $SECONDS -lt $end ]; do
+# MUTATE_SECONDS, and at least 20 mutants however slow the machine (a
+# sanitizer build on a loaded host runs about 2 a second).
+while [ $SECONDS -lt $end ] || [ $n -lt 20 ]; do
   seed=${seeds[$((n % ${#seeds[@]}))]}
   case $seed in */model/*) kind=model ext=xml ;; */hosts/*) kind=hosts ext=hosts ;; */plat/*) kind=plat ext=xml ;;
     */cmp/*) kind=cmp ext=csv ;; *) kind=csv ext=csv ;; esac
