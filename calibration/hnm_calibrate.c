@@ -61,6 +61,9 @@ int main(int argc, char **argv)
 {
   static int (*const run[])(int, char **) = {cal_cmd_run, cal_cmd_fit, cal_cmd_compare, cal_cmd_export, cal_cmd_import, cal_cmd_machine};
   hnm_msg_init(CAL_PROG);
-  int c = hnm_opt_command(&tool, commands, argc, argv);
-  return c >= 0 ? run[c](argc - 1, argv + 1) : hnm_opt_status(c);
+  char err[HNM_ERRLEN];
+  int c = hnm_opt_command(&tool, commands, argc, argv, err, sizeof err);
+  if (c < 0)
+    return c == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
+  return run[c](argc - 1, argv + 1);
 }

@@ -115,9 +115,10 @@ int cal_cmd_compare(int argc, char **argv)
     "Bootstraps draw 200 resamples from a fixed seed: the same input, the same table.\n"
     "Both runs must use the same sizes (--min --max --sizes --seed).",
     NULL, NULL, HNM_OPT_IN_ORDER, NULL};
-  int first = hnm_opt_parse(&cmd, opts, argc, argv);
+  char opt_err[HNM_ERRLEN];
+  int first = hnm_opt_parse(&cmd, opts, argc, argv, opt_err, sizeof opt_err);
   if (first < 0)
-    return hnm_opt_status(first);
+    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
   argc -= first - 1; /* argv[1..] are the operands, as before */
   argv += first - 1;
   if (argc < 3)

@@ -231,9 +231,10 @@ int cal_cmd_fit(int argc, char **argv)
     "The report directory holds report.txt, PNG plots per operation, loggps.xml and fluid.xml fits (and pack.txt\n"
     "with a pack.csv).\n",
     NULL, 0, &fc};
-  int first = hnm_opt_parse(&cmd, opts, argc, argv);
+  char opt_err[HNM_ERRLEN];
+  int first = hnm_opt_parse(&cmd, opts, argc, argv, opt_err, sizeof opt_err);
   if (first < 0)
-    return hnm_opt_status(first);
+    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
   const char **files = (const char **)argv + first;
   int nfiles = argc - first;
   a.plots = !no_plots;
@@ -243,11 +244,11 @@ int cal_cmd_fit(int argc, char **argv)
                 a.residual_sizes);
   a.min_sizes = (int)min_sizes;
   if (*a.name == '\0' || strpbrk(a.name, "<>&\"'") != NULL)
-    return hnm_opt_fail("--name", "'%s' is empty or has XML special characters", a.name);
+    return hnm_msg_option_error("--name", "'%s' is empty or has XML special characters", a.name);
   if (!isnan(a.penalty) && !(a.penalty > 0))
-    return hnm_opt_fail("--penalty", "'%g' is not a number > 0", a.penalty);
+    return hnm_msg_option_error("--penalty", "'%g' is not a number > 0", a.penalty);
   if (!isnan(a.noise_floor) && !(a.noise_floor > 0))
-    return hnm_opt_fail("--noise-floor", "'%g' is not a number > 0", a.noise_floor);
+    return hnm_msg_option_error("--noise-floor", "'%g' is not a number > 0", a.noise_floor);
   if (isnan(a.penalty))
     a.penalty = 0;
   if (isnan(a.noise_floor))
@@ -255,7 +256,7 @@ int cal_cmd_fit(int argc, char **argv)
   if (a.out == NULL)
     hnm_msg_die(HNM_EXIT_USAGE, "fit: -o MODEL.xml is required");
   if (a.report != NULL && *a.report == '\0')
-    return hnm_opt_fail("--report", "empty directory name");
+    return hnm_msg_option_error("--report", "empty directory name");
   /* An output that names an input would destroy the measurements. */
   for (int i = 0; i < nfiles; i++)
     if (hnm_out_same_file(a.out, files[i]) || (a.report != NULL && hnm_out_same_file(a.report, files[i])))

@@ -150,9 +150,10 @@ int cal_cmd_run(int argc, char **argv)
     "Options are also accepted with one dash (-np 4, -platform P.xml, -hostfile H, as smpirun).\n"
     "--mpirun example: 'mpirun --allow-run-as-root --mca btl self,vader'.\n",
     NULL, HNM_OPT_LONG_ONLY, NULL};
-  int i = hnm_opt_parse(&cmd, opts, argc, argv);
+  char opt_err[HNM_ERRLEN];
+  int i = hnm_opt_parse(&cmd, opts, argc, argv, opt_err, sizeof opt_err);
   if (i < 0)
-    return hnm_opt_status(i);
+    return i == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
   if (i < argc && strcmp(argv[i - 1], "--") != 0)
     hnm_msg_die(HNM_EXIT_USAGE, "run: '%s': unexpected argument (benchmark options go after --)", argv[i]);
   if (simulate && (model == NULL || platform == NULL || hostfile == NULL))

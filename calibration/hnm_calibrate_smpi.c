@@ -51,18 +51,19 @@ int cal_cmd_export(int argc, char **argv)
     "Exit 2 naming the field SimGrid's configuration cannot express (route classes with different\n"
     "tables, contention=\"none\" as in loggps). A limiter factor is printed as a comment.\n",
     NULL, 0, NULL};
-  int first = hnm_opt_parse(&cmd, opts, argc, argv);
+  char opt_err[HNM_ERRLEN];
+  int first = hnm_opt_parse(&cmd, opts, argc, argv, opt_err, sizeof opt_err);
   if (first < 0)
-    return hnm_opt_status(first);
+    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
   if (argc - first != 1)
-    return hnm_opt_fail("MODEL", "give exactly one model (got %d)", argc - first);
+    return hnm_msg_option_error("MODEL", "give exactly one model (got %d)", argc - first);
   const char *file = argv[first];
   if ((!isnan(bw) && !(bw > 0)) || (!isnan(lat) && !(lat > 0)))
-    return hnm_opt_fail(isnan(bw) || bw > 0 ? "--latency" : "--bandwidth", "must be > 0");
+    return hnm_msg_option_error(isnan(bw) || bw > 0 ? "--latency" : "--bandwidth", "must be > 0");
   if (!isnan(bw) && bw > HNM_MAX_BANDWIDTH)
-    return hnm_opt_fail("--bandwidth", "%.17gBps is above 1e20Bps (hnm's 'no limit')", bw);
+    return hnm_msg_option_error("--bandwidth", "%.17gBps is above 1e20Bps (hnm's 'no limit')", bw);
   if (!isnan(lat) && lat > 1)
-    return hnm_opt_fail("--latency", "%.17gs is above 1 s (docs/model-format.md)", lat);
+    return hnm_msg_option_error("--latency", "%.17gs is above 1 s (docs/model-format.md)", lat);
   char err[HNM_ERRLEN];
   hnm_model *m = hnm_model_parse_spec(file, err, sizeof err);
   if (m == NULL)
@@ -107,27 +108,28 @@ int cal_cmd_import(int argc, char **argv)
     "Options the block lacks take SimGrid 3.32's defaults; the old names smpi/async-small-thres and\n"
     "smpi/send-is-detached-thres are read as SimGrid 3.32's -thresh ones.\n",
     NULL, 0, NULL};
-  int first = hnm_opt_parse(&cmd, opts, argc, argv);
+  char opt_err[HNM_ERRLEN];
+  int first = hnm_opt_parse(&cmd, opts, argc, argv, opt_err, sizeof opt_err);
   if (first < 0)
-    return hnm_opt_status(first);
+    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
   if (argc - first != 1)
-    return hnm_opt_fail("CONFIG", "give exactly one configuration or platform file (got %d)", argc - first);
+    return hnm_msg_option_error("CONFIG", "give exactly one configuration or platform file (got %d)", argc - first);
   const char *file = argv[first];
   if (!(bw > 0))
-    return hnm_opt_fail("--bandwidth", "required, > 0 (the route the factors apply to)");
+    return hnm_msg_option_error("--bandwidth", "required, > 0 (the route the factors apply to)");
   if (!(lat > 0))
-    return hnm_opt_fail("--latency", "required, > 0 (the route the factors apply to)");
+    return hnm_msg_option_error("--latency", "required, > 0 (the route the factors apply to)");
   /* docs/model-format.md's ranges, before the file is read. */
   if (bw > HNM_MAX_BANDWIDTH)
-    return hnm_opt_fail("--bandwidth", "%.17gBps is above 1e20Bps (hnm's 'no limit')", bw);
+    return hnm_msg_option_error("--bandwidth", "%.17gBps is above 1e20Bps (hnm's 'no limit')", bw);
   if (lat > 1)
-    return hnm_opt_fail("--latency", "%.17gs is above 1 s (docs/model-format.md)", lat);
+    return hnm_msg_option_error("--latency", "%.17gs is above 1 s (docs/model-format.md)", lat);
   if (out == NULL)
-    return hnm_opt_fail("--output", "-o MODEL.xml is required");
+    return hnm_msg_option_error("--output", "-o MODEL.xml is required");
   if (hnm_out_same_file(out, file))
-    return hnm_opt_fail("--output", "'%s' is the input file %s", out, file);
+    return hnm_msg_option_error("--output", "'%s' is the input file %s", out, file);
   if (*name == '\0' || strpbrk(name, "<>&\"'") != NULL)
-    return hnm_opt_fail("--name", "'%s' is empty or has XML special characters", name);
+    return hnm_msg_option_error("--name", "'%s' is empty or has XML special characters", name);
   char e[1200], notes[4096] = "";
   hnm_model *m = NULL;
   if (hnm_smpi_config_import(file, bw, lat, name, &m, notes, sizeof notes, e, sizeof e) != 0) {

@@ -9,10 +9,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#define HNM_MSG__REASON 1024
+
 static const char *msg__prog = "hnm";
 static int msg__errors;   /* error messages printed so far */
 static int msg__progress; /* a progress line stands on the terminal, without its newline */
 static int msg__stdout_errno; /* errno of the first failed flush of hnm_msg_flush_stdout() */
+
+int hnm_msg_option_error(const char *option, const char *fmt, ...)
+{
+  char reason[HNM_MSG__REASON];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  va_end(ap);
+  return hnm_msg_error("%s: %s", option, reason);
+}
 
 int hnm_msg_flush_stdout(void)
 {
@@ -26,7 +38,7 @@ int hnm_msg_flush_stdout(void)
 
 /* At exit, standard output is flushed and closed and its errors reported
  * (a full disk, /dev/full, a closed descriptor): output that did not reach
- * its place is a failure, exit 2 with one line -- unless an error was
+ * its place is failed work, exit 1 with one line -- unless an error was
  * already reported, whose status stands. */
 static void msg__close_stdout(void)
 {
@@ -41,7 +53,7 @@ static void msg__close_stdout(void)
     if (msg__errors == 0)
       fprintf(stderr, "%s: standard output: write error%s%s\n", msg__prog, e ? ": " : "", e ? strerror(e) : "");
     fflush(stderr);
-    _exit(HNM_EXIT_USAGE);
+    _exit(HNM_EXIT_FAILURE);
   }
 }
 

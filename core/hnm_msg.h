@@ -1,4 +1,4 @@
-/* hnm_msg.h -- the one way a tool talks to its user on stderr, at four
+/* hnm_msg.h -- the one way a tool talks to its user on stderr, at five
  * levels:
  *   error    "PROG: message"            bad input or failed work; the tool
  *                                       then exits non-zero (HNM_EXIT_*)
@@ -78,6 +78,11 @@ void hnm_msg_vprint(const char *prog, enum hnm_msg_level level, const char *fmt,
  * hnm_msg_progress_end() keeps it instead, ending it with its newline. */
 #define hnm_msg_progress(...) hnm_msg_print(NULL, HNM_MSG_PROGRESS, __VA_ARGS__)
 void hnm_msg_progress_end(void);
+
+/* "PROG: OPTION: reason" on stderr; returns HNM_EXIT_USAGE (2). OPTION is
+ * written as the user writes it ("--np", "-o"): for a tool's checks of its
+ * options after parsing. */
+int hnm_msg_option_error(const char *option, const char *fmt, ...) HNM_MSG__PRINTF(2, 3);
 
 /* Flushes standard output now: 0, or -1 if it failed (now or before). The
  * error itself is reported once, at exit, with the errno of this failed

@@ -174,16 +174,6 @@ static int opt__apply(const struct hnm_opt_cmd *cmd, const struct hnm_opt *o, co
   return rc;
 }
 
-int hnm_opt_fail(const char *option, const char *fmt, ...)
-{
-  char reason[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(reason, sizeof reason, fmt, ap);
-  va_end(ap);
-  return hnm_msg_error("%s: %s", option, reason);
-}
-
 const struct hnm_opt *hnm_opt_find(const struct hnm_opt *opts, const char *name)
 {
   for (const struct hnm_opt *o = opts; o->name != NULL; o++)
@@ -347,10 +337,11 @@ int hnm_opt_scan(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int 
   return rc != 0 ? rc : optind;
 }
 
-int hnm_opt_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv)
+int hnm_opt_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv, char *err,
+                  size_t errlen)
 {
-  char err[1024];
-  int rc = hnm_opt_scan(cmd, opts, argc, argv, err, sizeof err);
+  char why[HNM_ERRLEN] = "";
+  int rc = hnm_opt_scan(cmd, opts, argc, argv, why, sizeof why);
   if (rc == HNM_OPT_HELP) {
     hnm_opt_help(cmd, opts, stdout);
     return HNM_OPT_DONE;
@@ -359,8 +350,8 @@ int hnm_opt_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int
     printf("%s %s\n", hnm_msg_prog(), HNM_VERSION);
     return HNM_OPT_DONE;
   }
-  if (rc == HNM_OPT_ERROR && err[0] != '\0')
-    hnm_msg_error("%s", err);
+  if (rc == HNM_OPT_ERROR)
+    hnm_errf(err, errlen, "%s", why[0] != '\0' ? why : "invalid option");
   return rc;
 }
 
@@ -389,7 +380,8 @@ void hnm_opt_tool_help(const struct hnm_opt_tool *tool, const struct hnm_opt_com
     tool->notes(out);
 }
 
-int hnm_opt_command(const struct hnm_opt_tool *tool, const struct hnm_opt_command *cmds, int argc, char **argv)
+int hnm_opt_command(const struct hnm_opt_tool *tool, const struct hnm_opt_command *cmds, int argc, char **argv,
+                    char *err, size_t errlen)
 {
   char names[512] = "";
   size_t used = 0;
@@ -404,7 +396,7 @@ int hnm_opt_command(const struct hnm_opt_tool *tool, const struct hnm_opt_comman
     *w = (char)(*w >= 'A' && *w <= 'Z' ? *w - 'A' + 'a' : *w);
   if (argc < 2) {
     /* An error is one line; the usage is what --help is for. */
-    hnm_msg_error("a %s is needed (%s; see %s --help)", what, names, tool->prog);
+    hnm_errf(err, errlen, "a %s is needed (%s; see %s --help)", what, names, tool->prog);
     return HNM_OPT_ERROR;
   }
   if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
@@ -418,6 +410,6 @@ int hnm_opt_command(const struct hnm_opt_tool *tool, const struct hnm_opt_comman
   for (int i = 0; cmds[i].name != NULL; i++)
     if (strcmp(argv[1], cmds[i].name) == 0)
       return i;
-  hnm_msg_error("unknown %s '%s' (%s; see %s --help)", what, argv[1], names, tool->prog);
+  hnm_errf(err, errlen, "unknown %s '%s' (%s; see %s --help)", what, argv[1], names, tool->prog);
   return HNM_OPT_ERROR;
 }

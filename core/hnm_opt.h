@@ -24,6 +24,8 @@
 #ifndef HNM_OPT_H
 #define HNM_OPT_H
 
+#include "hnm_error.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -55,9 +57,8 @@ struct hnm_opt {
   void *value;            /* where the value goes (see the kinds); may be NULL */
   double min, max;        /* accepted range of numbers; min == max == 0: any */
   /* HNM_OPT_CALL: called with the argument (NULL when the option takes
-   * none); returns 0, or -1 with a reason in err (printed by the parser as
-   * "PROG: --x: reason"; nothing is printed when err is left
-   * empty: the callback reported the error itself). */
+   * none); returns 0, or -1 with a reason in err (the parser's error
+   * becomes "--x: reason"). A callback never prints. */
   int (*fn)(void *ctx, const char *arg, char *err, size_t errlen);
 };
 
@@ -77,21 +78,22 @@ struct hnm_opt_cmd {
 };
 
 #define HNM_OPT_DONE (-1)    /* --help or --version was printed: exit 0 */
-#define HNM_OPT_ERROR (-2)   /* an error was printed (hnm_opt_scan: described): exit 2 */
+#define HNM_OPT_ERROR (-2)   /* an error, described in err: exit 2 */
 #define HNM_OPT_HELP (-3)    /* hnm_opt_scan: --help or -h was given: print hnm_opt_help() */
 #define HNM_OPT_VERSION (-4) /* hnm_opt_scan: --version was given */
 
 /* Parse argv[1..argc) with the table (argv[0] is skipped, as getopt does).
  * Returns the index of the first operand (argc if none; argv may have been
- * permuted unless HNM_OPT_IN_ORDER, operands then come last), HNM_OPT_DONE,
- * or HNM_OPT_ERROR. */
-int hnm_opt_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv);
+ * permuted unless HNM_OPT_IN_ORDER, operands then come last), HNM_OPT_DONE
+ * after printing the --help or --version asked for on standard output, or
+ * HNM_OPT_ERROR with the reason in err ("--x: reason"). */
+int hnm_opt_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv, char *err,
+                  size_t errlen);
 
 /* hnm_opt_parse() without printing anything, for callers that decide who
  * prints (an MPI program prints on rank 0 only): returns the index of the
  * first operand, HNM_OPT_HELP, HNM_OPT_VERSION, or HNM_OPT_ERROR with the
- * reason in err as "--x: reason" (no PROG; err is left empty when
- * an HNM_OPT_CALL callback reported the error itself). Uses no global state
+ * reason in err as "--x: reason" (no PROG). Uses no global state
  * of its own and calls nothing that could switch SMPI ranks: see the note at
  * the top of hnm_opt.c on getopt_long's global state. */
 int hnm_opt_scan(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv, char *err,
@@ -105,14 +107,6 @@ void hnm_opt_help(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, FIL
 
 /* The row of long option NAME (without dashes), or NULL. */
 const struct hnm_opt *hnm_opt_find(const struct hnm_opt *opts, const char *name);
-
-/* "PROG: OPTION: reason" on stderr; returns 2. OPTION is written as
- * the user writes it ("--np", "-o"). For checks made after parsing. */
-int hnm_opt_fail(const char *option, const char *fmt, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 2, 3)))
-#endif
-  ;
 
 /* Parse one value of a numeric kind (LONG .. BANDWIDTH) into *out (a long
  * for HNM_OPT_LONG, else a double), range-checked by min/max of the row. */
@@ -137,10 +131,11 @@ struct hnm_opt_tool {
 };
 
 /* The command named by argv[1]: its index in cmds; or HNM_OPT_DONE after
- * printing the tool's --help (-h, --help) or version (--version); or
- * HNM_OPT_ERROR after printing the help on stderr (no command) or one line
- * "PROG: unknown command 'X' (a, b, c; see PROG --help)". */
-int hnm_opt_command(const struct hnm_opt_tool *tool, const struct hnm_opt_command *cmds, int argc, char **argv);
+ * printing the tool's --help (-h, --help) or version (--version) on
+ * standard output; or HNM_OPT_ERROR with one line in err: "a command is
+ * needed (a, b, c; see PROG --help)" or "unknown command 'X' (...)". */
+int hnm_opt_command(const struct hnm_opt_tool *tool, const struct hnm_opt_command *cmds, int argc, char **argv,
+                    char *err, size_t errlen);
 
 /* The tool's --help: usage lines (one per command with a usage, else
  * "PROG METAVAR [OPTIONS]"), summary, the commands and their summaries,

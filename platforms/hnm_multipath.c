@@ -95,7 +95,7 @@ static int lib_fail(const char *err)
 static int check_count(const char *opt, long v, long min, unsigned long n)
 {
   if (v != 0 && (v < min || (unsigned long)v > n))
-    return hnm_opt_fail(opt, "'%ld' is not in %ld .. %lu", v, min, n);
+    return hnm_msg_option_error(opt, "'%ld' is not in %ld .. %lu", v, min, n);
   return 0;
 }
 
@@ -178,9 +178,10 @@ int main(int argc, char **argv)
                                   route__summary, route__epilog, NULL, 0, NULL};
 
   hnm_msg_init("hnm-route");
-  int first = hnm_opt_parse(&cmd, opts, argc, argv);
+  char opt_err[HNM_ERRLEN];
+  int first = hnm_opt_parse(&cmd, opts, argc, argv, opt_err, sizeof opt_err);
   if (first < 0)
-    return hnm_opt_status(first);
+    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
   if (first < argc)
     return hnm_msg_error("'%s': unexpected argument (see hnm-route --help)", argv[first]);
   progress_on = o.progress || isatty(STDERR_FILENO);
@@ -188,17 +189,17 @@ int main(int argc, char **argv)
   /* ---- Validate everything first. ---- */
   memset(&topo, 0, sizeof topo);
   if (o.shape == NULL)
-    return hnm_opt_fail("--shape", "missing (for example --shape 4x4x4x4x2 or --shape 512)");
+    return hnm_msg_option_error("--shape", "missing (for example --shape 4x4x4x4x2 or --shape 512)");
   if (hnm_topo_bgq_parse_shape(o.shape, &topo, err, sizeof err) != 0 || hnm_topo_check(&topo, err, sizeof err) != 0)
-    return strncmp(err, "--", 2) == 0 ? lib_fail(err) : hnm_opt_fail("--shape", "%s", err);
+    return strncmp(err, "--", 2) == 0 ? lib_fail(err) : hnm_msg_option_error("--shape", "%s", err);
   if ((o.pattern == NULL) == (o.pattern_file == NULL))
-    return hnm_opt_fail("--pattern", "give exactly one of --pattern NAME and --pattern-file FILE");
+    return hnm_msg_option_error("--pattern", "give exactly one of --pattern NAME and --pattern-file FILE");
   if (o.pattern_file != NULL && (o.bytes || o.sources || o.dests || o.overlap || o.group))
-    return hnm_opt_fail("--pattern-file", "--bytes, --sources, --dests, --overlap and --group are for generated patterns");
+    return hnm_msg_option_error("--pattern-file", "--bytes, --sources, --dests, --overlap and --group are for generated patterns");
   if (!(o.bw > 0))
-    return hnm_opt_fail("--bw", "must be positive");
+    return hnm_msg_option_error("--bw", "must be positive");
   if (!(o.usable > 0 && o.usable <= 1))
-    return hnm_opt_fail("--usable", "'%g' is not in (0, 1]", o.usable);
+    return hnm_msg_option_error("--usable", "'%g' is not in (0, 1]", o.usable);
   capacity = o.bw * o.usable;
   g = hnm_torus_new(&topo, err, sizeof err);
   if (g == NULL)
@@ -211,7 +212,7 @@ int main(int argc, char **argv)
       goto out;
     }
     if (!(pp.bytes > 0)) {
-      hnm_opt_fail("--bytes", "must be positive");
+      hnm_msg_option_error("--bytes", "must be positive");
       goto out;
     }
     if (check_count("--sources", o.sources, 1, g->n) || check_count("--dests", o.dests, 1, g->n) ||
@@ -231,7 +232,7 @@ int main(int argc, char **argv)
     FILE *f = strcmp(o.pattern_file, "-") == 0 ? stdin : hnm_input_open(o.pattern_file, why, sizeof why);
     int rc;
     if (f == NULL) {
-      hnm_opt_fail("--pattern-file", "'%s': %s", o.pattern_file, why);
+      hnm_msg_option_error("--pattern-file", "'%s': %s", o.pattern_file, why);
       goto out;
     }
     rc = hnm_pattern_read(f, o.pattern_file, g->n, &pt, err, sizeof err);

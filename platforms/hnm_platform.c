@@ -42,15 +42,15 @@ int main(int argc, char **argv)
   int rc;
 
   hnm_msg_init(PROG);
-  int fam = plat_family_command(argc, argv);
+  char err[HNM_ERRLEN];
+  int fam = plat_family_command(argc, argv, err, sizeof err);
   if (fam < 0)
-    return hnm_opt_status(fam);
+    return fam == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
   memset(&cli, 0, sizeof cli);
   cli.fam = &plat_families[fam];
   rc = plat_cli_parse(&cli, argc, argv, 2);
   if (rc != 0)
     return rc > 0 ? 0 : 2;
-  char err[HNM_ERRLEN];
   if (plat_build_config(&cli, &cfg, err, sizeof err) != 0)
     return hnm_msg_error("%s", err);
   /* Valid input: say what departs from the request, then write. */

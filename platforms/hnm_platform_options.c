@@ -217,7 +217,7 @@ static void tool_notes(FILE *out)
           PROG, PROG, PROG, PROG);
 }
 
-int plat_family_command(int argc, char **argv)
+int plat_family_command(int argc, char **argv, char *err, size_t errlen)
 {
   struct hnm_opt_command cmds[sizeof plat_families / sizeof plat_families[0]];
   size_t n = 0;
@@ -227,7 +227,7 @@ int plat_family_command(int argc, char **argv)
   const struct hnm_opt_tool tool = {PROG, "FAMILY", "Families",
                                     "Write a SimGrid 4.1 platform (XML) and its MPI hostfile.",
                                     NULL, tool_notes};
-  return hnm_opt_command(&tool, cmds, argc, argv);
+  return hnm_opt_command(&tool, cmds, argc, argv, err, errlen);
 }
 
 /* The family whose --help is being printed (hnm_opt's notes take no context). */
@@ -425,9 +425,13 @@ int plat_cli_parse(struct plat_cli *c, int argc, char **argv, int first)
   snprintf(summary, sizeof summary, "%s.", c->fam->summary);
   const struct hnm_opt_cmd cmd = {prog, "[OPTIONS]", summary, NULL, family_notes, 0, NULL};
   usage__family = c->fam;
-  int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1));
-  if (i < 0)
+  char opt_err[HNM_ERRLEN];
+  int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1), opt_err, sizeof opt_err);
+  if (i < 0) {
+    if (i == HNM_OPT_ERROR)
+      hnm_msg_error("%s", opt_err);
     return i == HNM_OPT_DONE ? 1 : -1;
+  }
   i += first - 1;
   if (i < argc) {
     hnm_msg_error("unexpected argument '%s' (see %s %s --help)", argv[i], PROG, c->fam->name);

@@ -55,7 +55,7 @@ const struct plat_opt_doc *plat_family_doc(const struct plat_family *f, enum pla
 /* The family named by argv[1] (its index in families), or a negative
  * hnm_opt_parse() result after hnm-platform --help, --version or an error
  * (hnm_opt_command(): the tool's help comes from the families' table). */
-int plat_family_command(int argc, char **argv);
+int plat_family_command(int argc, char **argv, char *err, size_t errlen);
 const char *plat_opt_name(enum plat_opt_id id);
 const char *plat_value_of(const struct plat_cli *c, enum plat_opt_id id);
 int plat_cli_parse(struct plat_cli *c, int argc, char **argv, int first);

@@ -74,6 +74,9 @@ int main(int argc, char **argv)
 {
   static int (*const run[])(int, char **) = {cmp_cmd_run, cmp_cmd_slurm, cmp_cmd_merge, cmp_cmd_plot};
   hnm_msg_init("hnm-compare");
-  int c = hnm_opt_command(&tool, commands, argc, argv);
-  return c >= 0 ? run[c](argc, argv) : hnm_opt_status(c);
+  char err[HNM_ERRLEN];
+  int c = hnm_opt_command(&tool, commands, argc, argv, err, sizeof err);
+  if (c < 0)
+    return c == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
+  return run[c](argc, argv);
 }

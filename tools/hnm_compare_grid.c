@@ -432,9 +432,10 @@ int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opt
                                      : "Runs PROGRAM over models x process counts x platforms x argument sets through\n"
                                        "hnm-run, several runs at once, into a resumable CSV.",
                                   grid__epilog, NULL, HNM_OPT_IN_ORDER, &ctx};
-  int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1));
+  char opt_err[HNM_ERRLEN];
+  int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1), opt_err, sizeof opt_err);
   if (i < 0)
-    return i == HNM_OPT_DONE ? -1 : 2;
+    return i == HNM_OPT_DONE ? -1 : hnm_msg_error("%s", opt_err);
   i += first - 1;
   int task_given = c->task >= 0, tasks_given = c->tasks >= 0;
   if (!task_given)

@@ -135,9 +135,10 @@ int cmp_cmd_plot(int argc, char **argv)
   const struct hnm_opt_cmd cmd = {"hnm-compare plot", "IN.csv -o PREFIX [OPTIONS]",
                                   "Figures of a result CSV: time vs processes, errors against --reference (hnm-compare --help).",
                                   NULL, NULL, 0, &only};
-  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1);
+  char opt_err[HNM_ERRLEN];
+  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1, opt_err, sizeof opt_err);
   if (first < 0)
-    return hnm_opt_status(first);
+    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
   nonly = only.n;
   for (int i = first + 1; i < argc; i++) {
     if (in == NULL)

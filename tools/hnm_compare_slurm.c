@@ -132,9 +132,10 @@ int cmp_cmd_merge(int argc, char **argv)
                                   "Rows of the per-task CSVs sorted by index; duplicates dropped; conflicting ok rows\n"
                                   "or two runs with one index (different grids) refused.",
                                   NULL, NULL, 0, NULL};
-  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1);
+  char opt_err[HNM_ERRLEN];
+  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1, opt_err, sizeof opt_err);
   if (first < 0)
-    return hnm_opt_status(first);
+    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
   for (int i = first + 1; i < argc; i++)
     cmp_sv_push(&in, argv[i]);
   if (out == NULL || in.n == 0)

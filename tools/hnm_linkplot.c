@@ -622,11 +622,12 @@ struct lp_args {
 static int lp_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv,
                     const struct lp_args *a, int *status)
 {
-  int first = hnm_opt_parse(cmd, opts, argc, argv);
+  char err[HNM_ERRLEN];
+  int first = hnm_opt_parse(cmd, opts, argc, argv, err, sizeof err);
   if (first < 0)
-    *status = hnm_opt_status(first);
+    *status = first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
   else if (a->prefix == NULL || a->prefix[0] == '\0')
-    *status = hnm_opt_fail("-o", "PREFIX is required");
+    *status = hnm_msg_option_error("-o", "PREFIX is required");
   return first < 0 || a->prefix == NULL || a->prefix[0] == '\0' ? -1 : first;
 }
 
@@ -645,7 +646,7 @@ static int lp_cmd_map(int argc, char **argv)
   if (first < 0)
     return rc;
   if (argc - first != 1)
-    return hnm_opt_fail("LOAD.csv", "map takes one (%d given)", argc - first);
+    return hnm_msg_option_error("LOAD.csv", "map takes one (%d given)", argc - first);
   struct load run = {argv[first], argv[first], NULL, 0};
   if ((rc = load_read(&run)) != 0)
     return rc;
@@ -659,7 +660,7 @@ static char *lp_labelled(const char *arg, const char **path)
 {
   const char *eq = strchr(arg, '=');
   if (eq == NULL || eq == arg || eq[1] == '\0') {
-    hnm_opt_fail("LABEL=LOAD.csv", "'%s' is not LABEL=LOAD.csv", arg);
+    hnm_msg_option_error("LABEL=LOAD.csv", "'%s' is not LABEL=LOAD.csv", arg);
     return NULL;
   }
   char *label = strndup(arg, (size_t)(eq - arg));
@@ -690,7 +691,7 @@ static int lp_cmd_dist(int argc, char **argv)
     return rc;
   int nruns = argc - first, nread = 0;
   if (nruns < 1)
-    return hnm_opt_fail("LABEL=LOAD.csv", "dist needs at least one");
+    return hnm_msg_option_error("LABEL=LOAD.csv", "dist needs at least one");
   struct load *runs = calloc((size_t)nruns, sizeof *runs);
   if (runs == NULL)
     return hnm_msg_error("out of memory");
@@ -731,6 +732,9 @@ int main(int argc, char **argv)
 {
   static int (*const run[])(int, char **) = {lp_cmd_map, lp_cmd_dist};
   hnm_msg_init(PROG);
-  int c = hnm_opt_command(&lp_tool, lp_commands, argc, argv);
-  return c >= 0 ? run[c](argc - 1, argv + 1) : hnm_opt_status(c);
+  char err[HNM_ERRLEN];
+  int c = hnm_opt_command(&lp_tool, lp_commands, argc, argv, err, sizeof err);
+  if (c < 0)
+    return c == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
+  return run[c](argc - 1, argv + 1);
 }

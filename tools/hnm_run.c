@@ -614,9 +614,10 @@ static int run__options(struct run__ctx *r, int argc, char **argv)
   if (own == NULL || rest == NULL)
     return hnm_msg_error("out of memory");
   run__split(argc, argv, opts, own, &nown, rest, &nrest);
-  int first = hnm_opt_parse(&cmd, opts, nown, own);
+  char opt_err[HNM_ERRLEN];
+  int first = hnm_opt_parse(&cmd, opts, nown, own, opt_err, sizeof opt_err);
   if (first < 0)
-    return hnm_opt_status(first);
+    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
   r->spec = given[0];
   /* A model set: checked whole now, the central model stands for the set
    * in every check below, and each model runs in turn at the end. */

@@ -855,6 +855,7 @@ static void generated_case(struct kase *k, long i)
       k_replace_arg(k, out, "/dev/full");
       what = "out=/dev/full";
       k_why(k, "'/dev/full': write error: No space left on device$");
+      k->exits = 1u << 1; /* failed work, not bad input */
     } else {
       k_replace_arg(k, out, "missing/dir/out");
       what = "out-missing-dir";
@@ -864,6 +865,7 @@ static void generated_case(struct kase *k, long i)
     k->stdout_full = 1;
     what = "stdout=/dev/full";
     k_why(k, "standard output: write error: No space left on device$");
+    k->exits = 1u << 1; /* failed work, not bad input */
   }
   size_t l = strlen(k->name);
   snprintf(k->name + l, sizeof k->name - l, "-%s%s%s", what, mainf ? ":" : "", mainf ? mainf : "");
@@ -879,6 +881,9 @@ static struct kase *reg(struct kase *all, const char *name, const char *re)
   k_init(k, name);
   if (re != NULL)
     k->re = xstrdup(re);
+  /* A failed write is failed work (exit 1), not bad input. */
+  if (re != NULL && strstr(re, "write error") != NULL)
+    k->exits = 1u << 1;
   return k;
 }
 

@@ -1,7 +1,8 @@
 /* test_opt.c -- the option tables of core/hnm_opt.h: kinds and units,
  * defaults, ranges at their bounds and neighbours, short and long forms,
- * --opt=value, operands, IN_ORDER, LONG_ONLY, errors (exit status 2), and
- * the --help text generated from the table. */
+ * --opt=value, operands, IN_ORDER, LONG_ONLY, errors (each with its exact
+ * one-line reason, and nothing printed), and the --help text generated
+ * from the table. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "hnm_msg.h"
@@ -33,6 +34,11 @@ static int on_call(void *ctx, const char *arg, char *err, size_t errlen)
   return 0;
 }
 
+/* The reason of the last refusal, and what the last parse printed on
+ * standard error (an error must print nothing: the tool prints it). */
+static char last_err[HNM_ERRLEN];
+static char printed[4096];
+
 /* Parse ARGS (NULL-terminated) with the test table; returns hnm_opt_parse()'s result. */
 static int parse(struct vals *v, int flags, const char *const *args)
 {
@@ -54,22 +60,36 @@ static int parse(struct vals *v, int flags, const char *const *args)
     {.name = "call", .short_name = 'c', .kind = HNM_OPT_CALL, .arg = "X", .help = "repeatable", .fn = on_call},
     {.name = NULL}};
   const struct hnm_opt_cmd cmd = {"prog", "[OPTIONS] FILE...", "Test.", "Epilog.\n", NULL, flags, v};
-  /* --help, --version and error messages go to /dev/null here (their text
-   * is checked by the tools' suites). */
-  int out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY);
+  /* --help and --version go to /dev/null here (the help text is checked
+   * below); standard error is kept in a file, which must stay empty. */
+  char errpath[] = "/tmp/test_opt.XXXXXX";
+  int out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY), cap = mkstemp(errpath);
   fflush(stdout);
   dup2(null, 1);
-  dup2(null, 2);
-  int rc = hnm_opt_parse(&cmd, opts, argc, argv);
+  dup2(cap, 2);
+  last_err[0] = '\0';
+  int rc = hnm_opt_parse(&cmd, opts, argc, argv, last_err, sizeof last_err);
   fflush(stdout);
+  fflush(stderr);
   dup2(out, 1);
   dup2(err, 2);
+  ssize_t n = pread(cap, printed, sizeof printed - 1, 0);
+  printed[n > 0 ? n : 0] = '\0';
+  unlink(errpath);
+  close(cap);
   close(out);
   close(err);
   close(null);
   return rc;
 }
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+/* ARGS refused with exactly the reason WHY, and nothing printed. */
+#define REFUSED(why, ...)                                                                                              \
+  do {                                                                                                                 \
+    CHECK_EQ(parse(&v, 0, ARGS(__VA_ARGS__)), HNM_OPT_ERROR);                                                          \
+    CHECK_STREQ(last_err, why);                                                                                        \
+    CHECK_STREQ(printed, "");                                                                                          \
+  } while (0)
 
 int main(void)
 {
@@ -92,25 +112,25 @@ int main(void)
   /* Ranges: the bounds and their neighbours. */
   CHECK(parse(&v, 0, ARGS("--np", "1")) == 3 && v.np == 1);
   CHECK(parse(&v, 0, ARGS("--np", "1024")) == 3 && v.np == 1024);
-  CHECK_EQ(parse(&v, 0, ARGS("--np", "0")), HNM_OPT_ERROR);
-  CHECK_EQ(parse(&v, 0, ARGS("--np", "1025")), HNM_OPT_ERROR);
+  REFUSED("--np: '0' is not in 1 .. 1024", "--np", "0");
+  REFUSED("--np: '1025' is not in 1 .. 1024", "--np", "1025");
   CHECK(parse(&v, 0, ARGS("--lat", "1s")) == 3 && v.lat == 1);
-  CHECK_EQ(parse(&v, 0, ARGS("--lat", "1.000001s")), HNM_OPT_ERROR);
+  REFUSED("--lat: '1.000001s' is not in 0 .. 1 s", "--lat", "1.000001s");
   CHECK(parse(&v, 0, ARGS("--lat", "0")) == 3 && v.lat == 0);
-  CHECK_EQ(parse(&v, 0, ARGS("--lat", "-1ns")), HNM_OPT_ERROR);
+  REFUSED("--lat: '-1ns' is not in 0 .. 1 s", "--lat", "-1ns");
   /* Not numbers, not units. */
-  CHECK_EQ(parse(&v, 0, ARGS("--np", "2.5")), HNM_OPT_ERROR);
-  CHECK_EQ(parse(&v, 0, ARGS("--np", "")), HNM_OPT_ERROR);
-  CHECK_EQ(parse(&v, 0, ARGS("--np", "9223372036854775808")), HNM_OPT_ERROR);
-  CHECK_EQ(parse(&v, 0, ARGS("--bw", "10")), HNM_OPT_ERROR);
-  CHECK_EQ(parse(&v, 0, ARGS("--lat", "1parsec")), HNM_OPT_ERROR);
-  CHECK_EQ(parse(&v, 0, ARGS("--factor", "inf")), HNM_OPT_ERROR);
+  REFUSED("--np: '2.5' is not a whole number", "--np", "2.5");
+  REFUSED("--np: '' is not a whole number", "--np", "");
+  REFUSED("--np: '9223372036854775808' is not a whole number", "--np", "9223372036854775808");
+  REFUSED("--bw: '10' has no unit: append Bps (bytes/s) or bps (bits/s)", "--bw", "10");
+  REFUSED("--lat: '1parsec': unknown unit 'parsec' (time units: w, d, h, m, s, ms, us, ns, ps)", "--lat", "1parsec");
+  REFUSED("--factor: 'inf' is not a finite number", "--factor", "inf");
   /* Errors: unknown, missing argument, argument to a flag. */
-  CHECK_EQ(parse(&v, 0, ARGS("--nope")), HNM_OPT_ERROR);
-  CHECK_EQ(parse(&v, 0, ARGS("-x")), HNM_OPT_ERROR);
-  CHECK_EQ(parse(&v, 0, ARGS("--output")), HNM_OPT_ERROR);
-  CHECK_EQ(parse(&v, 0, ARGS("-o")), HNM_OPT_ERROR);
-  CHECK_EQ(parse(&v, 0, ARGS("--flag=1")), HNM_OPT_ERROR);
+  REFUSED("--nope: unknown or ambiguous option (see prog --help)", "--nope");
+  REFUSED("-x: unknown or ambiguous option (see prog --help)", "-x");
+  REFUSED("--output: needs an argument", "--output");
+  REFUSED("-o: needs an argument", "-o");
+  REFUSED("--flag: takes no argument", "--flag=1");
   CHECK(hnm_opt_status(HNM_OPT_ERROR) == 2 && hnm_opt_status(HNM_OPT_DONE) == 0);
   /* Help and version. */
   CHECK_EQ(parse(&v, 0, ARGS("--help")), HNM_OPT_DONE);
@@ -118,7 +138,7 @@ int main(void)
   CHECK_EQ(parse(&v, 0, ARGS("--version")), HNM_OPT_DONE);
   /* Callbacks: every occurrence, in order; a refusal is an error. */
   CHECK(parse(&v, 0, ARGS("-c", "a", "--call", "b")) == 5 && v.calls == 2 && strcmp(v.last, "b") == 0);
-  CHECK_EQ(parse(&v, 0, ARGS("--call", "bad")), HNM_OPT_ERROR);
+  REFUSED("--call: 'bad' is refused", "--call", "bad");
   /* Operands: permuted to the end by default; IN_ORDER stops at the first. */
   const char *const perm[] = {"x", "-f", "y", NULL};
   CHECK(parse(&v, 0, perm) == 2 && v.flag == 1);

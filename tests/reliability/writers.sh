@@ -5,7 +5,7 @@
 # (written by libhnm.so at the end of the simulation):
 #   -o /dev/stdout   the content arrives on stdout, /dev/stdout stays a symlink;
 #   -o /dev/null     exit 0, /dev/null stays a character device;
-#   -o /dev/full     the write error reported (exit 2; --link-load 1),
+#   -o /dev/full     the write error reported (exit 1: failed work),
 #                    /dev/full untouched;
 #   -o LINK          LINK stays a symlink to the same file, whose content is new;
 #   -o DIRECTORY     exit 2, an existing hostfile untouched, nothing left behind.
@@ -56,7 +56,7 @@ head_of() {
 # The exit status of a failed write (docs/reliability.md): 2, nothing left;
 # 1 for hnm-run's --link-load, written at the end of a simulation that is
 # not undone.
-write_error_status() { case $1 in linkload) echo 1 ;; *) echo 2 ;; esac; }
+write_error_status() { echo 1; }
 # nothing_left DIR...: no temporary (.NAME.XXXXXX) left in the directories.
 nothing_left() { [ -z "$(find "$@" -maxdepth 1 -name '.*.??????' 2>/dev/null)" ]; }
 
