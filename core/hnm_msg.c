@@ -40,7 +40,7 @@ int hnm_msg_flush_stdout(void)
  * (a full disk, /dev/full, a closed descriptor): output that did not reach
  * its place is failed work, exit 1 with one line -- unless an error was
  * already reported, whose status stands. */
-static void msg__close_stdout(void)
+static void msg__close_stdout_at_exit(void)
 {
   errno = 0;
   int bad = fflush(stdout) != 0 || ferror(stdout);
@@ -61,7 +61,7 @@ void hnm_msg_init(const char *prog)
 {
   static int registered;
   msg__prog = prog;
-  if (!registered && atexit(msg__close_stdout) == 0)
+  if (!registered && atexit(msg__close_stdout_at_exit) == 0)
     registered = 1;
 }
 
@@ -181,6 +181,15 @@ void hnm_msg_progress_end(void)
     fputc('\n', stderr);
     msg__progress = 0;
   }
+}
+
+int hnm_msg_failure(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  msg__print_line(msg__prog, fmt, ap);
+  va_end(ap);
+  return HNM_EXIT_FAILURE;
 }
 
 void hnm_msg_die(int status, const char *fmt, ...)

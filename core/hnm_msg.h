@@ -54,6 +54,9 @@ const char *hnm_msg_prog(void);
 /* "PROG: message" on stderr; returns HNM_EXIT_USAGE (2) so that a parser can
  * `return hnm_msg_error(...)`. */
 int hnm_msg_error(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
+/* "PROG: message" on stderr for work that failed (a write, a fork, memory,
+ * a simulation); returns HNM_EXIT_FAILURE (1): `return hnm_msg_failure(...)`. */
+int hnm_msg_failure(const char *fmt, ...) HNM_MSG__PRINTF(1, 2);
 /* The same with a va_list, for a tool's own printf-like wrappers. */
 int hnm_msg_verror(const char *fmt, va_list ap);
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# tests/mutations.sh [REGEX] -- does each test catch the defect it is named
+# for? Each line of the table below breaks one subject on purpose (replace
+# the one occurrence of FROM by TO in FILE) and names the ctest test that
+# must then fail. The script copies the tree (git's files, as they are in
+# the work tree) to a scratch directory, builds it once, then for each
+# mutation: applies it, rebuilds, runs that test alone, restores the file.
+# A mutation whose test still passes is "NOT CAUGHT"; a FROM that is not in
+# FILE exactly once is "STALE" (the code moved: update the line).
+# Not in ctest (it rebuilds once per mutation): run it by hand, and in a
+# bench job. REGEX keeps the mutations whose test name matches it.
+# Add one line for each new test, naming the subject it protects.
+# Exit status: 0 every mutation caught; 1 one was not, or is stale; 2 usage.
+# Environment: HNM_MUTATIONS_DIR (scratch, default a new temporary
+# directory, removed at the end), JOBS (build jobs, default nproc).
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+FILTER=${1:-}
+case $FILTER in -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+JOBS=${JOBS:-$(nproc)}
+
+MUTATIONS=()
+# mutate TEST FILE FROM TO: one mutation (FROM and TO are literal text).
+mutate() { MUTATIONS+=("$1" "$2" "$3" "$4"); }
+
+# --- the table ------------------------------------------------------------------
+# reliability.option_table: an option's refusal says why.
+mutate reliability.option_table core/hnm_opt.c '"needs an argument"' '""'
+
+# --- the run ---------------------------------------------------------------------
+command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }
+own_scratch=0
+if [ -n "${HNM_MUTATIONS_DIR:-}" ]; then
+  S=$HNM_MUTATIONS_DIR
+  mkdir -p "$S" || exit 2
+else
+  S=$(mktemp -d "${TMPDIR:-/tmp}/hnm-mutations.XXXXXX") || exit 1
+  own_scratch=1
+fi
+cleanup() { [ $own_scratch = 1 ] && rm -rf "$S"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+echo "mutations: copying the tree to $S/src"
+mkdir -p "$S/src"
+(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$S/src") || exit 1
+echo "mutations: building (cmake, make -j$JOBS)"
+cmake -S "$S/src" -B "$S/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$S/configure.log" 2>&1 ||
+  { tail -20 "$S/configure.log"; exit 1; }
+make -C "$S/build" -j"$JOBS" >"$S/build.log" 2>&1 || { tail -20 "$S/build.log"; exit 1; }
+
+n=0 caught=0 missed=0 stale=0
+for ((i = 0; i < ${#MUTATIONS[@]}; i += 4)); do
+  test=${MUTATIONS[i]} file=${MUTATIONS[i + 1]} from=${MUTATIONS[i + 2]} to=${MUTATIONS[i + 3]}
+  [ -n "$FILTER" ] && ! [[ $test =~ $FILTER ]] && continue
+  n=$((n + 1))
+  f=$S/src/$file
+  count=$(FROM=$from perl -0777 -ne '$n = () = /\Q$ENV{FROM}\E/g; print $n' "$f" 2>/dev/null)
+  if [ "${count:-0}" != 1 ]; then
+    echo "STALE      $test: '$from' is in $file ${count:-0} times, not once"
+    stale=$((stale + 1))
+    continue
+  fi
+  cp -p "$f" "$f.orig"
+  FROM=$from TO=$to perl -0777 -pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$f"
+  if ! make -C "$S/build" -j"$JOBS" >"$S/mutant.log" 2>&1; then
+    echo "CAUGHT     $test: $file: '$from' -> '$to' (the build fails)"
+    caught=$((caught + 1))
+  elif (cd "$S/build" && ctest -R "^${test//./\\.}\$" >"$S/test.log" 2>&1); then
+    if grep -q "No tests were found" "$S/test.log"; then
+      echo "STALE      $test: no such test"
+      stale=$((stale + 1))
+    else
+      echo "NOT CAUGHT $test: $file: '$from' -> '$to' (the test passes)"
+      missed=$((missed + 1))
+    fi
+  else
+    echo "CAUGHT     $test: $file: '$from' -> '$to'"
+    caught=$((caught + 1))
+  fi
+  mv "$f.orig" "$f"
+  touch "$f"
+done
+make -C "$S/build" -j"$JOBS" >/dev/null 2>&1
+echo "mutations: $n tried, $caught caught, $missed not caught, $stale stale"
+[ $n -gt 0 ] || { echo "mutations: no mutation matches '$FILTER'"; exit 2; }
+[ $missed -eq 0 ] && [ $stale -eq 0 ]
