@@ -16,11 +16,22 @@
  * A caller that knows more of the place prefixes it ("%s: %s"), never a
  * second line. HNM_ERRLEN bytes hold any message the libraries write.
  *
- * Who prints: nobody below a tool's entry point. Library functions and
- * readers never print, never exit() and never call hnm_msg (core/hnm_msg.h);
- * the tool's main() or cmd_*() that called them prints err once, with
- * hnm_msg_error() ("PROG: " before it), and returns or exits with
- * HNM_EXIT_USAGE (2) for bad input, HNM_EXIT_FAILURE (1) for failed work.
+ * Who prints: nobody below a tool's entry point (main(), cmd_*(),
+ * *_cmd_*()). Library functions, readers and a command's helpers never
+ * print an error, never exit() and never call hnm_msg_error() (core/
+ * hnm_msg.h); the entry point that called them prints err once and returns
+ * the status:
+ *     0  HNM_EXIT_OK       the work was done
+ *     1  HNM_EXIT_FAILURE  the work failed: a write (a full disk), fork,
+ *                          pipe, memory, a child or a simulation that failed
+ *                          (hnm_msg_failure())
+ *     2  HNM_EXIT_USAGE    bad input or usage, found before any work
+ *                          (hnm_msg_error())
+ * A command reads as its steps: parse and validate (a failure is 2), do
+ * (a failure is 1), report. A step of a command that can fail either way
+ * (it reads an input while it works) returns that status instead of -1:
+ * 0, HNM_EXIT_FAILURE or HNM_EXIT_USAGE, with err filled when non-zero.
+ * scripts/check-conventions checks who prints and who exits.
  * The SimGrid plugin turns the same line into one XBT critical message and
  * exit status 2. Asserts are for programmer mistakes only. */
 #ifndef HNM_ERROR_H
