@@ -12,7 +12,7 @@
  *
  * PROG is set once by hnm_msg_init() at the start of main() (a tool has one
  * name). Library code never prints and never calls these: it returns the
- * error (core/hnm_error.h) and the tool's entry point prints it here, once.
+ * error (include/hnm/hnm_error.h) and the tool's entry point prints it here, once.
  * An error is one line whatever its parts hold. Every function appends the
  * newline itself. The MPI programs of apps/ print through hnm_msg_print()
  * with their name, on rank 0 alone, and never call hnm_msg_init() (see

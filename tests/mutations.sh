@@ -26,6 +26,16 @@ mutate() { MUTATIONS+=("$1" "$2" "$3" "$4"); }
 # --- the table ------------------------------------------------------------------
 # reliability.option_table: an option's refusal says why.
 mutate reliability.option_table core/hnm_opt.c '"needs an argument"' '""'
+# layering.conventions: a helper that exits.
+mutate layering.conventions core/hnm_opt.c 'hnm_errf(err, errlen, "%s", why[0] != '"'"'\0'"'"' ? why : "invalid option");' 'exit(2);'
+# layering.conventions_detects: the checker lets a 121-line function pass.
+mutate layering.conventions_detects scripts/check-conventions 'MAX_LINES=120' 'MAX_LINES=121'
+# docs.names: a path and a tool the docs name that do not exist.
+mutate docs.names docs/architecture.md '`scripts/check-conventions` (ctest' '`scripts/check-convention` (ctest'
+mutate docs.names README.md '`hnm-linkplot` (link-load maps)' '`hnm-linkplots` (link-load maps)'
+# install.relocated: an internal header installed.
+mutate install.relocated core/CMakeLists.txt 'hnm_install_headers(hnm_error.h hnm_units.h)' 'hnm_install_headers(hnm_error.h hnm_units.h)
+install(FILES hnm_msg.h DESTINATION ${HNM_INSTALL_INCLUDE})'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }

@@ -35,7 +35,7 @@ for f in bin/hnm-run bin/hnm-compare bin/hnm-calibrate bin/hnm-platform bin/hnm-
   check "installed executable $f" [ -x "$P/$f" ]
 done
 for f in lib/libhnm.so lib/libhnmplatform.so lib/libhnmbase.a lib/libhnmmodel.a \
-         include/hnm/hnm_model.h include/hnm/hnm_units.h include/hnm/hnm_home.h \
+         include/hnm/hnm_model.h include/hnm/hnm_units.h include/hnm/hnm_error.h include/hnm/hnm_version.h \
          share/hnm/models/graphene.xml share/hnm/models/hnm-model.dtd \
          share/hnm/platforms/default.xml share/hnm/platforms/default.hosts \
          lib/pkgconfig/hnm.pc lib/cmake/hnm/hnmConfig.cmake share/doc/hnm/references.md; do
@@ -45,6 +45,14 @@ if command -v help2man >/dev/null; then
   check "man page hnm-run.1 from --help" grep -q '^\.TH HNM-RUN' "$P/share/man/man1/hnm-run.1"
 fi
 check "the test programs are not installed" [ ! -e "$P/libexec/hnm/p2p_timing" ]
+# The public headers, and only those: include/hnm/ of the source tree (a
+# generated .h.in as its .h), nothing else under include/.
+want=$(cd "$SOURCE/include" && find hnm -type f | sed 's/\.in$//' | sort | tr '\n' ' ')
+got=$(cd "$P/include" && find . -type f -o -type l | sed 's|^\./||' | sort | tr '\n' ' ')
+check_eq "installed headers: include/hnm/ of the source tree alone" "$got" "$want"
+for h in hnm_msg.h hnm_opt.h hnm_out.h hnm_csv.h hnm_home.h hnm_model_impl.h hnm_xml.h; do
+  check "internal header not installed: $h" [ ! -e "$P/include/hnm/$h" ]
+done
 for f in lib/libhnmtopo.a lib/libhnmpaths.a lib/libhnmfit.a include/hnm/hnm_topo.h include/hnm/hnm_fit.h; do
   check "internal library part not installed: $f" [ ! -e "$P/$f" ]
 done

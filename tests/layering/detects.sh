@@ -5,11 +5,12 @@
 source "$(dirname "$0")/../sim/lib.sh"
 
 T=$WORK
-mkdir -p "$T"/{core,model,plugin,tools,platforms,calibration,apps,tests/unit}
+mkdir -p "$T"/{core,model,plugin,tools,platforms,calibration,apps,tests/unit,include/hnm}
 printf '#include "hnm_units.h"\n' >"$T/core/hnm_units.c"
 printf '/* units */\n' >"$T/core/hnm_units.h"
 printf '#include "hnm_model.h"\n#include <libxml/parser.h>\n' >"$T/model/hnm_model.c"
-printf '/* model */\n' >"$T/model/hnm_model.h"
+# A public header (include/hnm/) belongs to the part that holds its source.
+printf '/* model */\n' >"$T/include/hnm/hnm_model.h"
 printf '#include "hnm_model.h"\n#include "hnm_topo.h"\n#include <simgrid/s4u.hpp>\n' >"$T/plugin/glue.cpp"
 printf '#include "hnm_topo.h"\n#include "hnm_units.h"\n' >"$T/platforms/hnm_topo.c"
 printf '/* topo */\n' >"$T/platforms/hnm_topo.h"
@@ -63,6 +64,8 @@ printf '#include <simgrid/actor.h>\n#ifndef SMPI_SHARED_MALLOC\n#include <simgri
 printf 'target_link_libraries(hnmbase PUBLIC LibXml2::LibXml2)\n' >>"$T/core/CMakeLists.txt"
 printf 'target_link_libraries(hnm-platform PRIVATE LibXml2::LibXml2)\n' >>"$T/platforms/CMakeLists.txt"
 printf 'target_link_libraries(hnmtopo PUBLIC hnmmodel\n  LibXml2::LibXml2)\n' >>"$T/platforms/CMakeLists.txt"
+printf '#include "hnm_topo.h"\n' >>"$T/include/hnm/hnm_model.h"
+printf '/* units, twice */\n' >"$T/include/hnm/hnm_units.h"
 out=$(bash "$CHECK_LAYERING" "$T")
 status=$?
 check "violations: exit 1 (got $status)" [ $status -eq 1 ]
@@ -84,5 +87,7 @@ expect "core/CMakeLists.txt:3: hnmbase (core/ library) may not link libxml2"
 expect "platforms/CMakeLists.txt:9: hnmtopo links model/'s hnmmodel"
 expect "platforms/CMakeLists.txt:9: hnmtopo (platforms/ library) may not link libxml2"
 expect "platforms/CMakeLists.txt:8: hnm-platform (platforms/ executable) may not link libxml2"
-check "exactly 17 violations" grep -q '^layering: 17 violation(s)' <<<"$out"
+expect "include/hnm/hnm_model.h:2: model/ may not include platforms/'s \"hnm_topo.h\""
+expect "include/hnm/hnm_units.h:1: hnm_units.h is both public (include/hnm/) and beside the sources of core/"
+check "exactly 19 violations" grep -q '^layering: 19 violation(s)' <<<"$out"
 finish

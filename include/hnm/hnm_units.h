@@ -3,7 +3,7 @@
  * Every parser takes a NUL-terminated string, stores the value in SI base
  * units (seconds, bytes, bytes per second) and returns 0; on failure it
  * returns -1, leaves *out untouched and writes a one-line reason (no file or
- * line: the caller adds those) into err (core/hnm_error.h).
+ * line: the caller adds those) into err (include/hnm/hnm_error.h).
  *
  * Accepted forms (no white space inside, a leading '+' or '-' is read by
  * strtod; negative values parse and are rejected by the callers that care):
