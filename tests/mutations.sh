@@ -26,6 +26,8 @@ mutate() { MUTATIONS+=("$1" "$2" "$3" "$4"); }
 # --- the table ------------------------------------------------------------------
 # reliability.option_table: an option's refusal says why.
 mutate reliability.option_table core/hnm_opt.c '"needs an argument"' '""'
+# compare.bad_input: hnm-compare plot refuses an output it cannot create before printing its table.
+mutate compare.bad_input tools/hnm_compare_plot.c 'hnm_out_check(a.dat, "-o", err, sizeof err) != 0 ||' '0 ||'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }

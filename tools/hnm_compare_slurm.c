@@ -45,11 +45,11 @@ int cmp_cmd_slurm(int argc, char **argv)
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0)
-    return hnm_msg_error("cannot find hnm-compare's own path: %s", strerror(errno));
+    return hnm_msg_failure("cannot find hnm-compare's own path: %s", strerror(errno));
   self[n] = '\0';
   char cwd[4096];
   if (getcwd(cwd, sizeof cwd) == NULL)
-    return hnm_msg_error("cannot get the current directory: %s", strerror(errno));
+    return hnm_msg_failure("cannot get the current directory: %s", strerror(errno));
   cmp_run *runs;
   long nruns = cmp_enumerate(&c, &runs);
 
