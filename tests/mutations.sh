@@ -36,6 +36,8 @@ mutate docs.names README.md '`hnm-linkplot` (link-load maps)' '`hnm-linkplots` (
 # install.relocated: an internal header installed.
 mutate install.relocated core/CMakeLists.txt 'hnm_install_headers(hnm_error.h hnm_units.h)' 'hnm_install_headers(hnm_error.h hnm_units.h)
 install(FILES hnm_msg.h DESTINATION ${HNM_INSTALL_INCLUDE})'
+# compare.bad_input: hnm-compare plot refuses an output it cannot create before printing its table.
+mutate compare.bad_input tools/hnm_compare_plot.c 'hnm_out_check(a.dat, "-o", err, sizeof err) != 0 ||' '0 ||'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }

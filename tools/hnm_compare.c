@@ -78,5 +78,8 @@ int main(int argc, char **argv)
   int c = hnm_opt_command(&tool, commands, argc, argv, err, sizeof err);
   if (c < 0)
     return c == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
+  /* Out of memory in any step of the command (hnm_compare_util.h). */
+  if (setjmp(cmp_oom) != 0)
+    return hnm_msg_failure("out of memory");
   return run[c](argc, argv);
 }

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_grid.h"
+#include "hnm_error.h"
 #include "hnm_msg.h"
 #include "hnm_opt.h"
 #include "hnm_compare_util.h"
@@ -158,7 +159,9 @@ void cmp_run_argv(const cmp_config *c, const cmp_run *r, cmp_strvec *v)
 
 /* ------------------------------------------------------------------------ */
 
-static int add_platform(cmp_config *c, const char *spec)
+/* The checks of --platform, --np and --metric: 0, or -1 with the reason in
+ * err (without the option's name: hnm_opt_parse() adds it). */
+static int add_platform(cmp_config *c, const char *spec, char *err, size_t errlen)
 {
   const char *colon = strrchr(spec, ':');
   char *xml, *hosts;
@@ -176,9 +179,9 @@ static int add_platform(cmp_config *c, const char *spec)
       snprintf(hosts, n + 8, "%s.hosts", spec);
   }
   if (access(xml, R_OK) != 0)
-    return hnm_msg_error("--platform: cannot read platform file '%s': %s", xml, strerror(errno));
+    return hnm_fail(err, errlen, "cannot read platform file '%s': %s", xml, strerror(errno));
   if (access(hosts, R_OK) != 0)
-    return hnm_msg_error("--platform: cannot read hostfile '%s': %s (give it as XML:HOSTS)", hosts, strerror(errno));
+    return hnm_fail(err, errlen, "cannot read hostfile '%s': %s (give it as XML:HOSTS)", hosts, strerror(errno));
   const char *base = strrchr(xml, '/') ? strrchr(xml, '/') + 1 : xml;
   char *label = cmp_xstrdup(base);
   size_t n = strlen(label);
@@ -186,24 +189,24 @@ static int add_platform(cmp_config *c, const char *spec)
     label[n - 4] = '\0';
   for (int i = 0; i < c->nplats; i++)
     if (strcmp(c->plats[i].label, label) == 0)
-      return hnm_msg_error("--platform: two platforms named '%s' (labels are file names without .xml)", label);
+      return hnm_fail(err, errlen, "two platforms named '%s' (labels are file names without .xml)", label);
   c->plats = cmp_xrealloc(c->plats, (size_t)(c->nplats + 1) * sizeof *c->plats);
   c->plats[c->nplats++] = (cmp_platform){xml, hosts, label};
   return 0;
 }
 
-static int add_nps(cmp_config *c, const char *list)
+static int add_nps(cmp_config *c, const char *list, char *err, size_t errlen)
 {
   char *copy = cmp_xstrdup(list), *save = NULL;
   if (*list == '\0' || *list == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,") != NULL)
-    return hnm_msg_error("--np: '%s' is not a comma-separated list of process counts", list);
+    return hnm_fail(err, errlen, "'%s' is not a comma-separated list of process counts", list);
   for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     long v;
     if (cmp_parse_long(t, 1, 100000000, &v) != 0)
-      return hnm_msg_error("--np: '%s' is not a process count (a whole number >= 1)", t);
+      return hnm_fail(err, errlen, "'%s' is not a process count (a whole number >= 1)", t);
     for (int i = 0; i < c->nnps; i++)
       if (c->nps[i] == v)
-        return hnm_msg_error("--np: '%ld' given twice", v);
+        return hnm_fail(err, errlen, "'%ld' given twice", v);
     c->nps = cmp_xrealloc(c->nps, (size_t)(c->nnps + 1) * sizeof *c->nps);
     c->nps[c->nnps++] = v;
   }
@@ -211,19 +214,19 @@ static int add_nps(cmp_config *c, const char *list)
   return 0;
 }
 
-static int check_metric(const char *m)
+static int check_metric(const char *m, char *err, size_t errlen)
 {
   if (strcmp(m, "simclock") == 0 || strcmp(m, "auto") == 0)
     return 0;
   if (strncmp(m, "csv:", 4) != 0 || m[4] == '\0' || m[4] == ':')
-    return hnm_msg_error("--metric: '%s' is neither auto, simclock nor csv:COLUMN[:KEY=VALUE...]", m);
+    return hnm_fail(err, errlen, "'%s' is neither auto, simclock nor csv:COLUMN[:KEY=VALUE...]", m);
   for (const char *p = strchr(m + 4, ':'); p; p = strchr(p + 1, ':')) {
     const char *eq = strchr(p + 1, '='), *next = strchr(p + 1, ':');
     if (eq == NULL || eq == p + 1 || (next && eq > next))
-      return hnm_msg_error("--metric: '%s': filter '%s' is not KEY=VALUE", m, p + 1);
+      return hnm_fail(err, errlen, "'%s': filter '%s' is not KEY=VALUE", m, p + 1);
   }
   if (strchr(m, ',') != NULL)
-    return hnm_msg_error("--metric: '%s': a column name or filter cannot hold a comma", m);
+    return hnm_fail(err, errlen, "'%s': a column name or filter cannot hold a comma", m);
   return 0;
 }
 
@@ -237,25 +240,25 @@ static int grid__model(void *ctx, const char *v, char *err, size_t errlen)
 {
   cmp_config *c = ((struct cmp_parse *)ctx)->c;
   if (strpbrk(v, "\n\r") != NULL)
-    return snprintf(err, errlen, "a model spec cannot hold a newline"), -1;
+    return hnm_fail(err, errlen, "a model spec cannot hold a newline");
   char e[HNM_ERRLEN];
   hnm_model_set *set = NULL;
   if (hnm_model_set_is(v)) {
     /* The whole set, before anything runs. */
     set = hnm_model_set_open(v, e, sizeof e);
     if (set == NULL)
-      return snprintf(err, errlen, "%s", e), -1;
+      return hnm_fail(err, errlen, "%s", e);
   } else {
     hnm_model *m = hnm_model_parse_spec(v, e, sizeof e);
     if (m == NULL)
-      return snprintf(err, errlen, "%s: %s", v, e), -1;
+      return hnm_fail(err, errlen, "%s: %s", v, e);
     hnm_model_free(m);
   }
   for (int k = 0; k < c->models.n; k++)
     if (strcmp(c->models.v[k], v) == 0)
-      return hnm_model_set_free(set), snprintf(err, errlen, "'%s' given twice", v), -1;
+      return hnm_model_set_free(set), hnm_fail(err, errlen, "'%s' given twice", v);
   if (strcmp(v, "mpirun") == 0)
-    return snprintf(err, errlen, "'mpirun' is the reference's label (use --reference)"), -1;
+    return hnm_fail(err, errlen, "'mpirun' is the reference's label (use --reference)");
   cmp_sv_push(&c->models, v);
   c->sets = cmp_xrealloc(c->sets, (size_t)c->models.n * sizeof *c->sets);
   c->sets[c->models.n - 1] = set;
@@ -272,7 +275,7 @@ static int grid__models_of(void *ctx, const char *v, char *err, size_t errlen)
 {
   size_t l = strlen(v);
   if (l < 5 || strcmp(v + l - 4, ".xml") != 0)
-    return snprintf(err, errlen, "'%s' is not the model file of hnm-calibrate fit -o MODEL.xml", v), -1;
+    return hnm_fail(err, errlen, "'%s' is not the model file of hnm-calibrate fit -o MODEL.xml", v);
   char *paths[3];
   paths[0] = cmp_xstrdup(v);
   for (int i = 1; i < 3; i++) {
@@ -284,7 +287,7 @@ static int grid__models_of(void *ctx, const char *v, char *err, size_t errlen)
   for (int i = 0; i < 3 && rc == 0; i++) {
     struct stat st;
     if (stat(paths[i], &st) != 0) {
-      snprintf(err, errlen, "'%s': no %s (%s; hnm-calibrate fit -o %s writes it)", v, paths[i], strerror(errno), v);
+      hnm_errf(err, errlen, "'%s': no %s (%s; hnm-calibrate fit -o %s writes it)", v, paths[i], strerror(errno), v);
       rc = -1;
     } else if (grid__model(ctx, paths[i], err, errlen) != 0) {
       rc = -1;
@@ -297,35 +300,29 @@ static int grid__models_of(void *ctx, const char *v, char *err, size_t errlen)
 
 static int grid__np(void *ctx, const char *v, char *err, size_t errlen)
 {
-  (void)err;
-  (void)errlen;
-  return add_nps(((struct cmp_parse *)ctx)->c, v) != 0 ? -1 : 0;
+  return add_nps(((struct cmp_parse *)ctx)->c, v, err, errlen);
 }
 
 static int grid__platform(void *ctx, const char *v, char *err, size_t errlen)
 {
-  (void)err;
-  (void)errlen;
-  return add_platform(((struct cmp_parse *)ctx)->c, v) != 0 ? -1 : 0;
+  return add_platform(((struct cmp_parse *)ctx)->c, v, err, errlen);
 }
 
 static int grid__args(void *ctx, const char *v, char *err, size_t errlen)
 {
   cmp_config *c = ((struct cmp_parse *)ctx)->c;
   if (strpbrk(v, "\n\r") != NULL)
-    return snprintf(err, errlen, "an argument set cannot hold a newline"), -1;
+    return hnm_fail(err, errlen, "an argument set cannot hold a newline");
   for (int k = 0; k < c->args.n; k++)
     if (strcmp(c->args.v[k], v) == 0)
-      return snprintf(err, errlen, "'%s' given twice", v), -1;
+      return hnm_fail(err, errlen, "'%s' given twice", v);
   cmp_sv_push(&c->args, v);
   return 0;
 }
 
 static int grid__metric(void *ctx, const char *v, char *err, size_t errlen)
 {
-  (void)err;
-  (void)errlen;
-  if (check_metric(v) != 0)
+  if (check_metric(v, err, errlen) != 0)
     return -1;
   ((struct cmp_parse *)ctx)->c->metric = v;
   return 0;
@@ -350,7 +347,7 @@ static int grid__mpirun_opt(void *ctx, const char *v, char *err, size_t errlen)
 static int grid__sbatch(void *ctx, const char *v, char *err, size_t errlen)
 {
   if (strpbrk(v, "\n\r") != NULL)
-    return snprintf(err, errlen, "a line cannot hold a newline"), -1;
+    return hnm_fail(err, errlen, "a line cannot hold a newline");
   cmp_sv_push(&((struct cmp_parse *)ctx)->sl->sbatch, v);
   return 0;
 }
@@ -380,10 +377,8 @@ static const char grid__epilog[] =
   "Exit status: 0 all runs ok, 1 some run not ok, 2 bad input (nothing run).\n"
   "See docs/experiments.md.\n";
 
-/* Parse the run options argv[first..]; SLURM-only options are accepted when
- * SL is not NULL. Returns 0; -1 after --help (exit 0); or 2 after printing
- * the error. */
-int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opts *sl)
+/* The defaults of run and slurm, before their options. */
+static void grid__defaults(cmp_config *c)
 {
   memset(c, 0, sizeof *c);
   c->metric = "auto";
@@ -396,6 +391,13 @@ int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opt
   c->workers = ncpu > 0 ? ncpu : 1;
   c->task = -1; /* -1: not given */
   c->tasks = -1;
+}
+
+/* The options argv[first..]: the index of PROGRAM (argc when none), or
+ * HNM_OPT_DONE (--help), or another negative value with err. */
+static int grid__options(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opts *sl, char *err,
+                         size_t errlen)
+{
   const double any = HUGE_VAL;
   struct cmp_parse ctx = {c, sl};
   struct hnm_opt opts[] = {
@@ -432,18 +434,15 @@ int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opt
                                      : "Runs PROGRAM over models x process counts x platforms x argument sets through\n"
                                        "hnm-run, several runs at once, into a resumable CSV.",
                                   grid__epilog, NULL, HNM_OPT_IN_ORDER, &ctx};
-  char opt_err[HNM_ERRLEN];
-  int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1), opt_err, sizeof opt_err);
-  if (i < 0)
-    return i == HNM_OPT_DONE ? -1 : hnm_msg_error("%s", opt_err);
-  i += first - 1;
-  int task_given = c->task >= 0, tasks_given = c->tasks >= 0;
-  if (!task_given)
-    c->task = 0;
-  if (!tasks_given)
-    c->tasks = 1;
-  /* The run options as given (slurm re-emits them, except -o and the task slice). */
-  for (int k = first; k < i && strcmp(argv[k], "--") != 0; k++) {
+  int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1), err, errlen);
+  return i < 0 ? i : i + first - 1;
+}
+
+/* The run options as given, argv[first..end) (slurm re-emits them, except
+ * -o and the task slice). */
+static void grid__keep_raw(cmp_config *c, char **argv, int first, int end)
+{
+  for (int k = first; k < end && strcmp(argv[k], "--") != 0; k++) {
     const char *a = argv[k];
     int slice = strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--task") == 0 ||
                 strcmp(a, "--tasks") == 0 || strcmp(a, "--script") == 0 || strcmp(a, "--sbatch") == 0;
@@ -456,21 +455,23 @@ int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opt
       continue;
     cmp_sv_push(&c->raw, a);
   }
-  if (i >= argc)
-    return hnm_msg_error("no program to run (give it after --; see hnm-compare --help)");
-  c->program = argv[i];
-  for (int k = i + 1; k < argc; k++)
-    cmp_sv_push(&c->base_args, argv[k]);
+}
+
+/* The required options and their defaults (models, argument sets,
+ * platform, the reference's program and options): 0, or -1 with err. */
+static int grid__complete(cmp_config *c, const cmp_slurm_opts *sl, int task_given, int tasks_given, char *err,
+                          size_t errlen)
+{
   if (access(c->program, X_OK) != 0)
-    return hnm_msg_error("cannot execute program '%s': %s", c->program, strerror(errno));
+    return hnm_fail(err, errlen, "cannot execute program '%s': %s", c->program, strerror(errno));
   if (c->nnps == 0)
-    return hnm_msg_error("--np is required (process counts, e.g. --np 8,16,32)");
+    return hnm_fail(err, errlen, "--np is required (process counts, e.g. --np 8,16,32)");
   if (c->out == NULL)
-    return hnm_msg_error("-o OUT.csv is required");
+    return hnm_fail(err, errlen, "-o OUT.csv is required");
   if (sl == NULL && task_given != tasks_given)
-    return hnm_msg_error("--task and --tasks go together");
+    return hnm_fail(err, errlen, "--task and --tasks go together");
   if (c->task >= c->tasks)
-    return hnm_msg_error("--task: '%ld' is not below --tasks %ld", c->task, c->tasks);
+    return hnm_fail(err, errlen, "--task: '%ld' is not below --tasks %ld", c->task, c->tasks);
   if (c->models.n == 0) {
     cmp_sv_push(&c->models, "graphene");
     c->sets = cmp_xrealloc(c->sets, sizeof *c->sets);
@@ -481,10 +482,11 @@ int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opt
   if (c->nplats == 0) {
     /* hnm-run's bundled platform: label "default" (add_platform copies it). */
     char *bundled = hnm_home_file(HNM_HOME_PLATFORMS "/default.xml");
-    int bad = add_platform(c, bundled) != 0;
+    char e[HNM_ERRLEN];
+    int bad = add_platform(c, bundled, e, sizeof e) != 0;
     free(bundled);
     if (bad)
-      return 2;
+      return hnm_fail(err, errlen, "--platform: %s", e);
   }
   if (c->reference) {
     if (c->mpi_program == NULL) {
@@ -494,8 +496,8 @@ int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opt
       c->mpi_program = p;
     }
     if (access(c->mpi_program, X_OK) != 0)
-      return hnm_msg_error("--reference: cannot execute '%s': %s (build it, or give --mpi-program)", c->mpi_program,
-                      strerror(errno));
+      return hnm_fail(err, errlen, "--reference: cannot execute '%s': %s (build it, or give --mpi-program)",
+                      c->mpi_program, strerror(errno));
     if (c->mpirun_opts.n == 0) {
       const char *def[] = {"--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader"};
       for (int k = 0; k < 5; k++)
@@ -503,10 +505,18 @@ int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opt
     }
   }
   if (sl == NULL && !c->dry_run && access(c->hnm_run, X_OK) != 0)
-    return hnm_msg_error("cannot execute hnm-run '%s': %s (build it, or give --hnm-run)", c->hnm_run, strerror(errno));
+    return hnm_fail(err, errlen, "cannot execute hnm-run '%s': %s (build it, or give --hnm-run)", c->hnm_run,
+                    strerror(errno));
   for (int k = 0; k < c->sim_opts.n; k++)
     if (strpbrk(c->sim_opts.v[k], "\n\r") != NULL)
-      return hnm_msg_error("--sim-opt: an option cannot hold a newline");
+      return hnm_fail(err, errlen, "--sim-opt: an option cannot hold a newline");
+  return 0;
+}
+
+/* What every run gets: the simulation options (CSV column options), the
+ * log directory. */
+static void grid__finish(cmp_config *c)
+{
   /* Sweeps compare network models: unless told otherwise, no measured
    * computation, so that two runs of a sweep give the same numbers. */
   int simcomp_given = 0;
@@ -528,5 +538,32 @@ int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opt
     snprintf(d, n, "%s.logs", c->out);
     c->log_dir = d;
   }
+}
+
+/* Parse the run options argv[first..]; SLURM-only options are accepted when
+ * SL is not NULL. Returns 0; HNM_OPT_DONE after --help (exit 0); or
+ * HNM_EXIT_USAGE with the error in err (nothing printed). */
+int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opts *sl, char *err, size_t errlen)
+{
+  grid__defaults(c);
+  int i = grid__options(argc, argv, first, c, sl, err, errlen);
+  if (i < 0)
+    return i == HNM_OPT_DONE ? HNM_OPT_DONE : HNM_EXIT_USAGE;
+  int task_given = c->task >= 0, tasks_given = c->tasks >= 0;
+  if (!task_given)
+    c->task = 0;
+  if (!tasks_given)
+    c->tasks = 1;
+  grid__keep_raw(c, argv, first, i);
+  if (i >= argc) {
+    hnm_errf(err, errlen, "no program to run (give it after --; see hnm-compare --help)");
+    return HNM_EXIT_USAGE;
+  }
+  c->program = argv[i];
+  for (int k = i + 1; k < argc; k++)
+    cmp_sv_push(&c->base_args, argv[k]);
+  if (grid__complete(c, sl, task_given, tasks_given, err, errlen) != 0)
+    return HNM_EXIT_USAGE;
+  grid__finish(c);
   return 0;
 }

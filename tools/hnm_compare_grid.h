@@ -52,6 +52,7 @@ const char *cmp_run_options(const cmp_config *c, const cmp_run *r);
 char *cmp_join(const cmp_strvec *v);
 long cmp_enumerate(const cmp_config *c, cmp_run **out);
 void cmp_run_argv(const cmp_config *c, const cmp_run *r, cmp_strvec *v);
-int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opts *sl);
+/* 0; HNM_OPT_DONE after --help (exit 0); or HNM_EXIT_USAGE with err. */
+int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opts *sl, char *err, size_t errlen);
 
 #endif

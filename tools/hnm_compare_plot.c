@@ -22,6 +22,7 @@
 #include "hnm_out.h"
 #include "hnm_opt.h"
 #include "hnm_compare_util.h"
+#include "hnm_error.h"
 #include "hnm_msg.h"
 #include "hnm_compare_grid.h"
 #include "hnm_compare_store.h"
@@ -63,24 +64,12 @@ static int find_ref(cmp_row **sel, long n, const cmp_row *r, const char *ref, do
   return -1;
 }
 
-/* The data files and the script, through hnm_out (core/hnm_out.h). */
-static FILE *plot__open(const char *path, hnm_out **o)
+/* The data files and the script, through hnm_out (core/hnm_out.h): the
+ * stream, or NULL with err. */
+static FILE *plot__open(const char *path, hnm_out **o, char *err, size_t errlen)
 {
-  char err[1024];
-  *o = hnm_out_open(path, "-o", err, sizeof err);
-  if (*o == NULL) {
-    hnm_msg_error("%s", err);
-    return NULL;
-  }
-  return hnm_out_file(*o);
-}
-
-static int plot__commit(hnm_out *o)
-{
-  char err[1024];
-  if (hnm_out_commit(o, err, sizeof err) != 0)
-    return hnm_msg_error("%s", err), -1;
-  return 0;
+  *o = hnm_out_open(path, "-o", err, errlen);
+  return *o == NULL ? NULL : hnm_out_file(*o);
 }
 
 /* --only COLUMN=VALUE, up to 16. */
@@ -100,9 +89,9 @@ static int plot__only(void *ctx, const char *v, char *err, size_t errlen)
     if (strlen(o->colnames[k]) == (size_t)(eq - v) && strncmp(v, o->colnames[k], (size_t)(eq - v)) == 0)
       col = k;
   if (col < 0)
-    return snprintf(err, errlen, "'%s' is not COLUMN=VALUE with a column of " CMP_HEADER, v), -1;
+    return hnm_fail(err, errlen, "'%s' is not COLUMN=VALUE with a column of " CMP_HEADER, v);
   if (o->n == 16)
-    return snprintf(err, errlen, "at most 16 of them"), -1;
+    return hnm_fail(err, errlen, "at most 16 of them");
   o->col[o->n] = col;
   o->val[o->n++] = eq + 1;
   return 0;
@@ -116,86 +105,104 @@ static void plot__sv_free(cmp_strvec *v)
   memset(v, 0, sizeof *v);
 }
 
-int cmp_cmd_plot(int argc, char **argv)
-{
-  const char *in = NULL, *prefix = NULL, *ref = NULL, *title = NULL;
-  int onlycol[16], nonly = 0;
+/* What plot was asked for. */
+typedef struct {
+  const char *in, *prefix, *ref, *title;
+  int onlycol[16];
   const char *onlyval[16];
+  int nonly;
+  char *dat, *edat, *gp, *png, *epng; /* PREFIX-time.dat ... */
+} plot__args;
+
+/* The options and operands: 0, HNM_OPT_DONE (--help) or HNM_EXIT_USAGE
+ * with err. */
+static int plot__parse(int argc, char **argv, plot__args *a, char *err, size_t errlen)
+{
   static const char *const colnames[CMP_NCOLS] = {"index",  "program", "args",   "model",      "platform",
                                                    "np",     "metric",  "options", "time_s",    "wall_s",
                                                    "maxrss_kib", "status", "exit_code", "member", "band_lo",
                                                    "band_hi", "members"};
-  struct plot_only only = {onlycol, onlyval, 0, colnames};
+  struct plot_only only = {a->onlycol, a->onlyval, 0, colnames};
   const struct hnm_opt opts[] = {
-    {.name = "out", .short_name = 'o', .kind = HNM_OPT_STRING, .arg = "PREFIX", .help = "PREFIX-time.png, PREFIX-error.png, their .dat, PREFIX.gp", .value = &prefix},
-    {.name = "reference", .kind = HNM_OPT_STRING, .arg = "MODEL", .help = "relative errors against this model's runs", .value = &ref},
+    {.name = "out", .short_name = 'o', .kind = HNM_OPT_STRING, .arg = "PREFIX", .help = "PREFIX-time.png, PREFIX-error.png, their .dat, PREFIX.gp", .value = &a->prefix},
+    {.name = "reference", .kind = HNM_OPT_STRING, .arg = "MODEL", .help = "relative errors against this model's runs", .value = &a->ref},
     {.name = "only", .kind = HNM_OPT_CALL, .arg = "COLUMN=VALUE", .help = "keep the rows whose COLUMN equals VALUE (repeatable)", .fn = plot__only},
-    {.name = "title", .kind = HNM_OPT_STRING, .arg = "TEXT", .help = "figure title", .value = &title},
+    {.name = "title", .kind = HNM_OPT_STRING, .arg = "TEXT", .help = "figure title", .value = &a->title},
     {.name = NULL}};
   const struct hnm_opt_cmd cmd = {"hnm-compare plot", "IN.csv -o PREFIX [OPTIONS]",
                                   "Figures of a result CSV: time vs processes, errors against --reference (hnm-compare --help).",
                                   NULL, NULL, 0, &only};
-  char opt_err[HNM_ERRLEN];
-  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1, opt_err, sizeof opt_err);
+  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1, err, errlen);
   if (first < 0)
-    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
-  nonly = only.n;
+    return first == HNM_OPT_DONE ? HNM_OPT_DONE : HNM_EXIT_USAGE;
+  a->nonly = only.n;
   for (int i = first + 1; i < argc; i++) {
-    if (in == NULL)
-      in = argv[i];
-    else
-      return hnm_msg_error("plot: one input CSV only ('%s' is a second one; merge first)", argv[i]);
+    if (a->in != NULL) {
+      hnm_errf(err, errlen, "plot: one input CSV only ('%s' is a second one; merge first)", argv[i]);
+      return HNM_EXIT_USAGE;
+    }
+    a->in = argv[i];
   }
-  if (in == NULL || prefix == NULL)
-    return hnm_msg_error("plot needs IN.csv and -o PREFIX");
-  /* Static: what plot reads lives until exit, whatever the path (no leak
-   * at exit under LeakSanitizer). */
-  static cmp_rowvec rows;
-  int rc = cmp_read_rows(in, 0, &rows, 0);
-  if (rc != 0)
-    return rc;
-  static cmp_row **sel;
-  long n, dups;
-  if ((rc = cmp_select_rows(&rows, &sel, &n, &dups)) != 0)
-    return rc;
-  /* Keep the ok rows that pass --only (the reference model's rows, too, as
-   * long as they match), check their numbers. */
+  if (a->in == NULL || a->prefix == NULL) {
+    hnm_errf(err, errlen, "plot needs IN.csv and -o PREFIX");
+    return HNM_EXIT_USAGE;
+  }
+  size_t pl = strlen(a->prefix) + 32;
+  a->dat = cmp_xmalloc(pl), a->edat = cmp_xmalloc(pl), a->gp = cmp_xmalloc(pl), a->png = cmp_xmalloc(pl);
+  a->epng = cmp_xmalloc(pl);
+  snprintf(a->dat, pl, "%s-time.dat", a->prefix);
+  snprintf(a->edat, pl, "%s-error.dat", a->prefix);
+  snprintf(a->gp, pl, "%s.gp", a->prefix);
+  snprintf(a->png, pl, "%s-time.png", a->prefix);
+  snprintf(a->epng, pl, "%s-error.png", a->prefix);
+  return 0;
+}
+
+/* Keep the ok rows of SEL that pass --only (the reference model's rows, too,
+ * as long as they match), check their numbers: 0 and *N the rows kept, or
+ * -1 with err. */
+static int plot__keep(const plot__args *a, cmp_row **sel, long *n, char *err, size_t errlen)
+{
   long m = 0;
-  for (long i = 0; i < n; i++) {
-    double t;
+  for (long i = 0; i < *n; i++) {
+    const cmp_row *r = sel[i];
+    double t, lo, hi;
     long np;
     /* A model set is drawn by its central rows, which carry the band. */
-    int keep = strcmp(sel[i]->f[CMP_COL_STATUS], "ok") == 0 &&
-               (sel[i]->f[CMP_COL_MEMBER][0] == '\0' || strcmp(sel[i]->f[CMP_COL_MEMBER], "central") == 0);
-    for (int k = 0; k < nonly && keep; k++)
-      keep = strcmp(sel[i]->f[onlycol[k]], onlyval[k]) == 0 ||
-             (ref && onlycol[k] == CMP_COL_MODEL && strcmp(sel[i]->f[CMP_COL_MODEL], ref) == 0);
+    int keep = strcmp(r->f[CMP_COL_STATUS], "ok") == 0 &&
+               (r->f[CMP_COL_MEMBER][0] == '\0' || strcmp(r->f[CMP_COL_MEMBER], "central") == 0);
+    for (int k = 0; k < a->nonly && keep; k++)
+      keep = strcmp(r->f[a->onlycol[k]], a->onlyval[k]) == 0 ||
+             (a->ref && a->onlycol[k] == CMP_COL_MODEL && strcmp(r->f[CMP_COL_MODEL], a->ref) == 0);
     if (!keep)
       continue;
-    if (cmp_parse_double(sel[i]->f[CMP_COL_TIME], &t) != 0 || t < 0)
-      return hnm_msg_error("%s:%ld: time_s: '%s' is not a time", sel[i]->file, sel[i]->line, sel[i]->f[CMP_COL_TIME]);
-    if (cmp_parse_long(sel[i]->f[CMP_COL_NP], 1, 100000000, &np) != 0)
-      return hnm_msg_error("%s:%ld: np: '%s' is not a process count", sel[i]->file, sel[i]->line, sel[i]->f[CMP_COL_NP]);
-    double lo, hi;
-    if (sel[i]->f[CMP_COL_BAND_LO][0] != '\0' &&
-        (cmp_parse_double(sel[i]->f[CMP_COL_BAND_LO], &lo) != 0 || cmp_parse_double(sel[i]->f[CMP_COL_BAND_HI], &hi) != 0 || lo < 0 ||
-         hi < lo))
-      return hnm_msg_error("%s:%ld: band_lo, band_hi: '%s', '%s' is not a band (0 <= band_lo <= band_hi)", sel[i]->file,
-                      sel[i]->line, sel[i]->f[CMP_COL_BAND_LO], sel[i]->f[CMP_COL_BAND_HI]);
+    if (cmp_parse_double(r->f[CMP_COL_TIME], &t) != 0 || t < 0)
+      return hnm_fail(err, errlen, "%s:%ld: time_s: '%s' is not a time", r->file, r->line, r->f[CMP_COL_TIME]);
+    if (cmp_parse_long(r->f[CMP_COL_NP], 1, 100000000, &np) != 0)
+      return hnm_fail(err, errlen, "%s:%ld: np: '%s' is not a process count", r->file, r->line, r->f[CMP_COL_NP]);
+    if (r->f[CMP_COL_BAND_LO][0] != '\0' &&
+        (cmp_parse_double(r->f[CMP_COL_BAND_LO], &lo) != 0 || cmp_parse_double(r->f[CMP_COL_BAND_HI], &hi) != 0 ||
+         lo < 0 || hi < lo))
+      return hnm_fail(err, errlen, "%s:%ld: band_lo, band_hi: '%s', '%s' is not a band (0 <= band_lo <= band_hi)",
+                      r->file, r->line, r->f[CMP_COL_BAND_LO], r->f[CMP_COL_BAND_HI]);
     sel[m++] = sel[i];
   }
-  n = m;
-  if (n == 0)
-    return hnm_msg_error("%s: no ok run to plot", in);
+  *n = m;
+  if (m == 0)
+    return hnm_fail(err, errlen, "%s: no ok run to plot", a->in);
   int found_ref = 0;
-  for (long i = 0; ref && i < n; i++)
-    found_ref |= strcmp(sel[i]->f[CMP_COL_MODEL], ref) == 0;
-  if (ref && !found_ref)
-    return hnm_msg_error("--reference: no ok run of model '%s' in %s", ref, in);
+  for (long i = 0; a->ref && i < m; i++)
+    found_ref |= strcmp(sel[i]->f[CMP_COL_MODEL], a->ref) == 0;
+  if (a->ref && !found_ref)
+    return hnm_fail(err, errlen, "--reference: no ok run of model '%s' in %s", a->ref, a->in);
+  return 0;
+}
 
-  /* Series: one per (program, args, model, platform, metric), in index order. */
-  static series *s;
-  s = cmp_xmalloc((size_t)n * sizeof *s);
+/* Series: one per (program, args, model, platform, metric), in index order,
+ * each sorted by np. Returns their number. */
+static long plot__series(cmp_row **sel, long n, series **out)
+{
+  series *s = cmp_xmalloc((size_t)n * sizeof *s);
   long ns = 0;
   for (long i = 0; i < n; i++) {
     long g = 0;
@@ -230,7 +237,41 @@ int cmp_cmd_plot(int argc, char **argv)
       k--;
     }
   }
-  /* Labels: the components that vary between series. */
+  *out = s;
+  return ns;
+}
+
+/* The words of series G's options that not every simulation series has
+ * (allocated). */
+static char *plot__uncommon_options(const series *s, long ns, long g)
+{
+  cmp_strvec w = {0}, keep = {0};
+  cmp_sv_split(&w, s[g].first->f[CMP_COL_OPTIONS]);
+  for (int i = 0; i < w.n; i++) {
+    int everywhere = 1;
+    for (long h = 0; h < ns && everywhere; h++) {
+      if (strcmp(s[h].first->f[CMP_COL_MODEL], "mpirun") == 0)
+        continue;
+      cmp_strvec o = {0};
+      cmp_sv_split(&o, s[h].first->f[CMP_COL_OPTIONS]);
+      int found = 0;
+      for (int j = 0; j < o.n; j++)
+        found |= strcmp(o.v[j], w.v[i]) == 0;
+      everywhere = found;
+      plot__sv_free(&o);
+    }
+    if (!everywhere)
+      cmp_sv_push(&keep, w.v[i]);
+  }
+  char *uncommon = cmp_join(&keep);
+  plot__sv_free(&w);
+  plot__sv_free(&keep);
+  return uncommon;
+}
+
+/* Labels: the components that vary between series. */
+static void plot__labels(series *s, long ns)
+{
   int vary[CMP_NCOLS] = {0};
   /* The mpirun reference always has other options and platform ("-") than
    * the simulations: those vary only if they do among the simulations. */
@@ -263,27 +304,7 @@ int cmp_cmd_plot(int argc, char **argv)
       char *uncommon = NULL;
       if (comps[c] == CMP_COL_OPTIONS) {
         /* Only the words that not every simulation series has. */
-        cmp_strvec w = {0}, keep = {0};
-        cmp_sv_split(&w, v);
-        for (int i = 0; i < w.n; i++) {
-          int everywhere = 1;
-          for (long h = 0; h < ns && everywhere; h++) {
-            if (strcmp(s[h].first->f[CMP_COL_MODEL], "mpirun") == 0)
-              continue;
-            cmp_strvec o = {0};
-            cmp_sv_split(&o, s[h].first->f[CMP_COL_OPTIONS]);
-            int found = 0;
-            for (int j = 0; j < o.n; j++)
-              found |= strcmp(o.v[j], w.v[i]) == 0;
-            everywhere = found;
-            plot__sv_free(&o);
-          }
-          if (!everywhere)
-            cmp_sv_push(&keep, w.v[i]);
-        }
-        uncommon = cmp_join(&keep);
-        plot__sv_free(&w);
-        plot__sv_free(&keep);
+        uncommon = plot__uncommon_options(s, ns, g);
         v = *uncommon ? uncommon : "(base options)";
       }
       if (comps[c] == CMP_COL_PROGRAM && strrchr(v, '/'))
@@ -296,47 +317,42 @@ int cmp_cmd_plot(int argc, char **argv)
     }
     s[g].label = cmp_xstrdup(buf);
   }
+}
 
-  /* Text table on stdout (with the 5-95% band when a series has one). */
-  int banded = 0;
-  for (long g = 0; g < ns; g++)
-    banded |= s[g].banded;
+/* The reference time of series G at its K-th np: 0 and *TR > 0, or -1. */
+static int plot__ref_time(const series *s, long g, long k, cmp_row **sel, long n, const char *ref, double *tr)
+{
+  cmp_row probe = *s[g].first;
+  char npb[32];
+  snprintf(npb, sizeof npb, "%ld", s[g].np[k]);
+  probe.f[CMP_COL_NP] = npb;
+  return find_ref(sel, n, &probe, ref, tr) == 0 && *tr > 0 ? 0 : -1;
+}
+
+/* Text table on stdout (with the 5-95% band when a series has one). */
+static void plot__table(const series *s, long ns, int banded, cmp_row **sel, long n, const char *ref)
+{
   printf("%-40s %8s %14s%s%s\n", "series", "np", "time_s", banded ? "  5-95% band" : "", ref ? "  err_vs_ref" : "");
   for (long g = 0; g < ns; g++)
     for (long k = 0; k < s[g].n; k++) {
       printf("%-40s %8ld %14.6g", s[g].label, s[g].np[k], s[g].t[k]);
       if (banded)
         printf("  [%.6g, %.6g]", s[g].lo[k], s[g].hi[k]);
-      if (ref) {
-        cmp_row probe = *s[g].first;
-        char npb[32];
-        snprintf(npb, sizeof npb, "%ld", s[g].np[k]);
-        probe.f[CMP_COL_NP] = npb;
-        double tr;
-        if (find_ref(sel, n, &probe, ref, &tr) == 0 && tr > 0)
-          printf("  %+9.1f%%", 100 * (s[g].t[k] - tr) / tr);
-      }
+      double tr;
+      if (ref && plot__ref_time(s, g, k, sel, n, ref, &tr) == 0)
+        printf("  %+9.1f%%", 100 * (s[g].t[k] - tr) / tr);
       putchar('\n');
     }
+}
 
-  /* The table reached its place, or that is the one line said (nothing
-   * else written). */
-  if (fflush(stdout) != 0 || ferror(stdout))
-    return hnm_msg_error("standard output: write error: %s", strerror(errno));
-
-  /* Data files and the gnuplot script. */
-  size_t pl = strlen(prefix) + 32;
-  static char *dat, *edat, *gp, *png, *epng;
-  dat = cmp_xmalloc(pl), edat = cmp_xmalloc(pl), gp = cmp_xmalloc(pl), png = cmp_xmalloc(pl), epng = cmp_xmalloc(pl);
-  snprintf(dat, pl, "%s-time.dat", prefix);
-  snprintf(edat, pl, "%s-error.dat", prefix);
-  snprintf(gp, pl, "%s.gp", prefix);
-  snprintf(png, pl, "%s-time.png", prefix);
-  snprintf(epng, pl, "%s-error.png", prefix);
-  hnm_out *od, *oe, *og;
-  FILE *d = plot__open(dat, &od);
+/* PREFIX-time.dat: one block per series. 0, or HNM_EXIT_USAGE (cannot be
+ * created) / HNM_EXIT_FAILURE (write error) with err. */
+static int plot__write_time(const plot__args *a, const series *s, long ns, int banded, char *err, size_t errlen)
+{
+  hnm_out *od;
+  FILE *d = plot__open(a->dat, &od, err, errlen);
   if (d == NULL)
-    return 2;
+    return HNM_EXIT_USAGE;
   for (long g = 0; g < ns; g++) {
     fprintf(d, "# %s\n", s[g].label);
     for (long k = 0; k < s[g].n; k++) {
@@ -347,47 +363,79 @@ int cmp_cmd_plot(int argc, char **argv)
     }
     fprintf(d, "\n\n");
   }
-  if (plot__commit(od) != 0)
-    return 1;
-  long nerr = 0;
-  static long *eidx;
-  eidx = cmp_xmalloc((size_t)ns * sizeof *eidx);
-  if (ref) {
-    FILE *e = plot__open(edat, &oe);
-    if (e == NULL)
-      return 2;
-    for (long g = 0; g < ns; g++) {
-      if (strcmp(s[g].first->f[CMP_COL_MODEL], ref) == 0)
+  return hnm_out_commit(od, err, errlen) != 0 ? HNM_EXIT_FAILURE : 0;
+}
+
+/* PREFIX-error.dat (--reference): the relative errors of every other
+ * series; EIDX, *NERR: the series written. Status as plot__write_time(). */
+static int plot__write_error(const plot__args *a, const series *s, long ns, int banded, cmp_row **sel, long n,
+                             long *eidx, long *nerr, char *err, size_t errlen)
+{
+  hnm_out *oe;
+  FILE *e = plot__open(a->edat, &oe, err, errlen);
+  if (e == NULL)
+    return HNM_EXIT_USAGE;
+  for (long g = 0; g < ns; g++) {
+    if (strcmp(s[g].first->f[CMP_COL_MODEL], a->ref) == 0)
+      continue;
+    int any = 0;
+    for (long k = 0; k < s[g].n; k++) {
+      double tr;
+      if (plot__ref_time(s, g, k, sel, n, a->ref, &tr) != 0)
         continue;
-      int any = 0;
-      for (long k = 0; k < s[g].n; k++) {
-        cmp_row probe = *s[g].first;
-        char npb[32];
-        snprintf(npb, sizeof npb, "%ld", s[g].np[k]);
-        probe.f[CMP_COL_NP] = npb;
-        double tr;
-        if (find_ref(sel, n, &probe, ref, &tr) != 0 || tr <= 0)
-          continue;
-        if (!any)
-          fprintf(e, "# %s\n", s[g].label);
-        any = 1;
-        fprintf(e, "%ld %.17g", s[g].np[k], 100 * (s[g].t[k] - tr) / tr);
-        if (banded)
-          fprintf(e, " %.17g %.17g", 100 * (s[g].lo[k] - tr) / tr, 100 * (s[g].hi[k] - tr) / tr);
-        fputc('\n', e);
-      }
-      if (any) {
-        fprintf(e, "\n\n");
-        eidx[nerr++] = g;
-      }
+      if (!any)
+        fprintf(e, "# %s\n", s[g].label);
+      any = 1;
+      fprintf(e, "%ld %.17g", s[g].np[k], 100 * (s[g].t[k] - tr) / tr);
+      if (banded)
+        fprintf(e, " %.17g %.17g", 100 * (s[g].lo[k] - tr) / tr, 100 * (s[g].hi[k] - tr) / tr);
+      fputc('\n', e);
     }
-    if (plot__commit(oe) != 0)
-      return 1;
+    if (any) {
+      fprintf(e, "\n\n");
+      eidx[(*nerr)++] = g;
+    }
   }
-  FILE *g = plot__open(gp, &og);
+  return hnm_out_commit(oe, err, errlen) != 0 ? HNM_EXIT_FAILURE : 0;
+}
+
+/* One plot command of the script: DAT's blocks (IDX[k], or k when IDX is
+ * NULL, gives the series of block k), bands first, under the lines, in
+ * their series' colour. */
+static void plot__gp_plot(FILE *g, const char *dat, const series *s, long nb, const long *idx, int banded)
+{
+  fprintf(g, "plot \\\n");
+  for (long k = 0; k < nb; k++) {
+    long sk = idx ? idx[k] : k;
+    if (!s[sk].banded)
+      continue;
+    fprintf(g, "  ");
+    hnm_gnuplot_string(g, dat);
+    fprintf(g, " index %ld using 1:3:4 with filledcurves fillstyle transparent solid 0.25 noborder lt %ld notitle, "
+            "\\\n", k, sk + 1);
+  }
+  for (long k = 0; k < nb; k++) {
+    long sk = idx ? idx[k] : k;
+    fprintf(g, "  ");
+    hnm_gnuplot_string(g, dat);
+    fprintf(g, " index %ld using 1:2 with linespoints", k);
+    if (banded)
+      fprintf(g, " lt %ld", sk + 1);
+    fprintf(g, " title ");
+    hnm_gnuplot_string(g, s[sk].label);
+    fprintf(g, " noenhanced%s\n", k + 1 < nb ? ", \\" : "");
+  }
+}
+
+/* PREFIX.gp. Status as plot__write_time(). */
+static int plot__write_script(const plot__args *a, const series *s, long ns, int banded, const long *eidx, long nerr,
+                              char *err, size_t errlen)
+{
+  hnm_out *og;
+  FILE *g = plot__open(a->gp, &og, err, errlen);
   if (g == NULL)
-    return 2;
-  fprintf(g, "# Generated by hnm-compare plot from %s\n", in);
+    return HNM_EXIT_USAGE;
+  fprintf(g, "# Generated by hnm-compare plot from %s\n", a->in);
   fprintf(g, "set terminal pngcairo size 800,600 enhanced font 'sans,11'\n");
   /* Long series names go under the plot, where they do not squeeze it. */
   size_t longest = 0;
@@ -397,60 +445,63 @@ int cmp_cmd_plot(int argc, char **argv)
           longest > 24 ? "set key outside below left Left reverse" : "set key outside right top");
   fprintf(g, "set xlabel 'processes'\nset ylabel 'time (s)'\n");
   fprintf(g, "set output ");
-  hnm_gnuplot_string(g, png);
+  hnm_gnuplot_string(g, a->png);
   fprintf(g, "\nset title ");
-  hnm_gnuplot_string(g, title ? title : "");
-  fprintf(g, " noenhanced\nplot \\\n");
-  /* Bands first, under the lines, in their series' colour. */
-  for (long k = 0; k < ns; k++) {
-    if (!s[k].banded)
-      continue;
-    fprintf(g, "  ");
-    hnm_gnuplot_string(g, dat);
-    fprintf(g, " index %ld using 1:3:4 with filledcurves fillstyle transparent solid 0.25 noborder lt %ld notitle, \\\n",
-            k, k + 1);
-  }
-  for (long k = 0; k < ns; k++) {
-    fprintf(g, "  ");
-    hnm_gnuplot_string(g, dat);
-    fprintf(g, " index %ld using 1:2 with linespoints", k);
-    if (banded)
-      fprintf(g, " lt %ld", k + 1);
-    fprintf(g, " title ");
-    hnm_gnuplot_string(g, s[k].label);
-    fprintf(g, " noenhanced%s\n", k + 1 < ns ? ", \\" : "");
-  }
-  if (ref && nerr > 0) {
+  hnm_gnuplot_string(g, a->title ? a->title : "");
+  fprintf(g, " noenhanced\n");
+  plot__gp_plot(g, a->dat, s, ns, NULL, banded);
+  if (a->ref && nerr > 0) {
     fprintf(g, "set output ");
-    hnm_gnuplot_string(g, epng);
-    fprintf(g, "\nunset logscale y\nset ylabel 'relative error vs %s (%%)'\n", ref);
-    fprintf(g, "plot \\\n");
-    for (long k = 0; k < nerr; k++) {
-      if (!s[eidx[k]].banded)
-        continue;
-      fprintf(g, "  ");
-      hnm_gnuplot_string(g, edat);
-      fprintf(g, " index %ld using 1:3:4 with filledcurves fillstyle transparent solid 0.25 noborder lt %ld notitle, "
-              "\\\n", k, eidx[k] + 1);
-    }
-    for (long k = 0; k < nerr; k++) {
-      fprintf(g, "  ");
-      hnm_gnuplot_string(g, edat);
-      fprintf(g, " index %ld using 1:2 with linespoints", k);
-      if (banded)
-        fprintf(g, " lt %ld", eidx[k] + 1);
-      fprintf(g, " title ");
-      hnm_gnuplot_string(g, s[eidx[k]].label);
-      fprintf(g, " noenhanced%s\n", k + 1 < nerr ? ", \\" : "");
-    }
+    hnm_gnuplot_string(g, a->epng);
+    fprintf(g, "\nunset logscale y\nset ylabel 'relative error vs %s (%%)'\n", a->ref);
+    plot__gp_plot(g, a->edat, s, nerr, eidx, banded);
   }
-  if (plot__commit(og) != 0)
-    return 1;
+  return hnm_out_commit(og, err, errlen) != 0 ? HNM_EXIT_FAILURE : 0;
+}
+
+int cmp_cmd_plot(int argc, char **argv)
+{
+  /* Static: what plot reads lives until exit, whatever the path (no leak
+   * at exit under LeakSanitizer). */
+  static plot__args a;
+  char err[HNM_ERRLEN];
+  int rc = plot__parse(argc, argv, &a, err, sizeof err);
+  if (rc != 0)
+    return rc == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
+  static cmp_rowvec rows;
+  static cmp_row **sel;
+  long n, dups;
+  if (cmp_read_rows(a.in, 0, &rows, 0, err, sizeof err) != 0 ||
+      cmp_select_rows(&rows, &sel, &n, &dups, err, sizeof err) != 0 || plot__keep(&a, sel, &n, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
+  /* The outputs can be created: checked before anything is printed. */
+  if (hnm_out_check(a.dat, "-o", err, sizeof err) != 0 || (a.ref && hnm_out_check(a.edat, "-o", err, sizeof err) != 0) ||
+      hnm_out_check(a.gp, "-o", err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
+
+  static series *s;
+  long ns = plot__series(sel, n, &s);
+  plot__labels(s, ns);
+  int banded = 0;
+  for (long g = 0; g < ns; g++)
+    banded |= s[g].banded;
+  plot__table(s, ns, banded, sel, n, a.ref);
+  /* The table reached its place, or that is the one line said (nothing
+   * else written). */
+  if (fflush(stdout) != 0 || ferror(stdout))
+    return hnm_msg_failure("standard output: write error: %s", strerror(errno));
+
+  /* Data files and the gnuplot script. */
+  static long *eidx;
+  long nerr = 0;
+  eidx = cmp_xmalloc((size_t)ns * sizeof *eidx);
+  if ((rc = plot__write_time(&a, s, ns, banded, err, sizeof err)) != 0 ||
+      (a.ref && (rc = plot__write_error(&a, s, ns, banded, sel, n, eidx, &nerr, err, sizeof err)) != 0) ||
+      (rc = plot__write_script(&a, s, ns, banded, eidx, nerr, err, sizeof err)) != 0)
+    return rc == HNM_EXIT_USAGE ? hnm_msg_error("%s", err) : hnm_msg_failure("%s", err);
   char gerr[1200];
-  if (hnm_gnuplot_run(gp, 0, gerr, sizeof gerr) != 0) {
-    hnm_msg_error("%s", gerr);
-    return 1; /* not bad input: the data and script are written */
-  }
-  hnm_msg_info("plot: wrote %s%s%s (script %s)", png, ref && nerr ? ", " : "", ref && nerr ? epng : "", gp);
+  if (hnm_gnuplot_run(a.gp, 0, gerr, sizeof gerr) != 0)
+    return hnm_msg_failure("%s", gerr); /* not bad input: the data and script are written */
+  hnm_msg_info("plot: wrote %s%s%s (script %s)", a.png, a.ref && nerr ? ", " : "", a.ref && nerr ? a.epng : "", a.gp);
   return 0;
 }

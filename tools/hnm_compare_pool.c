@@ -23,7 +23,9 @@
 #include <unistd.h>
 #include "hnm_compare_pool.h"
 #include "hnm_compare_watch.h"
+#include "hnm_error.h"
 #include "hnm_msg.h"
+#include "hnm_opt.h"
 #include "hnm_out.h"
 #include "hnm_csv.h"
 #include "hnm_compare_util.h"
@@ -221,7 +223,7 @@ static void sv_release(cmp_strvec *s)
   memset(s, 0, sizeof *s);
 }
 
-static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long nruns)
+static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long nruns, char *err, size_t errlen)
 {
   for (int p = 0; p < c->nplats; p++) {
     /* The largest process count: hnm-run checks it against the hostfile. */
@@ -241,8 +243,10 @@ static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long 
     sv_release(&v);
     char errf[] = "/tmp/hnm-compare-XXXXXX";
     int fd = mkstemp(errf);
-    if (fd < 0)
-      return hnm_msg_error("cannot create a temporary file: %s", strerror(errno));
+    if (fd < 0) {
+      hnm_errf(err, errlen, "cannot create a temporary file: %s", strerror(errno));
+      return HNM_EXIT_FAILURE;
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -255,9 +259,10 @@ static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long 
     }
     int st = 0;
     if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+      hnm_errf(err, errlen, "cannot run '%s': %s", c->hnm_run, strerror(errno));
       close(fd);
       unlink(errf);
-      return hnm_msg_error("cannot run '%s': %s", c->hnm_run, strerror(errno));
+      return HNM_EXIT_FAILURE;
     }
     sv_release(&dry);
     char msg[1024] = "";
@@ -266,111 +271,306 @@ static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long 
     msg[strcspn(msg, "\n")] = '\0';
     close(fd);
     unlink(errf);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-      return hnm_msg_error("platform %s: %s", c->plats[p].label,
-                      *msg ? msg : "hnm-run --dry-run failed");
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+      hnm_errf(err, errlen, "platform %s: %s", c->plats[p].label, *msg ? msg : "hnm-run --dry-run failed");
+      return HNM_EXIT_USAGE;
+    }
   }
   return 0;
 }
 
-int cmp_cmd_run(int argc, char **argv)
-{
-  /* The grid lives until the process exits (static: whatever the path). */
-  static cmp_config c;
-  int rc = cmp_parse_run(argc, argv, 2, &c, NULL);
-  if (rc != 0)
-    return rc < 0 ? 0 : rc;
-  static cmp_run *runs;
-  long nruns = cmp_enumerate(&c, &runs);
-
-  /* Resume: the keys that already have an ok row. */
-  static cmp_rowvec old;
-  int no_eol = 0;
-  /* One run of hnm-compare per CSV at a time: a second would run every
-   * missing point again beside the first (cmp_store_lock()). */
-  if (!c.dry_run && cmp_store_lock(c.out, -1) != 0)
-    return 2;
-  if ((rc = cmp_store_read_existing(c.out, &old, &no_eol)) != 0)
-    return rc;
-  static cmp_done *done;
-  done = cmp_xmalloc((size_t)(old.n + 1) * sizeof *done);
-  long ndone = 0;
-  for (long k = 0; k < old.n; k++)
-    if (row_done(&c, &old.v[k]))
-      done[ndone++] = (cmp_done){cmp_row_key(&old.v[k]), &old.v[k]};
-  qsort(done, (size_t)ndone, sizeof *done, order_done_key);
-
+/* The state of one sweep (static in cmp_cmd_run(): it lives until exit,
+ * whatever the path). */
+typedef struct {
+  cmp_config c;
+  cmp_run *runs;
+  long nruns;
+  cmp_rowvec old; /* the rows already in -o */
+  int no_eol;
+  cmp_done *done;
+  long ndone;
   /* A model set's runs: the members' values (old ok rows, then this run's),
    * how many runs of each group are still to do, the held central rows. */
-  static double *val;
-  static long *pending;
-  static cmp_held *held;
-  val = cmp_xmalloc((size_t)(nruns + 1) * sizeof *val);
-  pending = calloc((size_t)nruns + 1, sizeof *pending);
-  held = calloc((size_t)nruns + 1, sizeof *held);
-  if (pending == NULL || held == NULL)
-    return hnm_msg_error("out of memory");
-  static long *todo;
-  todo = cmp_xmalloc((size_t)(nruns + 1) * sizeof *todo);
-  long ntodo = 0, mine = 0;
-  for (long k = 0; k < nruns; k++) {
-    val[k] = NAN;
+  double *val;
+  long *pending;
+  cmp_held *held;
+  long *todo, ntodo, mine;
+  FILE *csv;
+  int wide;
+  cmp_slot *slots;
+  long next, active, finished, bad;
+  int write_failed, tty, show;
+  double t0, last_progress;
+} pool__sweep;
+
+/* Resume: the keys that already have an ok row; the runs of this task
+ * still to do. */
+static void pool__plan(pool__sweep *w)
+{
+  const cmp_config *c = &w->c;
+  w->done = cmp_xmalloc((size_t)(w->old.n + 1) * sizeof *w->done);
+  for (long k = 0; k < w->old.n; k++)
+    if (row_done(c, &w->old.v[k]))
+      w->done[w->ndone++] = (cmp_done){cmp_row_key(&w->old.v[k]), &w->old.v[k]};
+  qsort(w->done, (size_t)w->ndone, sizeof *w->done, order_done_key);
+  w->val = cmp_xmalloc((size_t)(w->nruns + 1) * sizeof *w->val);
+  w->pending = cmp_xmalloc((size_t)(w->nruns + 1) * sizeof *w->pending);
+  w->held = cmp_xmalloc((size_t)(w->nruns + 1) * sizeof *w->held);
+  w->todo = cmp_xmalloc((size_t)(w->nruns + 1) * sizeof *w->todo);
+  for (long k = 0; k < w->nruns; k++) {
+    const cmp_run *r = &w->runs[k];
+    w->val[k] = NAN;
     /* A set's runs go with their central run's task: its band needs them all. */
-    if (runs[k].group % c.tasks != c.task)
+    if (r->group % c->tasks != c->task)
       continue;
-    mine++;
-    cmp_done probe = {runs[k].key, NULL};
-    const cmp_done *d = bsearch(&probe, done, (size_t)ndone, sizeof *done, order_done_key);
+    w->mine++;
+    cmp_done probe = {r->key, NULL};
+    const cmp_done *d = bsearch(&probe, w->done, (size_t)w->ndone, sizeof *w->done, order_done_key);
     if (d == NULL) {
-      todo[ntodo++] = k;
-      if (runs[k].member >= 0)
-        pending[runs[k].group]++;
-    } else if (runs[k].member > 0 && strcmp(d->row->f[CMP_COL_STATUS], "ok") == 0) {
-      cmp_parse_double(d->row->f[CMP_COL_TIME], &val[k]);
+      w->todo[w->ntodo++] = k;
+      if (r->member >= 0)
+        w->pending[r->group]++;
+    } else if (r->member > 0 && strcmp(d->row->f[CMP_COL_STATUS], "ok") == 0) {
+      cmp_parse_double(d->row->f[CMP_COL_TIME], &w->val[k]);
     }
   }
+}
 
-  if (c.dry_run) {
-    printf("# %ld runs in the grid, %ld in this task, %ld already ok, %ld to run\n", nruns, mine, mine - ntodo,
-           ntodo);
-    for (long k = 0; k < ntodo; k++) {
-      cmp_strvec v = {0};
-      cmp_run_argv(&c, &runs[todo[k]], &v);
-      printf("%ld:", runs[todo[k]].index);
-      for (int j = 0; j < v.n; j++) {
-        fputc(' ', stdout);
-        cmp_put_shell(stdout, v.v[j]);
-      }
-      fputc('\n', stdout);
+/* --dry-run: the runs to do, in shell syntax. */
+static void pool__dry_run(const pool__sweep *w)
+{
+  printf("# %ld runs in the grid, %ld in this task, %ld already ok, %ld to run\n", w->nruns, w->mine,
+         w->mine - w->ntodo, w->ntodo);
+  for (long k = 0; k < w->ntodo; k++) {
+    cmp_strvec v = {0};
+    cmp_run_argv(&w->c, &w->runs[w->todo[k]], &v);
+    printf("%ld:", w->runs[w->todo[k]].index);
+    for (int j = 0; j < v.n; j++) {
+      fputc(' ', stdout);
+      cmp_put_shell(stdout, v.v[j]);
     }
-    return 0;
+    fputc('\n', stdout);
+    sv_release(&v);
   }
+}
 
+/* Before anything runs: hnm-run's checks, the log directory, the CSV's
+ * layout, the CSV opened (its header written) and locked. 0, or
+ * HNM_EXIT_USAGE / HNM_EXIT_FAILURE with err. */
+static int pool__prepare(pool__sweep *w, char *err, size_t errlen)
+{
+  const cmp_config *c = &w->c;
+  int rc;
   /* Validated before anything is created. */
-  if (ntodo > 0 && (rc = validate_with_hnm_run(&c, runs, nruns)) != 0)
+  if (w->ntodo > 0 && (rc = validate_with_hnm_run(c, w->runs, w->nruns, err, errlen)) != 0)
     return rc;
   char merr[256];
-  if (hnm_out_mkdirs(c.log_dir, merr, sizeof merr) != 0)
-    return hnm_msg_error("--log-dir: '%s': cannot create: %s", c.log_dir, merr);
+  if (hnm_out_mkdirs(c->log_dir, merr, sizeof merr) != 0) {
+    hnm_errf(err, errlen, "--log-dir: '%s': cannot create: %s", c->log_dir, merr);
+    return HNM_EXIT_USAGE;
+  }
   /* The CSV's layout: the one it has, or the wide one for a grid with a
    * model set; a narrow CSV is not widened in place. */
   struct stat ost;
-  int fresh = stat(c.out, &ost) != 0 || !S_ISREG(ost.st_mode) || ost.st_size == 0;
-  int wide = fresh ? c.has_sets : old.wide;
-  if (c.has_sets && !wide)
-    return hnm_msg_error("-o: '%s' has the columns of a CSV without model sets (" CMP_HEADER "); a model set's runs need "
-                    "4 more: write them to another file, or convert it with hnm-compare merge -o NEW.csv %s",
-                    c.out, c.out);
-  FILE *csv = cmp_store_open_append(c.out, no_eol, wide);
-  if (csv == NULL)
-    return 2;
-  if (cmp_store_lock(c.out, fileno(csv)) != 0) {
-    fclose(csv);
-    return 2;
+  int fresh = stat(c->out, &ost) != 0 || !S_ISREG(ost.st_mode) || ost.st_size == 0;
+  w->wide = fresh ? c->has_sets : w->old.wide;
+  if (c->has_sets && !w->wide) {
+    hnm_errf(err, errlen,
+             "-o: '%s' has the columns of a CSV without model sets (" CMP_HEADER "); a model set's runs need "
+             "4 more: write them to another file, or convert it with hnm-compare merge -o NEW.csv %s",
+             c->out, c->out);
+    return HNM_EXIT_USAGE;
   }
+  if ((rc = cmp_store_open_append(c->out, w->no_eol, w->wide, &w->csv, err, errlen)) != 0)
+    return rc;
+  if (cmp_store_lock(c->out, fileno(w->csv), err, errlen) != 0) {
+    fclose(w->csv);
+    return HNM_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* Start the next run to do in a free slot: 0, or HNM_EXIT_FAILURE with err
+ * (fork). */
+static int pool__start(pool__sweep *w, char *err, size_t errlen)
+{
+  const cmp_config *c = &w->c;
+  const cmp_run *r = &w->runs[w->todo[w->next]];
+  cmp_strvec v = {0};
+  cmp_run_argv(c, r, &v);
+  size_t n = strlen(c->log_dir) + 40;
+  char *outf = cmp_xmalloc(n), *errf = cmp_xmalloc(n);
+  snprintf(outf, n, "%s/%ld.out", c->log_dir, r->index);
+  snprintf(errf, n, "%s/%ld.err", c->log_dir, r->index);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    hnm_errf(err, errlen, "cannot fork: %s", strerror(errno));
+    return HNM_EXIT_FAILURE;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    cmp_watch_child();
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    FILE *o = freopen(outf, "w", stdout), *e = freopen(errf, "w", stderr);
+    if (o == NULL || e == NULL)
+      _exit(126);
+    FILE *nul = freopen("/dev/null", "r", stdin);
+    (void)nul;
+    execvp(v.v[0], v.v);
+    /* The run's own error, into its log (this child is the run, not the tool). */
+    hnm_msg_print(NULL, HNM_MSG_ERROR, "cannot execute '%s': %s", v.v[0], strerror(errno));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  cmp_watch_add(pid);
+  for (long s = 0; s < c->workers; s++)
+    if (w->slots[s].pid == 0) {
+      w->slots[s] = (cmp_slot){pid, w->todo[w->next], cmp_now_s(), 0, 0};
+      break;
+    }
+  w->active++;
+  w->next++;
+  sv_release(&v);
+  free(outf);
+  free(errf);
+  return 0;
+}
+
+/* The metric of ok run R (auto: the program's csv:time_s if it prints one,
+ * else the simulated clock; mpirun: the wall time): 1 and *value, or 0. */
+static int pool__metric(const cmp_config *c, const cmp_run *r, double wall, double *value)
+{
+  size_t n = strlen(c->log_dir) + 40;
+  char *outf = cmp_xmalloc(n), *errf = cmp_xmalloc(n);
+  snprintf(outf, n, "%s/%ld.out", c->log_dir, r->index);
+  snprintf(errf, n, "%s/%ld.err", c->log_dir, r->index);
+  int have = 0;
+  int is_auto = strcmp(c->metric, "auto") == 0;
+  if (is_auto)
+    have = extract_metric("csv:time_s", outf, errf, value) == 0;
+  if (!have && r->model < 0 && (is_auto || strcmp(c->metric, "simclock") == 0)) {
+    *value = wall;
+    have = 1;
+  } else if (!have) {
+    have = extract_metric(is_auto ? "simclock" : c->metric, outf, errf, value) == 0;
+  }
+  free(outf);
+  free(errf);
+  return have;
+}
+
+/* Run SLOT ended with wait status ST at time T: its row (a model set's
+ * central row is held until its group is done). *WFAIL: 1 when a row could
+ * not be written, *WERRNO then its errno. Returns 0, or HNM_EXIT_FAILURE with err
+ * when the run is not ok. */
+static int pool__reap(pool__sweep *w, long slot, int st, const struct rusage *ru, double t, int *wfail, int *werrno,
+                      char *err, size_t errlen)
+{
+  const cmp_config *c = &w->c;
+  cmp_slot *sl = &w->slots[slot];
+  pid_t p = sl->pid;
+  const cmp_run *r = &w->runs[sl->run];
+  double wall = t - sl->t0;
+  int code = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+  const char *status = WIFEXITED(st) ? (code == 0 ? "ok" : "failed") : "signal";
+  if (sl->killed)
+    status = "timeout";
+  /* The group may still hold stragglers (children of the leader). */
+  kill(-p, SIGKILL);
+  cmp_watch_del(p);
+  double value = 0;
+  int have = 0;
+  if (strcmp(status, "ok") == 0 && !(have = pool__metric(c, r, wall, &value)))
+    status = "nometric";
+  int wrc = 0;
+  if (r->member == 0) {
+    w->held[r->index] = (cmp_held){1, have, value, wall, ru->ru_maxrss, status, code};
+  } else {
+    wrc = cmp_write_row(w->csv, c, r, have, value, wall, ru->ru_maxrss, status, code, w->wide, NULL);
+    if (r->member > 0 && have && strcmp(status, "ok") == 0)
+      w->val[r->index] = value;
+  }
+  /* The last run of a set's group: its central row, with the band. */
+  if (r->member >= 0 && --w->pending[r->group] == 0 && w->held[r->group].held) {
+    const cmp_held *h = &w->held[r->group];
+    cmp_band band;
+    int banded = group_band(c, w->runs, r->group, w->val, &band) == 0;
+    wrc |= cmp_write_row(w->csv, c, &w->runs[r->group], h->have, h->value, h->wall, h->rss, h->status, h->code,
+                         w->wide, banded ? &band : NULL);
+  }
+  *wfail = wrc != 0;
+  *werrno = errno;
+  sl->pid = 0;
+  w->active--;
+  w->finished++;
+  if (strcmp(status, "ok") == 0)
+    return 0;
+  char member[48] = "";
+  if (r->member >= 0)
+    snprintf(member, sizeof member, " %s", c->sets[r->model]->files[r->member]);
+  hnm_errf(err, errlen, "run %ld (model %s%s, platform %s, np %ld, args '%s'): %s (%d); see %s/%ld.err", r->index,
+           cmp_run_model(c, r), member, cmp_run_platform(c, r), r->np, c->args.v[r->argset], status, code, c->log_dir,
+           r->index);
+  return HNM_EXIT_FAILURE;
+}
+
+/* The timeouts: SIGTERM to a run's group past --timeout, SIGKILL 2 s later. */
+static void pool__timeouts(pool__sweep *w, double t)
+{
+  for (long s = 0; s < w->c.workers; s++) {
+    cmp_slot *sl = &w->slots[s];
+    if (sl->pid == 0 || w->c.timeout <= 0)
+      continue;
+    if (!sl->killed && t - sl->t0 > w->c.timeout) {
+      kill(-sl->pid, SIGTERM);
+      sl->killed = 1;
+      sl->kill_t = t;
+    } else if (sl->killed == 1 && t - sl->kill_t > 2) {
+      kill(-sl->pid, SIGKILL);
+      sl->killed = 2;
+    }
+  }
+}
+
+/* Interrupted: the runs killed, the CSV closed (its rows are flushed). */
+static void pool__stop(pool__sweep *w)
+{
+  for (long s = 0; s < w->c.workers; s++)
+    if (w->slots[s].pid != 0) {
+      kill(-w->slots[s].pid, SIGKILL);
+      waitpid(w->slots[s].pid, NULL, 0);
+    }
+  fclose(w->csv);
+}
+
+int cmp_cmd_run(int argc, char **argv)
+{
+  /* The sweep lives until the process exits (static: whatever the path). */
+  static pool__sweep w;
+  const cmp_config *c = &w.c;
+  char err[HNM_ERRLEN];
+  int rc = cmp_parse_run(argc, argv, 2, &w.c, NULL, err, sizeof err);
+  if (rc != 0)
+    return rc == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
+  w.nruns = cmp_enumerate(c, &w.runs);
+  /* One run of hnm-compare per CSV at a time: a second would run every
+   * missing point again beside the first (cmp_store_lock()). */
+  if (!c->dry_run && cmp_store_lock(c->out, -1, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
+  if (cmp_store_read_existing(c->out, &w.old, &w.no_eol, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
+  pool__plan(&w);
+  if (c->dry_run) {
+    pool__dry_run(&w);
+    return 0;
+  }
+  if ((rc = pool__prepare(&w, err, sizeof err)) != 0)
+    return rc == HNM_EXIT_USAGE ? hnm_msg_error("%s", err) : hnm_msg_failure("%s", err);
   /* Runs die with hnm-compare, even on SIGKILL (hnm_compare_watch.h). */
   cmp_watch_start();
-
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
@@ -378,176 +578,57 @@ int cmp_cmd_run(int argc, char **argv)
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
 
-  int tty = isatty(2);
-  int show = tty || c.progress;
-  cmp_slot *slots = cmp_xmalloc((size_t)c.workers * sizeof *slots);
-  long next = 0, active = 0, finished = 0, bad = 0;
-  int write_failed = 0;
-  double t0 = cmp_now_s(), last_progress = 0;
-  if (show)
-    progress(0, ntodo, 0, t0);
-  while ((next < ntodo || active > 0) && !interrupted) {
-    while (active < c.workers && next < ntodo) {
-      const cmp_run *r = &runs[todo[next]];
-      cmp_strvec v = {0};
-      cmp_run_argv(&c, r, &v);
-      size_t n = strlen(c.log_dir) + 40;
-      char *outf = cmp_xmalloc(n), *errf = cmp_xmalloc(n);
-      snprintf(outf, n, "%s/%ld.out", c.log_dir, r->index);
-      snprintf(errf, n, "%s/%ld.err", c.log_dir, r->index);
-      fflush(NULL);
-      pid_t pid = fork();
-      if (pid < 0)
-        return hnm_msg_error("cannot fork: %s", strerror(errno));
-      if (pid == 0) {
-        setpgid(0, 0);
-        cmp_watch_child();
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
-        FILE *o = freopen(outf, "w", stdout), *e = freopen(errf, "w", stderr);
-        if (o == NULL || e == NULL)
-          _exit(126);
-        FILE *nul = freopen("/dev/null", "r", stdin);
-        (void)nul;
-        execvp(v.v[0], v.v);
-        hnm_msg_error("cannot execute '%s': %s", v.v[0], strerror(errno));
-        _exit(127);
-      }
-      setpgid(pid, pid);
-      cmp_watch_add(pid);
-      for (long s = 0; s < c.workers; s++)
-        if (slots[s].pid == 0) {
-          slots[s] = (cmp_slot){pid, todo[next], cmp_now_s(), 0, 0};
-          break;
-        }
-      active++;
-      next++;
-      for (int j = 0; j < v.n; j++)
-        free(v.v[j]);
-      free(v.v);
-      free(outf);
-      free(errf);
-    }
-    int st;
+  w.tty = isatty(2);
+  w.show = w.tty || c->progress;
+  w.slots = cmp_xmalloc((size_t)c->workers * sizeof *w.slots);
+  w.t0 = cmp_now_s();
+  if (w.show)
+    progress(0, w.ntodo, 0, w.t0);
+  while ((w.next < w.ntodo || w.active > 0) && !interrupted) {
+    while (w.active < c->workers && w.next < w.ntodo)
+      if (pool__start(&w, err, sizeof err) != 0)
+        return hnm_msg_failure("%s", err);
+    int st, wfail, werrno;
     struct rusage ru;
     pid_t p = wait4(-1, &st, WNOHANG, &ru);
     double t = cmp_now_s();
     if (p > 0) {
-      for (long s = 0; s < c.workers; s++) {
-        if (slots[s].pid != p)
-          continue;
-        const cmp_run *r = &runs[slots[s].run];
-        double wall = t - slots[s].t0;
-        const char *status;
-        int code;
-        if (WIFEXITED(st)) {
-          code = WEXITSTATUS(st);
-          status = code == 0 ? "ok" : "failed";
-        } else {
-          code = -WTERMSIG(st);
-          status = "signal";
-        }
-        if (slots[s].killed)
-          status = "timeout";
-        /* The group may still hold stragglers (children of the leader). */
-        kill(-p, SIGKILL);
-        cmp_watch_del(p);
-        double value = 0;
-        int have = 0;
-        if (strcmp(status, "ok") == 0) {
-          size_t n = strlen(c.log_dir) + 40;
-          char *outf = cmp_xmalloc(n), *errf = cmp_xmalloc(n);
-          snprintf(outf, n, "%s/%ld.out", c.log_dir, r->index);
-          snprintf(errf, n, "%s/%ld.err", c.log_dir, r->index);
-          /* auto: the program's csv:time_s if it prints one, else the
-           * simulated clock (mpirun: the wall time). */
-          int is_auto = strcmp(c.metric, "auto") == 0;
-          if (is_auto)
-            have = extract_metric("csv:time_s", outf, errf, &value) == 0;
-          if (!have && r->model < 0 && (is_auto || strcmp(c.metric, "simclock") == 0)) {
-            value = wall;
-            have = 1;
-          } else if (!have) {
-            have = extract_metric(is_auto ? "simclock" : c.metric, outf, errf, &value) == 0;
-          }
-          if (!have)
-            status = "nometric";
-          free(outf);
-          free(errf);
-        }
-        int wrc = 0;
-        if (r->member == 0) {
-          held[r->index] = (cmp_held){1, have, value, wall, ru.ru_maxrss, status, code};
-        } else {
-          wrc = cmp_write_row(csv, &c, r, have, value, wall, ru.ru_maxrss, status, code, wide, NULL);
-          if (r->member > 0 && have && strcmp(status, "ok") == 0)
-            val[r->index] = value;
-        }
-        /* The last run of a set's group: its central row, with the band. */
-        if (r->member >= 0 && --pending[r->group] == 0 && held[r->group].held) {
-          const cmp_held *h = &held[r->group];
-          cmp_band band;
-          int banded = group_band(&c, runs, r->group, val, &band) == 0;
-          wrc |= cmp_write_row(csv, &c, &runs[r->group], h->have, h->value, h->wall, h->rss, h->status, h->code, wide,
-                           banded ? &band : NULL);
-        }
-        if (wrc != 0 && !write_failed) {
-          write_failed = 1;
-          hnm_msg_error("-o: '%s': write error: %s (the sweep goes on; rows are lost)", c.out, strerror(errno));
-        }
-        finished++;
-        if (strcmp(status, "ok") != 0) {
-          bad++;
-          char member[48] = "";
-          if (r->member >= 0)
-            snprintf(member, sizeof member, " %s", c.sets[r->model]->files[r->member]);
-          hnm_msg_error("run %ld (model %s%s, platform %s, np %ld, args '%s'): %s (%d); see %s/%ld.err", r->index,
-                        cmp_run_model(&c, r), member, cmp_run_platform(&c, r), r->np, c.args.v[r->argset], status, code,
-                        c.log_dir, r->index);
-        }
-        slots[s].pid = 0;
-        active--;
-        if (show)
-          progress(finished, ntodo, bad, t0);
-        last_progress = t;
-        break;
+      long s = 0;
+      while (s < c->workers && w.slots[s].pid != p)
+        s++;
+      if (s == c->workers)
+        continue;
+      int not_ok = pool__reap(&w, s, st, &ru, t, &wfail, &werrno, err, sizeof err) != 0;
+      if (wfail && !w.write_failed) {
+        w.write_failed = 1;
+        hnm_msg_failure("-o: '%s': write error: %s (the sweep goes on; rows are lost)", c->out, strerror(werrno));
       }
+      if (not_ok) {
+        w.bad++;
+        hnm_msg_failure("%s", err);
+      }
+      if (w.show)
+        progress(w.finished, w.ntodo, w.bad, w.t0);
+      w.last_progress = t;
       continue;
     }
-    for (long s = 0; s < c.workers; s++) {
-      if (slots[s].pid == 0 || c.timeout <= 0)
-        continue;
-      if (!slots[s].killed && t - slots[s].t0 > c.timeout) {
-        kill(-slots[s].pid, SIGTERM);
-        slots[s].killed = 1;
-        slots[s].kill_t = t;
-      } else if (slots[s].killed == 1 && t - slots[s].kill_t > 2) {
-        kill(-slots[s].pid, SIGKILL);
-        slots[s].killed = 2;
-      }
-    }
-    if (show && tty && t - last_progress >= 1) {
-      progress(finished, ntodo, bad, t0);
-      last_progress = t;
+    pool__timeouts(&w, t);
+    if (w.show && w.tty && t - w.last_progress >= 1) {
+      progress(w.finished, w.ntodo, w.bad, w.t0);
+      w.last_progress = t;
     }
     struct timespec nap = {0, 20000000};
     nanosleep(&nap, NULL);
   }
   if (interrupted) {
-    for (long s = 0; s < c.workers; s++)
-      if (slots[s].pid != 0) {
-        kill(-slots[s].pid, SIGKILL);
-        waitpid(slots[s].pid, NULL, 0);
-      }
-    fclose(csv);
-    hnm_msg_info("interrupted; %ld runs recorded in %s, re-run to resume", finished, c.out);
+    pool__stop(&w);
+    hnm_msg_info("interrupted; %ld runs recorded in %s, re-run to resume", w.finished, c->out);
     return 128 + interrupted;
   }
   hnm_msg_progress_end();
-  if (fclose(csv) != 0 && !write_failed) {
-    write_failed = 1;
-    hnm_msg_error("-o: '%s': write error: %s", c.out, strerror(errno));
+  if (fclose(w.csv) != 0 && !w.write_failed) {
+    w.write_failed = 1;
+    hnm_msg_failure("-o: '%s': write error: %s", c->out, strerror(errno));
   }
-  return bad > 0 || write_failed ? 1 : 0;
+  return w.bad > 0 || w.write_failed ? 1 : 0;
 }

@@ -33,9 +33,10 @@ int cmp_cmd_slurm(int argc, char **argv)
 {
   cmp_config c;
   cmp_slurm_opts sl = {0};
-  int rc = cmp_parse_run(argc, argv, 2, &c, &sl);
+  char err[HNM_ERRLEN];
+  int rc = cmp_parse_run(argc, argv, 2, &c, &sl, err, sizeof err);
   if (rc != 0)
-    return rc < 0 ? 0 : rc;
+    return rc == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
   if (c.tasks < 1 || sl.script == NULL)
     return hnm_msg_error("slurm needs --tasks N and --script JOB.sh");
   for (int i = 0; i < c.raw.n; i++)
@@ -44,11 +45,11 @@ int cmp_cmd_slurm(int argc, char **argv)
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0)
-    return hnm_msg_error("cannot find hnm-compare's own path: %s", strerror(errno));
+    return hnm_msg_failure("cannot find hnm-compare's own path: %s", strerror(errno));
   self[n] = '\0';
   char cwd[4096];
   if (getcwd(cwd, sizeof cwd) == NULL)
-    return hnm_msg_error("cannot get the current directory: %s", strerror(errno));
+    return hnm_msg_failure("cannot get the current directory: %s", strerror(errno));
   cmp_run *runs;
   long nruns = cmp_enumerate(&c, &runs);
 
@@ -113,9 +114,9 @@ int cmp_cmd_slurm(int argc, char **argv)
   }
   fputc('\n', f);
   if (hnm_out_commit(script, oerr, sizeof oerr) != 0)
-    return hnm_msg_error("%s", oerr);
+    return hnm_msg_failure("%s", oerr);
   if (!through && chmod(sl.script, 0755) != 0)
-    return hnm_msg_error("--script: '%s': %s", sl.script, strerror(errno));
+    return hnm_msg_failure("--script: '%s': %s", sl.script, strerror(errno));
   printf("%s: %ld runs in %ld array tasks; per-task CSVs %s.task-I.csv\n", sl.script, nruns, c.tasks, stem);
   return 0;
 }
@@ -132,10 +133,10 @@ int cmp_cmd_merge(int argc, char **argv)
                                   "Rows of the per-task CSVs sorted by index; duplicates dropped; conflicting ok rows\n"
                                   "or two runs with one index (different grids) refused.",
                                   NULL, NULL, 0, NULL};
-  char opt_err[HNM_ERRLEN];
-  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1, opt_err, sizeof opt_err);
+  char err[HNM_ERRLEN];
+  int first = hnm_opt_parse(&cmd, opts, argc - 1, argv + 1, err, sizeof err);
   if (first < 0)
-    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
+    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
   for (int i = first + 1; i < argc; i++)
     cmp_sv_push(&in, argv[i]);
   if (out == NULL || in.n == 0)
@@ -149,15 +150,13 @@ int cmp_cmd_merge(int argc, char **argv)
     for (int j = 0; j < i; j++)
       if (strcmp(in.v[i], in.v[j]) == 0)
         return hnm_msg_error("merge: '%s' given twice", in.v[i]);
-    int rc = cmp_read_rows(in.v[i], i, &rows, 0);
-    if (rc != 0)
-      return rc;
+    if (cmp_read_rows(in.v[i], i, &rows, 0, err, sizeof err) != 0)
+      return hnm_msg_error("%s", err);
   }
   static cmp_row **sel;
   long n, dups;
-  int rc = cmp_select_rows(&rows, &sel, &n, &dups);
-  if (rc != 0)
-    return rc;
+  if (cmp_select_rows(&rows, &sel, &n, &dups, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
   char oerr[1024];
   hnm_out *o = hnm_out_open(out, "-o", oerr, sizeof oerr);
   if (o == NULL)
@@ -170,7 +169,7 @@ int cmp_cmd_merge(int argc, char **argv)
     bad += strcmp(sel[i]->f[CMP_COL_STATUS], "ok") != 0;
   }
   if (hnm_out_commit(o, oerr, sizeof oerr) != 0)
-    return hnm_msg_error("%s", oerr); /* exit 2: nothing of it written */
+    return hnm_msg_failure("%s", oerr); /* failed work: nothing of it written */
   hnm_msg_info("merge: %ld runs (%ld not ok) from %d files into %s; %ld duplicates dropped", n, bad, in.n, out, dups);
   return 0;
 }

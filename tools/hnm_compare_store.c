@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "hnm_compare_store.h"
+#include "hnm_error.h"
 #include "hnm_msg.h"
 #include "hnm_csv.h"
 #include "hnm_compare_util.h"
@@ -67,9 +68,10 @@ static const char *store__bad_number(const cmp_row *r)
  * MISSING_OK: a missing or empty file is no rows. *NO_EOL (when not NULL):
  * set to 1 when the file's last line, a complete row or the header, has no
  * end of line. A last line without end of line that is not a complete row
- * (an interrupted write) is refused as such. Returns 0, or 2 after printing
- * "FILE:LINE: ..." */
-int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_ok, int *no_eol)
+ * (an interrupted write) is refused as such. Returns 0, or -1 with
+ * "FILE:LINE: ..." in err (bad input). */
+int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_ok, int *no_eol, char *err,
+                       size_t errlen)
 {
   if (no_eol != NULL)
     *no_eol = 0;
@@ -79,7 +81,7 @@ int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_
   char why[512];
   FILE *f = hnm_input_open(file, why, sizeof why);
   if (f == NULL)
-    return hnm_msg_error("cannot read '%s': %s", file, why);
+    return hnm_fail(err, errlen, "cannot read '%s': %s", file, why);
   char *line = NULL;
   size_t cap = 0;
   long ln = 0;
@@ -88,7 +90,7 @@ int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_
   while ((len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) >= 0 || len == -2) {
     ln++;
     if (len == -2 || (size_t)len != strlen(line)) {
-      rc = hnm_msg_error("%s:%ld: %s", file, ln, len == -2 ? "line longer than 64 KiB (not hnm-compare's CSV)"
+      rc = hnm_fail(err, errlen, "%s:%ld: %s", file, ln, len == -2 ? "line longer than 64 KiB (not hnm-compare's CSV)"
                                                        : "NUL byte in the line (not hnm-compare's CSV)");
       break;
     }
@@ -100,7 +102,8 @@ int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_
         ncols = CMP_NCOLS;
         rows->wide = 1;
       } else if (strcmp(line, CMP_HEADER) != 0) {
-        rc = hnm_msg_error("%s:1: header is not hnm-compare's (" CMP_HEADER "[,member,band_lo,band_hi,members])%s", file,
+        rc = hnm_fail(err, errlen,
+                      "%s:1: header is not hnm-compare's (" CMP_HEADER "[,member,band_lo,band_hi,members])%s", file,
                       tail);
         break;
       }
@@ -113,7 +116,7 @@ int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_
     cmp_row r = {.buf = cmp_xstrdup(line), .file = file, .ord = ord, .line = ln};
     int n = hnm_csv_split(r.buf, r.f, ncols);
     if (n != ncols) {
-      rc = hnm_msg_error("%s:%ld: %d fields, expected %d%s", file, ln, n < 0 ? 0 : n, ncols, tail);
+      rc = hnm_fail(err, errlen, "%s:%ld: %d fields, expected %d%s", file, ln, n < 0 ? 0 : n, ncols, tail);
       free(r.buf);
       break;
     }
@@ -121,12 +124,12 @@ int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_
       r.f[k] = r.buf + strlen(r.buf); /* "" */
     long idx;
     if (cmp_parse_long(r.f[CMP_COL_INDEX], 0, 1L << 40, &idx) != 0) {
-      rc = hnm_msg_error("%s:%ld: index: '%s' is not a whole number%s", file, ln, r.f[CMP_COL_INDEX], tail);
+      rc = hnm_fail(err, errlen, "%s:%ld: index: '%s' is not a whole number%s", file, ln, r.f[CMP_COL_INDEX], tail);
       free(r.buf);
       break;
     }
     if (!store__known_status(r.f[CMP_COL_STATUS])) {
-      rc = hnm_msg_error("%s:%ld: status: '%s' is not one of ok, failed, signal, timeout, nometric%s", file, ln,
+      rc = hnm_fail(err, errlen, "%s:%ld: status: '%s' is not one of ok, failed, signal, timeout, nometric%s", file, ln,
                     r.f[CMP_COL_STATUS], tail);
       free(r.buf);
       break;
@@ -136,7 +139,7 @@ int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_
      * with another file's row found later (merge). */
     const char *bad = store__bad_number(&r);
     if (bad != NULL) {
-      rc = hnm_msg_error("%s:%ld: %s%s", file, ln, bad, tail);
+      rc = hnm_fail(err, errlen, "%s:%ld: %s%s", file, ln, bad, tail);
       free(r.buf);
       break;
     }
@@ -149,31 +152,32 @@ int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_
     rows->v[rows->n++] = r;
   }
   if (ln == 0 && rc == 0 && !missing_ok)
-    rc = hnm_msg_error("%s:1: empty file (no header)", file);
+    rc = hnm_fail(err, errlen, "%s:1: empty file (no header)", file);
   free(line);
   fclose(f);
   return rc;
 }
 
-int cmp_read_rows(const char *file, int ord, cmp_rowvec *rows, int missing_ok)
+int cmp_read_rows(const char *file, int ord, cmp_rowvec *rows, int missing_ok, char *err, size_t errlen)
 {
-  return cmp_read_rows_tail(file, ord, rows, missing_ok, NULL);
+  return cmp_read_rows_tail(file, ord, rows, missing_ok, NULL, err, errlen);
 }
 
 /* run -o: the rows already in OUT, for resuming. Only a regular file is
  * read (a device or FIFO given as -o is written through, never read); a
- * directory is refused. *NO_EOL as cmp_read_rows_tail(). Returns 0 or 2. */
-int cmp_store_read_existing(const char *out, cmp_rowvec *rows, int *no_eol)
+ * directory is refused. *NO_EOL as cmp_read_rows_tail(). Returns 0, or -1
+ * with err (bad input). */
+int cmp_store_read_existing(const char *out, cmp_rowvec *rows, int *no_eol, char *err, size_t errlen)
 {
   struct stat st;
   *no_eol = 0;
   if (stat(out, &st) != 0)
-    return errno == ENOENT ? 0 : hnm_msg_error("-o: '%s': %s", out, strerror(errno));
+    return errno == ENOENT ? 0 : hnm_fail(err, errlen, "-o: '%s': %s", out, strerror(errno));
   if (S_ISDIR(st.st_mode))
-    return hnm_msg_error("-o: '%s': is a directory", out);
+    return hnm_fail(err, errlen, "-o: '%s': is a directory", out);
   if (!S_ISREG(st.st_mode))
     return 0;
-  return cmp_read_rows_tail(out, 0, rows, 1, no_eol);
+  return cmp_read_rows_tail(out, 0, rows, 1, no_eol, err, errlen);
 }
 
 /* The one append path of run -o, after cmp_store_read_existing() accepted the
@@ -181,28 +185,30 @@ int cmp_store_read_existing(const char *out, cmp_rowvec *rows, int *no_eol)
  * line gets one, then rows are appended (cmp_write_row() flushes each). A
  * device or FIFO is written through (the header, then rows). The header is
  * flushed here, so that an unwritable target (/dev/full) is an error before
- * anything runs. Returns the stream, or NULL after printing the error. */
-FILE *cmp_store_open_append(const char *out, int no_eol, int wide)
+ * anything runs. Returns 0 with *CSV the stream; HNM_EXIT_USAGE when OUT
+ * cannot be opened, HNM_EXIT_FAILURE when the write fails, with err. */
+int cmp_store_open_append(const char *out, int no_eol, int wide, FILE **csvp, char *err, size_t errlen)
 {
   struct stat st;
   int fresh = stat(out, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0;
   FILE *csv = fopen(out, "a");
   if (csv == NULL) {
-    hnm_msg_error("-o: '%s': cannot append: %s", out, strerror(errno));
-    return NULL;
+    hnm_errf(err, errlen, "-o: '%s': cannot append: %s", out, strerror(errno));
+    return HNM_EXIT_USAGE;
   }
   errno = 0;
   if ((fresh && fputs(wide ? CMP_HEADER_SETS "\n" : CMP_HEADER "\n", csv) == EOF) || (!fresh && no_eol && fputc('\n', csv) == EOF) ||
       fflush(csv) != 0) {
     int e = errno;
     fclose(csv);
-    hnm_msg_error("-o: '%s': write error%s%s", out, e ? ": " : "", e ? strerror(e) : "");
-    return NULL;
+    hnm_errf(err, errlen, "-o: '%s': write error%s%s", out, e ? ": " : "", e ? strerror(e) : "");
+    return HNM_EXIT_FAILURE;
   }
-  return csv;
+  *csvp = csv;
+  return 0;
 }
 
-int cmp_store_lock(const char *out, int fd)
+int cmp_store_lock(const char *out, int fd, char *err, size_t errlen)
 {
   static int locked = -1;
   if (locked >= 0)
@@ -222,7 +228,8 @@ int cmp_store_lock(const char *out, int fd)
   }
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno == EWOULDBLOCK)
-      return hnm_msg_error("-o: '%s': another hnm-compare run is writing it (locked); let it end, then run again to "
+      return hnm_fail(err, errlen,
+                      "-o: '%s': another hnm-compare run is writing it (locked); let it end, then run again to "
                       "resume",
                       out);
     return 0; /* a file system without locks: go on unlocked */
@@ -327,7 +334,7 @@ static void keyed_free(keyed *k, long n)
   free(k);
 }
 
-int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups)
+int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups, char *err, size_t errlen)
 {
   keyed *k = cmp_xmalloc((size_t)(rows->n + 1) * sizeof *k);
   for (long i = 0; i < rows->n; i++)
@@ -349,7 +356,7 @@ int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups)
         int bok = strcmp(best->f[CMP_COL_STATUS], "ok") == 0, rok = strcmp(r->f[CMP_COL_STATUS], "ok") == 0;
         if (bok && rok) {
           if (strcmp(best->f[CMP_COL_TIME], r->f[CMP_COL_TIME]) != 0) {
-            int rc = hnm_msg_error("%s:%ld: time_s %s conflicts with %s:%ld (time_s %s) for the same run", r->file,
+            int rc = hnm_fail(err, errlen, "%s:%ld: time_s %s conflicts with %s:%ld (time_s %s) for the same run", r->file,
                               r->line, r->f[CMP_COL_TIME], best->file, best->line, best->f[CMP_COL_TIME]);
             keyed_free(k, rows->n);
             free(sel);
@@ -378,7 +385,7 @@ int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups)
       int c = 0;
       while (c < 7 && strcmp(sel[i]->f[key_cols[c]], sel[i - 1]->f[key_cols[c]]) == 0)
         c++;
-      int rc = hnm_msg_error("%s:%ld: index %s is another run in %s:%ld (%s '%.80s', not '%.80s': CSVs of different "
+      int rc = hnm_fail(err, errlen, "%s:%ld: index %s is another run in %s:%ld (%s '%.80s', not '%.80s': CSVs of different "
                         "grids?)",
                         sel[i]->file, sel[i]->line, sel[i]->f[CMP_COL_INDEX], sel[i - 1]->file, sel[i - 1]->line,
                         key_names[c], sel[i]->f[key_cols[c]], sel[i - 1]->f[key_cols[c]]);

@@ -3,6 +3,8 @@
 #ifndef HNM_COMPARE_STORE_H
 #define HNM_COMPARE_STORE_H
 
+#include <stdio.h>
+#include <stddef.h>
 #include "hnm_compare_grid.h"
 
 /* Two layouts: the 13 columns of CMP_HEADER, and CMP_HEADER_SETS, the same
@@ -40,20 +42,25 @@ typedef struct {
   int wide; /* some file read had the CMP_HEADER_SETS layout */
 } cmp_rowvec;
 
-int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_ok, int *no_eol);
-int cmp_read_rows(const char *file, int ord, cmp_rowvec *rows, int missing_ok);
-int cmp_store_read_existing(const char *out, cmp_rowvec *rows, int *no_eol);
-FILE *cmp_store_open_append(const char *out, int no_eol, int wide);
+/* Readers: 0, or -1 with one line in err (core/hnm_error.h). */
+int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_ok, int *no_eol, char *err,
+                       size_t errlen);
+int cmp_read_rows(const char *file, int ord, cmp_rowvec *rows, int missing_ok, char *err, size_t errlen);
+int cmp_store_read_existing(const char *out, cmp_rowvec *rows, int *no_eol, char *err, size_t errlen);
+/* 0 with *CSV; HNM_EXIT_USAGE (cannot open) or HNM_EXIT_FAILURE (write
+ * error) with err. */
+int cmp_store_open_append(const char *out, int no_eol, int wide, FILE **csv, char *err, size_t errlen);
 /* Lock run -o OUT for this process (flock, exclusive, not waiting): with FD
  * < 0, OUT itself if it is a regular file (nothing otherwise); with FD, the
  * stream just opened on it, unless OUT is locked already. The lock lasts
- * until exit and is not inherited by the runs. 0, or 2 after one line when
+ * until exit and is not inherited by the runs. 0, or -1 with err when
  * another process holds it. */
-int cmp_store_lock(const char *out, int fd);
+int cmp_store_lock(const char *out, int fd, char *err, size_t errlen);
 char *cmp_row_key(const cmp_row *r);
 int cmp_order_str(const void *a, const void *b);
 int cmp_write_row(FILE *csv, const cmp_config *c, const cmp_run *r, int have_time, double time_s, double wall, long rss, const char *status, int code, int wide, const cmp_band *band);
 void cmp_put_row(FILE *f, const cmp_row *r, int wide);
-int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups);
+/* 0, or -1 with err (two rows of one run that conflict, CSVs of two grids). */
+int cmp_select_rows(cmp_rowvec *rows, cmp_row ***out, long *nout, long *dups, char *err, size_t errlen);
 
 #endif

@@ -4,6 +4,7 @@
 #include "hnm_model.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -23,11 +24,13 @@
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
 
+jmp_buf cmp_oom;
+
 void *cmp_xmalloc(size_t n)
 {
   void *p = calloc(1, n ? n : 1);
   if (p == NULL)
-    hnm_msg_die(HNM_EXIT_FAILURE, "out of memory");
+    longjmp(cmp_oom, 1);
   return p;
 }
 
@@ -35,7 +38,7 @@ void *cmp_xrealloc(void *p, size_t n)
 {
   p = realloc(p, n ? n : 1);
   if (p == NULL)
-    hnm_msg_die(HNM_EXIT_FAILURE, "out of memory");
+    longjmp(cmp_oom, 1);
   return p;
 }
 

@@ -1,8 +1,9 @@
-/* hnm-compare: small helpers (allocation that exits on failure, string
+/* hnm-compare: small helpers (allocation that never returns NULL, string
  * vectors, shell quoting, number parsing, a monotonic clock). */
 #ifndef HNM_COMPARE_UTIL_H
 #define HNM_COMPARE_UTIL_H
 
+#include <setjmp.h>
 #include <stdio.h>
 #include <stddef.h>
 
@@ -12,6 +13,12 @@ typedef struct {
   int n, cap;
 } cmp_strvec;
 
+/* Out of memory: cmp_xmalloc(), cmp_xrealloc(), cmp_xstrdup() and what
+ * allocates through them (string vectors, keys, the grid) neither print nor
+ * exit: they longjmp() to cmp_oom, which main() sets before it runs a
+ * command; main() then prints "out of memory" and exits 1 (failed work).
+ * Nothing is allocated by them before main() sets it. */
+extern jmp_buf cmp_oom;
 void *cmp_xmalloc(size_t n);
 void *cmp_xrealloc(void *p, size_t n);
 char *cmp_xstrdup(const char *s);

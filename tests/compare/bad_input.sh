@@ -57,4 +57,6 @@ compare_refuses "merge: no input" "merge needs -o OUT.csv and at least one input
 head -n 2 short.csv >one.csv
 compare_refuses "plot: unknown reference" "--reference: no ok run of model 'graphene'" plot one.csv -o fig --reference graphene
 check "plot refused: no figure" [ ! -e fig-time.png ]
+# An output that cannot be created is refused before the table is printed.
+compare_refuses "plot: missing output directory" "-o: 'nodir/fig-time\.dat': cannot create" plot one.csv -o nodir/fig
 finish
