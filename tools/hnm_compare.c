@@ -66,7 +66,8 @@ static const struct hnm_opt_tool tool = {
   "argument sets through hnm-run, several runs at once, into a resumable CSV.",
   "CSV columns: " CMP_HEADER "\n"
   "status: ok, failed (exit status != 0), signal, timeout, nometric (exit 0, no metric).\n"
-  "Exit status: 0 all runs ok, 1 some run not ok, 2 bad input (nothing run).\n"
+  "Exit status: 0 all runs ok; 1 some run not ok, or the work failed (a write, a fork,\n"
+  "memory); 2 bad input (nothing run).\n"
   "See docs/experiments.md.\n",
   NULL};
 

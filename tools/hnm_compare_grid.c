@@ -374,7 +374,8 @@ static const char grid__epilog[] =
   "  default: --allow-run-as-root --oversubscribe --mca btl self,vader.\n"
   "-o FILE: appended to; runs with an ok row are skipped (with --no-retry, any recorded run);\n"
   "  the existing file is checked first (header, complete last row, status values).\n"
-  "Exit status: 0 all runs ok, 1 some run not ok, 2 bad input (nothing run).\n"
+  "Exit status: 0 all runs ok; 1 some run not ok, or the work failed (a write, a fork,\n"
+  "memory); 2 bad input (nothing run).\n"
   "See docs/experiments.md.\n";
 
 /* The defaults of run and slurm, before their options. */
