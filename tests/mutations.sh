@@ -26,6 +26,10 @@ mutate() { MUTATIONS+=("$1" "$2" "$3" "$4"); }
 # --- the table ------------------------------------------------------------------
 # reliability.option_table: an option's refusal says why.
 mutate reliability.option_table core/hnm_opt.c '"needs an argument"' '""'
+# calibration.fit_model: the fit's robust reweighting (IRLS) against outliers.
+mutate calibration.fit_model calibration/hnm_fit.c 'it < iters; it++' 'it < 0; it++'
+# calibration.readers: the probe's send and receive columns, each in its field.
+mutate calibration.readers calibration/hnm_calibrate_csv.c '(hnm_fit_probe){v[0], v[1], v[2], v[3], v[4]}' '(hnm_fit_probe){v[0], v[1], v[3], v[2], v[4]}'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }
