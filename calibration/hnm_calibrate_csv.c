@@ -86,6 +86,67 @@ static void *csv__room(void *p, size_t *cap, size_t n, size_t size)
   return grown;
 }
 
+/* A checked row of KIND (0 p2p, 1 probe, 2 contention, 3 rma) with its
+ * fields FL and their values V, line LN of PATH, into IN. 0, or -1 with
+ * err. */
+static int csv__store(struct cal_inputs *in, int kind, char **fl, const double *v, const char *path, long ln,
+                      char *err, size_t errlen)
+{
+  if (kind == 0) {
+    int op = 0;
+    while (op < CAL_OP_COUNT && strcmp(fl[0], cal_op_names[op]) != 0)
+      op++;
+    if (op == CAL_OP_COUNT)
+      return hnm_fail(err, errlen, "%s:%ld: op: unknown operation '%s' (send, recv, pingpong, isend, irecv)", path, ln, fl[0]);
+    if (series_add(&in->op[op], v[1], v[3], path, ln) != 0)
+      return hnm_fail(err, errlen, "out of memory");
+    if (in->p2p_file == NULL)
+      in->p2p_file = path;
+    if (in->p2p_file == path)
+      in->p2p_line = ln;
+  } else if (kind == 1) {
+    void *grown = csv__room(in->probe, &in->capprobe, in->nprobe, sizeof *in->probe);
+    if (grown == NULL)
+      return hnm_fail(err, errlen, "out of memory");
+    in->probe = grown;
+    if (!(v[1] > 0))
+      return hnm_fail(err, errlen, "%s:%ld: delay: must be > 0", path, ln);
+    in->probe[in->nprobe++] = (hnm_fit_probe){v[0], v[1], v[2], v[3], v[4]};
+    in->probe_file = path;
+    in->probe_line = ln;
+  } else if (kind == 3) {
+    static const char *const epochs[HNM_BENCH_RMA_EPOCHS] = HNM_BENCH_RMA_NAMES;
+    int e = 0;
+    while (e < HNM_BENCH_RMA_EPOCHS && strcmp(fl[0], epochs[e]) != 0)
+      e++;
+    if (e == HNM_BENCH_RMA_EPOCHS)
+      return hnm_fail(err, errlen, "%s:%ld: epoch: unknown epoch '%s' (lock, lockflush, lockput, lockget, fence, pscw)", path, ln, fl[0]);
+    void *grown = csv__room(in->rma, &in->caprma, in->nrma, sizeof *in->rma);
+    if (grown == NULL)
+      return hnm_fail(err, errlen, "out of memory");
+    in->rma = grown;
+    in->rma[in->nrma++] = (struct cal_rma_row){e, v[1], v[2]};
+    in->rma_file = path;
+    in->rma_line = ln;
+  } else {
+    int bi = strcmp(fl[1], HNM_BENCH_MODE_BI) == 0;
+    if (!bi && strcmp(fl[1], HNM_BENCH_MODE_UNI) != 0)
+      return hnm_fail(err, errlen, "%s:%ld: mode: '%s' is not uni or bi", path, ln, fl[1]);
+    /* pairs and rank become ints: bounded first (a rank of 1e300 is
+     * not a rank). */
+    if (v[0] < 1 || v[0] != floor(v[0]) || v[3] != floor(v[3]) || v[0] > 1e6 || v[3] > 2e6)
+      return hnm_fail(err, errlen, "%s:%ld: fields 'pairs' and 'rank' must be whole, pairs from 1 to 1e6, rank to 2e6", path, ln);
+    void *grown = csv__room(in->cont, &in->capcont, in->ncont, sizeof *in->cont);
+    if (grown == NULL)
+      return hnm_fail(err, errlen, "out of memory");
+    in->cont = grown;
+    in->cont[in->ncont++] = (hnm_fit_contention){(int)v[0], bi, (int)v[3], v[2], v[4]};
+    in->cont_file = path;
+    in->cont_line = ln;
+  }
+  return 0;
+}
+
 int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errlen)
 {
   hnm_input_lines r;
@@ -143,58 +204,8 @@ int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errl
                  CSV_MAX_DURATION);
     }
     rows++;
-    if (kind == 0) {
-      int op = 0;
-      while (op < CAL_OP_COUNT && strcmp(fl[0], cal_op_names[op]) != 0)
-        op++;
-      if (op == CAL_OP_COUNT)
-        CAL_FAIL("%s:%ld: op: unknown operation '%s' (send, recv, pingpong, isend, irecv)", path, r.ln, fl[0]);
-      if (series_add(&in->op[op], v[1], v[3], path, r.ln) != 0)
-        CAL_FAIL("out of memory");
-      if (in->p2p_file == NULL)
-        in->p2p_file = path;
-      if (in->p2p_file == path)
-        in->p2p_line = r.ln;
-    } else if (kind == 1) {
-      void *grown = csv__room(in->probe, &in->capprobe, in->nprobe, sizeof *in->probe);
-      if (grown == NULL)
-        CAL_FAIL("out of memory");
-      in->probe = grown;
-      if (!(v[1] > 0))
-        CAL_FAIL("%s:%ld: delay: must be > 0", path, r.ln);
-      in->probe[in->nprobe++] = (hnm_fit_probe){v[0], v[1], v[2], v[3], v[4]};
-      in->probe_file = path;
-      in->probe_line = r.ln;
-    } else if (kind == 3) {
-      static const char *const epochs[HNM_BENCH_RMA_EPOCHS] = HNM_BENCH_RMA_NAMES;
-      int e = 0;
-      while (e < HNM_BENCH_RMA_EPOCHS && strcmp(fl[0], epochs[e]) != 0)
-        e++;
-      if (e == HNM_BENCH_RMA_EPOCHS)
-        CAL_FAIL("%s:%ld: epoch: unknown epoch '%s' (lock, lockflush, lockput, lockget, fence, pscw)", path, r.ln, fl[0]);
-      void *grown = csv__room(in->rma, &in->caprma, in->nrma, sizeof *in->rma);
-      if (grown == NULL)
-        CAL_FAIL("out of memory");
-      in->rma = grown;
-      in->rma[in->nrma++] = (struct cal_rma_row){e, v[1], v[2]};
-      in->rma_file = path;
-      in->rma_line = r.ln;
-    } else {
-      int bi = strcmp(fl[1], HNM_BENCH_MODE_BI) == 0;
-      if (!bi && strcmp(fl[1], HNM_BENCH_MODE_UNI) != 0)
-        CAL_FAIL("%s:%ld: mode: '%s' is not uni or bi", path, r.ln, fl[1]);
-      /* pairs and rank become ints: bounded first (a rank of 1e300 is
-       * not a rank). */
-      if (v[0] < 1 || v[0] != floor(v[0]) || v[3] != floor(v[3]) || v[0] > 1e6 || v[3] > 2e6)
-        CAL_FAIL("%s:%ld: fields 'pairs' and 'rank' must be whole, pairs from 1 to 1e6, rank to 2e6", path, r.ln);
-      void *grown = csv__room(in->cont, &in->capcont, in->ncont, sizeof *in->cont);
-      if (grown == NULL)
-        CAL_FAIL("out of memory");
-      in->cont = grown;
-      in->cont[in->ncont++] = (hnm_fit_contention){(int)v[0], bi, (int)v[3], v[2], v[4]};
-      in->cont_file = path;
-      in->cont_line = r.ln;
-    }
+    if (csv__store(in, kind, fl, v, path, r.ln, err, errlen) != 0)
+      goto fail;
   }
   if (len == -2)
     goto fail;

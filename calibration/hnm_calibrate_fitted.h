@@ -25,15 +25,23 @@ struct cal_fitted {
 };
 
 void cal_write_size(FILE *f, double v);
-hnm_model *cal_build_hybrid(const struct cal_fitted *m, const char *name);
-hnm_model *cal_build_loggps(const struct cal_fitted *m, const char *name);
-hnm_model *cal_build_fluid(const struct cal_fitted *m, const char *name);
+/* The fitted models as hnm models (checked by hnm_model_new(): what the
+ * loader would refuse is never made): NULL with err on failure (memory, or
+ * an internal error). */
+hnm_model *cal_build_hybrid(const struct cal_fitted *m, const char *name, char *err, size_t errlen);
+hnm_model *cal_build_loggps(const struct cal_fitted *m, const char *name, char *err, size_t errlen);
+hnm_model *cal_build_fluid(const struct cal_fitted *m, const char *name, char *err, size_t errlen);
+typedef hnm_model *(*cal_build_fn)(const struct cal_fitted *m, const char *name, char *err, size_t errlen);
 /* Write the model into O and flush it (hnm_out_finish()), without
- * committing: a write error ends the tool (exit 1) before anything else is
- * written. */
-void cal_write_model_finish(hnm_out *o, const char *path, hnm_model *(*build)(const struct cal_fitted *, const char *),
-                        const struct cal_fitted *m, const char *name);
-void cal_write_model_out(hnm_out *o, const char *path, hnm_model *(*build)(const struct cal_fitted *, const char *), const struct cal_fitted *m, const char *name);
-void cal_write_model(const char *path, hnm_model *(*build)(const struct cal_fitted *, const char *), const struct cal_fitted *m, const char *name);
+ * committing: 0, or -1 with err (O aborted): a write error is failed work
+ * (exit 1), reported before anything else is written. */
+int cal_write_model_finish(hnm_out *o, const char *path, cal_build_fn build, const struct cal_fitted *m,
+                           const char *name, char *err, size_t errlen);
+/* The same, then committed. */
+int cal_write_model_out(hnm_out *o, const char *path, cal_build_fn build, const struct cal_fitted *m, const char *name,
+                        char *err, size_t errlen);
+/* Opened on PATH (a file of the report), written and committed. */
+int cal_write_model(const char *path, cal_build_fn build, const struct cal_fitted *m, const char *name, char *err,
+                    size_t errlen);
 
 #endif

@@ -70,59 +70,14 @@ static double now(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Run AV and wait; with OUT, its stdout is read into *OUT (malloc'ed, NUL
- * terminated). Its exit status, 128 if killed, 127 if it could not start. */
-static int machine__spawn(char **av, char **out)
+/* Run AV (on $PATH) and wait; with OUT, its stdout is read into *OUT
+ * (malloc'ed, NUL terminated). 0 with *ST its exit status (128 if killed),
+ * or -1 with err when it could not be run (pipe, fork, exec, waitpid). */
+static int machine__spawn(char **av, char **out, int *st, char *err, size_t errlen)
 {
-  int p[2] = {-1, -1};
-  if (out != NULL && pipe(p) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "pipe: %s", strerror(errno));
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "fork: %s", strerror(errno));
-  if (pid == 0) {
-    if (out != NULL) {
-      dup2(p[1], 1);
-      close(p[0]);
-      close(p[1]);
-    }
-    execvp(av[0], av);
-    hnm_msg_error("%s: %s", av[0], strerror(errno));
-    _exit(127);
-  }
-  if (out != NULL) {
-    close(p[1]);
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    for (ssize_t r; buf != NULL;) {
-      if (cap - n < 4096) {
-        char *nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL; /* bounded: 64 MiB */
-        if (nb == NULL) {
-          free(buf);
-          buf = NULL;
-          break;
-        }
-        buf = nb;
-        cap *= 2;
-      }
-      r = read(p[0], buf + n, cap - n - 1);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        break;
-      n += (size_t)r;
-    }
-    close(p[0]);
-    if (buf != NULL)
-      buf[n] = '\0';
-    *out = buf;
-  }
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR)
-      hnm_msg_die(HNM_EXIT_USAGE, "waitpid: %s", strerror(errno));
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+  if (out != NULL)
+    *out = NULL;
+  return cal_spawn(av, 1, 0, out, st, err, errlen);
 }
 
 /* Is WORD (the launcher) a program that can be run: a path to an executable
@@ -145,37 +100,54 @@ static int machine__runnable(const char *word)
   return ok;
 }
 
-/* The names STAMP lists (NULL-terminated, malloc'ed), or NULL when DIR has
- * no stamp. A stamp this command did not write is refused. */
-static char **machine__read_stamp(const char *dir)
+static void machine__free_names(char **names);
+
+/* The names STAMP lists (NULL-terminated, malloc'ed) into *NAMES, or
+ * NULL when DIR has no stamp. 0, or -1 with err: a stamp this command did
+ * not write is refused, so is an unreadable one; memory. */
+static int machine__read_stamp(const char *dir, char ***names_out, char *err, size_t errlen)
 {
   char path[4200], line[512];
+  *names_out = NULL;
   snprintf(path, sizeof path, "%s/" STAMP, dir);
   FILE *f = fopen(path, "r");
   if (f == NULL) {
     if (errno == ENOENT)
-      return NULL;
-    hnm_msg_die(HNM_EXIT_USAGE, "-d: %s: %s", path, strerror(errno));
+      return 0;
+    return hnm_fail(err, errlen, "-d: %s: %s", path, strerror(errno));
   }
   char **names = calloc(16, sizeof *names);
+  if (names == NULL) {
+    fclose(f);
+    return hnm_fail(err, errlen, "out of memory");
+  }
   size_t n = 0;
-  int first = 1;
-  while (fgets(line, sizeof line, f) != NULL) {
+  int first = 1, bad = 0;
+  while (!bad && fgets(line, sizeof line, f) != NULL) {
     line[strcspn(line, "\n")] = '\0';
     if (first) {
-      if (strcmp(line, STAMP_HEADER) != 0)
-        hnm_msg_die(HNM_EXIT_USAGE, "-d: %s was not written by hnm-calibrate machine: give another -d", path);
+      bad = strcmp(line, STAMP_HEADER) != 0;
       first = 0;
       continue;
     }
     for (int i = 0; outputs[i] != NULL && n < 15; i++)
-      if (strcmp(line, outputs[i]) == 0)
-        names[n++] = strdup(line);
+      if (strcmp(line, outputs[i]) == 0 && (names[n] = strdup(line)) != NULL)
+        n++;
   }
   fclose(f);
-  if (first)
-    hnm_msg_die(HNM_EXIT_USAGE, "-d: %s was not written by hnm-calibrate machine: give another -d", path);
-  return names;
+  if (first || bad) {
+    machine__free_names(names);
+    return hnm_fail(err, errlen, "-d: %s was not written by hnm-calibrate machine: give another -d", path);
+  }
+  *names_out = names;
+  return 0;
+}
+
+static void machine__free_names(char **names)
+{
+  for (size_t j = 0; names != NULL && names[j] != NULL; j++)
+    free(names[j]);
+  free(names);
 }
 
 static int machine__stamp_write(FILE *f, void *ctx)
@@ -190,24 +162,27 @@ static int machine__stamp_write(FILE *f, void *ctx)
 /* Before anything runs: DIR can be created and written, and every entry
  * this command writes there is absent or was written by an earlier run of
  * it (the stamp). Old refinement files of such a run are removed, since
- * `run --refine auto` fits every CSV of DIR/data. */
-static void machine__prepare_dir(const char *dir)
+ * `run --refine auto` fits every CSV of DIR/data. 0, or HNM_EXIT_USAGE /
+ * HNM_EXIT_FAILURE (memory, the stamp's write) with err filled. */
+static int machine__prepare_dir(const char *dir, char *err, size_t errlen)
 {
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-    hnm_msg_die(HNM_EXIT_USAGE, "-d: '%s' exists and is not a directory", dir);
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: '%s' exists and is not a directory", dir);
   char merr[256];
   if (hnm_out_mkdirs(dir, merr, sizeof merr) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "-d: '%s': cannot create it: %s", dir, merr);
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: '%s': cannot create it: %s", dir, merr);
   char probe[4200];
   snprintf(probe, sizeof probe, "%s/.hnm-calibrate-machine-XXXXXX", dir);
   int fd = mkstemp(probe);
   if (fd < 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "-d: '%s': cannot write in it: %s", dir, strerror(errno));
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: '%s': cannot write in it: %s", dir, strerror(errno));
   close(fd);
   unlink(probe);
 
-  char **mine = machine__read_stamp(dir);
+  char **mine;
+  if (machine__read_stamp(dir, &mine, err, errlen) != 0)
+    return strcmp(err, "out of memory") == 0 ? HNM_EXIT_FAILURE : HNM_EXIT_USAGE;
   for (int i = 0; outputs[i] != NULL; i++) {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, outputs[i]);
@@ -216,25 +191,27 @@ static void machine__prepare_dir(const char *dir)
     int owned = 0;
     for (size_t j = 0; mine != NULL && mine[j] != NULL; j++)
       owned |= strcmp(mine[j], outputs[i]) == 0;
-    if (!owned)
-      hnm_msg_die(HNM_EXIT_USAGE, "-d: '%s' exists and was not written by hnm-calibrate machine (it would be replaced): move it or "
-          "give another -d",
-          path);
+    if (!owned) {
+      machine__free_names(mine);
+      return cal_fail(HNM_EXIT_USAGE, err, errlen,
+                      "-d: '%s' exists and was not written by hnm-calibrate machine (it would be replaced): move it or "
+                      "give another -d",
+                      path);
+    }
   }
-  for (size_t j = 0; mine != NULL && mine[j] != NULL; j++)
-    free(mine[j]);
-  free(mine);
+  machine__free_names(mine);
   static const char *const stale[] = {"refine.csv", "breakpoints.csv", "refine-first.xml", NULL};
   for (int i = 0; stale[i] != NULL; i++) {
     char path[4200];
     snprintf(path, sizeof path, "%s/data/%s", dir, stale[i]);
     if (unlink(path) != 0 && errno != ENOENT)
-      hnm_msg_die(HNM_EXIT_USAGE, "-d: cannot remove the earlier run's %s: %s", path, strerror(errno));
+      return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: cannot remove the earlier run's %s: %s", path, strerror(errno));
   }
-  char stamp[4200], err[4400];
+  char stamp[4200];
   snprintf(stamp, sizeof stamp, "%s/" STAMP, dir);
-  if (hnm_out_write(stamp, "-d", machine__stamp_write, NULL, err, sizeof err) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
+  if (hnm_out_write(stamp, "-d", machine__stamp_write, NULL, err, errlen) != 0)
+    return HNM_EXIT_FAILURE;
+  return 0;
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -250,6 +227,8 @@ static int machine__parse_speed(char *text, const char *this_host, double *media
 {
   size_t cap = 64, n = 0;
   double *v = malloc(cap * sizeof *v);
+  if (v == NULL)
+    return hnm_fail(why, whylen, "out of memory");
   *all_here = 1;
   long line = 0;
   int rc = 0;
@@ -257,7 +236,7 @@ static int machine__parse_speed(char *text, const char *this_host, double *media
     line++;
     if (line == 1) {
       if (strcmp(l, "rank,host,rep,flops,seconds") != 0) {
-        snprintf(why, whylen, "line 1: not hostspeed's header: '%.60s'", l);
+        hnm_errf(why, whylen, "line 1: not hostspeed's header: '%.60s'", l);
         rc = -1;
       }
       continue;
@@ -268,22 +247,26 @@ static int machine__parse_speed(char *text, const char *this_host, double *media
     int used = 0;
     if (sscanf(l, "%ld,%255[^,],%ld,%lf,%lf%n", &rank, host, &rep, &flops, &seconds, &used) != 5 ||
         l[used] != '\0' || !(flops > 0) || !(seconds > 0) || !isfinite(flops / seconds)) {
-      snprintf(why, whylen, "line %ld: '%.60s': not rank,host,rep,flops,seconds", line, l);
+      hnm_errf(why, whylen, "line %ld: '%.60s': not rank,host,rep,flops,seconds", line, l);
       rc = -1;
       break;
     }
     if (strcmp(host, this_host) != 0)
       *all_here = 0;
     if (n == cap) {
+      double *grown = realloc(v, cap * 2 * sizeof *v);
+      if (grown == NULL) {
+        hnm_errf(why, whylen, "out of memory");
+        rc = -1;
+        break;
+      }
+      v = grown;
       cap *= 2;
-      v = realloc(v, cap * sizeof *v);
-      if (v == NULL)
-        hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
     }
     v[n++] = flops / seconds;
   }
   if (rc == 0 && n == 0) {
-    snprintf(why, whylen, "no measurement");
+    hnm_errf(why, whylen, "no measurement");
     rc = -1;
   }
   if (rc == 0) {
@@ -369,17 +352,39 @@ static void step(int k, double t0, const char *fmt, const char *a)
   hnm_msg_info("machine [%d/5, %.0f s]: %s", k, now() - t0, what);
 }
 
-int cal_cmd_machine(int argc, char **argv)
+/* One run of the command: its options, the launcher, the paths it writes
+ * and what it measured. */
+struct machine__run {
+  const char *dir, *mpirun;
+  long np, hosts, speed_reps, refine_reps;
+  char **user; /* the benchmark's options (after --) */
+  int nuser;
+  char *line;  /* --mpirun's copy, split into words */
+  char *words[48];
+  int nw;
+  char *bench, *speedbench, *hnm_run; /* hnm_home_file()'s */
+  double t0;
+  char data[4200], model[4200], report[4200], speedcsv[4200], platform[4200], hostfile[4200], nps[32], rr[32];
+  char **av; /* room for every child's arguments */
+  double bw, lat;       /* the links: bytes/s, seconds (the model's fastest) */
+  double speed;         /* the hosts' median speed, flop/s */
+  char *out;            /* hostspeed's output (speed.csv) */
+  struct machine_platform plat;
+  char *explain;        /* hnm-run --explain's output */
+};
+
+/* The options: 0, HNM_OPT_DONE (--help), or 2 with err. */
+static int machine__parse(int argc, char **argv, struct machine__run *r, char *err, size_t errlen)
 {
-  const char *dir = NULL, *mpirun = "mpirun";
-  long np = 2, hosts = 0, speed_reps = 5, refine_reps = 5;
+  r->mpirun = "mpirun";
+  r->np = 2, r->speed_reps = 5, r->refine_reps = 5;
   const struct hnm_opt opts[] = {
-    {.name = "d", .short_name = 'd', .kind = HNM_OPT_STRING, .arg = "DIR", .help = "output directory (required; created if missing)", .value = &dir},
-    {.name = "mpirun", .kind = HNM_OPT_STRING, .arg = "CMD", .def = "mpirun", .help = "the launcher of the machine, split on spaces", .value = &mpirun},
-    {.name = "np", .kind = HNM_OPT_LONG, .arg = "N", .def = "2", .help = "ranks of the benchmarks (the point-to-point part uses ranks 0 and 1)", .value = &np, .min = 2, .max = 1000000},
-    {.name = "hosts", .kind = HNM_OPT_LONG, .arg = "H", .help = "hosts of the platform (default: -np, or this machine's processors if more)", .value = &hosts, .min = 1, .max = 1000000},
-    {.name = "speed-reps", .kind = HNM_OPT_LONG, .arg = "N", .def = "5", .help = "repetitions of the host-speed kernel on every rank", .value = &speed_reps, .min = 1, .max = 1000},
-    {.name = "refine-reps", .kind = HNM_OPT_LONG, .arg = "N", .def = "5", .help = "measurements per size and round when locating breakpoints", .value = &refine_reps, .min = 1, .max = 100000},
+    {.name = "d", .short_name = 'd', .kind = HNM_OPT_STRING, .arg = "DIR", .help = "output directory (required; created if missing)", .value = &r->dir},
+    {.name = "mpirun", .kind = HNM_OPT_STRING, .arg = "CMD", .def = "mpirun", .help = "the launcher of the machine, split on spaces", .value = &r->mpirun},
+    {.name = "np", .kind = HNM_OPT_LONG, .arg = "N", .def = "2", .help = "ranks of the benchmarks (the point-to-point part uses ranks 0 and 1)", .value = &r->np, .min = 2, .max = 1000000},
+    {.name = "hosts", .kind = HNM_OPT_LONG, .arg = "H", .help = "hosts of the platform (default: -np, or this machine's processors if more)", .value = &r->hosts, .min = 1, .max = 1000000},
+    {.name = "speed-reps", .kind = HNM_OPT_LONG, .arg = "N", .def = "5", .help = "repetitions of the host-speed kernel on every rank", .value = &r->speed_reps, .min = 1, .max = 1000},
+    {.name = "refine-reps", .kind = HNM_OPT_LONG, .arg = "N", .def = "5", .help = "measurements per size and round when locating breakpoints", .value = &r->refine_reps, .min = 1, .max = 100000},
     {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate machine", "--mpirun CMD -d DIR [OPTIONS] [-- BENCHMARK-OPTIONS]",
@@ -395,63 +400,84 @@ int cal_cmd_machine(int argc, char **argv)
     "Example (this machine): hnm-calibrate machine --mpirun \"mpirun --allow-run-as-root\n"
     "--oversubscribe\" -d here\n",
     NULL, HNM_OPT_LONG_ONLY, NULL};
-  char opt_err[HNM_ERRLEN];
-  int i = hnm_opt_parse(&cmd, opts, argc, argv, opt_err, sizeof opt_err);
+  int i = hnm_opt_parse(&cmd, opts, argc, argv, err, errlen);
   if (i < 0)
-    return i == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
+    return i == HNM_OPT_DONE ? HNM_OPT_DONE : HNM_EXIT_USAGE;
+  r->user = argv + i, r->nuser = argc - i;
   if (i < argc && strcmp(argv[i - 1], "--") != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "machine: '%s': unexpected argument (benchmark options go after --)", argv[i]);
-  if (dir == NULL || *dir == '\0')
-    hnm_msg_die(HNM_EXIT_USAGE, "machine: -d DIR is required");
-  if (strchr(dir, ' ') != NULL || strchr(dir, ',') != NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "-d: '%s': a blank or ',' in the path cannot be passed to hnm-run's options", dir);
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "machine: '%s': unexpected argument (benchmark options go after --)", argv[i]);
+  if (r->dir == NULL || *r->dir == '\0')
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "machine: -d DIR is required");
+  if (strchr(r->dir, ' ') != NULL || strchr(r->dir, ',') != NULL)
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: '%s': a blank or ',' in the path cannot be passed to hnm-run's options", r->dir);
   long online = sysconf(_SC_NPROCESSORS_ONLN);
-  if (hosts == 0)
-    hosts = online > np ? online : np;
+  if (r->hosts == 0)
+    r->hosts = online > r->np ? online : r->np;
+  return 0;
+}
 
-  /* The launcher, before anything is created. */
-  char *line = strdup(mpirun), *sv = NULL;
-  char *words[48];
-  int nw = 0;
-  for (char *t = strtok_r(line, " ", &sv); t != NULL; t = strtok_r(NULL, " ", &sv)) {
-    if (nw == 40)
-      hnm_msg_die(HNM_EXIT_USAGE, "--mpirun: more than 40 words");
-    words[nw++] = t;
+/* The launcher and the benchmarks, before anything is created; then the
+ * paths. 0, or 2 (1: memory) with err. */
+static int machine__validate(struct machine__run *r, int argc, char *err, size_t errlen)
+{
+  char *sv = NULL;
+  r->line = strdup(r->mpirun);
+  r->av = calloc((size_t)argc + 40, sizeof *r->av);
+  if (r->line == NULL || r->av == NULL)
+    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+  for (char *t = strtok_r(r->line, " ", &sv); t != NULL; t = strtok_r(NULL, " ", &sv)) {
+    if (r->nw == 40)
+      return cal_fail(HNM_EXIT_USAGE, err, errlen, "--mpirun: more than 40 words");
+    r->words[r->nw++] = t;
   }
-  if (nw == 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "--mpirun: empty command");
-  if (!machine__runnable(words[0]))
-    hnm_msg_die(HNM_EXIT_USAGE, "--mpirun: '%s': no such program (on $PATH, or executable)", words[0]);
-  char *bench = hnm_home_file(HNM_HOME_APPS "/calibrate-mpi");
-  char *speedbench = hnm_home_file(HNM_HOME_APPS "/hostspeed-mpi");
-  char *hnm_run = hnm_home_file(HNM_HOME_BIN "/hnm-run");
-  if (access(bench, X_OK) != 0 || access(speedbench, X_OK) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "the benchmarks '%s' and '%s' must be built (they need Open MPI's mpicc)", bench, speedbench);
-  machine__prepare_dir(dir);
+  if (r->nw == 0)
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "--mpirun: empty command");
+  if (!machine__runnable(r->words[0]))
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "--mpirun: '%s': no such program (on $PATH, or executable)", r->words[0]);
+  r->bench = hnm_home_file(HNM_HOME_APPS "/calibrate-mpi");
+  r->speedbench = hnm_home_file(HNM_HOME_APPS "/hostspeed-mpi");
+  r->hnm_run = hnm_home_file(HNM_HOME_BIN "/hnm-run");
+  if (access(r->bench, X_OK) != 0 || access(r->speedbench, X_OK) != 0)
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "the benchmarks '%s' and '%s' must be built (they need Open MPI's mpicc)", r->bench,
+                    r->speedbench);
+  snprintf(r->data, sizeof r->data, "%s/data", r->dir);
+  snprintf(r->model, sizeof r->model, "%s/model.xml", r->dir);
+  snprintf(r->report, sizeof r->report, "%s/model-report", r->dir);
+  snprintf(r->speedcsv, sizeof r->speedcsv, "%s/speed.csv", r->dir);
+  snprintf(r->platform, sizeof r->platform, "%s/platform.xml", r->dir);
+  snprintf(r->hostfile, sizeof r->hostfile, "%s/hostfile", r->dir);
+  snprintf(r->nps, sizeof r->nps, "%ld", r->np);
+  snprintf(r->rr, sizeof r->rr, "%ld", r->refine_reps);
+  return 0;
+}
 
-  double t0 = now();
-  char data[4200], model[4200], report[4200], speedcsv[4200], platform[4200], hostfile[4200], nps[32], rr[32];
-  snprintf(data, sizeof data, "%s/data", dir);
-  snprintf(model, sizeof model, "%s/model.xml", dir);
-  snprintf(report, sizeof report, "%s/model-report", dir);
-  snprintf(speedcsv, sizeof speedcsv, "%s/speed.csv", dir);
-  snprintf(platform, sizeof platform, "%s/platform.xml", dir);
-  snprintf(hostfile, sizeof hostfile, "%s/hostfile", dir);
-  snprintf(nps, sizeof nps, "%ld", np);
-  snprintf(rr, sizeof rr, "%ld", refine_reps);
+/* A child's status as this command's: 0, or 2 or 1 with WHAT in err
+ * ("machine: WHAT failed (status N)"); 1 when it could not be run. */
+static int machine__child(struct machine__run *r, char **out, const char *what, char *err, size_t errlen)
+{
+  int st;
+  if (machine__spawn(r->av, out, &st, err, errlen) != 0)
+    return HNM_EXIT_FAILURE;
+  if (st == 0)
+    return 0;
+  hnm_errf(err, errlen, "machine: %s failed (status %d)", what, st);
+  return st == 2 ? 2 : 1;
+}
 
-  /* 1. run; 2. run --refine auto: this very program, so that every check
-   * and message of those commands applies. */
-  char **av = calloc((size_t)argc + 40, sizeof *av);
+/* 1. run; 2. run --refine auto: this very program, so that every check
+ * and message of those commands applies. */
+static int machine__measure(struct machine__run *r, char *err, size_t errlen)
+{
+  char **av = r->av;
   int n = 0;
   av[n++] = "/proc/self/exe";
   av[n++] = "run";
   av[n++] = "--mpirun";
-  av[n++] = (char *)mpirun;
+  av[n++] = (char *)r->mpirun;
   av[n++] = "-np";
-  av[n++] = nps;
+  av[n++] = r->nps;
   av[n++] = "-d";
-  av[n++] = data;
+  av[n++] = r->data;
   if (isatty(2))
     av[n++] = "--progress";
   int common = n;
@@ -459,46 +485,50 @@ int cal_cmd_machine(int argc, char **argv)
   char *defaults[] = {"--max", "64MiB", "--sizes", "120", "--reps", "5", "--no-contention"};
   for (size_t k = 0; k < sizeof defaults / sizeof *defaults; k++)
     av[n++] = defaults[k];
-  for (int k = i; k < argc; k++)
-    av[n++] = argv[k];
+  for (int k = 0; k < r->nuser; k++)
+    av[n++] = r->user[k];
   av[n] = NULL;
-  step(1, t0, "point-to-point benchmark under '%s' (docs/calibration.md)", mpirun);
-  int st = machine__spawn(av, NULL);
-  if (st != 0) {
-    hnm_msg_error("machine: the point-to-point benchmark failed (status %d); its data, if any, is in %s",
-            st, data);
-    return st == 2 ? 2 : 1;
+  step(1, r->t0, "point-to-point benchmark under '%s' (docs/calibration.md)", r->mpirun);
+  int rc = machine__child(r, NULL, "the point-to-point benchmark", err, errlen);
+  if (rc != 0) {
+    if (strncmp(err, "machine: ", 9) == 0) {
+      size_t l = strlen(err);
+      hnm_errf(err + l, errlen > l ? errlen - l : 0, "; its data, if any, is in %s", r->data);
+    }
+    return rc;
   }
-  step(2, t0, "locating the fitted model's breakpoints to the byte (run --refine auto)%s", "");
+  step(2, r->t0, "locating the fitted model's breakpoints to the byte (run --refine auto)%s", "");
   n = common;
   av[n++] = "--refine";
   av[n++] = "auto";
   av[n++] = "--refine-reps";
-  av[n++] = rr;
+  av[n++] = r->rr;
   av[n] = NULL;
   /* --progress is a run option, before the refinement's. */
-  if ((st = machine__spawn(av, NULL)) != 0) {
-    hnm_msg_error("machine: locating the breakpoints failed (status %d)", st);
-    return st == 2 ? 2 : 1;
-  }
+  return machine__child(r, NULL, "locating the breakpoints", err, errlen);
+}
 
-  /* 3. fit. */
-  step(3, t0, "fitting %s", model);
-  char *head[] = {"/proc/self/exe", "fit", "-o", model, "--report", report};
-  char **fav = cal_csv_args(data, head, 6, "");
-  st = machine__spawn(fav, NULL);
+/* 3. fit; the links from the model: as fast as the fastest segment
+ * (unlimited ones aside), and a latency that the model's factors scale
+ * (lat-factor = (L - 16/B) / route latency: any positive route latency
+ * gives the model's L). */
+static int machine__fit(struct machine__run *r, char *err, size_t errlen)
+{
+  step(3, r->t0, "fitting %s", r->model);
+  char *head[] = {"/proc/self/exe", "fit", "-o", r->model, "--report", r->report};
+  char **fav = cal_csv_args(r->data, head, 6, "", err, errlen);
+  if (fav == NULL)
+    return strcmp(err, "out of memory") == 0 ? HNM_EXIT_FAILURE : HNM_EXIT_USAGE;
+  int st;
+  int rc = machine__spawn(fav, NULL, &st, err, errlen);
   cal_csv_args_free(fav, 6);
-  if (st != 0) {
-    hnm_msg_error("machine: the fit failed (status %d)", st);
-    return st == 2 ? 2 : 1;
-  }
-  char merr[HNM_ERRLEN];
-  hnm_model *m = hnm_model_load(model, merr, sizeof merr);
+  if (rc != 0)
+    return HNM_EXIT_FAILURE;
+  if (st != 0)
+    return cal_fail(st == 2 ? 2 : 1, err, errlen, "machine: the fit failed (status %d)", st);
+  hnm_model *m = hnm_model_load(r->model, err, errlen);
   if (m == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "%s", merr);
-  /* The links: as fast as the fastest segment (unlimited ones aside), and
-   * a latency that the model's factors scale (lat-factor = (L - 16/B) /
-   * route latency: any positive route latency gives the model's L). */
+    return HNM_EXIT_USAGE;
   double bw = 0, lat = INFINITY;
   for (int c = 0; c < HNM_ROUTE_CLASSES; c++) {
     size_t ns = 0;
@@ -511,109 +541,151 @@ int cal_cmd_machine(int argc, char **argv)
     }
   }
   hnm_model_free(m);
-  if (!(bw > 0))
-    bw = 1e10; /* every segment relative or unlimited: any link works */
-  if (!isfinite(lat))
-    lat = 1e-6;
+  r->bw = bw > 0 ? bw : 1e10; /* every segment relative or unlimited: any link works */
+  r->lat = isfinite(lat) ? lat : 1e-6;
+  return 0;
+}
 
-  /* 4. The hosts' speed, every rank at once. */
-  step(4, t0, "host speed: apps/hostspeed on every rank under '%s'", mpirun);
-  char reps[32];
-  snprintf(reps, sizeof reps, "%ld", speed_reps);
-  n = 0;
-  for (int k = 0; k < nw; k++)
-    av[n++] = words[k];
-  av[n++] = "-np";
-  av[n++] = nps;
-  av[n++] = speedbench;
-  av[n++] = reps;
-  av[n] = NULL;
-  char *out = NULL, why[256], err[4400];
-  st = machine__spawn(av, &out);
-  if (st != 0 || out == NULL) {
-    free(out);
-    hnm_msg_error("machine: the host-speed benchmark failed (status %d)", st);
-    return st == 2 ? 2 : 1;
-  }
-  char *copy = strdup(out);
+/* 4. The hosts' speed, every rank at once; and this machine's when the
+ * ranks ran elsewhere. */
+static int machine__speed(struct machine__run *r, char *err, size_t errlen)
+{
+  step(4, r->t0, "host speed: apps/hostspeed on every rank under '%s'", r->mpirun);
+  char reps[32], why[256];
+  snprintf(reps, sizeof reps, "%ld", r->speed_reps);
+  int n = 0;
+  for (int k = 0; k < r->nw; k++)
+    r->av[n++] = r->words[k];
+  r->av[n++] = "-np";
+  r->av[n++] = r->nps;
+  r->av[n++] = r->speedbench;
+  r->av[n++] = reps;
+  r->av[n] = NULL;
+  int rc = machine__child(r, &r->out, "the host-speed benchmark", err, errlen);
+  if (rc == 0 && r->out == NULL)
+    rc = cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+  if (rc != 0)
+    return rc;
+  char *copy = strdup(r->out);
+  if (copy == NULL)
+    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   char here[256] = "";
   gethostname(here, sizeof here - 1);
-  double speed = 0, here_speed = 0;
+  double here_speed = 0;
   int all_here = 0;
-  if (machine__parse_speed(copy, here, &speed, &all_here, why, sizeof why) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "the host-speed benchmark's output: %s", why);
+  rc = machine__parse_speed(copy, here, &r->speed, &all_here, why, sizeof why);
   free(copy);
-  struct machine_platform plat = {hosts, speed, 0, bw, lat / 2, "model.xml"};
+  if (rc != 0)
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "the host-speed benchmark's output: %s", why);
+  r->plat = (struct machine_platform){r->hosts, r->speed, 0, r->bw, r->lat / 2, "model.xml"};
   if (!all_here) {
     /* Not this machine: time the same binary here, alone (MPI singleton). */
-    char *lav[] = {speedbench, reps, NULL};
+    char *lav[] = {r->speedbench, reps, NULL};
     char *lout = NULL;
-    int all = 0;
-    if (machine__spawn(lav, &lout) == 0 && lout != NULL &&
+    int all = 0, st = -1;
+    if (machine__spawn(lav, &lout, &st, why, sizeof why) == 0 && st == 0 && lout != NULL &&
         machine__parse_speed(lout, here, &here_speed, &all, why, sizeof why) == 0)
-      plat.here_speed = here_speed;
+      r->plat.here_speed = here_speed;
     else
       hnm_msg_warn("machine: could not time %s on this machine: predictions count its CPU seconds as the "
                    "calibrated hosts' (give hnm-run --cfg=smpi/host-speed:S, S this machine's speed)",
-                   speedbench);
+                   r->speedbench);
     free(lout);
   }
+  return 0;
+}
 
-  /* 5. The outputs, together. */
-  step(5, t0, "writing %s, its hostfile and speed.csv", platform);
-  hnm_out *o[3] = {hnm_out_open(speedcsv, "speed.csv", err, sizeof err), NULL, NULL};
+/* 5. The outputs, together; then checked as a user will run them: hnm-run
+ * validates model, platform and hostfile and prints how computation is
+ * counted (kept in r->explain). */
+static int machine__write(struct machine__run *r, char *err, size_t errlen)
+{
+  step(5, r->t0, "writing %s, its hostfile and speed.csv", r->platform);
+  hnm_out *o[3] = {hnm_out_open(r->speedcsv, "speed.csv", err, errlen), NULL, NULL};
   if (o[0] != NULL)
-    o[1] = hnm_out_open(platform, "platform", err, sizeof err);
+    o[1] = hnm_out_open(r->platform, "platform", err, errlen);
   if (o[1] != NULL)
-    o[2] = hnm_out_open(hostfile, "hostfile", err, sizeof err);
-  int ok = o[2] != NULL;
+    o[2] = hnm_out_open(r->hostfile, "hostfile", err, errlen);
+  int opened = o[2] != NULL, ok = opened;
   if (ok) {
-    fputs(out, hnm_out_file(o[0]));
-    ok = machine__platform_write(hnm_out_file(o[1]), &plat) == 0 &&
-         machine__hostfile_write(hnm_out_file(o[2]), &plat) == 0;
+    fputs(r->out, hnm_out_file(o[0]));
+    ok = machine__platform_write(hnm_out_file(o[1]), &r->plat) == 0 &&
+         machine__hostfile_write(hnm_out_file(o[2]), &r->plat) == 0;
+    if (!ok)
+      hnm_errf(err, errlen, "%s: write error", r->platform);
   }
   for (int k = 0; ok && k < 3; k++)
-    ok = hnm_out_finish(o[k], err, sizeof err) == 0;
+    ok = hnm_out_finish(o[k], err, errlen) == 0;
   for (int k = 0; k < 3; k++) {
     if (ok)
-      ok = hnm_out_commit(o[k], err, sizeof err) == 0;
+      ok = hnm_out_commit(o[k], err, errlen) == 0;
     else
       hnm_out_abort(o[k]);
   }
-  free(out);
   if (!ok)
-    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
-
-  /* Checked as a user will run it: hnm-run validates model, platform and
-   * hostfile and prints how computation is counted. */
-  n = 0;
-  av[n++] = hnm_run;
+    return opened ? HNM_EXIT_FAILURE : HNM_EXIT_USAGE;
+  int n = 0;
+  char **av = r->av;
+  av[n++] = r->hnm_run;
   av[n++] = "--model";
-  av[n++] = model;
+  av[n++] = r->model;
   av[n++] = "-platform";
-  av[n++] = platform;
+  av[n++] = r->platform;
   av[n++] = "-hostfile";
-  av[n++] = hostfile;
+  av[n++] = r->hostfile;
   av[n++] = "-np";
-  av[n++] = nps;
+  av[n++] = r->nps;
   av[n++] = "--explain";
   av[n] = NULL;
-  char *explain = NULL;
-  if (machine__spawn(av, &explain) != 0 || explain == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "hnm-run refuses what was written (%s, %s, %s): a defect of hnm-calibrate machine", model, platform,
-        hostfile);
-  const char *comp = strstr(explain, "computation:");
+  int st = -1;
+  if (machine__spawn(av, &r->explain, &st, err, errlen) != 0 || st != 0 || r->explain == NULL)
+    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "hnm-run refuses what was written (%s, %s, %s): a defect of hnm-calibrate machine",
+                    r->model, r->platform, r->hostfile);
+  return 0;
+}
+
+static void machine__free(struct machine__run *r)
+{
+  free(r->explain);
+  free(r->out);
+  free(r->av);
+  free(r->line);
+  free(r->bench);
+  free(r->speedbench);
+  free(r->hnm_run);
+}
+
+int cal_cmd_machine(int argc, char **argv)
+{
+  struct machine__run r = {0};
+  char err[HNM_ERRLEN] = "";
+  int rc = machine__parse(argc, argv, &r, err, sizeof err);
+  if (rc == HNM_OPT_DONE)
+    return HNM_EXIT_OK;
+  if (rc == 0)
+    rc = machine__validate(&r, argc, err, sizeof err);
+  if (rc == 0)
+    rc = machine__prepare_dir(r.dir, err, sizeof err);
+  r.t0 = now();
+  if (rc == 0)
+    rc = machine__measure(&r, err, sizeof err);
+  if (rc == 0)
+    rc = machine__fit(&r, err, sizeof err);
+  if (rc == 0)
+    rc = machine__speed(&r, err, sizeof err);
+  if (rc == 0)
+    rc = machine__write(&r, err, sizeof err);
+  if (rc != 0) {
+    machine__free(&r);
+    return rc == HNM_EXIT_USAGE ? hnm_msg_error("%s", err) : (hnm_msg_failure("%s", err), rc);
+  }
+  const char *comp = strstr(r.explain, "computation:");
   hnm_msg_info("machine: done in %.0f s: %ld hosts at %.4g flop/s (median of %s), links %.4g B/s, %.3g s;",
-               now() - t0, hosts, speed, speedcsv, bw, lat / 2);
+               now() - r.t0, r.hosts, r.speed, r.speedcsv, r.bw, r.lat / 2);
   if (comp != NULL)
     fputs(comp, stderr); /* hnm-run --explain's lines, as they are */
-  hnm_msg_info("predict with: hnm-run --model %s -platform %s -hostfile %s -np %ld PROGRAM", model, platform,
-               hostfile, np);
-  free(explain);
-  free(av);
-  free(line);
-  free(bench);
-  free(speedbench);
-  free(hnm_run);
+  hnm_msg_info("predict with: hnm-run --model %s -platform %s -hostfile %s -np %ld PROGRAM", r.model, r.platform,
+               r.hostfile, r.np);
+  machine__free(&r);
   return 0;
 }

@@ -4,18 +4,36 @@
 
 #include "hnm_fit.h"
 #include "hnm_model.h"
-#include "hnm_msg.h"
+#include "hnm_msg.h" /* HNM_EXIT_FAILURE */
 
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Out of memory anywhere below a public function of this module returns
+ * from it: each one that allocates sets noise__oom to its own jmp_buf
+ * (NOISE__ENTER) and returns HNM_EXIT_FAILURE with "out of memory" when
+ * noise__alloc() jumps back. What was allocated until then is lost; the
+ * tool ends at once. */
+static jmp_buf *noise__oom;
+
+#define NOISE__ENTER(env)                                                                                           \
+  do {                                                                                                              \
+    if (setjmp(env) != 0) {                                                                                         \
+      noise__oom = NULL;                                                                                            \
+      hnm_errf(err, errlen, "out of memory");                                                                       \
+      return HNM_EXIT_FAILURE;                                                                                      \
+    }                                                                                                               \
+    noise__oom = &(env);                                                                                            \
+  } while (0)
 
 static void *noise__alloc(size_t n, size_t size)
 {
   void *p = calloc(n ? n : 1, size);
   if (p == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+    longjmp(*noise__oom, 1);
   return p;
 }
 
@@ -150,10 +168,12 @@ static int noise__fold_ok(const struct cal_inputs *in, const struct cal_inputs *
   return ok;
 }
 
-void cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, const struct cal_fitted *m, cal_noise_fit_fn fit,
-                    struct cal_noise_eval *e)
+int cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, const struct cal_fitted *m,
+                       cal_noise_fit_fn fit, struct cal_noise_eval *e, char *err, size_t errlen)
 {
+  jmp_buf env;
   memset(e, 0, sizeof *e);
+  NOISE__ENTER(env);
   const struct cal_series *pp = &in->op[CAL_OP_PINGPONG];
   e->k = noise__alloc(pp->n, sizeof *e->k);
   e->med = noise__alloc(pp->n, sizeof *e->med);
@@ -161,7 +181,7 @@ void cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, con
   e->floor = noise__alloc(e->n, sizeof *e->floor);
   e->resid = noise__alloc(e->n, sizeof *e->resid);
   if (hnm_fit_floor(e->k, e->med, e->n, CAL_NOISE_WIDTH, e->floor) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+    longjmp(env, 1);
   double *in_err = noise__alloc(e->n, sizeof *in_err), *out_err = noise__alloc(e->n, sizeof *out_err);
   for (size_t i = 0; i < e->n; i++) {
     double p = hnm_fit_predict_hybrid(&m->f, CAL_OP_PINGPONG, e->k[i]);
@@ -188,7 +208,12 @@ void cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, con
     ok = noise__fold_ok(in, &t, a);
     if (ok) {
       struct cal_fitted mf;
-      fit(&t, a, &mf);
+      int rc = fit(&t, a, &mf, err, errlen);
+      if (rc != 0) {
+        cal_noise_inputs_free(&t);
+        noise__oom = NULL;
+        return rc;
+      }
       for (size_t i = (size_t)f; i < e->n; i += CAL_NOISE_FOLDS) {
         double p = hnm_fit_predict_hybrid(&mf.f, CAL_OP_PINGPONG, e->k[i]);
         out_err[i] = e->med[i] > 0 ? fabs(p - e->med[i]) / e->med[i] : NAN;
@@ -207,6 +232,8 @@ void cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, con
   free(resid);
   free(in_err);
   free(out_err);
+  noise__oom = NULL;
+  return 0;
 }
 
 void cal_noise_eval_free(struct cal_noise_eval *e)
@@ -255,9 +282,13 @@ size_t cal_noise_pick(uint64_t *state, size_t n)
   return (size_t)((double)(cal_noise_rand(state) >> 11) * 0x1.0p-53 * (double)n);
 }
 
-void cal_noise_resample(const struct cal_inputs *in, struct cal_inputs *out, uint64_t *state)
+int cal_noise_resample(const struct cal_inputs *in, struct cal_inputs *out, uint64_t *state, char *err, size_t errlen)
 {
+  jmp_buf env;
   *out = *in;
+  for (int op = 0; op < CAL_OP_COUNT; op++)
+    out->op[op] = (struct cal_series){0};
+  NOISE__ENTER(env);
   size_t *draw[CAL_OP_COUNT] = {NULL};
   for (int op = 0; op < CAL_OP_COUNT; op++) {
     const struct cal_series *s = &in->op[op];
@@ -298,13 +329,18 @@ void cal_noise_resample(const struct cal_inputs *in, struct cal_inputs *out, uin
   }
   for (int op = 0; op < CAL_OP_COUNT; op++)
     free(draw[op]);
+  noise__oom = NULL;
+  return 0;
 }
 
-void cal_noise_perturb(struct cal_fitted *m, const struct cal_noise_eval *e, size_t member, size_t members, uint64_t seed)
+int cal_noise_perturb(struct cal_fitted *m, const struct cal_noise_eval *e, size_t member, size_t members, uint64_t seed,
+                      char *err, size_t errlen)
 {
   if (e->n == 0)
-    return;
-  double *pool = noise__alloc(e->n, sizeof *pool);
+    return 0;
+  double *pool = calloc(e->n, sizeof *pool);
+  if (pool == NULL)
+    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   double lo = -INFINITY;
   for (size_t g = 0; g < m->f.nseg; g++) {
     hnm_fit_segment *s = &m->f.seg[g];
@@ -346,4 +382,5 @@ void cal_noise_perturb(struct cal_fitted *m, const struct cal_noise_eval *e, siz
     lo = s->upto;
   }
   free(pool);
+  return 0;
 }

@@ -20,7 +20,10 @@
 #define CAL_NOISE_FOLDS 5   /* held-out error: sizes of rank i mod 5 left out in turn */
 #define CAL_NOISE_WIDTH 10  /* the floor's neighbourhood (hnm_fit_floor) */
 
-typedef void (*cal_noise_fit_fn)(struct cal_inputs *in, const struct cal_fit_args *a, struct cal_fitted *m);
+/* One fit of in with a's options into m: 0, or the exit status to return
+ * (HNM_EXIT_USAGE: refused; HNM_EXIT_FAILURE: memory) with err filled. */
+typedef int (*cal_noise_fit_fn)(struct cal_inputs *in, const struct cal_fit_args *a, struct cal_fitted *m, char *err,
+                                size_t errlen);
 
 /* One fit's round-trip errors against the per-size medians. */
 struct cal_noise_eval {
@@ -38,9 +41,10 @@ struct cal_noise_eval {
  * fit is not NULL, CAL_NOISE_FOLDS fits of a on in without one fold of sizes
  * each, and the held-out errors. A fold whose fit could not be made (a
  * breakpoint of a left with too few sizes once a fold is out) leaves the
- * held-out part out (heldout = 0, all_out = -1). Exits on out of memory. */
-void cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, const struct cal_fitted *m, cal_noise_fit_fn fit,
-                    struct cal_noise_eval *e);
+ * held-out part out (heldout = 0, all_out = -1). 0, or the status to
+ * return with err filled: HNM_EXIT_FAILURE out of memory, or fit's. */
+int cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, const struct cal_fitted *m,
+                       cal_noise_fit_fn fit, struct cal_noise_eval *e, char *err, size_t errlen);
 void cal_noise_eval_free(struct cal_noise_eval *e);
 
 /* The per-decade table (floor, in-sample, held-out) on f, each line
@@ -57,8 +61,9 @@ size_t cal_noise_pick(uint64_t *state, size_t n);
  * replaced by as many drawn with replacement among them (whole repetitions:
  * series with the same sizes in the same order -- a round trip's send and
  * its round trip -- share the draws); probe and contention rows shared with
- * in (free out with cal_noise_inputs_free, never cal_inputs_free). */
-void cal_noise_resample(const struct cal_inputs *in, struct cal_inputs *out, uint64_t *state);
+ * in (free out with cal_noise_inputs_free, never cal_inputs_free). 0, or
+ * HNM_EXIT_FAILURE with err out of memory. */
+int cal_noise_resample(const struct cal_inputs *in, struct cal_inputs *out, uint64_t *state, char *err, size_t errlen);
 void cal_noise_inputs_free(struct cal_inputs *out);
 
 /* Turn a replicate's fit into member `member` (0-based) of `members` of
@@ -67,7 +72,9 @@ void cal_noise_inputs_free(struct cal_inputs *out);
  * sizes the segment covers (at least 5, the nearest by rank), so that a
  * member carries both the fit's sampling error and the size-to-size
  * scatter a new size's median shows (the residual bootstrap's prediction
- * error, Davison and Hinkley 1997); stratified over the members (the .c). */
-void cal_noise_perturb(struct cal_fitted *m, const struct cal_noise_eval *e, size_t member, size_t members, uint64_t seed);
+ * error, Davison and Hinkley 1997); stratified over the members (the .c).
+ * 0, or HNM_EXIT_FAILURE with err out of memory. */
+int cal_noise_perturb(struct cal_fitted *m, const struct cal_noise_eval *e, size_t member, size_t members, uint64_t seed,
+                      char *err, size_t errlen);
 
 #endif

@@ -308,7 +308,7 @@ static double fit_style(const struct cal_pack_data *d, int s, double h, struct h
   return total;
 }
 
-void cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p)
+int cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p, char *err, size_t errlen)
 {
   memset(p, 0, sizeof *p);
   for (int s = 0; s < 3; s++) {
@@ -322,8 +322,8 @@ void cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p)
       int bc = 0, bo = 0;
       double e = fit_style(d, s, histories[i], p, &bc, &bo);
       if (e < 0)
-        hnm_msg_die(HNM_EXIT_USAGE, "pack.csv: no %s %s rows of role fit to fit class '%s' on (or all their times are 0)",
-                    csv_styles[s], bo == 0 ? "pack" : "unpack", hnm_pack_class_name((enum hnm_pack_class)bc));
+        return hnm_fail(err, errlen, "pack.csv: no %s %s rows of role fit to fit class '%s' on (or all their times are 0)",
+                        csv_styles[s], bo == 0 ? "pack" : "unpack", hnm_pack_class_name((enum hnm_pack_class)bc));
       if (e < best) {
         best = e;
         best_h = histories[i];
@@ -334,6 +334,7 @@ void cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p)
     p->present[model_style[s]] = 1;
   }
   p->use = HNM_PACK_INTERPRETED;
+  return 0;
 }
 
 double cal_pack_report(FILE *f, const struct cal_pack_data *d, const struct hnm_pack_model *p)

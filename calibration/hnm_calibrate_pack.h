@@ -51,9 +51,9 @@ void cal_pack_data_free(struct cal_pack_data *d);
  * use = interpreted. Data with a file of an older format (no period
  * column) is fitted on the first four terms only, as before the others
  * existed. A style whose times are all 0 (copy loops under SMPI without
- * simulated computation) is left out. Ends the program (exit 2) when a
+ * simulated computation) is left out. 0, or -1 with err (bad input) when a
  * class has no fit rows. */
-void cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p);
+int cal_pack_fit(const struct cal_pack_data *d, struct hnm_pack_model *p, char *err, size_t errlen);
 
 /* The per-pattern table: measured and predicted pack and unpack times, the
  * relative error, fit or held out; then the worst held-out error per

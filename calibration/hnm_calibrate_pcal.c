@@ -14,33 +14,39 @@
 /* The series name their file for messages; the names outlive the reader. */
 static char names[HNM_PCAL_OPS + 1][4400];
 
-static void add(struct cal_series *s, const hnm_pcal_series *from, int slot)
+/* 0, or -1 out of memory. */
+static int add(struct cal_series *s, const hnm_pcal_series *from, int slot)
 {
   s->k = malloc((from->n ? from->n : 1) * sizeof *s->k);
   s->y = malloc((from->n ? from->n : 1) * sizeof *s->y);
   if (s->k == NULL || s->y == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+    return -1;
   memcpy(s->k, from->k, from->n * sizeof *s->k);
   memcpy(s->y, from->y, from->n * sizeof *s->y);
   s->n = s->cap = from->n;
   snprintf(names[slot], sizeof names[slot], "%s", from->file);
   s->file = names[slot];
   s->line = from->line;
+  return 0;
 }
 
-static void cont_add(struct cal_inputs *in, int bi, int rank, double size, const double *d, size_t n, const char *file)
+/* 0, or -1 out of memory. */
+static int cont_add(struct cal_inputs *in, int bi, int rank, double size, const double *d, size_t n, const char *file)
 {
   for (size_t i = 0; i < n; i++) {
     if (in->ncont == in->capcont) {
-      in->capcont = in->capcont ? 2 * in->capcont : 64;
-      in->cont = realloc(in->cont, in->capcont * sizeof *in->cont);
-      if (in->cont == NULL)
-        hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+      size_t cap = in->capcont ? 2 * in->capcont : 64;
+      hnm_fit_contention *grown = realloc(in->cont, cap * sizeof *in->cont);
+      if (grown == NULL)
+        return -1;
+      in->cont = grown;
+      in->capcont = cap;
     }
     in->cont[in->ncont++] = (hnm_fit_contention){1, bi, rank, size, d[i]};
   }
   in->cont_file = file;
   in->cont_line = 1;
+  return 0;
 }
 
 /* What cal_pcal_inputs() read, printed once the fit is written (before, it
@@ -52,13 +58,34 @@ const char *cal_pcal_summary(void)
   return summary;
 }
 
-int cal_pcal_inputs(struct cal_fit_args *a, struct cal_inputs *in, double *forced, size_t cap)
+/* P's series and saturation runs into IN: 0, or -1 out of memory. */
+static int pcal__add_all(const hnm_pcal *p, struct cal_inputs *in)
+{
+  if (add(&in->op[CAL_OP_SEND], &p->op[HNM_PCAL_SEND], 0) != 0 ||
+      add(&in->op[CAL_OP_PINGPONG], &p->op[HNM_PCAL_PINGPONG], 1) != 0 ||
+      add(&in->op[CAL_OP_RECV], &p->op[HNM_PCAL_RECV], 2) != 0 ||
+      (p->op[HNM_PCAL_ISEND].n > 0 && add(&in->op[CAL_OP_ISEND], &p->op[HNM_PCAL_ISEND], 3) != 0))
+    return -1;
+  in->p2p_file = in->op[CAL_OP_PINGPONG].file;
+  in->p2p_line = in->op[CAL_OP_PINGPONG].line;
+  if (p->have_sat) {
+    snprintf(names[HNM_PCAL_OPS], sizeof names[HNM_PCAL_OPS], "%s", p->sat_file);
+    const char *f = names[HNM_PCAL_OPS];
+    for (int r = 0; r < 2; r++)
+      if (cont_add(in, 0, r, p->sat_size, p->uni[r], p->nuni[r], f) != 0 ||
+          cont_add(in, 1, r, p->sat_size, p->bi[r], p->nbi[r], f) != 0)
+        return -1;
+  }
+  return 0;
+}
+
+int cal_pcal_inputs(struct cal_fit_args *a, struct cal_inputs *in, double *forced, size_t cap, int *files, char *err,
+                    size_t errlen)
 {
   hnm_pcal p;
-  char err[1200];
-  if (hnm_pcal_load(a->pcal, &p, err, sizeof err) != 0) {
+  if (hnm_pcal_load(a->pcal, &p, err, errlen) != 0) {
     hnm_pcal_free(&p);
-    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
+    return HNM_EXIT_USAGE;
   }
   /* -o must not name a file the configuration names: it would replace the
    * measurements. */
@@ -67,33 +94,23 @@ int cal_pcal_inputs(struct cal_fit_args *a, struct cal_inputs *in, double *force
     named[2 + i] = p.op[i].file;
   for (int i = 0; i < HNM_PCAL_OPS + 2; i++)
     if (named[i][0] != '\0' && hnm_out_same_file(a->out, named[i])) {
-      hnm_msg_error("-o: '%s' is the input file %s", a->out, named[i]);
+      hnm_errf(err, errlen, "-o: '%s' is the input file %s", a->out, named[i]);
       hnm_pcal_free(&p);
-      exit(2);
+      return HNM_EXIT_USAGE;
     }
-  int files = 2 + (p.op[HNM_PCAL_ISEND].n > 0) + (p.bp_file[0] != '\0') + 2 * p.have_sat;
-  add(&in->op[CAL_OP_SEND], &p.op[HNM_PCAL_SEND], 0);
-  add(&in->op[CAL_OP_PINGPONG], &p.op[HNM_PCAL_PINGPONG], 1);
-  add(&in->op[CAL_OP_RECV], &p.op[HNM_PCAL_RECV], 2);
-  if (p.op[HNM_PCAL_ISEND].n > 0)
-    add(&in->op[CAL_OP_ISEND], &p.op[HNM_PCAL_ISEND], 3);
-  in->p2p_file = in->op[CAL_OP_PINGPONG].file;
-  in->p2p_line = in->op[CAL_OP_PINGPONG].line;
-  if (p.have_sat) {
-    snprintf(names[HNM_PCAL_OPS], sizeof names[HNM_PCAL_OPS], "%s", p.sat_file);
-    const char *f = names[HNM_PCAL_OPS];
-    for (int r = 0; r < 2; r++) {
-      cont_add(in, 0, r, p.sat_size, p.uni[r], p.nuni[r], f);
-      cont_add(in, 1, r, p.sat_size, p.bi[r], p.nbi[r], f);
-    }
+  *files = 2 + (p.op[HNM_PCAL_ISEND].n > 0) + (p.bp_file[0] != '\0') + 2 * p.have_sat;
+  if (pcal__add_all(&p, in) != 0) {
+    hnm_pcal_free(&p);
+    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   }
   /* SMPI's thresholds are strict (eager when k < eager_threshold): hnm's
    * largest eager size is one less; 0 means never. */
   if (a->force_detached <= -2) {
     if (p.eager < 0 || p.detached < 0) {
-      const char *what = p.eager < 0 ? "eager_threshold" : "detached_threshold";
+      hnm_errf(err, errlen, "%s: %s: missing (or give --protocol ASYNC,DETACHED)", a->pcal,
+               p.eager < 0 ? "eager_threshold" : "detached_threshold");
       hnm_pcal_free(&p);
-      hnm_msg_die(HNM_EXIT_USAGE, "%s: %s: missing (or give --protocol ASYNC,DETACHED)", a->pcal, what);
+      return HNM_EXIT_USAGE;
     }
     a->force_async = p.eager > 0 ? p.eager - 1 : -1;
     a->force_detached = p.detached > 0 ? p.detached - 1 : -1;
@@ -114,15 +131,19 @@ int cal_pcal_inputs(struct cal_fit_args *a, struct cal_inputs *in, double *force
           p.nbp, p.bp_file[0] ? p.bp_file : "(none)", p.have_sat ? "; saturation runs in " : "",
           p.have_sat ? p.sat_file : "");
   hnm_pcal_free(&p);
-  return files;
+  return 0;
 }
 
-/* Median over the decade's sizes of |hybrid rtt - median rtt| / median. */
-static void decades(const struct cal_series *s, const struct cal_fitted *m, double *err, int ndec)
+/* Median over the decade's sizes of |hybrid rtt - median rtt| / median.
+ * 0, or -1 out of memory. */
+static int decades(const struct cal_series *s, const struct cal_fitted *m, double *err, int ndec)
 {
   double *v = malloc((s->n + 1) * sizeof *v), *e = malloc((s->n + 1) * sizeof *e);
-  if (v == NULL || e == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+  if (v == NULL || e == NULL) {
+    free(v);
+    free(e);
+    return -1;
+  }
   for (int d = 0; d < ndec; d++) {
     size_t ne = 0;
     for (size_t i = 0; i < s->n; i++) {
@@ -146,19 +167,24 @@ static void decades(const struct cal_series *s, const struct cal_fitted *m, doub
   }
   free(v);
   free(e);
+  return 0;
 }
 
 /* Fit IN again with B, and print the ping-pong error per size decade of M
  * (column NAME_M) beside that of the other fit (NAME_O), with both segment
  * counts. */
-static void print_other_fit(struct cal_inputs *in, const struct cal_fitted *m, const struct cal_fit_args *b, cal_pcal_fit_fn fit,
-                            const char *name_m, const char *name_o)
+static int print_other_fit(struct cal_inputs *in, const struct cal_fitted *m, const struct cal_fit_args *b,
+                           cal_pcal_fit_fn fit, const char *name_m, const char *name_o, char *err, size_t errlen)
 {
   struct cal_fitted o;
-  fit(in, b, &o);
+  int rc = fit(in, b, &o, err, errlen);
+  if (rc != 0)
+    return rc;
   double e1[10], e2[10];
-  decades(&in->op[CAL_OP_PINGPONG], m, e1, 10);
-  decades(&in->op[CAL_OP_PINGPONG], &o, e2, 10);
+  if (decades(&in->op[CAL_OP_PINGPONG], m, e1, 10) != 0 || decades(&in->op[CAL_OP_PINGPONG], &o, e2, 10) != 0) {
+    hnm_fit_result_free(&o.f);
+    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+  }
   /* One message whose lines after the first are the table's. */
   char table[2048];
   size_t used = (size_t)snprintf(table, sizeof table, "  %-10s %14s %14s", "decade", name_m, name_o);
@@ -170,33 +196,33 @@ static void print_other_fit(struct cal_inputs *in, const struct cal_fitted *m, c
     snprintf(table + used, sizeof table - used, "\n  %-10s %14zu %14zu", "segments", m->f.nseg, o.f.nseg);
   hnm_msg_info("ping-pong median relative error per size decade (in-sample):\n%s", table);
   hnm_fit_result_free(&o.f);
+  return 0;
 }
 
-void cal_pcal_compare(const struct cal_fit_args *a, struct cal_inputs *in, const struct cal_fitted *m, cal_pcal_fit_fn fit)
+int cal_pcal_compare(const struct cal_fit_args *a, struct cal_inputs *in, const struct cal_fitted *m, cal_pcal_fit_fn fit,
+                     char *err, size_t errlen)
 {
   struct cal_fit_args b = *a;
   if (a->auto_bp || a->nforced == 0) {
     /* The other fit would need the file's breakpoints: only when it has some. */
     hnm_pcal p;
-    char err[1200];
-    int ok = hnm_pcal_load(a->pcal, &p, err, sizeof err) == 0 && p.nbp > 0;
+    int ok = hnm_pcal_load(a->pcal, &p, NULL, 0) == 0 && p.nbp > 0;
     double forced[40];
     size_t n = 0;
     for (size_t i = 0; ok && i < p.nbp && n < 40; i++)
       forced[n++] = p.bp[i] - 1;
     hnm_pcal_free(&p);
     if (!ok || a->nforced > 0)
-      return;
+      return 0;
     b.forced = forced;
     b.nforced = n;
     b.forced_only = 1;
     b.auto_bp = 0;
-    print_other_fit(in, m, &b, fit, "automatic", "file's");
-    return;
+    return print_other_fit(in, m, &b, fit, "automatic", "file's", err, errlen);
   }
   b.forced = NULL;
   b.nforced = 0;
   b.forced_only = 0;
   b.auto_bp = 1;
-  print_other_fit(in, m, &b, fit, "file's", "automatic");
+  return print_other_fit(in, m, &b, fit, "file's", "automatic", err, errlen);
 }

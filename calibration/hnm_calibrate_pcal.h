@@ -13,15 +13,21 @@
  * one pair's contention rows), set the protocol from eager_threshold and
  * detached_threshold (unless --protocol), and the breakpoints from the
  * breakpoints file (the only ones, unless --auto-breakpoints) into forced
- * (cap entries). Returns the number of files read; exits 2 on bad input. */
-int cal_pcal_inputs(struct cal_fit_args *a, struct cal_inputs *in, double *forced, size_t cap);
+ * (cap entries); *files: the number of files read. 0, or the status to
+ * return with err filled: HNM_EXIT_USAGE (bad input), HNM_EXIT_FAILURE
+ * (memory). */
+int cal_pcal_inputs(struct cal_fit_args *a, struct cal_inputs *in, double *forced, size_t cap, int *files, char *err,
+                    size_t errlen);
 /* cal_pcal_inputs()'s one-line summary of what it read ("" before), for hnm_msg_info(). */
 const char *cal_pcal_summary(void);
 
 /* Fit again with the other breakpoints (the file's if m used automatic
  * ones, automatic ones otherwise) and print both fits' ping-pong errors per
- * size decade on stderr (and append them to warnings-free report text). */
-typedef void (*cal_pcal_fit_fn)(struct cal_inputs *in, const struct cal_fit_args *a, struct cal_fitted *m);
-void cal_pcal_compare(const struct cal_fit_args *a, struct cal_inputs *in, const struct cal_fitted *m, cal_pcal_fit_fn fit);
+ * size decade on stderr (and append them to warnings-free report text).
+ * 0, or the status to return with err filled (fit's, or memory). */
+typedef int (*cal_pcal_fit_fn)(struct cal_inputs *in, const struct cal_fit_args *a, struct cal_fitted *m, char *err,
+                               size_t errlen);
+int cal_pcal_compare(const struct cal_fit_args *a, struct cal_inputs *in, const struct cal_fitted *m, cal_pcal_fit_fn fit,
+                     char *err, size_t errlen);
 
 #endif

@@ -77,15 +77,10 @@ static int report__plotted(const struct cal_fitted *m, const struct cal_inputs *
   return in->op[op].n > 0 && (op != CAL_OP_ISEND || m->f.have[CAL_OP_ISEND]);
 }
 
-void cal_write_report(const char *dir, const char *shown, const struct cal_fitted *m, struct cal_inputs *in,
-                  const char *model_path, int plots, const char *extra)
+/* report.txt's opening: the protocol, the contention probe and the notes. */
+static int report__head(FILE *f, const struct cal_fitted *m, const struct cal_inputs *in, const char *model_path,
+                        char *err, size_t errlen)
 {
-  char path[4200], err[1024];
-  snprintf(path, sizeof path, "%s/report.txt", dir);
-  hnm_out *out = hnm_out_open(path, "--report", err, sizeof err);
-  if (out == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
-  FILE *f = hnm_out_file(out);
   fprintf(f, "hnm-calibrate fit report for %s\n\n", model_path);
   fprintf(f, "Protocol: eager (async) up to ");
   cal_write_size(f, m->f.async);
@@ -104,6 +99,8 @@ void cal_write_report(const char *dir, const char *shown, const struct cal_fitte
     for (size_t i = 0; i < in->ncont; i++)
       maxp = in->cont[i].pairs > maxp ? in->cont[i].pairs : maxp;
     double *v = malloc((in->ncont + 1) * sizeof *v);
+    if (v == NULL)
+      return hnm_fail(err, errlen, "out of memory");
     double L = hnm_fit_segment_at(&m->f, m->f.cont_size)->lat;
     fprintf(f, "  per rank (per node when each rank has a node of its own):\n  %-6s %18s %10s\n", "pairs",
             "B_s + B_r (B/s)", "/ B");
@@ -125,6 +122,13 @@ void cal_write_report(const char *dir, const char *shown, const struct cal_fitte
     fprintf(f, "Overlap correction: send + late recv exceed the one-way time; both overheads scaled by %.4g\n"
                "(the tables below show the scaled coefficients)\n",
             m->f.overlap_scale);
+  return 0;
+}
+
+/* report.txt's tables: the pieces, the segments, the comparison models
+ * and the errors per size decade. */
+static void report__tables(FILE *f, const struct cal_fitted *m, const struct cal_inputs *in)
+{
   if (m->f.have[CAL_OP_SEND])
     report_piece_table(f, "send (o_s + k O_s), k <= detached", m->f.pieces[CAL_OP_SEND], m->f.npieces[CAL_OP_SEND],
                        m->f.sigma[CAL_OP_SEND]);
@@ -165,90 +169,119 @@ void cal_write_report(const char *dir, const char *shown, const struct cal_fitte
         fprintf(f, "  %-9s 1e%d-1e%-4d %7zu %8.2f%% %8.2f%% %8.2f%%\n", "", d, d + 1, c[0][d], 100 * e[0][d],
                 100 * e[1][d], 100 * e[2][d]);
   }
+}
+
+/* OP's plot data into D: index 2i the points of segment i, index 2i+1 its
+ * model line. */
+static void report__plot_data(FILE *d, const struct cal_fitted *m, const struct cal_series *s, int op)
+{
+  double lo = 0;
+  double kmax = 1;
+  for (size_t i = 0; i < s->n; i++)
+    kmax = s->k[i] > kmax ? s->k[i] : kmax;
+  for (size_t g = 0; g < m->f.nseg; g++) {
+    double hi = isinf(m->f.seg[g].upto) || m->f.seg[g].upto > kmax ? kmax : m->f.seg[g].upto;
+    if (lo >= kmax) { /* beyond the data: empty blocks keep the indexes */
+      fprintf(d, "# segment %zu points\nnan nan\n\n\n# segment %zu model\nnan nan\n\n\n", g, g);
+      continue;
+    }
+    fprintf(d, "# segment %zu points\n", g);
+    int any = 0;
+    for (size_t i = 0; i < s->n; i++)
+      if (s->k[i] > lo && s->k[i] <= hi && s->y[i] > 0) {
+        fprintf(d, "%.17g %.17g\n", s->k[i], s->y[i]);
+        any = 1;
+      }
+    if (!any)
+      fprintf(d, "nan nan\n");
+    fprintf(d, "\n\n# segment %zu model\n", g);
+    double a = lo < 1 ? 1 : lo + 1;
+    for (int j = 0; j <= 40; j++) {
+      double k = a * pow(hi / a, j / 40.0);
+      if (hi < a)
+        k = a;
+      double v = hnm_fit_predict_hybrid(&m->f, op, k);
+      fprintf(d, "%.17g %.17g\n", k, v > 0 ? v : NAN);
+    }
+    fprintf(d, "\n\n");
+    lo = hi;
+  }
+}
+
+/* OP's gnuplot script into G, plotting DAT_SHOWN into PNG. */
+static void report__plot_script(FILE *g, const struct cal_fitted *m, int op, const char *dat_shown, const char *png)
+{
+  fprintf(g, "set terminal png size 1000,650\nset output '%s'\nset logscale xy\nset key left top\n"
+             "set xlabel 'message size (bytes)'\nset ylabel '%s duration (s)'\nset title '%s: raw measurements and "
+             "fitted hybrid model'\nplot ",
+          png, cal_op_names[op], cal_op_names[op]);
+  for (size_t k = 0; k < m->f.nseg; k++) {
+    char title[96];
+    double from = k ? m->f.seg[k - 1].upto : 0;
+    if (isinf(m->f.seg[k].upto))
+      snprintf(title, sizeof title, "k > %.0f", from);
+    else
+      snprintf(title, sizeof title, "%.0f < k <= %.0f", from, m->f.seg[k].upto);
+    fprintf(g, "%s'%s' index %zu with points pt 7 ps 0.5 lc %zu title '%s', '%s' index %zu with lines lw 2 "
+               "lc %zu notitle",
+            k ? ", " : "", dat_shown, 2 * k, k + 1, title, dat_shown, 2 * k + 1, k + 1);
+  }
+  fprintf(g, "\n");
+}
+
+/* Plots: raw measurements coloured by model segment, the model's line per
+ * segment, log-log (Degomme et al. 2013, Figure 4): DIR/OP.dat and
+ * DIR/OP.gp, naming the files in SHOWN (where they will be). */
+static int report__plot_files(const char *dir, const char *shown, const struct cal_fitted *m,
+                              const struct cal_inputs *in, int op, char *err, size_t errlen)
+{
+  char dat[4200], gp[4200], png[4200], dat_shown[4200];
+  snprintf(dat, sizeof dat, "%s/%s.dat", dir, cal_op_names[op]);
+  snprintf(dat_shown, sizeof dat_shown, "%s/%s.dat", shown, cal_op_names[op]);
+  snprintf(gp, sizeof gp, "%s/%s.gp", dir, cal_op_names[op]);
+  snprintf(png, sizeof png, "%s/%s.png", shown, cal_op_names[op]);
+  hnm_out *od = hnm_out_open(dat, "--report", err, errlen);
+  if (od == NULL)
+    return -1;
+  report__plot_data(hnm_out_file(od), m, &in->op[op], op);
+  if (hnm_out_commit(od, err, errlen) != 0)
+    return -1;
+  hnm_out *og = hnm_out_open(gp, "--report", err, errlen);
+  if (og == NULL)
+    return -1;
+  report__plot_script(hnm_out_file(og), m, op, dat_shown, png);
+  return hnm_out_commit(og, err, errlen);
+}
+
+int cal_write_report(const char *dir, const char *shown, const struct cal_fitted *m, struct cal_inputs *in,
+                     const char *model_path, int plots, const char *extra, char *err, size_t errlen)
+{
+  char path[4200];
+  snprintf(path, sizeof path, "%s/report.txt", dir);
+  hnm_out *out = hnm_out_open(path, "--report", err, errlen);
+  if (out == NULL)
+    return -1;
+  FILE *f = hnm_out_file(out);
+  if (report__head(f, m, in, model_path, err, errlen) != 0) {
+    hnm_out_abort(out);
+    return -1;
+  }
+  report__tables(f, m, in);
   if (m->has_rma) {
     fputc('\n', f);
-    cal_write_rma_report(f, m, in);
+    if (cal_write_rma_report(f, m, in, err, errlen) != 0) {
+      hnm_out_abort(out);
+      return -1;
+    }
   }
   if (extra != NULL)
     fprintf(f, "\n%s", extra);
-  if (hnm_out_commit(out, err, sizeof err) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
-
-  if (!plots)
-    return;
-  /* Plots: raw measurements coloured by model segment, the model's line per
-   * segment, log-log (Degomme et al. 2013, Figure 4). */
-  for (int op = CAL_OP_SEND; op <= CAL_OP_ISEND; op++) {
-    const struct cal_series *s = &in->op[op];
-    if (!report__plotted(m, in, op))
-      continue;
-    /* Written in DIR, naming the files in SHOWN: where they will be. */
-    char dat[4200], gp[4200], png[4200], dat_shown[4200];
-    snprintf(dat, sizeof dat, "%s/%s.dat", dir, cal_op_names[op]);
-    snprintf(dat_shown, sizeof dat_shown, "%s/%s.dat", shown, cal_op_names[op]);
-    snprintf(gp, sizeof gp, "%s/%s.gp", dir, cal_op_names[op]);
-    snprintf(png, sizeof png, "%s/%s.png", shown, cal_op_names[op]);
-    hnm_out *od = hnm_out_open(dat, "--report", err, sizeof err), *og;
-    if (od == NULL)
-      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
-    FILE *d = hnm_out_file(od);
-    /* index 2i: points of segment i; index 2i+1: its model line. */
-    double lo = 0;
-    double kmax = 1;
-    for (size_t i = 0; i < s->n; i++)
-      kmax = s->k[i] > kmax ? s->k[i] : kmax;
-    for (size_t g = 0; g < m->f.nseg; g++) {
-      double hi = isinf(m->f.seg[g].upto) || m->f.seg[g].upto > kmax ? kmax : m->f.seg[g].upto;
-      if (lo >= kmax) { /* beyond the data: empty blocks keep the indexes */
-        fprintf(d, "# segment %zu points\nnan nan\n\n\n# segment %zu model\nnan nan\n\n\n", g, g);
-        continue;
-      }
-      fprintf(d, "# segment %zu points\n", g);
-      int any = 0;
-      for (size_t i = 0; i < s->n; i++)
-        if (s->k[i] > lo && s->k[i] <= hi && s->y[i] > 0) {
-          fprintf(d, "%.17g %.17g\n", s->k[i], s->y[i]);
-          any = 1;
-        }
-      if (!any)
-        fprintf(d, "nan nan\n");
-      fprintf(d, "\n\n# segment %zu model\n", g);
-      double a = lo < 1 ? 1 : lo + 1;
-      for (int j = 0; j <= 40; j++) {
-        double k = a * pow(hi / a, j / 40.0);
-        if (hi < a)
-          k = a;
-        double v = hnm_fit_predict_hybrid(&m->f, op, k);
-        fprintf(d, "%.17g %.17g\n", k, v > 0 ? v : NAN);
-      }
-      fprintf(d, "\n\n");
-      lo = hi;
-    }
-    if (hnm_out_commit(od, err, sizeof err) != 0)
-      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
-    og = hnm_out_open(gp, "--report", err, sizeof err);
-    if (og == NULL)
-      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
-    FILE *g = hnm_out_file(og);
-    fprintf(g, "set terminal png size 1000,650\nset output '%s'\nset logscale xy\nset key left top\n"
-               "set xlabel 'message size (bytes)'\nset ylabel '%s duration (s)'\nset title '%s: raw measurements and "
-               "fitted hybrid model'\nplot ",
-            png, cal_op_names[op], cal_op_names[op]);
-    for (size_t k = 0; k < m->f.nseg; k++) {
-      char title[96];
-      double from = k ? m->f.seg[k - 1].upto : 0;
-      if (isinf(m->f.seg[k].upto))
-        snprintf(title, sizeof title, "k > %.0f", from);
-      else
-        snprintf(title, sizeof title, "%.0f < k <= %.0f", from, m->f.seg[k].upto);
-      fprintf(g, "%s'%s' index %zu with points pt 7 ps 0.5 lc %zu title '%s', '%s' index %zu with lines lw 2 "
-                 "lc %zu notitle",
-              k ? ", " : "", dat_shown, 2 * k, k + 1, title, dat_shown, 2 * k + 1, k + 1);
-    }
-    fprintf(g, "\n");
-    if (hnm_out_commit(og, err, sizeof err) != 0)
-      hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
-  }
+  if (hnm_out_commit(out, err, errlen) != 0)
+    return -1;
+  for (int op = CAL_OP_SEND; plots && op <= CAL_OP_ISEND; op++)
+    if (report__plotted(m, in, op) && report__plot_files(dir, shown, m, in, op, err, errlen) != 0)
+      return -1;
+  return 0;
 }
 
 void cal_report_plots(const char *dir, const struct cal_fitted *m, const struct cal_inputs *in, int plots)

@@ -18,7 +18,6 @@
  * 1 s, each with a warning. */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_calibrate_rma.h"
-#include "hnm_msg.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -32,13 +31,14 @@ static int cmp_double(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Median of the durations of EPOCH at SIZE (size < 0: any); NAN if none. */
-static double median_of(const struct cal_inputs *in, int epoch, double size)
+/* Median of the durations of EPOCH at SIZE (size < 0: any) into *med,
+ * NAN if none. 0, or -1 with err out of memory. */
+static int median_of(const struct cal_inputs *in, int epoch, double size, double *med_out, char *err, size_t errlen)
 {
   size_t n = 0;
   double *v = malloc((in->nrma + 1) * sizeof *v);
   if (v == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+    return hnm_fail(err, errlen, "out of memory");
   for (size_t i = 0; i < in->nrma; i++)
     if (in->rma[i].epoch == epoch && (size < 0 || in->rma[i].size == size))
       v[n++] = in->rma[i].duration;
@@ -48,7 +48,8 @@ static double median_of(const struct cal_inputs *in, int epoch, double size)
     med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
   free(v);
-  return med;
+  *med_out = med;
+  return 0;
 }
 
 /* The model's one-way time of k bytes (hnm_fit_predict_hybrid's T). */
@@ -107,16 +108,20 @@ static size_t rma__sizes(const struct cal_inputs *in, int epoch, double *sizes)
  * each size weighted by 1 / median^2 (relative residuals, as timings are
  * noisy in proportion: unweighted, the largest sizes' microseconds of
  * point-to-point misfit would decide the intercept). */
-static void fit_line(const struct cal_inputs *in, const struct cal_fitted *m, int epoch, double K, double *a, double *b)
+static int fit_line(const struct cal_inputs *in, const struct cal_fitted *m, int epoch, double K, double *a, double *b,
+                    char *err, size_t errlen)
 {
   double sizes[RMA__SIZES];
   size_t ns = rma__sizes(in, epoch, sizes);
   *a = *b = NAN;
   if (ns == 0)
-    return;
+    return 0;
   double sw = 0, sk = 0, sy = 0, skk = 0, sky = 0;
   for (size_t j = 0; j < ns; j++) {
-    double k = sizes[j], med = median_of(in, epoch, k), y = med - 2 * K - one_way(m, k);
+    double k = sizes[j], med;
+    if (median_of(in, epoch, k, &med, err, errlen) != 0)
+      return -1;
+    double y = med - 2 * K - one_way(m, k);
     double w = med > 0 ? 1 / (med * med) : 1;
     sw += w, sk += w * k, sy += w * y, skk += w * k * k, sky += w * k * y;
   }
@@ -124,33 +129,41 @@ static void fit_line(const struct cal_inputs *in, const struct cal_fitted *m, in
   if (ns < 2 || !(fabs(den) > 0)) {
     *a = sy / sw;
     *b = 0;
-    return;
+    return 0;
   }
   *b = (sw * sky - sk * sy) / den;
   *a = (sy - *b * sk) / sw;
+  return 0;
 }
 
-void cal_fit_rma(const struct cal_inputs *in, struct cal_fitted *m)
+int cal_fit_rma(const struct cal_inputs *in, struct cal_fitted *m, char *err, size_t errlen)
 {
   m->has_rma = 0;
   if (in->nrma == 0)
-    return;
+    return 0;
   struct hnm_rma *r = &m->rma;
-  double mm = one_way(m, 0);
-  double K = median_of(in, HNM_BENCH_RMA_LOCK, -1) / 2;
-  r->lock = in_range(m, "lock", K);
-  r->flush = in_range(m, "flush", median_of(in, HNM_BENCH_RMA_LOCKFLUSH, -1) - 2 * r->lock);
+  double mm = one_way(m, 0), lock, flush, fence, pscw;
+  if (median_of(in, HNM_BENCH_RMA_LOCK, -1, &lock, err, errlen) != 0 ||
+      median_of(in, HNM_BENCH_RMA_LOCKFLUSH, -1, &flush, err, errlen) != 0 ||
+      median_of(in, HNM_BENCH_RMA_FENCE, -1, &fence, err, errlen) != 0 ||
+      median_of(in, HNM_BENCH_RMA_PSCW, -1, &pscw, err, errlen) != 0)
+    return -1;
+  r->lock = in_range(m, "lock", lock / 2);
+  r->flush = in_range(m, "flush", flush - 2 * r->lock);
   double a, b;
-  fit_line(in, m, HNM_BENCH_RMA_LOCKPUT, r->lock, &a, &b);
+  if (fit_line(in, m, HNM_BENCH_RMA_LOCKPUT, r->lock, &a, &b, err, errlen) != 0)
+    return -1;
   r->put_o = in_range(m, "put-o", a);
   r->put_O = isnan(b) ? 0 : in_range(m, "put-per-byte", b);
-  fit_line(in, m, HNM_BENCH_RMA_LOCKGET, r->lock, &a, &b);
+  if (fit_line(in, m, HNM_BENCH_RMA_LOCKGET, r->lock, &a, &b, err, errlen) != 0)
+    return -1;
   r->get_o = in_range(m, "get-o", a);
   r->get_O = isnan(b) ? 0 : in_range(m, "get-per-byte", b);
   int eager = zero_byte_eager(m);
-  r->fence = in_range(m, "fence", (median_of(in, HNM_BENCH_RMA_FENCE, -1) - (eager ? 4 : 5) * mm) / 2);
-  r->pscw = in_range(m, "pscw", (median_of(in, HNM_BENCH_RMA_PSCW, -1) - (eager ? 0 : 1) * mm) / 2);
+  r->fence = in_range(m, "fence", (fence - (eager ? 4 : 5) * mm) / 2);
+  r->pscw = in_range(m, "pscw", (pscw - (eager ? 0 : 1) * mm) / 2);
   m->has_rma = 1;
+  return 0;
 }
 
 double cal_rma_predict(const struct cal_fitted *m, int epoch, double k)
@@ -176,7 +189,7 @@ double cal_rma_predict(const struct cal_fitted *m, int epoch, double k)
   }
 }
 
-void cal_write_rma_report(FILE *f, const struct cal_fitted *m, const struct cal_inputs *in)
+int cal_write_rma_report(FILE *f, const struct cal_fitted *m, const struct cal_inputs *in, char *err, size_t errlen)
 {
   fprintf(f, "# One-sided epochs (rma.csv): median measured on rank 0 against the fitted model's prediction\n");
   fprintf(f, "%-10s %10s %14s %14s %9s\n", "epoch", "bytes", "measured_s", "model_s", "error_%");
@@ -185,7 +198,9 @@ void cal_write_rma_report(FILE *f, const struct cal_fitted *m, const struct cal_
     size_t ns = rma__sizes(in, e, sizes);
     for (size_t j = 0; j < ns; j++) {
       double k = sizes[j];
-      double meas = median_of(in, e, k), pred = cal_rma_predict(m, e, k);
+      double meas, pred = cal_rma_predict(m, e, k);
+      if (median_of(in, e, k, &meas, err, errlen) != 0)
+        return -1;
       fprintf(f, "%-10s %10.0f %14.6g %14.6g %9.1f\n", epoch_names[e], k, meas, pred, 100 * (pred - meas) / meas);
     }
   }
@@ -193,4 +208,5 @@ void cal_write_rma_report(FILE *f, const struct cal_fitted *m, const struct cal_
   fprintf(f, "# fitted: put-o %.6g s, put-per-byte %.6g s/B, get-o %.6g s, get-per-byte %.6g s/B,\n"
              "#         fence %.6g s, pscw %.6g s, lock %.6g s, flush %.6g s per call\n",
           r->put_o, r->put_O, r->get_o, r->get_O, r->fence, r->pscw, r->lock, r->flush);
+  return 0;
 }

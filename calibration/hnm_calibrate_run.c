@@ -25,55 +25,37 @@
 
 /* hnm-run --dry-run with the simulation's arguments AV (AV[0] is hnm-run):
  * model, platform, hostfile and -np checked before the benchmark starts or
- * anything is written; hnm-run's one-line reason goes to stderr. 0 if valid. */
-static int simulate_check(char **av)
+ * anything is written; hnm-run's one-line reason goes to stderr. 0 if
+ * valid; HNM_EXIT_USAGE (err empty: hnm-run said why) if hnm-run refused;
+ * HNM_EXIT_FAILURE with err when it could not be run. */
+static int run__simulate_check(char **av, char *err, size_t errlen)
 {
   int n = 0;
   while (av[n] != NULL)
     n++;
   char **dry = calloc((size_t)n + 2, sizeof *dry);
-  if (dry == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+  if (dry == NULL) {
+    hnm_errf(err, errlen, "out of memory");
+    return HNM_EXIT_FAILURE;
+  }
   dry[0] = av[0];
   dry[1] = "--dry-run";
   memcpy(dry + 2, av + 1, (size_t)n * sizeof *dry);
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "fork: %s", strerror(errno));
-  if (pid == 0) {
-    int nul = open("/dev/null", O_WRONLY);
-    if (nul >= 0)
-      dup2(nul, 1);
-    execv(dry[0], dry);
-    hnm_msg_error("%s: %s", dry[0], strerror(errno));
-    _exit(2);
-  }
-  free(dry);
   int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR)
-      hnm_msg_die(HNM_EXIT_USAGE, "waitpid: %s", strerror(errno));
-  return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+  int rc = cal_spawn(dry, 0, 1, NULL, &st, err, errlen);
+  free(dry);
+  if (rc != 0)
+    return HNM_EXIT_FAILURE;
+  if (st != 0)
+    hnm_errf(err, errlen, "%s", "");
+  return st == 0 ? 0 : HNM_EXIT_USAGE;
 }
 
-/* Run av (NULL-terminated) and wait: its exit status, 128 if killed. */
-static int spawn(char **av)
+/* Run av (NULL-terminated, on $PATH) and wait: 0 with *st its exit status
+ * (128 if killed), or -1 with err when it could not be run. */
+static int run__spawn(char **av, int *st, char *err, size_t errlen)
 {
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "fork: %s", strerror(errno));
-  if (pid == 0) {
-    execvp(av[0], av);
-    hnm_msg_error("%s: %s", av[0], strerror(errno));
-    _exit(127);
-  }
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR)
-      hnm_msg_die(HNM_EXIT_USAGE, "waitpid: %s", strerror(errno));
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+  return cal_spawn(av, 1, 0, NULL, st, err, errlen);
 }
 
 /* One refinement round: av[0..n) is the launcher and benchmark, then
@@ -86,22 +68,43 @@ struct refine_ctx {
 };
 
 /* hnm-calibrate fit DIR/\*.csv -o OUT --no-plots, run as a child of this
- * very program: its exit status. */
-static int fit_dir(const char *dir, const char *out)
+ * very program: 0, or the status to return (its own, 1 or 2: it said why,
+ * err empty; 1 with err when it could not be run). */
+static int run__fit_dir(const char *dir, const char *out, char *err, size_t errlen)
 {
   char report[4500];
   snprintf(report, sizeof report, "%s/refine-first-report", dir);
   char *head[] = {"/proc/self/exe", "fit", "-o", (char *)out, "--report", report, "--no-plots"};
-  char **av = cal_csv_args(dir, head, 7, "-d: ");
-  int st = spawn(av);
+  char **av = cal_csv_args(dir, head, 7, "-d: ", err, errlen);
+  if (av == NULL)
+    return strcmp(err, "out of memory") == 0 ? HNM_EXIT_FAILURE : HNM_EXIT_USAGE;
+  int st;
+  int rc = run__spawn(av, &st, err, errlen);
   cal_csv_args_free(av, 7);
+  if (rc != 0)
+    return HNM_EXIT_FAILURE;
+  hnm_errf(err, errlen, "%s", "");
   return st == 0 ? 0 : st == 2 ? 2 : 1;
 }
 
-static int refine_bench(void *vctx, const char *dir, const char *sizes, long reps)
+/* The benchmark's status as this command's: 0, or 2 or 1 with "the
+ * benchmark failed (status N)" in err. */
+static int run__bench_status(int st, char *err, size_t errlen)
+{
+  if (st == 0)
+    return 0;
+  hnm_errf(err, errlen, "the benchmark failed (status %d)", st);
+  return st == 2 ? 2 : 1;
+}
+
+static int run__refine_bench(void *vctx, const char *dir, const char *sizes, long reps, char *err, size_t errlen)
 {
   struct refine_ctx *c = vctx;
   char **av = calloc((size_t)(c->n + c->nuser + 16), sizeof *av);
+  if (av == NULL) {
+    hnm_errf(err, errlen, "out of memory");
+    return HNM_EXIT_FAILURE;
+  }
   char r[32];
   snprintf(r, sizeof r, "%ld", reps);
   int n = 0;
@@ -116,32 +119,36 @@ static int refine_bench(void *vctx, const char *dir, const char *sizes, long rep
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
     av[n++] = fixed[i];
   av[n] = NULL;
-  int st = spawn(av);
+  int st;
+  int rc = run__spawn(av, &st, err, errlen);
   free(av);
-  if (st != 0)
-    hnm_msg_error("the benchmark failed (status %d)", st);
-  return st == 0 ? 0 : st == 2 ? 2 : 1;
+  return rc != 0 ? HNM_EXIT_FAILURE : run__bench_status(st, err, errlen);
 }
 
-int cal_cmd_run(int argc, char **argv)
+/* The command's options and what follows them. */
+struct run__args {
+  const char *dir, *mpirun, *model, *platform, *hostfile, *bench, *refine;
+  long refine_reps, np;
+  int simulate, progress;
+  int first; /* argv's index of the benchmark's options */
+};
+
+/* Parse and check the options: 0, HNM_OPT_DONE (--help), or 2 with err. */
+static int run__parse(int argc, char **argv, struct run__args *a, char *err, size_t errlen)
 {
-  const char *dir = ".", *mpirun = "mpirun", *model = NULL, *platform = NULL, *hostfile = NULL, *bench = NULL;
-  const char *refine = NULL;
-  long refine_reps = 5;
-  int simulate = 0, progress = isatty(2);
-  long np = 2;
+  *a = (struct run__args){.dir = ".", .mpirun = "mpirun", .refine_reps = 5, .progress = isatty(2), .np = 2};
   const struct hnm_opt opts[] = {
-    {.name = "d", .short_name = 'd', .kind = HNM_OPT_STRING, .arg = "DIR", .def = ".", .help = "output directory (created if missing)", .value = &dir},
-    {.name = "np", .kind = HNM_OPT_LONG, .arg = "N", .def = "2", .help = "ranks (the contention probe uses N/2 pairs)", .value = &np, .min = 2, .max = 1000000},
-    {.name = "mpirun", .kind = HNM_OPT_STRING, .arg = "CMD", .def = "mpirun", .help = "real run launcher, split on spaces (see below)", .value = &mpirun},
-    {.name = "simulate", .kind = HNM_OPT_FLAG, .help = "run under hnm-run instead, with -model, -platform, -hostfile", .value = &simulate},
-    {.name = "model", .kind = HNM_OPT_STRING, .arg = "M", .help = "hnm-run's --model (with --simulate)", .value = &model},
-    {.name = "platform", .kind = HNM_OPT_STRING, .arg = "P.xml", .help = "platform (with --simulate)", .value = &platform},
-    {.name = "hostfile", .kind = HNM_OPT_STRING, .arg = "H", .help = "hostfile (with --simulate)", .value = &hostfile},
-    {.name = "bench", .kind = HNM_OPT_STRING, .arg = "PATH", .help = "benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)", .value = &bench},
-    {.name = "progress", .kind = HNM_OPT_FLAG, .help = "progress on stderr (default: when stderr is a terminal)", .value = &progress},
-    {.name = "refine", .kind = HNM_OPT_STRING, .arg = "MODEL", .help = "instead: locate MODEL's breakpoints (fitted from DIR's CSVs; auto: fit them first) to the byte; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit", .value = &refine},
-    {.name = "refine-reps", .kind = HNM_OPT_LONG, .arg = "N", .def = "5", .help = "with --refine: measurements per size and round", .value = &refine_reps, .min = 1, .max = 100000},
+    {.name = "d", .short_name = 'd', .kind = HNM_OPT_STRING, .arg = "DIR", .def = ".", .help = "output directory (created if missing)", .value = &a->dir},
+    {.name = "np", .kind = HNM_OPT_LONG, .arg = "N", .def = "2", .help = "ranks (the contention probe uses N/2 pairs)", .value = &a->np, .min = 2, .max = 1000000},
+    {.name = "mpirun", .kind = HNM_OPT_STRING, .arg = "CMD", .def = "mpirun", .help = "real run launcher, split on spaces (see below)", .value = &a->mpirun},
+    {.name = "simulate", .kind = HNM_OPT_FLAG, .help = "run under hnm-run instead, with -model, -platform, -hostfile", .value = &a->simulate},
+    {.name = "model", .kind = HNM_OPT_STRING, .arg = "M", .help = "hnm-run's --model (with --simulate)", .value = &a->model},
+    {.name = "platform", .kind = HNM_OPT_STRING, .arg = "P.xml", .help = "platform (with --simulate)", .value = &a->platform},
+    {.name = "hostfile", .kind = HNM_OPT_STRING, .arg = "H", .help = "hostfile (with --simulate)", .value = &a->hostfile},
+    {.name = "bench", .kind = HNM_OPT_STRING, .arg = "PATH", .help = "benchmark binary (default: libexec/hnm/calibrate[-mpi] of hnm's home)", .value = &a->bench},
+    {.name = "progress", .kind = HNM_OPT_FLAG, .help = "progress on stderr (default: when stderr is a terminal)", .value = &a->progress},
+    {.name = "refine", .kind = HNM_OPT_STRING, .arg = "MODEL", .help = "instead: locate MODEL's breakpoints (fitted from DIR's CSVs; auto: fit them first) to the byte; writes DIR/refine.csv and DIR/breakpoints.csv for the next fit", .value = &a->refine},
+    {.name = "refine-reps", .kind = HNM_OPT_LONG, .arg = "N", .def = "5", .help = "with --refine: measurements per size and round", .value = &a->refine_reps, .min = 1, .max = 100000},
     {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate run", "[OPTIONS] [-- BENCHMARK-OPTIONS]",
@@ -150,34 +157,38 @@ int cal_cmd_run(int argc, char **argv)
     "Options are also accepted with one dash (-np 4, -platform P.xml, -hostfile H, as smpirun).\n"
     "--mpirun example: 'mpirun --allow-run-as-root --mca btl self,vader'.\n",
     NULL, HNM_OPT_LONG_ONLY, NULL};
-  char opt_err[HNM_ERRLEN];
-  int i = hnm_opt_parse(&cmd, opts, argc, argv, opt_err, sizeof opt_err);
+  int i = hnm_opt_parse(&cmd, opts, argc, argv, err, errlen);
   if (i < 0)
-    return i == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
+    return i == HNM_OPT_DONE ? HNM_OPT_DONE : HNM_EXIT_USAGE;
+  a->first = i;
   if (i < argc && strcmp(argv[i - 1], "--") != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "run: '%s': unexpected argument (benchmark options go after --)", argv[i]);
-  if (simulate && (model == NULL || platform == NULL || hostfile == NULL))
-    hnm_msg_die(HNM_EXIT_USAGE, "run --simulate: --model, -platform and -hostfile are all required");
-  if (!simulate && (model || platform || hostfile))
-    hnm_msg_die(HNM_EXIT_USAGE, "run: --model, -platform and -hostfile need --simulate");
-  if (bench == NULL)
-    bench = hnm_home_file(simulate ? HNM_HOME_APPS "/calibrate" : HNM_HOME_APPS "/calibrate-mpi");
-  if (access(bench, X_OK) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "--bench: '%s' is not an executable (build apps/calibrate)", bench);
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "run: '%s': unexpected argument (benchmark options go after --)", argv[i]);
+  if (a->simulate && (a->model == NULL || a->platform == NULL || a->hostfile == NULL))
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "run --simulate: --model, -platform and -hostfile are all required");
+  if (!a->simulate && (a->model || a->platform || a->hostfile))
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "run: --model, -platform and -hostfile need --simulate");
+  if (a->bench == NULL)
+    a->bench = hnm_home_file(a->simulate ? HNM_HOME_APPS "/calibrate" : HNM_HOME_APPS "/calibrate-mpi");
+  if (access(a->bench, X_OK) != 0)
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "--bench: '%s' is not an executable (build apps/calibrate)", a->bench);
+  return 0;
+}
 
-  char **av = calloc((size_t)argc + 64, sizeof *av);
+/* The launcher's words and the benchmark into av (room for argc + 64):
+ * their number, or -1 with err (an empty --mpirun). *launcher and, with
+ * --simulate, av[0] are to be freed. */
+static int run__launcher(const struct run__args *a, char **av, char *nps, char **launcher, char *err, size_t errlen)
+{
   int n = 0;
-  char nps[32];
-  snprintf(nps, sizeof nps, "%ld", np);
-  char *launcher = NULL;
-  if (simulate) {
+  *launcher = NULL;
+  if (a->simulate) {
     av[n++] = hnm_home_file(HNM_HOME_BIN "/hnm-run");
     av[n++] = "--model";
-    av[n++] = (char *)model;
+    av[n++] = (char *)a->model;
     av[n++] = "-platform";
-    av[n++] = (char *)platform;
+    av[n++] = (char *)a->platform;
     av[n++] = "-hostfile";
-    av[n++] = (char *)hostfile;
+    av[n++] = (char *)a->hostfile;
     av[n++] = "-np";
     av[n++] = nps;
     /* Time moves only through the network model: no benchmarked
@@ -186,80 +197,115 @@ int cal_cmd_run(int argc, char **argv)
     av[n++] = "--cfg=smpi/simulate-computation:no";
     av[n++] = "--log=root.thres:warning";
   } else {
-    launcher = strdup(mpirun);
-    for (char *sv, *t = strtok_r(launcher, " ", &sv); t != NULL && n < 40; t = strtok_r(NULL, " ", &sv))
+    *launcher = strdup(a->mpirun);
+    if (*launcher == NULL)
+      return hnm_fail(err, errlen, "out of memory");
+    for (char *sv, *t = strtok_r(*launcher, " ", &sv); t != NULL && n < 40; t = strtok_r(NULL, " ", &sv))
       av[n++] = t;
     if (n == 0)
-      hnm_msg_die(HNM_EXIT_USAGE, "--mpirun: empty command");
+      return hnm_fail(err, errlen, "--mpirun: empty command");
     av[n++] = "-np";
     av[n++] = nps;
   }
-  av[n++] = (char *)bench;
-  if (simulate && simulate_check(av) != 0) {
-    free(av[0]); /* hnm_home_file()'s */
-    free(av);
-    return 2; /* hnm-run said why, in one line; nothing created */
+  av[n++] = (char *)a->bench;
+  return n;
+}
+
+/* --refine: locate MODEL's breakpoints (auto: fit DIR's CSVs first). */
+static int run__refine(const struct run__args *a, char **av, int n, char **user, int nuser, char *err, size_t errlen)
+{
+  struct refine_ctx c = {av, n, user, nuser};
+  char first[4400];
+  const char *refine = a->refine;
+  if (strcmp(refine, "auto") == 0) {
+    /* Fit DIR's CSVs first (this very program, `fit`), then refine that. */
+    snprintf(first, sizeof first, "%s/refine-first.xml", a->dir);
+    int st = run__fit_dir(a->dir, first, err, errlen);
+    if (st != 0)
+      return st;
+    refine = first;
   }
-  char merr[256];
-  if (hnm_out_mkdirs(dir, merr, sizeof merr) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "-d: %s: cannot create: %s", dir, merr);
-  if (refine != NULL) {
-    struct refine_ctx c = {av, n, argv + i, argc - i};
-    char first[4400];
-    if (strcmp(refine, "auto") == 0) {
-      /* Fit DIR's CSVs first (this very program, `fit`), then refine that. */
-      snprintf(first, sizeof first, "%s/refine-first.xml", dir);
-      int st = fit_dir(dir, first);
-      if (st != 0) {
-        free(av);
-        free(launcher);
-        return st;
-      }
-      refine = first;
-    }
-    char rerr[HNM_ERRLEN];
-    int rc = cal_refine_model(refine, dir, refine_reps, refine_bench, &c, rerr, sizeof rerr);
-    if (rc != 0 && rerr[0] != '\0')
-      hnm_msg_error("%s", rerr);
-    if (simulate)
-      free(av[0]);
-    free(av);
-    free(launcher);
-    return rc;
-  }
+  return cal_refine_model(refine, a->dir, a->refine_reps, run__refine_bench, &c, err, errlen);
+}
+
+/* The benchmark itself into DIR (the command line shown with --progress). */
+static int run__bench(const struct run__args *a, char **av, int n, char **user, int nuser, char *err, size_t errlen)
+{
   av[n++] = "-d";
-  av[n++] = (char *)dir;
-  if (progress)
+  av[n++] = (char *)a->dir;
+  if (a->progress)
     av[n++] = "--progress";
-  for (; i < argc; i++)
-    av[n++] = argv[i];
+  for (int i = 0; i < nuser; i++)
+    av[n++] = user[i];
   av[n] = NULL;
-  if (progress) {
+  if (a->progress) {
     size_t len = 1;
     for (int j = 0; j < n; j++)
       len += strlen(av[j]) + 1;
     char *line = malloc(len);
     if (line == NULL)
-      hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+      return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
     line[0] = '\0';
     for (int j = 0; j < n; j++)
       strcat(strcat(line, " "), av[j]);
     hnm_msg_info("%s", line + 1);
     free(line);
   }
-  int st = spawn(av);
-  if (simulate)
-    free(av[0]);
-  free(av);
-  free(launcher);
-  if (st != 0) {
-    hnm_msg_error("the benchmark failed (status %d)", st);
-    return st == 2 ? 2 : 1;
-  }
+  int st;
+  if (run__spawn(av, &st, err, errlen) != 0)
+    return HNM_EXIT_FAILURE;
+  int rc = run__bench_status(st, err, errlen);
+  if (rc != 0)
+    return rc;
   /* SMPI's MPI_Abort exits 0: make sure the CSVs are there. */
   char p[4200];
-  snprintf(p, sizeof p, "%s/p2p.csv", dir);
+  snprintf(p, sizeof p, "%s/p2p.csv", a->dir);
   if (access(p, R_OK) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "the benchmark wrote no %s", p);
+    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "the benchmark wrote no %s", p);
   return 0;
+}
+
+/* Check the simulation, create DIR, then refine or run the benchmark. */
+static int run__do(const struct run__args *a, char **av, int n, char **user, int nuser, char *err, size_t errlen)
+{
+  if (a->simulate) {
+    av[n] = NULL;
+    int rc = run__simulate_check(av, err, errlen);
+    if (rc != 0)
+      return rc; /* 2: hnm-run said why, in one line; nothing created */
+  }
+  char merr[256];
+  if (hnm_out_mkdirs(a->dir, merr, sizeof merr) != 0)
+    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: %s: cannot create: %s", a->dir, merr);
+  if (a->refine != NULL)
+    return run__refine(a, av, n, user, nuser, err, errlen);
+  return run__bench(a, av, n, user, nuser, err, errlen);
+}
+
+int cal_cmd_run(int argc, char **argv)
+{
+  struct run__args a;
+  char err[HNM_ERRLEN] = "";
+  int rc = run__parse(argc, argv, &a, err, sizeof err);
+  if (rc == HNM_OPT_DONE)
+    return HNM_EXIT_OK;
+  if (rc != 0)
+    return hnm_msg_error("%s", err);
+  char **av = calloc((size_t)argc + 64, sizeof *av);
+  if (av == NULL)
+    return hnm_msg_failure("out of memory");
+  char nps[32], *launcher = NULL;
+  snprintf(nps, sizeof nps, "%ld", a.np);
+  int n = run__launcher(&a, av, nps, &launcher, err, sizeof err);
+  if (n < 0)
+    rc = strcmp(err, "out of memory") == 0 ? HNM_EXIT_FAILURE : HNM_EXIT_USAGE;
+  else
+    rc = run__do(&a, av, n, argv + a.first, argc - a.first, err, sizeof err);
+  if (a.simulate)
+    free(av[0]); /* hnm_home_file()'s */
+  free(av);
+  free(launcher);
+  if (rc != 0 && err[0] != '\0')
+    return rc == HNM_EXIT_USAGE ? hnm_msg_error("%s", err) : (hnm_msg_failure("%s", err), rc);
+  return rc;
 }

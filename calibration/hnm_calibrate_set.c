@@ -41,18 +41,18 @@ int cal_set_check(const char *dir, char *err, size_t errlen)
   if (lstat(dir, &st) != 0) {
     if (errno == ENOENT)
       return 0;
-    snprintf(err, errlen, "--bootstrap: '%s': %s", dir, strerror(errno));
+    hnm_errf(err, errlen, "--bootstrap: '%s': %s", dir, strerror(errno));
     return -1;
   }
   if (!S_ISDIR(st.st_mode)) {
-    snprintf(err, errlen, "--bootstrap: '%s' exists and is not a model set directory: remove it or choose another -o",
+    hnm_errf(err, errlen, "--bootstrap: '%s' exists and is not a model set directory: remove it or choose another -o",
              dir);
     return -1;
   }
   char marker[4200];
   snprintf(marker, sizeof marker, "%s/" SET_MARKER, dir);
   if (lstat(marker, &st) != 0 || !S_ISREG(st.st_mode)) {
-    snprintf(err, errlen,
+    hnm_errf(err, errlen,
              "--bootstrap: '%s' exists and was not written by hnm-calibrate fit --bootstrap (no " SET_MARKER
              " in it): remove it or choose another -o",
              dir);
@@ -60,13 +60,13 @@ int cal_set_check(const char *dir, char *err, size_t errlen)
   }
   DIR *d = opendir(dir);
   if (d == NULL) {
-    snprintf(err, errlen, "--bootstrap: '%s': %s", dir, strerror(errno));
+    hnm_errf(err, errlen, "--bootstrap: '%s': %s", dir, strerror(errno));
     return -1;
   }
   int rc = 0;
   for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;)
     if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && !set__own(e->d_name)) {
-      snprintf(err, errlen, "--bootstrap: '%s' holds '%s', which hnm-calibrate did not write: move it away first",
+      hnm_errf(err, errlen, "--bootstrap: '%s' holds '%s', which hnm-calibrate did not write: move it away first",
                dir, e->d_name);
       rc = -1;
     }
@@ -101,7 +101,7 @@ static int set__model(const char *dir, const char *file, const hnm_model *m, cha
   char e[HNM_ERRLEN];
   if (hnm_model_write(m, hnm_out_file(o), e, sizeof e) != 0) {
     hnm_out_abort(o);
-    snprintf(err, errlen, "--bootstrap: '%s': %s", p, e);
+    hnm_errf(err, errlen, "--bootstrap: '%s': %s", p, e);
     return -1;
   }
   return hnm_out_commit(o, err, errlen);
@@ -120,7 +120,7 @@ int cal_set_write(const char *dir, const hnm_model *central, hnm_model *const *m
     return -1;
   char tmp[4200], old[4200], p[4400];
   if (snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", dir) >= (int)sizeof tmp || mkdtemp(tmp) == NULL) {
-    snprintf(err, errlen, "--bootstrap: '%s': cannot create a directory beside it: %s", dir, strerror(errno));
+    hnm_errf(err, errlen, "--bootstrap: '%s': cannot create a directory beside it: %s", dir, strerror(errno));
     return -1;
   }
   /* mkdtemp's 0700, widened to what mkdir would have made. */
@@ -143,13 +143,13 @@ int cal_set_write(const char *dir, const hnm_model *central, hnm_model *const *m
      * there, the new one into place, then the old set's files go. */
     if (snprintf(old, sizeof old, "%s.oldXXXXXX", dir) >= (int)sizeof old || mkdtemp(old) == NULL ||
         rename(dir, old) != 0) {
-      snprintf(err, errlen, "--bootstrap: '%s': cannot move the previous set aside: %s", dir, strerror(errno));
+      hnm_errf(err, errlen, "--bootstrap: '%s': cannot move the previous set aside: %s", dir, strerror(errno));
       rmdir(old);
       rc = -1;
     }
   }
   if (rc == 0 && rename(tmp, dir) != 0) {
-    snprintf(err, errlen, "--bootstrap: '%s': cannot rename the new set into place: %s", dir, strerror(errno));
+    hnm_errf(err, errlen, "--bootstrap: '%s': cannot rename the new set into place: %s", dir, strerror(errno));
     if (had)
       rename(old, dir);
     rc = -1;

@@ -67,13 +67,15 @@ int cal_cmd_export(int argc, char **argv)
   char err[HNM_ERRLEN];
   hnm_model *m = hnm_model_parse_spec(file, err, sizeof err);
   if (m == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "%s", err);
+    return hnm_msg_error("%s", err);
   char e[1200], notes[2048] = "";
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
-  if (mem == NULL)
-    hnm_msg_die(HNM_EXIT_USAGE, "out of memory");
+  if (mem == NULL) {
+    hnm_model_free(m);
+    return hnm_msg_failure("out of memory");
+  }
   int rc = hnm_smpi_config_export(m, isnan(bw) ? -1 : bw, isnan(lat) ? -1 : lat, mem, notes, sizeof notes, e,
                                   sizeof e);
   fclose(mem);
@@ -86,7 +88,7 @@ int cal_cmd_export(int argc, char **argv)
   free(buf);
   /* The block reached its place, or that is the one line said. */
   if (fflush(stdout) != 0 || ferror(stdout))
-    hnm_msg_die(HNM_EXIT_USAGE, "standard output: write error: %s", strerror(errno));
+    return hnm_msg_failure("standard output: write error: %s", strerror(errno));
   print_notes(notes);
   return 0;
 }
@@ -138,20 +140,20 @@ int cal_cmd_import(int argc, char **argv)
   hnm_out *o = hnm_out_open(out, "-o", e, sizeof e);
   if (o == NULL) {
     hnm_model_free(m);
-    hnm_msg_die(HNM_EXIT_USAGE, "%s", e);
+    return hnm_msg_error("%s", e);
   }
   char werr[HNM_ERRLEN];
   if (hnm_model_write(m, hnm_out_file(o), werr, sizeof werr) != 0) {
     /* The output module's reason (ENOSPC) when the stream failed. */
     if (hnm_out_finish(o, e, sizeof e) == 0)
-      snprintf(e, sizeof e, "-o: '%s': %s", out, werr);
+      hnm_errf(e, sizeof e, "-o: '%s': %s", out, werr);
     hnm_out_abort(o);
     hnm_model_free(m);
-    hnm_msg_die(HNM_EXIT_USAGE, "%s", e);
+    return hnm_msg_failure("%s", e);
   }
   hnm_model_free(m);
   if (hnm_out_commit(o, e, sizeof e) != 0)
-    hnm_msg_die(HNM_EXIT_USAGE, "%s", e);
+    return hnm_msg_failure("%s", e);
   print_notes(notes);
   hnm_msg_info("wrote %s", out);
   return 0;

@@ -23,12 +23,29 @@ extern const char *const cal_op_names[CAL_OP_COUNT];
     goto fail;                                                                                                      \
   } while (0)
 
+/* A command step's refusal in one statement: the reason into err
+ * (hnm_errf()), then STATUS (HNM_EXIT_USAGE or HNM_EXIT_FAILURE):
+ * `return cal_fail(HNM_EXIT_USAGE, err, errlen, "...", ...)`. */
+int cal_fail(int status, char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 4, 5)))
+#endif
+  ;
+
 /* An argument vector for a child hnm-calibrate fit: the n0 strings of HEAD
  * (borrowed), then "DIR/NAME" for every NAME in DIR ending in ".csv"
- * (allocated, readdir order), then NULL. An unreadable DIR exits 2 with
- * "WHATDIR: reason"; so does running out of memory. Free with
- * cal_csv_args_free(av, n0). */
-char **cal_csv_args(const char *dir, char *const *head, size_t n0, const char *what);
+ * (allocated, readdir order), then NULL. NULL with "WHATDIR: reason" in
+ * err for an unreadable DIR, "out of memory" when memory runs out. Free
+ * with cal_csv_args_free(av, n0). */
+char **cal_csv_args(const char *dir, char *const *head, size_t n0, const char *what, char *err, size_t errlen);
 void cal_csv_args_free(char **av, size_t n0);
+
+/* Run AV (NULL-terminated; SEARCH: AV[0] looked up on $PATH) and wait.
+ * With OUT, its standard output is read into *OUT (malloc'ed,
+ * NUL-terminated; NULL when memory ran out); else with NULL_STDOUT it goes
+ * to /dev/null. 0 with *STATUS its exit status (128 if killed), or -1 with
+ * the reason in err when pipe, fork, exec ("AV0: reason") or waitpid
+ * failed: failed work. */
+int cal_spawn(char **av, int search, int null_stdout, char **out, int *status, char *err, size_t errlen);
 
 #endif

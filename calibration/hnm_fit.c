@@ -1,5 +1,6 @@
 /* hnm_fit.c -- see hnm_fit.h. */
 #include "hnm_fit.h"
+#include "hnm_error.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -107,16 +108,19 @@ static double huber(double r, double delta)
 static double fit_line_iters(const double *k, const double *y, const double *d, size_t n, double delta, double *a,
                              double *b, int iters, double *w);
 
-double hnm_fit_line(const double *k, const double *y, const double *d, size_t n, double delta, double *a, double *b)
+int hnm_fit_line(const double *k, const double *y, const double *d, size_t n, double delta, double *a, double *b,
+                 double *loss, char *err, size_t errlen)
 {
   double *w = calloc(n ? n : 1, sizeof *w);
   if (w == NULL) {
     *a = *b = 0;
-    return NAN;
+    return hnm_fail(err, errlen, "out of memory");
   }
-  double loss = fit_line_iters(k, y, d, n, delta, a, b, 50, w);
+  double l = fit_line_iters(k, y, d, n, delta, a, b, 50, w);
   free(w);
-  return loss;
+  if (loss != NULL)
+    *loss = l;
+  return 0;
 }
 
 /* w: n doubles of workspace. */
@@ -252,7 +256,11 @@ double hnm_fit_noise(const double *k, const double *y, size_t n, double noise_fl
       if (ge - g < 3)
         continue; /* a line through 2 sizes leaves no residual worth counting */
       double a, b;
-      hnm_fit_line(D.k + s, D.y + s, D.d + s, e - s, 0.05, &a, &b);
+      if (hnm_fit_line(D.k + s, D.y + s, D.d + s, e - s, 0.05, &a, &b, NULL, NULL, 0) != 0) {
+        free(r);
+        data_free(&D);
+        return noise_floor; /* out of memory: the floor, as above */
+      }
       for (size_t i = s; i < e; i++)
         r[nr++] = fabs((D.y[i] - a - b * D.k[i]) / D.d[i]);
     }
@@ -271,203 +279,289 @@ double hnm_fit_eval(const hnm_fit_piece *pieces, size_t npieces, double k)
   return pieces[i].a + pieces[i].b * k;
 }
 
-int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_options *opt, hnm_fit_piece *pieces,
-                     size_t cap, size_t *npieces, double *sigma_out, char *err, size_t errlen)
-{
-  hnm_fit_options o = *opt;
-  int rc = -1;
-  if (o.max_segments <= 0)
-    o.max_segments = 8;
-  if (o.max_segments > 64)
-    o.max_segments = 64;
-  if (o.min_sizes <= 0)
-    o.min_sizes = 2;
-  if (o.noise_floor <= 0)
-    o.noise_floor = 5e-3;
-  if (o.penalty <= 0)
-    o.penalty = 3 * log((double)(n > 2 ? n : 2));
-  *npieces = 0;
-  if (n == 0) {
-    snprintf(err, errlen, "no measurement to fit");
-    return -1;
-  }
+/* One segmentation's working state (hnm_fit_segments): the sorted data,
+ * each point's scale times its local noise (dl), and the dynamic
+ * programme over units of consecutive distinct sizes. */
+struct fit__seg {
+  hnm_fit_options o;
   struct data D;
-  if (data_init(&D, k, y, o.scale, n) != 0) {
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
-  double sigma = hnm_fit_noise(k, y, n, o.noise_floor);
-  /* Noise is not the same at every size (a 1 us message is far noisier,
-   * relatively, than a 1 ms one): each point's residual is divided by its
-   * scale d_i and by the local noise sigma_g of its size, estimated from
-   * replicates of the LOCAL_GROUPS sizes on each side (the global sigma
-   * when they hold fewer than 10 pairs). The Huber threshold and the
-   * penalty are then in units of that local noise. */
-  double *dl = malloc((n ? n : 1) * sizeof *dl);
-  double *work = malloc((n ? n : 1) * sizeof *work);
+  double sigma;           /* the global noise level */
+  double delta;           /* the Huber threshold (0: absolute loss) */
+  double *dl, *work;      /* n each */
+  size_t nu, *ustart;     /* unit u covers distinct sizes [ustart[u], ustart[u+1]) */
+  int *cut;               /* cut[u]: forced break after unit u */
+  double *cost;           /* cost[i*nu+j]: units i..j as one segment */
+  double *best;           /* best[s*(nu+1)+j]: least cost of units 0..j-1 in s segments */
+  size_t *from;
+};
+
+/* Largest sampled size of unit u. */
+#define FIT__UHI(S, u) ((S)->D.k[(S)->D.gstart[(S)->ustart[(u) + 1]] - 1])
+
+/* Noise is not the same at every size (a 1 us message is far noisier,
+ * relatively, than a 1 ms one): each point's residual is divided by its
+ * scale d_i and by the local noise sigma_g of its size, estimated from
+ * replicates of the LOCAL_GROUPS sizes on each side (the global sigma when
+ * they hold fewer than 10 pairs). The Huber threshold and the penalty are
+ * then in units of that local noise. 0, or -1 out of memory. */
+static int fit__local_scales(struct fit__seg *S, size_t n)
+{
+  const struct data *D = &S->D;
+  S->dl = malloc((n ? n : 1) * sizeof *S->dl);
+  S->work = malloc((n ? n : 1) * sizeof *S->work);
   double *pr = malloc((n * REPLICATE_PAIRS + 1) * sizeof *pr);
-  if (dl == NULL || pr == NULL || work == NULL) {
-    free(dl);
-    free(work);
+  if (S->dl == NULL || pr == NULL || S->work == NULL) {
     free(pr);
-    data_free(&D);
-    snprintf(err, errlen, "out of memory");
     return -1;
   }
-  for (size_t g = 0; g < D.ngroups; g++) {
+  for (size_t g = 0; g < D->ngroups; g++) {
     size_t g0 = g > LOCAL_GROUPS ? g - LOCAL_GROUPS : 0;
-    size_t g1 = g + LOCAL_GROUPS + 1 < D.ngroups ? g + LOCAL_GROUPS + 1 : D.ngroups;
+    size_t g1 = g + LOCAL_GROUPS + 1 < D->ngroups ? g + LOCAL_GROUPS + 1 : D->ngroups;
     size_t np = 0;
     for (size_t h = g0; h < g1; h++)
-      for (size_t i = D.gstart[h]; i < D.gstart[h + 1]; i++)
-        for (size_t j = i + 1; j < D.gstart[h + 1] && j <= i + REPLICATE_PAIRS; j++)
-          pr[np++] = fabs(D.y[i] - D.y[j]) / D.d[i];
-    double sg = np >= 10 ? hnm_fit_median(pr, np) / (0.6745 * sqrt(2.0)) : sigma;
-    if (sg < o.noise_floor)
-      sg = o.noise_floor;
-    for (size_t i = D.gstart[g]; i < D.gstart[g + 1]; i++)
-      dl[i] = D.d[i] * sg;
+      for (size_t i = D->gstart[h]; i < D->gstart[h + 1]; i++)
+        for (size_t j = i + 1; j < D->gstart[h + 1] && j <= i + REPLICATE_PAIRS; j++)
+          pr[np++] = fabs(D->y[i] - D->y[j]) / D->d[i];
+    double sg = np >= 10 ? hnm_fit_median(pr, np) / (0.6745 * sqrt(2.0)) : S->sigma;
+    if (sg < S->o.noise_floor)
+      sg = S->o.noise_floor;
+    for (size_t i = D->gstart[g]; i < D->gstart[g + 1]; i++)
+      S->dl[i] = D->d[i] * sg;
   }
   free(pr);
-  const double delta = o.loss == HNM_FIT_LOSS_ABS ? 0 : HUBER_C;
+  return 0;
+}
 
-  /* Units of the DP: runs of consecutive distinct sizes ("groups" of
-   * distinct sizes merged when there are too many). unit u covers distinct
-   * sizes [ustart[u], ustart[u+1]). */
-  size_t m = D.ngroups, per = (m + HNM_FIT_MAX_GROUPS - 1) / HNM_FIT_MAX_GROUPS;
-  size_t nu = 0;
-  size_t *ustart = malloc((m + 1) * sizeof *ustart);
-  int *cut = NULL;
-  double *cost = NULL, *best = NULL;
-  size_t *from = NULL;
-  if (ustart == NULL) {
-    snprintf(err, errlen, "out of memory");
-    goto out;
-  }
-  /* Units of `per` consecutive distinct sizes, except that a forced
-   * breakpoint always ends a unit: a forced breakpoint falling inside a
-   * unit could not be honoured (nor reported: it would vanish). */
+/* Units of the DP: runs of consecutive distinct sizes ("groups" of
+ * distinct sizes merged when there are too many), of `per` consecutive
+ * distinct sizes, except that a forced breakpoint always ends a unit: a
+ * forced breakpoint falling inside a unit could not be honoured (nor
+ * reported: it would vanish). Then each candidate segment's cost. 0, or
+ * -1 out of memory. */
+static int fit__costs(struct fit__seg *S)
+{
+  const struct data *D = &S->D;
+  const hnm_fit_options *o = &S->o;
+  size_t m = D->ngroups, per = (m + HNM_FIT_MAX_GROUPS - 1) / HNM_FIT_MAX_GROUPS;
+  S->ustart = malloc((m + 1) * sizeof *S->ustart);
+  if (S->ustart == NULL)
+    return -1;
   for (size_t g = 0, in_unit = 0; g < m; g++) {
     int forced_here = 0;
-    for (size_t f = 0; g > 0 && f < o.nforced && !forced_here; f++)
-      forced_here = D.k[D.gstart[g - 1]] <= o.forced[f] && D.k[D.gstart[g]] > o.forced[f];
+    for (size_t f = 0; g > 0 && f < o->nforced && !forced_here; f++)
+      forced_here = D->k[D->gstart[g - 1]] <= o->forced[f] && D->k[D->gstart[g]] > o->forced[f];
     if (g == 0 || in_unit == per || forced_here) {
-      ustart[nu++] = g;
+      S->ustart[S->nu++] = g;
       in_unit = 0;
     }
     in_unit++;
   }
-  ustart[nu] = m;
-  cut = calloc(nu, sizeof *cut);          /* cut[u]: forced break after unit u */
-  cost = malloc(nu * nu * sizeof *cost); /* cost[i*nu+j]: units i..j as one segment */
-  best = malloc((size_t)(o.max_segments + 1) * (nu + 1) * sizeof *best);
-  from = malloc((size_t)(o.max_segments + 1) * (nu + 1) * sizeof *from);
-  if (cut == NULL || cost == NULL || best == NULL || from == NULL) {
-    snprintf(err, errlen, "out of memory");
-    goto out;
-  }
-  /* Largest sampled size of unit u. */
-#define UHI(u) (D.k[D.gstart[ustart[(u) + 1]] - 1])
-  for (size_t f = 0; f < o.nforced; f++)
+  size_t nu = S->nu;
+  S->ustart[nu] = m;
+  S->cut = calloc(nu, sizeof *S->cut);
+  S->cost = malloc(nu * nu * sizeof *S->cost);
+  S->best = malloc((size_t)(o->max_segments + 1) * (nu + 1) * sizeof *S->best);
+  S->from = malloc((size_t)(o->max_segments + 1) * (nu + 1) * sizeof *S->from);
+  if (S->cut == NULL || S->cost == NULL || S->best == NULL || S->from == NULL)
+    return -1;
+  for (size_t f = 0; f < o->nforced; f++)
     for (size_t u = 0; u + 1 < nu; u++)
-      if (UHI(u) <= o.forced[f] && D.k[D.gstart[ustart[u + 1]]] > o.forced[f])
-        cut[u] = 1;
+      if (FIT__UHI(S, u) <= o->forced[f] && D->k[D->gstart[S->ustart[u + 1]]] > o->forced[f])
+        S->cut[u] = 1;
   for (size_t i = 0; i < nu; i++) {
     int crossed = 0;
     for (size_t j = i; j < nu; j++) {
       double c = INFINITY;
-      size_t sizes = ustart[j + 1] - ustart[i];
-      if (!crossed && (int)sizes >= o.min_sizes && (!o.forced_only || j + 1 == nu || cut[j])) {
-        size_t s = D.gstart[ustart[i]], e = D.gstart[ustart[j + 1]];
+      size_t sizes = S->ustart[j + 1] - S->ustart[i];
+      if (!crossed && (int)sizes >= o->min_sizes && (!o->forced_only || j + 1 == nu || S->cut[j])) {
+        size_t s = D->gstart[S->ustart[i]], e = D->gstart[S->ustart[j + 1]];
         double a, b;
-        c = fit_line_iters(D.k + s, D.y + s, dl + s, e - s, delta, &a, &b, DP_ITERS, work);
+        c = fit_line_iters(D->k + s, D->y + s, S->dl + s, e - s, S->delta, &a, &b, DP_ITERS, S->work);
       }
-      cost[i * nu + j] = c;
-      if (cut[j])
+      S->cost[i * nu + j] = c;
+      if (S->cut[j])
         crossed = 1;
     }
   }
-  /* best[s][j]: least cost of units 0..j-1 in s segments. */
-  size_t W = nu + 1;
-  for (size_t x = 0; x < (size_t)(o.max_segments + 1) * W; x++)
-    best[x] = INFINITY;
-  best[0] = 0;
-  for (int s = 1; s <= o.max_segments; s++)
+  return 0;
+}
+
+/* The dynamic programme: the number of segments of least penalised cost,
+ * or -1 with err (where a segment cannot be made). */
+static int fit__best(struct fit__seg *S, char *err, size_t errlen)
+{
+  size_t nu = S->nu, W = nu + 1;
+  const hnm_fit_options *o = &S->o;
+  for (size_t x = 0; x < (size_t)(o->max_segments + 1) * W; x++)
+    S->best[x] = INFINITY;
+  S->best[0] = 0;
+  for (int s = 1; s <= o->max_segments; s++)
     for (size_t j = 1; j <= nu; j++)
       for (size_t i = 0; i < j; i++) {
-        double prev = best[(size_t)(s - 1) * W + i];
-        if (!isfinite(prev) || !isfinite(cost[i * nu + j - 1]))
+        double prev = S->best[(size_t)(s - 1) * W + i];
+        if (!isfinite(prev) || !isfinite(S->cost[i * nu + j - 1]))
           continue;
-        double v = prev + cost[i * nu + j - 1];
-        if (v < best[(size_t)s * W + j]) {
-          best[(size_t)s * W + j] = v;
-          from[(size_t)s * W + j] = i;
+        double v = prev + S->cost[i * nu + j - 1];
+        if (v < S->best[(size_t)s * W + j]) {
+          S->best[(size_t)s * W + j] = v;
+          S->from[(size_t)s * W + j] = i;
         }
       }
   int bs = -1;
   double bv = INFINITY;
-  for (int s = 1; s <= o.max_segments; s++) {
-    double v = best[(size_t)s * W + nu] + o.penalty * s;
+  for (int s = 1; s <= o->max_segments; s++) {
+    double v = S->best[(size_t)s * W + nu] + o->penalty * s;
     if (v < bv) {
       bv = v;
       bs = s;
     }
   }
-  if (bs < 0) {
-    /* Say where: the first stretch between forced breakpoints with too few sizes. */
-    size_t i = 0;
-    for (size_t u = 0; u < nu; u++)
-      if (cut[u] || u + 1 == nu) {
-        size_t sizes = ustart[u + 1] - ustart[i];
-        if ((int)sizes < o.min_sizes) {
-          snprintf(err, errlen, "only %zu distinct size(s) in (%.17g, %.17g], at least %d needed for a segment",
-                   sizes, i ? UHI(i - 1) : 0.0, UHI(u), o.min_sizes);
-          goto out;
-        }
-        i = u + 1;
-      }
-    snprintf(err, errlen, "more than %d segments needed between the forced breakpoints", o.max_segments);
-    goto out;
-  }
-  if ((size_t)bs > cap) {
-    snprintf(err, errlen, "%d segments found, room for %zu", bs, cap);
-    goto out;
-  }
-  /* Backtrack, then refit each segment to report its coefficients. */
-  size_t ends[64], starts[64];
-  size_t j = nu;
+  if (bs >= 0)
+    return bs;
+  /* Say where: the first stretch between forced breakpoints with too few sizes. */
+  size_t i = 0;
+  for (size_t u = 0; u < nu; u++)
+    if (S->cut[u] || u + 1 == nu) {
+      size_t sizes = S->ustart[u + 1] - S->ustart[i];
+      if ((int)sizes < o->min_sizes)
+        return hnm_fail(err, errlen, "only %zu distinct size(s) in (%.17g, %.17g], at least %d needed for a segment",
+                        sizes, i ? FIT__UHI(S, i - 1) : 0.0, FIT__UHI(S, u), o->min_sizes);
+      i = u + 1;
+    }
+  return hnm_fail(err, errlen, "more than %d segments needed between the forced breakpoints", o->max_segments);
+}
+
+/* Backtrack the BS segments, then refit each one to report its
+ * coefficients into pieces. */
+static void fit__pieces(struct fit__seg *S, int bs, hnm_fit_piece *pieces)
+{
+  const struct data *D = &S->D;
+  size_t ends[64], starts[64], W = S->nu + 1;
+  size_t j = S->nu;
   for (int s = bs; s >= 1; s--) {
-    size_t i = from[(size_t)s * W + j];
+    size_t i = S->from[(size_t)s * W + j];
     starts[s - 1] = i;
     ends[s - 1] = j - 1;
     j = i;
   }
   for (int s = 0; s < bs; s++) {
-    size_t gs = ustart[starts[s]], ge = ustart[ends[s] + 1];
-    size_t ps = D.gstart[gs], pe = D.gstart[ge];
+    size_t gs = S->ustart[starts[s]], ge = S->ustart[ends[s] + 1];
+    size_t ps = D->gstart[gs], pe = D->gstart[ge];
     hnm_fit_piece *p = &pieces[s];
-    fit_line_iters(D.k + ps, D.y + ps, dl + ps, pe - ps, delta, &p->a, &p->b, 50, work);
+    fit_line_iters(D->k + ps, D->y + ps, S->dl + ps, pe - ps, S->delta, &p->a, &p->b, 50, S->work);
     p->lo = s == 0 ? -1 : pieces[s - 1].hi;
-    p->hi = D.k[pe - 1];
+    p->hi = D->k[pe - 1];
     p->n = pe - ps;
     p->sizes = ge - gs;
-    double *r = work; /* free again after the refit */
+    double *r = S->work; /* free again after the refit */
     for (size_t i = ps; i < pe; i++)
-      r[i - ps] = fabs((D.y[i] - p->a - p->b * D.k[i]) / D.d[i]);
+      r[i - ps] = fabs((D->y[i] - p->a - p->b * D->k[i]) / D->d[i]);
     p->med_abs_rel = hnm_fit_median(r, p->n);
   }
-#undef UHI
-  *npieces = (size_t)bs;
-  *sigma_out = sigma;
-  rc = 0;
-out:
-  free(ustart);
-  free(cut);
-  free(cost);
-  free(best);
-  free(from);
-  free(dl);
-  free(work);
-  data_free(&D);
+}
+#undef FIT__UHI
+
+int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_options *opt, hnm_fit_piece *pieces,
+                     size_t cap, size_t *npieces, double *sigma_out, char *err, size_t errlen)
+{
+  struct fit__seg S;
+  memset(&S, 0, sizeof S);
+  hnm_fit_options *o = &S.o;
+  *o = *opt;
+  if (o->max_segments <= 0)
+    o->max_segments = 8;
+  if (o->max_segments > 64)
+    o->max_segments = 64;
+  if (o->min_sizes <= 0)
+    o->min_sizes = 2;
+  if (o->noise_floor <= 0)
+    o->noise_floor = 5e-3;
+  if (o->penalty <= 0)
+    o->penalty = 3 * log((double)(n > 2 ? n : 2));
+  *npieces = 0;
+  if (n == 0)
+    return hnm_fail(err, errlen, "no measurement to fit");
+  if (data_init(&S.D, k, y, o->scale, n) != 0)
+    return hnm_fail(err, errlen, "out of memory");
+  S.sigma = hnm_fit_noise(k, y, n, o->noise_floor);
+  S.delta = o->loss == HNM_FIT_LOSS_ABS ? 0 : HUBER_C;
+  int rc = -1, bs = -1;
+  if (fit__local_scales(&S, n) != 0 || fit__costs(&S) != 0)
+    hnm_errf(err, errlen, "out of memory");
+  else if ((bs = fit__best(&S, err, errlen)) >= 0 && (size_t)bs > cap)
+    hnm_errf(err, errlen, "%d segments found, room for %zu", bs, cap);
+  else if (bs >= 0) {
+    fit__pieces(&S, bs, pieces);
+    *npieces = (size_t)bs;
+    *sigma_out = S.sigma;
+    rc = 0;
+  }
+  free(S.ustart);
+  free(S.cut);
+  free(S.cost);
+  free(S.best);
+  free(S.from);
+  free(S.dl);
+  free(S.work);
+  data_free(&S.D);
   return rc;
+}
+
+static int fit__cmp_pair(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* What hnm-calibrate is judged on is each size's median round trip; on
+ * real clusters the raw durations of one size are skewed (warm-up,
+ * preemption) and the medians of neighbouring sizes can be bimodal
+ * (platform-calibration's plafrim data: 35 or 100 us at 600 B), so a line
+ * through the medians with the absolute loss follows the majority of
+ * sizes, where Huber on raw points sits between the modes
+ * (docs/calibration.md has the figures). */
+int hnm_fit_medians(double *k, double *y, size_t *n, int smooth, char *err, size_t errlen)
+{
+  size_t m = *n, out = 0;
+  double *p = malloc((m ? m : 1) * 2 * sizeof *p); /* {k, y} pairs */
+  double *ys = malloc((m ? m : 1) * sizeof *ys), *sm = malloc((m ? m : 1) * sizeof *sm);
+  if (p == NULL || ys == NULL || sm == NULL) {
+    free(p);
+    free(ys);
+    free(sm);
+    hnm_errf(err, errlen, "out of memory");
+    return -1;
+  }
+  for (size_t i = 0; i < m; i++)
+    p[2 * i] = k[i], p[2 * i + 1] = y[i];
+  qsort(p, m, 2 * sizeof *p, fit__cmp_pair); /* by the pair's first member, k */
+  for (size_t i = 0; i < m;) {
+    size_t j = i;
+    while (j < m && p[2 * j] == p[2 * i])
+      ys[j - i] = p[2 * j + 1], j++;
+    k[out] = p[2 * i];
+    y[out] = hnm_fit_median(ys, j - i);
+    out++;
+    i = j;
+  }
+  *n = out;
+  /* A median filter keeps steps and straight lines as they are, so clean
+   * data is unchanged, but where neighbouring sizes fall into two bands
+   * (plafrim's 35 or 100 us at 600 B) it follows the locally most frequent
+   * one, which is what the per-size median error rewards. Which width
+   * (none, 5 or 11 sizes) fits a cluster best is the caller's choice
+   * (hnm-calibrate: held-out error). */
+  for (size_t i = 0; i < out; i++) {
+    size_t h = smooth > 0 ? (size_t)smooth : 0;
+    h = i < h ? i : h;
+    h = out - 1 - i < h ? out - 1 - i : h;
+    for (size_t q = 0; q <= 2 * h; q++)
+      ys[q] = y[i - h + q];
+    sm[i] = hnm_fit_median(ys, 2 * h + 1);
+  }
+  memcpy(y, sm, out * sizeof *y);
+  free(sm);
+  free(p);
+  free(ys);
+  return 0;
 }

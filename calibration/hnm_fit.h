@@ -66,9 +66,10 @@ enum { HNM_FIT_LOSS_HUBER = 0, HNM_FIT_LOSS_ABS = 1 };
 
 /* Robust (Huber, relative residuals) fit of y = a + b k over n points with
  * scales d (d_i > 0). delta: Huber threshold on relative residuals.
- * Returns the loss (sum of Huber terms); NAN (a = b = 0) if out of memory.
- * With one distinct k, b = 0. */
-double hnm_fit_line(const double *k, const double *y, const double *d, size_t n, double delta, double *a, double *b);
+ * 0 with the loss (sum of Huber terms) in *loss (when not NULL); -1 with
+ * "out of memory" in err (a = b = 0). With one distinct k, b = 0. */
+int hnm_fit_line(const double *k, const double *y, const double *d, size_t n, double delta, double *a, double *b,
+                 double *loss, char *err, size_t errlen);
 
 /* The relative noise level sigma of (k, y), floored at noise_floor: from
  * replicates (the median relative difference between measurements of the
@@ -106,6 +107,13 @@ double hnm_fit_quantile(double *v, size_t n, double p);
  * A per-decade floor is the median of err over the decade's sizes. n < 2
  * gives err = 0. Returns 0, or -1 if out of memory. */
 int hnm_fit_floor(const double *k, const double *m, size_t n, size_t width, double *err);
+
+/* Replace the points (k[i], y[i]), i < *n, by one per distinct size, in
+ * increasing k: its median y, then a running median over `smooth` sizes
+ * on each side (0: none; the window shrinks symmetrically at the ends);
+ * *n becomes their number. 0, or -1 (out of memory) with the points
+ * unchanged. */
+int hnm_fit_medians(double *k, double *y, size_t *n, int smooth, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -64,59 +64,6 @@ static int fit__cmp_d(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* What hnm-calibrate is judged on is each size's median round trip; on
- * real clusters the raw durations of one size are skewed (warm-up,
- * preemption) and the medians of neighbouring sizes can be bimodal
- * (platform-calibration's plafrim data: 35 or 100 us at 600 B), so a line
- * through the medians with the absolute loss follows the majority of
- * sizes, where Huber on raw points sits between the modes
- * (docs/calibration.md has the figures). */
-int hnm_fit_medians(double *k, double *y, size_t *n, int smooth, char *err, size_t errlen)
-{
-  size_t m = *n, out = 0;
-  double *p = malloc((m ? m : 1) * 2 * sizeof *p); /* {k, y} pairs */
-  double *ys = malloc((m ? m : 1) * sizeof *ys), *sm = malloc((m ? m : 1) * sizeof *sm);
-  if (p == NULL || ys == NULL || sm == NULL) {
-    free(p);
-    free(ys);
-    free(sm);
-    hnm_errf(err, errlen, "out of memory");
-    return -1;
-  }
-  for (size_t i = 0; i < m; i++)
-    p[2 * i] = k[i], p[2 * i + 1] = y[i];
-  qsort(p, m, 2 * sizeof *p, fit__cmp_d); /* by the pair's first member, k */
-  for (size_t i = 0; i < m;) {
-    size_t j = i;
-    while (j < m && p[2 * j] == p[2 * i])
-      ys[j - i] = p[2 * j + 1], j++;
-    k[out] = p[2 * i];
-    y[out] = hnm_fit_median(ys, j - i);
-    out++;
-    i = j;
-  }
-  *n = out;
-  /* A median filter keeps steps and straight lines as they are, so clean
-   * data is unchanged, but where neighbouring sizes fall into two bands
-   * (plafrim's 35 or 100 us at 600 B) it follows the locally most frequent
-   * one, which is what the per-size median error rewards. Which width
-   * (none, 5 or 11 sizes) fits a cluster best is the caller's choice
-   * (hnm-calibrate: held-out error). */
-  for (size_t i = 0; i < out; i++) {
-    size_t h = smooth > 0 ? (size_t)smooth : 0;
-    h = i < h ? i : h;
-    h = out - 1 - i < h ? out - 1 - i : h;
-    for (size_t q = 0; q <= 2 * h; q++)
-      ys[q] = y[i - h + q];
-    sm[i] = hnm_fit_median(ys, 2 * h + 1);
-  }
-  memcpy(y, sm, out * sizeof *y);
-  free(sm);
-  free(p);
-  free(ys);
-  return 0;
-}
-
 int hnm_fit_push(double **k, double **y, size_t *n, size_t *cap, double kv, double yv)
 {
   if (*n == *cap) {

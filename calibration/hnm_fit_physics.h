@@ -31,7 +31,7 @@
 #define HNM_FIT_PHYSICS_H
 
 #include <stddef.h>
-#include "hnm_fit_model.h"
+#include "hnm_fit_result.h"
 
 /* Constrain M's segments (m->seg) with the points (K[i] bytes, T[i]
  * seconds of one-way transfer), raw or per-size medians (RAW, as the fit,

@@ -320,18 +320,170 @@ static int cmp_double(const void *a, const void *b)
 #define SG_LAT_DEFAULT                                                                                                 \
   "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;732:1.9503;257:1.95341;0:2.01467"
 
+/* The options import reads, in this order (the first five are tables). */
+enum { IMPORT__OS, IMPORT__OIS, IMPORT__OR, IMPORT__BW, IMPORT__LAT, IMPORT__ASYNC, IMPORT__DETACHED, IMPORT__CROSS,
+       IMPORT__NIDS };
+static const char *const import__ids[IMPORT__NIDS] = {"smpi/os",        "smpi/ois",
+                                                      "smpi/or",        "smpi/bw-factor",
+                                                      "smpi/lat-factor", "smpi/async-small-thresh",
+                                                      "smpi/send-is-detached-thresh", "network/crosstraffic"};
+
+/* The <prop>s of DOC's <config> (the root, or a child of <platform>):
+ * each option's value (strdup'ed) and line into val and line; notes for
+ * old names and other options. 0, or -1 with err. */
+static int import__props(const hnm_xml_doc *doc, const char *path, char **val, long *line, char *notes,
+                         size_t notescap, char *err, size_t errlen)
+{
+  int nconfig = 0, in_config = 0;
+  for (size_t i = 0; i < doc->n; i++) {
+    const hnm_xml_elem *c = &doc->e[i];
+    int config_depth = strcmp(doc->e[0].name, "config") == 0 ? 0 : 1;
+    if (c->depth <= config_depth)
+      in_config = c->depth == config_depth && strcmp(c->name, "config") == 0;
+    if (c->depth == config_depth && in_config)
+      nconfig++;
+    if (!in_config || c->depth != config_depth + 1 || strcmp(c->name, "prop") != 0)
+      continue;
+    const char *sid = hnm_xml_attr(c, "id"), *v = hnm_xml_attr(c, "value");
+    if (sid == NULL || v == NULL)
+      return hnm_fail(err, errlen, "%s:%ld: <prop> without id or value", path, c->line);
+    int k = 0;
+    while (k < IMPORT__NIDS && strcmp(sid, import__ids[k]) != 0)
+      k++;
+    /* platform-calibration still writes the names older SimGrids knew. */
+    if (k == IMPORT__NIDS && strcmp(sid, "smpi/async-small-thres") == 0)
+      k = IMPORT__ASYNC;
+    if (k == IMPORT__NIDS && strcmp(sid, "smpi/send-is-detached-thres") == 0)
+      k = IMPORT__DETACHED;
+    if (k < IMPORT__NIDS && strcmp(sid, import__ids[k]) != 0)
+      note(notes, notescap, "note: %s:%ld: '%s' read as SimGrid 3.32's '%s'", path, c->line, sid, import__ids[k]);
+    if (k == IMPORT__NIDS)
+      note(notes, notescap, "note: %s:%ld: '%s' is not part of the network model: ignored", path, c->line, sid);
+    else {
+      free(val[k]);
+      val[k] = strdup(v);
+      if (val[k] == NULL)
+        return hnm_fail(err, errlen, "out of memory");
+      line[k] = c->line;
+    }
+  }
+  if (nconfig == 0)
+    return hnm_fail(err, errlen, "%s: no <config> block", path);
+  return 0;
+}
+
+/* The two thresholds (bytes; SimGrid's defaults 0 and 65536) and
+ * network/crosstraffic (-1: not given, else 0 or 1). 0, or -1 with err. */
+static int import__protocol(char *const *val, const long *line, const char *path, long *thr, int *cross, char *err,
+                            size_t errlen)
+{
+  thr[0] = 0, thr[1] = 65536;
+  for (int i = 0; i < 2; i++)
+    if (val[IMPORT__ASYNC + i] != NULL) {
+      char *end;
+      errno = 0;
+      long t = strtol(val[IMPORT__ASYNC + i], &end, 10);
+      if (end == val[IMPORT__ASYNC + i] || *end != '\0' || errno == ERANGE || t < 0 || t > INT_MAX)
+        return hnm_fail(err, errlen, "%s:%ld: %s: '%s' is not a whole number of bytes (an int)", path,
+                        line[IMPORT__ASYNC + i], import__ids[IMPORT__ASYNC + i], val[IMPORT__ASYNC + i]);
+      thr[i] = t;
+    }
+  if (thr[0] > thr[1])
+    return hnm_fail(err, errlen, "%s:%ld: %s: %ld > smpi/send-is-detached-thresh %ld (SimGrid refuses it)", path,
+                    line[IMPORT__ASYNC], import__ids[IMPORT__ASYNC], thr[0], thr[1]);
+  *cross = -1;
+  if (val[IMPORT__CROSS] != NULL) {
+    const char *v = val[IMPORT__CROSS];
+    if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "true"))
+      *cross = 1;
+    else if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false"))
+      *cross = 0;
+    else
+      return hnm_fail(err, errlen, "%s:%ld: %s: '%s' is not a boolean", path, line[IMPORT__CROSS],
+                      import__ids[IMPORT__CROSS], v);
+  }
+  return 0;
+}
+
+/* Segment boundaries in k (payload bytes) of the five tables F: cost keys
+ * K (k <= K), factor keys K - 16 (k + 16 <= K); a factor key below 16
+ * splits nothing. Sorted, distinct, into *bounds (malloc'ed): their
+ * number, or -1 out of memory. */
+static long import__bounds(const struct factor *f, double **bounds)
+{
+  size_t nb = 0, capb = 8;
+  for (int i = 0; i < 5; i++)
+    capb += f[i].n;
+  *bounds = malloc(capb * sizeof **bounds);
+  if (*bounds == NULL)
+    return -1;
+  double *b = *bounds;
+  for (int i = 0; i < 5; i++)
+    for (size_t j = i < 3 ? 1 : 0; j < f[i].n; j++) { /* a cost table's first key splits nothing */
+      double v = i < 3 ? (double)f[i].e[j].key : (double)f[i].e[j].key - ENVELOPE;
+      if (v >= 0)
+        b[nb++] = v;
+    }
+  qsort(b, nb, sizeof *b, cmp_double);
+  size_t u = 0;
+  for (size_t i = 0; i < nb; i++)
+    if (u == 0 || b[i] != b[u - 1])
+      b[u++] = b[i];
+  return (long)u;
+}
+
+/* Segment I of the NB + 1 cut at BOUNDS, as SimGrid alone on the route
+ * times it: latf L + (k + 16) / (bwf B). 0, or -1 with err. */
+static int import__segment(const struct factor *f, const double *bounds, size_t nb, size_t i, double route_bw,
+                           double route_lat, const char *path, const long *line, struct hnm_segment *g, char *err,
+                           size_t errlen)
+{
+  double hi = i < nb ? bounds[i] : INFINITY;
+  double k = i < nb ? hi : (nb ? bounds[nb - 1] + 1 : 1); /* a payload inside the segment */
+  const struct fentry *c[3], *bf = lookup(&f[3], k + ENVELOPE, 1), *lf = lookup(&f[4], k + ENVELOPE, 1);
+  for (int j = 0; j < 3; j++)
+    c[j] = lookup(&f[j], k, 0);
+  double bwf = bf ? bf->v[0] : 1.0, latf = lf ? lf->v[0] : 1.0;
+  if (!(bwf > 0))
+    return hnm_fail(err, errlen, "%s:%ld: smpi/bw-factor: factor 0 for %.0f-byte messages (no transfer)", path,
+                    line[IMPORT__BW], k);
+  /* The factor and the route together: the file's line and the option. */
+  if (bwf * route_bw > HNM_MAX_BANDWIDTH)
+    return hnm_fail(err, errlen,
+                    "%s:%ld: smpi/bw-factor: chunk %d: factor %.17g times --bandwidth %.17gBps is above "
+                    "1e20Bps (hnm's 'no limit')",
+                    path, line[IMPORT__BW], bf ? bf->chunk : 0, bwf, route_bw);
+  /* The segment's latency: latf L plus SMPI's envelope at the factor's
+   * bandwidth; above 1 s, the larger of the two terms is the one named. */
+  double lat_term = latf * route_lat, env_term = ENVELOPE / (bwf * route_bw);
+  if (lat_term + env_term > IMPORT_MAX_TIME) {
+    if (env_term >= lat_term)
+      return hnm_fail(err, errlen,
+                      "%s:%ld: smpi/bw-factor: chunk %d: factor %.17g times --bandwidth %.17gBps makes "
+                      "SMPI's 16-byte envelope take %.3g s: a latency above 1 s (docs/model-format.md)",
+                      path, line[IMPORT__BW], bf ? bf->chunk : 0, bwf, route_bw, env_term);
+    return hnm_fail(err, errlen,
+                    "%s:%ld: smpi/lat-factor: chunk %d: factor %.17g times --latency %.17gs is a latency "
+                    "above 1 s (docs/model-format.md)",
+                    path, line[IMPORT__LAT], lf ? lf->chunk : 0, latf, route_lat);
+  }
+  g->upto = hi;
+  g->latency_absolute = g->bandwidth_absolute = 1;
+  g->bandwidth_Bps = bwf * route_bw;
+  g->latency_s = latf * route_lat + ENVELOPE / g->bandwidth_Bps;
+  g->send_o = c[0]->v[0], g->send_O = c[0]->v[1];
+  g->isend_o = c[1]->v[0], g->isend_O = c[1]->v[1];
+  g->recv_o = c[2]->v[0], g->recv_O = c[2]->v[1];
+  return 0;
+}
+
 int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, const char *name, hnm_model **model,
                            char *notes, size_t notescap, char *err, size_t errlen)
 {
   struct hnm_segment *segs = NULL;
   *model = NULL;
-  enum { OS, OIS, OR, BW, LAT, ASYNC, DETACHED, CROSS, NIDS };
-  static const char *const ids[NIDS] = {"smpi/os",        "smpi/ois",
-                                        "smpi/or",        "smpi/bw-factor",
-                                        "smpi/lat-factor", "smpi/async-small-thresh",
-                                        "smpi/send-is-detached-thresh", "network/crosstraffic"};
-  char *val[NIDS] = {0};
-  long line[NIDS] = {0};
+  char *val[IMPORT__NIDS] = {0};
+  long line[IMPORT__NIDS] = {0};
   struct factor f[5] = {{0}};
   double *bounds = NULL;
   int rc = -1;
@@ -345,152 +497,31 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
              doc.e[0].name);
     goto out;
   }
-  /* <config> as the root, or as a child of <platform>; its <prop>s. */
-  int nconfig = 0, in_config = 0;
-  for (size_t i = 0; i < doc.n; i++) {
-    const hnm_xml_elem *c = &doc.e[i];
-    int config_depth = strcmp(doc.e[0].name, "config") == 0 ? 0 : 1;
-    if (c->depth <= config_depth)
-      in_config = c->depth == config_depth && strcmp(c->name, "config") == 0;
-    if (c->depth == config_depth && in_config)
-      nconfig++;
-    if (!in_config || c->depth != config_depth + 1 || strcmp(c->name, "prop") != 0)
-      continue;
-    const char *sid = hnm_xml_attr(c, "id"), *v = hnm_xml_attr(c, "value");
-    if (sid == NULL || v == NULL) {
-      hnm_errf(err, errlen, "%s:%ld: <prop> without id or value", path, c->line);
-      goto out;
-    }
-    int k = 0;
-    while (k < NIDS && strcmp(sid, ids[k]) != 0)
-      k++;
-    /* platform-calibration still writes the names older SimGrids knew. */
-    if (k == NIDS && strcmp(sid, "smpi/async-small-thres") == 0)
-      k = ASYNC;
-    if (k == NIDS && strcmp(sid, "smpi/send-is-detached-thres") == 0)
-      k = DETACHED;
-    if (k < NIDS && strcmp(sid, ids[k]) != 0)
-      note(notes, notescap, "note: %s:%ld: '%s' read as SimGrid 3.32's '%s'", path, c->line, sid, ids[k]);
-    if (k == NIDS)
-      note(notes, notescap, "note: %s:%ld: '%s' is not part of the network model: ignored", path, c->line, sid);
-    else {
-      free(val[k]);
-      val[k] = strdup(v);
-      line[k] = c->line;
-    }
-  }
-  if (nconfig == 0) {
-    hnm_errf(err, errlen, "%s: no <config> block", path);
+  if (import__props(&doc, path, val, line, notes, notescap, err, errlen) != 0)
     goto out;
-  }
   static const char *const defaults[5] = {"0:0:0:0:0", "0:0:0:0:0", "0:0:0:0:0", SG_BW_DEFAULT, SG_LAT_DEFAULT};
   for (int i = 0; i < 5; i++) {
     char where[4200];
     snprintf(where, sizeof where, "%s:%ld", path, line[i]);
     if (val[i] == NULL)
-      note(notes, notescap, "note: %s: no '%s': SimGrid 3.32's default '%s'", path, ids[i], defaults[i]);
-    if (parse_factor(val[i] ? val[i] : defaults[i], i < 3 ? 2 : 1, &f[i], val[i] ? where : path, ids[i], err,
+      note(notes, notescap, "note: %s: no '%s': SimGrid 3.32's default '%s'", path, import__ids[i], defaults[i]);
+    if (parse_factor(val[i] ? val[i] : defaults[i], i < 3 ? 2 : 1, &f[i], val[i] ? where : path, import__ids[i], err,
                      errlen) != 0)
       goto out;
   }
-  long thr[2] = {0, 65536};
-  for (int i = 0; i < 2; i++)
-    if (val[ASYNC + i] != NULL) {
-      char *end;
-      errno = 0;
-      long t = strtol(val[ASYNC + i], &end, 10);
-      if (end == val[ASYNC + i] || *end != '\0' || errno == ERANGE || t < 0 || t > INT_MAX) {
-        hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a whole number of bytes (an int)", path,
-                 line[ASYNC + i], ids[ASYNC + i], val[ASYNC + i]);
-        goto out;
-      }
-      thr[i] = t;
-    }
-  if (thr[0] > thr[1]) {
-    hnm_errf(err, errlen, "%s:%ld: %s: %ld > smpi/send-is-detached-thresh %ld (SimGrid refuses it)", path,
-             line[ASYNC], ids[ASYNC], thr[0], thr[1]);
+  long thr[2];
+  int cross;
+  if (import__protocol(val, line, path, thr, &cross, err, errlen) != 0)
     goto out;
-  }
-  int cross = -1;
-  if (val[CROSS] != NULL) {
-    const char *v = val[CROSS];
-    if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "true"))
-      cross = 1;
-    else if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false"))
-      cross = 0;
-    else {
-      hnm_errf(err, errlen, "%s:%ld: %s: '%s' is not a boolean", path, line[CROSS], ids[CROSS], v);
-      goto out;
-    }
-  }
-  /* Segment boundaries in k (payload bytes): cost keys K (k <= K), factor
-   * keys K - 16 (k + 16 <= K); a factor key below 16 splits nothing. */
-  size_t nb = 0, capb = 8;
-  for (int i = 0; i < 5; i++)
-    capb += f[i].n;
-  bounds = malloc(capb * sizeof *bounds);
-  if (bounds == NULL) {
+  long nbl = import__bounds(f, &bounds);
+  size_t nb = nbl < 0 ? 0 : (size_t)nbl;
+  if (nbl < 0 || (segs = calloc(nb + 1, sizeof *segs)) == NULL) {
     hnm_errf(err, errlen, "out of memory");
     goto out;
   }
-  for (int i = 0; i < 5; i++)
-    for (size_t j = i < 3 ? 1 : 0; j < f[i].n; j++) { /* a cost table's first key splits nothing */
-      double b = i < 3 ? (double)f[i].e[j].key : (double)f[i].e[j].key - ENVELOPE;
-      if (b >= 0)
-        bounds[nb++] = b;
-    }
-  qsort(bounds, nb, sizeof *bounds, cmp_double);
-  size_t u = 0;
-  for (size_t i = 0; i < nb; i++)
-    if (u == 0 || bounds[i] != bounds[u - 1])
-      bounds[u++] = bounds[i];
-  nb = u;
-  segs = calloc(nb + 1, sizeof *segs);
-  if (segs == NULL) {
-    hnm_errf(err, errlen, "out of memory");
-    goto out;
-  }
-  for (size_t i = 0; i <= nb; i++) {
-    double hi = i < nb ? bounds[i] : INFINITY;
-    double k = i < nb ? hi : (nb ? bounds[nb - 1] + 1 : 1); /* a payload inside the segment */
-    const struct fentry *c[3], *bf = lookup(&f[3], k + ENVELOPE, 1), *lf = lookup(&f[4], k + ENVELOPE, 1);
-    for (int j = 0; j < 3; j++)
-      c[j] = lookup(&f[j], k, 0);
-    double bwf = bf ? bf->v[0] : 1.0, latf = lf ? lf->v[0] : 1.0;
-    if (!(bwf > 0)) {
-      hnm_errf(err, errlen, "%s:%ld: smpi/bw-factor: factor 0 for %.0f-byte messages (no transfer)", path,
-               line[BW], k);
+  for (size_t i = 0; i <= nb; i++)
+    if (import__segment(f, bounds, nb, i, route_bw, route_lat, path, line, &segs[i], err, errlen) != 0)
       goto out;
-    }
-    /* The factor and the route together: the file's line and the option. */
-    if (bwf * route_bw > HNM_MAX_BANDWIDTH) {
-      hnm_errf(err, errlen, "%s:%ld: smpi/bw-factor: chunk %d: factor %.17g times --bandwidth %.17gBps is above "
-               "1e20Bps (hnm's 'no limit')", path, line[BW], bf ? bf->chunk : 0, bwf, route_bw);
-      goto out;
-    }
-    /* The segment's latency: latf L plus SMPI's envelope at the factor's
-     * bandwidth; above 1 s, the larger of the two terms is the one named. */
-    double lat_term = latf * route_lat, env_term = ENVELOPE / (bwf * route_bw);
-    if (lat_term + env_term > IMPORT_MAX_TIME) {
-      if (env_term >= lat_term)
-        hnm_errf(err, errlen, "%s:%ld: smpi/bw-factor: chunk %d: factor %.17g times --bandwidth %.17gBps makes "
-                 "SMPI's 16-byte envelope take %.3g s: a latency above 1 s (docs/model-format.md)", path, line[BW],
-                 bf ? bf->chunk : 0, bwf, route_bw, env_term);
-      else
-        hnm_errf(err, errlen, "%s:%ld: smpi/lat-factor: chunk %d: factor %.17g times --latency %.17gs is a latency "
-                 "above 1 s (docs/model-format.md)", path, line[LAT], lf ? lf->chunk : 0, latf, route_lat);
-      goto out;
-    }
-    /* SimGrid alone on the route: latf L + (k + 16) / (bwf B). */
-    struct hnm_segment *g = &segs[i];
-    g->upto = hi;
-    g->latency_absolute = g->bandwidth_absolute = 1;
-    g->bandwidth_Bps = bwf * route_bw;
-    g->latency_s = latf * route_lat + ENVELOPE / g->bandwidth_Bps;
-    g->send_o = c[0]->v[0], g->send_O = c[0]->v[1];
-    g->isend_o = c[1]->v[0], g->isend_O = c[1]->v[1];
-    g->recv_o = c[2]->v[0], g->recv_O = c[2]->v[1];
-  }
   char desc[4600];
   snprintf(desc, sizeof desc, "Imported by hnm-calibrate from SimGrid's configuration in %s, for a route of %.17g B/s and %.17g s",
            path, route_bw, route_lat);
@@ -506,7 +537,7 @@ int hnm_smpi_config_import(const char *path, double route_bw, double route_lat, 
   }
   rc = 0;
 out:
-  for (int i = 0; i < NIDS; i++)
+  for (int i = 0; i < IMPORT__NIDS; i++)
     free(val[i]);
   for (int i = 0; i < 5; i++)
     free(f[i].e);

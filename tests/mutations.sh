@@ -38,6 +38,10 @@ mutate install.relocated core/CMakeLists.txt 'hnm_install_headers(hnm_error.h hn
 install(FILES hnm_msg.h DESTINATION ${HNM_INSTALL_INCLUDE})'
 # compare.bad_input: hnm-compare plot refuses an output it cannot create before printing its table.
 mutate compare.bad_input tools/hnm_compare_plot.c 'hnm_out_check(a.dat, "-o", err, sizeof err) != 0 ||' '0 ||'
+# calibration.fit_model: the fit's robust reweighting (IRLS) against outliers.
+mutate calibration.fit_model calibration/hnm_fit.c 'it < iters; it++' 'it < 0; it++'
+# calibration.readers: the probe's send and receive columns, each in its field.
+mutate calibration.readers calibration/hnm_calibrate_csv.c '(hnm_fit_probe){v[0], v[1], v[2], v[3], v[4]}' '(hnm_fit_probe){v[0], v[1], v[3], v[2], v[4]}'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }

@@ -163,13 +163,14 @@ static void test_exact(void)
     d[i] = y[i];
   }
   double a, b;
-  double loss = hnm_fit_line(k, y, d, 40, 0.01, &a, &b);
+  double loss = -1;
+  CHECK(hnm_fit_line(k, y, d, 40, 0.01, &a, &b, &loss, NULL, 0) == 0);
   CHECK(near(a, 2.5e-6, 1e-9));
   CHECK(near(b, 3e-10, 1e-9));
   CHECK(loss < 1e-18);
   /* One distinct size: slope 0, a = the (robust) level. */
   double k1[3] = {8, 8, 8}, y1[3] = {1, 1, 1}, d1[3] = {1, 1, 1};
-  hnm_fit_line(k1, y1, d1, 3, 0.1, &a, &b);
+  CHECK(hnm_fit_line(k1, y1, d1, 3, 0.1, &a, &b, NULL, NULL, 0) == 0);
   CHECK(b == 0 && a == 1);
 
   /* Two exact segments with a jump: found exactly, at the floor noise. */

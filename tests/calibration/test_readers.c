@@ -65,6 +65,19 @@ static void test_read_csv(void)
   CHECK(strcmp(err, "") == 0);
   cal_inputs_free(&in);
 
+  /* The probe's columns land in their fields: send and receive differ. */
+  memset(&in, 0, sizeof in);
+  const char *probe = file("probe.csv", "size,delay,send,recv,pingpong\n8,0.001,2e-6,3e-6,5e-6\n");
+  CHECK(cal_read_csv(probe, &in, err, sizeof err) == 0);
+  CHECK(in.nprobe == 1);
+  if (in.nprobe == 1) {
+    CHECK(in.probe[0].size == 8 && in.probe[0].delay == 0.001);
+    CHECK(in.probe[0].send == 2e-6);
+    CHECK(in.probe[0].recv == 3e-6);
+    CHECK(in.probe[0].pingpong == 5e-6);
+  }
+  cal_inputs_free(&in);
+
   csv_refused("", "1: empty file (no header)", __LINE__);
   csv_refused("op,size,start,duration\n", "1: no measurements after the header", __LINE__);
   csv_refused("size,op\n1,2\n",
@@ -99,31 +112,34 @@ static void test_breakpoints(void)
   size_t n = 99;
   char err[HNM_ERRLEN] = "(untouched)";
   const char *ok = file("breakpoints.csv", "breakpoint,status\n1024,located\n4096,merged\n65536,located\n");
-  CHECK(cal_refine_read_breakpoints(ok, bp, 4, &n, err, sizeof err) == 1);
+  int is_bp = -1;
+  CHECK(cal_refine_read_breakpoints(ok, bp, 4, &n, &is_bp, err, sizeof err) == 0);
+  CHECK(is_bp == 1);
   CHECK(n == 2 && bp[0] == 1024 && bp[1] == 65536);
   CHECK(strcmp(err, "(untouched)") == 0);
-  /* Another kind of file: 0, not an error. */
+  /* Another kind of file: 0 and not one, not an error. */
   const char *other = file("p2p.csv", "op,size,start,duration\nsend,8,0,1e-6\n");
-  CHECK(cal_refine_read_breakpoints(other, bp, 4, &n, err, sizeof err) == 0);
+  CHECK(cal_refine_read_breakpoints(other, bp, 4, &n, &is_bp, err, sizeof err) == 0);
+  CHECK(is_bp == 0 && n == 0);
 
   char expect[HNM_ERRLEN];
   const char *bad = file("bad-bp.csv", "breakpoint,status\n1024,found\n");
   snprintf(expect, sizeof expect, "%s:2: expected BYTES,located or BYTES,merged", bad);
-  CHECK(cal_refine_read_breakpoints(bad, bp, 4, &n, err, sizeof err) == -1);
+  CHECK(cal_refine_read_breakpoints(bad, bp, 4, &n, &is_bp, err, sizeof err) == -1);
   CHECK(strcmp(err, expect) == 0);
   if (strcmp(err, expect) != 0)
     fprintf(stderr, "  got:  %s\n  want: %s\n", err, expect);
 
   const char *many = file("many-bp.csv", "breakpoint,status\n1,located\n2,located\n3,located\n");
   snprintf(expect, sizeof expect, "%s:4: more than 2 breakpoints", many);
-  CHECK(cal_refine_read_breakpoints(many, bp, 2, &n, err, sizeof err) == -1);
+  CHECK(cal_refine_read_breakpoints(many, bp, 2, &n, &is_bp, err, sizeof err) == -1);
   CHECK(strcmp(err, expect) == 0);
   if (strcmp(err, expect) != 0)
     fprintf(stderr, "  got:  %s\n  want: %s\n", err, expect);
 
   const char *cut = file("cut-bp.csv", "breakpoint,status\n1,located");
   snprintf(expect, sizeof expect, "%s:2: truncated line (no end of line)", cut);
-  CHECK(cal_refine_read_breakpoints(cut, bp, 4, &n, err, sizeof err) == -1);
+  CHECK(cal_refine_read_breakpoints(cut, bp, 4, &n, &is_bp, err, sizeof err) == -1);
   CHECK(strcmp(err, expect) == 0);
 }
 
