@@ -191,12 +191,3 @@ int hnm_msg_failure(const char *fmt, ...)
   va_end(ap);
   return HNM_EXIT_FAILURE;
 }
-
-void hnm_msg_die(int status, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  msg__print_line(msg__prog, fmt, ap);
-  va_end(ap);
-  exit(status);
-}

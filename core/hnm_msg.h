@@ -92,10 +92,6 @@ int hnm_msg_option_error(const char *option, const char *fmt, ...) HNM_MSG__PRIN
  * flush ("standard output: write error: No space left on device"). */
 int hnm_msg_flush_stdout(void);
 
-/* "PROG: message" on stderr, then exit(status): for a tool's own code only
- * (never a reader or a library function). */
-HNM_MSG__NORETURN void hnm_msg_die(int status, const char *fmt, ...) HNM_MSG__PRINTF(2, 3);
-
 #ifdef __cplusplus
 }
 #endif
