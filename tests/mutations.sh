@@ -26,6 +26,9 @@ mutate() { MUTATIONS+=("$1" "$2" "$3" "$4"); }
 # --- the table ------------------------------------------------------------------
 # reliability.option_table: an option's refusal says why.
 mutate reliability.option_table core/hnm_opt.c '"needs an argument"' '""'
+# sim.main_job: graphene's numbers (its detached segment's bandwidth factor)
+# against SimGrid's own model configured with them.
+mutate sim.main_job model/models/graphene.xml 'lat-factor="2.5" bw-factor="0.90"' 'lat-factor="2.5" bw-factor="0.91"'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }
