@@ -156,7 +156,7 @@ static void check__simgrid_reason(char *text, char *out, size_t outlen)
     msg = strstr(msg, ": ") + 2;
   else if (strncmp(msg, "hnm-hosts: ", 11) == 0)
     msg += 11;
-  snprintf(out, outlen, "%s", *msg ? msg : "SimGrid cannot load it");
+  hnm_errf(out, outlen, "%s", *msg ? msg : "SimGrid cannot load it");
 }
 
 long run_check_platform_cpu_bound(long long bytes)
@@ -199,10 +199,10 @@ static void check__platform_reason(int st, FILE *errf, rlim_t cpu_s, char *reaso
   char *etext = check__slurp(fileno(errf), &elen);
   check__simgrid_reason(etext ? etext : (char[]){""}, reason, reasonlen);
   if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGXCPU || WTERMSIG(st) == SIGKILL))
-    snprintf(reason, reasonlen, "loading it takes more than %ld s of CPU time (the check's bound)", (long)cpu_s);
+    hnm_errf(reason, reasonlen, "loading it takes more than %ld s of CPU time (the check's bound)", (long)cpu_s);
   else if (strstr(reason, "bad_alloc") != NULL || strstr(reason, "out of memory") != NULL ||
            strstr(reason, "Cannot allocate") != NULL || (WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT && !*reason))
-    snprintf(reason, reasonlen, "loading it needs more than %d GiB of memory (the check's bound)",
+    hnm_errf(reason, reasonlen, "loading it needs more than %d GiB of memory (the check's bound)",
              (int)(HNM_CHECK_MAX_AS_BYTES >> 30));
   free(etext);
 }
