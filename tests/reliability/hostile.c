@@ -871,6 +871,15 @@ static void generated_case(struct kase *k, long i)
       what = "out-missing-dir";
       k_why(k, "'missing/dir/out': cannot create: No such file or directory$");
     }
+  } else if (k->nout > 0 && strchr(k->outs[0], '*') == NULL) {
+    /* An output the command line does not name (hnm-linkplot's, from -o
+     * PREFIX): a link to /dev/full in its place, a write that fails. */
+    k_in(k, k->outs[0], "/dev/full", strlen("/dev/full"), K_LINK);
+    what = "out-link=/dev/full";
+    char *e = re_escape(k->outs[0]);
+    k_why(k, "'%s': write error: No space left on device$", e);
+    free(e);
+    k->exits = 1u << 1; /* failed work, not bad input */
   } else if (k->argc > 0 && strcmp(k->argv[0], T_LINKPLOT) == 0) {
     /* hnm-linkplot writes nothing on standard output: no write to fail. */
   } else {
