@@ -42,6 +42,9 @@ mutate compare.bad_input tools/hnm_compare_plot.c 'hnm_out_check(a.dat, "-o", er
 mutate calibration.fit_model calibration/hnm_fit.c 'it < iters; it++' 'it < 0; it++'
 # calibration.readers: the probe's send and receive columns, each in its field.
 mutate calibration.readers calibration/hnm_calibrate_csv.c '(hnm_fit_probe){v[0], v[1], v[2], v[3], v[4]}' '(hnm_fit_probe){v[0], v[1], v[3], v[2], v[4]}'
+# sim.main_job: graphene's numbers (its detached segment's bandwidth factor)
+# against SimGrid's own model configured with them.
+mutate sim.main_job model/models/graphene.xml 'lat-factor="2.5" bw-factor="0.90"' 'lat-factor="2.5" bw-factor="0.91"'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }

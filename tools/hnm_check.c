@@ -4,6 +4,7 @@
 #include "hnm_platform_values.h"
 
 #include "hnm_input.h"
+#include "hnm_msg.h" /* HNM_EXIT_* */
 
 #include <errno.h>
 #include <limits.h>
@@ -155,7 +156,7 @@ static void check__simgrid_reason(char *text, char *out, size_t outlen)
     msg = strstr(msg, ": ") + 2;
   else if (strncmp(msg, "hnm-hosts: ", 11) == 0)
     msg += 11;
-  snprintf(out, outlen, "%s", *msg ? msg : "SimGrid cannot load it");
+  hnm_errf(out, outlen, "%s", *msg ? msg : "SimGrid cannot load it");
 }
 
 long run_check_platform_cpu_bound(long long bytes)
@@ -165,27 +166,62 @@ long run_check_platform_cpu_bound(long long bytes)
   return HNM_CHECK_MAX_CPU_S + (long)((bytes - HNM_CHECK_CPU_FREE) / HNM_CHECK_CPU_PER_S);
 }
 
-int run_check_platform(const char *helper, const char *platform, run_platform_info *info, char *err, size_t errlen)
+/* The checker's side of the fork: HELPER loads PLATFORM with its standard
+ * output to the pipe OUT and its standard error to ERRF. Never returns. */
+static void check__platform_child(const char *helper, const char *platform, int out[2], FILE *errf, rlim_t cpu_s)
 {
-  char why[512];
-  memset(info, 0, sizeof *info);
-  snprintf(info->file, sizeof info->file, "%s", platform);
-  if (hnm_input_check(platform, why, sizeof why) != 0)
-    return hnm_fail(err, errlen, "platform file '%s': %s", platform, why);
-  /* Values SimGrid would take (NaN, inf) or refuse without naming them. */
-  char vwhy[1024];
-  if (hnm_platform_values_check(platform, vwhy, sizeof vwhy) != 0)
-    return hnm_fail(err, errlen, "%s", vwhy);
+  dup2(out[1], 1);
+  dup2(fileno(errf), 2);
+  close(out[0]);
+  close(out[1]);
+  /* A platform file of a few lines can describe millions of hosts: the
+   * checker gets HNM_CHECK_MAX_AS_BYTES of address space and cpu_s of
+   * CPU time (above), and is refused beyond. */
+  struct rlimit cpu = {cpu_s, cpu_s};
+  setrlimit(RLIMIT_CPU, &cpu);
+#if !CHECK_ASAN /* ASan reserves terabytes of address space up front */
+  struct rlimit as = {HNM_CHECK_MAX_AS_BYTES, HNM_CHECK_MAX_AS_BYTES};
+  setrlimit(RLIMIT_AS, &as);
+#endif
+  execl(helper, helper, platform, (char *)NULL);
+  /* Not a message to the user: the reason the parent reads from this
+   * stderr (the file ERRF), as it reads the checker's, and puts in its
+   * one line. */
+  dprintf(2, "cannot run the platform checker %s: %s\n", helper, strerror(errno));
+  _exit(127);
+}
 
+/* Why the checker failed (wait status ST, its stderr in ERRF), in REASON. */
+static void check__platform_reason(int st, FILE *errf, rlim_t cpu_s, char *reason, size_t reasonlen)
+{
+  rewind(errf);
+  size_t elen = 0;
+  char *etext = check__slurp(fileno(errf), &elen);
+  check__simgrid_reason(etext ? etext : (char[]){""}, reason, reasonlen);
+  if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGXCPU || WTERMSIG(st) == SIGKILL))
+    hnm_errf(reason, reasonlen, "loading it takes more than %ld s of CPU time (the check's bound)", (long)cpu_s);
+  else if (strstr(reason, "bad_alloc") != NULL || strstr(reason, "out of memory") != NULL ||
+           strstr(reason, "Cannot allocate") != NULL || (WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT && !*reason))
+    hnm_errf(reason, reasonlen, "loading it needs more than %d GiB of memory (the check's bound)",
+             (int)(HNM_CHECK_MAX_AS_BYTES >> 30));
+  free(etext);
+}
+
+/* Run HELPER on PLATFORM and return its standard output in *TEXT (*LEN
+ * bytes, to free): 0; HNM_EXIT_FAILURE when the check could not be run
+ * (pipe, fork); HNM_EXIT_USAGE when SimGrid refused the platform. */
+static int check__platform_load(const char *helper, const char *platform, char **text, size_t *len, char *err,
+                                size_t errlen)
+{
   struct stat pst;
   rlim_t cpu_s = (rlim_t)run_check_platform_cpu_bound(stat(platform, &pst) == 0 ? (long long)pst.st_size : 0);
-
   int out[2];
   FILE *errf = tmpfile();
   if (errf == NULL || pipe(out) != 0) {
     if (errf)
       fclose(errf);
-    return hnm_fail(err, errlen, "platform file '%s': cannot check it: %s", platform, strerror(errno));
+    hnm_errf(err, errlen, "platform file '%s': cannot check it: %s", platform, strerror(errno));
+    return HNM_EXIT_FAILURE;
   }
   fflush(NULL);
   pid_t pid = fork();
@@ -193,80 +229,38 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
     close(out[0]);
     close(out[1]);
     fclose(errf);
-    return hnm_fail(err, errlen, "platform file '%s': cannot check it: %s", platform, strerror(errno));
+    hnm_errf(err, errlen, "platform file '%s': cannot check it: %s", platform, strerror(errno));
+    return HNM_EXIT_FAILURE;
   }
-  if (pid == 0) {
-    dup2(out[1], 1);
-    dup2(fileno(errf), 2);
-    close(out[0]);
-    close(out[1]);
-    /* A platform file of a few lines can describe millions of hosts: the
-     * checker gets HNM_CHECK_MAX_AS_BYTES of address space and cpu_s of
-     * CPU time (above), and is refused beyond. */
-    struct rlimit cpu = {cpu_s, cpu_s};
-    setrlimit(RLIMIT_CPU, &cpu);
-#if !CHECK_ASAN /* ASan reserves terabytes of address space up front */
-    struct rlimit as = {HNM_CHECK_MAX_AS_BYTES, HNM_CHECK_MAX_AS_BYTES};
-    setrlimit(RLIMIT_AS, &as);
-#endif
-    execl(helper, helper, platform, (char *)NULL);
-    /* Not a message to the user (no hnm_msg): the reason the parent reads
-     * from this stderr, as it reads the checker's, and puts in its one line. */
-    fprintf(stderr, "cannot run the platform checker %s: %s\n", helper, strerror(errno));
-    _exit(127);
-  }
+  if (pid == 0)
+    check__platform_child(helper, platform, out, errf, cpu_s);
   close(out[1]);
-  size_t len = 0;
-  char *text = check__slurp(out[0], &len);
+  *len = 0;
+  *text = check__slurp(out[0], len);
   close(out[0]);
   int st = 0;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
     ;
-  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || text == NULL || strncmp(text, "# hosts=", 8) != 0) {
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || *text == NULL || strncmp(*text, "# hosts=", 8) != 0) {
     char reason[400];
-    rewind(errf);
-    size_t elen = 0;
-    char *etext = check__slurp(fileno(errf), &elen);
-    check__simgrid_reason(etext ? etext : (char[]){""}, reason, sizeof reason);
-    if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGXCPU || WTERMSIG(st) == SIGKILL))
-      snprintf(reason, sizeof reason, "loading it takes more than %ld s of CPU time (the check's bound)",
-               (long)cpu_s);
-    else if (strstr(reason, "bad_alloc") != NULL || strstr(reason, "out of memory") != NULL ||
-             strstr(reason, "Cannot allocate") != NULL || (WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT && !*reason))
-      snprintf(reason, sizeof reason, "loading it needs more than %d GiB of memory (the check's bound)",
-               (int)(HNM_CHECK_MAX_AS_BYTES >> 30));
-    free(etext);
-    free(text);
+    check__platform_reason(st, errf, cpu_s, reason, sizeof reason);
+    free(*text);
+    *text = NULL;
     fclose(errf);
-    return hnm_fail(err, errlen, "platform file '%s': %s", platform, reason);
+    hnm_errf(err, errlen, "platform file '%s': %s", platform, reason);
+    return HNM_EXIT_USAGE;
   }
   fclose(errf);
+  return 0;
+}
 
-  unsigned long long nh = 0, fp = 0, lim = 0;
-  if (sscanf(text, "# hosts=%llu fatpipe=%llu limiters=%llu", &nh, &fp, &lim) != 3 || nh > len) {
-    free(text);
-    return hnm_fail(err, errlen, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
-  }
-  /* " host-speed=VALUE" on the summary line: the platform's <config>. */
-  char *eol = strchr(text, '\n');
-  const char *hs = strstr(text, " host-speed=");
-  if (hs != NULL && (eol == NULL || hs < eol)) {
-    size_t n = strcspn(hs + 12, " \n");
-    if (n == 0 || n >= sizeof info->host_speed) {
-      free(text);
-      return hnm_fail(err, errlen, "platform file '%s': <config> smpi/host-speed: not a speed", platform);
-    }
-    memcpy(info->host_speed, hs + 12, n);
-    info->host_speed[n] = '\0';
-  }
-  struct check__host *h = calloc(nh ? nh : 1, sizeof *h);
-  if (h == NULL) {
-    free(text);
-    return hnm_fail(err, errlen, "platform file '%s': out of memory", platform);
-  }
-  /* Host lines: NAME, or NAME<tab>SPEED (split at the last tab). */
+/* The host lines after the summary line, from P on: NAME, or NAME<tab>SPEED
+ * (split at the last tab), into H (room for NH). The number read; fewer
+ * than NH on a malformed line or out of memory. */
+static size_t check__platform_hosts(char *p, struct check__host *h, size_t nh)
+{
   size_t got = 0;
-  for (char *p = eol ? eol + 1 : text + len; *p && got < nh;) {
+  while (*p && got < nh) {
     char *e = strchr(p, '\n');
     size_t n = e ? (size_t)(e - p) : strlen(p);
     char *tab = NULL;
@@ -285,10 +279,40 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
     h[got++].speed = speed;
     p += n + (e ? 1 : 0);
   }
-  free(text);
+  return got;
+}
+
+/* The checker's answer TEXT (LEN bytes) into INFO: 0, HNM_EXIT_USAGE (a
+ * nonsense answer, no host) or HNM_EXIT_FAILURE (out of memory). */
+static int check__platform_parse(const char *helper, const char *platform, char *text, size_t len,
+                                 run_platform_info *info, char *err, size_t errlen)
+{
+  unsigned long long nh = 0, fp = 0, lim = 0;
+  if (sscanf(text, "# hosts=%llu fatpipe=%llu limiters=%llu", &nh, &fp, &lim) != 3 || nh > len) {
+    hnm_errf(err, errlen, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
+    return HNM_EXIT_USAGE;
+  }
+  /* " host-speed=VALUE" on the summary line: the platform's <config>. */
+  char *eol = strchr(text, '\n');
+  const char *hs = strstr(text, " host-speed=");
+  if (hs != NULL && (eol == NULL || hs < eol)) {
+    size_t n = strcspn(hs + 12, " \n");
+    if (n == 0 || n >= sizeof info->host_speed) {
+      hnm_errf(err, errlen, "platform file '%s': <config> smpi/host-speed: not a speed", platform);
+      return HNM_EXIT_USAGE;
+    }
+    memcpy(info->host_speed, hs + 12, n);
+    info->host_speed[n] = '\0';
+  }
+  struct check__host *h = calloc(nh ? nh : 1, sizeof *h);
+  if (h == NULL) {
+    hnm_errf(err, errlen, "platform file '%s': out of memory", platform);
+    return HNM_EXIT_FAILURE;
+  }
+  size_t got = check__platform_hosts(eol ? eol + 1 : text + len, h, nh);
   info->fatpipe = fp;
   info->limiters = lim;
-  int bad = got != nh;
+  int bad = got != nh, rc = 0;
   if (!bad && nh > 0) {
     qsort(h, got, sizeof *h, check__compare_hosts);
     info->hosts = calloc(got, sizeof *info->hosts);
@@ -298,7 +322,8 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
         free(h[i].name);
       free(h);
       run_platform_info_free(info);
-      return hnm_fail(err, errlen, "platform file '%s': out of memory", platform);
+      hnm_errf(err, errlen, "platform file '%s': out of memory", platform);
+      return HNM_EXIT_FAILURE;
     }
     for (size_t i = 0; i < got; i++) {
       info->hosts[i] = h[i].name;
@@ -311,14 +336,39 @@ int run_check_platform(const char *helper, const char *platform, run_platform_in
   }
   free(h);
   if (bad) {
-    run_platform_info_free(info);
-    return hnm_fail(err, errlen, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
+    hnm_errf(err, errlen, "platform file '%s': the platform checker %s answered nonsense", platform, helper);
+    rc = HNM_EXIT_USAGE;
+  } else if (nh == 0) {
+    hnm_errf(err, errlen, "platform file '%s': the platform has no host", platform);
+    rc = HNM_EXIT_USAGE;
   }
-  if (nh == 0) {
+  if (rc != 0)
     run_platform_info_free(info);
-    return hnm_fail(err, errlen, "platform file '%s': the platform has no host", platform);
+  return rc;
+}
+
+int run_check_platform(const char *helper, const char *platform, run_platform_info *info, char *err, size_t errlen)
+{
+  char why[512];
+  memset(info, 0, sizeof *info);
+  snprintf(info->file, sizeof info->file, "%s", platform);
+  if (hnm_input_check(platform, why, sizeof why) != 0) {
+    hnm_errf(err, errlen, "platform file '%s': %s", platform, why);
+    return HNM_EXIT_USAGE;
   }
-  return 0;
+  /* Values SimGrid would take (NaN, inf) or refuse without naming them. */
+  char vwhy[1024];
+  if (hnm_platform_values_check(platform, vwhy, sizeof vwhy) != 0) {
+    hnm_errf(err, errlen, "%s", vwhy);
+    return HNM_EXIT_USAGE;
+  }
+  char *text = NULL;
+  size_t len = 0;
+  int rc = check__platform_load(helper, platform, &text, &len, err, errlen);
+  if (rc == 0)
+    rc = check__platform_parse(helper, platform, text, len, info, err, errlen);
+  free(text);
+  return rc;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -19,7 +19,8 @@
  *     ranks beyond it round-robin over the hostfile again, and hnm-run notes
  *     it, as smpirun's users expect.
  *
- * Every function returns 0, or -1 with the one line in err (core/hnm_error.h).
+ * Every function returns 0, or -1 with the one line in err (core/hnm_error.h);
+ * run_check_platform() returns an exit status instead (see there).
  */
 #ifndef HNM_CHECK_H
 #define HNM_CHECK_H
@@ -53,7 +54,9 @@ int run_check_np(const char *text, long *np, char *err, size_t errlen);
 long run_check_platform_cpu_bound(long long bytes);
 
 /* Load PLATFORM with the helper program HELPER (hnm-hosts) and fill INFO
- * (free with run_platform_info_free()). */
+ * (free with run_platform_info_free()). A step of a command: returns 0,
+ * HNM_EXIT_USAGE (the platform is refused) or HNM_EXIT_FAILURE (the check
+ * could not be run: pipe, fork, memory), with the one line in err. */
 int run_check_platform(const char *helper, const char *platform, run_platform_info *info, char *err, size_t errlen);
 void run_platform_info_free(run_platform_info *info);
 

@@ -29,7 +29,10 @@
  * CSV reader (hnm_csv.h), their columns are platforms/hnm_linkload_csv.h's.
  *
  * Exit status: 0; 2 on bad input (one line naming file, line and field;
- * nothing written); 1 if gnuplot fails (data and script are written).
+ * nothing written); 1 if the work fails: an output that cannot be written
+ * (a full disk), memory, or gnuplot (data and script are then written).
+ * Every helper returns its error in err (core/hnm_error.h): 0/-1, or a
+ * step's exit status; the commands print it once.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_csv.h"
@@ -41,6 +44,7 @@
 #include "hnm_opt.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,39 +71,55 @@ struct load {
   size_t n;
 };
 
+/* The one line of a step's failure into err, then STATUS (HNM_EXIT_USAGE:
+ * bad input; HNM_EXIT_FAILURE: the work failed). */
+static int lp_refuse(int status, char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 4, 5)))
+#endif
+  ;
+static int lp_refuse(int status, char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  hnm_verrf(err, errlen, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
 /* Outputs go through hnm_out (symlinks kept, devices written through,
  * nothing but its own temporaries removed). out_open() returns the stream
- * and the handle in *o, or NULL after printing the reason. */
-static FILE *out_open(const char *path, hnm_out **o)
+ * and the handle in *o, or NULL with the reason in err. */
+static FILE *out_open(const char *path, hnm_out **o, char *err, size_t errlen)
 {
-  char err[1024];
-  if ((*o = hnm_out_open(path, "-o", err, sizeof err)) == NULL) {
-    hnm_msg_error("%s", err);
+  if ((*o = hnm_out_open(path, "-o", err, errlen)) == NULL)
     return NULL;
-  }
   return hnm_out_file(*o);
 }
 
 /* A coordinate field: a whole number in [-1, MAX_INDEX]. */
-static int index_field(const struct load *L, long lineno, const char *name, const char *v, long *out)
+static int index_field(const struct load *L, long lineno, const char *name, const char *v, long *out, char *err,
+                       size_t errlen)
 {
   char *end;
   errno = 0;
   long x = strtol(v, &end, 10);
   if (end == v || *end != '\0' || errno != 0 || x < -1 || x > MAX_INDEX)
-    return hnm_msg_error("%s:%ld: %s: '%.40s' is not a whole number from -1 to %ld", L->path, lineno, name, v, MAX_INDEX);
+    return hnm_fail(err, errlen, "%s:%ld: %s: '%.40s' is not a whole number from -1 to %ld", L->path, lineno, name, v,
+                    MAX_INDEX);
   *out = x;
   return 0;
 }
 
 /* A utilisation field: a finite number >= 0. */
-static int util_field(const struct load *L, long lineno, const char *name, const char *v, double *out)
+static int util_field(const struct load *L, long lineno, const char *name, const char *v, double *out, char *err,
+                      size_t errlen)
 {
   char *end;
   errno = 0;
   double x = strtod(v, &end);
   if (end == v || *end != '\0' || errno != 0 || !(x >= 0) || !isfinite(x))
-    return hnm_msg_error("%s:%ld: %s: '%.40s' is not a finite number >= 0", L->path, lineno, name, v);
+    return hnm_fail(err, errlen, "%s:%ld: %s: '%.40s' is not a finite number >= 0", L->path, lineno, name, v);
   *out = x;
   return 0;
 }
@@ -114,39 +134,42 @@ static void load_free(struct load *L)
 }
 
 /* One row of a link-load file (hnm_linkload_csv.h), split by core's CSV
- * reader: an empty field is a field (named in the message), never skipped. */
-static int load_row(struct load *L, long lineno, char *line)
+ * reader: an empty field is a field (named in the message), never skipped.
+ * 0, or an exit status with the line in err. */
+static int load_row(struct load *L, long lineno, char *line, char *err, size_t errlen)
 {
   char *field[HNM_LINKLOAD_NCOLS];
   int nf = hnm_csv_split(line, field, HNM_LINKLOAD_NCOLS);
   if (nf < 0)
-    return hnm_msg_error("%s:%ld: a quoted field is not closed, or text follows its closing quote", L->path, lineno);
+    return lp_refuse(HNM_EXIT_USAGE, err, errlen,
+                     "%s:%ld: a quoted field is not closed, or text follows its closing quote", L->path, lineno);
   if (nf != HNM_LINKLOAD_NCOLS)
-    return hnm_msg_error("%s:%ld: %d fields, %d expected", L->path, lineno, nf, HNM_LINKLOAD_NCOLS);
+    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s:%ld: %d fields, %d expected", L->path, lineno, nf,
+                     HNM_LINKLOAD_NCOLS);
   if (field[HNM_LINKLOAD_ROLE][0] == '\0')
-    return hnm_msg_error("%s:%ld: role: empty", L->path, lineno);
+    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s:%ld: role: empty", L->path, lineno);
   struct row r = {NULL, 0, 0, 0, 0, 0};
-  if (index_field(L, lineno, "a", field[HNM_LINKLOAD_A], &r.a) != 0 ||
-      index_field(L, lineno, "b", field[HNM_LINKLOAD_B], &r.b) != 0 ||
-      index_field(L, lineno, "c", field[HNM_LINKLOAD_C], &r.c) != 0 ||
-      util_field(L, lineno, "mean_util", field[HNM_LINKLOAD_MEAN], &r.mean) != 0 ||
-      util_field(L, lineno, "peak_util", field[HNM_LINKLOAD_PEAK], &r.peak) != 0)
+  if (index_field(L, lineno, "a", field[HNM_LINKLOAD_A], &r.a, err, errlen) != 0 ||
+      index_field(L, lineno, "b", field[HNM_LINKLOAD_B], &r.b, err, errlen) != 0 ||
+      index_field(L, lineno, "c", field[HNM_LINKLOAD_C], &r.c, err, errlen) != 0 ||
+      util_field(L, lineno, "mean_util", field[HNM_LINKLOAD_MEAN], &r.mean, err, errlen) != 0 ||
+      util_field(L, lineno, "peak_util", field[HNM_LINKLOAD_PEAK], &r.peak, err, errlen) != 0)
     return HNM_EXIT_USAGE;
   if ((L->n & (L->n - 1)) == 0) { /* 0, 1, 2, 4, ...: the capacity is full */
     struct row *g = realloc(L->rows, (L->n ? 2 * L->n : 1) * sizeof *g);
     if (g == NULL)
-      return hnm_msg_error("out of memory");
+      return lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
     L->rows = g;
   }
   if ((r.role = strdup(field[HNM_LINKLOAD_ROLE])) == NULL)
-    return hnm_msg_error("out of memory");
+    return lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   L->rows[L->n++] = r;
   return 0;
 }
 
-/* Read a link-load CSV: the header, then one row per link. On error, the
- * message is printed and L holds nothing. */
-static int load_read(struct load *L)
+/* Read a link-load CSV: the header, then one row per link. 0, or an exit
+ * status with the line in err, and L holds nothing. */
+static int load_read(struct load *L, char *err, size_t errlen)
 {
   char *line = NULL, ierr[512];
   size_t cap = 0;
@@ -156,29 +179,29 @@ static int load_read(struct load *L)
   L->n = 0;
   FILE *f = hnm_input_open(L->path, ierr, sizeof ierr);
   if (f == NULL)
-    return hnm_msg_error("%s: %s", L->path, ierr);
+    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: %s", L->path, ierr);
   while (rc == 0 && (len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     lineno++;
     if (len == -2) {
-      rc = hnm_msg_error("%s:%ld: line longer than 64 KiB", L->path, lineno);
+      rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s:%ld: line longer than 64 KiB", L->path, lineno);
       break;
     }
     if ((size_t)len != strlen(line)) {
-      rc = hnm_msg_error("%s:%ld: NUL byte in the line", L->path, lineno);
+      rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s:%ld: NUL byte in the line", L->path, lineno);
       break;
     }
     hnm_csv_chomp(line);
     if (lineno > 1)
-      rc = load_row(L, lineno, line);
+      rc = load_row(L, lineno, line, err, errlen);
     else if (strcmp(line, HNM_LINKLOAD_HEADER) != 0)
-      rc = hnm_msg_error("%s:1: not a link-load file (hnm-run --link-load)", L->path);
+      rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s:1: not a link-load file (hnm-run --link-load)", L->path);
   }
   free(line);
   if (rc == 0 && ferror(f))
-    rc = hnm_msg_error("%s: read error", L->path);
+    rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: read error", L->path);
   fclose(f);
   if (rc == 0 && lineno == 0)
-    rc = hnm_msg_error("%s: empty file", L->path);
+    rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: empty file", L->path);
   if (rc != 0)
     load_free(L);
   return rc;
@@ -189,14 +212,12 @@ static double metric(const struct row *r, int peak)
   return peak ? r->peak : r->mean;
 }
 
-/* gnuplot on the script; the data and the script stay written when it fails. */
-static int run_gnuplot(const char *gp)
+/* gnuplot on the script; the data and the script stay written when it
+ * fails (HNM_EXIT_FAILURE, the line in err). */
+static int run_gnuplot(const char *gp, char *err, size_t errlen)
 {
-  char err[1200];
-  if (hnm_gnuplot_run(gp, 0, err, sizeof err) != 0) {
-    hnm_msg_error("%s", err);
+  if (hnm_gnuplot_run(gp, 0, err, errlen) != 0)
     return HNM_EXIT_FAILURE;
-  }
   return 0;
 }
 
@@ -244,9 +265,9 @@ struct outs {
   int n;
 };
 
-static FILE *outs_open(struct outs *O, const char *path)
+static FILE *outs_open(struct outs *O, const char *path, char *err, size_t errlen)
 {
-  FILE *f = out_open(path, &O->o[O->n]);
+  FILE *f = out_open(path, &O->o[O->n], err, errlen);
   if (f != NULL)
     O->n++;
   return f;
@@ -259,33 +280,36 @@ static void outs_abort(struct outs *O)
   O->n = 0;
 }
 
-static int outs_commit(struct outs *O)
+/* Finish every output, then commit them all: 0, or -1 with the first
+ * error in err (a write that failed: the work failed). */
+static int outs_commit(struct outs *O, char *err, size_t errlen)
 {
-  char err[1024];
   for (int i = 0; i < O->n; i++)
-    if (hnm_out_finish(O->o[i], err, sizeof err) != 0) {
+    if (hnm_out_finish(O->o[i], err, errlen) != 0) {
       outs_abort(O);
-      return hnm_msg_error("%s", err);
+      return -1;
     }
   int rc = 0;
+  char cerr[HNM_ERRLEN];
   for (int i = 0; i < O->n; i++)
-    if (hnm_out_commit(O->o[i], err, sizeof err) != 0 && rc == 0)
-      rc = hnm_msg_error("%s", err);
+    if (hnm_out_commit(O->o[i], cerr, sizeof cerr) != 0 && rc == 0)
+      rc = hnm_fail(err, errlen, "%s", cerr);
   O->n = 0;
   return rc;
 }
 
 /* After writing with status RC: drop the outputs (RC != 0), or commit them
- * and run gnuplot on the script GP. The status of the whole. */
-static int outs_draw(struct outs *O, int rc, const char *gp)
+ * and run gnuplot on the script GP. The status of the whole (err filled
+ * unless 0). */
+static int outs_draw(struct outs *O, int rc, const char *gp, char *err, size_t errlen)
 {
   if (rc != 0) {
     outs_abort(O);
     return rc;
   }
-  if (outs_commit(O) != 0)
-    return HNM_EXIT_USAGE;
-  return run_gnuplot(gp);
+  if (outs_commit(O, err, errlen) != 0)
+    return HNM_EXIT_FAILURE;
+  return run_gnuplot(gp, err, errlen);
 }
 
 /* The number of cells of a ROWS x COLS map, or -1 beyond MAX_CELLS. */
@@ -295,7 +319,7 @@ static long cells(long rows, long cols)
 }
 
 static int map_dragonfly(const struct load *L, int peak, const char *title, const char *what, const char *dat,
-                         const char *png, FILE *d, FILE *g)
+                         const char *png, FILE *d, FILE *g, char *err, size_t errlen)
 {
   long G = 0, K = 0, Gl = 0;
   for (size_t i = 0; i < L->n; i++) {
@@ -310,14 +334,14 @@ static int map_dragonfly(const struct load *L, int peak, const char *title, cons
   }
   G = Gl > G ? Gl : G;
   if (G == 0)
-    return hnm_msg_error("%s: global links without a group (run hnm-run --link-load with the platform file)", L->path);
+    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: global links without a group (run hnm-run --link-load with the platform file)", L->path);
   if (cells(G, G) < 0 || cells(G, K) < 0 || cells(G, G) + cells(G, K) > MAX_CELLS)
-    return hnm_msg_error("%s: %ld groups of %ld routers: more than %ld cells to draw", L->path, G, K, MAX_CELLS);
+    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: %ld groups of %ld routers: more than %ld cells to draw", L->path, G, K, MAX_CELLS);
   double *gm = calloc((size_t)(G * G), sizeof *gm), *gn = calloc((size_t)(G * G), sizeof *gn);
   double *lm = calloc((size_t)(G * (K ? K : 1)), sizeof *lm);
   if (gm == NULL || gn == NULL || lm == NULL) {
     free(gm), free(gn), free(lm);
-    return hnm_msg_error("out of memory");
+    return lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   }
   /* Global: mean over the links between two groups that carried traffic.
    * The file lists only links that carried traffic, so idle copies count
@@ -366,7 +390,7 @@ static int map_dragonfly(const struct load *L, int peak, const char *title, cons
 }
 
 static int map_torus(const struct load *L, int peak, const char *title, const char *what, const char *dat,
-                     const char *png, FILE *d, FILE *g)
+                     const char *png, FILE *d, FILE *g, char *err, size_t errlen)
 {
   long D = 0, N = 0;
   for (size_t i = 0; i < L->n; i++) {
@@ -378,12 +402,12 @@ static int map_torus(const struct load *L, int peak, const char *title, const ch
     }
   }
   if (D == 0 || N == 0)
-    return hnm_msg_error("%s: torus links without a dimension (run hnm-run --link-load with the platform file)", L->path);
+    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: torus links without a dimension (run hnm-run --link-load with the platform file)", L->path);
   if (cells(D, N) < 0)
-    return hnm_msg_error("%s: %ld dimensions of %ld hosts: more than %ld cells to draw", L->path, D, N, MAX_CELLS);
+    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: %ld dimensions of %ld hosts: more than %ld cells to draw", L->path, D, N, MAX_CELLS);
   double *m = calloc((size_t)(D * N), sizeof *m);
   if (m == NULL)
-    return hnm_msg_error("out of memory");
+    return lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   for (size_t i = 0; i < L->n; i++) {
     const struct row *r = &L->rows[i];
     if (strcmp(r->role, "torus") == 0 && r->a >= 0 && r->b >= 0 && metric(r, peak) > m[r->a * N + r->b])
@@ -406,7 +430,7 @@ static int map_torus(const struct load *L, int peak, const char *title, const ch
 }
 
 static int map_fattree(const struct load *L, int peak, const char *title, const char *what, const char *dat,
-                       const char *png, FILE *d, FILE *g)
+                       const char *png, FILE *d, FILE *g, char *err, size_t errlen)
 {
   long levels = 0;
   for (size_t i = 0; i < L->n; i++)
@@ -415,10 +439,10 @@ static int map_fattree(const struct load *L, int peak, const char *title, const 
   /* One curve per level and direction: beyond 64 levels (SimGrid's fat
    * trees have a handful) the file is not a fat tree's. */
   if (levels > 64)
-    return hnm_msg_error("%s: %ld fat-tree levels: at most 64", L->path, levels);
+    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: %ld fat-tree levels: at most 64", L->path, levels);
   double *v = malloc((L->n + 1) * sizeof *v);
   if (v == NULL)
-    return hnm_msg_error("out of memory");
+    return lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   int blocks = 0;
   for (long l = 0; l < levels; l++)
     for (int up = 1; up >= 0; up--) {
@@ -450,18 +474,20 @@ static int map_fattree(const struct load *L, int peak, const char *title, const 
   return 0;
 }
 
-/* Whether one of PREFIX's outputs is the input file: refused, it would be
- * destroyed. */
-static int names_input(const char *const *outs, int nouts, const struct load *runs, int nruns)
+/* Whether one of PREFIX's outputs is the input file: refused (-1, the line
+ * in err), it would be destroyed. */
+static int names_input(const char *const *outs, int nouts, const struct load *runs, int nruns, char *err,
+                       size_t errlen)
 {
   for (int i = 0; i < nouts; i++)
     for (int k = 0; k < nruns; k++)
       if (hnm_out_same_file(outs[i], runs[k].path))
-        return hnm_msg_error("-o: '%s' is the input file %s", outs[i], runs[k].path);
+        return hnm_fail(err, errlen, "-o: '%s' is the input file %s", outs[i], runs[k].path);
   return 0;
 }
 
-static int map(const struct load *L, const char *prefix, int peak, const char *title)
+/* map's work: 0, or an exit status with the line in err. */
+static int map(const struct load *L, const char *prefix, int peak, const char *title, char *err, size_t errlen)
 {
   char *dat = path_with(prefix, ".dat"), *gpp = path_with(prefix, ".gp"), *png = path_with(prefix, ".png");
   const char *what = peak ? "peak utilisation" : "mean utilisation";
@@ -474,16 +500,18 @@ static int map(const struct load *L, const char *prefix, int peak, const char *t
              : has_role(L, "fattree-up") || has_role(L, "fattree-down") ? 3
                                                                            : 0;
   if (dat == NULL || gpp == NULL || png == NULL)
-    rc = hnm_msg_error("out of memory");
+    rc = lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   else if (kind == 0)
-    rc = hnm_msg_error("%s: no dragonfly, torus or fat-tree links (roles global, torus, fattree-*)", L->path);
-  else if ((rc = names_input(outs, 3, L, 1)) == 0 && ((d = outs_open(&O, dat)) == NULL || (g = outs_open(&O, gpp)) == NULL))
+    rc = lp_refuse(HNM_EXIT_USAGE, err, errlen,
+                   "%s: no dragonfly, torus or fat-tree links (roles global, torus, fattree-*)", L->path);
+  else if (names_input(outs, 3, L, 1, err, errlen) != 0 || (d = outs_open(&O, dat, err, errlen)) == NULL ||
+           (g = outs_open(&O, gpp, err, errlen)) == NULL)
     rc = HNM_EXIT_USAGE;
   if (rc == 0)
     rc = (kind == 1   ? map_dragonfly
           : kind == 2 ? map_torus
-                      : map_fattree)(L, peak, title, what, dat, png, d, g);
-  if ((rc = outs_draw(&O, rc, gpp)) == 0)
+                      : map_fattree)(L, peak, title, what, dat, png, d, g, err, errlen);
+  if ((rc = outs_draw(&O, rc, gpp, err, errlen)) == 0)
     hnm_msg_info("map: wrote %s (data %s, script %s)", png, dat, gpp);
   free(dat), free(gpp), free(png);
   return rc;
@@ -510,7 +538,9 @@ static int role_kept(const char *role, const char *roles)
 
 #define HIST_BINS 20
 
-static int dist(struct load *runs, int nruns, const char *prefix, int peak, const char *roles, const char *title)
+/* dist's work: 0, or an exit status with the line in err. */
+static int dist(struct load *runs, int nruns, const char *prefix, int peak, const char *roles, const char *title,
+                char *err, size_t errlen)
 {
   char *cdat = path_with(prefix, "-cdf.dat"), *hdat = path_with(prefix, "-hist.dat"), *gpp = path_with(prefix, ".gp");
   char *cpng = path_with(prefix, "-cdf.png"), *hpng = path_with(prefix, "-hist.png");
@@ -522,22 +552,23 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
   int rc = 0;
 
   if (cdat == NULL || hdat == NULL || gpp == NULL || cpng == NULL || hpng == NULL || hist == NULL)
-    rc = hnm_msg_error("out of memory");
+    rc = lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   for (int k = 0; rc == 0 && k < nruns; k++) {
     size_t m = 0;
     for (size_t i = 0; i < runs[k].n; i++)
       m += role_kept(runs[k].rows[i].role, roles);
     if (m == 0)
-      rc = hnm_msg_error("%s: no link with a role in %s", runs[k].path, roles ? roles : "the network");
+      rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: no link with a role in %s", runs[k].path,
+                     roles ? roles : "the network");
   }
-  if (rc == 0 && (rc = names_input(outs, 5, runs, nruns)) == 0 &&
-      ((c = outs_open(&O, cdat)) == NULL || (h = outs_open(&O, hdat)) == NULL || (g = outs_open(&O, gpp)) == NULL))
+  if (rc == 0 && (names_input(outs, 5, runs, nruns, err, errlen) != 0 || (c = outs_open(&O, cdat, err, errlen)) == NULL ||
+                  (h = outs_open(&O, hdat, err, errlen)) == NULL || (g = outs_open(&O, gpp, err, errlen)) == NULL))
     rc = HNM_EXIT_USAGE;
   for (int k = 0; rc == 0 && k < nruns; k++) {
     double *v = malloc((runs[k].n + 1) * sizeof *v);
     size_t m = 0;
     if (v == NULL) {
-      rc = hnm_msg_error("out of memory");
+      rc = lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
       break;
     }
     for (size_t i = 0; i < runs[k].n; i++)
@@ -594,7 +625,7 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
       fprintf(g, " noenhanced%s", k + 1 < nruns ? ", " : "\n");
     }
   }
-  if ((rc = outs_draw(&O, rc, gpp)) == 0)
+  if ((rc = outs_draw(&O, rc, gpp, err, errlen)) == 0)
     hnm_msg_info("dist: wrote %s, %s (data %s, %s; script %s)", cpng, hpng, cdat, hdat, gpp);
   free(cdat), free(hdat), free(gpp), free(cpng), free(hpng), free(hist);
   return rc;
@@ -617,17 +648,16 @@ struct lp_args {
 #define LP_OPT_TITLE(a) {.name = "title", .kind = HNM_OPT_STRING, .arg = "TEXT", .help = "figure title", .value = &(a)->title}
 
 /* Parse a command's options (argv[0] is the command): the index of the
- * first operand, or -1 when the command is over (--help, --version, an
- * error) with its exit status in *status. */
+ * first operand, or -1 when the command is over (--help, --version: 0 in
+ * *status; an error: 2, the line in err). */
 static int lp_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, int argc, char **argv,
-                    const struct lp_args *a, int *status)
+                    const struct lp_args *a, int *status, char *err, size_t errlen)
 {
-  char err[HNM_ERRLEN];
-  int first = hnm_opt_parse(cmd, opts, argc, argv, err, sizeof err);
+  int first = hnm_opt_parse(cmd, opts, argc, argv, err, errlen);
   if (first < 0)
-    *status = first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
+    *status = first == HNM_OPT_DONE ? HNM_EXIT_OK : HNM_EXIT_USAGE;
   else if (a->prefix == NULL || a->prefix[0] == '\0')
-    *status = hnm_msg_option_error("-o", "PREFIX is required");
+    *status = lp_refuse(HNM_EXIT_USAGE, err, errlen, "-o: PREFIX is required");
   return first < 0 || a->prefix == NULL || a->prefix[0] == '\0' ? -1 : first;
 }
 
@@ -642,30 +672,32 @@ static int lp_cmd_map(int argc, char **argv)
     .summary = "Congestion map of one hnm-run --link-load file, chosen from the roles in it: dragonfly\n"
                "group x group global links and per-router local links, torus per dimension and host,\n"
                "fat tree per level."};
-  int rc = 0, first = lp_parse(&cmd, opts, argc, argv, &a, &rc);
-  if (first < 0)
-    return rc;
-  if (argc - first != 1)
+  char err[HNM_ERRLEN];
+  int rc = 0, first = lp_parse(&cmd, opts, argc, argv, &a, &rc, err, sizeof err);
+  if (first >= 0 && argc - first != 1)
     return hnm_msg_option_error("LOAD.csv", "map takes one (%d given)", argc - first);
-  struct load run = {argv[first], argv[first], NULL, 0};
-  if ((rc = load_read(&run)) != 0)
-    return rc;
-  rc = map(&run, a.prefix, a.peak, a.title);
-  load_free(&run);
-  return rc;
+  struct load run = {first >= 0 ? argv[first] : NULL, first >= 0 ? argv[first] : NULL, NULL, 0};
+  if (first >= 0 && (rc = load_read(&run, err, sizeof err)) == 0) {
+    rc = map(&run, a.prefix, a.peak, a.title, err, sizeof err);
+    load_free(&run);
+  }
+  if (rc == HNM_EXIT_FAILURE)
+    return hnm_msg_failure("%s", err);
+  return rc != 0 ? hnm_msg_error("%s", err) : 0;
 }
 
-/* LABEL=LOAD.csv: the label, allocated, and the path in *path. */
-static char *lp_labelled(const char *arg, const char **path)
+/* LABEL=LOAD.csv: the label, allocated, and the path in *path; or NULL
+ * with an exit status in *status and the line in err. */
+static char *lp_labelled(const char *arg, const char **path, int *status, char *err, size_t errlen)
 {
   const char *eq = strchr(arg, '=');
   if (eq == NULL || eq == arg || eq[1] == '\0') {
-    hnm_msg_option_error("LABEL=LOAD.csv", "'%s' is not LABEL=LOAD.csv", arg);
+    *status = lp_refuse(HNM_EXIT_USAGE, err, errlen, "LABEL=LOAD.csv: '%s' is not LABEL=LOAD.csv", arg);
     return NULL;
   }
   char *label = strndup(arg, (size_t)(eq - arg));
   if (label == NULL)
-    hnm_msg_error("out of memory");
+    *status = lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   *path = eq + 1;
   return label;
 }
@@ -686,32 +718,33 @@ static int lp_cmd_dist(int argc, char **argv)
     .usage = "-o PREFIX [OPTIONS] LABEL=LOAD.csv ...",
     .summary = "Utilisation distributions of several runs side by side: the empirical CDF and a\n"
                "histogram (bins of 0.05, fraction of links), one curve or bar per LABEL."};
-  int rc = 0, first = lp_parse(&cmd, opts, argc, argv, &a, &rc);
+  char err[HNM_ERRLEN];
+  int rc = 0, first = lp_parse(&cmd, opts, argc, argv, &a, &rc, err, sizeof err);
   if (first < 0)
-    return rc;
+    return rc == 0 ? 0 : hnm_msg_error("%s", err);
   int nruns = argc - first, nread = 0;
   if (nruns < 1)
     return hnm_msg_option_error("LABEL=LOAD.csv", "dist needs at least one");
   struct load *runs = calloc((size_t)nruns, sizeof *runs);
   if (runs == NULL)
-    return hnm_msg_error("out of memory");
+    return hnm_msg_failure("out of memory");
   for (int k = 0; k < nruns && rc == 0; k++) {
-    char *label = lp_labelled(argv[first + k], &runs[k].path);
+    char *label = lp_labelled(argv[first + k], &runs[k].path, &rc, err, sizeof err);
     runs[k].label = label;
-    if (label == NULL)
-      rc = HNM_EXIT_USAGE;
-    else if ((rc = load_read(&runs[k])) == 0)
+    if (label != NULL && (rc = load_read(&runs[k], err, sizeof err)) == 0)
       nread = k + 1;
   }
   if (rc == 0)
-    rc = dist(runs, nruns, a.prefix, a.peak, a.roles, a.title);
+    rc = dist(runs, nruns, a.prefix, a.peak, a.roles, a.title, err, sizeof err);
   for (int k = 0; k < nruns; k++) {
     if (k < nread)
       load_free(&runs[k]);
     free((char *)runs[k].label);
   }
   free(runs);
-  return rc;
+  if (rc == HNM_EXIT_FAILURE)
+    return hnm_msg_failure("%s", err);
+  return rc != 0 ? hnm_msg_error("%s", err) : 0;
 }
 
 static const struct hnm_opt_command lp_commands[] = {
@@ -726,7 +759,8 @@ static const struct hnm_opt_tool lp_tool = {
   .metavar = "COMMAND",
   .heading = "Commands",
   .summary = "Pictures of hnm-run --link-load files (gnuplot, PNG).",
-  .epilog = "Exit status: 0; 2 on bad input (nothing written); 1 if gnuplot fails.\n"};
+  .epilog = "Exit status: 0; 2 on bad input (nothing written); 1 if the work fails (an output that\n"
+            "cannot be written, gnuplot).\n"};
 
 int main(int argc, char **argv)
 {

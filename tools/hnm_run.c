@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,15 +50,29 @@
  * file of a few lines can ask for 10^8 hosts. */
 #define HNM_RUN_MAX_ROUTED_HOSTS 131072UL
 
+/* The one line of a refusal into err (hnm_errf()), then STATUS: a step's
+ * `return run__refuse(HNM_EXIT_USAGE, err, errlen, "...", ...)`. */
+static int run__refuse(int status, char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 4, 5)))
+#endif
+  ;
+static int run__refuse(int status, char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  hnm_verrf(err, errlen, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
 /* PROGRAM must be something smpirun can start: a path to an executable
  * regular file, or a name found in $PATH. 0, or -1 with the reason. */
 static int run__program_check(const char *prog, char *why, size_t len)
 {
   struct stat st;
-  if (*prog == '\0') {
-    snprintf(why, len, "empty program name");
-    return -1;
-  }
+  if (*prog == '\0')
+    return hnm_fail(why, len, "empty program name");
   if (strchr(prog, '/') == NULL) {
     const char *path = getenv("PATH");
     for (const char *p = path ? path : ""; *p;) {
@@ -73,21 +88,14 @@ static int run__program_check(const char *prog, char *why, size_t len)
     }
     if (stat(prog, &st) == 0 && S_ISREG(st.st_mode) && access(prog, X_OK) == 0)
       return 0; /* smpirun also finds it in the current directory */
-    snprintf(why, len, "not found in $PATH nor here (give its path)");
-    return -1;
+    return hnm_fail(why, len, "not found in $PATH nor here (give its path)");
   }
-  if (stat(prog, &st) != 0) {
-    snprintf(why, len, "%s", strerror(errno));
-    return -1;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    snprintf(why, len, "not a regular file");
-    return -1;
-  }
-  if (access(prog, X_OK) != 0) {
-    snprintf(why, len, "not executable: %s", strerror(errno));
-    return -1;
-  }
+  if (stat(prog, &st) != 0)
+    return hnm_fail(why, len, "%s", strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    return hnm_fail(why, len, "not a regular file");
+  if (access(prog, X_OK) != 0)
+    return hnm_fail(why, len, "not executable: %s", strerror(errno));
   return 0;
 }
 
@@ -120,12 +128,14 @@ static void run__notes(FILE *out)
           "--tcmalloc: preload tcmalloc into the simulator: same results, faster allocation for\n"
           "many ranks (1.36x on a 1024-rank gcr), but it aborts some unmodified programs (\"free\n"
           "invalid pointer\" with SMPI's privatization): off by default, see docs/scale.md.\n"
-          "--fast: SMPI's eager and detached sends keep a list whose every removal walks all\n"
-          "messages in flight (SimGrid 3.32), so runs of thousands of ranks slow down\n"
-          "quadratically; --fast sends everything rendez-vous and puts the send and receive\n"
-          "overheads of eager and detached messages on the wire. Receivers complete as in\n"
-          "the exact run; a blocking sender is held until its message arrives. It also uses\n"
-          "SimGrid's network/optim:Lazy (mended, as below).\n"
+          "--fast: every message goes rendez-vous (SMPI's eager and detached thresholds set to\n"
+          "0), and a message the model would send eagerly or detached carries the send and\n"
+          "receive overheads SMPI no longer charges as latency on the wire. A receive posted\n"
+          "before the data arrives completes as in the exact run; a blocking sender is held\n"
+          "until its message arrives, and a receive posted late waits for the whole transfer:\n"
+          "not exact. It also uses SimGrid's network/optim:Lazy (mended, as below). (SimGrid\n"
+          "3.32's list of detached transfers, which once made large runs quadratic, is kept\n"
+          "short by the plugin in every mode: hnm/detached-remedy.)\n"
           "Error and speed measured per skeleton in docs/scale.md.\n"
           "\n"
           "Checked before anything runs (exit 2, one line): the model; the platform, loaded\n"
@@ -192,14 +202,14 @@ static const char *cfg_arg_value(const char *arg, const char *key)
   return strncmp(arg, "--cfg=", 6) == 0 && strncmp(arg + 6, key, n) == 0 && arg[6 + n] == ':' ? arg + 7 + n : NULL;
 }
 
-/* Refuse a --cfg= argument hnm-run cannot pass on (one line, exit status 2),
- * else return 0:
+/* Refuse a --cfg= argument hnm-run cannot pass on (-1 with the line in err:
+ * bad input), else return 0:
  * - an option that hnm owns through the model: setting it too is a conflict;
  * - one of libhnm.so's boolean flags with a value SimGrid 3.32 cannot parse
  *   (its parse_bool takes yes/on/true/1 and no/off/false/0, and throws
  *   otherwise: an uncaught exception, a backtrace and exit status 134 from
  *   inside smpimain). */
-static int refuse_cfg(const char *arg)
+static int refuse_cfg(const char *arg, char *err, size_t errlen)
 {
   static const char *const owned[] = {"smpi/bw-factor", "smpi/lat-factor", "smpi/os", "smpi/or", "smpi/ois",
                                       "smpi/async-small-thresh", "smpi/send-is-detached-thresh", "hnm/model",
@@ -209,7 +219,7 @@ static int refuse_cfg(const char *arg)
   static const char *const values[] = {"yes", "on", "true", "1", "no", "off", "false", "0", NULL};
   for (int i = 0; owned[i] != NULL; i++)
     if (cfg_arg_value(arg, owned[i]) != NULL)
-      return hnm_msg_error("'%s' conflicts with --model (hnm sets %s from the model)", arg, owned[i]);
+      return hnm_fail(err, errlen, "'%s' conflicts with --model (hnm sets %s from the model)", arg, owned[i]);
   for (int i = 0; flags[i] != NULL; i++) {
     const char *v = cfg_arg_value(arg, flags[i]);
     if (v == NULL)
@@ -217,7 +227,7 @@ static int refuse_cfg(const char *arg)
     for (int k = 0; values[k] != NULL; k++)
       if (strcmp(v, values[k]) == 0)
         return 0;
-    return hnm_msg_error("'%s': %s takes yes, no, on, off, true, false, 1 or 0", arg, flags[i]);
+    return hnm_fail(err, errlen, "'%s': %s takes yes, no, on, off, true, false, 1 or 0", arg, flags[i]);
   }
   return 0;
 }
@@ -225,22 +235,24 @@ static int refuse_cfg(const char *arg)
 /* --link-load FILE: libhnm.so writes FILE at the end of the simulation
  * ($HNM_LINK_LOAD, absolute) and reads link roles against the topology in
  * $HNM_LINK_TOPOLOGY ("TORUS 8,8,8", "hnm-dragonfly 3,4;4,3;5,1;2"), taken
- * from the routed description or from the platform's first <cluster>. */
-static int set_link_load(const char *file, const char *routed, const char *platform)
+ * from the routed description or from the platform's first <cluster>.
+ * Returns 0, HNM_EXIT_USAGE (FILE cannot be a file) or HNM_EXIT_FAILURE
+ * (the environment cannot be set), with err filled. */
+static int set_link_load(const char *file, const char *routed, const char *platform, char *err, size_t errlen)
 {
   char dir[PATH_MAX], abs[PATH_MAX + 256], topo[600] = "";
   const char *slash = strrchr(file, '/');
   const char *base = slash ? slash + 1 : file;
   if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-    return hnm_msg_error("--link-load: '%s' is not a file name", file);
+    return run__refuse(HNM_EXIT_USAGE, err, errlen, "--link-load: '%s' is not a file name", file);
   snprintf(abs, sizeof abs, "%.*s", slash ? (int)(slash - file) + 1 : 1, slash ? file : ".");
   if (realpath(abs, dir) == NULL)
-    return hnm_msg_error("--link-load: directory of '%s': %s", file, strerror(errno));
+    return run__refuse(HNM_EXIT_USAGE, err, errlen, "--link-load: directory of '%s': %s", file, strerror(errno));
   snprintf(abs, sizeof abs, "%s/%s", dir, base);
   if (routed != NULL) {
     struct hnm_rnet_desc d;
-    char err[512], shape[512];
-    if (hnm_rnet_desc_read(routed, &d, err, sizeof err) == 0 && hnm_topo_parameters(&d.topo, shape, sizeof shape) == 0)
+    char derr[512], shape[512];
+    if (hnm_rnet_desc_read(routed, &d, derr, sizeof derr) == 0 && hnm_topo_parameters(&d.topo, shape, sizeof shape) == 0)
       snprintf(topo, sizeof topo, "hnm-%s %s",
                d.topo.family == HNM_TOPO_DRAGONFLY ? "dragonfly"
                : d.topo.family == HNM_TOPO_FATTREE ? "fattree"
@@ -260,7 +272,7 @@ static int set_link_load(const char *file, const char *routed, const char *platf
       snprintf(topo, sizeof topo, "%s %s", t, p);
   }
   if (setenv("HNM_LINK_LOAD", abs, 1) != 0 || (topo[0] && setenv("HNM_LINK_TOPOLOGY", topo, 1) != 0))
-    return hnm_msg_error("--link-load: %s", strerror(errno));
+    return run__refuse(HNM_EXIT_FAILURE, err, errlen, "--link-load: %s", strerror(errno));
   return 0;
 }
 
@@ -269,10 +281,8 @@ static int set_link_load(const char *file, const char *routed, const char *platf
 static int run__model(void *ctx, const char *arg, char *err, size_t errlen)
 {
   const char **spec = ctx;
-  if (spec[1] != NULL) {
-    snprintf(err, errlen, "given twice ('%s', then '%s')", spec[1], arg);
-    return -1;
-  }
+  if (spec[1] != NULL)
+    return hnm_fail(err, errlen, "given twice ('%s', then '%s')", spec[1], arg);
   spec[0] = spec[1] = arg;
   return 0;
 }
@@ -366,44 +376,48 @@ static int needs_no_guard(long np, long limit)
 
 /* Everything checked before smpirun starts, once the model is known:
  * arguments after the program, the platform (loaded by SimGrid), the
- * hostfile against it, -np against the hostfile. 0, or 2 after the one-line
- * message; *full: whether the run needs network/optim:Full; *ranks: the
+ * hostfile against it, -np against the hostfile. 0, or an exit status with
+ * the one line in err (2: bad input; 1: the platform check could not be
+ * run); *full: whether the run needs network/optim:Full; *ranks: the
  * ranks smpirun will start (-np, else the places of the hostfile or
  * platform). */
 static int check_run(int argc, char **argv, int program, const char *platform, const char *hostfile,
                      const char *np_text, const hnm_model *model, const char *user_speed, run_speed *speed,
-                     int *full, long *ranks)
+                     int *full, long *ranks, char *err, size_t errlen)
 {
   char helper_path[4096], default_platform[4096], default_hostfile[4096];
   if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
       hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
-      hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
-    return hnm_msg_error("%s", helper_path);
-  char err[HNM_ERRLEN];
-  if (program < 0)
-    return hnm_msg_error("no program to run (see hnm-run --help)");
+      hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0) {
+    hnm_errf(err, errlen, "%s", helper_path);
+    return HNM_EXIT_USAGE;
+  }
+  if (program < 0) {
+    hnm_errf(err, errlen, "no program to run (see hnm-run --help)");
+    return HNM_EXIT_USAGE;
+  }
   char pwhy[512];
-  if (run__program_check(argv[program], pwhy, sizeof pwhy) != 0)
-    return hnm_msg_error("program '%s': %s", argv[program], pwhy);
+  if (run__program_check(argv[program], pwhy, sizeof pwhy) != 0) {
+    hnm_errf(err, errlen, "program '%s': %s", argv[program], pwhy);
+    return HNM_EXIT_USAGE;
+  }
   /* Options after the program belong to the program: still refuse owned cfgs,
    * since smpirun steals --cfg= wherever it finds them. */
-  for (int j = program + 1; j < argc; j++) {
-    int refused = refuse_cfg(argv[j]);
-    if (refused != 0)
-      return refused;
-  }
+  for (int j = program + 1; j < argc; j++)
+    if (refuse_cfg(argv[j], err, errlen) != 0)
+      return HNM_EXIT_USAGE;
 
   long np = 0, slots = 0;
-  if (np_text != NULL && run_check_np(np_text, &np, err, sizeof err) != 0)
-    return hnm_msg_error("%s", err);
+  if (np_text != NULL && run_check_np(np_text, &np, err, errlen) != 0)
+    return HNM_EXIT_USAGE;
   const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
   run_platform_info info;
-  if (run_check_platform(helper, platform ? platform : default_platform, &info, err, sizeof err) != 0)
-    return hnm_msg_error("%s", err);
+  int rc = run_check_platform(helper, platform ? platform : default_platform, &info, err, errlen);
+  if (rc != 0)
+    return rc;
   const char *hosts_used = hostfile ? hostfile : platform ? NULL : default_hostfile;
-  int rc = 0;
-  if (hosts_used != NULL && run_check_hostfile(hosts_used, &info, &slots, err, sizeof err) != 0)
-    rc = hnm_msg_error("%s", err);
+  if (hosts_used != NULL && run_check_hostfile(hosts_used, &info, &slots, err, errlen) != 0)
+    rc = HNM_EXIT_USAGE;
   if (rc == 0 && hosts_used == NULL)
     slots = (long)info.nhosts;
   /* Beyond the capacity, SimGrid 3.32 (smpi_deployment_smpirun) deals the
@@ -414,8 +428,11 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
   if (rc == 0 && np > slots)
     hnm_msg_info("-np %ld: more ranks than the %ld places of %s%s: rank i runs on place i mod %ld, as with smpirun",
                  np, slots, hosts_used ? "hostfile " : "platform ", hosts_used ? hosts_used : platform, slots);
-  if (rc == 0 && run_speed_choose(&info, hosts_used, np, user_speed, speed, err, sizeof err) != 0)
-    rc = hnm_msg_error("platform file '%s': %s", platform ? platform : default_platform, err);
+  char serr[HNM_ERRLEN];
+  if (rc == 0 && run_speed_choose(&info, hosts_used, np, user_speed, speed, serr, sizeof serr) != 0) {
+    hnm_errf(err, errlen, "platform file '%s': %s", platform ? platform : default_platform, serr);
+    rc = HNM_EXIT_USAGE;
+  }
   *full = needs_full_update(model);
   *ranks = np_text != NULL ? np : slots;
   run_platform_info_free(&info);
@@ -436,30 +453,35 @@ static const char *cfg_value(int argc, char **argv, const char *name)
 }
 
 /* --explain's second part: how computation is counted on PLATFORM (NULL:
- * the bundled one) with HOSTFILE and -np. 0, or 2 after the message. */
+ * the bundled one) with HOSTFILE and -np. 0, or an exit status with the
+ * line in err (check_run()). */
 static int explain_speed(const char *platform, const char *hostfile, const char *np_text, const char *user_speed,
-                         int simulate)
+                         int simulate, char *err, size_t errlen)
 {
   char helper_path[4096], default_platform[4096], default_hostfile[4096];
   if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
       hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
-      hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
-    return hnm_msg_error("%s", helper_path);
+      hnm_home_path(default_hostfile, sizeof default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0) {
+    hnm_errf(err, errlen, "%s", helper_path);
+    return HNM_EXIT_USAGE;
+  }
   const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
   const char *hosts_used = hostfile ? hostfile : platform ? NULL : default_hostfile;
-  char err[HNM_ERRLEN];
   run_platform_info info;
   long np = 0, slots = 0;
-  if (np_text != NULL && run_check_np(np_text, &np, err, sizeof err) != 0)
-    return hnm_msg_error("%s", err);
-  if (run_check_platform(helper, platform ? platform : default_platform, &info, err, sizeof err) != 0)
-    return hnm_msg_error("%s", err);
+  if (np_text != NULL && run_check_np(np_text, &np, err, errlen) != 0)
+    return HNM_EXIT_USAGE;
+  int rc = run_check_platform(helper, platform ? platform : default_platform, &info, err, errlen);
+  if (rc != 0)
+    return rc;
   run_speed speed;
-  int rc = 0;
-  if (hosts_used != NULL && run_check_hostfile(hosts_used, &info, &slots, err, sizeof err) != 0)
-    rc = hnm_msg_error("%s", err);
-  else if (run_speed_choose(&info, hosts_used, np, user_speed, &speed, err, sizeof err) != 0)
-    rc = hnm_msg_error("platform file '%s': %s", platform ? platform : default_platform, err);
+  char serr[HNM_ERRLEN];
+  if (hosts_used != NULL && run_check_hostfile(hosts_used, &info, &slots, err, errlen) != 0) {
+    rc = HNM_EXIT_USAGE;
+  } else if (run_speed_choose(&info, hosts_used, np, user_speed, &speed, serr, sizeof serr) != 0) {
+    hnm_errf(err, errlen, "platform file '%s': %s", platform ? platform : default_platform, serr);
+    rc = HNM_EXIT_USAGE;
+  }
   run_platform_info_free(&info);
   if (rc == 0)
     run_speed_explain(&speed, simulate, stdout);
@@ -472,12 +494,13 @@ static int explain_speed(const char *platform, const char *hostfile, const char 
  * --remedies loads PLATFORM with the plugin preloaded, the model in
  * $HNM_MODEL and the run's --cfg= settings, and prints the plugin's
  * lines. When that cannot be done (no plugin built, one that does not
- * load), the rest of --explain stands: one warning says why. Returns 0. */
-static int explain_remedies(const char *spec, const char *platform, int argc, char **argv)
+ * load), the rest of --explain stands: one warning says why. Returns 0, or
+ * an exit status with the line in err (no home: 2; out of memory: 1). */
+static int explain_remedies(const char *spec, const char *platform, int argc, char **argv, char *err, size_t errlen)
 {
 #ifdef HNM_RUN_NO_PLUGIN
   /* A build without the plugin (the sanitizer build): no remedy to list. */
-  (void)spec, (void)platform, (void)argc, (void)argv;
+  (void)spec, (void)platform, (void)argc, (void)argv, (void)err, (void)errlen;
   return 0;
 #endif
   /* Standard output already failing: the exit check reports it, alone. */
@@ -486,13 +509,17 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
   char helper_path[4096], plugin_path[4096], default_platform[4096];
   if (hnm_home_path(helper_path, sizeof helper_path, HNM_HOME_BIN "/hnm-hosts") != 0 ||
       hnm_home_path(plugin_path, sizeof plugin_path, HNM_HOME_PLUGIN) != 0 ||
-      hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0)
-    return hnm_msg_error("%s", helper_path);
+      hnm_home_path(default_platform, sizeof default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0) {
+    hnm_errf(err, errlen, "%s", helper_path);
+    return HNM_EXIT_USAGE;
+  }
   const char *helper = getenv("HNM_HOSTS") ? getenv("HNM_HOSTS") : helper_path;
   const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : plugin_path;
   char **args = calloc((size_t)argc + 4, sizeof *args);
-  if (args == NULL)
-    return hnm_msg_error("out of memory");
+  if (args == NULL) {
+    hnm_errf(err, errlen, "out of memory");
+    return HNM_EXIT_FAILURE;
+  }
   int n = 0;
   args[n++] = (char *)helper;
   args[n++] = (char *)"--remedies";
@@ -588,8 +615,8 @@ struct run__ctx {
 };
 
 /* Step 1: hnm-run's own options, split from smpirun's; a model set opened
- * whole. Returns -1 to go on, else the exit status. */
-static int run__options(struct run__ctx *r, int argc, char **argv)
+ * whole. Returns -1 to go on, else the exit status (err filled unless 0). */
+static int run__options(struct run__ctx *r, int argc, char **argv, char *err, size_t errlen)
 {
   int no_tcmalloc = 0;
   const struct hnm_opt opts[] = {
@@ -611,21 +638,21 @@ static int run__options(struct run__ctx *r, int argc, char **argv)
   own = calloc((size_t)argc + 1, sizeof *own);
   rest = calloc((size_t)argc + 1, sizeof *rest);
   int nown, nrest;
-  if (own == NULL || rest == NULL)
-    return hnm_msg_error("out of memory");
+  if (own == NULL || rest == NULL) {
+    hnm_errf(err, errlen, "out of memory");
+    return HNM_EXIT_FAILURE;
+  }
   run__split(argc, argv, opts, own, &nown, rest, &nrest);
-  char opt_err[HNM_ERRLEN];
-  int first = hnm_opt_parse(&cmd, opts, nown, own, opt_err, sizeof opt_err);
+  int first = hnm_opt_parse(&cmd, opts, nown, own, err, errlen);
   if (first < 0)
-    return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
+    return first == HNM_OPT_DONE ? HNM_EXIT_OK : HNM_EXIT_USAGE;
   r->spec = given[0];
   /* A model set: checked whole now, the central model stands for the set
    * in every check below, and each model runs in turn at the end. */
   if (hnm_model_set_is(r->spec)) {
-    char err[HNM_ERRLEN];
-    r->set = hnm_model_set_open(r->spec, err, sizeof err);
+    r->set = hnm_model_set_open(r->spec, err, errlen);
     if (r->set == NULL)
-      return hnm_msg_error("%s", err);
+      return HNM_EXIT_USAGE;
     r->spec = r->set->specs[0];
   }
   r->tcmalloc = r->tcmalloc && !no_tcmalloc;
@@ -635,25 +662,24 @@ static int run__options(struct run__ctx *r, int argc, char **argv)
 }
 
 /* Step 2: the model, what --fast cannot take, and --explain's model part.
- * Returns the model, or NULL with the exit status in *rc. */
-static hnm_model *run__model_load(const struct run__ctx *r, int *rc)
+ * Returns the model, or NULL with the line in err (bad input). */
+static hnm_model *run__model_load(const struct run__ctx *r, char *err, size_t errlen)
 {
-  char err[HNM_ERRLEN];
-  hnm_model *model = hnm_model_parse_spec(r->spec, err, sizeof err);
-  if (model == NULL) {
-    *rc = hnm_msg_error("%s", err);
+  hnm_model *model = hnm_model_parse_spec(r->spec, err, errlen);
+  if (model == NULL)
     return NULL;
-  }
   struct hnm_loggps fast_loggps;
   struct hnm_rma fast_rma;
   if (r->fast && hnm_model_loggps(model, &fast_loggps)) {
-    *rc = hnm_msg_error("--fast: model '%s' is LogGPS, whose messages cost O(1) each already; fast mode applies to "
-                "max-min models (hybrid, fluid)",
-                r->spec);
+    hnm_errf(err, errlen,
+             "--fast: model '%s' is LogGPS, whose messages cost O(1) each already; fast mode applies to "
+             "max-min models (hybrid, fluid)",
+             r->spec);
   } else if (r->fast && hnm_model_rma(model, &fast_rma)) {
-    *rc = hnm_msg_error("--fast: model '%s' has one-sided costs (<rma>), which fast mode would put on the wire as "
-                "point-to-point overheads; drop --fast or the model's <rma>",
-                r->spec);
+    hnm_errf(err, errlen,
+             "--fast: model '%s' has one-sided costs (<rma>), which fast mode would put on the wire as "
+             "point-to-point overheads; drop --fast or the model's <rma>",
+             r->spec);
   } else {
     if (r->explain) {
       hnm_model_explain(model, stdout);
@@ -672,21 +698,20 @@ static hnm_model *run__model_load(const struct run__ctx *r, int *rc)
 }
 
 /* Step 3: smpirun's arguments: platform, hostfile, -np, wrapper, program.
- * Returns 0, or the exit status of a refusal. */
-static int run__scan(struct run__ctx *r)
+ * Returns 0, or -1 with the refusal in err (bad input). */
+static int run__scan(struct run__ctx *r, char *err, size_t errlen)
 {
   for (int j = 0; j < r->argc; j++) {
     const char *a = r->argv[j];
-    int refused = refuse_cfg(a);
-    if (refused != 0)
-      return refused;
+    if (refuse_cfg(a, err, errlen) != 0)
+      return -1;
     if (a[0] != '-') {
       r->program = j;
       break;
     }
     if (smpirun_takes_value(a)) {
       if (j + 1 >= r->argc)
-        return hnm_msg_error("smpirun option %s needs a value", a);
+        return hnm_fail(err, errlen, "smpirun option %s needs a value", a);
       const char **slot = NULL;
       if (strcmp(a, "-platform") == 0)
         slot = &r->platform;
@@ -697,7 +722,7 @@ static int run__scan(struct run__ctx *r)
       else if (strcmp(a, "-wrapper") == 0)
         slot = &r->wrapper;
       if (slot != NULL && *slot != NULL)
-        return hnm_msg_error("%s given twice: give it once", a);
+        return hnm_fail(err, errlen, "%s given twice: give it once", a);
       if (slot != NULL)
         *slot = r->argv[j + 1];
       j++;
@@ -709,61 +734,61 @@ static int run__scan(struct run__ctx *r)
 /* Step 4: a routed platform (hnm-platform --routing) is a description that
  * hnm's platform library builds: SimGrid gets the library as -platform and
  * the description in $HNM_ROUTED_PLATFORM (docs/platforms.md, "Routing");
- * the checks load it the same way. Returns 0 or an exit status. */
-static int run__routed(struct run__ctx *r)
+ * the checks load it the same way. Returns 0, or an exit status with the
+ * line in err. */
+static int run__routed(struct run__ctx *r, char *err, size_t errlen)
 {
   char why[512];
   if (r->platform == NULL)
     return 0;
   if (hnm_input_check(r->platform, why, sizeof why) != 0)
-    return hnm_msg_error("platform file '%s': %s", r->platform, why);
+    return run__refuse(HNM_EXIT_USAGE, err, errlen, "platform file '%s': %s", r->platform, why);
   r->is_routed = hnm_rnet_is_description(r->platform);
   if (!r->is_routed)
     return 0;
   struct hnm_rnet_desc desc;
-  char derr[1024];
-  if (hnm_rnet_desc_read(r->platform, &desc, derr, sizeof derr) != 0)
-    return hnm_msg_error("%s", derr);
+  if (hnm_rnet_desc_read(r->platform, &desc, err, errlen) != 0)
+    return HNM_EXIT_USAGE;
   if (hnm_topo_hosts(&desc.topo) > HNM_RUN_MAX_ROUTED_HOSTS) {
-    char msg[600];
-    snprintf(msg, sizeof msg, "%lu hosts, more than the %lu hnm-run loads", hnm_topo_hosts(&desc.topo),
-             HNM_RUN_MAX_ROUTED_HOSTS);
-    return hnm_msg_error("platform file '%s': shape: %s (about 5.6 KB of memory per host)", r->platform, msg);
+    hnm_errf(err, errlen, "platform file '%s': shape: %lu hosts, more than the %lu hnm-run loads (about 5.6 KB of "
+             "memory per host)", r->platform, hnm_topo_hosts(&desc.topo), HNM_RUN_MAX_ROUTED_HOSTS);
+    return HNM_EXIT_USAGE;
   }
   if (realpath(r->platform, r->routed) == NULL)
-    return hnm_msg_error("cannot resolve platform file '%s': %s", r->platform, strerror(errno));
+    return run__refuse(HNM_EXIT_USAGE, err, errlen, "cannot resolve platform file '%s': %s", r->platform, strerror(errno));
   if (getenv("HNM_PLATFORM_LIB") != NULL)
     snprintf(r->platform_lib, sizeof r->platform_lib, "%s", getenv("HNM_PLATFORM_LIB"));
   else if (hnm_home_path(r->platform_lib, sizeof r->platform_lib, "lib/libhnmplatform.so") != 0)
-    return hnm_msg_error("%s", r->platform_lib);
+    return run__refuse(HNM_EXIT_USAGE, err, errlen, "%s", r->platform_lib);
   if (hnm_input_check(r->platform_lib, why, sizeof why) != 0)
-    return hnm_msg_error("hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", r->platform_lib, why);
+    return run__refuse(HNM_EXIT_USAGE, err, errlen, "hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)",
+                    r->platform_lib, why);
   if (setenv("HNM_ROUTED_PLATFORM", r->routed, 1) != 0)
-    return hnm_msg_error("cannot set HNM_ROUTED_PLATFORM: %s", strerror(errno));
+    return run__refuse(HNM_EXIT_FAILURE, err, errlen, "cannot set HNM_ROUTED_PLATFORM: %s", strerror(errno));
   return 0;
 }
 
 /* Step 5: --link-load is written at the end of the simulation: a place it
- * cannot be written to, or one of the inputs, is refused now. */
-static int run__link_load_check(const struct run__ctx *r)
+ * cannot be written to, or one of the inputs, is refused now (-1 with the
+ * line in err: bad input). */
+static int run__link_load_check(const struct run__ctx *r, char *err, size_t errlen)
 {
-  char lerr[1200];
   const char *named[4] = {r->platform, r->hostfile, r->program >= 0 ? r->argv[r->program] : NULL, r->spec};
   if (r->link_load == NULL)
     return 0;
-  if (hnm_out_check(r->link_load, "--link-load", lerr, sizeof lerr) != 0)
-    return hnm_msg_error("%s", lerr);
+  if (hnm_out_check(r->link_load, "--link-load", err, errlen) != 0)
+    return -1;
   for (int k = 0; k < 4; k++)
     if (named[k] != NULL && hnm_out_same_file(r->link_load, named[k]))
-      return hnm_msg_error("--link-load: '%s' is an input of the run (%s)", r->link_load, named[k]);
+      return hnm_fail(err, errlen, "--link-load: '%s' is an input of the run (%s)", r->link_load, named[k]);
   return 0;
 }
 
 /* Step 6: the whole run checked (hnm_check.h) with the model, the host
  * speed chosen; or --explain's computation part. Frees the model. Returns
  * -1 to go on, else the exit status (rc: a refusal of an earlier step,
- * which --explain still reports after the model). */
-static int run__check(struct run__ctx *r, hnm_model *model, int rc)
+ * which --explain still reports after the model, its line in err). */
+static int run__check(struct run__ctx *r, hnm_model *model, int rc, char *err, size_t errlen)
 {
   /* smpi/host-speed: the user's, else chosen from the platform
    * (hnm_speed.h); smpi/simulate-computation only for --explain's text. */
@@ -775,13 +800,13 @@ static int run__check(struct run__ctx *r, hnm_model *model, int rc)
   if (r->explain) {
     hnm_model_free(model);
     if (rc == 0)
-      rc = explain_speed(platform, r->hostfile, r->np_text, user_speed, simulate);
-    return rc != 0 ? rc : explain_remedies(r->spec, platform, r->argc, r->argv);
+      rc = explain_speed(platform, r->hostfile, r->np_text, user_speed, simulate, err, errlen);
+    return rc != 0 ? rc : explain_remedies(r->spec, platform, r->argc, r->argv, err, errlen);
   }
   memset(&r->speed, 0, sizeof r->speed);
   if (rc == 0)
     rc = check_run(r->argc, r->argv, r->program, platform, r->hostfile, r->np_text, model, user_speed, &r->speed,
-                   &r->full, &r->ranks);
+                   &r->full, &r->ranks, err, errlen);
   hnm_model_free(model);
   return rc != 0 ? rc : -1;
 }
@@ -803,27 +828,28 @@ static void run__cmdline_free(struct run__cmdline *c)
   free(c->cfg_model);
 }
 
-/* Step 7: smpirun's command line: smpirun -wrapper "env
- * LD_PRELOAD=plugin[:tcmalloc] [user wrapper]" [-platform P -hostfile H]
- * hnm's settings, then smpirun's arguments and the program. Returns 0 or
- * an exit status. */
-static int run__cmdline_build(const struct run__ctx *r, struct run__cmdline *c)
+/* Step 7a: the paths of hnm's home, --link-load's environment, and
+ * smpirun's -wrapper "env LD_PRELOAD=plugin[:tcmalloc] [user wrapper]".
+ * Returns 0 or an exit status with the line in err. */
+static int run__cmdline_wrapper(const struct run__ctx *r, struct run__cmdline *c, char *err, size_t errlen)
 {
-  if (r->speed.text[0] != '\0')
-    snprintf(c->cfg_speed, sizeof c->cfg_speed, "--cfg=smpi/host-speed:%s", r->speed.text);
   if (hnm_home_path(c->plugin_path, sizeof c->plugin_path, HNM_HOME_PLUGIN) != 0 ||
       hnm_home_path(c->default_platform, sizeof c->default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
       hnm_home_path(c->default_hostfile, sizeof c->default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
-    return hnm_msg_error("%s", c->plugin_path);
-  if (r->link_load != NULL && set_link_load(r->link_load, r->is_routed ? r->platform : NULL,
-                                            r->platform != NULL ? r->platform : c->default_platform) != 0)
-    return 2;
+    return run__refuse(HNM_EXIT_USAGE, err, errlen, "%s", c->plugin_path);
+  int rc = r->link_load == NULL ? 0
+                                : set_link_load(r->link_load, r->is_routed ? r->platform : NULL,
+                                                r->platform != NULL ? r->platform : c->default_platform, err, errlen);
+  if (rc != 0)
+    return rc;
   const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : c->plugin_path;
   char why[512];
   if (hnm_input_check(plugin, why, sizeof why) != 0)
-    return hnm_msg_error("the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin, why);
+    return run__refuse(HNM_EXIT_USAGE, err, errlen, "the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin,
+                       why);
   if (strchr(plugin, ' ') != NULL)
-    return hnm_msg_error("the plugin path '%s' contains a space, which smpirun's -wrapper cannot carry", plugin);
+    return run__refuse(HNM_EXIT_USAGE, err, errlen,
+                       "the plugin path '%s' contains a space, which smpirun's -wrapper cannot carry", plugin);
 
   /* tcmalloc speeds up SMPI's many small allocations (bench: 1.36x on a
    * 1024-rank gcr) without changing simulated results, but with SMPI's
@@ -833,19 +859,33 @@ static int run__cmdline_build(const struct run__ctx *r, struct run__cmdline *c)
 #ifdef HNM_TCMALLOC_PATH
   if (r->tcmalloc) {
     if (hnm_input_check(HNM_TCMALLOC_PATH, why, sizeof why) != 0 || strchr(HNM_TCMALLOC_PATH, ' ') != NULL)
-      return hnm_msg_error("--tcmalloc: cannot preload '%s': %s", HNM_TCMALLOC_PATH, why);
+      return run__refuse(HNM_EXIT_USAGE, err, errlen, "--tcmalloc: cannot preload '%s': %s", HNM_TCMALLOC_PATH, why);
     tc = ":" HNM_TCMALLOC_PATH;
   }
 #else
   if (r->tcmalloc)
-    return hnm_msg_error("--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)");
+    return run__refuse(HNM_EXIT_USAGE, err, errlen,
+                       "--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)");
 #endif
 
   size_t wlen = strlen(plugin) + strlen(tc) + (r->wrapper ? strlen(r->wrapper) : 0) + 32;
   c->wrap = malloc(wlen);
   if (c->wrap == NULL)
-    return hnm_msg_error("out of memory");
+    return run__refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   snprintf(c->wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, r->wrapper ? " " : "", r->wrapper ? r->wrapper : "");
+  return 0;
+}
+
+/* Step 7: smpirun's command line: smpirun -wrapper (step 7a) [-platform P
+ * -hostfile H] hnm's settings, then smpirun's arguments and the program.
+ * Returns 0 or an exit status with the line in err. */
+static int run__cmdline_build(const struct run__ctx *r, struct run__cmdline *c, char *err, size_t errlen)
+{
+  if (r->speed.text[0] != '\0')
+    snprintf(c->cfg_speed, sizeof c->cfg_speed, "--cfg=smpi/host-speed:%s", r->speed.text);
+  int rc = run__cmdline_wrapper(r, c, err, errlen);
+  if (rc != 0)
+    return rc;
 
   /* The spec goes to the plugin as a SimGrid flag, unless smpirun would
    * split or glob it (it word-splits --cfg values) or SimGrid would split
@@ -855,7 +895,7 @@ static int run__cmdline_build(const struct run__ctx *r, struct run__cmdline *c)
   c->cfg_model = malloc(cfg_len);
   c->args = calloc((size_t)r->argc + 18, sizeof(char *));
   if (c->cfg_model == NULL || c->args == NULL)
-    return hnm_msg_error("out of memory");
+    return run__refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   snprintf(c->cfg_model, cfg_len, "--cfg=hnm/model:%s", r->spec);
 
   char **args = c->args;
@@ -925,13 +965,14 @@ static int run__cmdline_build(const struct run__ctx *r, struct run__cmdline *c)
   args[n] = NULL;
   c->n = n;
   if (c->spec_in_env && setenv("HNM_MODEL", r->spec, 1) != 0)
-    return hnm_msg_error("cannot set HNM_MODEL: %s", strerror(errno));
+    return run__refuse(HNM_EXIT_FAILURE, err, errlen, "cannot set HNM_MODEL: %s", strerror(errno));
   return 0;
 }
 
 /* Step 8: print the command line (--dry-run), run a model set's models in
- * turn, or become smpirun. Returns the exit status. */
-static int run__launch(const struct run__ctx *r, const struct run__cmdline *c)
+ * turn, or become smpirun. Returns the exit status, with a line in err when
+ * hnm-run has one to say (smpirun could not be started: 127). */
+static int run__launch(const struct run__ctx *r, const struct run__cmdline *c, char *err, size_t errlen)
 {
   if (r->dry_run) {
     /* One line per run: a model set's models in the order they run. */
@@ -948,10 +989,9 @@ static int run__launch(const struct run__ctx *r, const struct run__cmdline *c)
   }
   fflush(stdout);
   if (r->set != NULL)
-    return run_set(r->set, c->args);
+    return run_set(r->set, c->args, err, errlen);
   execvp("smpirun", c->args);
-  hnm_msg_error("cannot run smpirun: %s (install simgrid)", strerror(errno));
-  return 127;
+  return run__refuse(127, err, errlen, "cannot run smpirun: %s (install simgrid)", strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -962,25 +1002,36 @@ int main(int argc, char **argv)
   r.spec = getenv("HNM_DEFAULT_MODEL") ? getenv("HNM_DEFAULT_MODEL") : HNM_DEFAULT_MODEL;
   r.program = -1;
   hnm_msg_init("hnm-run");
-  int rc = run__options(&r, argc, argv);
+  char err[HNM_ERRLEN] = "";
+  int rc = run__options(&r, argc, argv, err, sizeof err);
   if (rc >= 0)
-    return rc;
-  hnm_model *model = run__model_load(&r, &rc);
-  if (model == NULL)
-    return rc;
-  rc = run__scan(&r);
+    goto report;
+  hnm_model *model = run__model_load(&r, err, sizeof err);
+  if (model == NULL) {
+    rc = HNM_EXIT_USAGE;
+    goto report;
+  }
+  rc = run__scan(&r, err, sizeof err) != 0 ? HNM_EXIT_USAGE : 0;
   if (rc == 0)
-    rc = run__routed(&r);
-  if (rc == 0)
-    rc = run__link_load_check(&r);
-  rc = run__check(&r, model, rc);
+    rc = run__routed(&r, err, sizeof err);
+  if (rc == 0 && run__link_load_check(&r, err, sizeof err) != 0)
+    rc = HNM_EXIT_USAGE;
+  rc = run__check(&r, model, rc, err, sizeof err);
   if (rc >= 0)
-    return rc;
-  rc = run__cmdline_build(&r, &c);
+    goto report;
+  rc = run__cmdline_build(&r, &c, err, sizeof err);
   if (rc == 0)
-    rc = run__launch(&r, &c);
+    rc = run__launch(&r, &c, err, sizeof err);
   run__cmdline_free(&c);
   if (r.set != NULL)
     hnm_model_set_free(r.set);
+report:
+  /* The one line of a failure: bad input (2), failed work (1), or the
+   * status of a run that hnm-run passes on with its reason. */
+  if (rc == 0 || err[0] == '\0')
+    return rc;
+  if (rc == HNM_EXIT_FAILURE)
+    return hnm_msg_failure("%s", err);
+  hnm_msg_error("%s", err);
   return rc;
 }

@@ -75,7 +75,9 @@ static int set__run_one(char **args, const char *spec, const char *out, const ch
     if (setenv("HNM_MODEL", spec, 1) != 0)
       _exit(126);
     execvp(args[0], args);
-    hnm_msg_error("cannot run %s: %s (install simgrid)", args[0], strerror(errno));
+    /* Into the run's own stderr (the file ERR), which the parent shows or
+     * quotes like any run's last line. */
+    dprintf(2, "%s: cannot run %s: %s (install simgrid)\n", hnm_msg_prog(), args[0], strerror(errno));
     _exit(127);
   }
   int st;
@@ -85,45 +87,48 @@ static int set__run_one(char **args, const char *spec, const char *out, const ch
   return st;
 }
 
-int run_set(const hnm_model_set *set, char **args)
+int run_set(const hnm_model_set *set, char **args, char *err, size_t errlen)
 {
   char dir[] = "/tmp/hnm-run-set-XXXXXX";
-  if (mkdtemp(dir) == NULL)
-    return hnm_msg_error("cannot create a temporary directory: %s", strerror(errno)), 1;
+  if (mkdtemp(dir) == NULL) {
+    hnm_errf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
+    return HNM_EXIT_FAILURE;
+  }
   size_t n = set->nmembers + 1;
   double *t = malloc(n * sizeof *t), *members = malloc(n * sizeof *members);
-  char out[sizeof dir + 32], err[sizeof dir + 32], last[1024];
+  char out[sizeof dir + 32], errfile[sizeof dir + 32], last[1024];
   int rc = 0;
   if (t == NULL || members == NULL) {
-    hnm_msg_error("out of memory");
-    rc = 1;
+    hnm_errf(err, errlen, "out of memory");
+    rc = HNM_EXIT_FAILURE;
     goto done;
   }
   for (size_t k = 0; k < n && rc == 0; k++) {
     snprintf(out, sizeof out, "%s/%zu.out", dir, k);
-    snprintf(err, sizeof err, "%s/%zu.err", dir, k);
-    int st = set__run_one(args, set->specs[k], k == 0 ? NULL : out, err);
+    snprintf(errfile, sizeof errfile, "%s/%zu.err", dir, k);
+    int st = set__run_one(args, set->specs[k], k == 0 ? NULL : out, errfile);
+    int run_errno = errno;
     if (k == 0)
-      set__replay(err);
-    int have = set__read_err(err, &t[k], last, sizeof last) == 0;
+      set__replay(errfile);
+    int have = set__read_err(errfile, &t[k], last, sizeof last) == 0;
     if (st == -1) {
-      rc = 1;
-      hnm_msg_error("%s/%s: cannot start smpirun: %s", set->dir, set->files[k], strerror(errno));
+      rc = HNM_EXIT_FAILURE;
+      hnm_errf(err, errlen, "%s/%s: cannot start smpirun: %s", set->dir, set->files[k], strerror(run_errno));
     } else if (WIFSIGNALED(st)) {
       rc = 128 + WTERMSIG(st);
-      hnm_msg_error("%s/%s: the run ended by signal %d (%s)", set->dir, set->files[k], WTERMSIG(st), last);
+      hnm_errf(err, errlen, "%s/%s: the run ended by signal %d (%s)", set->dir, set->files[k], WTERMSIG(st), last);
     } else if (WEXITSTATUS(st) != 0) {
       rc = WEXITSTATUS(st);
-      hnm_msg_error("%s/%s: the run failed with exit status %d (%s)", set->dir, set->files[k], rc, last);
+      hnm_errf(err, errlen, "%s/%s: the run failed with exit status %d (%s)", set->dir, set->files[k], rc, last);
     } else if (!have) {
-      rc = 1;
-      hnm_msg_error("%s/%s: the run printed no simulated time (%s)", set->dir, set->files[k], last);
+      rc = HNM_EXIT_FAILURE;
+      hnm_errf(err, errlen, "%s/%s: the run printed no simulated time (%s)", set->dir, set->files[k], last);
     } else {
       hnm_msg_info("run %zu/%zu (%s): simulated time %.6g s", k + 1, n, set->files[k], t[k]);
       fflush(stderr);
     }
     unlink(out);
-    unlink(err);
+    unlink(errfile);
   }
   if (rc == 0) {
     memcpy(members, t + 1, set->nmembers * sizeof *members);
@@ -131,8 +136,9 @@ int run_set(const hnm_model_set *set, char **args)
     double hi = hnm_quantile(members, set->nmembers, 0.95);
     printf("model set %s: central %.6g s, 5-95%% [%.6g, %.6g] s over %zu members\n", set->dir, t[0], lo, hi,
            set->nmembers);
+    /* A failed standard output is reported once, at exit (hnm_msg.h). */
     if (fflush(stdout) != 0)
-      rc = 1;
+      rc = HNM_EXIT_FAILURE;
   }
 done:
   rmdir(dir);

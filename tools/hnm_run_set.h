@@ -16,7 +16,9 @@
  *   model set DIR: central X s, 5-95% [A, B] s over N members
  * Stops at the first run that fails. Returns 0, or the failing run's exit
  * status (128 + signal for a signal; 1 when a run printed no simulated
- * time), after one line naming its model file. */
-int run_set(const hnm_model_set *set, char **args);
+ * time or could not be started) with one line naming its model file in
+ * err (core/hnm_error.h), which the caller prints; 1 without a line when
+ * the summary could not be written to standard output (reported at exit). */
+int run_set(const hnm_model_set *set, char **args, char *err, size_t errlen);
 
 #endif

@@ -781,6 +781,15 @@ static int k_replace_arg(struct kase *k, const char *a, const char *b)
   return 0;
 }
 
+/* Whether A is one of the case's arguments (k_replace_arg() can replace it). */
+static int k_has_arg(const struct kase *k, const char *a)
+{
+  for (int i = 1; i < k->argc; i++)
+    if (strcmp(k->argv[i], a) == 0)
+      return 1;
+  return 0;
+}
+
 /* Generated case number i. */
 static void generated_case(struct kase *k, long i)
 {
@@ -834,9 +843,10 @@ static void generated_case(struct kase *k, long i)
     f->kind = kinds[c];
     what = kind_names[c];
     expect_file(k, f, NOWHERE, 0, what);
-  } else if (k->nout > 0 && strchr(k->outs[0], '*') == NULL) {
+  } else if (k->nout > 0 && strchr(k->outs[0], '*') == NULL && k_has_arg(k, k->outs[0])) {
     /* An output pointed at an input (directly or through a link), at
-     * /dev/full, or into a missing directory. */
+     * /dev/full, or into a missing directory: one the command line names
+     * (hnm-linkplot's come from its -o PREFIX, and stay as they are). */
     int c = (int)rnd(4);
     const char *out = k->outs[0];
     /* The refusal names the output as given (and, for an input, says so). */
@@ -861,6 +871,17 @@ static void generated_case(struct kase *k, long i)
       what = "out-missing-dir";
       k_why(k, "'missing/dir/out': cannot create: No such file or directory$");
     }
+  } else if (k->nout > 0 && strchr(k->outs[0], '*') == NULL) {
+    /* An output the command line does not name (hnm-linkplot's, from -o
+     * PREFIX): a link to /dev/full in its place, a write that fails. */
+    k_in(k, k->outs[0], "/dev/full", strlen("/dev/full"), K_LINK);
+    what = "out-link=/dev/full";
+    char *e = re_escape(k->outs[0]);
+    k_why(k, "'%s': write error: No space left on device$", e);
+    free(e);
+    k->exits = 1u << 1; /* failed work, not bad input */
+  } else if (k->argc > 0 && strcmp(k->argv[0], T_LINKPLOT) == 0) {
+    /* hnm-linkplot writes nothing on standard output: no write to fail. */
   } else {
     k->stdout_full = 1;
     what = "stdout=/dev/full";

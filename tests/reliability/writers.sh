@@ -127,6 +127,16 @@ if [ -n "${HNM_LINKPLOT:-}" ]; then
   check "linkplot symlink: still a symlink" [ -L map.dat -a "$(readlink map.dat)" = target/map.dat ]
   check "linkplot symlink: target updated" grep -q '^# global links' target/map.dat
   check "linkplot symlink: nothing left behind" nothing_left . target
+  # A data file that cannot be written (a link to /dev/full): the work
+  # failed, 1, with one line; the script beside it is not left behind.
+  rm -f map.dat map.gp && ln -s /dev/full map.dat
+  timeout $T "$HNM_LINKPLOT" map ll.csv -o map > /dev/null 2> err.txt
+  st=$?
+  check "linkplot data to /dev/full: exit 1 (got $st: $(head -c 200 err.txt))" [ $st -eq 1 ]
+  check "linkplot data to /dev/full: one line, the write error" \
+    [ "$(wc -l < err.txt)" -eq 1 -a -n "$(grep "'map.dat': write error" err.txt)" ]
+  check "linkplot data to /dev/full: nothing left behind" nothing_left .
+  rm -f map.dat
   rm -f ll.fifo && mkfifo ll.fifo
   refuse "linkplot FIFO input: no hang, the line names it" 'll\.fifo' timeout $T "$HNM_LINKPLOT" map ll.fifo -o fifo
   check "linkplot FIFO input: nothing written" [ ! -e fifo.dat -a ! -e fifo.gp ]
