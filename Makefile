@@ -1,6 +1,7 @@
 # The two commands of the README:
 #   make run   -- the main job: demo workload on the bundled platform, three models
 #   make test  -- build everything and run the whole test suite
+#                 (CTEST_ARGS="..." passes more arguments to ctest: -R, -LE)
 # and: make install PREFIX=DIR (default /usr/local; relocatable, see README),
 #      make deb (a Debian package, BUILD/hnm_VERSION_ARCH.deb).
 # Both install missing Debian packages first (scripts/install-deps).
@@ -23,7 +24,7 @@ run: build
 	@scripts/main-job $(BUILD)
 
 test: build
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 bench: build
 	@bench/overhead.sh $(BUILD)
