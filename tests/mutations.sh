@@ -26,6 +26,8 @@ mutate() { MUTATIONS+=("$1" "$2" "$3" "$4"); }
 # --- the table ------------------------------------------------------------------
 # reliability.option_table: an option's refusal says why.
 mutate reliability.option_table core/hnm_opt.c '"needs an argument"' '""'
+# routing.ugal: UGAL keeps minimal on an exact tie (its backlog against Valiant's plus the threshold).
+mutate routing.ugal platforms/hnm_routing.c 'h_min * lat <= q_val' 'h_min * lat < q_val'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }
