@@ -11,8 +11,8 @@
 # intermediate group's) put all P on one path: P x T each. UGAL compares
 # the paths' backlogs (seconds of bytes not yet sent, hnm_routing.h) plus
 # one link latency per hop: flow 1, idle, minimal (backlog T on g0->g1);
-# flow 2: T against 0, Valiant via group 2; flow 3: T against T, a tie,
-# minimal; flow 4: 2T against T, Valiant. P = 2: T, T (the best: both paths
+# flow 2: T against 0, Valiant via group 2; flow 3: T against T (no tie:
+# the threshold keeps it minimal); flow 4: 2T against T, Valiant. P = 2: T, T (the best: both paths
 # used); P = 3: the Valiant flow alone, T, the two minimal ones 2T; P = 4:
 # two and two, 2T each (the best, against 4T).
 #
