@@ -158,7 +158,7 @@ static int parse_size(const char *val, long *bytes, char *err, size_t errlen)
   *bytes = (long)(v * mult);
   return 0;
 bad:
-  snprintf(err, errlen, "'%s' is not a size in bytes (e.g. 4096, 64KiB, 1MiB)", val);
+  hnm_errf(err, errlen, "'%s' is not a size in bytes (e.g. 4096, 64KiB, 1MiB)", val);
   return -1;
 }
 
@@ -189,7 +189,7 @@ static int parse_size_list(const char *arg, long **list, long *nlist, char *err,
   *nlist = 0;
   if (buf == NULL || *list == NULL) {
     free(buf);
-    snprintf(err, errlen, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     return -1;
   }
   memcpy(buf, arg, len + 1);
@@ -197,14 +197,14 @@ static int parse_size_list(const char *arg, long **list, long *nlist, char *err,
   for (char *save, *t = strtok_r(buf, ",", &save); t != NULL && rc == 0; t = strtok_r(NULL, ",", &save)) {
     rc = parse_size(t, &(*list)[*nlist], err, errlen);
     if (rc == 0 && (*list)[*nlist] < 1) {
-      snprintf(err, errlen, "'%s': sizes must be >= 1 (got %ld)", arg, (*list)[*nlist]);
+      hnm_errf(err, errlen, "'%s': sizes must be >= 1 (got %ld)", arg, (*list)[*nlist]);
       rc = -1;
     }
     (*nlist)++;
   }
   free(buf);
   if (rc == 0 && *nlist == 0) {
-    snprintf(err, errlen, "'%s': no size", arg);
+    hnm_errf(err, errlen, "'%s': no size", arg);
     rc = -1;
   }
   return rc;
@@ -234,7 +234,7 @@ static int set_ops(void *ctx, const char *arg, char *err, size_t errlen)
     while (k < OP_COUNT && strcmp(t, op_names[k]) != 0)
       k++;
     if (k == OP_COUNT) {
-      snprintf(err, errlen, "'%s': unknown operation '%s' (send, recv, pingpong, isend, irecv)", arg, t);
+      hnm_errf(err, errlen, "'%s': unknown operation '%s' (send, recv, pingpong, isend, irecv)", arg, t);
       return -1;
     }
     o->ops[k] = 1;
