@@ -158,7 +158,7 @@ static int parse_size(const char *val, long *bytes, char *err, size_t errlen)
   *bytes = (long)(v * mult);
   return 0;
 bad:
-  snprintf(err, errlen, "'%s' is not a size in bytes (e.g. 4096, 64KiB, 1MiB)", val);
+  hnm_errf(err, errlen, "'%s' is not a size in bytes (e.g. 4096, 64KiB, 1MiB)", val);
   return -1;
 }
 
@@ -189,7 +189,7 @@ static int parse_size_list(const char *arg, long **list, long *nlist, char *err,
   *nlist = 0;
   if (buf == NULL || *list == NULL) {
     free(buf);
-    snprintf(err, errlen, "out of memory");
+    hnm_errf(err, errlen, "out of memory");
     return -1;
   }
   memcpy(buf, arg, len + 1);
@@ -197,14 +197,14 @@ static int parse_size_list(const char *arg, long **list, long *nlist, char *err,
   for (char *save, *t = strtok_r(buf, ",", &save); t != NULL && rc == 0; t = strtok_r(NULL, ",", &save)) {
     rc = parse_size(t, &(*list)[*nlist], err, errlen);
     if (rc == 0 && (*list)[*nlist] < 1) {
-      snprintf(err, errlen, "'%s': sizes must be >= 1 (got %ld)", arg, (*list)[*nlist]);
+      hnm_errf(err, errlen, "'%s': sizes must be >= 1 (got %ld)", arg, (*list)[*nlist]);
       rc = -1;
     }
     (*nlist)++;
   }
   free(buf);
   if (rc == 0 && *nlist == 0) {
-    snprintf(err, errlen, "'%s': no size", arg);
+    hnm_errf(err, errlen, "'%s': no size", arg);
     rc = -1;
   }
   return rc;
@@ -234,7 +234,7 @@ static int set_ops(void *ctx, const char *arg, char *err, size_t errlen)
     while (k < OP_COUNT && strcmp(t, op_names[k]) != 0)
       k++;
     if (k == OP_COUNT) {
-      snprintf(err, errlen, "'%s': unknown operation '%s' (send, recv, pingpong, isend, irecv)", arg, t);
+      hnm_errf(err, errlen, "'%s': unknown operation '%s' (send, recv, pingpong, isend, irecv)", arg, t);
       return -1;
     }
     o->ops[k] = 1;
@@ -557,6 +557,125 @@ static int run_rma(MPI_Comm comm, int rank, char *buf, const struct options *o)
   return failed;
 }
 
+/* The task list: the same on every rank (same seed), shuffled. NULL when
+ * out of memory (*nt_out: the tasks wanted). */
+static struct task *calibrate__tasks(const struct options *o, long *nt_out)
+{
+  int nops = 0;
+  for (int k = 0; k < OP_COUNT; k++)
+    nops += o->ops[k];
+  long nsizes = o->nlist > 0 ? o->nlist : o->sizes;
+  long ntasks = nsizes * o->reps * nops;
+  struct task *tasks = calloc((size_t)(ntasks > 0 ? ntasks : 1), sizeof *tasks);
+  *nt_out = ntasks;
+  if (tasks == NULL)
+    return NULL;
+  uint64_t rng = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)o->seed * 0xBF58476D1CE4E5B9ULL);
+  if (rng == 0)
+    rng = 1;
+  long nt = 0;
+  double lmin = log((double)o->min), lmax = log((double)o->max);
+  for (long s = 0; s < nsizes; s++) {
+    long size = (long)llround(exp(lmin + rng_uniform(&rng) * (lmax - lmin)));
+    size = size < o->min ? o->min : size > o->max ? o->max : size;
+    if (o->nlist > 0)
+      size = o->list[s];
+    for (int k = 0; k < OP_COUNT; k++)
+      for (long r = 0; o->ops[k] && r < o->reps; r++) {
+        tasks[nt].op = k;
+        tasks[nt].size = size;
+        nt++;
+      }
+  }
+  for (long i = nt - 1; i > 0; i--) { /* Fisher-Yates */
+    long j = (long)(rng_next(&rng) % (uint64_t)(i + 1));
+    struct task t = tasks[i];
+    tasks[i] = tasks[j];
+    tasks[j] = t;
+  }
+
+  *nt_out = nt;
+  return tasks;
+}
+
+/* Rank 1's measurements to rank 0, which writes the point-to-point CSV
+ * file. Rank 0: 1 if that file could not be written. */
+static int calibrate__gather_p2p(MPI_Comm comm, int rank, const struct options *o, struct task *tasks, long nt)
+{
+  int failed = 0;
+  if (rank == 1 || rank == 0) {
+    double *v = calloc((size_t)(2 * nt + 1), sizeof *v);
+    long m = 0;
+    if (rank == 1) {
+      for (long i = 0; i < nt; i++)
+        if (measurer(tasks[i].op) == 1) {
+          v[2 * m] = tasks[i].start;
+          v[2 * m + 1] = tasks[i].duration;
+          m++;
+        }
+      MPI_Send(v, (int)(2 * m), MPI_DOUBLE, 0, 5, comm);
+    } else {
+      for (long i = 0; i < nt; i++)
+        m += measurer(tasks[i].op) == 1;
+      MPI_Recv(v, (int)(2 * m), MPI_DOUBLE, 1, 5, comm, MPI_STATUS_IGNORE);
+      m = 0;
+      for (long i = 0; i < nt; i++)
+        if (measurer(tasks[i].op) == 1) {
+          tasks[i].start = v[2 * m];
+          tasks[i].duration = v[2 * m + 1];
+          m++;
+        }
+      struct skel_out out;
+      skel_out_open(&out, PROG, o->dir, HNM_BENCH_P2P_FILE, HNM_BENCH_P2P_HEADER);
+      for (long i = 0; i < nt; i++)
+        fprintf(out.f, "%s,%ld,%.9g,%.9g\n", op_names[tasks[i].op], tasks[i].size, tasks[i].start, tasks[i].duration);
+      failed |= skel_out_close(&out, PROG) != 0;
+    }
+    free(v);
+  }
+
+  return failed;
+}
+
+/* The contention probe: 1 .. np/2 pairs, one way then both ways. Rank 0:
+ * 1 if its CSV file could not be written. */
+static int calibrate__contention(MPI_Comm comm, int rank, int np, const struct options *o, char *buf, char *buf2)
+{
+  int failed = 0;
+  struct skel_out out = {0};
+  if (rank == 0)
+    skel_out_open(&out, PROG, o->dir, HNM_BENCH_CONTENTION_FILE, HNM_BENCH_CONTENTION_HEADER);
+  int n = (int)o->cont_size;
+  double *d = rank == 0 ? calloc((size_t)np, sizeof *d) : NULL;
+  for (int pairs = 1; 2 * pairs <= np; pairs++) {
+    if (rank == 0 && o->progress)
+      hnm_msg_print(PROG, HNM_MSG_INFO, "contention probe, %d pair(s)", pairs);
+    for (int mode = 0; mode < 2; mode++)
+      for (long r = 0; r < o->cont_reps; r++) {
+        MPI_Barrier(comm);
+        double t = MPI_Wtime(), dur = 0;
+        if (rank < 2 * pairs) {
+          int peer = rank ^ 1;
+          if (mode == 1)
+            MPI_Sendrecv(buf, n, MPI_BYTE, peer, 6, buf2, n, MPI_BYTE, peer, 6, comm, MPI_STATUS_IGNORE);
+          else if (rank % 2 == 0)
+            MPI_Send(buf, n, MPI_BYTE, peer, 6, comm);
+          else
+            MPI_Recv(buf2, n, MPI_BYTE, peer, 6, comm, MPI_STATUS_IGNORE);
+          dur = MPI_Wtime() - t;
+        }
+        MPI_Gather(&dur, 1, MPI_DOUBLE, d, 1, MPI_DOUBLE, 0, comm);
+        if (rank == 0)
+          for (int k = 0; k < 2 * pairs; k++)
+            fprintf(out.f, "%d,%s,%ld,%d,%.9g\n", pairs, mode ? HNM_BENCH_MODE_BI : HNM_BENCH_MODE_UNI, o->cont_size, k, d[k]);
+      }
+  }
+  free(d);
+  if (rank == 0)
+    failed |= skel_out_close(&out, PROG) != 0;
+  return failed;
+}
+
 int main(int argc, char **argv)
 {
   int rank, np;
@@ -582,38 +701,10 @@ int main(int argc, char **argv)
   memset(buf, 1, (size_t)bufsize);
   memset(buf2, 2, (size_t)bufsize);
 
-  /* The task list: same on every rank (same seed). */
-  int nops = 0;
-  for (int k = 0; k < OP_COUNT; k++)
-    nops += o.ops[k];
-  long nsizes = o.nlist > 0 ? o.nlist : o.sizes;
-  long ntasks = nsizes * o.reps * nops;
-  struct task *tasks = calloc((size_t)(ntasks > 0 ? ntasks : 1), sizeof *tasks);
-  if (tasks == NULL)
-    skel_fail(comm, PROG, "cannot allocate %ld tasks", ntasks);
-  uint64_t rng = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)o.seed * 0xBF58476D1CE4E5B9ULL);
-  if (rng == 0)
-    rng = 1;
   long nt = 0;
-  double lmin = log((double)o.min), lmax = log((double)o.max);
-  for (long s = 0; s < nsizes; s++) {
-    long size = (long)llround(exp(lmin + rng_uniform(&rng) * (lmax - lmin)));
-    size = size < o.min ? o.min : size > o.max ? o.max : size;
-    if (o.nlist > 0)
-      size = o.list[s];
-    for (int k = 0; k < OP_COUNT; k++)
-      for (long r = 0; o.ops[k] && r < o.reps; r++) {
-        tasks[nt].op = k;
-        tasks[nt].size = size;
-        nt++;
-      }
-  }
-  for (long i = nt - 1; i > 0; i--) { /* Fisher-Yates */
-    long j = (long)(rng_next(&rng) % (uint64_t)(i + 1));
-    struct task t = tasks[i];
-    tasks[i] = tasks[j];
-    tasks[j] = t;
-  }
+  struct task *tasks = calibrate__tasks(&o, &nt);
+  if (tasks == NULL)
+    skel_fail(comm, PROG, "cannot allocate %ld tasks", nt);
 
   int failed = 0;
   MPI_Barrier(comm);
@@ -629,37 +720,7 @@ int main(int argc, char **argv)
       last_pct = pct;
     }
   }
-  /* Rank 1's measurements to rank 0. */
-  if (rank == 1 || rank == 0) {
-    double *v = calloc((size_t)(2 * nt + 1), sizeof *v);
-    long m = 0;
-    if (rank == 1) {
-      for (long i = 0; i < nt; i++)
-        if (measurer(tasks[i].op) == 1) {
-          v[2 * m] = tasks[i].start;
-          v[2 * m + 1] = tasks[i].duration;
-          m++;
-        }
-      MPI_Send(v, (int)(2 * m), MPI_DOUBLE, 0, 5, comm);
-    } else {
-      for (long i = 0; i < nt; i++)
-        m += measurer(tasks[i].op) == 1;
-      MPI_Recv(v, (int)(2 * m), MPI_DOUBLE, 1, 5, comm, MPI_STATUS_IGNORE);
-      m = 0;
-      for (long i = 0; i < nt; i++)
-        if (measurer(tasks[i].op) == 1) {
-          tasks[i].start = v[2 * m];
-          tasks[i].duration = v[2 * m + 1];
-          m++;
-        }
-      struct skel_out out;
-      skel_out_open(&out, PROG, o.dir, HNM_BENCH_P2P_FILE, HNM_BENCH_P2P_HEADER);
-      for (long i = 0; i < nt; i++)
-        fprintf(out.f, "%s,%ld,%.9g,%.9g\n", op_names[tasks[i].op], tasks[i].size, tasks[i].start, tasks[i].duration);
-      failed |= skel_out_close(&out, PROG) != 0;
-    }
-    free(v);
-  }
+  failed |= calibrate__gather_p2p(comm, rank, &o, tasks, nt);
 
   if (o.probe) {
     struct skel_out out = {0};
@@ -677,39 +738,8 @@ int main(int argc, char **argv)
     }
   }
 
-  if (o.contention) {
-    struct skel_out out = {0};
-    if (rank == 0)
-      skel_out_open(&out, PROG, o.dir, HNM_BENCH_CONTENTION_FILE, HNM_BENCH_CONTENTION_HEADER);
-    int n = (int)o.cont_size;
-    double *d = rank == 0 ? calloc((size_t)np, sizeof *d) : NULL;
-    for (int pairs = 1; 2 * pairs <= np; pairs++) {
-      if (rank == 0 && o.progress)
-        hnm_msg_print(PROG, HNM_MSG_INFO, "contention probe, %d pair(s)", pairs);
-      for (int mode = 0; mode < 2; mode++)
-        for (long r = 0; r < o.cont_reps; r++) {
-          MPI_Barrier(comm);
-          double t = MPI_Wtime(), dur = 0;
-          if (rank < 2 * pairs) {
-            int peer = rank ^ 1;
-            if (mode == 1)
-              MPI_Sendrecv(buf, n, MPI_BYTE, peer, 6, buf2, n, MPI_BYTE, peer, 6, comm, MPI_STATUS_IGNORE);
-            else if (rank % 2 == 0)
-              MPI_Send(buf, n, MPI_BYTE, peer, 6, comm);
-            else
-              MPI_Recv(buf2, n, MPI_BYTE, peer, 6, comm, MPI_STATUS_IGNORE);
-            dur = MPI_Wtime() - t;
-          }
-          MPI_Gather(&dur, 1, MPI_DOUBLE, d, 1, MPI_DOUBLE, 0, comm);
-          if (rank == 0)
-            for (int k = 0; k < 2 * pairs; k++)
-              fprintf(out.f, "%d,%s,%ld,%d,%.9g\n", pairs, mode ? HNM_BENCH_MODE_BI : HNM_BENCH_MODE_UNI, o.cont_size, k, d[k]);
-        }
-    }
-    free(d);
-    if (rank == 0)
-      failed |= skel_out_close(&out, PROG) != 0;
-  }
+  if (o.contention)
+    failed |= calibrate__contention(comm, rank, np, &o, buf, buf2);
   if (o.rma)
     failed |= run_rma(comm, rank, buf, &o);
   MPI_Bcast(&failed, 1, MPI_INT, 0, comm);

@@ -309,6 +309,40 @@ static void gcr_free(const struct gcr_opts *o, struct gcr_bufs *b)
   free(b->req);
 }
 
+/* Check allreduce A of call C (sequence number SEQ, COUNT doubles) on every
+ * rank: against the closed-form sum, and for the recursive algorithm also
+ * against MPI_Allreduce of the same input (gcr_verdict: collective).
+ * Returns the doubles checked. */
+static long gcr__verify(MPI_Comm comm, int rank, int procs, struct gcr_bufs *b, int recursive, long c, long a,
+                        long seq, int count)
+{
+  const double *res = recursive ? b->vec : b->out;
+  long bad = -1;
+  double got = 0, want = 0;
+  for (int x = 0; x < count; x++) {
+    double e = gcr_expected(seq, procs, count, x);
+    if (res[x] != e && bad < 0) {
+      bad = x;
+      got = res[x];
+      want = e;
+    }
+  }
+  gcr_verdict(comm, rank, procs, c, a, count, bad, got, want, "closed-form sum");
+  if (recursive) {
+    for (int x = 0; x < count; x++)
+      b->acc[x] = gcr_value(seq, rank, count, x);
+    MPI_Allreduce(b->acc, b->ref, count, MPI_DOUBLE, MPI_SUM, comm);
+    for (int x = 0; x < count; x++)
+      if (res[x] != b->ref[x] && bad < 0) {
+        bad = x;
+        got = res[x];
+        want = b->ref[x];
+      }
+    gcr_verdict(comm, rank, procs, c, a, count, bad, got, want, "MPI_Allreduce of the same input");
+  }
+  return count;
+}
+
 int main(int argc, char **argv)
 {
   int rank, procs;
@@ -362,33 +396,8 @@ int main(int argc, char **argv)
       }
       times[a] = MPI_Wtime() - t0;
 
-      if (o.verify) {
-        const double *res = recursive ? b.vec : b.out;
-        long bad = -1;
-        double got = 0, want = 0;
-        for (int x = 0; x < count; x++) {
-          double e = gcr_expected(seq, procs, count, x);
-          if (res[x] != e && bad < 0) {
-            bad = x;
-            got = res[x];
-            want = e;
-          }
-        }
-        checked += count;
-        gcr_verdict(comm, rank, procs, c, a, count, bad, got, want, "closed-form sum");
-        if (recursive) {
-          for (int x = 0; x < count; x++)
-            b.acc[x] = gcr_value(seq, rank, count, x);
-          MPI_Allreduce(b.acc, b.ref, count, MPI_DOUBLE, MPI_SUM, comm);
-          for (int x = 0; x < count; x++)
-            if (res[x] != b.ref[x] && bad < 0) {
-              bad = x;
-              got = res[x];
-              want = b.ref[x];
-            }
-          gcr_verdict(comm, rank, procs, c, a, count, bad, got, want, "MPI_Allreduce of the same input");
-        }
-      }
+      if (o.verify)
+        checked += gcr__verify(comm, rank, procs, &b, recursive, c, a, seq, count);
     }
 
     /* Every allreduce is followed by a skel_sync, the last one too: with

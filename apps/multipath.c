@@ -34,6 +34,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "skel.h"
+#include "hnm_error.h"
 
 #include <limits.h>
 #include <math.h>
@@ -92,7 +93,7 @@ static long mp_read(MPI_Comm comm, const mp_opts *o, int rank, int procs, mp_tas
   char why[256] = "";
 
   if (f == NULL)
-    snprintf(why, sizeof why, "--paths: '%s': cannot open", o->paths);
+    hnm_errf(why, sizeof why, "--paths: '%s': cannot open", o->paths);
   while (ok && getline(&line, &linecap, f) != -1) {
     char method[32], dirs[2048];
     int src, dst, hops, pos;
@@ -104,14 +105,14 @@ static long mp_read(MPI_Comm comm, const mp_opts *o, int rank, int procs, mp_tas
       continue;
     if (sscanf(line, "%31s %d %d %lf %d %2047s%n", method, &src, &dst, &bytes, &hops, dirs, &pos) != 6 ||
         hops < 1 || hops > 1000 || src < 0 || dst < 0 || !(bytes >= 0)) {
-      snprintf(why, sizeof why, "%s:%ld: not a path line (METHOD SRC DST BYTES HOPS DIRS RANKS)", o->paths, lineno);
+      hnm_errf(why, sizeof why, "%s:%ld: not a path line (METHOD SRC DST BYTES HOPS DIRS RANKS)", o->paths, lineno);
       ok = 0;
       break;
     }
     if (strcmp(method, want) != 0)
       continue;
     if (src >= procs || dst >= procs) {
-      snprintf(why, sizeof why, "%s:%ld: rank %d, but only %d ranks run", o->paths, lineno, src >= procs ? src : dst,
+      hnm_errf(why, sizeof why, "%s:%ld: rank %d, but only %d ranks run", o->paths, lineno, src >= procs ? src : dst,
                procs);
       ok = 0;
       break;
@@ -121,7 +122,7 @@ static long mp_read(MPI_Comm comm, const mp_opts *o, int rank, int procs, mp_tas
       char *end;
       long r = strtol(p, &end, 10);
       if (end == p || r < 0 || r >= procs) {
-        snprintf(why, sizeof why, "%s:%ld: ranks: %d ranks expected, each below %d", o->paths, lineno, hops + 1,
+        hnm_errf(why, sizeof why, "%s:%ld: ranks: %d ranks expected, each below %d", o->paths, lineno, hops + 1,
                  procs);
         ok = 0;
         break;
@@ -150,7 +151,7 @@ static long mp_read(MPI_Comm comm, const mp_opts *o, int rank, int procs, mp_tas
           cap = cap ? 2 * cap : 64;
           v = realloc(v, sizeof *v * (size_t)cap);
           if (v == NULL) {
-            snprintf(why, sizeof why, "out of memory");
+            hnm_errf(why, sizeof why, "out of memory");
             ok = 0;
             break;
           }

@@ -29,11 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/valid.h>
-#include <libxml/xmlerror.h>
-
 #include "hnm_model_impl.h"
 
 /* ------------------------------------------------------------------ */
@@ -656,12 +651,12 @@ int model__parse_seed(const char *v, unsigned long long *out, char *reason, size
   const char *p = v;
   unsigned long long x = 0;
   if (*p == '\0') {
-    snprintf(reason, len, "empty (give a whole number from 0 to %llu)", ULLONG_MAX);
+    hnm_errf(reason, len, "empty (give a whole number from 0 to %llu)", ULLONG_MAX);
     return -1;
   }
   for (; *p != '\0'; p++) {
     if (*p < '0' || *p > '9' || x > (ULLONG_MAX - (unsigned long long)(*p - '0')) / 10) {
-      snprintf(reason, len, "'%s' is not a whole number from 0 to %llu", v, ULLONG_MAX);
+      hnm_errf(reason, len, "'%s' is not a whole number from 0 to %llu", v, ULLONG_MAX);
       return -1;
     }
     x = x * 10 + (unsigned long long)(*p - '0');
@@ -676,14 +671,14 @@ int model__check_stochastic(const hnm_model *m, char *reason, size_t len)
   if (!m->stochastic)
     return 0;
   if (m->is_loggps) {
-    snprintf(reason, len, "'on' needs a model of segments with residuals; a LogGPS model has none");
+    hnm_errf(reason, len, "'on' needs a model of segments with residuals; a LogGPS model has none");
     return -1;
   }
   for (int c = 0; c < MODEL__TABLES; c++)
     for (size_t i = 0; m->table[c] != NULL && i < m->table_len[c]; i++)
       if (m->table[c][i].nresiduals >= 2 || m->table[c][i].nsized > 0)
         return 0;
-  snprintf(reason, len, "'on' but no segment has residuals (hnm-calibrate fit writes them; "
+  hnm_errf(reason, len, "'on' but no segment has residuals (hnm-calibrate fit writes them; "
            "docs/model-format.md, \"Stochastic mode\")");
   return -1;
 }

@@ -11,11 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/valid.h>
-#include <libxml/xmlerror.h>
-
 #include "hnm_model_impl.h"
 
 /* ------------------------------------------------------------------ */

@@ -675,12 +675,130 @@ static int model__recv_class_mismatch(const hnm_model *m)
   return -1;
 }
 
+/* The attributes of <hnm-model>: version, name, stochastic, seed. */
+static int load__root_attributes(const struct model__load *ld, const xmlNode *root, hnm_model *m)
+{
+  xmlChar *v;
+  int rc = -1;
+
+  v = xmlGetProp(root, (const xmlChar *)"version");
+  if (v == NULL || xmlStrcmp(v, (const xmlChar *)"1") != 0) {
+    load__fail(ld, root, "version", "'%s' is not supported (this hnm reads version 1)",
+               v != NULL ? (const char *)v : "");
+    goto out;
+  }
+  xmlFree(v);
+  v = xmlGetProp(root, (const xmlChar *)"name");
+  if (v == NULL || *v == '\0') {
+    load__fail(ld, root, "name", "must not be empty");
+    goto out;
+  }
+  m->name = model__strdup((const char *)v);
+  xmlFree(v);
+  v = NULL;
+  if (m->name == NULL) {
+    hnm_errf(ld->err, ld->errlen, "%s: out of memory", ld->path);
+    goto out;
+  }
+  m->owns_residuals = 1;
+  v = xmlGetProp(root, (const xmlChar *)"stochastic");
+  if (v != NULL && xmlStrcmp(v, (const xmlChar *)"on") != 0 && xmlStrcmp(v, (const xmlChar *)"off") != 0) {
+    load__fail(ld, root, "stochastic", "'%s' is not on or off", (const char *)v);
+    goto out;
+  }
+  m->stochastic = v != NULL && xmlStrcmp(v, (const xmlChar *)"on") == 0;
+  xmlFree(v);
+  v = xmlGetProp(root, (const xmlChar *)"seed");
+  if (v != NULL) {
+    char reason[MODEL__REASON];
+    if (model__parse_seed((const char *)v, &m->seed, reason, sizeof reason) < 0) {
+      load__fail(ld, root, "seed", "%s", reason);
+      goto out;
+    }
+    m->has_seed = 1;
+  }
+  rc = 0;
+out:
+  xmlFree(v);
+  return rc;
+}
+
+/* The children of <hnm-model>, in order; *last_segments: the last
+ * <segments> element (NULL: none). */
+static int load__children(const struct model__load *ld, const xmlNode *root, hnm_model *m,
+                          const xmlNode **last_segments)
+{
+  for (const xmlNode *c = root->children; c != NULL; c = c->next) {
+    int rc = 0;
+
+    if (c->type != XML_ELEMENT_NODE)
+      continue;
+    if (load__is(c, "description")) {
+      xmlChar *v = xmlNodeGetContent(c);
+      if (v != NULL) {
+        free(m->description);
+        m->description = model__strdup((const char *)v);
+        xmlFree(v);
+      }
+    } else if (load__is(c, "protocol")) {
+      rc = load__protocol(ld, c, m);
+    } else if (load__is(c, "limiter")) {
+      rc = load__limiter(ld, c, m);
+    } else if (load__is(c, "sharing")) {
+      rc = load__sharing(ld, c, m);
+    } else if (load__is(c, "segments")) {
+      rc = load__segments(ld, c, m);
+      *last_segments = c;
+    } else if (load__is(c, "loggps")) {
+      rc = load__loggps(ld, c, m);
+    } else if (load__is(c, "rma")) {
+      rc = load__rma(ld, c, m);
+    } else if (load__is(c, "pack")) {
+      rc = load__pack(ld, c, m);
+    } else {
+      rc = load__fail(ld, c, NULL, "unknown element");
+    }
+    if (rc < 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* What the whole model must satisfy once every element is read. */
+static int load__check_model(const struct model__load *ld, const xmlNode *root, hnm_model *m,
+                             const xmlNode *last_segments)
+{
+  char reason[MODEL__REASON];
+  int k;
+
+  if (!m->is_loggps) {
+    if (last_segments == NULL)
+      return load__fail(ld, root, NULL, "no <segments> table and no <loggps> element");
+    if (m->table[MODEL__ANY] == NULL) {
+      for (k = 0; k < HNM_ROUTE_CLASSES; k++) {
+        if (m->table[k] == NULL)
+          return load__fail(ld, last_segments, "route",
+                            "no table for route '%s' (give a route=\"any\" table, or one table for each of "
+                            "same-host, same-zone and remote)", model__route_names[k]);
+      }
+    }
+    model__resolve(m);
+    k = model__recv_class_mismatch(m);
+    if (k >= 0)
+      return load__fail(ld, last_segments, "recv-o",
+                        "route '%s' has other receive overheads than 'same-host'; SimGrid 3.32 does not tell "
+                        "the receive-cost callback where a message came from, so recv-o and recv-per-byte must "
+                        "be the same for every route class", model__route_names[k]);
+  }
+  if (model__check_stochastic(m, reason, sizeof reason) < 0)
+    return load__fail(ld, root, "stochastic", "%s", reason);
+  return 0;
+}
+
 static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
 {
-  const xmlNode *c, *last_segments = NULL;
+  const xmlNode *last_segments = NULL;
   hnm_model *m;
-  xmlChar *v = NULL;
-  int k;
 
   m = calloc(1, sizeof *m);
   if (m == NULL) {
@@ -695,119 +813,15 @@ static hnm_model *load__model(const struct model__load *ld, const xmlNode *root)
 
   if (root == NULL || !load__is(root, "hnm-model")) {
     hnm_errf(ld->err, ld->errlen, "%s:%ld: the root element must be <hnm-model>", ld->path,
-                root != NULL ? xmlGetLineNo(root) : 1L);
+             root != NULL ? xmlGetLineNo(root) : 1L);
     goto err;
   }
-  v = xmlGetProp(root, (const xmlChar *)"version");
-  if (v == NULL || xmlStrcmp(v, (const xmlChar *)"1") != 0) {
-    load__fail(ld, root, "version", "'%s' is not supported (this hnm reads version 1)",
-               v != NULL ? (const char *)v : "");
+  if (load__root_attributes(ld, root, m) != 0 || load__children(ld, root, m, &last_segments) != 0 ||
+      load__check_model(ld, root, m, last_segments) != 0)
     goto err;
-  }
-  xmlFree(v);
-  v = xmlGetProp(root, (const xmlChar *)"name");
-  if (v == NULL || *v == '\0') {
-    load__fail(ld, root, "name", "must not be empty");
-    goto err;
-  }
-  m->name = model__strdup((const char *)v);
-  xmlFree(v);
-  v = NULL;
-  if (m->name == NULL) {
-    hnm_errf(ld->err, ld->errlen, "%s: out of memory", ld->path);
-    goto err;
-  }
-  m->owns_residuals = 1;
-  v = xmlGetProp(root, (const xmlChar *)"stochastic");
-  if (v != NULL && xmlStrcmp(v, (const xmlChar *)"on") != 0 && xmlStrcmp(v, (const xmlChar *)"off") != 0) {
-    load__fail(ld, root, "stochastic", "'%s' is not on or off", (const char *)v);
-    goto err;
-  }
-  m->stochastic = v != NULL && xmlStrcmp(v, (const xmlChar *)"on") == 0;
-  xmlFree(v);
-  v = xmlGetProp(root, (const xmlChar *)"seed");
-  if (v != NULL) {
-    char reason[MODEL__REASON];
-    if (model__parse_seed((const char *)v, &m->seed, reason, sizeof reason) < 0) {
-      load__fail(ld, root, "seed", "%s", reason);
-      goto err;
-    }
-    m->has_seed = 1;
-  }
-  xmlFree(v);
-  v = NULL;
-
-  for (c = root->children; c != NULL; c = c->next) {
-    int rc = 0;
-
-    if (c->type != XML_ELEMENT_NODE)
-      continue;
-    if (load__is(c, "description")) {
-      v = xmlNodeGetContent(c);
-      if (v != NULL) {
-        free(m->description);
-        m->description = model__strdup((const char *)v);
-        xmlFree(v);
-        v = NULL;
-      }
-    } else if (load__is(c, "protocol")) {
-      rc = load__protocol(ld, c, m);
-    } else if (load__is(c, "limiter")) {
-      rc = load__limiter(ld, c, m);
-    } else if (load__is(c, "sharing")) {
-      rc = load__sharing(ld, c, m);
-    } else if (load__is(c, "segments")) {
-      rc = load__segments(ld, c, m);
-      last_segments = c;
-    } else if (load__is(c, "loggps")) {
-      rc = load__loggps(ld, c, m);
-    } else if (load__is(c, "rma")) {
-      rc = load__rma(ld, c, m);
-    } else if (load__is(c, "pack")) {
-      rc = load__pack(ld, c, m);
-    } else {
-      rc = load__fail(ld, c, NULL, "unknown element");
-    }
-    if (rc < 0)
-      goto err;
-  }
-
-  if (!m->is_loggps) {
-    if (last_segments == NULL) {
-      load__fail(ld, root, NULL, "no <segments> table and no <loggps> element");
-      goto err;
-    }
-    if (m->table[MODEL__ANY] == NULL) {
-      for (k = 0; k < HNM_ROUTE_CLASSES; k++) {
-        if (m->table[k] == NULL) {
-          load__fail(ld, last_segments, "route",
-                     "no table for route '%s' (give a route=\"any\" table, or one table for each of "
-                     "same-host, same-zone and remote)", model__route_names[k]);
-          goto err;
-        }
-      }
-    }
-    model__resolve(m);
-    k = model__recv_class_mismatch(m);
-    if (k >= 0) {
-      load__fail(ld, last_segments, "recv-o",
-                 "route '%s' has other receive overheads than 'same-host'; SimGrid 3.32 does not tell "
-                 "the receive-cost callback where a message came from, so recv-o and recv-per-byte must "
-                 "be the same for every route class", model__route_names[k]);
-      goto err;
-    }
-  }
-  {
-    char reason[MODEL__REASON];
-    if (model__check_stochastic(m, reason, sizeof reason) < 0) {
-      load__fail(ld, root, "stochastic", "%s", reason);
-      goto err;
-    }
-  }
   return m;
 
 err:
-  xmlFree(v);
   hnm_model_free(m);
   return NULL;
 }

@@ -38,7 +38,7 @@ int model__parse_pack_style(const char *v, int *style, char *reason, size_t len)
     *style = HNM_PACK_NONE;
     return 0;
   }
-  snprintf(reason, len, "'%s' is not interpreted, compiled, manual or none", v);
+  hnm_errf(reason, len, "'%s' is not interpreted, compiled, manual or none", v);
   return -1;
 }
 
@@ -48,7 +48,7 @@ int model__check_pack(const struct hnm_pack_model *p, const char **field, char *
 {
   if (p->use != HNM_PACK_NONE && !p->present[p->use]) {
     *field = "use";
-    snprintf(reason, len, "style '%s' has no <pack-cost> elements (give its three classes, or use=\"none\")",
+    hnm_errf(reason, len, "style '%s' has no <pack-cost> elements (give its three classes, or use=\"none\")",
              pack__styles[p->use]);
     return -1;
   }

@@ -116,6 +116,30 @@ static char *set__spec(const char *dir, const char *file, const char *opts)
   return s;
 }
 
+/* Second pass of hnm_model_set_open(): every model loads, with the
+ * overrides OPTS (NULL: none). -1 with err filled. */
+static int set__load_members(hnm_model_set *s, const char *spec, const char *opts, char *err, size_t errlen)
+{
+  for (size_t k = 0; k <= s->nmembers; k++) {
+    s->specs[k] = set__spec(s->dir, s->files[k], opts);
+    if (s->specs[k] == NULL)
+      return hnm_fail(err, errlen, "model set '%s': out of memory", spec);
+    hnm_model *m = hnm_model_parse_spec(s->specs[k], err, errlen);
+    if (m == NULL) {
+      /* An override's message names the key, not the file: name it. */
+      char file[4096], msg[HNM_ERRLEN];
+      snprintf(file, sizeof file, "%s/%s", s->dir, s->files[k]);
+      if (err != NULL && errlen > 0 && strncmp(err, file, strlen(file)) != 0) {
+        snprintf(msg, sizeof msg, "%s", err);
+        hnm_errf(err, errlen, "%s: %s", file, msg);
+      }
+      return -1;
+    }
+    hnm_model_free(m);
+  }
+  return 0;
+}
+
 hnm_model_set *hnm_model_set_open(const char *spec, char *err, size_t errlen)
 {
   hnm_model_set *s = calloc(1, sizeof *s);
@@ -208,24 +232,8 @@ hnm_model_set *hnm_model_set_open(const char *spec, char *err, size_t errlen)
     s->files[k] = names[k];
     names[k] = NULL;
   }
-  /* Second pass: every model loads, with the overrides. */
-  for (size_t k = 0; k <= s->nmembers; k++) {
-    s->specs[k] = set__spec(s->dir, s->files[k], opts);
-    if (s->specs[k] == NULL)
-      goto oom;
-    hnm_model *m = hnm_model_parse_spec(s->specs[k], err, errlen);
-    if (m == NULL) {
-      /* An override's message names the key, not the file: name it. */
-      char file[4096], msg[HNM_ERRLEN];
-      snprintf(file, sizeof file, "%s/%s", s->dir, s->files[k]);
-      if (err != NULL && errlen > 0 && strncmp(err, file, strlen(file)) != 0) {
-        snprintf(msg, sizeof msg, "%s", err);
-        hnm_errf(err, errlen, "%s: %s", file, msg);
-      }
-      goto err;
-    }
-    hnm_model_free(m);
-  }
+  if (set__load_members(s, spec, opts, err, errlen) != 0)
+    goto err;
   free(names);
   return s;
 oom:

@@ -13,11 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/valid.h>
-#include <libxml/xmlerror.h>
-
 #include "hnm_model_impl.h"
 
 /* ------------------------------------------------------------------ */
@@ -40,167 +35,191 @@ static int spec__fail(char *err, size_t errlen, const char *key, const char *fmt
   return -1;
 }
 
-/* Apply "k=v,k=v" (opts is modified) to m, then check the result. */
-static int spec__apply(hnm_model *m, char *opts, char *err, size_t errlen)
+/* The overrides of one specification, gathered before any is applied. */
+struct spec__pending {
+  double lg[LG_COUNT];
+  long async, detached;
+  enum hnm_limiter_mode limiter;
+  double limiter_factor;
+  enum hnm_ports ports;
+  double gap; /* s */
+  int pack_style;
+  int seen[KEY_LOGGPS + LG_COUNT];
+  int lg_changed;
+};
+
+/* The key named ITEM, or -1. */
+static int spec__key(const char *item)
+{
+  static const char *const names[KEY_LOGGPS] = {"async", "detached", "limiter",    "ports",
+                                                "gap",   "pack",     "stochastic", "seed"};
+  int key = -1;
+
+  for (int i = 0; i < KEY_LOGGPS; i++)
+    if (strcmp(item, names[i]) == 0)
+      key = i;
+  for (int i = 0; i < LG_COUNT; i++)
+    if (strcmp(item, model__lg_params[i].name) == 0)
+      key = KEY_LOGGPS + i;
+  return key;
+}
+
+/* The value of one key=value item into p (or m: stochastic, seed). */
+static int spec__value(hnm_model *m, struct spec__pending *p, int key, const char *item, const char *val, char *err,
+                       size_t errlen)
+{
+  char reason[MODEL__REASON];
+  int i;
+
+  switch (key) {
+  case KEY_ASYNC:
+  case KEY_DETACHED:
+    if (model__parse_threshold(val, key == KEY_ASYNC ? &p->async : &p->detached, reason, sizeof reason) < 0)
+      return spec__fail(err, errlen, item, "%s", reason);
+    return 0;
+  case KEY_LIMITER:
+    if (model__parse_limiter(val, &p->limiter, &p->limiter_factor, reason, sizeof reason) < 0)
+      return spec__fail(err, errlen, item, "%s", reason);
+    return 0;
+  case KEY_PACK:
+    if (model__parse_pack_style(val, &p->pack_style, reason, sizeof reason) < 0)
+      return spec__fail(err, errlen, item, "%s", reason);
+    if (p->pack_style != HNM_PACK_NONE && (!m->has_pack || !m->pack.present[p->pack_style]))
+      return spec__fail(err, errlen, item, "model '%s' gives no '%s' pack costs (see its <pack> element)", m->name,
+                        val);
+    return 0;
+  case KEY_PORTS:
+  case KEY_GAP:
+    if (!m->is_loggps)
+      return spec__fail(err, errlen, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
+    if ((key == KEY_PORTS ? model__parse_ports(val, &p->ports, reason, sizeof reason)
+                          : model__parse_value(val, KIND_TIME, &p->gap, reason, sizeof reason)) < 0)
+      return spec__fail(err, errlen, item, "%s", reason);
+    return 0;
+  case KEY_STOCHASTIC:
+    if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
+      return spec__fail(err, errlen, item, "'%s' is not on or off", val);
+    m->stochastic = strcmp(val, "on") == 0;
+    return 0;
+  case KEY_SEED:
+    if (model__parse_seed(val, &m->seed, reason, sizeof reason) < 0)
+      return spec__fail(err, errlen, item, "%s", reason);
+    m->has_seed = 1;
+    return 0;
+  default:
+    i = key - KEY_LOGGPS;
+    if (!m->is_loggps)
+      return spec__fail(err, errlen, item, "LogGPS parameters only apply to a loggps model ('%s' is a segment table)",
+                        m->name);
+    if (model__parse_value(val, model__lg_params[i].kind, &p->lg[i], reason, sizeof reason) < 0)
+      return spec__fail(err, errlen, item, "%s", reason);
+    p->lg_changed = 1;
+    return 0;
+  }
+}
+
+/* One item of the list (modified): "platform" or key=value. */
+static int spec__item(hnm_model *m, struct spec__pending *p, char *item, char *err, size_t errlen)
 {
   static const char known[] =
       "async, detached, limiter, pack, stochastic, seed; for a loggps model also L, o, g, G, s, S, Os, Or, ports, gap, and platform";
+  char *eq, *val;
+  int key;
+
+  if (*item == '\0')
+    return hnm_fail(err, errlen, "--model: empty item in the key=value list (write NAME:k=v,k=v)");
+  eq = strchr(item, '=');
+  /* "platform": L, g and G from each message's route, not constants. */
+  if (eq == NULL && strcmp(item, "platform") == 0) {
+    if (!m->is_loggps)
+      return spec__fail(err, errlen, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
+    if (m->loggps_from_route)
+      return spec__fail(err, errlen, item, "given twice");
+    m->loggps_from_route = 1;
+    return 0;
+  }
+  if (eq == NULL)
+    return spec__fail(err, errlen, item, "missing '=' (write %s=VALUE)", item);
+  *eq = '\0';
+  val = eq + 1;
+  if (*item == '\0')
+    return hnm_fail(err, errlen, "--model: empty key before '=%s'", val);
+  key = spec__key(item);
+  if (key < 0)
+    return spec__fail(err, errlen, item, "unknown key (known keys: %s)", known);
+  if (p->seen[key])
+    return spec__fail(err, errlen, item, "given twice");
+  p->seen[key] = 1;
+  if (*val == '\0')
+    return spec__fail(err, errlen, item, "empty value");
+  return spec__value(m, p, key, item, val, err, errlen);
+}
+
+/* Apply the gathered overrides to m, then check the result. */
+static int spec__commit(hnm_model *m, const struct spec__pending *p, char *err, size_t errlen)
+{
   char reason[MODEL__REASON];
   const char *field;
-  double lg[LG_COUNT];
-  long async = m->async_max, detached = m->detached_max;
-  enum hnm_limiter_mode limiter = m->limiter;
-  double limiter_factor = m->limiter_factor;
-  enum hnm_ports ports = m->ports;
-  double gap = m->gap;
-  int pack_style = HNM_PACK_NONE;
-  int seen[KEY_LOGGPS + LG_COUNT] = {0};
   const char *blame = NULL;
-  char *item = opts;
-  int lg_changed = 0;
-
-  memcpy(lg, m->loggps, sizeof lg);
-  for (;;) {
-    char *comma = strchr(item, ',');
-    char *eq, *val;
-    int key = -1, i;
-
-    if (comma != NULL)
-      *comma = '\0';
-    if (*item == '\0') {
-      hnm_errf(err, errlen, "--model: empty item in the key=value list (write NAME:k=v,k=v)");
-      return -1;
-    }
-    eq = strchr(item, '=');
-    /* "platform": L, g and G from each message's route, not constants. */
-    if (eq == NULL && strcmp(item, "platform") == 0) {
-      if (!m->is_loggps)
-        return spec__fail(err, errlen, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
-      if (m->loggps_from_route)
-        return spec__fail(err, errlen, item, "given twice");
-      m->loggps_from_route = 1;
-      if (comma == NULL)
-        break;
-      item = comma + 1;
-      continue;
-    }
-    if (eq == NULL)
-      return spec__fail(err, errlen, item, "missing '=' (write %s=VALUE)", item);
-    *eq = '\0';
-    val = eq + 1;
-    if (*item == '\0') {
-      hnm_errf(err, errlen, "--model: empty key before '=%s'", val);
-      return -1;
-    }
-    if (strcmp(item, "async") == 0)
-      key = KEY_ASYNC;
-    else if (strcmp(item, "detached") == 0)
-      key = KEY_DETACHED;
-    else if (strcmp(item, "limiter") == 0)
-      key = KEY_LIMITER;
-    else if (strcmp(item, "ports") == 0)
-      key = KEY_PORTS;
-    else if (strcmp(item, "gap") == 0)
-      key = KEY_GAP;
-    else if (strcmp(item, "pack") == 0)
-      key = KEY_PACK;
-    else if (strcmp(item, "stochastic") == 0)
-      key = KEY_STOCHASTIC;
-    else if (strcmp(item, "seed") == 0)
-      key = KEY_SEED;
-    for (i = 0; i < LG_COUNT; i++) {
-      if (strcmp(item, model__lg_params[i].name) == 0)
-        key = KEY_LOGGPS + i;
-    }
-    if (key < 0)
-      return spec__fail(err, errlen, item, "unknown key (known keys: %s)", known);
-    if (seen[key])
-      return spec__fail(err, errlen, item, "given twice");
-    seen[key] = 1;
-    if (*val == '\0')
-      return spec__fail(err, errlen, item, "empty value");
-
-    switch (key) {
-    case KEY_ASYNC:
-    case KEY_DETACHED:
-      if (model__parse_threshold(val, key == KEY_ASYNC ? &async : &detached, reason, sizeof reason) < 0)
-        return spec__fail(err, errlen, item, "%s", reason);
-      break;
-    case KEY_LIMITER:
-      if (model__parse_limiter(val, &limiter, &limiter_factor, reason, sizeof reason) < 0)
-        return spec__fail(err, errlen, item, "%s", reason);
-      break;
-    case KEY_PACK:
-      if (model__parse_pack_style(val, &pack_style, reason, sizeof reason) < 0)
-        return spec__fail(err, errlen, item, "%s", reason);
-      if (pack_style != HNM_PACK_NONE && (!m->has_pack || !m->pack.present[pack_style]))
-        return spec__fail(err, errlen, item, "model '%s' gives no '%s' pack costs (see its <pack> element)", m->name,
-                          val);
-      break;
-    case KEY_PORTS:
-    case KEY_GAP:
-      if (!m->is_loggps)
-        return spec__fail(err, errlen, item, "only applies to a loggps model ('%s' is a segment table)", m->name);
-      if ((key == KEY_PORTS ? model__parse_ports(val, &ports, reason, sizeof reason)
-                            : model__parse_value(val, KIND_TIME, &gap, reason, sizeof reason)) < 0)
-        return spec__fail(err, errlen, item, "%s", reason);
-      break;
-    case KEY_STOCHASTIC:
-      if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
-        return spec__fail(err, errlen, item, "'%s' is not on or off", val);
-      m->stochastic = strcmp(val, "on") == 0;
-      break;
-    case KEY_SEED:
-      if (model__parse_seed(val, &m->seed, reason, sizeof reason) < 0)
-        return spec__fail(err, errlen, item, "%s", reason);
-      m->has_seed = 1;
-      break;
-    default:
-      i = key - KEY_LOGGPS;
-      if (!m->is_loggps)
-        return spec__fail(err, errlen, item, "LogGPS parameters only apply to a loggps model ('%s' is a segment table)",
-                          m->name);
-      if (model__parse_value(val, model__lg_params[i].kind, &lg[i], reason, sizeof reason) < 0)
-        return spec__fail(err, errlen, item, "%s", reason);
-      lg_changed = 1;
-      break;
-    }
-    if (comma == NULL)
-      break;
-    item = comma + 1;
-  }
+  const int *seen = p->seen;
 
   if (m->loggps_from_route && (seen[KEY_LOGGPS + LG_L] || seen[KEY_LOGGPS + LG_g] || seen[KEY_LOGGPS + LG_G]))
     return spec__fail(err, errlen, seen[KEY_LOGGPS + LG_L] ? "L" : seen[KEY_LOGGPS + LG_g] ? "g" : "G",
                       "comes from each route with 'platform' (give one or the other)");
   /* Expansion resets the protocol and the limiter: apply those after it. */
-  if (lg_changed && model__loggps_expand(m, lg, &field, reason, sizeof reason) < 0)
+  if (p->lg_changed && model__loggps_expand(m, p->lg, &field, reason, sizeof reason) < 0)
     return spec__fail(err, errlen, field, "%s", reason);
   if (seen[KEY_ASYNC])
-    m->async_max = async;
+    m->async_max = p->async;
   if (seen[KEY_DETACHED])
-    m->detached_max = detached;
+    m->detached_max = p->detached;
   if (seen[KEY_LIMITER]) {
-    m->limiter = limiter;
-    m->limiter_factor = limiter_factor;
+    m->limiter = p->limiter;
+    m->limiter_factor = p->limiter_factor;
   }
   if (seen[KEY_PACK] && m->has_pack)
-    m->pack.use = pack_style;
-  if (model__check_gap(ports, gap, reason, sizeof reason) < 0)
+    m->pack.use = p->pack_style;
+  if (model__check_gap(p->ports, p->gap, reason, sizeof reason) < 0)
     return spec__fail(err, errlen, seen[KEY_GAP] ? "gap" : "ports", "%s", reason);
-  m->ports = ports;
-  m->gap = gap;
+  m->ports = p->ports;
+  m->gap = p->gap;
   if (seen[KEY_ASYNC] && !seen[KEY_DETACHED])
     blame = "async";
   else if (seen[KEY_DETACHED] && !seen[KEY_ASYNC])
     blame = "detached";
-  else if (lg_changed && !seen[KEY_ASYNC] && !seen[KEY_DETACHED])
+  else if (p->lg_changed && !seen[KEY_ASYNC] && !seen[KEY_DETACHED])
     blame = "S";
   if (model__check_protocol(m->async_max, m->detached_max, blame, &field, reason, sizeof reason) < 0)
     return spec__fail(err, errlen, field, "%s", reason);
   if (model__check_stochastic(m, reason, sizeof reason) < 0)
     return spec__fail(err, errlen, "stochastic", "%s", reason);
   return 0;
+}
+
+/* Apply "k=v,k=v" (opts is modified) to m, then check the result. */
+static int spec__apply(hnm_model *m, char *opts, char *err, size_t errlen)
+{
+  struct spec__pending p = {.async = m->async_max,
+                            .detached = m->detached_max,
+                            .limiter = m->limiter,
+                            .limiter_factor = m->limiter_factor,
+                            .ports = m->ports,
+                            .gap = m->gap,
+                            .pack_style = HNM_PACK_NONE};
+  char *item = opts;
+
+  memcpy(p.lg, m->loggps, sizeof p.lg);
+  for (;;) {
+    char *comma = strchr(item, ',');
+    if (comma != NULL)
+      *comma = '\0';
+    if (spec__item(m, &p, item, err, errlen) != 0)
+      return -1;
+    if (comma == NULL)
+      break;
+    item = comma + 1;
+  }
+  return spec__commit(m, &p, err, errlen);
 }
 
 static int spec__ends_with(const char *s, const char *suffix)

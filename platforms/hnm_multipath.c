@@ -11,8 +11,9 @@
  * prints time, throughput, most loaded link and mean hops of each.
  *
  * Exit status: 0; 2 on bad input (one line naming the option or FILE:LINE
- * and field) or if writing fails (one line naming the file); 1 if GLPK
- * fails (no optimum, time limit).
+ * and field, or a --paths file that cannot be created); 1 if the work fails:
+ * GLPK (no optimum, time limit), memory, or a write (one line naming the
+ * file).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_input.h"
@@ -76,7 +77,8 @@ static const char route__epilog[] =
   "--csv columns: method,time_s,throughput_Bps,max_link_load_B,mean_hops.\n"
   "\n"
   "Exit status: 0; 2 on bad input (one line naming the option, or FILE:LINE and field)\n"
-  "or if a file cannot be written; 1 if GLPK finds no optimum (reported as such).\n";
+  "or if --paths cannot be created; 1 if GLPK finds no optimum (reported as such) or a\n"
+  "write fails.\n";
 
 struct route_opts {
   const char *shape, *pattern, *pattern_file, *paths;
@@ -85,17 +87,28 @@ struct route_opts {
   int csv, ksp, simgrid, progress;
 };
 
-/* A library message ("--option: reason", the tools' own form): as it is. */
-static int lib_fail(const char *err)
-{
-  return hnm_msg_error("%s", err);
-}
+/* Everything one run holds: the options, the partition, the pattern, the
+ * path sets of each method and their evaluations. */
+struct route_run {
+  struct route_opts o;
+  struct hnm_topo topo;
+  struct hnm_torus *g;
+  struct hnm_pattern pt;
+  struct hnm_pattern_params pp;
+  struct hnm_pathset def, cand, heu, lp, ksp;
+  struct hnm_paths_eval ev[4];
+  double capacity, z; /* bytes/s; 1/s */
+  int heu_maxload;
+  hnm_out *paths;
+};
+
+static const char *const route__names[4] = {"default", "heuristic", "lp", "ksp"};
 
 /* A --sources .. --group value against the partition's size. */
-static int check_count(const char *opt, long v, long min, unsigned long n)
+static int route__check_count(const char *opt, long v, long min, unsigned long n, char *err, size_t errlen)
 {
   if (v != 0 && (v < min || (unsigned long)v > n))
-    return hnm_msg_option_error(opt, "'%ld' is not in %ld .. %lu", v, min, n);
+    return hnm_fail(err, errlen, "%s: '%ld' is not in %ld .. %lu", opt, v, min, n);
   return 0;
 }
 
@@ -134,45 +147,207 @@ static int write_method(FILE *f, const char *method, const struct hnm_torus *g, 
 }
 
 
+/* ---- Steps ------------------------------------------------------------- */
+
+/* The pattern: generated from --pattern, or read from --pattern-file. Bad
+ * input: -1 with err filled. */
+static int route__pattern(struct route_run *r, char *err, size_t errlen)
+{
+  const struct route_opts *o = &r->o;
+
+  if (o->pattern != NULL) {
+    r->pp.bytes = o->bytes != 0 ? o->bytes : 8.0 * 1024 * 1024;
+    if (hnm_pattern_parse_kind(o->pattern, &r->pp.kind, err, errlen) != 0)
+      return -1;
+    if (!(r->pp.bytes > 0))
+      return hnm_fail(err, errlen, "--bytes: must be positive");
+    if (route__check_count("--sources", o->sources, 1, r->g->n, err, errlen) ||
+        route__check_count("--dests", o->dests, 1, r->g->n, err, errlen) ||
+        route__check_count("--overlap", o->overlap, 1, r->g->n, err, errlen) ||
+        route__check_count("--group", o->group, 2, r->g->n, err, errlen))
+      return -1;
+    r->pp.sources = (unsigned long)o->sources;
+    r->pp.dests = (unsigned long)o->dests;
+    r->pp.overlap = (unsigned long)o->overlap;
+    r->pp.group = (unsigned long)o->group;
+    return hnm_pattern_generate(&r->pp, r->g->n, &r->pt, err, errlen);
+  }
+  /* A named pipe or device would block or stream forever: regular files only (or "-"). */
+  char why[512];
+  FILE *f = strcmp(o->pattern_file, "-") == 0 ? stdin : hnm_input_open(o->pattern_file, why, sizeof why);
+  if (f == NULL)
+    return hnm_fail(err, errlen, "--pattern-file: '%s': %s", o->pattern_file, why);
+  int rc = hnm_pattern_read(f, o->pattern_file, r->g->n, &r->pt, err, errlen);
+  if (f != stdin)
+    fclose(f);
+  return rc;
+}
+
+/* Validate everything before any work: the options, the partition, the
+ * pattern, and --paths opened now, so that an unwritable place is bad input
+ * reported before any work. -1 with err filled. */
+static int route__validate(struct route_run *r, char *err, size_t errlen)
+{
+  const struct route_opts *o = &r->o;
+  char why[HNM_ERRLEN];
+
+  if (o->shape == NULL)
+    return hnm_fail(err, errlen, "--shape: missing (for example --shape 4x4x4x4x2 or --shape 512)");
+  if (hnm_topo_bgq_parse_shape(o->shape, &r->topo, why, sizeof why) != 0 ||
+      hnm_topo_check(&r->topo, why, sizeof why) != 0)
+    return hnm_fail(err, errlen, "%s%s", strncmp(why, "--", 2) == 0 ? "" : "--shape: ", why);
+  if ((o->pattern == NULL) == (o->pattern_file == NULL))
+    return hnm_fail(err, errlen, "--pattern: give exactly one of --pattern NAME and --pattern-file FILE");
+  if (o->pattern_file != NULL && (o->bytes || o->sources || o->dests || o->overlap || o->group))
+    return hnm_fail(err, errlen,
+                    "--pattern-file: --bytes, --sources, --dests, --overlap and --group are for generated patterns");
+  if (!(o->bw > 0))
+    return hnm_fail(err, errlen, "--bw: must be positive");
+  if (!(o->usable > 0 && o->usable <= 1))
+    return hnm_fail(err, errlen, "--usable: '%g' is not in (0, 1]", o->usable);
+  r->capacity = o->bw * o->usable;
+  r->g = hnm_torus_new(&r->topo, err, errlen);
+  if (r->g == NULL)
+    return -1;
+  r->g->simgrid_links = o->simgrid;
+  if (route__pattern(r, err, errlen) != 0)
+    return -1;
+  if (o->paths != NULL && (r->paths = hnm_out_open(o->paths, "--paths", err, errlen)) == NULL)
+    return -1;
+  return 0;
+}
+
+/* Route the pattern every way and evaluate each method. Failed work: -1
+ * with err filled. */
+static int route__compute(struct route_run *r, char *err, size_t errlen)
+{
+  struct hnm_pathset *sets[4] = {&r->def, &r->heu, &r->lp, &r->ksp};
+  double t0 = now();
+
+  if (hnm_paths_default(r->g, &r->pt, &r->def, err, errlen) != 0)
+    return -1;
+  progress("default routes: %zu pairs, %.2f s", r->pt.npairs, now() - t0);
+  t0 = now();
+  if (hnm_paths_kshortest(r->g, &r->pt, (int)r->o.k, (int)r->o.slack, &r->cand, err, errlen) != 0)
+    return -1;
+  progress("k shortest paths: %zu paths, %.2f s", r->cand.npaths, now() - t0);
+  t0 = now();
+  r->heu_maxload = (int)r->o.maxload;
+  if (hnm_paths_heuristic(r->g, &r->pt, &r->cand, &r->heu, &r->heu_maxload, err, errlen) != 0)
+    return -1;
+  progress("heuristic: maxload %d, %.2f s", r->heu_maxload, now() - t0);
+  t0 = now();
+  if (hnm_paths_lp(r->g, &r->pt, &r->cand, r->capacity, r->o.lp_time, &r->lp, &r->z, err, errlen) != 0)
+    return -1;
+  progress("LP: %.2f s", now() - t0);
+  if (r->o.ksp) {
+    /* Equal split over every candidate: the k-shortest-path baseline. */
+    r->ksp = r->cand;
+    r->ksp.bytes = malloc((r->cand.npaths ? r->cand.npaths : 1) * sizeof *r->ksp.bytes);
+    if (r->ksp.bytes == NULL) {
+      memset(&r->ksp, 0, sizeof r->ksp);
+      return hnm_fail(err, errlen, "out of memory");
+    }
+    for (size_t j = 0; j < r->pt.npairs; j++)
+      for (size_t p = r->cand.first[j]; p < r->cand.first[j + 1]; p++)
+        r->ksp.bytes[p] = r->pt.pairs[j].bytes / (double)(r->cand.first[j + 1] - r->cand.first[j]);
+  }
+  for (int m = 0; m < (r->o.ksp ? 4 : 3); m++)
+    if (hnm_paths_evaluate(r->g, sets[m], &r->pt, r->capacity, &r->ev[m], err, errlen) != 0)
+      return -1;
+  return 0;
+}
+
+/* The --paths file: its header, every method's splits, then the commit.
+ * A failed write: -1 with err filled. */
+static int route__write_paths(struct route_run *r, const char *shape_text, char *err, size_t errlen)
+{
+  const struct hnm_pathset *sets[4] = {&r->def, &r->heu, &r->lp, &r->ksp};
+  FILE *pf = hnm_out_file(r->paths);
+  hnm_out *paths = r->paths;
+
+  fprintf(pf, "# hnm-route %s: shape %s (%lu nodes), %s, %zu pairs; link capacity %.17g B/s\n", HNM_VERSION,
+          shape_text, r->g->n, r->o.pattern ? hnm_pattern_kind_name(r->pp.kind) : r->o.pattern_file, r->pt.npairs,
+          r->capacity);
+  fprintf(pf, "# links: %s\n", r->o.simgrid ? "simgrid (one per direction on rings of 2)" : "bgq (10 per node)");
+  fprintf(pf, "# lp_z %.17g 1/s (GLPK's optimum of Model 1; lp time = 1/Z)\n", r->z);
+  fprintf(pf, "# method src dst bytes hops dirs ranks (src .. dst)\n");
+  for (int m = 0; m < (r->o.ksp ? 4 : 3); m++)
+    if (write_method(pf, route__names[m], r->g, &r->pt, sets[m]) != 0)
+      break;
+  r->paths = NULL;
+  return hnm_out_commit(paths, err, errlen);
+}
+
+/* The results on standard output: CSV or a table. */
+static void route__report(const struct route_run *r, const char *shape_text)
+{
+  const struct hnm_paths_eval *ev = r->ev;
+
+  if (r->o.csv) {
+    printf("method,time_s,throughput_Bps,max_link_load_B,mean_hops\n");
+    for (int m = 0; m < (r->o.ksp ? 4 : 3); m++)
+      printf("%s,%.17g,%.17g,%.17g,%.17g\n", route__names[m], ev[m].time_s, ev[m].throughput_Bps,
+             ev[m].max_link_load_B, ev[m].mean_hops);
+    return;
+  }
+  char order[16];
+  for (int kd = 0; kd < 5; kd++)
+    order[2 * kd] = "ABCDE"[r->g->bgq_dim[kd]], order[2 * kd + 1] = kd < 4 ? ',' : '\0';
+  printf("shape %s: %lu nodes, routing order %s; link capacity %g B/s per direction\n", shape_text, r->g->n, order,
+         r->capacity);
+  printf("pattern %s: %zu pairs, %.6g bytes\n", r->o.pattern ? hnm_pattern_kind_name(r->pp.kind) : r->o.pattern_file,
+         r->pt.npairs, ev[0].total_bytes);
+  printf("candidates: %zu paths (k = %ld, hop limit shortest + %ld); heuristic maxload %d; LP Z = %.6g 1/s\n",
+         r->cand.npaths, r->o.k, r->o.slack, r->heu_maxload, r->z);
+  printf("%-10s %14s %18s %18s %10s %8s %8s\n", "method", "time (s)", "throughput (GB/s)", "max link load (MB)",
+         "mean hops", "paths", "vs default");
+  for (int m = 0; m < (r->o.ksp ? 4 : 3); m++)
+    printf("%-10s %14.6g %18.6g %18.6g %10.4g %8zu %7.3fx\n", route__names[m], ev[m].time_s,
+           ev[m].throughput_Bps / 1e9, ev[m].max_link_load_B / 1e6, ev[m].mean_hops, ev[m].paths,
+           ev[m].throughput_Bps / ev[0].throughput_Bps);
+}
+
+static void route__free(struct route_run *r)
+{
+  hnm_out_abort(r->paths);
+  if (r->o.ksp)
+    free(r->ksp.bytes);
+  hnm_pathset_free(&r->def);
+  hnm_pathset_free(&r->cand);
+  hnm_pathset_free(&r->heu);
+  hnm_pathset_free(&r->lp);
+  hnm_pattern_free(&r->pt);
+  hnm_torus_free(r->g);
+}
+
 /* ---- Main ---------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
-  struct route_opts o = {0};
-  struct hnm_topo topo;
-  struct hnm_torus *g = NULL;
-  struct hnm_pattern pt = {0};
-  struct hnm_pattern_params pp = {0};
-  struct hnm_pathset def = {0}, cand = {0}, heu = {0}, lp = {0}, ksp = {0};
-  struct hnm_paths_eval ev[4];
-  char err[1024], shape_text[64];
-  double capacity, z = 0, t0;
-  int heu_maxload, status = 2;
-  const char *names[4] = {"default", "heuristic", "lp", "ksp"};
-  struct hnm_pathset *sets[4] = {&def, &heu, &lp, &ksp};
-  hnm_out *paths = NULL;
-  FILE *pf = NULL;
+  static struct route_run run;
+  struct route_opts *o = &run.o;
   const double any = HUGE_VAL;
   const struct hnm_opt opts[] = {
-    {.name = "shape", .kind = HNM_OPT_STRING, .arg = "SHAPE", .help = "BG/Q partition: 512 .. 8192 nodes or AxBxCxDxE (see below)", .value = &o.shape},
-    {.name = "bw", .kind = HNM_OPT_BANDWIDTH, .arg = "BW", .def = "2GBps", .unit = "bytes/s", .help = "link bandwidth per direction", .value = &o.bw},
-    {.name = "usable", .kind = HNM_OPT_NUMBER, .arg = "F", .def = "0.9", .help = "usable fraction of it, 0 < F <= 1", .value = &o.usable},
-    {.name = "simgrid", .kind = HNM_OPT_FLAG, .help = "on rings of 2, only the links SimGrid routes over (see below)", .value = &o.simgrid},
-    {.name = "pattern", .kind = HNM_OPT_STRING, .arg = "NAME", .help = "aggregation, disjoint, overlap, subset (= subset1), subset2", .value = &o.pattern},
-    {.name = "pattern-file", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "the pairs from FILE instead (see below)", .value = &o.pattern_file},
-    {.name = "bytes", .kind = HNM_OPT_SIZE, .arg = "SIZE", .help = "bytes per pair of a generated pattern (default 8MiB)", .value = &o.bytes},
-    {.name = "sources", .kind = HNM_OPT_LONG, .arg = "M", .help = "sources: the first M ranks", .value = &o.sources, .min = 1, .max = 1048576},
-    {.name = "dests", .kind = HNM_OPT_LONG, .arg = "N", .help = "destinations", .value = &o.dests, .min = 1, .max = 1048576},
-    {.name = "overlap", .kind = HNM_OPT_LONG, .arg = "O", .help = "overlap: destinations start at rank M - O", .value = &o.overlap, .min = 1, .max = 1048576},
-    {.name = "group", .kind = HNM_OPT_LONG, .arg = "G", .help = "aggregation: subgroups of G ranks", .value = &o.group, .min = 1, .max = 1048576},
-    {.name = "k", .kind = HNM_OPT_LONG, .arg = "K", .def = "16", .help = "candidate paths per pair, Yen's algorithm", .value = &o.k, .min = 1, .max = 1000},
-    {.name = "slack", .kind = HNM_OPT_LONG, .arg = "H", .def = "2", .unit = "hops", .help = "hop limit: shortest distance + H", .value = &o.slack, .max = 64},
-    {.name = "maxload", .kind = HNM_OPT_LONG, .arg = "L", .def = "1", .help = "initial maxload of the heuristic", .value = &o.maxload, .min = 1, .max = 1000000},
-    {.name = "lp-time-limit", .kind = HNM_OPT_NUMBER, .arg = "S", .def = "600", .unit = "s", .help = "GLPK's time limit, 0 = none", .value = &o.lp_time, .max = any},
-    {.name = "csv", .kind = HNM_OPT_FLAG, .help = "CSV on stdout (columns below)", .value = &o.csv},
-    {.name = "ksp", .kind = HNM_OPT_FLAG, .help = "also the row 'ksp': bytes split equally over all k candidates", .value = &o.ksp},
-    {.name = "paths", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "per-pair path splits of every method (docs/multipath.md)", .value = &o.paths},
-    {.name = "progress", .kind = HNM_OPT_FLAG, .help = "timings of each stage on stderr (default: when a terminal)", .value = &o.progress},
+    {.name = "shape", .kind = HNM_OPT_STRING, .arg = "SHAPE", .help = "BG/Q partition: 512 .. 8192 nodes or AxBxCxDxE (see below)", .value = &o->shape},
+    {.name = "bw", .kind = HNM_OPT_BANDWIDTH, .arg = "BW", .def = "2GBps", .unit = "bytes/s", .help = "link bandwidth per direction", .value = &o->bw},
+    {.name = "usable", .kind = HNM_OPT_NUMBER, .arg = "F", .def = "0.9", .help = "usable fraction of it, 0 < F <= 1", .value = &o->usable},
+    {.name = "simgrid", .kind = HNM_OPT_FLAG, .help = "on rings of 2, only the links SimGrid routes over (see below)", .value = &o->simgrid},
+    {.name = "pattern", .kind = HNM_OPT_STRING, .arg = "NAME", .help = "aggregation, disjoint, overlap, subset (= subset1), subset2", .value = &o->pattern},
+    {.name = "pattern-file", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "the pairs from FILE instead (see below)", .value = &o->pattern_file},
+    {.name = "bytes", .kind = HNM_OPT_SIZE, .arg = "SIZE", .help = "bytes per pair of a generated pattern (default 8MiB)", .value = &o->bytes},
+    {.name = "sources", .kind = HNM_OPT_LONG, .arg = "M", .help = "sources: the first M ranks", .value = &o->sources, .min = 1, .max = 1048576},
+    {.name = "dests", .kind = HNM_OPT_LONG, .arg = "N", .help = "destinations", .value = &o->dests, .min = 1, .max = 1048576},
+    {.name = "overlap", .kind = HNM_OPT_LONG, .arg = "O", .help = "overlap: destinations start at rank M - O", .value = &o->overlap, .min = 1, .max = 1048576},
+    {.name = "group", .kind = HNM_OPT_LONG, .arg = "G", .help = "aggregation: subgroups of G ranks", .value = &o->group, .min = 1, .max = 1048576},
+    {.name = "k", .kind = HNM_OPT_LONG, .arg = "K", .def = "16", .help = "candidate paths per pair, Yen's algorithm", .value = &o->k, .min = 1, .max = 1000},
+    {.name = "slack", .kind = HNM_OPT_LONG, .arg = "H", .def = "2", .unit = "hops", .help = "hop limit: shortest distance + H", .value = &o->slack, .max = 64},
+    {.name = "maxload", .kind = HNM_OPT_LONG, .arg = "L", .def = "1", .help = "initial maxload of the heuristic", .value = &o->maxload, .min = 1, .max = 1000000},
+    {.name = "lp-time-limit", .kind = HNM_OPT_NUMBER, .arg = "S", .def = "600", .unit = "s", .help = "GLPK's time limit, 0 = none", .value = &o->lp_time, .max = any},
+    {.name = "csv", .kind = HNM_OPT_FLAG, .help = "CSV on stdout (columns below)", .value = &o->csv},
+    {.name = "ksp", .kind = HNM_OPT_FLAG, .help = "also the row 'ksp': bytes split equally over all k candidates", .value = &o->ksp},
+    {.name = "paths", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "per-pair path splits of every method (docs/multipath.md)", .value = &o->paths},
+    {.name = "progress", .kind = HNM_OPT_FLAG, .help = "timings of each stage on stderr (default: when a terminal)", .value = &o->progress},
     {.name = NULL}};
   const struct hnm_opt_cmd cmd = {"hnm-route", "--shape SHAPE (--pattern NAME | --pattern-file FILE) [OPTIONS]",
                                   route__summary, route__epilog, NULL, 0, NULL};
@@ -184,176 +359,28 @@ int main(int argc, char **argv)
     return first == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", opt_err);
   if (first < argc)
     return hnm_msg_error("'%s': unexpected argument (see hnm-route --help)", argv[first]);
-  progress_on = o.progress || isatty(STDERR_FILENO);
-
-  /* ---- Validate everything first. ---- */
-  memset(&topo, 0, sizeof topo);
-  if (o.shape == NULL)
-    return hnm_msg_option_error("--shape", "missing (for example --shape 4x4x4x4x2 or --shape 512)");
-  if (hnm_topo_bgq_parse_shape(o.shape, &topo, err, sizeof err) != 0 || hnm_topo_check(&topo, err, sizeof err) != 0)
-    return strncmp(err, "--", 2) == 0 ? lib_fail(err) : hnm_msg_option_error("--shape", "%s", err);
-  if ((o.pattern == NULL) == (o.pattern_file == NULL))
-    return hnm_msg_option_error("--pattern", "give exactly one of --pattern NAME and --pattern-file FILE");
-  if (o.pattern_file != NULL && (o.bytes || o.sources || o.dests || o.overlap || o.group))
-    return hnm_msg_option_error("--pattern-file", "--bytes, --sources, --dests, --overlap and --group are for generated patterns");
-  if (!(o.bw > 0))
-    return hnm_msg_option_error("--bw", "must be positive");
-  if (!(o.usable > 0 && o.usable <= 1))
-    return hnm_msg_option_error("--usable", "'%g' is not in (0, 1]", o.usable);
-  capacity = o.bw * o.usable;
-  g = hnm_torus_new(&topo, err, sizeof err);
-  if (g == NULL)
-    return lib_fail(err);
-  g->simgrid_links = o.simgrid;
-  if (o.pattern != NULL) {
-    pp.bytes = o.bytes != 0 ? o.bytes : 8.0 * 1024 * 1024;
-    if (hnm_pattern_parse_kind(o.pattern, &pp.kind, err, sizeof err) != 0) {
-      lib_fail(err);
-      goto out;
-    }
-    if (!(pp.bytes > 0)) {
-      hnm_msg_option_error("--bytes", "must be positive");
-      goto out;
-    }
-    if (check_count("--sources", o.sources, 1, g->n) || check_count("--dests", o.dests, 1, g->n) ||
-        check_count("--overlap", o.overlap, 1, g->n) || check_count("--group", o.group, 2, g->n))
-      goto out;
-    pp.sources = (unsigned long)o.sources;
-    pp.dests = (unsigned long)o.dests;
-    pp.overlap = (unsigned long)o.overlap;
-    pp.group = (unsigned long)o.group;
-    if (hnm_pattern_generate(&pp, g->n, &pt, err, sizeof err) != 0) {
-      lib_fail(err);
-      goto out;
-    }
-  } else {
-    /* A named pipe or device would block or stream forever: regular files only (or "-"). */
-    char why[512];
-    FILE *f = strcmp(o.pattern_file, "-") == 0 ? stdin : hnm_input_open(o.pattern_file, why, sizeof why);
-    int rc;
-    if (f == NULL) {
-      hnm_msg_option_error("--pattern-file", "'%s': %s", o.pattern_file, why);
-      goto out;
-    }
-    rc = hnm_pattern_read(f, o.pattern_file, g->n, &pt, err, sizeof err);
-    if (f != stdin)
-      fclose(f);
-    if (rc != 0) {
-      hnm_msg_error("%s", err);
-      goto out;
+  /* Validate (bad input: 2), compute and write (failed work: 1), report. */
+  char err[HNM_ERRLEN], shape_text[64];
+  int status;
+  progress_on = o->progress || isatty(STDERR_FILENO);
+  if (route__validate(&run, err, sizeof err) != 0)
+    status = hnm_msg_error("%s", err);
+  else if (route__compute(&run, err, sizeof err) != 0)
+    status = hnm_msg_failure("%s", err);
+  else {
+    hnm_topo_describe(&run.topo, shape_text, sizeof shape_text);
+    if (run.paths != NULL && route__write_paths(&run, shape_text, err, sizeof err) != 0)
+      status = hnm_msg_failure("%s", err);
+    else {
+      route__report(&run, shape_text);
+      errno = 0;
+      status = HNM_EXIT_OK;
+      if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno;
+        status = hnm_msg_failure("standard output: write error%s%s", e ? ": " : "", e ? strerror(e) : "");
+      }
     }
   }
-  if (o.paths != NULL) {
-    /* Open it now, so that an unwritable place is bad input reported
-     * before any work. */
-    paths = hnm_out_open(o.paths, "--paths", err, sizeof err);
-    if (paths == NULL) {
-      hnm_msg_error("%s", err);
-      goto out;
-    }
-    pf = hnm_out_file(paths);
-  }
-  status = 1;
-
-  /* ---- Compute. ---- */
-  t0 = now();
-  if (hnm_paths_default(g, &pt, &def, err, sizeof err) != 0)
-    goto fail;
-  progress("default routes: %zu pairs, %.2f s", pt.npairs, now() - t0);
-  t0 = now();
-  if (hnm_paths_kshortest(g, &pt, (int)o.k, (int)o.slack, &cand, err, sizeof err) != 0)
-    goto fail;
-  progress("k shortest paths: %zu paths, %.2f s", cand.npaths, now() - t0);
-  t0 = now();
-  heu_maxload = (int)o.maxload;
-  if (hnm_paths_heuristic(g, &pt, &cand, &heu, &heu_maxload, err, sizeof err) != 0)
-    goto fail;
-  progress("heuristic: maxload %d, %.2f s", heu_maxload, now() - t0);
-  t0 = now();
-  if (hnm_paths_lp(g, &pt, &cand, capacity, o.lp_time, &lp, &z, err, sizeof err) != 0)
-    goto fail;
-  progress("LP: %.2f s", now() - t0);
-  if (o.ksp) {
-    /* Equal split over every candidate: the k-shortest-path baseline. */
-    ksp = cand;
-    ksp.bytes = malloc((cand.npaths ? cand.npaths : 1) * sizeof *ksp.bytes);
-    if (ksp.bytes == NULL) {
-      memset(&ksp, 0, sizeof ksp);
-      goto fail_oom;
-    }
-    for (size_t j = 0; j < pt.npairs; j++)
-      for (size_t p = cand.first[j]; p < cand.first[j + 1]; p++)
-        ksp.bytes[p] = pt.pairs[j].bytes / (double)(cand.first[j + 1] - cand.first[j]);
-  }
-  for (int m = 0; m < (o.ksp ? 4 : 3); m++)
-    if (hnm_paths_evaluate(g, sets[m], &pt, capacity, &ev[m], err, sizeof err) != 0)
-      goto fail;
-
-  /* ---- Write. ---- */
-  hnm_topo_describe(&topo, shape_text, sizeof shape_text);
-  if (pf != NULL) {
-    fprintf(pf, "# hnm-route %s: shape %s (%lu nodes), %s, %zu pairs; link capacity %.17g B/s\n", HNM_VERSION,
-            shape_text, g->n, o.pattern ? hnm_pattern_kind_name(pp.kind) : o.pattern_file, pt.npairs, capacity);
-    fprintf(pf, "# links: %s\n", o.simgrid ? "simgrid (one per direction on rings of 2)" : "bgq (10 per node)");
-    fprintf(pf, "# lp_z %.17g 1/s (GLPK's optimum of Model 1; lp time = 1/Z)\n", z);
-    fprintf(pf, "# method src dst bytes hops dirs ranks (src .. dst)\n");
-    for (int m = 0; m < (o.ksp ? 4 : 3); m++)
-      if (write_method(pf, names[m], g, &pt, sets[m]) != 0)
-        break;
-    pf = NULL;
-    status = hnm_out_commit(paths, err, sizeof err);
-    paths = NULL;
-    if (status != 0) {
-      status = 2;
-      hnm_msg_error("%s", err);
-      goto out;
-    }
-    status = 1;
-  }
-  if (o.csv) {
-    printf("method,time_s,throughput_Bps,max_link_load_B,mean_hops\n");
-    for (int m = 0; m < (o.ksp ? 4 : 3); m++)
-      printf("%s,%.17g,%.17g,%.17g,%.17g\n", names[m], ev[m].time_s, ev[m].throughput_Bps, ev[m].max_link_load_B,
-             ev[m].mean_hops);
-  } else {
-    char order[16];
-    for (int kd = 0; kd < 5; kd++)
-      order[2 * kd] = "ABCDE"[g->bgq_dim[kd]], order[2 * kd + 1] = kd < 4 ? ',' : '\0';
-    printf("shape %s: %lu nodes, routing order %s; link capacity %g B/s per direction\n", shape_text, g->n, order,
-           capacity);
-    printf("pattern %s: %zu pairs, %.6g bytes\n", o.pattern ? hnm_pattern_kind_name(pp.kind) : o.pattern_file,
-           pt.npairs, ev[0].total_bytes);
-    printf("candidates: %zu paths (k = %ld, hop limit shortest + %ld); heuristic maxload %d; LP Z = %.6g 1/s\n",
-           cand.npaths, o.k, o.slack, heu_maxload, z);
-    printf("%-10s %14s %18s %18s %10s %8s %8s\n", "method", "time (s)", "throughput (GB/s)", "max link load (MB)",
-           "mean hops", "paths", "vs default");
-    for (int m = 0; m < (o.ksp ? 4 : 3); m++)
-      printf("%-10s %14.6g %18.6g %18.6g %10.4g %8zu %7.3fx\n", names[m], ev[m].time_s, ev[m].throughput_Bps / 1e9,
-             ev[m].max_link_load_B / 1e6, ev[m].mean_hops, ev[m].paths, ev[m].throughput_Bps / ev[0].throughput_Bps);
-  }
-  errno = 0;
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    int e = errno;
-    hnm_msg_error("standard output: write error%s%s", e ? ": " : "", e ? strerror(e) : "");
-    status = 2;
-    goto out;
-  }
-  status = 0;
-  goto out;
-
-fail_oom:
-  snprintf(err, sizeof err, "out of memory");
-fail:
-  hnm_msg_error("%s", err);
-out:
-  hnm_out_abort(paths);
-  if (o.ksp)
-    free(ksp.bytes);
-  hnm_pathset_free(&def);
-  hnm_pathset_free(&cand);
-  hnm_pathset_free(&heu);
-  hnm_pathset_free(&lp);
-  hnm_pattern_free(&pt);
-  hnm_torus_free(g);
+  route__free(&run);
   return status;
 }

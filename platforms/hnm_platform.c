@@ -14,7 +14,8 @@
  * Nothing is written on bad input: everything is validated first, then both
  * files are written to temporaries in their target directories and renamed
  * at the end; on any error the temporaries are removed. Exit status: 0; 2 on
- * bad input (one line on stderr naming the option) or if writing fails.
+ * bad input (one line on stderr naming the option) or an output that cannot
+ * be created; 1 if writing fails (a full disk).
  * docs/platforms.md describes the files produced.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -48,9 +49,9 @@ int main(int argc, char **argv)
     return fam == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
   memset(&cli, 0, sizeof cli);
   cli.fam = &plat_families[fam];
-  rc = plat_cli_parse(&cli, argc, argv, 2);
+  rc = plat_cli_parse(&cli, argc, argv, 2, err, sizeof err);
   if (rc != 0)
-    return rc > 0 ? 0 : 2;
+    return rc > 0 ? HNM_EXIT_OK : hnm_msg_error("%s", err);
   if (plat_build_config(&cli, &cfg, err, sizeof err) != 0)
     return hnm_msg_error("%s", err);
   /* Valid input: say what departs from the request, then write. */
@@ -65,5 +66,8 @@ int main(int argc, char **argv)
   if (cfg.seed_unused)
     hnm_msg_note("--routing-seed: routing '%s' makes no random choice; the seed is ignored",
                  cfg.routing == HNM_ROUTING_BUILTIN ? "none (SimGrid's zone)" : hnm_routing_name(cfg.routing));
-  return plat_generate(&cfg);
+  rc = plat_generate(&cfg, err, sizeof err);
+  if (rc == HNM_EXIT_USAGE)
+    return hnm_msg_error("%s", err);
+  return rc == HNM_EXIT_OK ? HNM_EXIT_OK : hnm_msg_failure("%s", err);
 }

@@ -169,18 +169,9 @@ static int build_shape(const struct plat_cli *c, struct plat_config *cfg, char *
   return -1;
 }
 
-int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
+/* The shape: a preset, or the shape options (with their defaults). */
+static int plat_config__shape(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
 {
-  char why[512], before[256], after[256];
-  unsigned long hosts;
-  double scale = 1, usable = 1;
-
-  memset(cfg, 0, sizeof *cfg);
-  cfg->fam = c->fam;
-  cfg->output = c->val[PLAT_OPT_OUTPUT];
-  cfg->hostfile = c->val[PLAT_OPT_HOSTFILE];
-
-  /* Shape: a preset, or the shape options (with their defaults). */
   if (c->val[PLAT_OPT_PRESET] != NULL) {
     const struct hnm_topo_preset *p = hnm_topo_preset_find(c->val[PLAT_OPT_PRESET]);
     if (p == NULL || p->family != c->fam->topo) {
@@ -201,8 +192,14 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
   } else if (build_shape(c, cfg, err, errlen) != 0) {
     return -1;
   }
+  return 0;
+}
 
-  /* --routing first: a routed dragonfly is not bound by SimGrid's rules. */
+/* --routing and --routing-seed; --routing first: a routed dragonfly is not bound by SimGrid's rules. */
+static int plat_config__routing(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
+{
+  char why[512];
+
   if (c->val[PLAT_OPT_ROUTING] != NULL) {
     if (hnm_routing_parse(c->fam->topo, c->val[PLAT_OPT_ROUTING], &cfg->routing, why, sizeof why) != 0)
       return hnm_fail(err, errlen, "%s", why);
@@ -220,8 +217,15 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
   } else {
     cfg->routing_seed = 1;
   }
+  return 0;
+}
 
-  /* --scale, then the checks of the final shape. */
+/* --scale, then the checks of the final shape. */
+static int plat_config__scale(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
+{
+  char why[512], before[256], after[256];
+  double scale = 1;
+
   if (plat_family_doc(c->fam, PLAT_OPT_SCALE) != NULL) {
     if (get_number(c, PLAT_OPT_SCALE, &scale, err, errlen) != 0)
       return -1;
@@ -240,9 +244,15 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
              plat_value_of(c, PLAT_OPT_SCALE), after, hnm_topo_hosts(&cfg->topo),
              (double)hnm_topo_hosts(&cfg->topo) / (double)was, before, was);
   }
-  hosts = hnm_topo_hosts(&cfg->topo);
+  return 0;
+}
 
-  /* Ranks and placement. */
+/* Ranks per host and their placement. */
+static int plat_config__ranks(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
+{
+  char why[512];
+  unsigned long hosts = hnm_topo_hosts(&cfg->topo);
+
   cfg->ranks_per_host = cfg->preset != NULL ? cfg->preset->ranks_per_host : 1;
   if (c->val[PLAT_OPT_RANKS] != NULL && get_count(c, PLAT_OPT_RANKS, &cfg->ranks_per_host, err, errlen) != 0)
     return -1;
@@ -251,8 +261,16 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
                      cfg->ranks_per_host, hosts);
   if (hnm_topo_parse_placement(plat_value_of(c, PLAT_OPT_PLACEMENT), &cfg->placement, why, sizeof why) != 0)
     return hnm_fail(err, errlen, "--placement: %s", why);
+  return 0;
+}
 
-  /* Links and hosts. */
+/* Links and hosts: bandwidths, latencies, sharing, limiters, UGAL's threshold, loopback, speed. */
+static int plat_config__links(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
+{
+  char why[512];
+  unsigned long hosts = hnm_topo_hosts(&cfg->topo);
+  double usable = 1;
+
   if (get_bandwidth(c, PLAT_OPT_BW, 0, &cfg->bw, err, errlen) != 0 || get_time(c, PLAT_OPT_LAT, &cfg->lat, err, errlen) != 0 ||
       get_sharing(c, PLAT_OPT_SHARING, &cfg->splitduplex, err, errlen) != 0 ||
       get_number(c, PLAT_OPT_LIMITER, &cfg->limiter, err, errlen) != 0)
@@ -299,6 +317,12 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
     return hnm_fail(err, errlen, "--speed: %s", why);
   if (!(cfg->speed > 0))
     return hnm_fail(err, errlen, "--speed: '%s' must be positive", plat_value_of(c, PLAT_OPT_SPEED));
+  return 0;
+}
+
+/* The cluster family's cabinet links. */
+static int plat_config__cabinets(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
+{
   if (c->fam->topo == HNM_TOPO_CLUSTER) {
     if (get_bandwidth(c, PLAT_OPT_CABINET_BW, 0, &cfg->cab_bw, err, errlen) != 0 || get_time(c, PLAT_OPT_CABINET_LAT,
                       &cfg->cab_lat, err, errlen) != 0 ||
@@ -314,13 +338,31 @@ int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *e
     else if (strcmp(plat_value_of(c, PLAT_OPT_CABINET_ROUTES), "core") != 0)
       return hnm_fail(err, errlen, "--cabinet-routes: '%s' is not core or pairs", plat_value_of(c, PLAT_OPT_CABINET_ROUTES));
   }
+  return 0;
+}
 
-  /* Output files. */
+/* The output files: named, and not the same. */
+static int plat_config__outputs(const struct plat_config *cfg, char *err, size_t errlen)
+{
   if (cfg->output != NULL && cfg->output[0] == '\0')
     return hnm_fail(err, errlen, "-o: empty file name");
   if (cfg->hostfile != NULL && (cfg->hostfile[0] == '\0' || strcmp(cfg->hostfile, "-") == 0))
     return hnm_fail(err, errlen, "--hostfile: '%s' is not a file name", cfg->hostfile);
   if (cfg->output != NULL && cfg->hostfile != NULL && strcmp(cfg->output, cfg->hostfile) == 0)
     return hnm_fail(err, errlen, "--hostfile: '%s' is also the -o file", cfg->hostfile);
+  return 0;
+}
+
+int plat_build_config(const struct plat_cli *c, struct plat_config *cfg, char *err, size_t errlen)
+{
+  memset(cfg, 0, sizeof *cfg);
+  cfg->fam = c->fam;
+  cfg->output = c->val[PLAT_OPT_OUTPUT];
+  cfg->hostfile = c->val[PLAT_OPT_HOSTFILE];
+  if (plat_config__shape(c, cfg, err, errlen) != 0 || plat_config__routing(c, cfg, err, errlen) != 0 ||
+      plat_config__scale(c, cfg, err, errlen) != 0 || plat_config__ranks(c, cfg, err, errlen) != 0 ||
+      plat_config__links(c, cfg, err, errlen) != 0 || plat_config__cabinets(c, cfg, err, errlen) != 0 ||
+      plat_config__outputs(cfg, err, errlen) != 0)
+    return -1;
   return 0;
 }

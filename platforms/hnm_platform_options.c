@@ -396,8 +396,9 @@ const char *plat_value_of(const struct plat_cli *c, enum plat_opt_id id)
   return d == NULL ? NULL : d->def;
 }
 
-/* Parse argv[first..] into c->val. Returns 0, 1 if help was printed, -1 on error. */
-int plat_cli_parse(struct plat_cli *c, int argc, char **argv, int first)
+/* Parse argv[first..] into c->val. Returns 0, 1 if help was printed, -1 on
+ * error with err filled (the caller prints it). */
+int plat_cli_parse(struct plat_cli *c, int argc, char **argv, int first, char *err, size_t errlen)
 {
   /* The family's options as an hnm_opt table: each stores its text in
    * c->val[id] (NULL when absent: plat_value_of() then takes the family's
@@ -425,17 +426,11 @@ int plat_cli_parse(struct plat_cli *c, int argc, char **argv, int first)
   snprintf(summary, sizeof summary, "%s.", c->fam->summary);
   const struct hnm_opt_cmd cmd = {prog, "[OPTIONS]", summary, NULL, family_notes, 0, NULL};
   usage__family = c->fam;
-  char opt_err[HNM_ERRLEN];
-  int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1), opt_err, sizeof opt_err);
-  if (i < 0) {
-    if (i == HNM_OPT_ERROR)
-      hnm_msg_error("%s", opt_err);
+  int i = hnm_opt_parse(&cmd, opts, argc - (first - 1), argv + (first - 1), err, errlen);
+  if (i < 0)
     return i == HNM_OPT_DONE ? 1 : -1;
-  }
   i += first - 1;
-  if (i < argc) {
-    hnm_msg_error("unexpected argument '%s' (see %s %s --help)", argv[i], PROG, c->fam->name);
-    return -1;
-  }
+  if (i < argc)
+    return hnm_fail(err, errlen, "unexpected argument '%s' (see %s %s --help)", argv[i], PROG, c->fam->name);
   return 0;
 }

@@ -58,6 +58,8 @@ const struct plat_opt_doc *plat_family_doc(const struct plat_family *f, enum pla
 int plat_family_command(int argc, char **argv, char *err, size_t errlen);
 const char *plat_opt_name(enum plat_opt_id id);
 const char *plat_value_of(const struct plat_cli *c, enum plat_opt_id id);
-int plat_cli_parse(struct plat_cli *c, int argc, char **argv, int first);
+/* Parse argv[first..] into c->val: 0, 1 after --help or --version, -1 on
+ * bad usage with the one line in err (nothing printed). */
+int plat_cli_parse(struct plat_cli *c, int argc, char **argv, int first, char *err, size_t errlen);
 
 #endif

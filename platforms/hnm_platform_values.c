@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* memrchr */
 #include "hnm_platform_values.h"
 
+#include "hnm_error.h"
 #include "hnm_input.h"
 
 #include <errno.h>
@@ -170,7 +171,7 @@ int hnm_platform_values_check(const char *platform, char *err, size_t errlen)
   char why[512];
   FILE *f = hnm_input_open(platform, why, sizeof why);
   if (f == NULL) {
-    snprintf(err, errlen, "platform file '%s': %s", platform, why);
+    hnm_errf(err, errlen, "platform file '%s': %s", platform, why);
     return -1;
   }
   char buf[65536 + 4096];
@@ -196,7 +197,7 @@ int hnm_platform_values_check(const char *platform, char *err, size_t errlen)
         continue;
       }
       if (buf[i] == '\0') {
-        snprintf(err, errlen, "%s:%ld: NUL byte: not an XML platform", platform, line);
+        hnm_errf(err, errlen, "%s:%ld: NUL byte: not an XML platform", platform, line);
         rc = -1;
         break;
       }
@@ -209,7 +210,7 @@ int hnm_platform_values_check(const char *platform, char *err, size_t errlen)
         const char *name, *v, *reason;
         size_t vl;
         if ((reason = values__attr_bad(buf, i, upto, in_platform, &name, &v, &vl)) != NULL) {
-          snprintf(err, errlen, "%s:%ld: %s: '%.*s' %s", platform, line, name, (int)(vl < 60 ? vl : 60), v,
+          hnm_errf(err, errlen, "%s:%ld: %s: '%.*s' %s", platform, line, name, (int)(vl < 60 ? vl : 60), v,
                    reason);
           rc = -1;
         }

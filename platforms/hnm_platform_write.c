@@ -405,52 +405,44 @@ static int write_description(FILE *fp, const struct plat_config *cfg)
 /* Both files are written to temporaries (or through, for devices), both
  * are finished (flushed, fsync'ed) and only then renamed: a failure leaves
  * the user's existing files as they were and removes only our temporaries.
- * A failed write is exit status 2 with one line, as bad input is: the
- * request could not be carried out, and nothing of it is left. */
-int plat_generate(const struct plat_config *cfg)
+ * An output that cannot be created is bad input (HNM_EXIT_USAGE, found
+ * before any work); a write that fails later is failed work
+ * (HNM_EXIT_FAILURE). Either way err holds the one line. */
+int plat_generate(const struct plat_config *cfg, char *err, size_t errlen)
 {
   hnm_out *xml, *hosts = NULL;
-  char err[1024];
+  int to_file = cfg->output != NULL && strcmp(cfg->output, "-") != 0;
 
-  xml = hnm_out_open(cfg->output, "-o", err, sizeof err);
-  if (xml == NULL) {
-    hnm_msg_error("%s", err);
-    return 2;
-  }
-  if (cfg->hostfile != NULL && (hosts = hnm_out_open(cfg->hostfile, "--hostfile", err, sizeof err)) == NULL) {
+  xml = hnm_out_open(cfg->output, "-o", err, errlen);
+  if (xml == NULL)
+    return HNM_EXIT_USAGE;
+  if (cfg->hostfile != NULL && (hosts = hnm_out_open(cfg->hostfile, "--hostfile", err, errlen)) == NULL) {
     hnm_out_abort(xml);
-    hnm_msg_error("%s", err);
-    return 2;
+    return HNM_EXIT_USAGE;
   }
   errno = 0;
   if ((hnm_routing_is_builtin(cfg->routing) ? write_xml(hnm_out_file(xml), cfg)
                                             : write_description(hnm_out_file(xml), cfg)) != 0) {
-    hnm_msg_error("%s%s%s: write error%s%s", cfg->output != NULL && strcmp(cfg->output, "-") != 0 ? "-o: '" : "standard output",
-        cfg->output != NULL && strcmp(cfg->output, "-") != 0 ? cfg->output : "",
-        cfg->output != NULL && strcmp(cfg->output, "-") != 0 ? "'" : "", errno ? ": " : "", errno ? strerror(errno) : "");
+    hnm_errf(err, errlen, "%s%s%s: write error%s%s", to_file ? "-o: '" : "standard output", to_file ? cfg->output : "",
+             to_file ? "'" : "", errno ? ": " : "", errno ? strerror(errno) : "");
     goto err;
   }
   if (hosts != NULL && write_hostfile(hnm_out_file(hosts), cfg) != 0) {
-    hnm_msg_error("--hostfile: '%s': write error: %s", cfg->hostfile, strerror(errno));
+    hnm_errf(err, errlen, "--hostfile: '%s': write error: %s", cfg->hostfile, strerror(errno));
     goto err;
   }
-  if (hnm_out_finish(xml, err, sizeof err) != 0 || (hosts != NULL && hnm_out_finish(hosts, err, sizeof err) != 0)) {
-    hnm_msg_error("%s", err);
+  if (hnm_out_finish(xml, err, errlen) != 0 || (hosts != NULL && hnm_out_finish(hosts, err, errlen) != 0))
     goto err;
-  }
-  if (hosts != NULL && hnm_out_commit(hosts, err, sizeof err) != 0) {
+  if (hosts != NULL && hnm_out_commit(hosts, err, errlen) != 0) {
     hosts = NULL;
-    hnm_msg_error("%s", err);
     goto err;
   }
   hosts = NULL;
-  if (hnm_out_commit(xml, err, sizeof err) != 0) {
-    hnm_msg_error("%s", err);
-    return 2;
-  }
-  return 0;
+  if (hnm_out_commit(xml, err, errlen) != 0)
+    return HNM_EXIT_FAILURE;
+  return HNM_EXIT_OK;
 err:
   hnm_out_abort(hosts);
   hnm_out_abort(xml);
-  return 2;
+  return HNM_EXIT_FAILURE;
 }

@@ -4,6 +4,11 @@
 
 #include "hnm_platform_config.h"
 
-int plat_generate(const struct plat_config *cfg);
+#include <stddef.h>
+
+/* Write the platform (and the hostfile): 0, or HNM_EXIT_USAGE when an output
+ * cannot be created, HNM_EXIT_FAILURE when writing fails; err holds the one
+ * line then (nothing printed). */
+int plat_generate(const struct plat_config *cfg, char *err, size_t errlen);
 
 #endif

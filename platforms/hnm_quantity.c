@@ -7,6 +7,7 @@
  * round-trips: a spelling is always found.
  */
 #include "hnm_quantity.h"
+#include "hnm_error.h"
 
 #include "hnm_units.h"
 
@@ -34,12 +35,12 @@ int hnm_quantity_parse_speed(const char *s, double *flops, char *err, size_t err
   double v;
 
   if (s == NULL || *s == '\0') {
-    snprintf(err, errlen, "empty value");
+    hnm_errf(err, errlen, "empty value");
     return -1;
   }
   n = strlen(s);
   if (n >= sizeof number - 1) {
-    snprintf(err, errlen, "'%.20s...' is too long for a speed", s);
+    hnm_errf(err, errlen, "'%.20s...' is too long for a speed", s);
     return -1;
   }
   /* Only digits, a sign, a decimal point and an exponent before the unit:
@@ -47,7 +48,7 @@ int hnm_quantity_parse_speed(const char *s, double *flops, char *err, size_t err
   for (size_t i = 0; i < n; i++) {
     char c = s[i];
     if (strchr("0123456789.eE+-", c) == NULL && strchr("kMGTPEZYflops", c) == NULL) {
-      snprintf(err, errlen, "'%s' is not a speed (a number and f, kf, Mf, Gf, Tf...; e.g. 1Gf)", s);
+      hnm_errf(err, errlen, "'%s' is not a speed (a number and f, kf, Mf, Gf, Tf...; e.g. 1Gf)", s);
       return -1;
     }
   }
@@ -56,14 +57,14 @@ int hnm_quantity_parse_speed(const char *s, double *flops, char *err, size_t err
     memcpy(number, s, n - 5);
     number[n - 5] = '\0';
     if (hnm_parse_number(number, &v, NULL, 0) != 0) {
-      snprintf(err, errlen, "'%s' is not a speed (a number and f, kf, Mf, Gf, Tf...; e.g. 1Gf)", s);
+      hnm_errf(err, errlen, "'%s' is not a speed (a number and f, kf, Mf, Gf, Tf...; e.g. 1Gf)", s);
       return -1;
     }
     *flops = v;
     return 0;
   }
   if (s[n - 1] != 'f') {
-    snprintf(err, errlen, "'%s' has no unit: append f (flop/s), e.g. 1Gf", s);
+    hnm_errf(err, errlen, "'%s' has no unit: append f (flop/s), e.g. 1Gf", s);
     return -1;
   }
   /* "<number>[prefix]f" is read as the size "<number>[prefix]B": the same
@@ -72,7 +73,7 @@ int hnm_quantity_parse_speed(const char *s, double *flops, char *err, size_t err
   number[n - 1] = 'B';
   number[n] = '\0';
   if (hnm_parse_size(number, &v, NULL, 0) != 0) {
-    snprintf(err, errlen, "'%s' is not a speed (a number and f, kf, Mf, Gf, Tf...; e.g. 1Gf)", s);
+    hnm_errf(err, errlen, "'%s' is not a speed (a number and f, kf, Mf, Gf, Tf...; e.g. 1Gf)", s);
     return -1;
   }
   *flops = v;

@@ -221,30 +221,180 @@ static int desc__fattree_shape(const char *s, struct hnm_topo *t, char *err, siz
   return 0;
 }
 
+/* The fields of a description, in the order hnm_rnet_desc_write() writes them. */
+enum {
+  DESC__FAMILY, DESC__ROUTING, DESC__SEED, DESC__SHAPE, DESC__BW, DESC__LAT, DESC__SHARING, DESC__LBW, DESC__LLAT,
+  DESC__SPEED, DESC__CORES, DESC__UGAL_T, DESC__COUNT
+};
+static const char *const desc__keys[DESC__COUNT] = {"family",  "routing",     "seed",         "shape", "bw",    "lat",
+                                                    "sharing", "loopback-bw", "loopback-lat", "speed", "cores",
+                                                    "ugal-threshold"};
+
+/* What the reader keeps between lines: the line of each field seen (0:
+ * not seen), and routing and shape, checked once the family is known. */
+struct desc__state {
+  int seen[DESC__COUNT];
+  char routing[256];
+  char shape[1024];
+};
+
+/* A number field (bw, lat, loopback-bw, loopback-lat, speed) into d. */
+static int desc__number_field(int k, const char *key, const char *val, struct hnm_rnet_desc *d, const char *path,
+                              int lineno, char *err, size_t errlen)
+{
+  double x = 0;
+
+  if (k == DESC__LBW && strcmp(val, "none") == 0) {
+    d->loopback = 0;
+    return 0;
+  }
+  if (desc__number(val, &x) != 0 || x < 0 || ((k == DESC__BW || k == DESC__LBW || k == DESC__SPEED) && !(x > 0)))
+    return hnm_fail(err, errlen, "%s:%d: %s: '%s' must be a %s number", path, lineno, key, val,
+                    (k == DESC__LAT || k == DESC__LLAT) ? "non-negative" : "positive");
+  if (k == DESC__BW)
+    d->bw = x;
+  else if (k == DESC__LAT)
+    d->lat = x;
+  else if (k == DESC__LBW)
+    d->loopback = 1, d->loopback_bw = x;
+  else if (k == DESC__LLAT)
+    d->loopback_lat = x;
+  else
+    d->speed = x;
+  return 0;
+}
+
+/* One 'key value' line (k: the key's index) into d or st. */
+static int desc__field(int k, const char *key, const char *val, struct hnm_rnet_desc *d, struct desc__state *st,
+                       const char *path, int lineno, char *err, size_t errlen)
+{
+  char why[256];
+  double x = 0;
+
+  switch (k) {
+    case DESC__FAMILY:
+      if (strcmp(val, "dragonfly") == 0)
+        d->topo.family = HNM_TOPO_DRAGONFLY;
+      else if (strcmp(val, "torus") == 0)
+        d->topo.family = HNM_TOPO_TORUS;
+      else if (strcmp(val, "fattree") == 0)
+        d->topo.family = HNM_TOPO_FATTREE;
+      else
+        return hnm_fail(err, errlen, "%s:%d: family: '%s' is not dragonfly, torus or fattree", path, lineno, val);
+      return 0;
+    case DESC__ROUTING:
+      snprintf(st->routing, sizeof st->routing, "%s", val);
+      return 0;
+    case DESC__SHAPE:
+      snprintf(st->shape, sizeof st->shape, "%s", val);
+      return 0;
+    case DESC__SEED: {
+      char *end;
+      errno = 0;
+      unsigned long long s = strtoull(val, &end, 10);
+      if (!isdigit((unsigned char)val[0]) || *end != '\0' || errno != 0)
+        return hnm_fail(err, errlen, "%s:%d: seed: '%s' is not an integer in [0, 2^64)", path, lineno, val);
+      d->seed = (uint64_t)s;
+      return 0;
+    }
+    case DESC__UGAL_T:
+      if (desc__number(val, &x) != 0 || x < 0)
+        return hnm_fail(err, errlen, "%s:%d: ugal-threshold: '%s' must be a non-negative number of seconds", path,
+                        lineno, val);
+      d->ugal_threshold = x;
+      return 0;
+    case DESC__SHARING:
+      if (strcmp(val, "SPLITDUPLEX") != 0 && strcmp(val, "SHARED") != 0)
+        return hnm_fail(err, errlen, "%s:%d: sharing: '%s' is not SPLITDUPLEX or SHARED", path, lineno, val);
+      d->splitduplex = val[1] == 'P';
+      return 0;
+    case DESC__CORES:
+      if (hnm_topo_parse_count(val, &d->cores, why, sizeof why) != 0)
+        return hnm_fail(err, errlen, "%s:%d: cores: %s", path, lineno, why);
+      return 0;
+    default:
+      return desc__number_field(k, key, val, d, path, lineno, err, errlen);
+  }
+}
+
+/* One line (its newline removed): the magic on line 1, comments and blank
+ * lines skipped, else a field. */
+static int desc__line(char *line, struct hnm_rnet_desc *d, struct desc__state *st, const char *path, int lineno,
+                      char *err, size_t errlen)
+{
+  char *key, *val;
+  int k;
+
+  if (lineno == 1) {
+    if (strcmp(line, HNM_RNET_MAGIC) != 0)
+      return hnm_fail(err, errlen, "%s:1: not an hnm routed platform (first line '%s' expected)", path,
+                      HNM_RNET_MAGIC);
+    return 0;
+  }
+  if (line[0] == '#' || line[0] == '\0')
+    return 0;
+  key = line;
+  val = strchr(line, ' ');
+  if (val == NULL)
+    return hnm_fail(err, errlen, "%s:%d: '%s': expected 'key value'", path, lineno, line);
+  *val++ = '\0';
+  for (k = 0; k < DESC__COUNT && strcmp(key, desc__keys[k]) != 0; k++)
+    ;
+  if (k == DESC__COUNT)
+    return hnm_fail(err, errlen, "%s:%d: unknown field '%s'", path, lineno, key);
+  if (st->seen[k]++)
+    return hnm_fail(err, errlen, "%s:%d: %s: given twice", path, lineno, key);
+  if (desc__field(k, key, val, d, st, path, lineno, err, errlen) != 0)
+    return -1;
+  st->seen[k] = lineno;
+  return 0;
+}
+
+/* After the last line: every field there, then routing and shape, now that
+ * the family is known. */
+static int desc__finish(struct hnm_rnet_desc *d, const struct desc__state *st, const char *path, char *err,
+                        size_t errlen)
+{
+  char why[1024];
+
+  for (int k = 0; k < DESC__COUNT; k++)
+    if (!st->seen[k] && k != DESC__LLAT && k != DESC__UGAL_T)
+      return hnm_fail(err, errlen, "%s: %s: missing", path, desc__keys[k]);
+  if (hnm_routing_parse(d->topo.family, st->routing, &d->routing, why, sizeof why) != 0)
+    return hnm_fail(err, errlen, "%s:%d: routing: %s", path, st->seen[DESC__ROUTING], why + strlen("--routing: "));
+  if (d->topo.family == HNM_TOPO_DRAGONFLY) {
+    d->topo.own_routing = 1;
+    if (desc__dragonfly_shape(st->shape, &d->topo) != 0)
+      return hnm_fail(err, errlen, "%s:%d: shape: '%s' is not GROUPS,BLUE;CHASSIS,BLACK;ROUTERS,GREEN;NODES", path,
+                      st->seen[DESC__SHAPE], st->shape);
+  } else if (d->topo.family == HNM_TOPO_FATTREE) {
+    if (desc__fattree_shape(st->shape, &d->topo, why, 256) != 0)
+      return hnm_fail(err, errlen, "%s:%d: shape: '%s': %s", path, st->seen[DESC__SHAPE], st->shape, why);
+  } else if (hnm_topo_parse_list(st->shape, ',', "dimension", d->topo.dims, HNM_TOPO_MAX_DIMS, &d->topo.ndims, why,
+                                 256) != 0) {
+    return hnm_fail(err, errlen, "%s:%d: shape: %s", path, st->seen[DESC__SHAPE], why);
+  }
+  if (hnm_topo_check(&d->topo, why, 256) != 0)
+    return hnm_fail(err, errlen, "%s:%d: shape: %s", path, st->seen[DESC__SHAPE], why);
+  if (d->loopback && !st->seen[DESC__LLAT])
+    return hnm_fail(err, errlen, "%s: loopback-lat: missing", path);
+  return 0;
+}
+
 int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, size_t errlen)
 {
-  enum {
-    K_FAMILY, K_ROUTING, K_SEED, K_SHAPE, K_BW, K_LAT, K_SHARING, K_LBW, K_LLAT, K_SPEED, K_CORES, K_UGAL_T, K_COUNT
-  };
-  static const char *const keys[K_COUNT] = {"family",  "routing",     "seed",         "shape", "bw",    "lat",
-                                            "sharing", "loopback-bw", "loopback-lat", "speed", "cores", "ugal-threshold"};
-  int seen[K_COUNT] = {0};
+  static struct desc__state zero;
+  struct desc__state st = zero;
   int lineno = 0, rc = -1;
-  char line[1024], topo_err[256];
-  const char *shape = NULL;
-  char shape_buf[1024];
+  char line[1024];
   FILE *f = fopen(path, "r");
 
   memset(d, 0, sizeof *d);
   d->ugal_threshold = HNM_RNET_UGAL_THRESHOLD;
-  if (f == NULL) {
-    hnm_errf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    return -1;
-  }
+  if (f == NULL)
+    return hnm_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
   while (fgets(line, sizeof line, f) != NULL) {
     size_t n = strlen(line);
-    char *key, *val;
-    int k;
     lineno++;
     if (n > 0 && line[n - 1] == '\n')
       line[--n] = '\0';
@@ -252,117 +402,8 @@ int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, siz
       hnm_errf(err, errlen, "%s:%d: line too long", path, lineno);
       goto out;
     }
-    if (lineno == 1) {
-      if (strcmp(line, HNM_RNET_MAGIC) != 0) {
-        hnm_errf(err, errlen, "%s:1: not an hnm routed platform (first line '%s' expected)", path,
-                      HNM_RNET_MAGIC);
-        goto out;
-      }
-      continue;
-    }
-    if (line[0] == '#' || line[0] == '\0')
-      continue;
-    key = line;
-    val = strchr(line, ' ');
-    if (val == NULL) {
-      hnm_errf(err, errlen, "%s:%d: '%s': expected 'key value'", path, lineno, line);
+    if (desc__line(line, d, &st, path, lineno, err, errlen) != 0)
       goto out;
-    }
-    *val++ = '\0';
-    for (k = 0; k < K_COUNT && strcmp(key, keys[k]) != 0; k++)
-      ;
-    if (k == K_COUNT) {
-      hnm_errf(err, errlen, "%s:%d: unknown field '%s'", path, lineno, key);
-      goto out;
-    }
-    if (seen[k]++) {
-      hnm_errf(err, errlen, "%s:%d: %s: given twice", path, lineno, key);
-      goto out;
-    }
-    double x = 0;
-    switch (k) {
-      case K_FAMILY:
-        if (strcmp(val, "dragonfly") == 0)
-          d->topo.family = HNM_TOPO_DRAGONFLY;
-        else if (strcmp(val, "torus") == 0)
-          d->topo.family = HNM_TOPO_TORUS;
-        else if (strcmp(val, "fattree") == 0)
-          d->topo.family = HNM_TOPO_FATTREE;
-        else {
-          hnm_errf(err, errlen, "%s:%d: family: '%s' is not dragonfly, torus or fattree", path, lineno, val);
-          goto out;
-        }
-        break;
-      case K_ROUTING:
-      case K_SHAPE:
-        /* checked once the family is known */
-        if (k == K_SHAPE) {
-          snprintf(shape_buf, sizeof shape_buf, "%s", val);
-          shape = shape_buf;
-        } else {
-          snprintf(topo_err, sizeof topo_err, "%s", val);
-        }
-        seen[k] = lineno;
-        break;
-      case K_SEED: {
-        char *end;
-        errno = 0;
-        unsigned long long s = strtoull(val, &end, 10);
-        if (!isdigit((unsigned char)val[0]) || *end != '\0' || errno != 0) {
-          hnm_errf(err, errlen, "%s:%d: seed: '%s' is not an integer in [0, 2^64)", path, lineno, val);
-          goto out;
-        }
-        d->seed = (uint64_t)s;
-        break;
-      }
-      case K_UGAL_T:
-        if (desc__number(val, &x) != 0 || x < 0) {
-          hnm_errf(err, errlen, "%s:%d: ugal-threshold: '%s' must be a non-negative number of seconds", path,
-                        lineno, val);
-          goto out;
-        }
-        d->ugal_threshold = x;
-        break;
-      case K_BW:
-      case K_LAT:
-      case K_LBW:
-      case K_LLAT:
-      case K_SPEED:
-        if (k == K_LBW && strcmp(val, "none") == 0) {
-          d->loopback = 0;
-          break;
-        }
-        if (desc__number(val, &x) != 0 || x < 0 || ((k == K_BW || k == K_LBW || k == K_SPEED) && !(x > 0))) {
-          hnm_errf(err, errlen, "%s:%d: %s: '%s' must be a %s number", path, lineno, key, val,
-                        (k == K_LAT || k == K_LLAT) ? "non-negative" : "positive");
-          goto out;
-        }
-        if (k == K_BW)
-          d->bw = x;
-        else if (k == K_LAT)
-          d->lat = x;
-        else if (k == K_LBW)
-          d->loopback = 1, d->loopback_bw = x;
-        else if (k == K_LLAT)
-          d->loopback_lat = x;
-        else
-          d->speed = x;
-        break;
-      case K_SHARING:
-        if (strcmp(val, "SPLITDUPLEX") == 0 || strcmp(val, "SHARED") == 0)
-          d->splitduplex = val[1] == 'P';
-        else {
-          hnm_errf(err, errlen, "%s:%d: sharing: '%s' is not SPLITDUPLEX or SHARED", path, lineno, val);
-          goto out;
-        }
-        break;
-      case K_CORES:
-        if (hnm_topo_parse_count(val, &d->cores, topo_err, sizeof topo_err) != 0) {
-          hnm_errf(err, errlen, "%s:%d: cores: %s", path, lineno, topo_err);
-          goto out;
-        }
-        break;
-    }
   }
   if (ferror(f)) {
     hnm_errf(err, errlen, "%s: read error: %s", path, strerror(errno));
@@ -372,42 +413,7 @@ int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, siz
     hnm_errf(err, errlen, "%s: empty file", path);
     goto out;
   }
-  for (int k = 0; k < K_COUNT; k++)
-    if (!seen[k] && k != K_LLAT && k != K_UGAL_T) {
-      hnm_errf(err, errlen, "%s: %s: missing", path, keys[k]);
-      goto out;
-    }
-  /* routing, then shape, now that the family is known */
-  if (hnm_routing_parse(d->topo.family, topo_err, &d->routing, line, sizeof line) != 0) {
-    hnm_errf(err, errlen, "%s:%d: routing: %s", path, seen[K_ROUTING], line + strlen("--routing: "));
-    goto out;
-  }
-  if (d->topo.family == HNM_TOPO_DRAGONFLY) {
-    d->topo.own_routing = 1;
-    if (desc__dragonfly_shape(shape, &d->topo) != 0) {
-      hnm_errf(err, errlen, "%s:%d: shape: '%s' is not GROUPS,BLUE;CHASSIS,BLACK;ROUTERS,GREEN;NODES", path,
-                    seen[K_SHAPE], shape);
-      goto out;
-    }
-  } else if (d->topo.family == HNM_TOPO_FATTREE) {
-    if (desc__fattree_shape(shape, &d->topo, topo_err, sizeof topo_err) != 0) {
-      hnm_errf(err, errlen, "%s:%d: shape: '%s': %s", path, seen[K_SHAPE], shape, topo_err);
-      goto out;
-    }
-  } else if (hnm_topo_parse_list(shape, ',', "dimension", d->topo.dims, HNM_TOPO_MAX_DIMS, &d->topo.ndims, topo_err,
-                                 sizeof topo_err) != 0) {
-    hnm_errf(err, errlen, "%s:%d: shape: %s", path, seen[K_SHAPE], topo_err);
-    goto out;
-  }
-  if (hnm_topo_check(&d->topo, topo_err, sizeof topo_err) != 0) {
-    hnm_errf(err, errlen, "%s:%d: shape: %s", path, seen[K_SHAPE], topo_err);
-    goto out;
-  }
-  if (d->loopback && !seen[K_LLAT]) {
-    hnm_errf(err, errlen, "%s: loopback-lat: missing", path);
-    goto out;
-  }
-  rc = 0;
+  rc = desc__finish(d, &st, path, err, errlen);
 out:
   fclose(f);
   return rc;

@@ -46,6 +46,7 @@
 #include "hnm_pack.h"
 
 #include "hnm_bench.h"
+#include "hnm_simgrid_version.hpp"
 
 #include <simgrid/s4u/Actor.hpp>
 #include <smpi/smpi.h>
@@ -109,21 +110,11 @@ struct Layout {
 std::unordered_map<MPI_Datatype, Layout> layouts;   /* derived types built through hnm */
 std::unordered_map<MPI_Request, double> unpack_due; /* MPI_Irecv requests with an unpack to charge, seconds */
 
-template <class F> F next_definition(F, const char* name)
-{
-  void* f = dlsym(RTLD_NEXT, name);
-  if (f == nullptr) {
-    XBT_CRITICAL("cannot find SimGrid's %s (dlsym: %s); is libhnm.so preloaded into smpimain?", name,
-                 dlerror());
-    std::fflush(stderr);
-    std::_Exit(2);
-  }
-  return reinterpret_cast<F>(f);
-}
-/* The definition of NAME that this file's NAME hides (libsimgrid's). */
-#define REAL(name) (([]() {                                        \
-  static auto f = next_definition(&::name, #name);                 \
-  return f;                                                        \
+/* The definition of NAME that this file's NAME hides (libsimgrid's);
+ * missing, a fatal error naming it (hnm_next_definition_or_die). */
+#define REAL(name) (([]() {                                                                       \
+  static auto f = hnm_next_definition_or_die<decltype(&::name)>(&_XBT_LOGV(hnm), #name, #name);  \
+  return f;                                                                                       \
 })())
 
 /* A predefined type (or one built by a constructor hnm does not read,

@@ -61,6 +61,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 
@@ -88,9 +89,8 @@ Mark* mark_of(aid_t pid)
     try {
       marks.resize((size_t)pid + 1);
     } catch (...) {
-      XBT_CRITICAL("out of memory (one-sided marks of %ld actors)", (long)pid + 1);
-      std::fflush(stderr);
-      std::_Exit(2);
+      hnm_log_fatal(&_XBT_LOGV(hnm),
+                    "out of memory (one-sided marks of " + std::to_string((long)pid + 1) + " actors)");
     }
   }
   return &marks[(size_t)pid];
@@ -98,23 +98,11 @@ Mark* mark_of(aid_t pid)
 
 /* SimGrid's own PMPI function NAME, found once. Missing means another
  * SimGrid than the one hnm was built against: nothing sensible to forward
- * to, so the simulation ends with the name. */
-void* real_function(const char* name)
-{
-  void* f = dlsym(RTLD_NEXT, name);
-  if (f == nullptr) {
-    XBT_CRITICAL("SimGrid does not define %s, which libhnm.so forwards to; rebuild hnm against the "
-                 "installed SimGrid", name);
-    std::fflush(stderr);
-    std::_Exit(2);
-  }
-  return f;
-}
-
+ * to, so the simulation ends with the name (hnm_next_definition_or_die). */
 template <class F> F real(void*& slot, const char* name)
 {
   if (slot == nullptr)
-    slot = real_function(name);
+    slot = reinterpret_cast<void*>(hnm_next_definition_or_die<F>(&_XBT_LOGV(hnm), name, name));
   return reinterpret_cast<F>(slot);
 }
 #define HNM_REAL(name, type) real<type>(real_##name, #name)

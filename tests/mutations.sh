@@ -45,6 +45,8 @@ mutate calibration.readers calibration/hnm_calibrate_csv.c '(hnm_fit_probe){v[0]
 # sim.main_job: graphene's numbers (its detached segment's bandwidth factor)
 # against SimGrid's own model configured with them.
 mutate sim.main_job model/models/graphene.xml 'lat-factor="2.5" bw-factor="0.90"' 'lat-factor="2.5" bw-factor="0.91"'
+# routing.ugal: UGAL keeps minimal on an exact tie (its backlog against Valiant's plus the threshold).
+mutate routing.ugal platforms/hnm_routing.c 'h_min * lat <= q_val' 'h_min * lat < q_val'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }

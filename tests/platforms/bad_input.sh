@@ -98,11 +98,11 @@ status=$?
 check "missing hostfile directory: exit 2 (got $status)" [ "$status" -eq 2 ]
 check "missing hostfile directory: nothing on stdout" [ ! -s "$work/stdout.xml" ]
 
-# A write that fails (a full device) exits 2 with one line naming it.
+# A write that fails (a full device) exits 1 (failed work) with one line naming it.
 if [ -w /dev/full ]; then
   "$HNM_PLATFORM" torus >/dev/full 2>"$err"
   status=$?
-  check "full device: exit 2 (got $status)" [ "$status" -eq 2 ]
+  check "full device: exit 1 (got $status)" [ "$status" -eq 1 ]
   check "full device: one line ($(cat "$err"))" [ "$(wc -l <"$err")" -eq 1 ]
   check "full device: says standard output and why ($(cat "$err"))" \
     grep -q "^hnm-platform: standard output: write error: No space left on device$" "$err"

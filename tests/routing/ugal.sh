@@ -11,8 +11,8 @@
 # intermediate group's) put all P on one path: P x T each. UGAL compares
 # the paths' backlogs (seconds of bytes not yet sent, hnm_routing.h) plus
 # one link latency per hop: flow 1, idle, minimal (backlog T on g0->g1);
-# flow 2: T against 0, Valiant via group 2; flow 3: T against T, a tie,
-# minimal; flow 4: 2T against T, Valiant. P = 2: T, T (the best: both paths
+# flow 2: T against 0, Valiant via group 2; flow 3: T against T (no tie:
+# the threshold keeps it minimal); flow 4: 2T against T, Valiant. P = 2: T, T (the best: both paths
 # used); P = 3: the Valiant flow alone, T, the two minimal ones 2T; P = 4:
 # two and two, 2T each (the best, against 4T).
 #
@@ -35,7 +35,7 @@ run() {
   shift 2
   "$HNM_PLATFORM" dragonfly "${shape[@]}" --lat "$lat" --routing "$r" -o "$tmp/$r.txt" 2>/dev/null
   printf 'node-%s\n' "$@" >"$tmp/h"
-  hnm "$FLUID" "$tmp/$r.txt" "$tmp/h" $# "$ROUTING_BIN/flows" "$S" | sort -k2,2n | awk '{ print $3 }' | tr '\n' ' '
+  hnm "$FLUID" "$tmp/$r.txt" "$tmp/h" $# "$ROUTING_BIN/flows" "${SIZE:-$S}" | sort -k2,2n | awk '{ print $3 }' | tr '\n' ' '
   echo
 }
 adversarial() { # ROUTING P
@@ -52,6 +52,22 @@ for r in ugal-l ugal-g; do
   check_close "$r, 3 flows: the Valiant one" "$b" "$T" 1e-9
   check_close "$r, 3 flows: minimal 2" "$c" "$(calc "2 * $T")" 1e-9
   for x in $(adversarial $r 4); do check_close "$r, 4 flows: two per path" "$x" "$(calc "2 * $T")" 1e-9; done
+done
+# An exact tie under the default threshold, in doubles. hnm-platform writes
+# the default as 10 x 1e-6 = 9.9999999999999991e-06 s (thr), --lat 2ns as
+# 2e-9 s (L). Two flows of S2 = 100004 bytes (100020 on the wire) from group
+# 0 to group 1 at the same instant: flow 1 goes minimal (idle); flow 2 sees
+# minimal's backlog q = 100020 B / 1e10 B/s = 1.0002e-05 s on 1 router link
+# against Valiant's 0 on 2: UGAL keeps minimal when q + 1 L <= 0 + 2 L + thr,
+# and q + L and 2 L + thr (about 1.0004e-05 s) round to the same double
+# (0x1.4fadb4a606dcbp-17, by hand in Python: 100020/1e10 + 2e-9 ==
+# (2 * 2e-9) + 10 * 1e-6). `<=` sends flow 2 minimal: both share g0->g1,
+# 3 L + 2 x 100020 / 1e10 each; a strict `<` would send it Valiant and
+# both would end near 3 L + 100020 / 1e10.
+for r in ugal-l ugal-g; do
+  read -r a b < <(SIZE=100004 run $r 2ns 0 4 1 5)
+  check_close "$r, exact tie (backlog + L = 2 L + threshold): flow 1 minimal" "$a" "$(calc "6e-9 + 2 * 100020 / 1e10")" 1e-9
+  check_close "$r, exact tie (backlog + L = 2 L + threshold): flow 2 minimal too" "$b" "$(calc "6e-9 + 2 * 100020 / 1e10")" 1e-9
 done
 for r in minimal valiant-group valiant-router; do
   for x in $(adversarial $r 4); do check_close "$r, 4 flows on one path" "$x" "$(calc "4 * $T")" 1e-9; done
