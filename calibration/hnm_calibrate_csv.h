@@ -39,7 +39,7 @@ struct cal_inputs {
 
 int cal_parse_field(const char *f, double *v);
 /* Add the rows of the CSV at PATH to IN. 0, or -1 with "FILE:LINE: field:
- * reason" in err (core/hnm_error.h); IN keeps what was read before and
+ * reason" in err (include/hnm/hnm_error.h); IN keeps what was read before and
  * is freed with cal_inputs_free() either way. */
 int cal_read_csv(const char *path, struct cal_inputs *in, char *err, size_t errlen);
 /* Free what cal_read_csv() allocated in IN. */

@@ -38,7 +38,7 @@ struct cal_pack_data {
 int cal_pack_csv_is(const char *path);
 
 /* Append PATH's rows to D. 0, or -1 with "FILE:LINE: field: reason" in
- * err (core/hnm_error.h); D is freed with cal_pack_data_free() either way. */
+ * err (include/hnm/hnm_error.h); D is freed with cal_pack_data_free() either way. */
 int cal_pack_csv_read(const char *path, struct cal_pack_data *d, char *err, size_t errlen);
 
 void cal_pack_data_free(struct cal_pack_data *d);

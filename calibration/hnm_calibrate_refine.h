@@ -31,7 +31,7 @@ typedef int (*cal_refine_bench_fn)(void *ctx, const char *dir, const char *sizes
                                    size_t errlen);
 
 /* 0, or the exit status to return with the one line in err for the caller
- * to print (core/hnm_error.h): HNM_EXIT_USAGE (bad input: the model, the
+ * to print (include/hnm/hnm_error.h): HNM_EXIT_USAGE (bad input: the model, the
  * CSVs, DIR), HNM_EXIT_FAILURE (a failed write, memory), or the
  * benchmark's status (bench's line). */
 int cal_refine_model(const char *model_path, const char *dir, long reps, cal_refine_bench_fn bench, void *ctx, char *err,
@@ -41,7 +41,7 @@ int cal_refine_model(const char *model_path, const char *dir, long reps, cal_ref
  * located breakpoints in out (at most cap, *n of them), or with
  * *is_bp_file 0 (and *n 0) when the file is something else (or cannot be
  * opened: cal_read_csv() says why); -1 with "FILE:LINE: reason" in err
- * (core/hnm_error.h) on a broken one. */
+ * (include/hnm/hnm_error.h) on a broken one. */
 int cal_refine_read_breakpoints(const char *path, double *out, size_t cap, size_t *n, int *is_bp_file, char *err,
                                 size_t errlen);
 

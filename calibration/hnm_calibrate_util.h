@@ -15,7 +15,7 @@ enum { CAL_OP_SEND = HNM_BENCH_SEND, CAL_OP_RECV = HNM_BENCH_RECV, CAL_OP_PINGPO
 
 extern const char *const cal_op_names[CAL_OP_COUNT];
 
-/* A reader's refusal: the one line into err (core/hnm_error.h), then the
+/* A reader's refusal: the one line into err (include/hnm/hnm_error.h), then the
  * reader's cleanup at its label `fail` (the file closed). */
 #define CAL_FAIL(...)                                                                                               \
   do {                                                                                                              \

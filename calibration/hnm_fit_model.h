@@ -2,7 +2,7 @@
  * benchmark's measurements to a fitted hybrid model, with the LogGPS and
  * fluid fits beside it (docs/calibration.md says what each step inverts).
  *
- * Errors follow core/hnm_error.h: err, errlen last; 0 on success, -1 with
+ * Errors follow include/hnm/hnm_error.h: err, errlen last; 0 on success, -1 with
  * one line in err ("FILE:LINE: op 'X': reason", or "reason" without a
  * place) on failure, out of memory included; nothing is printed and
  * nothing exits. Warnings and notes about a successful fit come back in

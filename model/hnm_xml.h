@@ -26,7 +26,7 @@ typedef struct hnm_xml_doc {
   size_t n;
 } hnm_xml_doc;
 
-/* 0, or -1 with err = "FILE:LINE: reason" (core/hnm_error.h). doc is always
+/* 0, or -1 with err = "FILE:LINE: reason" (include/hnm/hnm_error.h). doc is always
  * freeable. */
 int hnm_xml_read(const char *path, hnm_xml_doc *doc, char *err, size_t errlen);
 void hnm_xml_free(hnm_xml_doc *doc);

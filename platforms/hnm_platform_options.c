@@ -212,7 +212,7 @@ static void tool_notes(FILE *out)
           "node-(N-1). Files are written to a temporary in their directory and renamed at\n"
           "the end: on any error nothing is written.\n"
           "\n"
-          "Exit status: 0; 2 on bad input (one line on stderr naming the option) or if\n"
+          "Exit status: 0; 2 on bad input (one line on stderr naming the option); 1 if\n"
           "writing fails (one line naming the file; nothing left). See docs/platforms.md.\n",
           PROG, PROG, PROG, PROG);
 }

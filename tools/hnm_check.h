@@ -19,7 +19,7 @@
  *     ranks beyond it round-robin over the hostfile again, and hnm-run notes
  *     it, as smpirun's users expect.
  *
- * Every function returns 0, or -1 with the one line in err (core/hnm_error.h);
+ * Every function returns 0, or -1 with the one line in err (include/hnm/hnm_error.h);
  * run_check_platform() returns an exit status instead (see there).
  */
 #ifndef HNM_CHECK_H

@@ -42,7 +42,7 @@ typedef struct {
   int wide; /* some file read had the CMP_HEADER_SETS layout */
 } cmp_rowvec;
 
-/* Readers: 0, or -1 with one line in err (core/hnm_error.h). */
+/* Readers: 0, or -1 with one line in err (include/hnm/hnm_error.h). */
 int cmp_read_rows_tail(const char *file, int ord, cmp_rowvec *rows, int missing_ok, int *no_eol, char *err,
                        size_t errlen);
 int cmp_read_rows(const char *file, int ord, cmp_rowvec *rows, int missing_ok, char *err, size_t errlen);

@@ -31,7 +31,7 @@
  * Exit status: 0; 2 on bad input (one line naming file, line and field;
  * nothing written); 1 if the work fails: an output that cannot be written
  * (a full disk), memory, or gnuplot (data and script are then written).
- * Every helper returns its error in err (core/hnm_error.h): 0/-1, or a
+ * Every helper returns its error in err (include/hnm/hnm_error.h): 0/-1, or a
  * step's exit status; the commands print it once.
  */
 #define _POSIX_C_SOURCE 200809L

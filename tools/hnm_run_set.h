@@ -17,7 +17,7 @@
  * Stops at the first run that fails. Returns 0, or the failing run's exit
  * status (128 + signal for a signal; 1 when a run printed no simulated
  * time or could not be started) with one line naming its model file in
- * err (core/hnm_error.h), which the caller prints; 1 without a line when
+ * err (include/hnm/hnm_error.h), which the caller prints; 1 without a line when
  * the summary could not be written to standard output (reported at exit). */
 int run_set(const hnm_model_set *set, char **args, char *err, size_t errlen);
 

@@ -1,5 +1,5 @@
 /* test_readers.c -- hnm-calibrate's readers return their refusals
- * (core/hnm_error.h) instead of exiting: cal_read_csv() and
+ * (include/hnm/hnm_error.h) instead of exiting: cal_read_csv() and
  * cal_refine_read_breakpoints() on broken files give -1 and the one line the
  * tool prints, and this process goes on to the next case. The tool's own
  * exit status and message for the same files are checked by bad_input.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Model sets (model/hnm_model_set.h) in hnm-run and hnm-compare: the band of
+# Model sets (include/hnm/hnm_model_set.h) in hnm-run and hnm-compare: the band of
 # a hand-made set whose members differ by known amounts equals the closed-form
 # quantiles, the CSV columns, resuming, the plot's shaded band, and bad sets
 # refused whole before anything runs (exit 2, one line naming the file).
