@@ -116,19 +116,19 @@ struct compare__data {
 static int compare__read(int argc, char **argv, struct compare__data *c, char *err, size_t errlen)
 {
   if (argc < 3)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "compare: need REAL.csv and at least one NAME=SIM.csv");
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "compare: need REAL.csv and at least one NAME=SIM.csv");
   c->ns = argc - 2;
   c->in = calloc((size_t)c->ns + 1, sizeof *c->in);
   c->names = calloc((size_t)c->ns, sizeof *c->names);
   c->sims = calloc((size_t)c->ns, sizeof *c->sims);
   if (c->in == NULL || c->names == NULL || c->sims == NULL)
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   if (cal_read_csv(argv[1], &c->in[0], err, errlen) != 0)
     return HNM_EXIT_USAGE;
   for (int i = 0; i < c->ns; i++) {
     char *eq = strchr(argv[i + 2], '=');
     if (eq == NULL || eq == argv[i + 2])
-      return cal_fail(HNM_EXIT_USAGE, err, errlen, "compare: '%s': expected NAME=SIM.csv", argv[i + 2]);
+      return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "compare: '%s': expected NAME=SIM.csv", argv[i + 2]);
     *eq = '\0';
     c->names[i] = argv[i + 2];
     c->sims[i] = eq + 1;

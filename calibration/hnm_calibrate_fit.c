@@ -267,32 +267,32 @@ static int cal_fit__validate_options(struct cal_fit__run *r, char *err, size_t e
 {
   struct cal_fit_args *a = &r->a;
   if (a->residual_sizes % 2 == 0 && a->residual_sizes != 0)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen,
-                    "fit: --residual-sizes %ld: give an odd number (the size and as many on each side) or 0",
-                    a->residual_sizes);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "fit: --residual-sizes %ld: give an odd number (the size and as many on each side) or 0",
+                           a->residual_sizes);
   if (*a->name == '\0' || strpbrk(a->name, "<>&\"'") != NULL)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "--name: '%s' is empty or has XML special characters", a->name);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--name: '%s' is empty or has XML special characters", a->name);
   if (!isnan(a->penalty) && !(a->penalty > 0))
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "--penalty: '%g' is not a number > 0", a->penalty);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--penalty: '%g' is not a number > 0", a->penalty);
   if (!isnan(a->noise_floor) && !(a->noise_floor > 0))
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "--noise-floor: '%g' is not a number > 0", a->noise_floor);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--noise-floor: '%g' is not a number > 0", a->noise_floor);
   if (isnan(a->penalty))
     a->penalty = 0;
   if (isnan(a->noise_floor))
     a->noise_floor = 0;
   if (a->out == NULL)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "fit: -o MODEL.xml is required");
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "fit: -o MODEL.xml is required");
   if (a->report != NULL && *a->report == '\0')
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "--report: empty directory name");
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--report: empty directory name");
   /* An output that names an input would destroy the measurements. */
   for (int i = 0; i < r->nfiles; i++) {
     int is_out = hnm_out_same_file(a->out, r->files[i]);
     if (is_out || (a->report != NULL && hnm_out_same_file(a->report, r->files[i])))
-      return cal_fail(HNM_EXIT_USAGE, err, errlen, "%s: '%s' is the input file %s", is_out ? "-o" : "--report",
-                      is_out ? a->out : a->report, r->files[i]);
+      return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: '%s' is the input file %s", is_out ? "-o" : "--report",
+                             is_out ? a->out : a->report, r->files[i]);
   }
   if (a->pcal != NULL && hnm_out_same_file(a->out, a->pcal))
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-o: '%s' is the input file %s", a->out, a->pcal);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "-o: '%s' is the input file %s", a->out, a->pcal);
   const char *why = NULL;
   if (r->nfiles == 0 && a->pcal == NULL)
     why = "fit: no CSV file given (nor --platform-calibration CONFIG.xml)";
@@ -305,7 +305,7 @@ static int cal_fit__validate_options(struct cal_fit__run *r, char *err, size_t e
   else if (a->file_bp && a->auto_bp)
     why = "fit: --file-breakpoints and --auto-breakpoints exclude each other";
   if (why != NULL)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "%s", why);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s", why);
   return 0;
 }
 
@@ -318,19 +318,20 @@ static int cal_fit__validate_places(struct cal_fit__run *r, char *err, size_t er
   if (a->bootstrap > 0) {
     char serr[HNM_ERRLEN];
     if (strcmp(a->out, "-") == 0 || strncmp(a->out, "/dev/", 5) == 0 || strncmp(a->out, "/proc/", 6) == 0)
-      return cal_fail(HNM_EXIT_USAGE, err, errlen,
-                      "fit: --bootstrap: -o '%s' is not a file: the model set goes beside the model file (MODEL.set/)",
-                      a->out);
+      return hnm_fail_status(
+          HNM_EXIT_USAGE, err, errlen,
+          "fit: --bootstrap: -o '%s' is not a file: the model set goes beside the model file (MODEL.set/)", a->out);
     if (cal_set_path(a->out, r->setdir, sizeof r->setdir) != 0)
-      return cal_fail(HNM_EXIT_USAGE, err, errlen, "fit: --bootstrap: -o '%s': path too long", a->out);
+      return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "fit: --bootstrap: -o '%s': path too long", a->out);
     if (cal_set_check(r->setdir, serr, sizeof serr) != 0)
-      return cal_fail(HNM_EXIT_USAGE, err, errlen, "fit: %s", serr);
+      return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "fit: %s", serr);
     size_t l = strlen(r->setdir);
     if (a->report != NULL && strncmp(a->report, r->setdir, l) == 0 && (a->report[l] == '\0' || a->report[l] == '/'))
-      return cal_fail(HNM_EXIT_USAGE, err, errlen, "fit: --report '%s' is (inside) the model set directory '%s'", a->report, r->setdir);
+      return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "fit: --report '%s' is (inside) the model set directory '%s'",
+                             a->report, r->setdir);
   }
   if (r->raw && r->medians)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "fit: --raw and --medians exclude each other");
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "fit: --raw and --medians exclude each other");
   /* hnm's benchmark: raw measurements and Huber (validated on this
    * machine's Open MPI, tests/calibration/real.sh); platform-calibration's
    * 33,000 rows per operation: per-size medians and the absolute loss
@@ -340,14 +341,15 @@ static int cal_fit__validate_places(struct cal_fit__run *r, char *err, size_t er
     a->loss = a->raw ? HNM_FIT_LOSS_HUBER : HNM_FIT_LOSS_ABS;
   struct stat *seen = calloc((size_t)r->nfiles + 1, sizeof *seen);
   if (seen == NULL)
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   int rc = 0;
   for (int i = 0; i < r->nfiles && rc == 0; i++) {
     if (stat(r->files[i], &seen[i]) != 0)
-      rc = cal_fail(HNM_EXIT_USAGE, err, errlen, "%s: cannot open: %s", r->files[i], strerror(errno));
+      rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: cannot open: %s", r->files[i], strerror(errno));
     for (int j = 0; j < i && rc == 0; j++)
       if (seen[j].st_dev == seen[i].st_dev && seen[j].st_ino == seen[i].st_ino)
-        rc = cal_fail(HNM_EXIT_USAGE, err, errlen, "%s: the same file as %s, given twice", r->files[i], r->files[j]);
+        rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: the same file as %s, given twice", r->files[i],
+                             r->files[j]);
   }
   free(seen);
   return rc;
@@ -524,7 +526,7 @@ static int cal_fit__fit(struct cal_fit__run *r, char *err, size_t errlen)
   r->m.nfiles = r->nfiles;
   r->xf = open_memstream(&r->extra, &r->extralen);
   if (r->xf == NULL)
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   /* The held-out fits cost 5 fits: made where they choose the breakpoints
    * or give the bootstrap its residuals, or when asked. */
   r->held_out = a->pcal != NULL || a->bootstrap > 0 || a->held_out;
@@ -551,7 +553,7 @@ static int cal_fit__fit(struct cal_fit__run *r, char *err, size_t errlen)
   int closed = fclose(r->xf);
   r->xf = NULL;
   if (closed != 0)
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   if ((rc = cal_fit__check(&r->m, err, errlen)) != 0)
     return rc;
   if (r->pack.n > 0) {
@@ -569,7 +571,7 @@ static int cal_fit__bootstrap(struct cal_fit__run *r, char *err, size_t errlen)
   struct cal_fit_args *a = &r->a;
   r->members = calloc((size_t)a->bootstrap, sizeof *r->members);
   if (r->members == NULL)
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   uint64_t state = (uint64_t)a->seed * 0x9E3779B97F4A7C15ULL + 1;
   for (long i = 0; i < a->bootstrap; i++) {
     struct cal_inputs t;

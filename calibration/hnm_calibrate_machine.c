@@ -168,15 +168,15 @@ static int machine__prepare_dir(const char *dir, char *err, size_t errlen)
 {
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: '%s' exists and is not a directory", dir);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "-d: '%s' exists and is not a directory", dir);
   char merr[256];
   if (hnm_out_mkdirs(dir, merr, sizeof merr) != 0)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: '%s': cannot create it: %s", dir, merr);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "-d: '%s': cannot create it: %s", dir, merr);
   char probe[4200];
   snprintf(probe, sizeof probe, "%s/.hnm-calibrate-machine-XXXXXX", dir);
   int fd = mkstemp(probe);
   if (fd < 0)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: '%s': cannot write in it: %s", dir, strerror(errno));
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "-d: '%s': cannot write in it: %s", dir, strerror(errno));
   close(fd);
   unlink(probe);
 
@@ -193,10 +193,11 @@ static int machine__prepare_dir(const char *dir, char *err, size_t errlen)
       owned |= strcmp(mine[j], outputs[i]) == 0;
     if (!owned) {
       machine__free_names(mine);
-      return cal_fail(HNM_EXIT_USAGE, err, errlen,
-                      "-d: '%s' exists and was not written by hnm-calibrate machine (it would be replaced): move it or "
-                      "give another -d",
-                      path);
+      return hnm_fail_status(
+          HNM_EXIT_USAGE, err, errlen,
+          "-d: '%s' exists and was not written by hnm-calibrate machine (it would be replaced): move it or "
+          "give another -d",
+          path);
     }
   }
   machine__free_names(mine);
@@ -205,7 +206,8 @@ static int machine__prepare_dir(const char *dir, char *err, size_t errlen)
     char path[4200];
     snprintf(path, sizeof path, "%s/data/%s", dir, stale[i]);
     if (unlink(path) != 0 && errno != ENOENT)
-      return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: cannot remove the earlier run's %s: %s", path, strerror(errno));
+      return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "-d: cannot remove the earlier run's %s: %s", path,
+                             strerror(errno));
   }
   char stamp[4200];
   snprintf(stamp, sizeof stamp, "%s/" STAMP, dir);
@@ -405,11 +407,13 @@ static int machine__parse(int argc, char **argv, struct machine__run *r, char *e
     return i == HNM_OPT_DONE ? HNM_OPT_DONE : HNM_EXIT_USAGE;
   r->user = argv + i, r->nuser = argc - i;
   if (i < argc && strcmp(argv[i - 1], "--") != 0)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "machine: '%s': unexpected argument (benchmark options go after --)", argv[i]);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "machine: '%s': unexpected argument (benchmark options go after --)", argv[i]);
   if (r->dir == NULL || *r->dir == '\0')
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "machine: -d DIR is required");
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "machine: -d DIR is required");
   if (strchr(r->dir, ' ') != NULL || strchr(r->dir, ',') != NULL)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: '%s': a blank or ',' in the path cannot be passed to hnm-run's options", r->dir);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "-d: '%s': a blank or ',' in the path cannot be passed to hnm-run's options", r->dir);
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   if (r->hosts == 0)
     r->hosts = online > r->np ? online : r->np;
@@ -424,22 +428,24 @@ static int machine__validate(struct machine__run *r, int argc, char *err, size_t
   r->line = strdup(r->mpirun);
   r->av = calloc((size_t)argc + 40, sizeof *r->av);
   if (r->line == NULL || r->av == NULL)
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   for (char *t = strtok_r(r->line, " ", &sv); t != NULL; t = strtok_r(NULL, " ", &sv)) {
     if (r->nw == 40)
-      return cal_fail(HNM_EXIT_USAGE, err, errlen, "--mpirun: more than 40 words");
+      return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--mpirun: more than 40 words");
     r->words[r->nw++] = t;
   }
   if (r->nw == 0)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "--mpirun: empty command");
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--mpirun: empty command");
   if (!machine__runnable(r->words[0]))
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "--mpirun: '%s': no such program (on $PATH, or executable)", r->words[0]);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--mpirun: '%s': no such program (on $PATH, or executable)",
+                           r->words[0]);
   r->bench = hnm_home_file(HNM_HOME_APPS "/calibrate-mpi");
   r->speedbench = hnm_home_file(HNM_HOME_APPS "/hostspeed-mpi");
   r->hnm_run = hnm_home_file(HNM_HOME_BIN "/hnm-run");
   if (access(r->bench, X_OK) != 0 || access(r->speedbench, X_OK) != 0)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "the benchmarks '%s' and '%s' must be built (they need Open MPI's mpicc)", r->bench,
-                    r->speedbench);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "the benchmarks '%s' and '%s' must be built (they need Open MPI's mpicc)", r->bench,
+                           r->speedbench);
   snprintf(r->data, sizeof r->data, "%s/data", r->dir);
   snprintf(r->model, sizeof r->model, "%s/model.xml", r->dir);
   snprintf(r->report, sizeof r->report, "%s/model-report", r->dir);
@@ -525,7 +531,7 @@ static int machine__fit(struct machine__run *r, char *err, size_t errlen)
   if (rc != 0)
     return HNM_EXIT_FAILURE;
   if (st != 0)
-    return cal_fail(st == 2 ? 2 : 1, err, errlen, "machine: the fit failed (status %d)", st);
+    return hnm_fail_status(st == 2 ? 2 : 1, err, errlen, "machine: the fit failed (status %d)", st);
   hnm_model *m = hnm_model_load(r->model, err, errlen);
   if (m == NULL)
     return HNM_EXIT_USAGE;
@@ -563,12 +569,12 @@ static int machine__speed(struct machine__run *r, char *err, size_t errlen)
   r->av[n] = NULL;
   int rc = machine__child(r, &r->out, "the host-speed benchmark", err, errlen);
   if (rc == 0 && r->out == NULL)
-    rc = cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    rc = hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   if (rc != 0)
     return rc;
   char *copy = strdup(r->out);
   if (copy == NULL)
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   char here[256] = "";
   gethostname(here, sizeof here - 1);
   double here_speed = 0;
@@ -576,7 +582,7 @@ static int machine__speed(struct machine__run *r, char *err, size_t errlen)
   rc = machine__parse_speed(copy, here, &r->speed, &all_here, why, sizeof why);
   free(copy);
   if (rc != 0)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "the host-speed benchmark's output: %s", why);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "the host-speed benchmark's output: %s", why);
   r->plat = (struct machine_platform){r->hosts, r->speed, 0, r->bw, r->lat / 2, "model.xml"};
   if (!all_here) {
     /* Not this machine: time the same binary here, alone (MPI singleton). */
@@ -639,8 +645,9 @@ static int machine__write(struct machine__run *r, char *err, size_t errlen)
   av[n] = NULL;
   int st = -1;
   if (machine__spawn(av, &r->explain, &st, err, errlen) != 0 || st != 0 || r->explain == NULL)
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "hnm-run refuses what was written (%s, %s, %s): a defect of hnm-calibrate machine",
-                    r->model, r->platform, r->hostfile);
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen,
+                           "hnm-run refuses what was written (%s, %s, %s): a defect of hnm-calibrate machine", r->model,
+                           r->platform, r->hostfile);
   return 0;
 }
 

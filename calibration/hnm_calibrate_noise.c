@@ -340,7 +340,7 @@ int cal_noise_perturb(struct cal_fitted *m, const struct cal_noise_eval *e, size
     return 0;
   double *pool = calloc(e->n, sizeof *pool);
   if (pool == NULL)
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   double lo = -INFINITY;
   for (size_t g = 0; g < m->f.nseg; g++) {
     hnm_fit_segment *s = &m->f.seg[g];

@@ -101,7 +101,7 @@ int cal_pcal_inputs(struct cal_fit_args *a, struct cal_inputs *in, double *force
   *files = 2 + (p.op[HNM_PCAL_ISEND].n > 0) + (p.bp_file[0] != '\0') + 2 * p.have_sat;
   if (pcal__add_all(&p, in) != 0) {
     hnm_pcal_free(&p);
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   }
   /* SMPI's thresholds are strict (eager when k < eager_threshold): hnm's
    * largest eager size is one less; 0 means never. */
@@ -183,7 +183,7 @@ static int print_other_fit(struct cal_inputs *in, const struct cal_fitted *m, co
   double e1[10], e2[10];
   if (decades(&in->op[CAL_OP_PINGPONG], m, e1, 10) != 0 || decades(&in->op[CAL_OP_PINGPONG], &o, e2, 10) != 0) {
     hnm_fit_result_free(&o.f);
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   }
   /* One message whose lines after the first are the table's. */
   char table[2048];

@@ -162,15 +162,18 @@ static int run__parse(int argc, char **argv, struct run__args *a, char *err, siz
     return i == HNM_OPT_DONE ? HNM_OPT_DONE : HNM_EXIT_USAGE;
   a->first = i;
   if (i < argc && strcmp(argv[i - 1], "--") != 0)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "run: '%s': unexpected argument (benchmark options go after --)", argv[i]);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "run: '%s': unexpected argument (benchmark options go after --)", argv[i]);
   if (a->simulate && (a->model == NULL || a->platform == NULL || a->hostfile == NULL))
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "run --simulate: --model, -platform and -hostfile are all required");
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "run --simulate: --model, -platform and -hostfile are all required");
   if (!a->simulate && (a->model || a->platform || a->hostfile))
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "run: --model, -platform and -hostfile need --simulate");
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "run: --model, -platform and -hostfile need --simulate");
   if (a->bench == NULL)
     a->bench = hnm_home_file(a->simulate ? HNM_HOME_APPS "/calibrate" : HNM_HOME_APPS "/calibrate-mpi");
   if (access(a->bench, X_OK) != 0)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "--bench: '%s' is not an executable (build apps/calibrate)", a->bench);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--bench: '%s' is not an executable (build apps/calibrate)",
+                           a->bench);
   return 0;
 }
 
@@ -244,7 +247,7 @@ static int run__bench(const struct run__args *a, char **av, int n, char **user, 
       len += strlen(av[j]) + 1;
     char *line = malloc(len);
     if (line == NULL)
-      return cal_fail(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+      return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
     line[0] = '\0';
     for (int j = 0; j < n; j++)
       strcat(strcat(line, " "), av[j]);
@@ -261,7 +264,7 @@ static int run__bench(const struct run__args *a, char **av, int n, char **user, 
   char p[4200];
   snprintf(p, sizeof p, "%s/p2p.csv", a->dir);
   if (access(p, R_OK) != 0)
-    return cal_fail(HNM_EXIT_FAILURE, err, errlen, "the benchmark wrote no %s", p);
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "the benchmark wrote no %s", p);
   return 0;
 }
 
@@ -276,7 +279,7 @@ static int run__do(const struct run__args *a, char **av, int n, char **user, int
   }
   char merr[256];
   if (hnm_out_mkdirs(a->dir, merr, sizeof merr) != 0)
-    return cal_fail(HNM_EXIT_USAGE, err, errlen, "-d: %s: cannot create: %s", a->dir, merr);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "-d: %s: cannot create: %s", a->dir, merr);
   if (a->refine != NULL)
     return run__refine(a, av, n, user, nuser, err, errlen);
   return run__bench(a, av, n, user, nuser, err, errlen);

@@ -20,15 +20,6 @@
 
 const char *const cal_op_names[CAL_OP_COUNT] = HNM_BENCH_OP_NAMES;
 
-int cal_fail(int status, char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  hnm_verrf(err, errlen, fmt, ap);
-  va_end(ap);
-  return status;
-}
-
 /* Everything FD gives until its end, NUL-terminated (malloc'ed), at most
  * 64 MiB; NULL when memory runs out. */
 static char *cal__read_all(int fd)

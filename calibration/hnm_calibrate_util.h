@@ -23,15 +23,6 @@ extern const char *const cal_op_names[CAL_OP_COUNT];
     goto fail;                                                                                                      \
   } while (0)
 
-/* A command step's refusal in one statement: the reason into err
- * (hnm_errf()), then STATUS (HNM_EXIT_USAGE or HNM_EXIT_FAILURE):
- * `return cal_fail(HNM_EXIT_USAGE, err, errlen, "...", ...)`. */
-int cal_fail(int status, char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 4, 5)))
-#endif
-  ;
-
 /* An argument vector for a child hnm-calibrate fit: the n0 strings of HEAD
  * (borrowed), then "DIR/NAME" for every NAME in DIR ending in ".csv"
  * (allocated, readdir order), then NULL. NULL with "WHATDIR: reason" in

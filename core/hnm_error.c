@@ -29,3 +29,12 @@ int hnm_fail(char *err, size_t errlen, const char *fmt, ...)
   va_end(ap);
   return -1;
 }
+
+int hnm_fail_status(int status, char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+
+  va_start(ap, fmt);
+  hnm_verrf(err, errlen, fmt, ap);
+  va_end(ap);
+  return status;
+}

@@ -71,22 +71,6 @@ struct load {
   size_t n;
 };
 
-/* The one line of a step's failure into err, then STATUS (HNM_EXIT_USAGE:
- * bad input; HNM_EXIT_FAILURE: the work failed). */
-static int lp_refuse(int status, char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 4, 5)))
-#endif
-  ;
-static int lp_refuse(int status, char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  hnm_verrf(err, errlen, fmt, ap);
-  va_end(ap);
-  return status;
-}
-
 /* Outputs go through hnm_out (symlinks kept, devices written through,
  * nothing but its own temporaries removed). out_open() returns the stream
  * and the handle in *o, or NULL with the reason in err. */
@@ -141,13 +125,13 @@ static int load_row(struct load *L, long lineno, char *line, char *err, size_t e
   char *field[HNM_LINKLOAD_NCOLS];
   int nf = hnm_csv_split(line, field, HNM_LINKLOAD_NCOLS);
   if (nf < 0)
-    return lp_refuse(HNM_EXIT_USAGE, err, errlen,
-                     "%s:%ld: a quoted field is not closed, or text follows its closing quote", L->path, lineno);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "%s:%ld: a quoted field is not closed, or text follows its closing quote", L->path, lineno);
   if (nf != HNM_LINKLOAD_NCOLS)
-    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s:%ld: %d fields, %d expected", L->path, lineno, nf,
-                     HNM_LINKLOAD_NCOLS);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s:%ld: %d fields, %d expected", L->path, lineno, nf,
+                           HNM_LINKLOAD_NCOLS);
   if (field[HNM_LINKLOAD_ROLE][0] == '\0')
-    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s:%ld: role: empty", L->path, lineno);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s:%ld: role: empty", L->path, lineno);
   struct row r = {NULL, 0, 0, 0, 0, 0};
   if (index_field(L, lineno, "a", field[HNM_LINKLOAD_A], &r.a, err, errlen) != 0 ||
       index_field(L, lineno, "b", field[HNM_LINKLOAD_B], &r.b, err, errlen) != 0 ||
@@ -158,11 +142,11 @@ static int load_row(struct load *L, long lineno, char *line, char *err, size_t e
   if ((L->n & (L->n - 1)) == 0) { /* 0, 1, 2, 4, ...: the capacity is full */
     struct row *g = realloc(L->rows, (L->n ? 2 * L->n : 1) * sizeof *g);
     if (g == NULL)
-      return lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+      return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
     L->rows = g;
   }
   if ((r.role = strdup(field[HNM_LINKLOAD_ROLE])) == NULL)
-    return lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   L->rows[L->n++] = r;
   return 0;
 }
@@ -179,29 +163,29 @@ static int load_read(struct load *L, char *err, size_t errlen)
   L->n = 0;
   FILE *f = hnm_input_open(L->path, ierr, sizeof ierr);
   if (f == NULL)
-    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: %s", L->path, ierr);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: %s", L->path, ierr);
   while (rc == 0 && (len = hnm_input_getline(&line, &cap, f, HNM_INPUT_MAX_LINE)) != -1) {
     lineno++;
     if (len == -2) {
-      rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s:%ld: line longer than 64 KiB", L->path, lineno);
+      rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s:%ld: line longer than 64 KiB", L->path, lineno);
       break;
     }
     if ((size_t)len != strlen(line)) {
-      rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s:%ld: NUL byte in the line", L->path, lineno);
+      rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s:%ld: NUL byte in the line", L->path, lineno);
       break;
     }
     hnm_csv_chomp(line);
     if (lineno > 1)
       rc = load_row(L, lineno, line, err, errlen);
     else if (strcmp(line, HNM_LINKLOAD_HEADER) != 0)
-      rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s:1: not a link-load file (hnm-run --link-load)", L->path);
+      rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s:1: not a link-load file (hnm-run --link-load)", L->path);
   }
   free(line);
   if (rc == 0 && ferror(f))
-    rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: read error", L->path);
+    rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: read error", L->path);
   fclose(f);
   if (rc == 0 && lineno == 0)
-    rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: empty file", L->path);
+    rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: empty file", L->path);
   if (rc != 0)
     load_free(L);
   return rc;
@@ -334,14 +318,17 @@ static int map_dragonfly(const struct load *L, int peak, const char *title, cons
   }
   G = Gl > G ? Gl : G;
   if (G == 0)
-    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: global links without a group (run hnm-run --link-load with the platform file)", L->path);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "%s: global links without a group (run hnm-run --link-load with the platform file)",
+                           L->path);
   if (cells(G, G) < 0 || cells(G, K) < 0 || cells(G, G) + cells(G, K) > MAX_CELLS)
-    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: %ld groups of %ld routers: more than %ld cells to draw", L->path, G, K, MAX_CELLS);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: %ld groups of %ld routers: more than %ld cells to draw",
+                           L->path, G, K, MAX_CELLS);
   double *gm = calloc((size_t)(G * G), sizeof *gm), *gn = calloc((size_t)(G * G), sizeof *gn);
   double *lm = calloc((size_t)(G * (K ? K : 1)), sizeof *lm);
   if (gm == NULL || gn == NULL || lm == NULL) {
     free(gm), free(gn), free(lm);
-    return lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   }
   /* Global: mean over the links between two groups that carried traffic.
    * The file lists only links that carried traffic, so idle copies count
@@ -402,12 +389,15 @@ static int map_torus(const struct load *L, int peak, const char *title, const ch
     }
   }
   if (D == 0 || N == 0)
-    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: torus links without a dimension (run hnm-run --link-load with the platform file)", L->path);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "%s: torus links without a dimension (run hnm-run --link-load with the platform file)",
+                           L->path);
   if (cells(D, N) < 0)
-    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: %ld dimensions of %ld hosts: more than %ld cells to draw", L->path, D, N, MAX_CELLS);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: %ld dimensions of %ld hosts: more than %ld cells to draw",
+                           L->path, D, N, MAX_CELLS);
   double *m = calloc((size_t)(D * N), sizeof *m);
   if (m == NULL)
-    return lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   for (size_t i = 0; i < L->n; i++) {
     const struct row *r = &L->rows[i];
     if (strcmp(r->role, "torus") == 0 && r->a >= 0 && r->b >= 0 && metric(r, peak) > m[r->a * N + r->b])
@@ -439,10 +429,10 @@ static int map_fattree(const struct load *L, int peak, const char *title, const 
   /* One curve per level and direction: beyond 64 levels (SimGrid's fat
    * trees have a handful) the file is not a fat tree's. */
   if (levels > 64)
-    return lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: %ld fat-tree levels: at most 64", L->path, levels);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: %ld fat-tree levels: at most 64", L->path, levels);
   double *v = malloc((L->n + 1) * sizeof *v);
   if (v == NULL)
-    return lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   int blocks = 0;
   for (long l = 0; l < levels; l++)
     for (int up = 1; up >= 0; up--) {
@@ -500,10 +490,10 @@ static int map(const struct load *L, const char *prefix, int peak, const char *t
              : has_role(L, "fattree-up") || has_role(L, "fattree-down") ? 3
                                                                            : 0;
   if (dat == NULL || gpp == NULL || png == NULL)
-    rc = lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    rc = hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   else if (kind == 0)
-    rc = lp_refuse(HNM_EXIT_USAGE, err, errlen,
-                   "%s: no dragonfly, torus or fat-tree links (roles global, torus, fattree-*)", L->path);
+    rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                         "%s: no dragonfly, torus or fat-tree links (roles global, torus, fattree-*)", L->path);
   else if (names_input(outs, 3, L, 1, err, errlen) != 0 || (d = outs_open(&O, dat, err, errlen)) == NULL ||
            (g = outs_open(&O, gpp, err, errlen)) == NULL)
     rc = HNM_EXIT_USAGE;
@@ -552,14 +542,14 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
   int rc = 0;
 
   if (cdat == NULL || hdat == NULL || gpp == NULL || cpng == NULL || hpng == NULL || hist == NULL)
-    rc = lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    rc = hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   for (int k = 0; rc == 0 && k < nruns; k++) {
     size_t m = 0;
     for (size_t i = 0; i < runs[k].n; i++)
       m += role_kept(runs[k].rows[i].role, roles);
     if (m == 0)
-      rc = lp_refuse(HNM_EXIT_USAGE, err, errlen, "%s: no link with a role in %s", runs[k].path,
-                     roles ? roles : "the network");
+      rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: no link with a role in %s", runs[k].path,
+                           roles ? roles : "the network");
   }
   if (rc == 0 && (names_input(outs, 5, runs, nruns, err, errlen) != 0 || (c = outs_open(&O, cdat, err, errlen)) == NULL ||
                   (h = outs_open(&O, hdat, err, errlen)) == NULL || (g = outs_open(&O, gpp, err, errlen)) == NULL))
@@ -568,7 +558,7 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
     double *v = malloc((runs[k].n + 1) * sizeof *v);
     size_t m = 0;
     if (v == NULL) {
-      rc = lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+      rc = hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
       break;
     }
     for (size_t i = 0; i < runs[k].n; i++)
@@ -657,7 +647,7 @@ static int lp_parse(const struct hnm_opt_cmd *cmd, const struct hnm_opt *opts, i
   if (first < 0)
     *status = first == HNM_OPT_DONE ? HNM_EXIT_OK : HNM_EXIT_USAGE;
   else if (a->prefix == NULL || a->prefix[0] == '\0')
-    *status = lp_refuse(HNM_EXIT_USAGE, err, errlen, "-o: PREFIX is required");
+    *status = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "-o: PREFIX is required");
   return first < 0 || a->prefix == NULL || a->prefix[0] == '\0' ? -1 : first;
 }
 
@@ -692,12 +682,12 @@ static char *lp_labelled(const char *arg, const char **path, int *status, char *
 {
   const char *eq = strchr(arg, '=');
   if (eq == NULL || eq == arg || eq[1] == '\0') {
-    *status = lp_refuse(HNM_EXIT_USAGE, err, errlen, "LABEL=LOAD.csv: '%s' is not LABEL=LOAD.csv", arg);
+    *status = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "LABEL=LOAD.csv: '%s' is not LABEL=LOAD.csv", arg);
     return NULL;
   }
   char *label = strndup(arg, (size_t)(eq - arg));
   if (label == NULL)
-    *status = lp_refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    *status = hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   *path = eq + 1;
   return label;
 }

@@ -50,22 +50,6 @@
  * file of a few lines can ask for 10^8 hosts. */
 #define HNM_RUN_MAX_ROUTED_HOSTS 131072UL
 
-/* The one line of a refusal into err (hnm_errf()), then STATUS: a step's
- * `return run__refuse(HNM_EXIT_USAGE, err, errlen, "...", ...)`. */
-static int run__refuse(int status, char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 4, 5)))
-#endif
-  ;
-static int run__refuse(int status, char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  hnm_verrf(err, errlen, fmt, ap);
-  va_end(ap);
-  return status;
-}
-
 /* PROGRAM must be something smpirun can start: a path to an executable
  * regular file, or a name found in $PATH. 0, or -1 with the reason. */
 static int run__program_check(const char *prog, char *why, size_t len)
@@ -245,10 +229,10 @@ static int set_link_load(const char *file, const char *routed, const char *platf
   const char *slash = strrchr(file, '/');
   const char *base = slash ? slash + 1 : file;
   if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-    return run__refuse(HNM_EXIT_USAGE, err, errlen, "--link-load: '%s' is not a file name", file);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--link-load: '%s' is not a file name", file);
   snprintf(abs, sizeof abs, "%.*s", slash ? (int)(slash - file) + 1 : 1, slash ? file : ".");
   if (realpath(abs, dir) == NULL)
-    return run__refuse(HNM_EXIT_USAGE, err, errlen, "--link-load: directory of '%s': %s", file, strerror(errno));
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--link-load: directory of '%s': %s", file, strerror(errno));
   snprintf(abs, sizeof abs, "%s/%s", dir, base);
   if (routed != NULL) {
     struct hnm_rnet_desc d;
@@ -273,7 +257,7 @@ static int set_link_load(const char *file, const char *routed, const char *platf
       snprintf(topo, sizeof topo, "%s %s", t, p);
   }
   if (setenv("HNM_LINK_LOAD", abs, 1) != 0 || (topo[0] && setenv("HNM_LINK_TOPOLOGY", topo, 1) != 0))
-    return run__refuse(HNM_EXIT_FAILURE, err, errlen, "--link-load: %s", strerror(errno));
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "--link-load: %s", strerror(errno));
   return 0;
 }
 
@@ -743,7 +727,7 @@ static int run__routed(struct run__ctx *r, char *err, size_t errlen)
   if (r->platform == NULL)
     return 0;
   if (hnm_input_check(r->platform, why, sizeof why) != 0)
-    return run__refuse(HNM_EXIT_USAGE, err, errlen, "platform file '%s': %s", r->platform, why);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "platform file '%s': %s", r->platform, why);
   r->is_routed = hnm_rnet_is_description(r->platform);
   if (!r->is_routed)
     return 0;
@@ -756,16 +740,17 @@ static int run__routed(struct run__ctx *r, char *err, size_t errlen)
     return HNM_EXIT_USAGE;
   }
   if (realpath(r->platform, r->routed) == NULL)
-    return run__refuse(HNM_EXIT_USAGE, err, errlen, "cannot resolve platform file '%s': %s", r->platform, strerror(errno));
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "cannot resolve platform file '%s': %s", r->platform,
+                           strerror(errno));
   if (getenv("HNM_PLATFORM_LIB") != NULL)
     snprintf(r->platform_lib, sizeof r->platform_lib, "%s", getenv("HNM_PLATFORM_LIB"));
   else if (hnm_home_path(r->platform_lib, sizeof r->platform_lib, "lib/libhnmplatform.so") != 0)
-    return run__refuse(HNM_EXIT_USAGE, err, errlen, "%s", r->platform_lib);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s", r->platform_lib);
   if (hnm_input_check(r->platform_lib, why, sizeof why) != 0)
-    return run__refuse(HNM_EXIT_USAGE, err, errlen, "hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)",
-                    r->platform_lib, why);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "hnm's platform library '%s': %s (build it, or set HNM_PLATFORM_LIB)", r->platform_lib, why);
   if (setenv("HNM_ROUTED_PLATFORM", r->routed, 1) != 0)
-    return run__refuse(HNM_EXIT_FAILURE, err, errlen, "cannot set HNM_ROUTED_PLATFORM: %s", strerror(errno));
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "cannot set HNM_ROUTED_PLATFORM: %s", strerror(errno));
   return 0;
 }
 
@@ -837,7 +822,7 @@ static int run__cmdline_wrapper(const struct run__ctx *r, struct run__cmdline *c
   if (hnm_home_path(c->plugin_path, sizeof c->plugin_path, HNM_HOME_PLUGIN) != 0 ||
       hnm_home_path(c->default_platform, sizeof c->default_platform, HNM_HOME_PLATFORMS "/default.xml") != 0 ||
       hnm_home_path(c->default_hostfile, sizeof c->default_hostfile, HNM_HOME_PLATFORMS "/default.hosts") != 0)
-    return run__refuse(HNM_EXIT_USAGE, err, errlen, "%s", c->plugin_path);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s", c->plugin_path);
   int rc = r->link_load == NULL ? 0
                                 : set_link_load(r->link_load, r->is_routed ? r->platform : NULL,
                                                 r->platform != NULL ? r->platform : c->default_platform, err, errlen);
@@ -846,11 +831,11 @@ static int run__cmdline_wrapper(const struct run__ctx *r, struct run__cmdline *c
   const char *plugin = getenv("HNM_PLUGIN") ? getenv("HNM_PLUGIN") : c->plugin_path;
   char why[512];
   if (hnm_input_check(plugin, why, sizeof why) != 0)
-    return run__refuse(HNM_EXIT_USAGE, err, errlen, "the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin,
-                       why);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "the hnm plugin '%s': %s (build it, or set HNM_PLUGIN)", plugin,
+                           why);
   if (strchr(plugin, ' ') != NULL)
-    return run__refuse(HNM_EXIT_USAGE, err, errlen,
-                       "the plugin path '%s' contains a space, which smpirun's -wrapper cannot carry", plugin);
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "the plugin path '%s' contains a space, which smpirun's -wrapper cannot carry", plugin);
 
   /* tcmalloc speeds up SMPI's many small allocations (bench: 1.36x on a
    * 1024-rank gcr) without changing simulated results, but with SMPI's
@@ -860,19 +845,20 @@ static int run__cmdline_wrapper(const struct run__ctx *r, struct run__cmdline *c
 #ifdef HNM_TCMALLOC_PATH
   if (r->tcmalloc) {
     if (hnm_input_check(HNM_TCMALLOC_PATH, why, sizeof why) != 0 || strchr(HNM_TCMALLOC_PATH, ' ') != NULL)
-      return run__refuse(HNM_EXIT_USAGE, err, errlen, "--tcmalloc: cannot preload '%s': %s", HNM_TCMALLOC_PATH, why);
+      return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--tcmalloc: cannot preload '%s': %s", HNM_TCMALLOC_PATH,
+                             why);
     tc = ":" HNM_TCMALLOC_PATH;
   }
 #else
   if (r->tcmalloc)
-    return run__refuse(HNM_EXIT_USAGE, err, errlen,
-                       "--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)");
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)");
 #endif
 
   size_t wlen = strlen(plugin) + strlen(tc) + (r->wrapper ? strlen(r->wrapper) : 0) + 32;
   c->wrap = malloc(wlen);
   if (c->wrap == NULL)
-    return run__refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   snprintf(c->wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, r->wrapper ? " " : "", r->wrapper ? r->wrapper : "");
   return 0;
 }
@@ -896,7 +882,7 @@ static int run__cmdline_build(const struct run__ctx *r, struct run__cmdline *c, 
   c->cfg_model = malloc(cfg_len);
   c->args = calloc((size_t)r->argc + 18, sizeof(char *));
   if (c->cfg_model == NULL || c->args == NULL)
-    return run__refuse(HNM_EXIT_FAILURE, err, errlen, "out of memory");
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
   snprintf(c->cfg_model, cfg_len, "--cfg=hnm/model:%s", r->spec);
 
   char **args = c->args;
@@ -966,7 +952,7 @@ static int run__cmdline_build(const struct run__ctx *r, struct run__cmdline *c, 
   args[n] = NULL;
   c->n = n;
   if (c->spec_in_env && setenv("HNM_MODEL", r->spec, 1) != 0)
-    return run__refuse(HNM_EXIT_FAILURE, err, errlen, "cannot set HNM_MODEL: %s", strerror(errno));
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "cannot set HNM_MODEL: %s", strerror(errno));
   return 0;
 }
 
@@ -992,7 +978,7 @@ static int run__launch(const struct run__ctx *r, const struct run__cmdline *c, c
   if (r->set != NULL)
     return run_set(r->set, c->args, err, errlen);
   execvp("smpirun", c->args);
-  return run__refuse(127, err, errlen, "cannot run smpirun: %s (install simgrid)", strerror(errno));
+  return hnm_fail_status(127, err, errlen, "cannot run smpirun: %s (install simgrid)", strerror(errno));
 }
 
 int main(int argc, char **argv)

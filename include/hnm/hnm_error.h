@@ -63,6 +63,15 @@ int hnm_fail(char *err, size_t errlen, const char *fmt, ...)
 #endif
   ;
 
+/* A command step's refusal in one statement: the reason into err, then
+ * STATUS (HNM_EXIT_USAGE or HNM_EXIT_FAILURE, core/hnm_msg.h), `return
+ * hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "...", ...)`. */
+int hnm_fail_status(int status, char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 #ifdef __cplusplus
 }
 #endif
