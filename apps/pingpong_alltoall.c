@@ -57,7 +57,7 @@ static int set_sizes(struct sizes *s, const char *arg, char *err, size_t errlen)
 {
   int n = parse_sizes(arg, s->v, MAX_SIZES);
   if (n < 0) {
-    snprintf(err, errlen, "'%s' is not a list of byte counts N,N,... (at most %d)", arg, MAX_SIZES);
+    hnm_errf(err, errlen, "'%s' is not a list of byte counts N,N,... (at most %d)", arg, MAX_SIZES);
     return -1;
   }
   s->n = n;

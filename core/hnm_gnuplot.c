@@ -1,6 +1,7 @@
 /* hnm_gnuplot.c -- gnuplot, run and fed (hnm_gnuplot.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_gnuplot.h"
+#include "hnm_error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +20,7 @@ int hnm_gnuplot_run(const char *script, int flags, char *err, size_t errlen)
   pid_t pid;
   int st = 0, rc;
   if ((rc = posix_spawn_file_actions_init(&fa)) != 0) {
-    snprintf(err, errlen, "cannot run gnuplot: %s (the script is %s)", strerror(rc), script);
+    hnm_errf(err, errlen, "cannot run gnuplot: %s (the script is %s)", strerror(rc), script);
     return -1;
   }
   if ((flags & HNM_GNUPLOT_QUIET) != 0)
@@ -28,16 +29,16 @@ int hnm_gnuplot_run(const char *script, int flags, char *err, size_t errlen)
     rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) {
-    snprintf(err, errlen, "cannot run gnuplot: %s (install gnuplot-nox; the script is %s)", strerror(rc), script);
+    hnm_errf(err, errlen, "cannot run gnuplot: %s (install gnuplot-nox; the script is %s)", strerror(rc), script);
     return -1;
   }
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) {
-      snprintf(err, errlen, "gnuplot failed on %s", script);
+      hnm_errf(err, errlen, "gnuplot failed on %s", script);
       return -1;
     }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    snprintf(err, errlen, "gnuplot failed on %s", script);
+    hnm_errf(err, errlen, "gnuplot failed on %s", script);
     return -1;
   }
   return 0;
