@@ -36,21 +36,24 @@ verify_case() {
 # with 5..8 ranks folds several extra ranks into one (8 = 3 + 5 extras).
 n=6
 r=3
-for np in 1 2 3 4 5 6 7 8; do
-  want=$(elements $n $r "$np" 2)
-  for k in 2 3; do
-    verify_case "mpi np=$np recursive k=$k" "$want" \
-      mpi "$np" "$GCR_MPI" --verify --n $n --restart $r --iterations 2 --algo recursive --k "$k"
+if part mpi; then
+  for np in 1 2 3 4 5 6 7 8; do
+    want=$(elements $n $r "$np" 2)
+    for k in 2 3; do
+      verify_case "mpi np=$np recursive k=$k" "$want" \
+        mpi "$np" "$GCR_MPI" --verify --n $n --restart $r --iterations 2 --algo recursive --k "$k"
+    done
+    verify_case "mpi np=$np mpi" "$want" mpi "$np" "$GCR_MPI" --verify --n $n --restart $r --iterations 2 --algo mpi
   done
-  verify_case "mpi np=$np mpi" "$want" mpi "$np" "$GCR_MPI" --verify --n $n --restart $r --iterations 2 --algo mpi
-done
-for c in "4 4" "5 4" "8 4" "8 5" "7 7" "3 9"; do
-  set -- $c
-  verify_case "mpi np=$1 recursive k=$2" "$(elements $n $r "$1" 1)" \
-    mpi "$1" "$GCR_MPI" --verify --n $n --restart $r --k "$2"
-done
-# A restart longer than N: sizes 1..N.
-verify_case "mpi np=5 restart 10" "$(elements 4 10 5 1)" mpi 5 "$GCR_MPI" --verify --n 4 --restart 10 --k 2
+  for c in "4 4" "5 4" "8 4" "8 5" "7 7" "3 9"; do
+    set -- $c
+    verify_case "mpi np=$1 recursive k=$2" "$(elements $n $r "$1" 1)" \
+      mpi "$1" "$GCR_MPI" --verify --n $n --restart $r --k "$2"
+  done
+  # A restart longer than N: sizes 1..N.
+  verify_case "mpi np=5 restart 10" "$(elements 4 10 5 1)" mpi 5 "$GCR_MPI" --verify --n 4 --restart 10 --k 2
+fi
+part sim || finish
 
 # --- (2) --verify under SMPI through the plugin ---------------------------
 for np in 1 2 3 5 8 9; do

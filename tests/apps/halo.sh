@@ -80,30 +80,33 @@ verify_sim() {
 # 3 is the paper's thin halo, 10 exceeds the blocks of neighbours (and for a
 # single process wraps around the 7 rows), so halos come from neighbours of
 # neighbours.
-for np in 1 2 3 4 5 6 7 8; do
-  verify_mpi "11x7 w3" "$np" --nx 11 --ny 7 --nz 2 --width 3
-  verify_mpi "11x7 w10" "$np" --nx 11 --ny 7 --nz 2 --width 10
-done
-# One-column and one-row blocks; widths larger than the whole domain (the
-# halo wraps around it several times); two iterations.
-verify_mpi "1-column blocks w4" 3 --cx 3 --nx 3 --ny 2 --nz 3 --width 4
-verify_mpi "1-column blocks w9" 5 --cx 5 --nx 5 --ny 3 --nz 1 --width 9 --iterations 2
-verify_mpi "1-column blocks w3" 7 --cx 7 --nx 7 --ny 2 --nz 1 --width 3
-verify_mpi "1-row blocks w3" 2 --cy 2 --nx 2 --ny 2 --nz 2 --width 3
-verify_mpi "1-row blocks w6" 5 --cy 5 --nx 3 --ny 5 --nz 1 --width 6
-verify_mpi "w 13 > domain 5x3" 4 --nx 5 --ny 3 --nz 2 --width 13 --iterations 2
-verify_mpi "cx 1 (x halo local)" 3 --cx 1 --nx 4 --ny 9 --nz 2 --width 5
-# The paper's wide halos, 20 and 30 points, on blocks narrower than the width.
-verify_mpi "paper w20" 6 --nx 40 --ny 20 --nz 1 --width 20
-verify_mpi "paper w30" 8 --nx 50 --ny 26 --nz 1 --width 30
+if part mpi; then
+  for np in 1 2 3 4 5 6 7 8; do
+    verify_mpi "11x7 w3" "$np" --nx 11 --ny 7 --nz 2 --width 3
+    verify_mpi "11x7 w10" "$np" --nx 11 --ny 7 --nz 2 --width 10
+  done
+  # One-column and one-row blocks; widths larger than the whole domain (the
+  # halo wraps around it several times); two iterations.
+  verify_mpi "1-column blocks w4" 3 --cx 3 --nx 3 --ny 2 --nz 3 --width 4
+  verify_mpi "1-column blocks w9" 5 --cx 5 --nx 5 --ny 3 --nz 1 --width 9 --iterations 2
+  verify_mpi "1-column blocks w3" 7 --cx 7 --nx 7 --ny 2 --nz 1 --width 3
+  verify_mpi "1-row blocks w3" 2 --cy 2 --nx 2 --ny 2 --nz 2 --width 3
+  verify_mpi "1-row blocks w6" 5 --cy 5 --nx 3 --ny 5 --nz 1 --width 6
+  verify_mpi "w 13 > domain 5x3" 4 --nx 5 --ny 3 --nz 2 --width 13 --iterations 2
+  verify_mpi "cx 1 (x halo local)" 3 --cx 1 --nx 4 --ny 9 --nz 2 --width 5
+  # The paper's wide halos, 20 and 30 points, on blocks narrower than the width.
+  verify_mpi "paper w20" 6 --nx 40 --ny 20 --nz 1 --width 20
+  verify_mpi "paper w30" 8 --nx 50 --ny 26 --nz 1 --width 30
 
-# Packing by hand inside the timed stages, and MPI_Type_vector types straight
-# from the field (the x sweep's columns are strided, the y sweep's rows
-# contiguous): the same halo either way.
-for pk in manual datatype; do
-  verify_mpi "--pack $pk 11x7 w3" 4 --nx 11 --ny 7 --nz 2 --width 3 --pack "$pk"
-  verify_mpi "--pack $pk w13 > domain" 4 --nx 5 --ny 3 --nz 2 --width 13 --pack "$pk"
-done
+  # Packing by hand inside the timed stages, and MPI_Type_vector types straight
+  # from the field (the x sweep's columns are strided, the y sweep's rows
+  # contiguous): the same halo either way.
+  for pk in manual datatype; do
+    verify_mpi "--pack $pk 11x7 w3" 4 --nx 11 --ny 7 --nz 2 --width 3 --pack "$pk"
+    verify_mpi "--pack $pk w13 > domain" 4 --nx 5 --ny 3 --nz 2 --width 13 --pack "$pk"
+  done
+fi
+part sim || finish
 
 # --- 2. SMPI through hnm-run (privatization off): the same checks ---------
 for np in 1 3 4 6 8; do

@@ -4,6 +4,18 @@
 # NAME-mpi for the real MPI), HNM_RUN, DATA, SIM_BIN.
 source "$(dirname "${BASH_SOURCE[0]}")/../sim/lib.sh"
 
+# The part of a skeleton's script to run, its first argument: mpi, the
+# --verify sweep with the real MPI alone (ctest apps.NAME.mpi, label
+# real-mpi: no SimGrid code runs in it); sim, all the rest (ctest
+# apps.NAME: SMPI, closed forms, invariants, bad input). None: both.
+APPS_PART=${1:-all}
+case $APPS_PART in
+  all | mpi | sim) ;;
+  *) echo "usage: $0 [mpi|sim]" >&2 && exit 2 ;;
+esac
+# part WHICH: whether this run includes part WHICH.
+part() { [ "$APPS_PART" = all ] || [ "$APPS_PART" = "$1" ]; }
+
 # mpi NP PROGRAM ARGS...: run PROGRAM (a path) with the real MPI library,
 # oversubscribed on this 2-core machine, as root if need be.
 mpi() {

@@ -75,28 +75,31 @@ CASES=("1 1 1" "2 2 1" "3 3 1" "4 2 2" "5 5 1" "6 3 2" "6 1 6 --cx 1 --cy 6" "7 
 # btl self is active) and MPI_Win_create fails; osc pt2pt runs it. Open MPI
 # 5 has no pt2pt, and its default (osc sm) runs one process: the default
 # there.
-OSC_ONE=
-ompi_info --parsable 2>/dev/null | grep -q '^mca:osc:pt2pt:' && OSC_ONE=pt2pt
-for c in "${CASES[@]}"; do
-  read -r p cx cy extra <<<"$c"
-  d=2
-  [[ "$extra" == *"--depth 3"* ]] && d=3
-  for vi in "${!VARIANTS[@]}"; do
-    v=${VARIANTS[$vi]}
-    for pi in "${!PACKS[@]}"; do
-      pack=${PACKS[$pi]}
-      if [ "$p" != 1 ] && [ "$p" != 2 ] && [ "$p" != 4 ] && [ $(((vi + pi + p) % 2)) = 1 ]; then
-        continue
-      fi
-      osc=
-      [ "$p" = 1 ] && osc=$OSC_ONE
-      # shellcheck disable=SC2086 # extra holds several options
-      out=$(OMPI_MCA_osc=$osc mpi "$p" "$APP_MPI" --variant "$v" --pack "$pack" --nx $NX --ny $NY --nz $NZ \
-        --fields $F --iterations $IT --verify $extra 2>&1) || true
-      check_run "mpi $p ($cx x $cy) $v/$pack" "$out" "$p" "$cx" "$cy" "$v" "$pack" $NX $NY $NZ $F "$d" $IT
+if part mpi; then
+  OSC_ONE=
+  ompi_info --parsable 2>/dev/null | grep -q '^mca:osc:pt2pt:' && OSC_ONE=pt2pt
+  for c in "${CASES[@]}"; do
+    read -r p cx cy extra <<<"$c"
+    d=2
+    [[ "$extra" == *"--depth 3"* ]] && d=3
+    for vi in "${!VARIANTS[@]}"; do
+      v=${VARIANTS[$vi]}
+      for pi in "${!PACKS[@]}"; do
+        pack=${PACKS[$pi]}
+        if [ "$p" != 1 ] && [ "$p" != 2 ] && [ "$p" != 4 ] && [ $(((vi + pi + p) % 2)) = 1 ]; then
+          continue
+        fi
+        osc=
+        [ "$p" = 1 ] && osc=$OSC_ONE
+        # shellcheck disable=SC2086 # extra holds several options
+        out=$(OMPI_MCA_osc=$osc mpi "$p" "$APP_MPI" --variant "$v" --pack "$pack" --nx $NX --ny $NY --nz $NZ \
+          --fields $F --iterations $IT --verify $extra 2>&1) || true
+        check_run "mpi $p ($cx x $cy) $v/$pack" "$out" "$p" "$cx" "$cy" "$v" "$pack" $NX $NY $NZ $F "$d" $IT
+      done
     done
   done
-done
+fi
+part sim || finish
 
 # 2. SMPI through hnm-run: every case, variant and packing under fluid;
 # graphene (limiters, rendez-vous above 64 KiB) for two grids.

@@ -26,29 +26,32 @@ verify_ok() {
 }
 
 # ---------------------------------------------------------------- 1. real MPI
-for np in 1 2 3 4 5 6 7 8; do
-  for algo in "mpi" "burst" "bruck" "pairwise" "ring --k 2"; do
-    # shellcheck disable=SC2086
-    out=$(mpi "$np" "$TM" "${GRID[@]}" --algo $algo --verify 2>&1) || true
-    verify_ok "mpi np=$np $algo" "$out" 1
+if part mpi; then
+  for np in 1 2 3 4 5 6 7 8; do
+    for algo in "mpi" "burst" "bruck" "pairwise" "ring --k 2"; do
+      # shellcheck disable=SC2086
+      out=$(mpi "$np" "$TM" "${GRID[@]}" --algo $algo --verify 2>&1) || true
+      verify_ok "mpi np=$np $algo" "$out" 1
+    done
   done
-done
-for case in "7 1" "8 3" "5 100"; do
-  out=$(mpi "${case% *}" "$TM" "${GRID[@]}" --algo ring --k "${case#* }" --verify 2>&1) || true
-  verify_ok "mpi np=${case% *} ring --k ${case#* }" "$out" 1
-done
-# Other process grids: one long row (cx = 8, only the rows communicate), one
-# long column, 3 x 2; two iterations once.
-for layout in "8 --cx 8" "8 --cy 8" "6 --cx 3"; do
-  np=${layout%% *}
-  for algo in "bruck" "pairwise" "ring --k 3"; do
-    # shellcheck disable=SC2086
-    out=$(mpi "$np" "$TM" "${GRID[@]}" ${layout#* } --algo $algo --verify 2>&1) || true
-    verify_ok "mpi np=$layout $algo" "$out" 1
+  for case in "7 1" "8 3" "5 100"; do
+    out=$(mpi "${case% *}" "$TM" "${GRID[@]}" --algo ring --k "${case#* }" --verify 2>&1) || true
+    verify_ok "mpi np=${case% *} ring --k ${case#* }" "$out" 1
   done
-done
-out=$(mpi 5 "$TM" "${GRID[@]}" --algo bruck --iterations 2 --verify 2>&1) || true
-verify_ok "mpi np=5 bruck 2 iterations" "$out" 2
+  # Other process grids: one long row (cx = 8, only the rows communicate), one
+  # long column, 3 x 2; two iterations once.
+  for layout in "8 --cx 8" "8 --cy 8" "6 --cx 3"; do
+    np=${layout%% *}
+    for algo in "bruck" "pairwise" "ring --k 3"; do
+      # shellcheck disable=SC2086
+      out=$(mpi "$np" "$TM" "${GRID[@]}" ${layout#* } --algo $algo --verify 2>&1) || true
+      verify_ok "mpi np=$layout $algo" "$out" 1
+    done
+  done
+  out=$(mpi 5 "$TM" "${GRID[@]}" --algo bruck --iterations 2 --verify 2>&1) || true
+  verify_ok "mpi np=5 bruck 2 iterations" "$out" 2
+fi
+part sim || finish
 
 # ------------------------------------------------------------------ 2. SMPI
 for np in 1 2 3 4 5 6 7 8; do

@@ -15,7 +15,9 @@
 #    --hosts of them, and `hnm-run --model DIR/model.xml -platform
 #    DIR/platform.xml -hostfile DIR/hostfile` with no other option runs a
 #    program: smpi_execute_flops(F) takes F / that speed, and a measured
-#    second counts one second (the ranks ran here: factor 1). A second run
+#    second counts one second (the ranks ran here: factor 1; exactly with
+#    computation not simulated, within +1% with it, the CPU SMPI measures
+#    around the call on a busy machine). A second run
 #    in the same directory replaces its own files; the benchmark's own
 #    refusal of a bad option comes through (exit 2).
 source "$(dirname "$0")/lib.sh"
@@ -109,19 +111,32 @@ check "speed.csv: one row per rank" [ "$(($(wc -l <"$R/speed.csv") - 1))" -eq 2 
 P=(--model "$R/model.xml" -platform "$R/platform.xml" -hostfile "$R/hostfile")
 ex=$("$HNM_RUN" "${P[@]}" -np 2 --explain)
 check "hnm-run --explain: factor 1" grep -q '(factor 1)$' <<<"$ex"
-# No option: computation is simulated, so the few microseconds of CPU the
-# program spends around the call count too (hence 1e-3, not 1e-9).
+# No option: computation is simulated, so the CPU time SMPI measures
+# between MPI_Wtime and the call counts too. It can only add: 12 to 60 us
+# on this idle machine, 0.18 ms and 0.50 ms with two test suites running
+# beside (2026-11-29). Hence: never less than the exact time, at most 1%
+# more. The factor itself is checked exactly by --explain above.
+# within_plus WHAT GOT WANT: WANT <= GOT <= WANT (1 + 1e-2), to 1e-9 below.
+within_plus() {
+  check "$1: got $2, expected $3 to $3 + 1% (SMPI's measured CPU can only add)" \
+    awk -v g="$2" -v e="$3" 'BEGIN { exit !(g != "" && g >= e * (1 - 1e-9) && g <= e * (1 + 1e-2)) }'
+}
 out=$("$HNM_RUN" "${P[@]}" -np 2 "$SIM_BIN/compute" flops 1e9 2>/dev/null)
-check_close "no extra option: 1e9 flop at the measured speed" "$(awk '$2 == 0 { print $3 }' <<<"$out")" \
-  "$(calc "1e9 / $speed")" 1e-3
+within_plus "no extra option: 1e9 flop at the measured speed" "$(awk '$2 == 0 { print $3 }' <<<"$out")" \
+  "$(calc "1e9 / $speed")"
 out=$("$HNM_RUN" "${P[@]}" -np 2 "$SIM_BIN/compute" seconds 0.25 2>/dev/null)
-check_close "no extra option: a measured 0.25 s counts 0.25 s" "$(awk '$2 == 1 { print $3 }' <<<"$out")" 0.25 1e-3
+within_plus "no extra option: a measured 0.25 s counts 0.25 s" "$(awk '$2 == 1 { print $3 }' <<<"$out")" 0.25
 out=$("$HNM_RUN" "${P[@]}" -np 2 --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 "$SIM_BIN/compute" flops 1e9 \
   2>/dev/null)
 check_close "network only: 1e9 flop at the measured speed, exactly" "$(awk '$2 == 0 { print $3 }' <<<"$out")" \
   "$(calc "1e9 / $speed")" 1e-9
 st=0
 "$HNM_CALIBRATE" machine --mpirun "$MPIRUN" -d "$R" "${SHORT[@]}" >"$WORK/out" 2>"$WORK/err2" || st=$?
+# Its own files are no refusal (exit 2); a fit refusing what a loaded
+# machine measured is the load's doing, as for the first run.
+if [ "$st" -ne 0 ] && [ "$st" -ne 2 ]; then
+  skip_if_busy "after a failed second calibration (status $st: $(tail -1 "$WORK/err2"))"
+fi
 check "a second run in the same directory replaces its own files (exit $st; $(tail -2 "$WORK/err2"))" [ "$st" -eq 0 ]
 st=0
 "$HNM_CALIBRATE" machine --mpirun "$MPIRUN" -d "$R" -- --max lots >"$WORK/out" 2>"$WORK/err" || st=$?

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/test-distro's refusals, before it bootstraps or mounts anything:
-# bad usage and an unknown suite (exit 2, one line); a CACHE_DIR/SUITE it did
+# bad usage, an unknown suite and a HNM_TEST_DISTRO_EXCLUDE that is no label
+# regex (exit 2, one line); a CACHE_DIR/SUITE it did
 # not make (exit 1, left as it was, nothing mounted under it); a second run
 # on the same chroot while one holds its lock (exit 1). The runs themselves
 # are CI's (.ci/run: trixie and sid).
@@ -17,6 +18,13 @@ check "unknown suite: names it" grep -q "^test-distro: unknown suite 'jessie'" "
 check "unknown suite: nothing made" test ! -e "$WORK/cache"
 "$TD" sid "$WORK/cache" extra >"$WORK/o" 2>"$WORK/e"
 check_eq "two suites: exit 2" "$?" 2
+for bad in "host-only;rm" "a b" '$(id)'; do
+  HNM_TEST_DISTRO_EXCLUDE=$bad "$TD" sid "$WORK/cache" >"$WORK/o" 2>"$WORK/e"
+  check_eq "HNM_TEST_DISTRO_EXCLUDE='$bad': exit 2" "$?" 2
+  check "HNM_TEST_DISTRO_EXCLUDE='$bad': says so in one line" \
+    bash -c "[ \$(wc -l <'$WORK/e') = 1 ] && grep -q '^test-distro: HNM_TEST_DISTRO_EXCLUDE: ' '$WORK/e'"
+  check "HNM_TEST_DISTRO_EXCLUDE='$bad': nothing made" test ! -e "$WORK/cache"
+done
 
 mkdir -p "$WORK/cache/sid/etc"
 echo keep >"$WORK/cache/sid/etc/mine"
