@@ -221,6 +221,10 @@ hnm_out *hnm_out_open(const char *path, const char *what, char *err, size_t errl
   }
   if (real[0] == '\0')
     return out__fail(o, fd, err, errlen, "empty file name");
+  if (hnm_out_not_input(real, o->what, err, errlen) != 0) {
+    out__free(o);
+    return NULL;
+  }
   if (stat(real, &st) == 0)
     exists = 1;
   else if (errno != ENOENT)
@@ -353,6 +357,81 @@ void hnm_out_abort(hnm_out *o)
   out__free(o);
 }
 
+/* ---- the inputs (hnm_out_input) ---------------------------------------- */
+
+struct out_input {
+  dev_t dev;
+  ino_t ino;
+  char *path, *what;
+};
+static struct out_input *out__inputs;
+static size_t out__ninputs, out__capinputs;
+
+int hnm_out_input(const char *path, const char *input, char *err, size_t errlen)
+{
+  struct stat st;
+  if (path == NULL || strcmp(path, "-") == 0 || stat(path, &st) != 0)
+    return 0;
+  if (out__ninputs == out__capinputs) {
+    size_t cap = out__capinputs != 0 ? 2 * out__capinputs : 8;
+    struct out_input *grown = realloc(out__inputs, cap * sizeof *grown);
+    if (grown == NULL) {
+      hnm_errf(err, errlen, "%s: out of memory", input);
+      return -1;
+    }
+    out__inputs = grown;
+    out__capinputs = cap;
+  }
+  struct out_input *in = &out__inputs[out__ninputs];
+  if ((in->path = out__strdup(path)) == NULL || (in->what = out__strdup(input)) == NULL) {
+    free(in->path);
+    hnm_errf(err, errlen, "%s: out of memory", input);
+    return -1;
+  }
+  in->dev = st.st_dev;
+  in->ino = st.st_ino;
+  out__ninputs++;
+  return 0;
+}
+
+int hnm_out_not_input(const char *path, const char *what, char *err, size_t errlen)
+{
+  struct stat st;
+  if (path == NULL || strcmp(path, "-") == 0 || out__ninputs == 0 || stat(path, &st) != 0)
+    return 0;
+  for (size_t i = 0; i < out__ninputs; i++)
+    if (out__inputs[i].dev == st.st_dev && out__inputs[i].ino == st.st_ino) {
+      hnm_errf(err, errlen, "%s: '%s' is %s '%s': writing it would destroy it", what, path, out__inputs[i].what,
+               out__inputs[i].path);
+      return -1;
+    }
+  return 0;
+}
+
+void hnm_out_inputs_clear(void)
+{
+  for (size_t i = 0; i < out__ninputs; i++) {
+    free(out__inputs[i].path);
+    free(out__inputs[i].what);
+  }
+  free(out__inputs);
+  out__inputs = NULL;
+  out__ninputs = out__capinputs = 0;
+}
+
+int hnm_out_regular(const char *path, const char *what, char *err, size_t errlen)
+{
+  struct stat st;
+  if (hnm_out_check(path, what, err, errlen) != 0)
+    return -1;
+  if (path != NULL && strcmp(path, "-") != 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    hnm_errf(err, errlen, "%s: '%s': not a regular file (%s)", what, path,
+             S_ISFIFO(st.st_mode) ? "a FIFO would block" : "a device or socket cannot take it");
+    return -1;
+  }
+  return 0;
+}
+
 int hnm_out_check(const char *path, const char *what, char *err, size_t errlen)
 {
   struct stat st;
@@ -360,6 +439,8 @@ int hnm_out_check(const char *path, const char *what, char *err, size_t errlen)
   char *target = NULL, *dir = NULL;
   if (path == NULL || strcmp(path, "-") == 0)
     return 0;
+  if (hnm_out_not_input(path, what, err, errlen) != 0)
+    return -1;
   if (*path == '\0')
     reason = "empty file name";
   else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
@@ -510,6 +591,11 @@ hnm_out_dir *hnm_out_dir_open(const char *path, const char *what, char *err, siz
   struct stat st;
   if (*path == '\0')
     return out__dir_fail(d, err, errlen, "empty directory name", 0);
+  if (hnm_out_not_input(path, what, err, errlen) != 0) {
+    out__dir_remove(d);
+    out__dir_free(d);
+    return NULL;
+  }
   if (stat(path, &st) == 0) {
     if (!S_ISDIR(st.st_mode))
       return out__dir_fail(d, err, errlen, "exists and is not a directory", 0);

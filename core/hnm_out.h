@@ -79,6 +79,33 @@ int hnm_out_check(const char *path, const char *what, char *err, size_t errlen);
  * destroy it, so tools refuse it before reading. "-" names no file. 1 or 0. */
 int hnm_out_same_file(const char *a, const char *b);
 
+/* The one output rule: the tool's inputs. A tool registers every file it
+ * reads (or hands to a child that reads it: hnm-run's platform and
+ * hostfile) before it opens or checks any output; from then on
+ * hnm_out_open(), hnm_out_check(), hnm_out_regular() and hnm_out_dir_open()
+ * refuse an output that is one of them -- the same file after following
+ * symbolic links, hard links included (device and inode) -- with
+ * "WHAT: 'PATH' is INPUT 'IN': writing it would destroy it". INPUT names
+ * the input in messages ("-platform"). "-", NULL and paths that do not
+ * exist are ignored. 0, or -1 ("out of memory") with err filled. */
+int hnm_out_input(const char *path, const char *input, char *err, size_t errlen);
+
+/* Whether PATH, an output, is one of the registered inputs: 0 if not, -1
+ * with the message above (WHAT naming the output) if it is. Derived names
+ * (X-time.png, X.gp) are checked one by one with this. */
+int hnm_out_not_input(const char *path, const char *what, char *err, size_t errlen);
+
+/* Forget every registered input (a test, or a tool that runs several
+ * commands one after the other). */
+void hnm_out_inputs_clear(void);
+
+/* For an output that must be a regular file: one that a child program
+ * (gnuplot) opens by name, or that is read back or locked (a CSV that a
+ * sweep resumes). hnm_out_check(), and besides: an existing FIFO, socket or
+ * device is refused ("not a regular file": a FIFO would block the child or
+ * the tool for ever). 0, or -1 with "WHAT: 'PATH': reason" in err. */
+int hnm_out_regular(const char *path, const char *what, char *err, size_t errlen);
+
 /* mkdir -p DIR (mode 0777 & ~umask): every missing directory of the path.
  * 0 (also when it exists), or -1 with the system's reason alone in err
  * ("No such file or directory" for an empty name): the caller names DIR. */
