@@ -23,12 +23,14 @@
  * each remedy of SimGrid's (the Lazy mend, the detached-transfer list, the
  * window lockers) is on, and why (docs/simgrid-versions.md).
  *
- * Exit status: 0 loaded; 2 usage, or standard output could not be written;
- * 3 SimGrid refused the platform, or it is not a regular file; 1 (with
- * --remedies) libhnm.so is not loaded. Messages are
+ * Exit status (include/hnm/hnm_error.h, docs/reliability.md): 0 loaded;
+ * 2 bad input: usage, a platform that is missing, not a regular file, or
+ * that SimGrid refuses; 1 (with --remedies) libhnm.so is not loaded, and
+ * standard output that could not be written (hnm_msg_init). Messages are
  * core/hnm_msg's, one line each: "hnm-hosts: REASON" (hnm-run takes REASON
  * into its own line).
  */
+#include "hnm_error.h"
 #include "hnm_linkrole.h"
 #include "hnm_msg.h"
 #include "hnm_platform_values.h"
@@ -131,17 +133,17 @@ int main(int argc, char** argv)
   struct stat st;
   if (stat(argv[1], &st) != 0) {
     hnm_msg_error("%s: cannot open: %s", argv[1], std::strerror(errno));
-    return 3;
+    return HNM_EXIT_USAGE;
   }
   if (!S_ISREG(st.st_mode)) {
     hnm_msg_error("%s: not a regular file", argv[1]);
-    return 3;
+    return HNM_EXIT_USAGE;
   }
   /* What SimGrid would take (NaN, inf) or refuse without naming it. */
   char why[1024];
   if (hnm_platform_values_check(argv[1], why, sizeof why) != 0) {
     hnm_msg_error("%s", why);
-    return 3;
+    return HNM_EXIT_USAGE;
   }
   try {
     /* SimGrid's own messages off: the exception says why, in one line. */
@@ -192,9 +194,9 @@ int main(int argc, char** argv)
     char line[2048];
     hnm_platform_values_explain(argv[1], msg.c_str(), line, sizeof line);
     hnm_msg_error("%s", *line ? line : "SimGrid cannot load it");
-    return 3;
+    return HNM_EXIT_USAGE;
   } catch (...) {
     hnm_msg_error("SimGrid cannot load it (unknown error)");
-    return 3;
+    return HNM_EXIT_USAGE;
   }
 }

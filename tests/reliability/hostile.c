@@ -19,7 +19,7 @@
  *   - exit with a status the case allows (2 for bad input, with exactly one
  *     line on stderr matching the case's pattern when it has one, and
  *     nothing on stdout);
- *   - when it refuses (exit 2, or 3 for hnm-hosts), name in that line what
+ *   - when it refuses (exit 2), name in that line what
  *     the case damaged: the input file, and for a file of lines the line
  *     (the exact one when the damage breaks its line; some line of the file
  *     and the column when a number was replaced, which may still parse and
@@ -595,7 +595,7 @@ static void template_case(struct kase *k, int t, const char **mainf)
     case T_HOSTS_T:
       k_text(k, "p.xml", seed_plat);
       k_args(k, T_HOSTS, "p.xml", NULL);
-      k->exits |= 1u << 3 | 1u << 1; /* hnm-hosts: 3 = SimGrid refused the platform, 1 = stdout */
+      k->exits |= 1u << 1; /* hnm-hosts: 2 = a platform refused, 1 = stdout */
       *mainf = "p.xml";
       break;
     case T_RUN_PLAT:
@@ -1247,7 +1247,6 @@ static int regression_cases(struct kase *all)
   k = reg(all, "hosts-fifo", "p.xml: not a regular file");
   k_in(k, "p.xml", NULL, 0, K_FIFO);
   k_args(k, T_HOSTS, "p.xml", NULL);
-  k->exits = 1u << 3;
   static const struct {
     const char *name, *re, *file;
     enum kind kind;
@@ -1405,7 +1404,6 @@ static int regression_cases(struct kase *all)
   big = xfmt(cluster_fmt, "1Gf", "1eGbps");
   k_text(k, "c.xml", big), free(big);
   k_args(k, T_HOSTS, "c.xml", NULL);
-  k->exits = 1u << 3;
   k = reg(all, "fit-contention-missing-row", "^hnm-calibrate: contention\\.csv: no row with pairs 1, mode bi, rank 0");
   k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
   k_text(k, "contention.csv", "pairs,mode,size,rank,duration\n1,uni,1048576,0,0.0011\n1,uni,1048576,1,0.0011\n");
