@@ -35,6 +35,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "skel.h"
 #include "hnm_error.h"
+#include "hnm_input.h"
 
 #include <limits.h>
 #include <math.h>
@@ -74,107 +75,133 @@ static long long mp_chunk_bytes(const mp_task *t, long c, long chunk)
   return left < chunk ? left : chunk;
 }
 
+/* A path line: "METHOD SRC DST BYTES HOPS DIRS RANK0 .. RANKH". */
+typedef struct {
+  char method[32];
+  int src, dst, hops;
+  double bytes;
+} mp_line;
+
+/* Parse LINE (number LN of o->paths) into *L and its HOPS + 1 ranks (at
+ * most 1001) into RANKS: 0, or -1 with why. */
+static int mp_parse(const mp_opts *o, const char *line, long ln, int procs, mp_line *l, int *ranks, char *why,
+                    size_t whylen)
+{
+  char dirs[2048];
+  int pos = 0;
+  if (sscanf(line, "%31s %d %d %lf %d %2047s%n", l->method, &l->src, &l->dst, &l->bytes, &l->hops, dirs, &pos) != 6 ||
+      l->hops < 1 || l->hops > 1000 || l->src < 0 || l->dst < 0 || !(l->bytes >= 0 && l->bytes <= 0x1p53)) {
+    hnm_errf(why, whylen, "%s:%ld: not a path line (METHOD SRC DST BYTES HOPS DIRS RANKS)", o->paths, ln);
+    return -1;
+  }
+  if (l->src >= procs || l->dst >= procs) {
+    hnm_errf(why, whylen, "%s:%ld: rank %d, but only %d ranks run", o->paths, ln, l->src >= procs ? l->src : l->dst,
+             procs);
+    return -1;
+  }
+  const char *p = line + pos;
+  for (int i = 0; i <= l->hops; i++) {
+    char *end;
+    long r = strtol(p, &end, 10);
+    if (end == p || r < 0 || r >= procs) {
+      hnm_errf(why, whylen, "%s:%ld: ranks: %d ranks expected, each below %d", o->paths, ln, l->hops + 1, procs);
+      return -1;
+    }
+    ranks[i] = (int)r;
+    p = end;
+  }
+  return 0;
+}
+
+/* Add this rank's part of path L (its ranks in RANKS) to *V (N of CAP),
+ * PAIR_OFF the pair's bytes before it: 0, or -1 out of memory. */
+static int mp_add(const mp_opts *o, int direct, int rank, long npaths, long long pair_off, const mp_line *l,
+                  int *ranks, mp_task **v, long *n, long *cap)
+{
+  long long whole = (long long)floor(l->bytes + 0.5);
+  int first = -1, last = l->hops;
+  if (direct) {
+    ranks[1] = l->dst;
+    last = 1;
+  }
+  for (int i = 0; i <= last; i++)
+    if (ranks[i] == rank)
+      first = i;
+  if (first < 0)
+    return 0;
+  if (*n == *cap) {
+    long nc = *cap ? 2 * *cap : 64;
+    mp_task *nv = realloc(*v, sizeof *nv * (size_t)nc);
+    if (nv == NULL)
+      return -1;
+    *v = nv;
+    *cap = nc;
+  }
+  mp_task *t = &(*v)[(*n)++];
+  memset(t, 0, sizeof *t);
+  t->tag = (int)npaths;
+  t->prev = first > 0 ? ranks[first - 1] : -1;
+  t->next = first < last ? ranks[first + 1] : -1;
+  t->src = l->src;
+  t->dst = l->dst;
+  t->offset = pair_off;
+  t->bytes = whole;
+  t->nchunks = whole == 0 ? 0 : (long)((whole + o->chunk - 1) / o->chunk);
+  t->req[0] = t->req[1] = MPI_REQUEST_NULL;
+  return 0;
+}
+
 /* Read FILE and keep the tasks of this rank. direct: the default lines as
  * one-hop tasks SRC -> DST. Returns the number of tasks (*out allocated), or
- * calls skel_fail. */
+ * calls skel_fail. FILE is read as hnm-route reads its pattern file
+ * (core/hnm_input.h): a regular file only (a named pipe or a device is
+ * refused without blocking), lines of at most 64 KiB, no NUL byte, every
+ * line ended: /dev/zero or a sparse file of a gigabyte ends in one line,
+ * after 64 KiB of memory, at the first bad line. */
 static long mp_read(MPI_Comm comm, const mp_opts *o, int rank, int procs, mp_task **out, long *npaths_out)
 {
   const char *want = strcmp(o->method, "direct") == 0 ? "default" : o->method;
   int direct = strcmp(o->method, "direct") == 0;
-  FILE *f = fopen(o->paths, "r");
   mp_task *v = NULL;
-  long n = 0, cap = 0, lineno = 0, npaths = 0;
-  char *line = NULL;
-  size_t linecap = 0;
+  long n = 0, cap = 0, npaths = 0, len;
   int prev_src = -1, prev_dst = -1;
   long long pair_off = 0;
   int *ranks = malloc(sizeof(int) * 1024);
-  int ok = f != NULL && ranks != NULL;
-  char why[256] = "";
+  char why[512] = "";
+  hnm_input_lines r = {0};
+  int ok = ranks != NULL;
 
-  if (f == NULL)
-    hnm_errf(why, sizeof why, "--paths: '%s': cannot open", o->paths);
-  while (ok && getline(&line, &linecap, f) != -1) {
-    char method[32], dirs[2048];
-    int src, dst, hops, pos;
-    double bytes;
-    char *p;
-
-    lineno++;
-    if (line[0] == '#' || line[0] == '\n')
-      continue;
-    if (sscanf(line, "%31s %d %d %lf %d %2047s%n", method, &src, &dst, &bytes, &hops, dirs, &pos) != 6 ||
-        hops < 1 || hops > 1000 || src < 0 || dst < 0 || !(bytes >= 0)) {
-      hnm_errf(why, sizeof why, "%s:%ld: not a path line (METHOD SRC DST BYTES HOPS DIRS RANKS)", o->paths, lineno);
+  if (!ok)
+    hnm_errf(why, sizeof why, "out of memory");
+  else if (hnm_input_lines_open(&r, o->paths, why, sizeof why) != 0)
+    ok = 0;
+  while (ok && (len = hnm_input_lines_next(&r, why, sizeof why)) != -1) {
+    mp_line l;
+    if (len == -2) {
       ok = 0;
       break;
     }
-    if (strcmp(method, want) != 0)
+    if (r.line[0] == '#' || r.line[0] == '\0')
       continue;
-    if (src >= procs || dst >= procs) {
-      hnm_errf(why, sizeof why, "%s:%ld: rank %d, but only %d ranks run", o->paths, lineno, src >= procs ? src : dst,
-               procs);
+    if (mp_parse(o, r.line, r.ln, procs, &l, ranks, why, sizeof why) != 0) {
       ok = 0;
       break;
     }
-    p = line + pos;
-    for (int i = 0; i <= hops; i++) {
-      char *end;
-      long r = strtol(p, &end, 10);
-      if (end == p || r < 0 || r >= procs) {
-        hnm_errf(why, sizeof why, "%s:%ld: ranks: %d ranks expected, each below %d", o->paths, lineno, hops + 1,
-                 procs);
-        ok = 0;
-        break;
-      }
-      ranks[i] = (int)r;
-      p = end;
-    }
-    if (!ok)
-      break;
-    if (src != prev_src || dst != prev_dst)
+    if (strcmp(l.method, want) != 0)
+      continue;
+    if (l.src != prev_src || l.dst != prev_dst)
       pair_off = 0;
-    prev_src = src;
-    prev_dst = dst;
-    {
-      long long whole = (long long)floor(bytes + 0.5);
-      int first = -1, last = hops;
-      if (direct) {
-        ranks[1] = dst;
-        last = 1;
-      }
-      for (int i = 0; i <= last; i++)
-        if (ranks[i] == rank)
-          first = i;
-      if (first >= 0) {
-        if (n == cap) {
-          cap = cap ? 2 * cap : 64;
-          v = realloc(v, sizeof *v * (size_t)cap);
-          if (v == NULL) {
-            hnm_errf(why, sizeof why, "out of memory");
-            ok = 0;
-            break;
-          }
-        }
-        mp_task *t = &v[n++];
-        memset(t, 0, sizeof *t);
-        t->tag = (int)npaths;
-        t->prev = first > 0 ? ranks[first - 1] : -1;
-        t->next = first < last ? ranks[first + 1] : -1;
-        t->src = src;
-        t->dst = dst;
-        t->offset = pair_off;
-        t->bytes = whole;
-        t->nchunks = whole == 0 ? 0 : (long)((whole + o->chunk - 1) / o->chunk);
-        t->req[0] = t->req[1] = MPI_REQUEST_NULL;
-      }
-      pair_off += whole;
-      npaths++;
+    prev_src = l.src;
+    prev_dst = l.dst;
+    if (mp_add(o, direct, rank, npaths, pair_off, &l, ranks, &v, &n, &cap) != 0) {
+      hnm_errf(why, sizeof why, "out of memory");
+      ok = 0;
+      break;
     }
+    pair_off += (long long)floor(l.bytes + 0.5);
+    npaths++;
   }
-  if (f != NULL)
-    fclose(f);
-  free(line);
+  hnm_input_lines_close(&r);
   free(ranks);
   /* Every rank reads the same file and checks it the same way (nothing here
    * depends on the rank), so all ranks fail together, as skel_fail needs,
