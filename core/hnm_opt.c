@@ -36,6 +36,7 @@
 #include "hnm_version.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -65,11 +66,16 @@ int hnm_opt_value(const struct hnm_opt *o, const char *text, void *out, char *er
       char *end;
       errno = 0;
       long l = strtol(text, &end, 10);
-      if (*text == '\0' || *end != '\0' || errno != 0) {
+      if (*text == '\0' || *end != '\0' || (errno != 0 && errno != ERANGE)) {
         hnm_errf(err, errlen, "'%s' is not a whole number", text);
         return -1;
       }
-      if (!opt__in_range(o, (double)l)) {
+      /* A whole number beyond a long (2^63 or more) is one, out of range. */
+      if (errno == ERANGE && o->min == 0 && o->max == 0) {
+        hnm_errf(err, errlen, "'%s' is out of range (%ld .. %ld)", text, LONG_MIN, LONG_MAX);
+        return -1;
+      }
+      if (errno == ERANGE || !opt__in_range(o, (double)l)) {
         hnm_errf(err, errlen, "'%s' is not in %.17g .. %.17g", text, o->min, o->max);
         return -1;
       }

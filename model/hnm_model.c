@@ -64,6 +64,43 @@ void model__resolve(hnm_model *m)
   }
 }
 
+/* A double holds whole numbers exactly up to 2^53: 9007199254740993 reads
+ * as 9007199254740992, and 1.0000000000000001 as 1. These two look at the
+ * value as written (without an exponent or a unit, which scale it) so that
+ * such a value is refused, not silently rounded. */
+
+/* Whether V, a run of digits alone, is above MAX (compared exactly). */
+static int model__written_above(const char *v, double max)
+{
+  unsigned long long x = 0, lim = (unsigned long long)max;
+  const char *p = v + (*v == '+');
+  int above = 0;
+  if (*p == '\0')
+    return 0;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    x = x * 10 + (unsigned long long)(*p - '0'); /* below lim * 10 + 10: no overflow */
+    if (x > lim) {
+      above = 1;
+      x = lim + 1;
+    }
+  }
+  return *p == '\0' && above;
+}
+
+/* Whether V, digits '.' digits alone, has a non-zero digit after the point. */
+static int model__inexact_fraction(const char *v)
+{
+  const char *p = v + (*v == '+');
+  int nonzero = 0;
+  while (*p >= '0' && *p <= '9')
+    p++;
+  if (*p != '.')
+    return 0;
+  for (p++; *p >= '0' && *p <= '9'; p++)
+    nonzero |= *p != '0';
+  return *p == '\0' && nonzero;
+}
+
 /* ------------------------------------------------------------------ */
 /* Values shared by the file loader and --model overrides. Each parser  */
 /* writes a reason without file, line or field: the caller adds them.   */
@@ -99,11 +136,11 @@ int model__parse_value(const char *v, enum model__kind kind, double *out, char *
       model__reason(reason, len, "'%s' is negative (must be >= 0)", v);
       return -1;
     }
-    if (x != floor(x)) {
+    if (x != floor(x) || model__inexact_fraction(v)) {
       model__reason(reason, len, "'%s' is not a whole number of bytes", v);
       return -1;
     }
-    if (x > MODEL__MAX_BYTES) {
+    if (x > MODEL__MAX_BYTES || model__written_above(v, MODEL__MAX_BYTES)) {
       model__reason(reason, len, "'%s' is too large (at most %.0f bytes)", v, MODEL__MAX_BYTES);
       return -1;
     }
@@ -654,9 +691,14 @@ int model__parse_seed(const char *v, unsigned long long *out, char *reason, size
     hnm_errf(reason, len, "empty (give a whole number from 0 to %llu)", ULLONG_MAX);
     return -1;
   }
-  for (; *p != '\0'; p++) {
-    if (*p < '0' || *p > '9' || x > (ULLONG_MAX - (unsigned long long)(*p - '0')) / 10) {
+  for (; *p != '\0'; p++)
+    if (*p < '0' || *p > '9') {
       hnm_errf(reason, len, "'%s' is not a whole number from 0 to %llu", v, ULLONG_MAX);
+      return -1;
+    }
+  for (p = v; *p != '\0'; p++) {
+    if (x > (ULLONG_MAX - (unsigned long long)(*p - '0')) / 10) {
+      hnm_errf(reason, len, "'%s' is out of range (a whole number from 0 to %llu)", v, ULLONG_MAX);
       return -1;
     }
     x = x * 10 + (unsigned long long)(*p - '0');

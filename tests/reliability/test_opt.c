@@ -121,7 +121,9 @@ int main(void)
   /* Not numbers, not units. */
   REFUSED("--np: '2.5' is not a whole number", "--np", "2.5");
   REFUSED("--np: '' is not a whole number", "--np", "");
-  REFUSED("--np: '9223372036854775808' is not a whole number", "--np", "9223372036854775808");
+  /* 2^63 and beyond: whole numbers, out of range (issue 38). */
+  REFUSED("--np: '9223372036854775808' is not in 1 .. 1024", "--np", "9223372036854775808");
+  REFUSED("--np: '-9223372036854775809' is not in 1 .. 1024", "--np", "-9223372036854775809");
   REFUSED("--bw: '10' has no unit: append Bps (bytes/s) or bps (bits/s)", "--bw", "10");
   REFUSED("--lat: '1parsec': unknown unit 'parsec' (time units: w, d, h, m, s, ms, us, ns, ps)", "--lat", "1parsec");
   REFUSED("--factor: 'inf' is not a finite number", "--factor", "inf");

@@ -915,6 +915,15 @@ static void test_bad_specs(void)
     {"graphene:stochastic=yes", "--model: key 'stochastic'", "on or off"},
     {"graphene:seed=1.5", "--model: key 'seed'", "whole number"},
     {"graphene:seed=", "--model: key 'seed'", "empty value"},
+    /* Issue 38: whole numbers a double cannot hold are refused, not
+     * rounded (2^53 + 1 reads as 2^53), and 2^64 is out of range. */
+    {"graphene:detached=9007199254740993", "--model: key 'detached'",
+     "'9007199254740993' is too large (at most 9007199254740992 bytes)"},
+    {"graphene:detached=99999999999999999999999", "--model: key 'detached'", "too large"},
+    {"loggps:S=1.0000000000000001", "--model: key 'S'", "'1.0000000000000001' is not a whole number of bytes"},
+    {"graphene:seed=18446744073709551616", "--model: key 'seed'",
+     "'18446744073709551616' is out of range (a whole number from 0 to 18446744073709551615)"},
+    {"graphene:seed=18446744073709551615x", "--model: key 'seed'", "is not a whole number"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     expect_spec_error(bad[i].spec, bad[i].needle1, bad[i].needle2, __LINE__);

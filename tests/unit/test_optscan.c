@@ -198,6 +198,15 @@ int main(void)
                      "\n"
                      "Epilog.\n";
   CHECK(strcmp(text, want) == 0);
+
+  /* A whole number of 2^63 or more (issue 38): out of range, not "not a
+   * whole number"; the option without a range names a long's. */
+  char oerr[256] = "";
+  CHECK(hnm_opt_value(&hopts[1], "9223372036854775808", &n, oerr, sizeof oerr) == -1);
+  CHECK(strcmp(oerr, "'9223372036854775808' is out of range (-9223372036854775808 .. 9223372036854775807)") == 0);
+  CHECK(hnm_opt_value(&hopts[1], "9223372036854775807", &n, oerr, sizeof oerr) == 0 && n == 9223372036854775807L);
+  CHECK(hnm_opt_value(&hopts[1], "1e3", &n, oerr, sizeof oerr) == -1);
+  CHECK(strcmp(oerr, "'1e3' is not a whole number") == 0);
   if (strcmp(text, want) != 0)
     fprintf(stderr, "--help text:\n%s", text);
   free(text);
