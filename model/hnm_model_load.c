@@ -31,6 +31,29 @@ struct model__xmlerr {
   char msg[512];
 };
 
+/* Copy MSG into DST (LEN bytes), a quoted run longer than 40 bytes cut to
+ * its first 40 and "...": libxml2 quotes the value before the attribute's
+ * name ("Value \"...\" for attribute class of pack-cost is not among the
+ * enumerated set"), and a value of a kilobyte would push the name out of
+ * the one line. */
+static void model__shorten_quoted(char *dst, size_t len, const char *msg)
+{
+  size_t o = 0, run = 0;
+  int quoted = 0;
+  for (const char *p = msg; *p != '\0' && o + 1 < len; p++) {
+    if (*p == '"') {
+      if (quoted && run > 40)
+        for (const char *e = "..."; *e != '\0' && o + 1 < len; e++)
+          dst[o++] = *e;
+      quoted = !quoted;
+      run = 0;
+    } else if (quoted && ++run > 40)
+      continue;
+    dst[o++] = *p;
+  }
+  dst[o] = '\0';
+}
+
 static void model__xmlerr_record(struct model__xmlerr *cap, int code, long line, const char *msg)
 {
   size_t n;
@@ -44,7 +67,7 @@ static void model__xmlerr_record(struct model__xmlerr *cap, int code, long line,
   cap->set = 1;
   cap->code = code;
   cap->line = line;
-  snprintf(cap->msg, sizeof cap->msg, "%s", msg != NULL ? msg : "unknown error");
+  model__shorten_quoted(cap->msg, sizeof cap->msg, msg != NULL ? msg : "unknown error");
   /* One line: libxml2 adds the offending bytes on a line of their own. */
   cap->msg[strcspn(cap->msg, "\n")] = '\0';
   n = strlen(cap->msg);
@@ -74,13 +97,19 @@ static void model__xml_structured(void *ctx, xmlErrorPtr e)
 static void model__xml_valid_error(void *ctx, const char *fmt, ...)
 {
   struct model__xmlerr *cap = ctx;
-  char buf[512];
-  va_list ap;
+  char *buf = NULL;
+  va_list ap, ap2;
 
+  /* The whole message, however long a value it quotes: record() cuts it. */
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  if (n >= 0 && (buf = malloc((size_t)n + 1)) != NULL)
+    vsnprintf(buf, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
   va_end(ap);
-  model__xmlerr_record(cap, 0, 0, buf);
+  model__xmlerr_record(cap, 0, 0, buf != NULL ? buf : "validity error");
+  free(buf);
 }
 
 static void model__xml_silent(void *ctx, const char *fmt, ...)
@@ -96,7 +125,72 @@ struct model__load {
   const char *path;
   char *err;
   size_t errlen;
+  const char *buf; /* the file's text, LEN bytes: for the lines of attributes */
+  size_t len;
 };
+
+/* The tag whose name ends at P in BUF (LEN bytes): *CLOSE is the offset of
+ * its '>', *AT that of attribute ATTR's name when the tag has it (else
+ * left). 0, or -1 when what follows is not a tag's attributes. */
+static int load__scan_tag(const char *buf, size_t len, size_t p, const char *attr, size_t *close, size_t *at)
+{
+  size_t alen = attr != NULL ? strlen(attr) : 0;
+  for (;;) {
+    while (p < len && strchr(" \t\r\n", buf[p]) != NULL)
+      p++;
+    if (p < len && buf[p] == '/')
+      p++;
+    if (p >= len || buf[p] == '>') {
+      *close = p;
+      return p < len ? 0 : -1;
+    }
+    size_t name = p;
+    while (p < len && strchr(" \t\r\n=/>", buf[p]) == NULL)
+      p++;
+    if (attr != NULL && p - name == alen && memcmp(buf + name, attr, alen) == 0)
+      *at = name;
+    while (p < len && strchr(" \t\r\n", buf[p]) != NULL)
+      p++;
+    if (p >= len || buf[p] != '=')
+      return -1;
+    for (p++; p < len && strchr(" \t\r\n", buf[p]) != NULL; p++)
+      ;
+    if (p >= len || (buf[p] != '"' && buf[p] != '\''))
+      return -1;
+    const char *q = memchr(buf + p + 1, buf[p], len - p - 1);
+    if (q == NULL)
+      return -1;
+    p = (size_t)(q - buf) + 1;
+  }
+}
+
+/* The line of N's attribute ATTR (of N's start tag when ATTR is NULL or
+ * absent). libxml2 gives an element the line where its start tag ends, so
+ * an error in the first line of a tag written over several lines (the
+ * bundled graphene.xml's <pack-cost>) would name the last: the tag is
+ * found in the text, backwards from the end of that line, and the
+ * attribute's line counted from there. */
+static long load__line(const struct model__load *ld, const xmlNode *n, const char *attr)
+{
+  long line = xmlGetLineNo(n), l = 1;
+  size_t end = 0, nlen = strlen((const char *)n->name);
+  if (ld->buf == NULL || line < 1)
+    return line;
+  for (; end < ld->len && (l < line || ld->buf[end] != '\n'); end++)
+    l += ld->buf[end] == '\n';
+  for (size_t i = end; i-- > 0;) {
+    size_t close = 0, at = i, after = i + 1 + nlen;
+    if (ld->buf[i] != '<' || after >= ld->len || memcmp(ld->buf + i + 1, n->name, nlen) != 0 ||
+        strchr(" \t\r\n/>", ld->buf[after]) == NULL ||
+        load__scan_tag(ld->buf, ld->len, after, attr, &close, &at) != 0 || close > end ||
+        memchr(ld->buf + close, '\n', end - close) != NULL)
+      continue;
+    for (size_t k = at; k < end; k++)
+      line -= ld->buf[k] == '\n';
+    return line;
+  }
+  return xmlGetLineNo(n);
+}
 
 /* "FILE:LINE: <element> attribute '<attr>': reason". Returns -1. */
 static int load__fail(const struct model__load *ld, const xmlNode *n, const char *attr, const char *fmt, ...)
@@ -108,10 +202,10 @@ static int load__fail(const struct model__load *ld, const xmlNode *n, const char
   vsnprintf(reason, sizeof reason, fmt, ap);
   va_end(ap);
   if (attr != NULL)
-    hnm_errf(ld->err, ld->errlen, "%s:%ld: %s attribute '%s': %s", ld->path, xmlGetLineNo(n),
-                (const char *)n->name, attr, reason);
+    hnm_errf(ld->err, ld->errlen, "%s:%ld: %s attribute '%s': %s", ld->path, load__line(ld, n, attr),
+             (const char *)n->name, attr, reason);
   else
-    hnm_errf(ld->err, ld->errlen, "%s:%ld: %s: %s", ld->path, xmlGetLineNo(n), (const char *)n->name, reason);
+    hnm_errf(ld->err, ld->errlen, "%s:%ld: %s: %s", ld->path, load__line(ld, n, NULL), (const char *)n->name, reason);
   return -1;
 }
 
@@ -830,9 +924,33 @@ err:
  * messages). */
 #define MODEL_MAX_BYTES (16L << 20)
 
+/* The text of the model file PATH (at most MODEL_MAX_BYTES, checked
+ * before) into *TEXT (*LEN bytes, to free): 0, or -1 with err. */
+static int load__slurp(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+  char why[512];
+  FILE *f = hnm_input_open(path, why, sizeof why);
+  if (f == NULL) {
+    hnm_errf(err, errlen, "%s: model file: %s", path, why);
+    return -1;
+  }
+  *text = malloc(MODEL_MAX_BYTES + 1);
+  *len = *text != NULL ? fread(*text, 1, MODEL_MAX_BYTES + 1, f) : 0;
+  int bad = ferror(f);
+  fclose(f);
+  if (*text == NULL || bad || *len > MODEL_MAX_BYTES) {
+    hnm_errf(err, errlen, "%s: model file: %s", path,
+             *text == NULL ? "out of memory" : bad ? "read error" : "larger than 16 MiB: not a model file");
+    free(*text);
+    *text = NULL;
+    return -1;
+  }
+  return 0;
+}
+
 static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t len, char *err, size_t errlen)
 {
-  struct model__load ld = {path, err, errlen};
+  struct model__load ld = {path, err, errlen, buf, len};
   struct model__xmlerr cap;
   xmlStructuredErrorFunc old_serror = xmlStructuredError;
   void *old_sctx = xmlStructuredErrorContext;
@@ -843,6 +961,7 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
   xmlDtdPtr dtd = NULL;
   xmlValidCtxtPtr vctxt = NULL;
   hnm_model *m = NULL;
+  char *text = NULL;
   FILE *f;
 
   if (path == NULL || *path == '\0') {
@@ -874,16 +993,17 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
       hnm_errf(err, errlen, "%s:1: model file: larger than 16 MiB: not a model file", path);
       return NULL;
     }
+    if (load__slurp(path, &text, &len, err, errlen) != 0)
+      return NULL;
+    ld.buf = buf = text;
+    ld.len = len;
   }
 
   memset(&cap, 0, sizeof cap);
   xmlSetStructuredErrorFunc(&cap, model__xml_structured);
   xmlSetGenericErrorFunc(NULL, model__xml_silent);
 
-  if (buf == NULL)
-    doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
-  else
-    doc = len > INT_MAX ? NULL : xmlReadMemory(buf, (int)len, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+  doc = len > INT_MAX ? NULL : xmlReadMemory(buf, (int)len, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
   if (doc == NULL || cap.set) {
     hnm_errf(err, errlen, "%s:%ld: malformed XML: %s", path, cap.set && cap.line > 0 ? cap.line : 1L,
                 cap.set ? cap.msg : "cannot parse");
@@ -936,6 +1056,7 @@ out:
     xmlFreeDtd(dtd);
   if (doc != NULL)
     xmlFreeDoc(doc);
+  free(text);
   xmlSetStructuredErrorFunc(old_sctx, old_serror);
   xmlSetGenericErrorFunc(old_gctx, old_gerror);
   return m;

@@ -848,6 +848,71 @@ static void test_bad_files(void)
   }
 }
 
+/* Issue 38: an error in a tag written over several lines names the
+ * attribute's own line (libxml2 gives the element the line where its start
+ * tag ends), and a kilobyte-long enumerated value does not push the
+ * attribute's name out of the message. */
+#define LINES_HEAD                                                                                      \
+  "<?xml version=\"1.0\"?>\n<hnm-model name=\"t\" version=\"1\">\n"                                     \
+  "<protocol async=\"none\" detached=\"none\"/>\n<segments>\n"
+
+static void expect_text_error(const char *text, const char *want, int src_line)
+{
+  char err[HNM_ERRLEN] = "(no message)";
+  hnm_model *m = hnm_model_load_memory("inline.xml", text, strlen(text), err, sizeof err);
+  check_at(m == NULL && strncmp(err, want, strlen(want)) == 0, __FILE__, src_line, "wanted \"%s...\", got: %s", want,
+           m != NULL ? "(loaded!)" : err);
+  hnm_model_free(m);
+}
+
+static void test_attribute_lines(void)
+{
+  /* The segment's first, middle and last lines; a value holding "send-o=". */
+  expect_text_error(LINES_HEAD "<segment upto=\"inf\" send-o=\"-1us\"\n lat-factor=\"1\"\n bw-factor=\"1\"/>\n"
+                               "</segments>\n</hnm-model>\n",
+                    "inline.xml:5: segment attribute 'send-o': ", __LINE__);
+  expect_text_error(LINES_HEAD "<segment upto=\"inf\"\n lat-factor=\"1\"\n send-o=\"-1us\"\n bw-factor=\"1\"/>\n"
+                               "</segments>\n</hnm-model>\n",
+                    "inline.xml:7: segment attribute 'send-o': ", __LINE__);
+  expect_text_error(LINES_HEAD "<segment upto=\"inf\"\n lat-factor=\"1\"\n bw-factor=\"1\" send-o=\"-1us\"\n/>\n"
+                               "</segments>\n</hnm-model>\n",
+                    "inline.xml:7: segment attribute 'send-o': ", __LINE__);
+  /* Two segments on one line, the second spread over three. */
+  expect_text_error(LINES_HEAD "<segment upto=\"8\" lat-factor=\"1\" bw-factor=\"1\"/><segment upto=\"inf\"\n"
+                               " lat-factor=\"1\"\n bw-factor=\"-1\"/>\n</segments>\n</hnm-model>\n",
+                    "inline.xml:7: segment attribute 'bw-factor': ", __LINE__);
+  /* graphene.xml's layout: pack-c0 on the <pack-cost> tag's second line
+   * (39 in the bundled file), the tag ending two lines below. */
+  expect_text_error(LINES_HEAD "<segment upto=\"inf\" lat-factor=\"1\" bw-factor=\"1\"/>\n</segments>\n"
+                               "<pack use=\"interpreted\">\n"
+                               "<pack-cost style=\"interpreted\" class=\"vector\"\n"
+                               "  pack-c0=\"1e300s\" pack-per-block=\"1ns\" pack-per-byte=\"1ps\"\n"
+                               "  unpack-c0=\"0s\" unpack-per-block=\"1ns\" unpack-per-byte=\"1ps\"\n"
+                               "  pack-per-jump=\"1ns\" unpack-per-jump=\"1ns\"/>\n"
+                               "<pack-cost style=\"interpreted\" class=\"indexed\" pack-c0=\"0s\" pack-per-block=\"1ns\"\n"
+                               " pack-per-byte=\"1ps\" unpack-c0=\"0s\" unpack-per-block=\"1ns\" unpack-per-byte=\"1ps\"/>\n"
+                               "</pack>\n</hnm-model>\n",
+                    "inline.xml:9: pack-cost attribute 'pack-c0': ", __LINE__);
+  /* A value of 1000 characters in an enumerated attribute: cut to 40 and
+   * "...", the attribute's name kept. */
+  char text[4096], value[1001];
+  memset(value, 'x', 1000);
+  value[1000] = '\0';
+  snprintf(text, sizeof text,
+           "<?xml version=\"1.0\"?>\n<hnm-model name=\"t\" version=\"1\">\n"
+           "<protocol async=\"none\" detached=\"none\"/>\n<sharing contention=\"%s\"/>\n<segments>\n"
+           "<segment upto=\"inf\" lat-factor=\"1\" bw-factor=\"1\"/>\n</segments>\n</hnm-model>\n",
+           value);
+  char err[HNM_ERRLEN] = "";
+  hnm_model *m = hnm_model_load_memory("inline.xml", text, strlen(text), err, sizeof err);
+  CHECK(m == NULL);
+  CHECK(strstr(err, "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"") != NULL);
+  CHECK(strstr(err, "contention") != NULL && strstr(err, "sharing") != NULL);
+  if (strstr(err, "contention") == NULL)
+    fprintf(stderr, "enumerated value: %s\n", err);
+  hnm_model_free(m);
+}
+
 /* ------------------------------------------------------------------ */
 /* Bad specifications.                                                  */
 
@@ -1321,6 +1386,7 @@ int main(void)
   test_pack();
   test_good_files();
   test_bad_files();
+  test_attribute_lines();
   test_bad_specs();
   test_ports();
   test_stochastic();
