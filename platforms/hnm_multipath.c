@@ -21,6 +21,7 @@
 #include "hnm_opt.h"
 #include "hnm_out.h"
 #include "hnm_paths.h"
+#include "hnm_quantity.h"
 #include "hnm_topo.h"
 #include "hnm_units.h"
 #include "hnm_version.h"
@@ -203,6 +204,9 @@ static int route__validate(struct route_run *r, char *err, size_t errlen)
                     "--pattern-file: --bytes, --sources, --dests, --overlap and --group are for generated patterns");
   if (!(o->bw > 0))
     return hnm_fail(err, errlen, "--bw: must be positive");
+  if (o->bw > HNM_QUANTITY_MAX_BANDWIDTH)
+    return hnm_fail(err, errlen, "--bw: %gBps is above %gBps (not a link's bandwidth; docs/platforms.md)", o->bw,
+                    HNM_QUANTITY_MAX_BANDWIDTH);
   if (!(o->usable > 0 && o->usable <= 1))
     return hnm_fail(err, errlen, "--usable: '%g' is not in (0, 1]", o->usable);
   r->capacity = o->bw * o->usable;

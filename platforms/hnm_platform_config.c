@@ -31,6 +31,9 @@ static int get_bandwidth(const struct plat_cli *c, enum plat_opt_id id, int allo
     return hnm_fail(err, errlen, "%s: %s", plat_opt_name(id), why);
   if (!(*out > 0))
     return hnm_fail(err, errlen, "%s: '%s' must be positive%s", plat_opt_name(id), s, allow_zero ? " (or 0 for none)" : "");
+  if (*out > HNM_QUANTITY_MAX_BANDWIDTH)
+    return hnm_fail(err, errlen, "%s: '%s' is above %gBps (not a link's bandwidth; docs/platforms.md)", plat_opt_name(id),
+                    s, HNM_QUANTITY_MAX_BANDWIDTH);
   return 0;
 }
 
@@ -277,6 +280,9 @@ static int plat_config__links(const struct plat_cli *c, struct plat_config *cfg,
     return -1;
   if (cfg->limiter < 0)
     return hnm_fail(err, errlen, "--limiter: '%s' is negative (0 = no limiter)", plat_value_of(c, PLAT_OPT_LIMITER));
+  if (cfg->limiter != 0 && !(cfg->limiter >= HNM_QUANTITY_MIN_FACTOR && cfg->limiter <= HNM_QUANTITY_MAX_FACTOR))
+    return hnm_fail(err, errlen, "--limiter: '%s' is not 0 nor in %g .. %g (a factor; docs/platforms.md)",
+                    plat_value_of(c, PLAT_OPT_LIMITER), HNM_QUANTITY_MIN_FACTOR, HNM_QUANTITY_MAX_FACTOR);
   if (!hnm_routing_is_builtin(cfg->routing) && cfg->limiter > 0)
     return hnm_fail(err, errlen, "--limiter: routed platforms (--routing %s) have no limiter links",
                      hnm_routing_name(cfg->routing));
@@ -299,6 +305,9 @@ static int plat_config__links(const struct plat_cli *c, struct plat_config *cfg,
       return hnm_fail(err, errlen, "--usable: '%s' is not in (0, 1]", plat_value_of(c, PLAT_OPT_USABLE));
     cfg->bw *= usable;
   }
+  if (cfg->limiter * cfg->bw > HNM_QUANTITY_MAX_BANDWIDTH)
+    return hnm_fail(err, errlen, "--limiter: '%s' x the links' %gBps is above %gBps (docs/platforms.md)",
+                    plat_value_of(c, PLAT_OPT_LIMITER), cfg->bw, HNM_QUANTITY_MAX_BANDWIDTH);
   if (cfg->limiter > 0 && cfg->topo.family == HNM_TOPO_FATTREE && hnm_topo_switches(&cfg->topo) > hosts)
     return hnm_fail(err, errlen,
                      "--limiter: %lu switches for %lu hosts: SimGrid names switch limiters like host limiters "
@@ -317,6 +326,9 @@ static int plat_config__links(const struct plat_cli *c, struct plat_config *cfg,
     return hnm_fail(err, errlen, "--speed: %s", why);
   if (!(cfg->speed > 0))
     return hnm_fail(err, errlen, "--speed: '%s' must be positive", plat_value_of(c, PLAT_OPT_SPEED));
+  if (cfg->speed > HNM_QUANTITY_MAX_SPEED)
+    return hnm_fail(err, errlen, "--speed: '%s' is above %gf (not a host's speed; docs/platforms.md)",
+                    plat_value_of(c, PLAT_OPT_SPEED), HNM_QUANTITY_MAX_SPEED);
   return 0;
 }
 

@@ -423,8 +423,10 @@ int plat_generate(const struct plat_config *cfg, char *err, size_t errlen)
   errno = 0;
   if ((hnm_routing_is_builtin(cfg->routing) ? write_xml(hnm_out_file(xml), cfg)
                                             : write_description(hnm_out_file(xml), cfg)) != 0) {
-    hnm_errf(err, errlen, "%s%s%s: write error%s%s", to_file ? "-o: '" : "standard output", to_file ? cfg->output : "",
-             to_file ? "'" : "", errno ? ": " : "", errno ? strerror(errno) : "");
+    /* No errno: a value without a spelling (not finite), which the
+     * ranges of plat_build_config() rule out; said, not a bare error. */
+    hnm_errf(err, errlen, "%s%s%s: write error: %s", to_file ? "-o: '" : "standard output", to_file ? cfg->output : "",
+             to_file ? "'" : "", errno ? strerror(errno) : "a value has no finite spelling (docs/platforms.md, Ranges)");
     goto err;
   }
   if (hosts != NULL && write_hostfile(hnm_out_file(hosts), cfg) != 0) {

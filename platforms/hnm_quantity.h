@@ -14,6 +14,21 @@
 extern "C" {
 #endif
 
+/* The ranges of what hnm-platform and hnm-route take (docs/platforms.md,
+ * "Ranges"), one table for both: values beyond are typing mistakes, and
+ * 1e300 would overflow once multiplied (a limiter of FACTOR x --bw).
+ *   bandwidth (--bw, --loopback-bw, --cabinet-bw, --cabinet-limiter):
+ *     above 0, at most 1e15 B/s (8 Pbit/s, a thousand times today's
+ *     fastest links; below docs/model-format.md's 1e20, hnm's "no limit");
+ *   speed (--speed): above 0, at most 1e18 flop/s (an exaflop machine in
+ *     one host);
+ *   limiter factor (--limiter): 0 (none) or docs/model-format.md's range
+ *     of a factor, 1e-6 to 1e6. */
+#define HNM_QUANTITY_MAX_BANDWIDTH 1e15 /* bytes/s */
+#define HNM_QUANTITY_MAX_SPEED 1e18     /* flop/s */
+#define HNM_QUANTITY_MIN_FACTOR 1e-6
+#define HNM_QUANTITY_MAX_FACTOR 1e6
+
 /* Parse a host speed as SimGrid does (xbt_parse_get_speed): a number followed
  * by "f" with an optional decimal prefix (k, M, G, T, P, E, Z, Y), or by
  * "flops"; "1Gf" = 1e9 flop/s. Unlike SimGrid, a bare number is refused (a

@@ -25,6 +25,7 @@ refused "--pattern: give exactly one of" --shape 512
 refused "--pattern: give exactly one of" --shape 512 --pattern subset --pattern-file x
 refused "--bytes: " --shape 512 --pattern subset --bytes 8XB
 refused "--bytes: must be positive" --shape 512 --pattern subset --bytes -1
+refused "--bw: 1e\+300Bps is above 1e\+15Bps \(not a link's bandwidth" --shape 512 --pattern subset --bw 1e300Bps
 refused "--sources: '600' is not in 1 .. 512" --shape 512 --pattern subset --sources 600
 refused "--dests: 300 sources and 300 destinations do not fit disjoint" --shape 512 --pattern disjoint --sources 300 --dests 300
 refused "--overlap: '200' is more than the sources" --shape 512 --pattern overlap --overlap 200

@@ -69,6 +69,28 @@ refused "--limiter: '1.5x' is not a plain number" cluster --limiter 1.5x
 refused "--limiter: 8 switches for 4 hosts" fattree --down 2,2 --up 2,2 --links 1,1 --limiter 1.5
 refused "--placement: 'random' is not a placement" torus --placement random
 
+# Ranges (issue 38; platforms/hnm_quantity.h, docs/platforms.md): 1e20 to
+# 1e300 were taken, and --limiter 1e300 made an infinite limiter_link.
+for fam in torus bgq fattree dragonfly cluster; do
+  refused "--bw: '1e300Bps' is above 1e\+15Bps \(not a link's bandwidth" $fam --bw 1e300Bps
+  refused "--bw: '1e20Bps' is above 1e\+15Bps" $fam --bw 1e20Bps
+  refused "--loopback-bw: '1e16Bps' is above 1e\+15Bps" $fam --loopback-bw 1e16Bps
+  refused "--speed: '1e20f' is above 1e\+18f \(not a host's speed" $fam --speed 1e20f
+  refused "--limiter: '1e300' is not 0 nor in 1e-06 \.\. 1e\+06 \(a factor" $fam --limiter 1e300
+done
+refused "--cabinet-bw: '1e300Bps' is above 1e\+15Bps" cluster --cabinet-bw 1e300Bps
+refused "--cabinet-limiter: '1e21Bps' is above 1e\+15Bps" cluster --cabinet-limiter 1e21Bps
+refused "--limiter: '1e-7' is not 0 nor in" torus --limiter 1e-7
+# The bounds themselves are taken.
+refused "--limiter: '2' x the links' 1e\+15Bps is above 1e\+15Bps" torus --bw 1e15Bps --limiter 2
+out=$("$HNM_PLATFORM" torus --dims 2x2 --bw 1e15Bps --speed 1e18f --limiter 1 2>"$WORK/err")
+st=$?
+check_eq "--bw 1e15Bps --speed 1e18f --limiter 1: exit status" "$st" 0
+check "--bw 1e15Bps: written back" grep -q ' bw="1000TBps"' <<<"$out"
+check "--speed 1e18f: written back" grep -q ' speed="1Ef"' <<<"$out"
+out=$("$HNM_PLATFORM" torus --dims 2x2 --bw 1GBps --limiter 1e6 2>"$WORK/err")
+check "--limiter 1e6: written back" grep -q ' limiter_link="1000TBps"' <<<"$out"
+
 # Command line.
 refused "--frobnicate: unknown" torus --frobnicate 3
 refused "unexpected argument 'extra'" torus extra
