@@ -13,6 +13,19 @@
 #ifndef HNM_LINKLOAD_CSV_H
 #define HNM_LINKLOAD_CSV_H
 
+/* What a reader accepts in a row (hnm-linkplot refuses anything else with
+ * the file, line and column): numbers as the plugin writes them, finite and
+ *   bandwidth_Bps  above 0, at most 1e20 (hnm's "no limit", HNM_MAX_BANDWIDTH);
+ *   bytes          a whole number from 0 to 2^63 (9.2 EB through one link);
+ *   busy_s         from 0 to 1e12 s (31,000 years of simulated time);
+ *   mean_util, peak_util  from 0 to 1000: a usage is at most its link's
+ *                  bandwidth (SimGrid's max-min), 1 plus rounding; a
+ *                  thousand times it is no measurement. */
+#define HNM_LINKLOAD_MAX_BANDWIDTH 1e20
+#define HNM_LINKLOAD_MAX_BYTES 9223372036854775808.0
+#define HNM_LINKLOAD_MAX_BUSY 1e12
+#define HNM_LINKLOAD_MAX_UTIL 1000.0
+
 /* The header line (without its newline). */
 #define HNM_LINKLOAD_HEADER "link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util"
 

@@ -95,17 +95,40 @@ static int index_field(const struct load *L, long lineno, const char *name, cons
   return 0;
 }
 
-/* A utilisation field: a finite number >= 0. */
-static int util_field(const struct load *L, long lineno, const char *name, const char *v, double *out, char *err,
-                      size_t errlen)
+/* A number field in [LO, HI] (LO itself refused when LO_OPEN), a whole
+ * number when WHOLE: the ranges of hnm_linkload_csv.h. */
+static int range_field(const struct load *L, long lineno, const char *name, const char *v, double lo, int lo_open,
+                       double hi, int whole, double *out, char *err, size_t errlen)
 {
   char *end;
   errno = 0;
   double x = strtod(v, &end);
-  if (end == v || *end != '\0' || errno != 0 || !(x >= 0) || !isfinite(x))
-    return hnm_fail(err, errlen, "%s:%ld: %s: '%.40s' is not a finite number >= 0", L->path, lineno, name, v);
+  if (end == v || *end != '\0' || errno != 0 || !isfinite(x) || (whole && x != floor(x)))
+    return hnm_fail(err, errlen, "%s:%ld: %s: '%.40s' is not a finite %s", L->path, lineno, name, v,
+                    whole ? "whole number" : "number");
+  if (x < lo || (lo_open && x == lo) || x > hi)
+    return hnm_fail(err, errlen, "%s:%ld: %s: '%.40s' is not in %s%g, %g] (hnm_linkload_csv.h)", L->path, lineno, name,
+                    v, lo_open ? "(" : "[", lo, hi);
   *out = x;
   return 0;
+}
+
+/* The numbers of a row: what hnm_linkload_csv.h says a row holds. */
+static int load_numbers(const struct load *L, long lineno, char **field, struct row *r, char *err, size_t errlen)
+{
+  double x;
+  if (range_field(L, lineno, "bandwidth_Bps", field[HNM_LINKLOAD_BANDWIDTH], 0, 1, HNM_LINKLOAD_MAX_BANDWIDTH, 0, &x,
+                  err, errlen) != 0)
+    return -1;
+  if (range_field(L, lineno, "bytes", field[HNM_LINKLOAD_BYTES], 0, 0, HNM_LINKLOAD_MAX_BYTES, 1, &x, err, errlen) != 0)
+    return -1;
+  if (range_field(L, lineno, "busy_s", field[HNM_LINKLOAD_BUSY], 0, 0, HNM_LINKLOAD_MAX_BUSY, 0, &x, err, errlen) != 0)
+    return -1;
+  if (range_field(L, lineno, "mean_util", field[HNM_LINKLOAD_MEAN], 0, 0, HNM_LINKLOAD_MAX_UTIL, 0, &r->mean, err,
+                  errlen) != 0)
+    return -1;
+  return range_field(L, lineno, "peak_util", field[HNM_LINKLOAD_PEAK], 0, 0, HNM_LINKLOAD_MAX_UTIL, 0, &r->peak, err,
+                     errlen);
 }
 
 static void load_free(struct load *L)
@@ -136,8 +159,7 @@ static int load_row(struct load *L, long lineno, char *line, char *err, size_t e
   if (index_field(L, lineno, "a", field[HNM_LINKLOAD_A], &r.a, err, errlen) != 0 ||
       index_field(L, lineno, "b", field[HNM_LINKLOAD_B], &r.b, err, errlen) != 0 ||
       index_field(L, lineno, "c", field[HNM_LINKLOAD_C], &r.c, err, errlen) != 0 ||
-      util_field(L, lineno, "mean_util", field[HNM_LINKLOAD_MEAN], &r.mean, err, errlen) != 0 ||
-      util_field(L, lineno, "peak_util", field[HNM_LINKLOAD_PEAK], &r.peak, err, errlen) != 0)
+      load_numbers(L, lineno, field, &r, err, errlen) != 0)
     return HNM_EXIT_USAGE;
   if ((L->n & (L->n - 1)) == 0) { /* 0, 1, 2, 4, ...: the capacity is full */
     struct row *g = realloc(L->rows, (L->n ? 2 * L->n : 1) * sizeof *g);

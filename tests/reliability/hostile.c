@@ -936,13 +936,12 @@ static int regression_cases(struct kase *all)
     k_text(k, "load.csv", big), free(big);
     k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
   }
-  /* dist: inf-to-int. */
-  k = reg(all, "linkplot-dist-1e300", NULL);
+  /* dist: inf-to-int; a utilisation of 1e300 is refused (issue 38,
+   * platforms/hnm_linkload_csv.h's ranges). */
+  k = reg(all, "linkplot-dist-1e300", "^hnm-linkplot: a\\.csv:2: mean_util: '1e300' is not in \\[0, 1000\\]");
   big = xfmt("%sl,torus,0,1,2,1e9,1,1,1e300,1e300\n", LH);
   k_text(k, "a.csv", big), free(big);
   k_args(k, T_LINKPLOT, "dist", "-o", "d", "A=a.csv", NULL);
-  k->exits = 1u << 0;
-  k_out(k, "d-cdf.dat"), k_out(k, "d-hist.dat"), k_out(k, "d.gp");
   k = reg(all, "linkplot-out-is-input", "-o: 'map.dat' is the input file map.dat");
   k_text(k, "map.dat", seed_load_torus);
   k_args(k, T_LINKPLOT, "map", "map.dat", "-o", "map", NULL);

@@ -75,6 +75,25 @@ printf 'x,y\n' >"$tmp/notload.csv"
 bad "not a link-load file" "notload\.csv:1: not a link-load file" map "$tmp/notload.csv" -o "$tmp/bad"
 printf '%s\nl,global,0,1,0,1e9,1,1,-0.5,1\n' "$H" >"$tmp/neg.csv"
 bad "negative utilisation" "neg\.csv:2: mean_util: '-0\.5'" map "$tmp/neg.csv" -o "$tmp/bad"
+# The ranges of every numeric column (issue 38, platforms/hnm_linkload_csv.h):
+# inf, 1e300 and negatives refused with the line and the column.
+while IFS='|' read -r name row re; do
+  printf '%s\n%s\n' "$H" "$row" >"$tmp/range.csv"
+  bad "range: $name" "^hnm-linkplot: .*range\.csv:2: $re" map "$tmp/range.csv" -o "$tmp/bad"
+done <<'EOF'
+bandwidth inf|l,global,0,1,0,inf,1,1,0.5,1|bandwidth_Bps: 'inf' is not a finite number$
+bandwidth 0|l,global,0,1,0,0,1,1,0.5,1|bandwidth_Bps: '0' is not in \(0, 1e\+20\] \(hnm_linkload_csv\.h\)$
+bandwidth 1e300|l,global,0,1,0,1e300,1,1,0.5,1|bandwidth_Bps: '1e300' is not in \(0, 1e\+20\]
+bytes negative|l,global,0,1,0,1e9,-1,1,0.5,1|bytes: '-1' is not in \[0, 9\.22337e\+18\]
+bytes fraction|l,global,0,1,0,1e9,1.5,1,0.5,1|bytes: '1\.5' is not a finite whole number$
+bytes 1e300|l,global,0,1,0,1e9,1e300,1,0.5,1|bytes: '1e300' is not in \[0,
+busy inf|l,global,0,1,0,1e9,1,inf,0.5,1|busy_s: 'inf' is not a finite number$
+busy 1e300|l,global,0,1,0,1e9,1,1e300,0.5,1|busy_s: '1e300' is not in \[0, 1e\+12\]
+busy negative|l,global,0,1,0,1e9,1,-1,0.5,1|busy_s: '-1' is not in \[0, 1e\+12\]
+mean 1e300|l,global,0,1,0,1e9,1,1,1e300,1|mean_util: '1e300' is not in \[0, 1000\]
+peak 1001|l,global,0,1,0,1e9,1,1,0.5,1001|peak_util: '1001' is not in \[0, 1000\]
+peak nan|l,global,0,1,0,1e9,1,1,0.5,nan|peak_util: 'nan' is not a finite number$
+EOF
 printf '%s\nl,node-up,0,-1,-1,1e9,1,1,0.5,1\n' "$H" >"$tmp/nodes.csv"
 bad "no topology links" "nodes\.csv: no dragonfly, torus or fat-tree links" map "$tmp/nodes.csv" -o "$tmp/bad"
 bad "unknown metric" "^hnm-linkplot: --metric: 'max' is not one of mean\|peak$" map "$tmp/d.csv" -o "$tmp/bad" --metric max
