@@ -50,6 +50,20 @@ mutate routing.ugal platforms/hnm_routing.c 'h_min * lat <= q_val' 'h_min * lat 
 # unit.out: core's writer refuses an output that is one of the tool's inputs.
 mutate unit.out core/hnm_out.c '  if (hnm_out_not_input(real, o->what, err, errlen) != 0) {' '  if (0) {'
 
+# Issue 38, readers, model files, generators (h4): each fix and its test.
+# unit.model: an error names the attribute's own line, not the tag's last.
+mutate unit.model model/hnm_model_load.c '  if (ld->buf == NULL || line < 1)' '  if (ld->buf != NULL || line < 1)'
+# unit.model: 2^53 + 1 rounded to 2^53 and taken.
+mutate unit.model model/hnm_model.c 'x > MODEL__MAX_BYTES || model__written_above(v, MODEL__MAX_BYTES)' 'x > MODEL__MAX_BYTES'
+# unit.optscan: a whole number of 2^63 or more called "not a whole number".
+mutate unit.optscan core/hnm_opt.c '(errno != 0 && errno != ERANGE)' '(errno != 0)'
+# platforms.bad_input: --bw of 1e300 taken.
+mutate platforms.bad_input platforms/hnm_platform_config.c '  if (*out > HNM_QUANTITY_MAX_BANDWIDTH)' '  if (0)'
+# routing.linkplot: a link-load busy time of 1e300 taken.
+mutate routing.linkplot platforms/hnm_linkload_csv.h '#define HNM_LINKLOAD_MAX_BUSY 1e12' '#define HNM_LINKLOAD_MAX_BUSY 1e308'
+# multipath.paths_input: multipath-mpi reads its path file unbounded (fopen, no FIFO check).
+mutate multipath.paths_input apps/multipath.c '  else if (hnm_input_lines_open(&r, o->paths, why, sizeof why) != 0)' '  else if ((r.f = fopen(o->paths, "r")) == NULL)'
+
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }
 own_scratch=0

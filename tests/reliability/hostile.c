@@ -1419,6 +1419,72 @@ static int regression_cases(struct kase *all)
       k_args(k, tools[i][1], NULL);
     }
   }
+
+  /* Issue 38, readers, model files, platform generators, hnm-hosts: the
+   * attribute's own line in a tag of several lines, a kilobyte-long
+   * enumerated value, whole numbers a double or a long cannot hold, the
+   * generators' ranges, the link-load columns' ranges. */
+  {
+    static const char mhead[] = "<?xml version=\"1.0\"?>\n<hnm-model name=\"t\" version=\"1\">\n";
+    static const char mseg[] = "<segments>\n<segment upto=\"inf\" lat-factor=\"1\" bw-factor=\"1\"/>\n</segments>\n";
+    k = reg(all, "model-detached-2^53+1", "^hnm-run: .*model\\.xml:3: protocol attribute 'detached': "
+                                         "'9007199254740993' is too large \\(at most 9007199254740992 bytes\\)");
+    big = xfmt("%s<protocol async=\"none\" detached=\"9007199254740993\"/>\n%s</hnm-model>\n", mhead, mseg);
+    k_text(k, "model.xml", big), free(big);
+    k_args(k, T_RUN, "--model", "model.xml", "--explain", NULL);
+    k = reg(all, "model-pack-cost-attribute-line", "model\\.xml:9: pack-cost attribute 'pack-c0': '1e300s'");
+    big = xfmt("%s<protocol async=\"none\" detached=\"none\"/>\n%s<pack use=\"interpreted\">\n"
+               "<pack-cost style=\"interpreted\" class=\"vector\"\n"
+               "  pack-c0=\"1e300s\" pack-per-block=\"1ns\" pack-per-byte=\"1ps\"\n"
+               "  unpack-c0=\"0s\" unpack-per-block=\"1ns\" unpack-per-byte=\"1ps\"/>\n</pack>\n</hnm-model>\n",
+               mhead, mseg);
+    k_text(k, "model.xml", big), free(big);
+    k_args(k, T_RUN, "--model", "model.xml", "--explain", NULL);
+    k = reg(all, "model-enumerated-1000-chars", "\"x{40}\\.\\.\\.\" for attribute contention of sharing");
+    char *value = xfmt("%01000d", 0);
+    memset(value, 'x', 1000);
+    big = xfmt("%s<protocol async=\"none\" detached=\"none\"/>\n<sharing contention=\"%s\"/>\n%s</hnm-model>\n",
+               mhead, value, mseg);
+    free(value);
+    k_text(k, "model.xml", big), free(big);
+    k_args(k, T_RUN, "--model", "model.xml", "--explain", NULL);
+    k = reg(all, "model-seed-2^64", "key 'seed': '18446744073709551616' is out of range");
+    k_args(k, T_RUN, "--model", "graphene:seed=18446744073709551616", "--explain", NULL);
+    k = reg(all, "option-2^63-out-of-range", "^hnm-route: --k: '9223372036854775808' is not in 1 \\.\\. 1000$");
+    k_args(k, T_ROUTE, "--shape", "512", "--pattern", "subset", "--k", "9223372036854775808", NULL);
+    static const char *const plat_bad[][3] = {
+      {"--bw", "1e300Bps", "--bw: '1e300Bps' is above 1e\\+15Bps"},
+      {"--loopback-bw", "1e20Bps", "--loopback-bw: '1e20Bps' is above 1e\\+15Bps"},
+      {"--speed", "1e300f", "--speed: '1e300f' is above 1e\\+18f"},
+      {"--limiter", "1e300", "--limiter: '1e300' is not 0 nor in 1e-06 \\.\\. 1e\\+06"},
+    };
+    for (size_t i = 0; i < sizeof plat_bad / sizeof *plat_bad; i++) {
+      char name[64];
+      snprintf(name, sizeof name, "platform-range%s", plat_bad[i][0] + 1);
+      big = xfmt("^hnm-platform: %s \\(", plat_bad[i][2]);
+      k = reg(all, name, big);
+      free(big);
+      k_args(k, T_PLATFORM, "torus", "--dims", "2x2", plat_bad[i][0], plat_bad[i][1], "-o", "p.xml", NULL);
+    }
+    k = reg(all, "platform-range-cabinet-bw", "^hnm-platform: --cabinet-bw: '1e300Bps' is above 1e\\+15Bps");
+    k_args(k, T_PLATFORM, "cluster", "--cabinet-bw", "1e300Bps", "-o", "p.xml", NULL);
+    k = reg(all, "route-range-bw", "^hnm-route: --bw: 1e\\+300Bps is above 1e\\+15Bps");
+    k_args(k, T_ROUTE, "--shape", "512", "--pattern", "subset", "--bw", "1e300Bps", NULL);
+    static const char *const load_bad[][3] = {
+      {"linkplot-bandwidth-inf", "l,torus,0,1,2,inf,1,1,0.5,0.5", "bandwidth_Bps: 'inf' is not a finite number"},
+      {"linkplot-busy-1e300", "l,torus,0,1,2,1e9,1,1e300,0.5,0.5", "busy_s: '1e300' is not in \\[0, 1e\\+12\\]"},
+      {"linkplot-bytes-negative", "l,torus,0,1,2,1e9,-1,1,0.5,0.5", "bytes: '-1' is not in \\[0, "},
+      {"linkplot-peak-1e300", "l,torus,0,1,2,1e9,1,1,0.5,1e300", "peak_util: '1e300' is not in \\[0, 1000\\]"},
+    };
+    for (size_t i = 0; i < sizeof load_bad / sizeof *load_bad; i++) {
+      big = xfmt("^hnm-linkplot: load\\.csv:2: %s", load_bad[i][2]);
+      k = reg(all, load_bad[i][0], big);
+      free(big);
+      big = xfmt("%s%s\n", LH, load_bad[i][1]);
+      k_text(k, "load.csv", big), free(big);
+      k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+    }
+  }
   return nregress;
 }
 
@@ -1914,7 +1980,7 @@ int main(int argc, char **argv)
   sigaddset(&chld, SIGCHLD);
   sigprocmask(SIG_BLOCK, &chld, NULL);
 
-  struct kase *reg_cases = calloc(200, sizeof *reg_cases);
+  struct kase *reg_cases = calloc(400, sizeof *reg_cases); /* room for every regression case */
   int nreg = regression_cases(reg_cases);
   rng_state = seed ? seed : 1;
   long total = nreg + ncases, ran = 0, skipped = 0;
