@@ -29,6 +29,8 @@ struct model__xmlerr {
   int code;
   long line;
   char msg[512];
+  const char *buf; /* the file's text, LEN bytes: for the lines of attributes */
+  size_t len;
 };
 
 /* Copy MSG into DST (LEN bytes), a quoted run longer than 40 bytes cut to
@@ -75,6 +77,74 @@ static void model__xmlerr_record(struct model__xmlerr *cap, int code, long line,
     cap->msg[--n] = '\0';
 }
 
+/* The tag whose name ends at P in BUF (LEN bytes): *CLOSE is the offset of
+ * its '>', *AT that of attribute ATTR's name when the tag has it (else
+ * left). 0, or -1 when what follows is not a tag's attributes. */
+static int model__scan_tag(const char *buf, size_t len, size_t p, const char *attr, size_t *close, size_t *at)
+{
+  size_t alen = attr != NULL ? strlen(attr) : 0;
+  for (;;) {
+    while (p < len && strchr(" \t\r\n", buf[p]) != NULL)
+      p++;
+    if (p < len && buf[p] == '/')
+      p++;
+    if (p >= len || buf[p] == '>') {
+      *close = p;
+      return p < len ? 0 : -1;
+    }
+    size_t name = p;
+    while (p < len && strchr(" \t\r\n=/>", buf[p]) == NULL)
+      p++;
+    if (attr != NULL && p - name == alen && memcmp(buf + name, attr, alen) == 0)
+      *at = name;
+    while (p < len && strchr(" \t\r\n", buf[p]) != NULL)
+      p++;
+    if (p >= len || buf[p] != '=')
+      return -1;
+    for (p++; p < len && strchr(" \t\r\n", buf[p]) != NULL; p++)
+      ;
+    if (p >= len || (buf[p] != '"' && buf[p] != '\''))
+      return -1;
+    const char *q = memchr(buf + p + 1, buf[p], len - p - 1);
+    if (q == NULL)
+      return -1;
+    p = (size_t)(q - buf) + 1;
+  }
+}
+
+/* The line of N's attribute ATTR (of N's start tag when ATTR is NULL or
+ * absent) in BUF (LEN bytes; NULL: the element's line). libxml2 gives an
+ * element the line where its start tag ends, so an error in the first line
+ * of a tag written over several lines (the bundled graphene.xml's
+ * <pack-cost>) would name the last: the tag is found in the text,
+ * backwards from the end of that line, and the attribute's line counted
+ * from there. At most 64 candidates ("<NAME" in comments), each scanned
+ * no further than that line: O(file), whatever the file. */
+static long model__attr_line(const char *buf, size_t len, const xmlNode *n, const char *attr)
+{
+  long line = xmlGetLineNo(n), l = 1;
+  size_t end = 0, nlen = strlen((const char *)n->name);
+  int tries = 0;
+  if (buf == NULL || line < 1)
+    return line;
+  for (; end < len && (l < line || buf[end] != '\n'); end++)
+    l += buf[end] == '\n';
+  for (size_t i = end; i-- > 0 && tries < 64;) {
+    size_t close = 0, at = i, after = i + 1 + nlen;
+    if (buf[i] != '<' || after >= end || memcmp(buf + i + 1, n->name, nlen) != 0 ||
+        strchr(" \t\r\n/>", buf[after]) == NULL)
+      continue;
+    tries++;
+    if (model__scan_tag(buf, end + (end < len), after, attr, &close, &at) != 0 ||
+        memchr(buf + close, '\n', end - close) != NULL)
+      continue;
+    for (size_t k = at; k < end; k++)
+      line -= buf[k] == '\n';
+    return line;
+  }
+  return xmlGetLineNo(n);
+}
+
 #if LIBXML_VERSION >= 21200
 static void model__xml_structured(void *ctx, const xmlError *e)
 #else
@@ -87,8 +157,14 @@ static void model__xml_structured(void *ctx, xmlErrorPtr e)
   if (cap == NULL || e == NULL || e->level < XML_ERR_ERROR)
     return;
   line = e->line;
+  /* A validity error about an attribute (libxml2 2.9 to 2.14: a value
+   * outside its enumeration names the attribute in str2, an undeclared
+   * one in str1) gets the attribute's line, another the element's. */
   if (e->node != NULL && ((const xmlNode *)e->node)->type == XML_ELEMENT_NODE)
-    line = xmlGetLineNo((const xmlNode *)e->node);
+    line = model__attr_line(cap->buf, cap->len, (const xmlNode *)e->node,
+                            e->code == XML_DTD_ATTRIBUTE_VALUE     ? e->str2
+                            : e->code == XML_DTD_UNKNOWN_ATTRIBUTE ? e->str1
+                                                                   : NULL);
   model__xmlerr_record(cap, e->code, line, e->message);
 }
 
@@ -129,69 +205,6 @@ struct model__load {
   size_t len;
 };
 
-/* The tag whose name ends at P in BUF (LEN bytes): *CLOSE is the offset of
- * its '>', *AT that of attribute ATTR's name when the tag has it (else
- * left). 0, or -1 when what follows is not a tag's attributes. */
-static int load__scan_tag(const char *buf, size_t len, size_t p, const char *attr, size_t *close, size_t *at)
-{
-  size_t alen = attr != NULL ? strlen(attr) : 0;
-  for (;;) {
-    while (p < len && strchr(" \t\r\n", buf[p]) != NULL)
-      p++;
-    if (p < len && buf[p] == '/')
-      p++;
-    if (p >= len || buf[p] == '>') {
-      *close = p;
-      return p < len ? 0 : -1;
-    }
-    size_t name = p;
-    while (p < len && strchr(" \t\r\n=/>", buf[p]) == NULL)
-      p++;
-    if (attr != NULL && p - name == alen && memcmp(buf + name, attr, alen) == 0)
-      *at = name;
-    while (p < len && strchr(" \t\r\n", buf[p]) != NULL)
-      p++;
-    if (p >= len || buf[p] != '=')
-      return -1;
-    for (p++; p < len && strchr(" \t\r\n", buf[p]) != NULL; p++)
-      ;
-    if (p >= len || (buf[p] != '"' && buf[p] != '\''))
-      return -1;
-    const char *q = memchr(buf + p + 1, buf[p], len - p - 1);
-    if (q == NULL)
-      return -1;
-    p = (size_t)(q - buf) + 1;
-  }
-}
-
-/* The line of N's attribute ATTR (of N's start tag when ATTR is NULL or
- * absent). libxml2 gives an element the line where its start tag ends, so
- * an error in the first line of a tag written over several lines (the
- * bundled graphene.xml's <pack-cost>) would name the last: the tag is
- * found in the text, backwards from the end of that line, and the
- * attribute's line counted from there. */
-static long load__line(const struct model__load *ld, const xmlNode *n, const char *attr)
-{
-  long line = xmlGetLineNo(n), l = 1;
-  size_t end = 0, nlen = strlen((const char *)n->name);
-  if (ld->buf == NULL || line < 1)
-    return line;
-  for (; end < ld->len && (l < line || ld->buf[end] != '\n'); end++)
-    l += ld->buf[end] == '\n';
-  for (size_t i = end; i-- > 0;) {
-    size_t close = 0, at = i, after = i + 1 + nlen;
-    if (ld->buf[i] != '<' || after >= ld->len || memcmp(ld->buf + i + 1, n->name, nlen) != 0 ||
-        strchr(" \t\r\n/>", ld->buf[after]) == NULL ||
-        load__scan_tag(ld->buf, ld->len, after, attr, &close, &at) != 0 || close > end ||
-        memchr(ld->buf + close, '\n', end - close) != NULL)
-      continue;
-    for (size_t k = at; k < end; k++)
-      line -= ld->buf[k] == '\n';
-    return line;
-  }
-  return xmlGetLineNo(n);
-}
-
 /* "FILE:LINE: <element> attribute '<attr>': reason". Returns -1. */
 static int load__fail(const struct model__load *ld, const xmlNode *n, const char *attr, const char *fmt, ...)
 {
@@ -202,10 +215,10 @@ static int load__fail(const struct model__load *ld, const xmlNode *n, const char
   vsnprintf(reason, sizeof reason, fmt, ap);
   va_end(ap);
   if (attr != NULL)
-    hnm_errf(ld->err, ld->errlen, "%s:%ld: %s attribute '%s': %s", ld->path, load__line(ld, n, attr),
+    hnm_errf(ld->err, ld->errlen, "%s:%ld: %s attribute '%s': %s", ld->path, model__attr_line(ld->buf, ld->len, n, attr),
              (const char *)n->name, attr, reason);
   else
-    hnm_errf(ld->err, ld->errlen, "%s:%ld: %s: %s", ld->path, load__line(ld, n, NULL), (const char *)n->name, reason);
+    hnm_errf(ld->err, ld->errlen, "%s:%ld: %s: %s", ld->path, model__attr_line(ld->buf, ld->len, n, NULL), (const char *)n->name, reason);
   return -1;
 }
 
@@ -1000,6 +1013,8 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
   }
 
   memset(&cap, 0, sizeof cap);
+  cap.buf = buf;
+  cap.len = len;
   xmlSetStructuredErrorFunc(&cap, model__xml_structured);
   xmlSetGenericErrorFunc(NULL, model__xml_silent);
 
@@ -1032,6 +1047,8 @@ static hnm_model *load__file_or_memory(const char *path, const char *buf, size_t
   vctxt->error = model__xml_valid_error;
   vctxt->warning = model__xml_silent;
   memset(&cap, 0, sizeof cap);
+  cap.buf = buf;
+  cap.len = len;
   if (xmlValidateDtd(vctxt, doc, dtd) != 1) {
     hnm_errf(err, errlen, "%s:%ld: invalid model: %s (checked against %s)", path,
                 cap.set && cap.line > 0 ? cap.line : 1L, cap.set ? cap.msg : "validation failed", dtd_path);

@@ -53,6 +53,8 @@ mutate unit.out core/hnm_out.c '  if (hnm_out_not_input(real, o->what, err, errl
 # Issue 38, readers, model files, generators (h4): each fix and its test.
 # unit.model: an error names the attribute's own line, not the tag's last.
 mutate unit.model model/hnm_model_load.c '  if (ld->buf == NULL || line < 1)' '  if (ld->buf != NULL || line < 1)'
+# unit.model: a DTD error about an attribute names the element's line.
+mutate unit.model model/hnm_model_load.c 'e->code == XML_DTD_ATTRIBUTE_VALUE     ? e->str2' 'e->code == -1 ? e->str2'
 # unit.model: 2^53 + 1 rounded to 2^53 and taken.
 mutate unit.model model/hnm_model.c 'x > MODEL__MAX_BYTES || model__written_above(v, MODEL__MAX_BYTES)' 'x > MODEL__MAX_BYTES'
 # unit.optscan: a whole number of 2^63 or more called "not a whole number".

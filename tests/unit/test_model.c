@@ -893,6 +893,16 @@ static void test_attribute_lines(void)
                                " pack-per-byte=\"1ps\" unpack-c0=\"0s\" unpack-per-block=\"1ns\" unpack-per-byte=\"1ps\"/>\n"
                                "</pack>\n</hnm-model>\n",
                     "inline.xml:9: pack-cost attribute 'pack-c0': ", __LINE__);
+  /* The DTD's errors too: a value outside its enumeration, an undeclared
+   * attribute, each on the second of the tag's three lines. */
+  expect_text_error("<?xml version=\"1.0\"?>\n<hnm-model name=\"t\" version=\"1\">\n"
+                    "<protocol async=\"none\" detached=\"none\"/>\n<sharing crosstraffic=\"off\"\n"
+                    " contention=\"some\"\n update=\"fixed\"/>\n<segments>\n"
+                    "<segment upto=\"inf\" lat-factor=\"1\" bw-factor=\"1\"/>\n</segments>\n</hnm-model>\n",
+                    "inline.xml:5: invalid model: Value \"some\" for attribute contention of sharing", __LINE__);
+  expect_text_error(LINES_HEAD "<segment upto=\"inf\"\n colour=\"red\" lat-factor=\"1\"\n bw-factor=\"1\"/>\n"
+                               "</segments>\n</hnm-model>\n",
+                    "inline.xml:6: invalid model: No declaration for attribute colour of element segment", __LINE__);
   /* A value of 1000 characters in an enumerated attribute: cut to 40 and
    * "...", the attribute's name kept. */
   char text[4096], value[1001];
