@@ -4,6 +4,7 @@
  * libhnmplatform.so reads (format in docs/platforms.md, "Routing"). Pure
  * C11, no SimGrid. The layouts and route choosers are in hnm_routing.c.
  */
+#include "hnm_input.h"
 #include "hnm_routing.h"
 #include "hnm_units.h"
 
@@ -148,8 +149,8 @@ int hnm_rnet_desc_write(FILE *fp, const struct hnm_rnet_desc *d, const char *com
 
 int hnm_rnet_is_description(const char *path)
 {
-  char line[64];
-  FILE *f = fopen(path, "r");
+  char line[64], why[256];
+  FILE *f = hnm_input_open(path, why, sizeof why); /* a named pipe: not one, never a hang */
   int yes = 0;
   if (f == NULL)
     return 0;
@@ -386,13 +387,13 @@ int hnm_rnet_desc_read(const char *path, struct hnm_rnet_desc *d, char *err, siz
   static struct desc__state zero;
   struct desc__state st = zero;
   int lineno = 0, rc = -1;
-  char line[1024];
-  FILE *f = fopen(path, "r");
+  char line[1024], why[256];
+  FILE *f = hnm_input_open(path, why, sizeof why);
 
   memset(d, 0, sizeof *d);
   d->ugal_threshold = HNM_RNET_UGAL_THRESHOLD;
   if (f == NULL)
-    return hnm_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    return hnm_fail(err, errlen, "%s: %s", path, why);
   while (fgets(line, sizeof line, f) != NULL) {
     size_t n = strlen(line);
     lineno++;

@@ -25,6 +25,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static struct hnm_rnet_desc dragonfly(unsigned long G, unsigned long C, unsigned long R, unsigned long N,
@@ -663,6 +664,12 @@ static void test_description(void)
   }
   unlink(path);
   CHECK_EQ(hnm_rnet_is_description(path), 0);
+  /* A named pipe (issue 38): refused at once, never waited on. */
+  CHECK_EQ(mkfifo(path, 0600), 0);
+  CHECK_EQ(hnm_rnet_is_description(path), 0);
+  CHECK_EQ(hnm_rnet_desc_read(path, &back, err, sizeof err), -1);
+  CHECK(strstr(err, ": not a regular file (a named pipe)") != NULL);
+  unlink(path);
 }
 
 static int role_is(const char *name, const struct hnm_linkrole_topo *t, const char *role, long a, long b, long c)
