@@ -334,7 +334,7 @@ int main(int argc, char **argv)
   const double any = HUGE_VAL;
   const struct hnm_opt opts[] = {
     {.name = "shape", .kind = HNM_OPT_STRING, .arg = "SHAPE", .help = "BG/Q partition: 512 .. 8192 nodes or AxBxCxDxE (see below)", .value = &o->shape},
-    {.name = "bw", .kind = HNM_OPT_BANDWIDTH, .arg = "BW", .def = "2GBps", .unit = "bytes/s", .help = "link bandwidth per direction", .value = &o->bw},
+    {.name = "bw", .kind = HNM_OPT_BANDWIDTH, .arg = "BW", .def = "2GBps", .unit = "bytes/s", .help = "link bandwidth per direction, at most 1e15Bps", .value = &o->bw},
     {.name = "usable", .kind = HNM_OPT_NUMBER, .arg = "F", .def = "0.9", .help = "usable fraction of it, 0 < F <= 1", .value = &o->usable},
     {.name = "simgrid", .kind = HNM_OPT_FLAG, .help = "on rings of 2, only the links SimGrid routes over (see below)", .value = &o->simgrid},
     {.name = "pattern", .kind = HNM_OPT_STRING, .arg = "NAME", .help = "aggregation, disjoint, overlap, subset (= subset1), subset2", .value = &o->pattern},

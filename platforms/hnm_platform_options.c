@@ -240,6 +240,8 @@ static void family_notes(FILE *out)
           "\n"
           "Units: BANDWIDTH as in SimGrid (10Gbps = bits/s, 1.25GBps = bytes/s, 1GiBps; a unit is\n"
           "required), TIME (10us, 1.5ms, 100ns, 0s), SPEED (1Gf = 1e9 flop/s), LIST = N,N,...\n"
+          "Ranges (docs/platforms.md): a BANDWIDTH above 0 and at most 1e15Bps (so is a limiter\n"
+          "link), a TIME at most 1s, a SPEED above 0 and at most 1e18f, --limiter 0 or 1e-6 .. 1e6.\n"
           "Options accept --name VALUE or --name=VALUE; a later option overrides an earlier one.\n"
           "\n");
   usage__family->notes(out);
