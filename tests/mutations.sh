@@ -50,6 +50,9 @@ mutate routing.ugal platforms/hnm_routing.c 'h_min * lat <= q_val' 'h_min * lat 
 # unit.out: core's writer refuses an output that is one of the tool's inputs.
 mutate unit.out core/hnm_out.c '  if (hnm_out_not_input(real, o->what, err, errlen) != 0) {' '  if (0) {'
 
+# sim.run_status: a rank's exit(3) becomes hnm's deadlock, status 1.
+mutate sim.run_status plugin/hnm_status.cpp '(status_deadlock && status != 0)' 'false'
+
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }
 own_scratch=0

@@ -160,7 +160,8 @@ static void run__notes(FILE *out)
           "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
           "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
           "Exit status: 2 on bad input (nothing simulated), else smpirun's (a model set's: see --model):\n"
-          "MPI_Abort's error code when a rank calls it, 1 on a deadlock or when --link-load cannot\n"
+          "MPI_Abort's error code when a rank calls it, a rank's exit(c) or non-zero return c, else\n"
+          "1 on a deadlock or when --link-load cannot\n"
           "be written (a last line on stderr says which; docs/reliability.md); 1 when hnm-run's own\n"
           "work fails (a fork, memory, standard output).\n",
           home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(), HNM_HOME_PLUGIN,

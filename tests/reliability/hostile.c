@@ -1422,6 +1422,14 @@ static int regression_cases(struct kase *all)
       k_args(k, tools[i][1], NULL);
     }
   }
+
+  /* Issue 38, hnm-run: a rank's exit(3) gives 3. */
+  if (xprog != NULL && *xprog) {
+    k = reg(all, "run-rank-exit-3", NULL);
+    k_args(k, T_RUN, "-np", "2", xprog, "exit3", NULL);
+    k->exits = 1u << 3;
+    k->simulates = 1;
+  }
   return nregress;
 }
 
