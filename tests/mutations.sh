@@ -52,6 +52,8 @@ mutate unit.out core/hnm_out.c '  if (hnm_out_not_input(real, o->what, err, errl
 
 # sim.run_status: a rank's exit(3) becomes hnm's deadlock, status 1.
 mutate sim.run_status plugin/hnm_status.cpp '(status_deadlock && status != 0)' 'false'
+# sim.run_status: the simulator outlives a SIGKILL to hnm-run.
+mutate sim.run_status tools/hnm_run.c 'if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)' 'if (0)'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }

@@ -37,12 +37,18 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define HNM_DEFAULT_MODEL "graphene"
+
+/* hnm-run's first argument when it heads smpirun's -wrapper
+ * (run__die_with_parent()); not an option of the command line. */
+#define RUN__DIE_WITH_PARENT "--die-with-parent"
 
 /* The largest routed platform hnm-run loads: SimGrid needs about 5.6 KB per
  * host of a routed torus (366 MB for 65,536 hosts, hnm-hosts on this
@@ -159,6 +165,8 @@ static void run__notes(FILE *out)
           "These paths are relative to hnm's home, %s\n"
           "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
           "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
+          "The simulator dies with hnm-run, even by SIGKILL: smpirun's -wrapper starts with\n"
+          "hnm-run --die-with-parent (internal: PR_SET_PDEATHSIG, docs/reliability.md).\n"
           "Exit status: 2 on bad input (nothing simulated), else smpirun's (a model set's: see --model):\n"
           "MPI_Abort's error code when a rank calls it, a rank's exit(c) or non-zero return c, else\n"
           "1 on a deadlock or when --link-load cannot\n"
@@ -806,6 +814,7 @@ struct run__cmdline {
   int spec_in_env;
   char cfg_speed[96];
   char plugin_path[4096], default_platform[4096], default_hostfile[4096];
+  char self[4096]; /* hnm-run's own executable, the head of the wrapper */
 };
 
 static void run__cmdline_free(struct run__cmdline *c)
@@ -856,11 +865,20 @@ static int run__cmdline_wrapper(const struct run__ctx *r, struct run__cmdline *c
                            "--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)");
 #endif
 
-  size_t wlen = strlen(plugin) + strlen(tc) + (r->wrapper ? strlen(r->wrapper) : 0) + 32;
+  ssize_t sn = readlink("/proc/self/exe", c->self, sizeof c->self - 1);
+  if (sn <= 0 || (size_t)sn >= sizeof c->self - 1)
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "cannot find hnm-run's own executable: %s",
+                           sn < 0 ? strerror(errno) : "path too long");
+  c->self[sn] = '\0';
+  if (strchr(c->self, ' ') != NULL)
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "hnm-run's path '%s' contains a space, which smpirun's -wrapper cannot carry", c->self);
+  size_t wlen = strlen(c->self) + strlen(plugin) + strlen(tc) + (r->wrapper ? strlen(r->wrapper) : 0) + 64;
   c->wrap = malloc(wlen);
   if (c->wrap == NULL)
     return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
-  snprintf(c->wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, r->wrapper ? " " : "", r->wrapper ? r->wrapper : "");
+  snprintf(c->wrap, wlen, "%s " RUN__DIE_WITH_PARENT " env LD_PRELOAD=%s%s%s%s", c->self, plugin, tc,
+           r->wrapper ? " " : "", r->wrapper ? r->wrapper : "");
   return 0;
 }
 
@@ -978,8 +996,34 @@ static int run__launch(const struct run__ctx *r, const struct run__cmdline *c, c
   fflush(stdout);
   if (r->set != NULL)
     return run_set(r->set, c->args, err, errlen);
+  /* smpirun is this process from now on (run__die_with_parent()). */
+  char pid[32];
+  snprintf(pid, sizeof pid, "%ld", (long)getpid());
+  if (setenv("HNM_RUN_SMPIRUN", pid, 1) != 0)
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "cannot set HNM_RUN_SMPIRUN: %s", strerror(errno));
   execvp("smpirun", c->args);
   return hnm_fail_status(127, err, errlen, "cannot run smpirun: %s (install simgrid)", strerror(errno));
+}
+
+/* The head of smpirun's -wrapper: "hnm-run --die-with-parent env
+ * LD_PRELOAD=... smpimain ...". smpirun (a shell script: hnm-run itself
+ * after execvp, or a model set's child) starts the simulator as its own
+ * child; a SIGKILL to hnm-run ends the script but not its child, which
+ * would spin on. Here, in that child, before it becomes the simulator:
+ * PR_SET_PDEATHSIG, which exec keeps, makes the kernel SIGKILL the
+ * simulator when smpirun dies, however it dies. $HNM_RUN_SMPIRUN (the pid
+ * of smpirun, set by hnm-run) tells whether smpirun died before the
+ * request. Returns only on failure (127, with the line in err). */
+static int run__die_with_parent(char **cmd, char *err, size_t errlen)
+{
+  const char *want = getenv("HNM_RUN_SMPIRUN");
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "--die-with-parent: %s", strerror(errno));
+  if (want != NULL && strtol(want, NULL, 10) != (long)getppid())
+    raise(SIGKILL); /* smpirun is gone already */
+  unsetenv("HNM_RUN_SMPIRUN");
+  execvp(cmd[0], cmd);
+  return hnm_fail_status(127, err, errlen, "--die-with-parent: cannot run %s: %s", cmd[0], strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -991,7 +1035,12 @@ int main(int argc, char **argv)
   r.program = -1;
   hnm_msg_init("hnm-run");
   char err[HNM_ERRLEN] = "";
-  int rc = run__options(&r, argc, argv, err, sizeof err);
+  int rc = -1;
+  if (argc > 2 && strcmp(argv[1], RUN__DIE_WITH_PARENT) == 0) {
+    rc = run__die_with_parent(argv + 2, err, sizeof err);
+    goto report;
+  }
+  rc = run__options(&r, argc, argv, err, sizeof err);
   if (rc >= 0)
     goto report;
   hnm_model *model = run__model_load(&r, err, sizeof err);

@@ -1423,11 +1423,16 @@ static int regression_cases(struct kase *all)
     }
   }
 
-  /* Issue 38, hnm-run: a rank's exit(3) gives 3. */
+  /* Issue 38, hnm-run: a rank's exit(3) gives 3; a SIGKILL to hnm-run
+   * leaves no simulator running. */
   if (xprog != NULL && *xprog) {
     k = reg(all, "run-rank-exit-3", NULL);
     k_args(k, T_RUN, "-np", "2", xprog, "exit3", NULL);
     k->exits = 1u << 3;
+    k->simulates = 1;
+    k = reg(all, "run-sigkill-no-simulator-left", NULL);
+    k_args(k, T_RUN, "-np", "2", xprog, "forever", NULL);
+    k->kill_ms = 2500;
     k->simulates = 1;
   }
   return nregress;
@@ -1735,6 +1740,17 @@ static int run_case(struct kase *k, long id)
     struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
     sigtimedwait(&chld, NULL, &wait);
   }
+  /* A tool the harness killed: what it started in its own group dies with
+   * it too (hnm-run's simulator, a grandchild), within a few seconds; the
+   * dead are reaped (live_children()) so that only the live count. */
+  for (int tries = 0; killed && tries < 50 && kill(-pid, 0) == 0; tries++) {
+    pid_t reap[64];
+    struct timespec ms100 = {0, 100000000};
+    nanosleep(&ms100, NULL);
+    live_children(reap, 64);
+  }
+  if (killed && kill(-pid, 0) == 0)
+    fail(k, id, "process(es) of the tool's group still running 5 s after the harness killed the tool");
   /* What the tool left running in its group (nothing should be). */
   kill(-pid, SIGKILL);
   if (lockfd >= 0)
