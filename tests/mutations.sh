@@ -50,6 +50,10 @@ mutate routing.ugal platforms/hnm_routing.c 'h_min * lat <= q_val' 'h_min * lat 
 # unit.out: core's writer refuses an output that is one of the tool's inputs.
 mutate unit.out core/hnm_out.c '  if (hnm_out_not_input(real, o->what, err, errlen) != 0) {' '  if (0) {'
 
+# sim.run_cfg: hnm-run passes a bad --cfg=hnm/... to SimGrid (issue 38).
+mutate sim.run_cfg tools/hnm_run.c '  return run_cfg_check(arg, err, errlen);' '  return 0;'
+# sim.run_cfg: hnm-run lets --cfg=hnm/link-load name an input.
+mutate sim.run_cfg tools/hnm_run.c '    if (hnm_out_check(file, "--cfg=hnm/link-load", err, errlen) != 0)' '    if (0)'
 # sim.run_status: a rank's exit(3) becomes hnm's deadlock, status 1.
 mutate sim.run_status plugin/hnm_status.cpp '(status_deadlock && status != 0)' 'false'
 # sim.run_status: the simulator outlives a SIGKILL to hnm-run.

@@ -28,6 +28,7 @@
 #include "hnm_opt.h"
 #include "hnm_out.h"
 #include "hnm_routing.h"
+#include "hnm_run_cfg.h"
 #include "hnm_run_set.h"
 #include "hnm_speed.h"
 #include "hnm_version.h"
@@ -164,7 +165,10 @@ static void run__notes(FILE *out)
           "the plugin is %s/%s (override with $HNM_PLUGIN).\n"
           "These paths are relative to hnm's home, %s\n"
           "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
-          "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
+          "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help. hnm-run checks\n"
+          "every --cfg=hnm/KEY:VALUE first (a known key, one value, of its type: exit 2, one line);\n"
+          "the link-load file, however named (--link-load, --cfg=hnm/link-load, $HNM_LINK_LOAD),\n"
+          "may be none of the run's inputs (platform, hostfile, model, program).\n"
           "The simulator dies with hnm-run, even by SIGKILL: smpirun's -wrapper starts with\n"
           "hnm-run --die-with-parent (internal: PR_SET_PDEATHSIG, docs/reliability.md).\n"
           "Exit status: 2 on bad input (nothing simulated), else smpirun's (a model set's: see --model):\n"
@@ -199,31 +203,18 @@ static const char *cfg_arg_value(const char *arg, const char *key)
 /* Refuse a --cfg= argument hnm-run cannot pass on (-1 with the line in err:
  * bad input), else return 0:
  * - an option that hnm owns through the model: setting it too is a conflict;
- * - one of libhnm.so's boolean flags with a value SimGrid 3.32 cannot parse
- *   (its parse_bool takes yes/on/true/1 and no/off/false/0, and throws
- *   otherwise: an uncaught exception, a backtrace and exit status 134 from
- *   inside smpimain). */
+ * - a setting of libhnm.so that SimGrid would end in an uncaught exception
+ *   (exit status 134 from inside smpimain) or the plugin refuse: an unknown
+ *   hnm/ key, no value or more than one, a value of the wrong type
+ *   (hnm_run_cfg.h). */
 static int refuse_cfg(const char *arg, char *err, size_t errlen)
 {
   static const char *const owned[] = {"smpi/bw-factor", "smpi/lat-factor", "smpi/os", "smpi/or", "smpi/ois",
-                                      "smpi/async-small-thresh", "smpi/send-is-detached-thresh", "hnm/model",
-                                      NULL};
-  static const char *const flags[] = {"hnm/verbose", "hnm/fast", "hnm/detached-remedy", "hnm/unlock-remedy",
-                                     NULL};
-  static const char *const values[] = {"yes", "on", "true", "1", "no", "off", "false", "0", NULL};
+                                      "smpi/async-small-thresh", "smpi/send-is-detached-thresh", NULL};
   for (int i = 0; owned[i] != NULL; i++)
     if (cfg_arg_value(arg, owned[i]) != NULL)
       return hnm_fail(err, errlen, "'%s' conflicts with --model (hnm sets %s from the model)", arg, owned[i]);
-  for (int i = 0; flags[i] != NULL; i++) {
-    const char *v = cfg_arg_value(arg, flags[i]);
-    if (v == NULL)
-      continue;
-    for (int k = 0; values[k] != NULL; k++)
-      if (strcmp(v, values[k]) == 0)
-        return 0;
-    return hnm_fail(err, errlen, "'%s': %s takes yes, no, on, off, true, false, 1 or 0", arg, flags[i]);
-  }
-  return 0;
+  return run_cfg_check(arg, err, errlen);
 }
 
 /* --link-load FILE: libhnm.so writes FILE at the end of the simulation
@@ -369,13 +360,13 @@ static int needs_no_guard(long np, long limit)
 }
 
 /* Everything checked before smpirun starts, once the model is known:
- * arguments after the program, the platform (loaded by SimGrid), the
+ * the program, the platform (loaded by SimGrid), the
  * hostfile against it, -np against the hostfile. 0, or an exit status with
  * the one line in err (2: bad input; 1: the platform check could not be
  * run); *full: whether the run needs network/optim:Full; *ranks: the
  * ranks smpirun will start (-np, else the places of the hostfile or
  * platform). */
-static int check_run(int argc, char **argv, int program, const char *platform, const char *hostfile,
+static int check_run(char **argv, int program, const char *platform, const char *hostfile,
                      const char *np_text, const hnm_model *model, const char *user_speed, run_speed *speed,
                      int *full, long *ranks, char *err, size_t errlen)
 {
@@ -395,12 +386,6 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
     hnm_errf(err, errlen, "program '%s': %s", argv[program], pwhy);
     return HNM_EXIT_USAGE;
   }
-  /* Options after the program belong to the program: still refuse owned cfgs,
-   * since smpirun steals --cfg= wherever it finds them. */
-  for (int j = program + 1; j < argc; j++)
-    if (refuse_cfg(argv[j], err, errlen) != 0)
-      return HNM_EXIT_USAGE;
-
   long np = 0, slots = 0;
   if (np_text != NULL && run_check_np(np_text, &np, err, errlen) != 0)
     return HNM_EXIT_USAGE;
@@ -722,6 +707,11 @@ static int run__scan(struct run__ctx *r, char *err, size_t errlen)
       j++;
     }
   }
+  /* Arguments after the program belong to the program, but smpirun steals
+   * --cfg= wherever it finds it: checked all the same. */
+  for (int j = r->program + 1; r->program >= 0 && j < r->argc; j++)
+    if (refuse_cfg(r->argv[j], err, errlen) != 0)
+      return -1;
   return 0;
 }
 
@@ -763,19 +753,59 @@ static int run__routed(struct run__ctx *r, char *err, size_t errlen)
   return 0;
 }
 
-/* Step 5: --link-load is written at the end of the simulation: a place it
- * cannot be written to, or one of the inputs, is refused now (-1 with the
- * line in err: bad input). */
+/* Step 5a: the run's inputs (core/hnm_out.h), which no output of the run
+ * may be: the platform and hostfile that smpirun reads (the bundled ones
+ * by default), the model file (a spec's part before its overrides; a model
+ * set's files) and the program. 0, or -1 with the line in err (memory). */
+static int run__inputs(const struct run__ctx *r, char *err, size_t errlen)
+{
+  char plat[4096], hosts[4096], model[4096];
+  if (hnm_home_path(plat, sizeof plat, HNM_HOME_PLATFORMS "/default.xml") != 0)
+    plat[0] = '\0';
+  if (hnm_home_path(hosts, sizeof hosts, HNM_HOME_PLATFORMS "/default.hosts") != 0)
+    hosts[0] = '\0';
+  snprintf(model, sizeof model, "%s", r->spec);
+  char *slash = strrchr(model, '/'), *colon = strchr(slash != NULL ? slash : model, ':');
+  if (colon != NULL)
+    *colon = '\0';
+  const char *prog = r->program >= 0 && strchr(r->argv[r->program], '/') != NULL ? r->argv[r->program] : NULL;
+  if (hnm_out_input(r->platform != NULL ? r->platform : plat, "the platform", err, errlen) != 0 ||
+      hnm_out_input(r->hostfile != NULL ? r->hostfile : r->platform == NULL ? hosts : NULL, "the hostfile", err,
+                    errlen) != 0 ||
+      hnm_out_input(model, "the model", err, errlen) != 0 || hnm_out_input(prog, "the program", err, errlen) != 0)
+    return -1;
+  for (size_t k = 0; r->set != NULL && k < r->set->nmembers + 1; k++) {
+    snprintf(model, sizeof model, "%s/%s", r->set->dir, r->set->files[k]);
+    if (hnm_out_input(model, "a model of the set", err, errlen) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* Step 5: the per-link load, written at the end of the simulation, to the
+ * file of --link-load, else of --cfg=hnm/link-load (before or after the
+ * program: smpirun takes it anywhere), else of $HNM_LINK_LOAD (what the
+ * plugin reads): a place it cannot be written to, or one of the inputs
+ * (step 5a), is refused now (-1 with the line in err: bad input). */
 static int run__link_load_check(const struct run__ctx *r, char *err, size_t errlen)
 {
-  const char *named[4] = {r->platform, r->hostfile, r->program >= 0 ? r->argv[r->program] : NULL, r->spec};
-  if (r->link_load == NULL)
-    return 0;
-  if (hnm_out_check(r->link_load, "--link-load", err, errlen) != 0)
+  char file[4096];
+  int by_cfg = 0;
+  if (r->link_load != NULL && hnm_out_check(r->link_load, "--link-load", err, errlen) != 0)
     return -1;
-  for (int k = 0; k < 4; k++)
-    if (named[k] != NULL && hnm_out_same_file(r->link_load, named[k]))
-      return hnm_fail(err, errlen, "--link-load: '%s' is an input of the run (%s)", r->link_load, named[k]);
+  for (int j = 0; j < r->argc; j++) {
+    if (!run_cfg_link_load(r->argv[j], file, sizeof file))
+      continue;
+    if (r->link_load != NULL)
+      return hnm_fail(err, errlen, "'%s' conflicts with --link-load '%s': give one", r->argv[j], r->link_load);
+    if (hnm_out_check(file, "--cfg=hnm/link-load", err, errlen) != 0)
+      return -1;
+    by_cfg = 1;
+  }
+  const char *env = getenv("HNM_LINK_LOAD");
+  if (r->link_load == NULL && !by_cfg && env != NULL && *env != '\0' &&
+      hnm_out_check(env, "$HNM_LINK_LOAD", err, errlen) != 0)
+    return -1;
   return 0;
 }
 
@@ -800,7 +830,7 @@ static int run__check(struct run__ctx *r, hnm_model *model, int rc, char *err, s
   }
   memset(&r->speed, 0, sizeof r->speed);
   if (rc == 0)
-    rc = check_run(r->argc, r->argv, r->program, platform, r->hostfile, r->np_text, model, user_speed, &r->speed,
+    rc = check_run(r->argv, r->program, platform, r->hostfile, r->np_text, model, user_speed, &r->speed,
                    &r->full, &r->ranks, err, errlen);
   hnm_model_free(model);
   return rc != 0 ? rc : -1;
@@ -1051,6 +1081,8 @@ int main(int argc, char **argv)
   rc = run__scan(&r, err, sizeof err) != 0 ? HNM_EXIT_USAGE : 0;
   if (rc == 0)
     rc = run__routed(&r, err, sizeof err);
+  if (rc == 0 && run__inputs(&r, err, sizeof err) != 0)
+    rc = HNM_EXIT_FAILURE;
   if (rc == 0 && run__link_load_check(&r, err, sizeof err) != 0)
     rc = HNM_EXIT_USAGE;
   rc = run__check(&r, model, rc, err, sizeof err);

@@ -1180,7 +1180,7 @@ static int regression_cases(struct kase *all)
   k = reg(all, "run-link-load-directory", "--link-load: 'd': is a directory");
   k_in(k, "d", NULL, 0, K_DIR);
   k_args(k, T_RUN, "--dry-run", "--link-load", "d", "-np", "2", T_PROG, NULL);
-  k = reg(all, "run-link-load-is-platform", "--link-load: 'p.xml' is an input of the run");
+  k = reg(all, "run-link-load-is-platform", "--link-load: 'p.xml' is the platform 'p.xml'");
   k_text(k, "p.xml", seed_plat);
   k_args(k, T_RUN, "--dry-run", "--link-load", "p.xml", "-platform", "p.xml", "-np", "2", T_PROG, NULL);
   k = reg(all, "run-link-load-loop", "--link-load: 'loop': ");
@@ -1423,8 +1423,31 @@ static int regression_cases(struct kase *all)
     }
   }
 
-  /* Issue 38, hnm-run: a rank's exit(3) gives 3; a SIGKILL to hnm-run
-   * leaves no simulator running. */
+  /* Issue 38, hnm-run: --cfg=hnm/... checked before SimGrid sees it (it
+   * aborted: SIGABRT, exit 134), even with --dry-run; no output onto an
+   * input, whichever way the link-load file is named; a rank's exit(3)
+   * gives 3; a SIGKILL to hnm-run leaves no simulator running. */
+  static const char *const run_cfgs[][3] = {
+    {"run-cfg-seed-comma", "--cfg=hnm/seed:1,5", "^hnm-run: '--cfg=hnm/seed:1,5': hnm/seed takes one value"},
+    {"run-cfg-seed-blank", "--cfg=hnm/seed:1 5", "^hnm-run: '--cfg=hnm/seed:1 5': hnm/seed takes one value"},
+    {"run-cfg-misspelled", "--cfg=hnm/sede:1", "hnm has no setting hnm/sede \\(did you mean hnm/seed\\?\\)$"},
+    {"run-cfg-no-value", "--cfg=hnm/verbose", "'--cfg=hnm/verbose': hnm/verbose has no value"},
+    {"run-cfg-seed-empty", "--cfg=hnm/seed:", "'--cfg=hnm/seed:': hnm/seed takes a whole number"},
+    {"run-cfg-seed-2^64", "--cfg=hnm/seed:18446744073709551616", "hnm/seed takes a whole number"},
+    {"run-cfg-link-load-empty", "--cfg=hnm/link-load:", "hnm/link-load takes a file name"},
+  };
+  for (size_t i = 0; i < sizeof run_cfgs / sizeof *run_cfgs; i++) {
+    k = reg(all, run_cfgs[i][0], run_cfgs[i][2]);
+    k_args(k, T_RUN, "--dry-run", "-np", "2", T_PROG, run_cfgs[i][1], NULL);
+  }
+  k = reg(all, "run-cfg-link-load-is-platform",
+          "^hnm-run: --cfg=hnm/link-load: 'p\\.xml' is the platform 'p\\.xml': writing it would destroy it$");
+  k_text(k, "p.xml", seed_plat);
+  k_args(k, T_RUN, "-platform", "p.xml", "-np", "2", "--cfg=hnm/link-load:p.xml", T_PROG, NULL);
+  k = reg(all, "run-env-link-load-is-hostfile", "^hnm-run: \\$HNM_LINK_LOAD: 'p\\.hosts' is the hostfile");
+  k_text(k, "p.xml", seed_plat), k_text(k, "p.hosts", seed_hosts);
+  k_args(k, "/usr/bin/env", "HNM_LINK_LOAD=p.hosts", T_RUN, "-platform", "p.xml", "-hostfile", "p.hosts", "-np", "2",
+         T_PROG, NULL);
   if (xprog != NULL && *xprog) {
     k = reg(all, "run-rank-exit-3", NULL);
     k_args(k, T_RUN, "-np", "2", xprog, "exit3", NULL);
