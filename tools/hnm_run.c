@@ -1049,8 +1049,12 @@ static int run__die_with_parent(char **cmd, char *err, size_t errlen)
   const char *want = getenv("HNM_RUN_SMPIRUN");
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
     return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "--die-with-parent: %s", strerror(errno));
-  if (want != NULL && strtol(want, NULL, 10) != (long)getppid())
-    raise(SIGKILL); /* smpirun is gone already */
+  /* smpirun gone already: the guard was reparented, and smpirun is no
+   * more (a shell that starts its job through a subshell of its own keeps
+   * smpirun alive: that run goes on). */
+  long sp = want != NULL ? strtol(want, NULL, 10) : 0;
+  if (sp > 0 && sp != (long)getppid() && kill((pid_t)sp, 0) != 0)
+    raise(SIGKILL);
   unsetenv("HNM_RUN_SMPIRUN");
   execvp(cmd[0], cmd);
   return hnm_fail_status(127, err, errlen, "--die-with-parent: cannot run %s: %s", cmd[0], strerror(errno));
