@@ -13,7 +13,9 @@
  *   --link-load failed   1.
  * The first failure recorded wins (after MPI_Abort, SimGrid also reports the
  * other ranks as deadlocked). A program's non-zero return is SimGrid's own
- * business (smpimain already returns it).
+ * business (smpimain already returns it), and wins over a deadlock: a rank
+ * that calls exit(3) or returns 3 early leaves the others blocked, and the
+ * run's status is 3, as with plain smpirun (status_at_exit()).
  */
 #include "hnm_status.h"
 
@@ -34,9 +36,17 @@ namespace {
 int status_code = 0;
 char status_summary[512];
 
-void status_at_exit()
+bool status_deadlock = false; /* the failure recorded is the deadlock */
+
+/* STATUS: what smpimain exits with (glibc's on_exit passes it): SimGrid's
+ * own status, the first non-zero one a rank returned or gave exit() (its
+ * smpi_exit). A rank that exits early leaves the others blocked: SimGrid
+ * then reports a deadlock, whose cause is the rank's exit, not the
+ * program's communication -- plain smpirun exits with the rank's status,
+ * and so does hnm-run, without a line of its own. */
+void status_at_exit(int status, void*)
 {
-  if (status_code == 0)
+  if (status_code == 0 || (status_deadlock && status != 0))
     return;
   std::fflush(nullptr);
   /* Written directly, in hnm_log.hpp's form: at exit SimGrid 4.x has
@@ -60,8 +70,9 @@ void hnm_status_fail(int code, const char* summary)
 
 void hnm_status_init()
 {
-  std::atexit(status_at_exit);
+  on_exit(status_at_exit, nullptr);
   simgrid::s4u::Engine::on_deadlock_cb([] {
+    status_deadlock = status_code == 0;
     hnm_status_fail(1, "the simulation ended in a deadlock: ranks still wait for messages (SimGrid's list above)");
   });
 }

@@ -65,6 +65,14 @@ mutate platforms.bad_input platforms/hnm_platform_config.c '  if (*out > HNM_QUA
 mutate routing.linkplot platforms/hnm_linkload_csv.h '#define HNM_LINKLOAD_MAX_BUSY 1e12' '#define HNM_LINKLOAD_MAX_BUSY 1e308'
 # multipath.paths_input: multipath-mpi reads its path file unbounded (fopen, no FIFO check).
 mutate multipath.paths_input apps/multipath.c '  else if (hnm_input_lines_open(&r, o->paths, why, sizeof why) != 0)' '  else if ((r.f = fopen(o->paths, "r")) == NULL)'
+# sim.run_cfg: hnm-run passes a bad --cfg=hnm/... to SimGrid (issue 38).
+mutate sim.run_cfg tools/hnm_run.c '  return run_cfg_check(arg, err, errlen);' '  return 0;'
+# sim.run_cfg: hnm-run lets --cfg=hnm/link-load name an input.
+mutate sim.run_cfg tools/hnm_run.c '    if (hnm_out_check(file, "--cfg=hnm/link-load", err, errlen) != 0)' '    if (0)'
+# sim.run_status: a rank's exit(3) becomes hnm's deadlock, status 1.
+mutate sim.run_status plugin/hnm_status.cpp '(status_deadlock && status != 0)' 'false'
+# sim.run_status: the simulator outlives a SIGKILL to hnm-run.
+mutate sim.run_status tools/hnm_run.c 'if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)' 'if (0)'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }

@@ -28,6 +28,7 @@
 #include "hnm_opt.h"
 #include "hnm_out.h"
 #include "hnm_routing.h"
+#include "hnm_run_cfg.h"
 #include "hnm_run_set.h"
 #include "hnm_speed.h"
 #include "hnm_version.h"
@@ -37,12 +38,18 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define HNM_DEFAULT_MODEL "graphene"
+
+/* hnm-run's first argument when it heads smpirun's -wrapper
+ * (run__die_with_parent()); not an option of the command line. */
+#define RUN__DIE_WITH_PARENT "--die-with-parent"
 
 /* The largest routed platform hnm-run loads: SimGrid needs about 5.6 KB per
  * host of a routed torus (366 MB for 65,536 hosts, hnm-hosts on this
@@ -158,9 +165,15 @@ static void run__notes(FILE *out)
           "the plugin is %s/%s (override with $HNM_PLUGIN).\n"
           "These paths are relative to hnm's home, %s\n"
           "(found next to hnm-run; override with $HNM_HOME, the installation prefix).\n"
-          "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help.\n"
+          "The plugin's SimGrid settings (hnm/model, ...): hnm-run PROGRAM --cfg-help. hnm-run checks\n"
+          "every --cfg=hnm/KEY:VALUE first (a known key, one value, of its type: exit 2, one line);\n"
+          "the link-load file, however named (--link-load, --cfg=hnm/link-load, $HNM_LINK_LOAD),\n"
+          "may be none of the run's inputs (platform, hostfile, model, program).\n"
+          "The simulator dies with hnm-run, even by SIGKILL: smpirun's -wrapper starts with\n"
+          "hnm-run --die-with-parent (internal: PR_SET_PDEATHSIG, docs/reliability.md).\n"
           "Exit status: 2 on bad input (nothing simulated), else smpirun's (a model set's: see --model):\n"
-          "MPI_Abort's error code when a rank calls it, 1 on a deadlock or when --link-load cannot\n"
+          "MPI_Abort's error code when a rank calls it, a rank's exit(c) or non-zero return c, else\n"
+          "1 on a deadlock or when --link-load cannot\n"
           "be written (a last line on stderr says which; docs/reliability.md); 1 when hnm-run's own\n"
           "work fails (a fork, memory, standard output).\n",
           home_or_unknown(), HNM_HOME_PLATFORMS, hnm_model_dir(), home_or_unknown(), HNM_HOME_PLUGIN,
@@ -190,31 +203,18 @@ static const char *cfg_arg_value(const char *arg, const char *key)
 /* Refuse a --cfg= argument hnm-run cannot pass on (-1 with the line in err:
  * bad input), else return 0:
  * - an option that hnm owns through the model: setting it too is a conflict;
- * - one of libhnm.so's boolean flags with a value SimGrid 3.32 cannot parse
- *   (its parse_bool takes yes/on/true/1 and no/off/false/0, and throws
- *   otherwise: an uncaught exception, a backtrace and exit status 134 from
- *   inside smpimain). */
+ * - a setting of libhnm.so that SimGrid would end in an uncaught exception
+ *   (exit status 134 from inside smpimain) or the plugin refuse: an unknown
+ *   hnm/ key, no value or more than one, a value of the wrong type
+ *   (hnm_run_cfg.h). */
 static int refuse_cfg(const char *arg, char *err, size_t errlen)
 {
   static const char *const owned[] = {"smpi/bw-factor", "smpi/lat-factor", "smpi/os", "smpi/or", "smpi/ois",
-                                      "smpi/async-small-thresh", "smpi/send-is-detached-thresh", "hnm/model",
-                                      NULL};
-  static const char *const flags[] = {"hnm/verbose", "hnm/fast", "hnm/detached-remedy", "hnm/unlock-remedy",
-                                     NULL};
-  static const char *const values[] = {"yes", "on", "true", "1", "no", "off", "false", "0", NULL};
+                                      "smpi/async-small-thresh", "smpi/send-is-detached-thresh", NULL};
   for (int i = 0; owned[i] != NULL; i++)
     if (cfg_arg_value(arg, owned[i]) != NULL)
       return hnm_fail(err, errlen, "'%s' conflicts with --model (hnm sets %s from the model)", arg, owned[i]);
-  for (int i = 0; flags[i] != NULL; i++) {
-    const char *v = cfg_arg_value(arg, flags[i]);
-    if (v == NULL)
-      continue;
-    for (int k = 0; values[k] != NULL; k++)
-      if (strcmp(v, values[k]) == 0)
-        return 0;
-    return hnm_fail(err, errlen, "'%s': %s takes yes, no, on, off, true, false, 1 or 0", arg, flags[i]);
-  }
-  return 0;
+  return run_cfg_check(arg, err, errlen);
 }
 
 /* --link-load FILE: libhnm.so writes FILE at the end of the simulation
@@ -360,13 +360,13 @@ static int needs_no_guard(long np, long limit)
 }
 
 /* Everything checked before smpirun starts, once the model is known:
- * arguments after the program, the platform (loaded by SimGrid), the
+ * the program, the platform (loaded by SimGrid), the
  * hostfile against it, -np against the hostfile. 0, or an exit status with
  * the one line in err (2: bad input; 1: the platform check could not be
  * run); *full: whether the run needs network/optim:Full; *ranks: the
  * ranks smpirun will start (-np, else the places of the hostfile or
  * platform). */
-static int check_run(int argc, char **argv, int program, const char *platform, const char *hostfile,
+static int check_run(char **argv, int program, const char *platform, const char *hostfile,
                      const char *np_text, const hnm_model *model, const char *user_speed, run_speed *speed,
                      int *full, long *ranks, char *err, size_t errlen)
 {
@@ -386,12 +386,6 @@ static int check_run(int argc, char **argv, int program, const char *platform, c
     hnm_errf(err, errlen, "program '%s': %s", argv[program], pwhy);
     return HNM_EXIT_USAGE;
   }
-  /* Options after the program belong to the program: still refuse owned cfgs,
-   * since smpirun steals --cfg= wherever it finds them. */
-  for (int j = program + 1; j < argc; j++)
-    if (refuse_cfg(argv[j], err, errlen) != 0)
-      return HNM_EXIT_USAGE;
-
   long np = 0, slots = 0;
   if (np_text != NULL && run_check_np(np_text, &np, err, errlen) != 0)
     return HNM_EXIT_USAGE;
@@ -713,6 +707,11 @@ static int run__scan(struct run__ctx *r, char *err, size_t errlen)
       j++;
     }
   }
+  /* Arguments after the program belong to the program, but smpirun steals
+   * --cfg= wherever it finds it: checked all the same. */
+  for (int j = r->program + 1; r->program >= 0 && j < r->argc; j++)
+    if (refuse_cfg(r->argv[j], err, errlen) != 0)
+      return -1;
   return 0;
 }
 
@@ -754,19 +753,59 @@ static int run__routed(struct run__ctx *r, char *err, size_t errlen)
   return 0;
 }
 
-/* Step 5: --link-load is written at the end of the simulation: a place it
- * cannot be written to, or one of the inputs, is refused now (-1 with the
- * line in err: bad input). */
+/* Step 5a: the run's inputs (core/hnm_out.h), which no output of the run
+ * may be: the platform and hostfile that smpirun reads (the bundled ones
+ * by default), the model file (a spec's part before its overrides; a model
+ * set's files) and the program. 0, or -1 with the line in err (memory). */
+static int run__inputs(const struct run__ctx *r, char *err, size_t errlen)
+{
+  char plat[4096], hosts[4096], model[4096];
+  if (hnm_home_path(plat, sizeof plat, HNM_HOME_PLATFORMS "/default.xml") != 0)
+    plat[0] = '\0';
+  if (hnm_home_path(hosts, sizeof hosts, HNM_HOME_PLATFORMS "/default.hosts") != 0)
+    hosts[0] = '\0';
+  snprintf(model, sizeof model, "%s", r->spec);
+  char *slash = strrchr(model, '/'), *colon = strchr(slash != NULL ? slash : model, ':');
+  if (colon != NULL)
+    *colon = '\0';
+  const char *prog = r->program >= 0 && strchr(r->argv[r->program], '/') != NULL ? r->argv[r->program] : NULL;
+  if (hnm_out_input(r->platform != NULL ? r->platform : plat, "the platform", err, errlen) != 0 ||
+      hnm_out_input(r->hostfile != NULL ? r->hostfile : r->platform == NULL ? hosts : NULL, "the hostfile", err,
+                    errlen) != 0 ||
+      hnm_out_input(model, "the model", err, errlen) != 0 || hnm_out_input(prog, "the program", err, errlen) != 0)
+    return -1;
+  for (size_t k = 0; r->set != NULL && k < r->set->nmembers + 1; k++) {
+    snprintf(model, sizeof model, "%s/%s", r->set->dir, r->set->files[k]);
+    if (hnm_out_input(model, "a model of the set", err, errlen) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* Step 5: the per-link load, written at the end of the simulation, to the
+ * file of --link-load, else of --cfg=hnm/link-load (before or after the
+ * program: smpirun takes it anywhere), else of $HNM_LINK_LOAD (what the
+ * plugin reads): a place it cannot be written to, or one of the inputs
+ * (step 5a), is refused now (-1 with the line in err: bad input). */
 static int run__link_load_check(const struct run__ctx *r, char *err, size_t errlen)
 {
-  const char *named[4] = {r->platform, r->hostfile, r->program >= 0 ? r->argv[r->program] : NULL, r->spec};
-  if (r->link_load == NULL)
-    return 0;
-  if (hnm_out_check(r->link_load, "--link-load", err, errlen) != 0)
+  char file[4096];
+  int by_cfg = 0;
+  if (r->link_load != NULL && hnm_out_check(r->link_load, "--link-load", err, errlen) != 0)
     return -1;
-  for (int k = 0; k < 4; k++)
-    if (named[k] != NULL && hnm_out_same_file(r->link_load, named[k]))
-      return hnm_fail(err, errlen, "--link-load: '%s' is an input of the run (%s)", r->link_load, named[k]);
+  for (int j = 0; j < r->argc; j++) {
+    if (!run_cfg_link_load(r->argv[j], file, sizeof file))
+      continue;
+    if (r->link_load != NULL)
+      return hnm_fail(err, errlen, "'%s' conflicts with --link-load '%s': give one", r->argv[j], r->link_load);
+    if (hnm_out_check(file, "--cfg=hnm/link-load", err, errlen) != 0)
+      return -1;
+    by_cfg = 1;
+  }
+  const char *env = getenv("HNM_LINK_LOAD");
+  if (r->link_load == NULL && !by_cfg && env != NULL && *env != '\0' &&
+      hnm_out_check(env, "$HNM_LINK_LOAD", err, errlen) != 0)
+    return -1;
   return 0;
 }
 
@@ -791,7 +830,7 @@ static int run__check(struct run__ctx *r, hnm_model *model, int rc, char *err, s
   }
   memset(&r->speed, 0, sizeof r->speed);
   if (rc == 0)
-    rc = check_run(r->argc, r->argv, r->program, platform, r->hostfile, r->np_text, model, user_speed, &r->speed,
+    rc = check_run(r->argv, r->program, platform, r->hostfile, r->np_text, model, user_speed, &r->speed,
                    &r->full, &r->ranks, err, errlen);
   hnm_model_free(model);
   return rc != 0 ? rc : -1;
@@ -805,6 +844,7 @@ struct run__cmdline {
   int spec_in_env;
   char cfg_speed[96];
   char plugin_path[4096], default_platform[4096], default_hostfile[4096];
+  char self[4096]; /* hnm-run's own executable, the head of the wrapper */
 };
 
 static void run__cmdline_free(struct run__cmdline *c)
@@ -855,11 +895,20 @@ static int run__cmdline_wrapper(const struct run__ctx *r, struct run__cmdline *c
                            "--tcmalloc: tcmalloc was not found when hnm was built (install libgoogle-perftools4)");
 #endif
 
-  size_t wlen = strlen(plugin) + strlen(tc) + (r->wrapper ? strlen(r->wrapper) : 0) + 32;
+  ssize_t sn = readlink("/proc/self/exe", c->self, sizeof c->self - 1);
+  if (sn <= 0 || (size_t)sn >= sizeof c->self - 1)
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "cannot find hnm-run's own executable: %s",
+                           sn < 0 ? strerror(errno) : "path too long");
+  c->self[sn] = '\0';
+  if (strchr(c->self, ' ') != NULL)
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                           "hnm-run's path '%s' contains a space, which smpirun's -wrapper cannot carry", c->self);
+  size_t wlen = strlen(c->self) + strlen(plugin) + strlen(tc) + (r->wrapper ? strlen(r->wrapper) : 0) + 64;
   c->wrap = malloc(wlen);
   if (c->wrap == NULL)
     return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "out of memory");
-  snprintf(c->wrap, wlen, "env LD_PRELOAD=%s%s%s%s", plugin, tc, r->wrapper ? " " : "", r->wrapper ? r->wrapper : "");
+  snprintf(c->wrap, wlen, "%s " RUN__DIE_WITH_PARENT " env LD_PRELOAD=%s%s%s%s", c->self, plugin, tc,
+           r->wrapper ? " " : "", r->wrapper ? r->wrapper : "");
   return 0;
 }
 
@@ -977,8 +1026,38 @@ static int run__launch(const struct run__ctx *r, const struct run__cmdline *c, c
   fflush(stdout);
   if (r->set != NULL)
     return run_set(r->set, c->args, err, errlen);
+  /* smpirun is this process from now on (run__die_with_parent()). */
+  char pid[32];
+  snprintf(pid, sizeof pid, "%ld", (long)getpid());
+  if (setenv("HNM_RUN_SMPIRUN", pid, 1) != 0)
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "cannot set HNM_RUN_SMPIRUN: %s", strerror(errno));
   execvp("smpirun", c->args);
   return hnm_fail_status(127, err, errlen, "cannot run smpirun: %s (install simgrid)", strerror(errno));
+}
+
+/* The head of smpirun's -wrapper: "hnm-run --die-with-parent env
+ * LD_PRELOAD=... smpimain ...". smpirun (a shell script: hnm-run itself
+ * after execvp, or a model set's child) starts the simulator as its own
+ * child; a SIGKILL to hnm-run ends the script but not its child, which
+ * would spin on. Here, in that child, before it becomes the simulator:
+ * PR_SET_PDEATHSIG, which exec keeps, makes the kernel SIGKILL the
+ * simulator when smpirun dies, however it dies. $HNM_RUN_SMPIRUN (the pid
+ * of smpirun, set by hnm-run) tells whether smpirun died before the
+ * request. Returns only on failure (127, with the line in err). */
+static int run__die_with_parent(char **cmd, char *err, size_t errlen)
+{
+  const char *want = getenv("HNM_RUN_SMPIRUN");
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+    return hnm_fail_status(HNM_EXIT_FAILURE, err, errlen, "--die-with-parent: %s", strerror(errno));
+  /* smpirun gone already: the guard was reparented, and smpirun is no
+   * more (a shell that starts its job through a subshell of its own keeps
+   * smpirun alive: that run goes on). */
+  long sp = want != NULL ? strtol(want, NULL, 10) : 0;
+  if (sp > 0 && sp != (long)getppid() && kill((pid_t)sp, 0) != 0)
+    raise(SIGKILL);
+  unsetenv("HNM_RUN_SMPIRUN");
+  execvp(cmd[0], cmd);
+  return hnm_fail_status(127, err, errlen, "--die-with-parent: cannot run %s: %s", cmd[0], strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -990,7 +1069,12 @@ int main(int argc, char **argv)
   r.program = -1;
   hnm_msg_init("hnm-run");
   char err[HNM_ERRLEN] = "";
-  int rc = run__options(&r, argc, argv, err, sizeof err);
+  int rc = -1;
+  if (argc > 2 && strcmp(argv[1], RUN__DIE_WITH_PARENT) == 0) {
+    rc = run__die_with_parent(argv + 2, err, sizeof err);
+    goto report;
+  }
+  rc = run__options(&r, argc, argv, err, sizeof err);
   if (rc >= 0)
     goto report;
   hnm_model *model = run__model_load(&r, err, sizeof err);
@@ -1001,6 +1085,8 @@ int main(int argc, char **argv)
   rc = run__scan(&r, err, sizeof err) != 0 ? HNM_EXIT_USAGE : 0;
   if (rc == 0)
     rc = run__routed(&r, err, sizeof err);
+  if (rc == 0 && run__inputs(&r, err, sizeof err) != 0)
+    rc = HNM_EXIT_FAILURE;
   if (rc == 0 && run__link_load_check(&r, err, sizeof err) != 0)
     rc = HNM_EXIT_USAGE;
   rc = run__check(&r, model, rc, err, sizeof err);

@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,10 +65,18 @@ static void set__replay(const char *file)
 static int set__run_one(char **args, const char *spec, const char *out, const char *err)
 {
   fflush(NULL);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0)
     return -1;
   if (pid == 0) {
+    /* smpirun dies with hnm-run, and the simulator with smpirun
+     * (hnm-run's --die-with-parent heads the wrapper): a SIGKILL to
+     * hnm-run leaves nothing running. */
+    char self[32];
+    snprintf(self, sizeof self, "%ld", (long)getpid());
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent || setenv("HNM_RUN_SMPIRUN", self, 1) != 0)
+      _exit(126);
     int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     int fo = out != NULL ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600) : 1;
     int fi = out != NULL ? open("/dev/null", O_RDONLY) : 0;

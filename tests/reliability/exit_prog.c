@@ -2,8 +2,12 @@
  * exit statuses of hnm-run (tests/reliability/hostile.c):
  *   ok        MPI_Init, one message from rank 0 to rank 1, MPI_Finalize;
  *   abort     rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7), the others wait;
- *   deadlock  every rank receives from its neighbour, nobody sends. */
+ *   deadlock  every rank receives from its neighbour, nobody sends;
+ *   exit3     rank 1 calls exit(3) (SMPI's smpi_exit), the others wait in a
+ *             barrier that never completes;
+ *   forever   the ranks meet in barriers until the process is killed. */
 #include <mpi.h>
+#include <stdlib.h>
 #include <string.h>
 
 int main(int argc, char **argv)
@@ -17,6 +21,13 @@ int main(int argc, char **argv)
     if (rank == 1)
       MPI_Abort(MPI_COMM_WORLD, 7);
     MPI_Barrier(MPI_COMM_WORLD);
+  } else if (strcmp(how, "exit3") == 0) {
+    if (rank == 1)
+      exit(3);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (strcmp(how, "forever") == 0) {
+    for (;;)
+      MPI_Barrier(MPI_COMM_WORLD);
   } else if (strcmp(how, "deadlock") == 0) {
     MPI_Recv(&x, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   } else if (size > 1) {

@@ -28,10 +28,10 @@ check "a spec SimGrid would split at ',' goes in HNM_MODEL" grep -q "^HNM_MODEL=
 check "... and not in --cfg" bash -c '! grep -q hnm/model <<<"$1"' _ "$out_env"
 refuse "--cfg=hnm/model next to --model" "^hnm-run: '--cfg=hnm/model:loggps' conflicts with --model" \
   "$HNM_RUN" --model fluid --dry-run -np 2 --cfg=hnm/model:loggps "$SIM_BIN/p2p_timing"
-check "dry-run preloads the plugin" grep -q "'env LD_PRELOAD=[^ ]*libhnm.so[^ ]*'" <<<"$out"
+check "dry-run preloads the plugin, the simulator dying with smpirun (hnm-run --die-with-parent)" grep -q "'[^ ']*/hnm-run --die-with-parent env LD_PRELOAD=[^ ]*libhnm.so[^ ]*'" <<<"$out"
 check "dry-run adds the default platform" grep -q -- '-platform [^ ]*platforms/default.xml' <<<"$out"
 out=$("$HNM_RUN" --model fluid --dry-run -wrapper "valgrind -q" -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
-check "user wrapper folded" grep -q "'env LD_PRELOAD=[^ ]*libhnm.so[^ ]* valgrind -q'" <<<"$out"
+check "user wrapper folded" grep -q "'[^ ']*/hnm-run --die-with-parent env LD_PRELOAD=[^ ]*libhnm.so[^ ]* valgrind -q'" <<<"$out"
 check "user wrapper not passed twice" [ "$(grep -o -- '-wrapper' <<<"$out" | wc -l)" -eq 1 ]
 
 # Everything after the program is the program's, even when it is spelled
@@ -47,10 +47,10 @@ check "program arguments named like options reach the program unchanged (got: $(
   [ "$got" = "$want" ]
 out=$("$HNM_RUN" --model fluid --dry-run -np 2 "$SIM_BIN/argv_echo" -wrapper "valgrind -q")
 check "a program's -wrapper is not folded into hnm-run's" grep -q -- "argv_echo -wrapper 'valgrind -q'$" <<<"$out"
-check "... and the preload wrapper is hnm-run's own" grep -q "'env LD_PRELOAD=[^ ]*libhnm.so[^ ]*' " <<<"$out"
+check "... and the preload wrapper is hnm-run's own" grep -q "'[^ ']*/hnm-run --die-with-parent env LD_PRELOAD=[^ ]*libhnm.so[^ ]*' " <<<"$out"
 
 out2=$("$HNM_RUN" --model fluid --dry-run --no-tcmalloc -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
-check "--no-tcmalloc preloads the plugin only" grep -q "'env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out2"
+check "--no-tcmalloc preloads the plugin only" grep -q "'[^ ']*/hnm-run --die-with-parent env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out2"
 check "fluid (max-min, mended Lazy): hnm-run keeps SimGrid's network/optim" \
   bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out2"
 out3=$("$HNM_RUN" --model graphene --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
@@ -58,7 +58,7 @@ check "graphene (max-min, mended Lazy): hnm-run keeps SimGrid's network/optim" \
   bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out3"
 out3l=$("$HNM_RUN" --model loggps --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
 check "loggps (port order): hnm-run adds network/optim:Full" grep -q -- "--cfg=network/optim:Full" <<<"$out3l"
-check "no tcmalloc by default" grep -q "'env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out3"
+check "no tcmalloc by default" grep -q "'[^ ']*/hnm-run --die-with-parent env LD_PRELOAD=[^ :]*libhnm.so'" <<<"$out3"
 out4=$("$HNM_RUN" --model smpi-default --dry-run -np 2 "$SIM_BIN/p2p_timing" 1:0:0)
 check "smpi-default keeps SimGrid's network/optim" bash -c '! grep -q -- "network/optim" <<<"$1"' _ "$out4"
 out5=$("$HNM_RUN" --model loggps --dry-run --cfg=network/optim:Lazy -np 2 "$SIM_BIN/p2p_timing" 1:0:0)

@@ -31,8 +31,20 @@ check "--log=hnm.thres:critical: no hnm line (got $(hnm_lines quiet))" [ "$(hnm_
 check "--log=hnm.thres:critical: the simulation ran" grep -q '^send 1000 ' "$WORK/quiet.out"
 check "... and gave the same time" [ "$(cat "$WORK/quiet.out")" = "$(cat "$WORK/verbose.out")" ]
 
-# Fatal errors stay: one line, exit 2, whatever the threshold.
-run fatal graphene --cfg=hnm/seed:abc --log=hnm.thres:critical
+# Fatal errors stay: one line, exit 2, whatever the threshold. The plugin's
+# own validator, under smpirun (hnm-run refuses the value before SimGrid
+# sees it: run_cfg.sh).
+plugin=$("$HNM_RUN" --model graphene --dry-run -np 2 "${PROG[@]}" | sed -n "s/.*LD_PRELOAD=\([^ ']*\).*/\1/p")
+# smpirun_plugin NAME OPTIONS...: as run, through smpirun with the plugin
+# and graphene, without hnm-run.
+smpirun_plugin() {
+  local name=$1
+  shift
+  env -u HNM_MODEL smpirun -wrapper "env LD_PRELOAD=$plugin" -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 2 \
+    "${SIMOPTS[@]}" --cfg=hnm/model:graphene "$@" "${PROG[@]}" >"$WORK/$name.out" 2>"$WORK/$name.err"
+  echo $? >"$WORK/$name.st"
+}
+smpirun_plugin fatal --cfg=hnm/seed:abc --log=hnm.thres:critical
 check "a fatal error under hnm.thres:critical: exit 2 (got $(cat "$WORK/fatal.st"))" [ "$(cat "$WORK/fatal.st")" -eq 2 ]
 check "... one hnm line naming the flag (got: $(head -c 300 "$WORK/fatal.err"))" \
   [ "$(grep -c '^hnm: --cfg=hnm/seed:abc: not a whole number' "$WORK/fatal.err")" -eq 1 -a "$(hnm_lines fatal)" -eq 1 ]
@@ -50,12 +62,13 @@ check "HNM_VERBOSE=2, the fallback: the same trace" \
 
 # The link-load flags: a good value writes the file; a bad one is refused
 # by its validator, exit 2, one line of hnm's, nothing simulated (through
-# smpirun, which adds its own lines: not the suite's `refuse`).
+# smpirun without hnm-run, which refuses first: run_cfg.sh; smpirun adds
+# its own lines: not the suite's `refuse`).
 run load graphene "--cfg=hnm/link-load:$WORK/load.csv" --cfg=hnm/link-topology:TORUS:2
 check "--cfg=hnm/link-load writes the file (status $(cat "$WORK/load.st"))" \
   grep -q '^link,role,a,b,c,bandwidth_Bps,bytes,busy_s,mean_util,peak_util$' "$WORK/load.csv"
 plugin_refuses() { # WHAT NAME PATTERN OPTION
-  run "$2" graphene "$4"
+  smpirun_plugin "$2" "$4"
   check "$1: exit 2 (got $(cat "$WORK/$2.st"))" [ "$(cat "$WORK/$2.st")" -eq 2 ]
   check "$1: says why (got: $(head -c 300 "$WORK/$2.err"))" grep -q -- "$3" "$WORK/$2.err"
   check "$1: nothing simulated" [ "$(grep -c "^send" "$WORK/$2.out" || true)" -eq 0 ]
