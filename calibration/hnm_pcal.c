@@ -496,6 +496,11 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
   rc = 0;
 out:
   hnm_input_lines_close(&r);
+  if (rc != 0) { /* a refusal: the rows read so far are the caller's no more */
+    free(*rows);
+    *rows = NULL;
+    *n = 0;
+  }
   return rc;
 }
 
