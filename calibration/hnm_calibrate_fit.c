@@ -256,9 +256,9 @@ static int cal_fit__parse(int argc, char **argv, struct cal_fit__run *r, char *e
   a->penalty = a->noise_floor = NAN; /* not given: the fit's defaults (0 below) */
   const struct hnm_opt opts[] = {
     {.name = "output", .short_name = 'o', .kind = HNM_OPT_STRING, .arg = "FILE", .help = "model to write (required)", .value = &a->out},
-    {.name = "report", .kind = HNM_OPT_STRING, .arg = "DIR", .help = "report directory (default: MODEL without .xml, plus -report; see below)", .value = &a->report},
+    {.name = "report", .kind = HNM_OPT_STRING, .arg = "DIR", .help = "report directory (default: MODEL without .xml, plus -report; an existing one must be empty or hold a report.txt; see below)", .value = &a->report},
     {.name = "name", .kind = HNM_OPT_STRING, .arg = "NAME", .def = "calibrated", .help = "model name", .value = &a->name},
-    {.name = "breakpoints", .kind = HNM_OPT_CALL, .arg = "LIST", .unit = "bytes", .help = "force breakpoints (comma-separated sizes: k <= b and k > b split)", .fn = cal_fit__breakpoints},
+    {.name = "breakpoints", .kind = HNM_OPT_CALL, .arg = "LIST", .unit = "bytes", .help = "force breakpoints (increasing sizes 0 to 2^53, comma-separated: k <= b and k > b split)", .fn = cal_fit__breakpoints},
     {.name = "only-breakpoints", .kind = HNM_OPT_FLAG, .help = "no breakpoint other than the forced ones and the protocol thresholds", .value = &a->forced_only},
     {.name = "protocol", .kind = HNM_OPT_CALL, .arg = "A,D", .unit = "bytes", .help = "force the async and detached thresholds (sizes or none)", .fn = cal_fit__protocol},
     {.name = "penalty", .kind = HNM_OPT_NUMBER, .arg = "X", .help = "per-segment penalty in noise units (default 3 ln n)", .value = &a->penalty},
