@@ -1488,6 +1488,20 @@ static int regression_cases(struct kase *all)
     f->text = xstrdup("testplatform_Isend.csv");
     f->kind = K_LINK;
   }
+  /* Sanitizer cases (the campaign's --sanitize run): the rows read before a
+   * refused saturation row were leaked; --bootstrap copied an operation
+   * with no rows (isend here) from NULL. */
+  PCAL_CASE("pcal-saturation-bad-row-freed", "load_send\\.csv:3: start: 'nan' is not a non-negative number$");
+  {
+    const char *l2 = strchr(seed_sat_send, '\n'), *l3 = l2 != NULL ? strchr(l2 + 1, '\n') : NULL;
+    char *o = xfmt("%.*s\n0,MPI_Send,1,nan,1\n", (int)(l3 - seed_sat_send), seed_sat_send);
+    k_text(k, "pc/saturation/load_send.csv", o), free(o);
+  }
+  k = reg(all, "fit-bootstrap-operation-without-rows", NULL);
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "--bootstrap", "2", "-o", "m.xml", "--no-plots", NULL);
+  k->exits = 1u << 0;
+  k_out(k, "m.xml"), k_out(k, "m-report*"), k_out(k, "m.set*");
   return nregress;
 }
 
