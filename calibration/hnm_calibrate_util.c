@@ -95,6 +95,14 @@ static void cal__child_setup(pid_t parent)
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != parent) /* already gone before prctl */
     raise(SIGTERM);
+  /* Out of the terminal's foreground group, a read of the terminal would
+   * stop the child (SIGTTIN; mpirun forwards its stdin to rank 0): nothing
+   * it runs reads standard input, as in hnm-compare's runs. */
+  int nul = open("/dev/null", O_RDONLY);
+  if (nul >= 0 && nul != 0) {
+    dup2(nul, 0);
+    close(nul);
+  }
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
