@@ -61,6 +61,7 @@ int main(int argc, char **argv)
 {
   static int (*const run[])(int, char **) = {cal_cmd_run, cal_cmd_fit, cal_cmd_compare, cal_cmd_export, cal_cmd_import, cal_cmd_machine};
   hnm_msg_init(CAL_PROG);
+  cal_signals_init();
   char err[HNM_ERRLEN];
   int c = hnm_opt_command(&tool, commands, argc, argv, err, sizeof err);
   if (c < 0)

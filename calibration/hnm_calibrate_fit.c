@@ -3,11 +3,12 @@
  * errors, the candidate breakpoint sets and the bootstrap ask, and writes
  * the model, the report and the model set.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "hnm_fit.h"
 #include "hnm_model.h"
 #include "hnm_units.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -75,7 +76,24 @@ static int cal_fit__model(struct cal_inputs *in, const struct cal_fit_args *a, s
   return 0;
 }
 
-/* A size option's value: bytes (units allowed), or "none" (-1). */
+#define CAL_FIT_MAX_SIZE 9007199254740992.0 /* 2^53 bytes: docs/model-format.md's largest size */
+
+/* Whether V, written as a plain number (optionally ending in "B"), is
+ * exactly the double B: 9007199254740993 reads as 2^53, silently rounded.
+ * strtold's wider mantissa sees the difference (a size with a unit
+ * prefix is a plain number times a power of 2 or 10: not checked). */
+static int cal_fit__exact(const char *v, double b)
+{
+  char *end;
+  errno = 0;
+  long double x = strtold(v, &end);
+  if (end == v || (*end != '\0' && strcmp(end, "B") != 0))
+    return 1;
+  return x == (long double)b;
+}
+
+/* A size option's value: whole bytes from 0 to 2^53 (units allowed), or
+ * "none" (-1). */
 static int cal_fit__size_value(const char *v, double *out, char *err, size_t errlen)
 {
   char why[256];
@@ -88,6 +106,8 @@ static int cal_fit__size_value(const char *v, double *out, char *err, size_t err
     return hnm_fail(err, errlen, "'%s': not a size (%s)", v, why);
   if (b != floor(b) || b < 0)
     return hnm_fail(err, errlen, "'%s': not a whole number of bytes", v);
+  if (b > CAL_FIT_MAX_SIZE || !cal_fit__exact(v, b))
+    return hnm_fail(err, errlen, "'%s': not a whole number of bytes from 0 to 2^53 (a double would round it)", v);
   *out = b;
   return 0;
 }
@@ -97,13 +117,20 @@ struct cal_fit__ctx {
   double *forced; /* [40] */
 };
 
+/* --breakpoints LIST: sizes separated by single commas, increasing. */
 static int cal_fit__breakpoints(void *ctx, const char *v, char *err, size_t errlen)
 {
   struct cal_fit__ctx *fc = ctx;
-  char buf[4096];
-  snprintf(buf, sizeof buf, "%s", v);
   fc->a->nforced = 0;
-  for (char *sv, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
+  for (const char *p = v;; p++) {
+    char t[256];
+    size_t l = strcspn(p, ",");
+    if (l == 0)
+      return hnm_fail(err, errlen, "'%s': an empty size (give sizes separated by single commas)", v);
+    if (l >= sizeof t)
+      return hnm_fail(err, errlen, "'%.40s...': not a size (too long)", p);
+    memcpy(t, p, l);
+    t[l] = '\0';
     double b;
     if (fc->a->nforced == 40)
       return hnm_fail(err, errlen, "at most 40");
@@ -111,7 +138,13 @@ static int cal_fit__breakpoints(void *ctx, const char *v, char *err, size_t errl
       return -1;
     if (b < 0)
       return hnm_fail(err, errlen, "'none' is not a breakpoint");
+    if (fc->a->nforced > 0 && !(b > fc->forced[fc->a->nforced - 1]))
+      return hnm_fail(err, errlen, "'%s': the sizes must increase ('%s' after %.0f)", v, t,
+                      fc->forced[fc->a->nforced - 1]);
     fc->forced[fc->a->nforced++] = b;
+    p += l;
+    if (*p == '\0')
+      break;
   }
   fc->a->forced = fc->forced;
   return 0;
@@ -223,9 +256,9 @@ static int cal_fit__parse(int argc, char **argv, struct cal_fit__run *r, char *e
   a->penalty = a->noise_floor = NAN; /* not given: the fit's defaults (0 below) */
   const struct hnm_opt opts[] = {
     {.name = "output", .short_name = 'o', .kind = HNM_OPT_STRING, .arg = "FILE", .help = "model to write (required)", .value = &a->out},
-    {.name = "report", .kind = HNM_OPT_STRING, .arg = "DIR", .help = "report directory (default: MODEL without .xml, plus -report; see below)", .value = &a->report},
+    {.name = "report", .kind = HNM_OPT_STRING, .arg = "DIR", .help = "report directory (default: MODEL without .xml, plus -report; an existing one must be empty or hold a report.txt; see below)", .value = &a->report},
     {.name = "name", .kind = HNM_OPT_STRING, .arg = "NAME", .def = "calibrated", .help = "model name", .value = &a->name},
-    {.name = "breakpoints", .kind = HNM_OPT_CALL, .arg = "LIST", .unit = "bytes", .help = "force breakpoints (comma-separated sizes: k <= b and k > b split)", .fn = cal_fit__breakpoints},
+    {.name = "breakpoints", .kind = HNM_OPT_CALL, .arg = "LIST", .unit = "bytes", .help = "force breakpoints (increasing sizes 0 to 2^53, comma-separated: k <= b and k > b split)", .fn = cal_fit__breakpoints},
     {.name = "only-breakpoints", .kind = HNM_OPT_FLAG, .help = "no breakpoint other than the forced ones and the protocol thresholds", .value = &a->forced_only},
     {.name = "protocol", .kind = HNM_OPT_CALL, .arg = "A,D", .unit = "bytes", .help = "force the async and detached thresholds (sizes or none)", .fn = cal_fit__protocol},
     {.name = "penalty", .kind = HNM_OPT_NUMBER, .arg = "X", .help = "per-segment penalty in noise units (default 3 ln n)", .value = &a->penalty},
@@ -263,6 +296,44 @@ static int cal_fit__parse(int argc, char **argv, struct cal_fit__run *r, char *e
 }
 
 /* The options' values and how they combine: 0, or 2 with err. */
+/* PATH as a place: its directory resolved (symbolic links, "..") and its
+ * last name, so that two spellings of one place compare equal even when
+ * nothing is there yet. NULL when the directory does not resolve. */
+static char *cal_fit__place(const char *path)
+{
+  char dir[4096];
+  size_t l = strlen(path);
+  while (l > 1 && path[l - 1] == '/')
+    l--;
+  if (l >= sizeof dir)
+    return NULL;
+  memcpy(dir, path, l);
+  dir[l] = '\0';
+  char *slash = strrchr(dir, '/');
+  const char *base = slash != NULL ? slash + 1 : dir;
+  char *real = slash == NULL ? realpath(".", NULL) : slash == dir ? realpath("/", NULL) : (*slash = '\0', realpath(dir, NULL));
+  if (real == NULL)
+    return NULL;
+  char *p = malloc(strlen(real) + strlen(base) + 2);
+  if (p != NULL)
+    sprintf(p, "%s/%s", real, base);
+  free(real);
+  return p;
+}
+
+/* Whether -o and --report name one place (the report directory would be
+ * renamed where the model goes, then the model's rename would fail). */
+static int cal_fit__same_place(const char *a, const char *b)
+{
+  if (hnm_out_same_file(a, b))
+    return 1;
+  char *pa = cal_fit__place(a), *pb = cal_fit__place(b);
+  int same = pa != NULL && pb != NULL && strcmp(pa, pb) == 0;
+  free(pa);
+  free(pb);
+  return same;
+}
+
 static int cal_fit__validate_options(struct cal_fit__run *r, char *err, size_t errlen)
 {
   struct cal_fit_args *a = &r->a;
@@ -272,6 +343,10 @@ static int cal_fit__validate_options(struct cal_fit__run *r, char *err, size_t e
                            a->residual_sizes);
   if (*a->name == '\0' || strpbrk(a->name, "<>&\"'") != NULL)
     return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--name: '%s' is empty or has XML special characters", a->name);
+  for (const unsigned char *c = (const unsigned char *)a->name; *c; c++)
+    if (*c < 0x20 || *c == 0x7f)
+      return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                             "--name: a control character (byte 0x%02x) cannot be in a model name", *c);
   if (!isnan(a->penalty) && !(a->penalty > 0))
     return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--penalty: '%g' is not a number > 0", a->penalty);
   if (!isnan(a->noise_floor) && !(a->noise_floor > 0))
@@ -284,6 +359,9 @@ static int cal_fit__validate_options(struct cal_fit__run *r, char *err, size_t e
     return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "fit: -o MODEL.xml is required");
   if (a->report != NULL && *a->report == '\0')
     return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--report: empty directory name");
+  if (a->report != NULL && strcmp(a->out, "-") != 0 && cal_fit__same_place(a->out, a->report))
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--report: '%s' is also -o: the model and the report need two names",
+                           a->report);
   /* An output that names an input would destroy the measurements. */
   for (int i = 0; i < r->nfiles; i++) {
     int is_out = hnm_out_same_file(a->out, r->files[i]);
@@ -355,6 +433,32 @@ static int cal_fit__validate_places(struct cal_fit__run *r, char *err, size_t er
   return rc;
 }
 
+/* An existing report directory is written into only when it is empty or
+ * holds a report.txt (the file every report has: an earlier report, made
+ * by hnm): the files of a report would otherwise land among the user's
+ * own (--report ~, or / as root). 0, or -1 with err. */
+static int cal_fit__report_dir_ours(const char *dir, char *err, size_t errlen)
+{
+  DIR *d = opendir(dir);
+  if (d == NULL)
+    return 0; /* absent, or not a directory: hnm_out_dir_open() says */
+  int other = 0;
+  for (struct dirent *e; !other && (e = readdir(d)) != NULL;)
+    other = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+  closedir(d);
+  if (!other)
+    return 0;
+  char p[4300];
+  struct stat st;
+  snprintf(p, sizeof p, "%s/report.txt", dir);
+  if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+    return 0;
+  return hnm_fail(err, errlen,
+                  "--report: '%s' is a directory that is not empty and holds no report.txt (not a report of hnm): "
+                  "give a new or empty directory",
+                  dir);
+}
+
 /* -o is opened before anything is read, written or printed (the summary
  * and the decade table of --platform-calibration): a place it cannot be
  * written to is bad input, reported alone. Its temporary goes away on any
@@ -380,6 +484,8 @@ static int cal_fit__open_outputs(struct cal_fit__run *r, char *err, size_t errle
     snprintf(r->report, sizeof r->report, "%.*s-report", (int)l, a->out);
     a->report = r->report;
   }
+  if (cal_fit__report_dir_ours(a->report, err, errlen) != 0)
+    return HNM_EXIT_USAGE;
   r->rdir = hnm_out_dir_open(a->report, "--report", err, errlen);
   return r->rdir == NULL ? HNM_EXIT_USAGE : 0;
 }

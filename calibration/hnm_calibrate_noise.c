@@ -296,13 +296,14 @@ int cal_noise_resample(const struct cal_inputs *in, struct cal_inputs *out, uint
     d->k = noise__alloc(s->n, sizeof *d->k);
     d->y = noise__alloc(s->n, sizeof *d->y);
     d->n = d->cap = s->n;
-    memcpy(d->k, s->k, s->n * sizeof *d->k);
+    if (s->n > 0) /* an operation with no rows has no array (memcpy from NULL is undefined) */
+      memcpy(d->k, s->k, s->n * sizeof *d->k);
     /* Rows that share every size in order with an earlier series (a
      * platform-calibration round trip's MPI_Send row and the round trip
      * itself) are whole repetitions: the same draws. */
     int shared = -1;
     for (int q = 0; q < op && shared < 0; q++)
-      if (draw[q] != NULL && in->op[q].n == s->n && memcmp(in->op[q].k, s->k, s->n * sizeof *s->k) == 0)
+      if (draw[q] != NULL && s->n > 0 && in->op[q].n == s->n && memcmp(in->op[q].k, s->k, s->n * sizeof *s->k) == 0)
         shared = q;
     draw[op] = noise__alloc(s->n, sizeof *draw[op]);
     if (shared >= 0)

@@ -271,6 +271,11 @@ static int run__bench(const struct run__args *a, char **av, int n, char **user, 
 /* Check the simulation, create DIR, then refine or run the benchmark. */
 static int run__do(const struct run__args *a, char **av, int n, char **user, int nuser, char *err, size_t errlen)
 {
+  /* -d first: a FIFO or a file there would fail only once the benchmark
+   * has run (its CSVs go into -d). */
+  struct stat st;
+  if (stat(a->dir, &st) == 0 && !S_ISDIR(st.st_mode))
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "-d: '%s' exists and is not a directory", a->dir);
   if (a->simulate) {
     av[n] = NULL;
     int rc = run__simulate_check(av, err, errlen);
@@ -280,6 +285,8 @@ static int run__do(const struct run__args *a, char **av, int n, char **user, int
   char merr[256];
   if (hnm_out_mkdirs(a->dir, merr, sizeof merr) != 0)
     return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "-d: %s: cannot create: %s", a->dir, merr);
+  if (access(a->dir, W_OK | X_OK) != 0)
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "-d: '%s': cannot write into it: %s", a->dir, strerror(errno));
   if (a->refine != NULL)
     return run__refine(a, av, n, user, nuser, err, errlen);
   return run__bench(a, av, n, user, nuser, err, errlen);

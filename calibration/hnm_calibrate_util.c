@@ -1,5 +1,5 @@
 /* hnm-calibrate: the operations of the benchmark, messages, mkdir -p. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* prctl's PR_SET_PDEATHSIG */
 #include "hnm_fit.h"
 #include "hnm_model.h"
 #include "hnm_units.h"
@@ -12,13 +12,111 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_util.h"
+#include "hnm_out.h"
 
 const char *const cal_op_names[CAL_OP_COUNT] = HNM_BENCH_OP_NAMES;
+
+/* ---- signals ------------------------------------------------------------ */
+
+/* The process group of the child cal_spawn() waits for (0: none), and the
+ * signal that ends the command (0: none yet). */
+static volatile sig_atomic_t cal__child, cal__signal;
+static const int cal__signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* The temporaries removed (hnm_out_signal_cleanup()), then SIG again with
+ * its default action: the command ends as the signal says (status 128 +
+ * SIG in a shell), as it would have without a handler. */
+static void cal__die(int sig)
+{
+  hnm_out_signal_cleanup();
+  signal(sig, SIG_DFL);
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, sig);
+  sigprocmask(SIG_UNBLOCK, &s, NULL);
+  raise(sig);
+}
+
+/* With a child running: the signal goes to its whole group (launcher,
+ * ranks, hnm-run, smpimain), and cal_spawn() ends the command once the
+ * child is reaped; a child still there 5 s later gets SIGKILL (SIGALRM).
+ * Without one: the command ends now. */
+static void cal__on_signal(int sig)
+{
+  if (sig == SIGALRM) {
+    if (cal__child > 0)
+      kill(-(pid_t)cal__child, SIGKILL);
+    return;
+  }
+  if (cal__child <= 0) {
+    cal__die(sig);
+    return;
+  }
+  if (cal__signal == 0)
+    cal__signal = sig;
+  kill(-(pid_t)cal__child, sig);
+  alarm(5);
+}
+
+void cal_signals_init(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = cal__on_signal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < sizeof cal__signals / sizeof *cal__signals; i++)
+    sigaddset(&sa.sa_mask, cal__signals[i]);
+  for (size_t i = 0; i < sizeof cal__signals / sizeof *cal__signals; i++) {
+    struct sigaction old;
+    /* A signal ignored by whoever started us (nohup) stays ignored. */
+    if (sigaction(cal__signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+      sigaction(cal__signals[i], &sa, NULL);
+  }
+  sigaction(SIGALRM, &sa, NULL);
+}
+
+/* In the child, before exec: its own process group (the one the signals
+ * go to), the default actions back, and death with this process
+ * (SIGTERM when it ends, even by SIGKILL). PARENT: our pid. */
+static void cal__child_setup(pid_t parent)
+{
+  setpgid(0, 0);
+  for (size_t i = 0; i < sizeof cal__signals / sizeof *cal__signals; i++)
+    signal(cal__signals[i], SIG_DFL);
+  signal(SIGALRM, SIG_DFL);
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent) /* already gone before prctl */
+    raise(SIGTERM);
+  /* Out of the terminal's foreground group, a read of the terminal would
+   * stop the child (SIGTTIN; mpirun forwards its stdin to rank 0): nothing
+   * it runs reads standard input, as in hnm-compare's runs. */
+  int nul = open("/dev/null", O_RDONLY);
+  if (nul >= 0 && nul != 0) {
+    dup2(nul, 0);
+    close(nul);
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* Signals held while a child is forked and recorded (SET: the old mask). */
+static void cal__block(sigset_t *old)
+{
+  sigset_t s;
+  sigemptyset(&s);
+  for (size_t i = 0; i < sizeof cal__signals / sizeof *cal__signals; i++)
+    sigaddset(&s, cal__signals[i]);
+  sigprocmask(SIG_BLOCK, &s, old);
+}
 
 /* Everything FD gives until its end, NUL-terminated (malloc'ed), at most
  * 64 MiB; NULL when memory runs out. */
@@ -99,12 +197,17 @@ int cal_spawn(char **av, int search, int null_stdout, char **out, int *status, c
     goto fail;
   }
   fflush(NULL);
+  sigset_t old;
+  pid_t parent = getpid();
+  cal__block(&old);
   pid_t pid = fork();
   if (pid < 0) {
+    sigprocmask(SIG_SETMASK, &old, NULL);
     hnm_errf(err, errlen, "fork: %s", strerror(errno));
     goto fail;
   }
   if (pid == 0) {
+    cal__child_setup(parent);
     close(ex[0]);
     if (out != NULL) {
       dup2(p[1], 1);
@@ -125,6 +228,9 @@ int cal_spawn(char **av, int search, int null_stdout, char **out, int *status, c
     (void)w;
     _exit(127);
   }
+  setpgid(pid, pid); /* as the child does: whichever runs first */
+  cal__child = pid;
+  sigprocmask(SIG_SETMASK, &old, NULL);
   close(ex[1]);
   ex[1] = -1;
   if (out != NULL) {
@@ -142,9 +248,16 @@ int cal_spawn(char **av, int search, int null_stdout, char **out, int *status, c
   ex[0] = -1;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) {
+      cal__child = 0;
       hnm_errf(err, errlen, "waitpid: %s", strerror(errno));
       goto fail;
     }
+  cal__child = 0;
+  if (cal__signal != 0) {
+    /* Interrupted: the child and its group are gone; so do we. */
+    kill(-pid, SIGKILL);
+    cal__die(cal__signal);
+  }
   if (r == (ssize_t)sizeof e) {
     hnm_errf(err, errlen, "%s: %s", av[0], strerror(e));
     goto fail;

@@ -31,12 +31,22 @@ extern const char *const cal_op_names[CAL_OP_COUNT];
 char **cal_csv_args(const char *dir, char *const *head, size_t n0, const char *what, char *err, size_t errlen);
 void cal_csv_args_free(char **av, size_t n0);
 
+/* SIGINT, SIGTERM and SIGHUP end everything the command started: with a
+ * child of cal_spawn() running, the signal is forwarded to its process
+ * group (SIGKILL 5 s later if it is still there), the child is waited
+ * for, and then, as without a child, the command's temporaries are
+ * removed (hnm_out_signal_cleanup()) and it dies of the signal (128 + N
+ * in a shell). Called once by main(). */
+void cal_signals_init(void);
+
 /* Run AV (NULL-terminated; SEARCH: AV[0] looked up on $PATH) and wait.
  * With OUT, its standard output is read into *OUT (malloc'ed,
  * NUL-terminated; NULL when memory ran out); else with NULL_STDOUT it goes
  * to /dev/null. 0 with *STATUS its exit status (128 if killed), or -1 with
  * the reason in err when pipe, fork, exec ("AV0: reason") or waitpid
- * failed: failed work. */
+ * failed: failed work. The child runs in a process group of its own and
+ * gets SIGTERM if this process dies (PR_SET_PDEATHSIG); a signal to this
+ * process reaches its whole group (cal_signals_init()). */
 int cal_spawn(char **av, int search, int null_stdout, char **out, int *status, char *err, size_t errlen);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -50,6 +51,29 @@ static void dir_of(const char *path, char *out, size_t cap)
 }
 
 /* NAME next to the config, then under its dirname: 0 and out set, or -1. */
+/* Whether NAME has an entry next to the config or under DIRNAME that
+ * locate() could not read (a dangling or looping link, no permission):
+ * 1 with its path in OUT, else 0. An optional file that is there but
+ * unreadable is an error, not an absent file. */
+static int unreadable(const char *cdir, const char *dirname, const char *name, char *out, size_t cap)
+{
+  struct stat st;
+  int n;
+  if (name[0] == '/')
+    n = snprintf(out, cap, "%s", name);
+  else
+    n = snprintf(out, cap, "%s/%s", cdir, name);
+  if (n >= 0 && (size_t)n < cap && lstat(out, &st) == 0)
+    return 1;
+  if (name[0] == '/' || dirname[0] == '\0')
+    return 0;
+  if (dirname[0] == '/')
+    n = snprintf(out, cap, "%s/%s", dirname, name);
+  else
+    n = snprintf(out, cap, "%s/%s/%s", cdir, dirname, name);
+  return n >= 0 && (size_t)n < cap && lstat(out, &st) == 0;
+}
+
 static int locate(const char *cdir, const char *dirname, const char *name, char *out, size_t cap)
 {
   if (name[0] == '/') {
@@ -75,6 +99,10 @@ static int locate(const char *cdir, const char *dirname, const char *name, char 
  * files (docs/calibration.md): beyond, a unit mistake or a corrupted file,
  * which would fit a model no network has (x1e300 fit latency 0 s). */
 #define PCAL_MAX_DURATION 3600.0 /* seconds */
+/* A start is a clock reading: time since the run began, or since 1970 for
+ * an MPI_Wtime that reads the wall clock (1.8e9 s in 2027); 1e12 s is
+ * 30,000 years. Beyond, a corrupted file (1e300). */
+#define PCAL_MAX_START 1e12 /* seconds */
 
 static int number(const char *f, double *v)
 {
@@ -312,6 +340,11 @@ static int read_measurements(hnm_pcal *p, const char *path, const char *const *o
                trim(fl[3]), PCAL_MAX_DURATION);
       goto out;
     }
+    if (v[2] > PCAL_MAX_START) {
+      hnm_errf(err, errlen, "%s:%ld: start: %s s is above %g s (not a clock reading)", path, r.ln, trim(fl[2]),
+               PCAL_MAX_START);
+      goto out;
+    }
     if (++rows > MAX_ROWS) {
       hnm_errf(err, errlen, "%s:%ld: more than %d rows", path, r.ln, MAX_ROWS);
       goto out;
@@ -431,6 +464,11 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
       hnm_errf(err, errlen, "%s:%ld: fields 'rank' and 'count' must be whole, count >= 1", path, r.ln);
       goto out;
     }
+    if (v[3] > PCAL_MAX_START * 1e3) {
+      hnm_errf(err, errlen, "%s:%ld: start: %s ms is above %g s (not a clock reading)", path, r.ln, trim(fl[3]),
+               PCAL_MAX_START);
+      goto out;
+    }
     if (v[4] > PCAL_MAX_DURATION * 1e3) {
       hnm_errf(err, errlen, "%s:%ld: duration: %s ms is above %g s (not the time of one message)", path, r.ln,
                trim(fl[4]), PCAL_MAX_DURATION);
@@ -458,6 +496,11 @@ static int read_sat(const char *path, const char *opname, struct sat_row **rows,
   rc = 0;
 out:
   hnm_input_lines_close(&r);
+  if (rc != 0) { /* a refusal: the rows read so far are the caller's no more */
+    free(*rows);
+    *rows = NULL;
+    *n = 0;
+  }
   return rc;
 }
 
@@ -576,6 +619,11 @@ int hnm_pcal_load(const char *config, hnm_pcal *p, char *err, size_t errlen)
     char name[512], path[4096];
     snprintf(name, sizeof name, "%s_%s.csv", p->prefix, files[i]);
     if (locate(cdir, dirname, name, path, sizeof path) != 0) {
+      if (i == 2 && unreadable(cdir, dirname, name, path, sizeof path)) {
+        int e = access(path, R_OK) == 0 ? 0 : errno;
+        hnm_errf(err, errlen, "%s: cannot read: %s", path, strerror(e != 0 ? e : EACCES));
+        return -1;
+      }
       if (i == 2)
         continue; /* MPI_Isend is optional for hnm */
       hnm_errf(err, errlen, "%s: prefix: %s not found next to the config nor under its dirname '%s'", config,

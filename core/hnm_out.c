@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -50,6 +51,47 @@ static void out__atexit(void)
   for (hnm_out_dir *d = out__dirs; d != NULL; d = d->next_pending)
     out__dir_remove(d);
   out__dirs = NULL;
+}
+
+/* The entries of directory DIR unlinked, with system calls only (no
+ * opendir(), which allocates): async-signal-safe. */
+static void out__signal_empty_dir(const char *dir)
+{
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  char buf[4096] __attribute__((aligned(8)));
+  long n;
+  while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+    for (long off = 0; off < n;) {
+      /* struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name */
+      unsigned short reclen;
+      memcpy(&reclen, buf + off + 16, sizeof reclen);
+      const char *name = buf + off + 19;
+      if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+        unlinkat(fd, name, 0);
+      off += reclen;
+    }
+  close(fd);
+}
+
+void hnm_out_signal_cleanup(void)
+{
+  for (hnm_out *o = out__pending; o != NULL; o = o->next_pending) {
+    const char *t = o->tmp;
+    if (t != NULL)
+      unlink(t);
+  }
+  for (hnm_out_dir *d = out__dirs; d != NULL; d = d->next_pending) {
+    const char *t = d->tmp;
+    if (t != NULL) {
+      out__signal_empty_dir(t);
+      rmdir(t);
+    }
+    for (size_t i = d->nmade; i > 0; i--)
+      if (d->made[i - 1] != NULL)
+        rmdir(d->made[i - 1]);
+  }
 }
 
 static void out__register(void)
@@ -339,8 +381,9 @@ int hnm_out_commit(hnm_out *o, char *err, size_t errlen)
     rc = -1;
   }
   if (rc == 0) {
-    free(o->tmp);
-    o->tmp = NULL;
+    char *t = o->tmp;
+    o->tmp = NULL; /* first: hnm_out_signal_cleanup() may read it at any time */
+    free(t);
   }
   hnm_out_abort(o);
   return rc;
@@ -557,8 +600,9 @@ static void out__dir_remove(hnm_out_dir *d)
       closedir(dir);
     }
     rmdir(d->tmp);
-    free(d->tmp);
-    d->tmp = NULL;
+    char *t = d->tmp;
+    d->tmp = NULL; /* first: hnm_out_signal_cleanup() may read it at any time */
+    free(t);
   }
   while (d->nmade > 0) {
     rmdir(d->made[d->nmade - 1]);
@@ -658,8 +702,9 @@ int hnm_out_dir_commit(hnm_out_dir *d, char *err, size_t errlen)
   int rc = 0;
   if (stat(d->path, &st) != 0) {
     if (rename(d->tmp, d->path) == 0) {
-      free(d->tmp);
+      char *t = d->tmp;
       d->tmp = NULL;
+      free(t);
       out__dir_free(d); /* the parents hold the directory now: kept */
       return 0;
     }

@@ -61,6 +61,15 @@ int hnm_out_commit(hnm_out *o, char *err, size_t errlen);
 /* Give up: close, remove the temporary (never the target), free. NULL is fine. */
 void hnm_out_abort(hnm_out *o);
 
+/* For a signal handler (SIGINT, SIGTERM) that ends the tool: remove every
+ * temporary still pending -- the files of hnm_out_open() and the
+ * directories of hnm_out_dir_open() with what was written into them, and
+ * the parents hnm_out_dir_open() made when empty -- as exit() would, then
+ * the handler re-raises its signal. Async-signal-safe: only unlink(),
+ * unlinkat(), rmdir(), open(), getdents64 and close(); it frees nothing
+ * (the process is about to end) and leaves the lists as they are. */
+void hnm_out_signal_cleanup(void);
+
 /* Open, write with FN(FILE*, CTX) (0 or -1), commit: the whole sequence for
  * a single output. 0, or -1 with err filled (the target untouched). */
 int hnm_out_write(const char *path, const char *what, int (*fn)(FILE *f, void *ctx), void *ctx, char *err,

@@ -49,6 +49,10 @@ mutate sim.main_job model/models/graphene.xml 'lat-factor="2.5" bw-factor="0.90"
 mutate routing.ugal platforms/hnm_routing.c 'h_min * lat <= q_val' 'h_min * lat < q_val'
 # unit.out: core's writer refuses an output that is one of the tool's inputs.
 mutate unit.out core/hnm_out.c '  if (hnm_out_not_input(real, o->what, err, errlen) != 0) {' '  if (0) {'
+# calibration.signals: hnm-calibrate with no handler (its children and temporaries outlive it; issue 38).
+mutate calibration.signals calibration/hnm_calibrate.c '  cal_signals_init();' ''
+# reliability.hostile: fit's size options no longer bounded to 2^53 (fit-protocol-1e300, fit-breakpoints-2p53-plus-1).
+mutate reliability.hostile calibration/hnm_calibrate_fit.c 'if (b > CAL_FIT_MAX_SIZE || !cal_fit__exact(v, b))' 'if (0)'
 
 # Issue 38, readers, model files, generators (h4): each fix and its test.
 # unit.model: an error names the attribute's own line, not the tag's last.

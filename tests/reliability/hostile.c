@@ -1330,7 +1330,10 @@ static int regression_cases(struct kase *all)
   k->fsize = 4096;
   k = reg(all, "fit-report-into-existing-dir", NULL);
   k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
-  k_text(k, "r/keep.txt", "the user's, not the tool's\n");
+  /* Empty: a directory with other files and no report.txt is not hnm's
+   * (issue 38, fit-report-not-hnm-dir below); one with report.txt would
+   * see it replaced, which this harness counts as a changed input. */
+  k_in(k, "r", NULL, 0, K_DIR);
   k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--report", "r", NULL);
   k->exits = 1u << 0;
   k_out(k, "m.xml"), k_out(k, "r/*");
@@ -1521,6 +1524,83 @@ static int regression_cases(struct kase *all)
     k->kill_ms = 2500;
     k->simulates = 1;
   }
+
+  /* Issue 38, hnm-calibrate: options that meant nothing (a size no double
+   * holds, a control character in the name, a malformed breakpoint list),
+   * -o and --report on one name, a report into a directory not hnm's, -d a
+   * FIFO, platform-calibration's start times and a dangling Isend CSV. */
+  {
+    static const struct {
+      const char *name, *re, *opt, *val;
+    } fit_opts[] = {
+      {"fit-protocol-1e300", "^hnm-calibrate: --protocol: '1e300': not a whole number of bytes from 0 to 2\\^53",
+       "--protocol", "1e300,1e300"},
+      {"fit-protocol-2p53-plus-1",
+       "^hnm-calibrate: --protocol: '9007199254740993': not a whole number of bytes from 0 to 2\\^53", "--protocol",
+       "1000,9007199254740993"},
+      {"fit-name-control-character", "^hnm-calibrate: --name: a control character \\(byte 0x01\\)", "--name", "a\001b"},
+      {"fit-breakpoints-empty-item", "^hnm-calibrate: --breakpoints: '1,,2': an empty size", "--breakpoints", "1,,2"},
+      {"fit-breakpoints-decreasing", "^hnm-calibrate: --breakpoints: '2,1': the sizes must increase", "--breakpoints",
+       "2,1"},
+      {"fit-breakpoints-empty", "^hnm-calibrate: --breakpoints: '': an empty size", "--breakpoints", ""},
+      {"fit-breakpoints-comma", "^hnm-calibrate: --breakpoints: ',': an empty size", "--breakpoints", ","},
+      {"fit-breakpoints-1e300", "^hnm-calibrate: --breakpoints: '1e300': not a whole number of bytes from 0 to 2\\^53",
+       "--breakpoints", "1e300"},
+      {"fit-breakpoints-2p53-plus-1",
+       "^hnm-calibrate: --breakpoints: '9007199254740993': not a whole number of bytes from 0 to 2\\^53",
+       "--breakpoints", "9007199254740993"},
+    };
+    for (size_t i = 0; i < sizeof fit_opts / sizeof *fit_opts; i++) {
+      k = reg(all, fit_opts[i].name, fit_opts[i].re);
+      k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+      k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--no-plots", fit_opts[i].opt,
+             fit_opts[i].val, NULL);
+    }
+  }
+  k = reg(all, "fit-report-is-out", "^hnm-calibrate: --report: 'out\\.xml' is also -o");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "out.xml", "--report", "out.xml", "--no-plots", NULL);
+  k = reg(all, "fit-report-not-hnm-dir", "^hnm-calibrate: --report: 'r' is a directory that is not empty and holds no report\\.txt");
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_text(k, "r/keep.txt", "the user's, not the tool's\n");
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--report", "r", "--no-plots", NULL);
+  k = reg(all, "calibrate-run-d-fifo", "^hnm-calibrate: -d: 'fifo' exists and is not a directory$");
+  k_in(k, "fifo", NULL, 0, K_FIFO);
+  k_args(k, T_CALIBRATE, "run", "--mpirun", "/bin/false", "--bench", "/bin/true", "-d", "fifo", NULL);
+  PCAL_CASE("pcal-start-1e300", "testplatform_Recv\\.csv:1: start: 1e300 s is above 1e\\+12 s");
+  {
+    /* The first row's start (third field) replaced by 1e300. */
+    struct infile *f = k_find(k, "pc/testplatform_Recv.csv");
+    char *c1 = strchr(f->text, ','), *c2 = strchr(c1 + 1, ','), *c3 = strchr(c2 + 1, ',');
+    char *o = xfmt("%.*s,1e300%s", (int)(c2 - f->text), f->text, c3);
+    free(f->text);
+    f->text = o;
+    f->len = strlen(o);
+  }
+  PCAL_CASE("pcal-isend-dangling", "testplatform_Isend\\.csv: cannot read: No such file or directory$");
+  k_find(k, "pc/testplatform_Isend.csv")->kind = K_DANGLING;
+  PCAL_CASE("pcal-isend-loop", "testplatform_Isend\\.csv: cannot read: Too many levels of symbolic links$");
+  {
+    /* A link to itself (K_LOOP names the path from the case's directory). */
+    struct infile *f = k_find(k, "pc/testplatform_Isend.csv");
+    free(f->text);
+    f->text = xstrdup("testplatform_Isend.csv");
+    f->kind = K_LINK;
+  }
+  /* Sanitizer cases (the campaign's --sanitize run): the rows read before a
+   * refused saturation row were leaked; --bootstrap copied an operation
+   * with no rows (isend here) from NULL. */
+  PCAL_CASE("pcal-saturation-bad-row-freed", "load_send\\.csv:3: start: 'nan' is not a non-negative number$");
+  {
+    const char *l2 = strchr(seed_sat_send, '\n'), *l3 = l2 != NULL ? strchr(l2 + 1, '\n') : NULL;
+    char *o = xfmt("%.*s\n0,MPI_Send,1,nan,1\n", (int)(l3 - seed_sat_send), seed_sat_send);
+    k_text(k, "pc/saturation/load_send.csv", o), free(o);
+  }
+  k = reg(all, "fit-bootstrap-operation-without-rows", NULL);
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "--bootstrap", "2", "-o", "m.xml", "--no-plots", NULL);
+  k->exits = 1u << 0;
+  k_out(k, "m.xml"), k_out(k, "m-report*"), k_out(k, "m.set*");
   return nregress;
 }
 
