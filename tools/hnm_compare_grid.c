@@ -179,18 +179,23 @@ static int add_platform(cmp_config *c, const char *spec, char *err, size_t errle
     else
       snprintf(hosts, n + 8, "%s.hosts", spec);
   }
-  if (access(xml, R_OK) != 0)
-    return hnm_fail(err, errlen, "cannot read platform file '%s': %s", xml, strerror(errno));
-  if (access(hosts, R_OK) != 0)
-    return hnm_fail(err, errlen, "cannot read hostfile '%s': %s (give it as XML:HOSTS)", hosts, strerror(errno));
   const char *base = strrchr(xml, '/') ? strrchr(xml, '/') + 1 : xml;
   char *label = cmp_xstrdup(base);
   size_t n = strlen(label);
   if (n > 4 && strcmp(label + n - 4, ".xml") == 0)
     label[n - 4] = '\0';
-  for (int i = 0; i < c->nplats; i++)
+  int rc = 0;
+  if (access(xml, R_OK) != 0)
+    rc = hnm_fail(err, errlen, "cannot read platform file '%s': %s", xml, strerror(errno));
+  else if (access(hosts, R_OK) != 0)
+    rc = hnm_fail(err, errlen, "cannot read hostfile '%s': %s (give it as XML:HOSTS)", hosts, strerror(errno));
+  for (int i = 0; rc == 0 && i < c->nplats; i++)
     if (strcmp(c->plats[i].label, label) == 0)
-      return hnm_fail(err, errlen, "two platforms named '%s' (labels are file names without .xml)", label);
+      rc = hnm_fail(err, errlen, "two platforms named '%s' (labels are file names without .xml)", label);
+  if (rc != 0) {
+    free(xml), free(hosts), free(label);
+    return -1;
+  }
   c->plats = cmp_xrealloc(c->plats, (size_t)(c->nplats + 1) * sizeof *c->plats);
   c->plats[c->nplats++] = (cmp_platform){xml, hosts, label};
   return 0;
@@ -198,21 +203,26 @@ static int add_platform(cmp_config *c, const char *spec, char *err, size_t errle
 
 static int add_nps(cmp_config *c, const char *list, char *err, size_t errlen)
 {
-  char *copy = cmp_xstrdup(list), *save = NULL;
   if (*list == '\0' || *list == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,") != NULL)
     return hnm_fail(err, errlen, "'%s' is not a comma-separated list of process counts", list);
-  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+  char *copy = cmp_xstrdup(list), *save = NULL;
+  int rc = 0;
+  for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
     long v;
-    if (cmp_parse_long(t, 1, 100000000, &v) != 0)
-      return hnm_fail(err, errlen, "'%s' is not a process count (a whole number >= 1)", t);
-    for (int i = 0; i < c->nnps; i++)
+    if (cmp_parse_long(t, 1, 100000000, &v) != 0) {
+      rc = hnm_fail(err, errlen, "'%s' is not a process count (a whole number >= 1)", t);
+      break;
+    }
+    for (int i = 0; rc == 0 && i < c->nnps; i++)
       if (c->nps[i] == v)
-        return hnm_fail(err, errlen, "'%ld' given twice", v);
-    c->nps = cmp_xrealloc(c->nps, (size_t)(c->nnps + 1) * sizeof *c->nps);
-    c->nps[c->nnps++] = v;
+        rc = hnm_fail(err, errlen, "'%ld' given twice", v);
+    if (rc == 0) {
+      c->nps = cmp_xrealloc(c->nps, (size_t)(c->nnps + 1) * sizeof *c->nps);
+      c->nps[c->nnps++] = v;
+    }
   }
   free(copy);
-  return 0;
+  return rc;
 }
 
 static int check_metric(const char *m, char *err, size_t errlen)
