@@ -53,8 +53,12 @@ int hnm_gnuplot_png_written(const char *png, const char *what, char *err, size_t
   unsigned char tail[8];
   struct stat st;
   int fd = open(png, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  /* No file: gnuplot could not open it, and said so with a failure of its
+   * own (hnm_gnuplot_run()), or was told to draw nothing into it. */
+  if (fd < 0 && errno == ENOENT)
+    return 0;
   if (fd < 0) {
-    hnm_errf(err, errlen, "%s: '%s': write error: gnuplot wrote no figure (%s)", what, png, strerror(errno));
+    hnm_errf(err, errlen, "%s: '%s': %s", what, png, strerror(errno));
     return -1;
   }
   int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
