@@ -379,6 +379,8 @@ static int pool__check_log_dir(const char *log_dir, char **top, char *err, size_
   *top = NULL;
   if (hnm_out_not_input(log_dir, "--log-dir", err, errlen) != 0)
     return -1;
+  if (*log_dir == '\0')
+    return hnm_fail(err, errlen, "--log-dir: '': cannot create: empty name");
   char *p = cmp_xstrdup(log_dir);
   size_t l = strlen(p);
   while (l > 1 && p[l - 1] == '/')

@@ -96,6 +96,8 @@ compare_refuses "run --dry-run: a platform SimGrid cannot load" "^hnm-compare: p
   run --dry-run --platform bad.xml --np 2 -o new.csv -- "$PROG"
 compare_refuses "run --dry-run: --log-dir that cannot be made" "--log-dir: 'p\.xml/logs': cannot create: Not a directory$" \
   run --dry-run --platform p.xml --np 2 -o new.csv --log-dir p.xml/logs -- "$PROG"
+compare_refuses "run --dry-run: --log-dir ''" "^hnm-compare: --log-dir: '': cannot create: empty name$" \
+  run --dry-run --platform p.xml --np 2 -o new.csv --log-dir '' -- "$PROG"
 # plot: every name derived from PREFIX checked against the input, the PNGs
 # regular files, -o '' refused; before the table is printed.
 compare_refuses "plot: -o ''" "^hnm-compare: -o: empty PREFIX" plot one.csv -o ''
