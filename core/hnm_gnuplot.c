@@ -8,8 +8,10 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -39,6 +41,31 @@ int hnm_gnuplot_run(const char *script, int flags, char *err, size_t errlen)
     }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     hnm_errf(err, errlen, "gnuplot failed on %s", script);
+    return -1;
+  }
+  return 0;
+}
+
+int hnm_gnuplot_png_written(const char *png, const char *what, char *err, size_t errlen)
+{
+  /* The last 8 bytes of every PNG: the IEND chunk's type and CRC. */
+  static const unsigned char iend[8] = {'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+  unsigned char tail[8];
+  struct stat st;
+  int fd = open(png, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  /* No file: gnuplot could not open it, and said so with a failure of its
+   * own (hnm_gnuplot_run()), or was told to draw nothing into it. */
+  if (fd < 0 && errno == ENOENT)
+    return 0;
+  if (fd < 0) {
+    hnm_errf(err, errlen, "%s: '%s': %s", what, png, strerror(errno));
+    return -1;
+  }
+  int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
+           pread(fd, tail, sizeof tail, st.st_size - 8) == (ssize_t)sizeof tail && memcmp(tail, iend, 8) == 0;
+  close(fd);
+  if (!ok) {
+    hnm_errf(err, errlen, "%s: '%s': write error: gnuplot left an incomplete PNG (a full disk?)", what, png);
     return -1;
   }
   return 0;

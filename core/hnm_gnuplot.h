@@ -28,6 +28,14 @@ enum {
  * "gnuplot failed on SCRIPT" when it fails. */
 int hnm_gnuplot_run(const char *script, int flags, char *err, size_t errlen);
 
+/* Whether gnuplot wrote PNG whole: a regular file that ends with the PNG
+ * IEND chunk. gnuplot exits 0 when its output cannot be written (a full
+ * disk: the file is left cut short), so a tool checks each PNG it asked
+ * for after hnm_gnuplot_run(). A PNG that does not exist passes: gnuplot
+ * fails by itself on an output it cannot open. 0, or -1 with "WHAT: 'PNG':
+ * write error: ..." in err. */
+int hnm_gnuplot_png_written(const char *png, const char *what, char *err, size_t errlen);
+
 /* Write S as a double-quoted gnuplot string: '"' and '\' escaped, and the
  * line breaks and tabs gnuplot would otherwise take as the end of a command
  * written as \n, \r, \t. */

@@ -214,7 +214,8 @@ static int route__validate(struct route_run *r, char *err, size_t errlen)
   if (r->g == NULL)
     return -1;
   r->g->simgrid_links = o->simgrid;
-  if (route__pattern(r, err, errlen) != 0)
+  /* The one output rule (hnm_out.h): --paths is never the pattern it reads. */
+  if (hnm_out_input(o->pattern_file, "--pattern-file", err, errlen) != 0 || route__pattern(r, err, errlen) != 0)
     return -1;
   if (o->paths != NULL && (r->paths = hnm_out_open(o->paths, "--paths", err, errlen)) == NULL)
     return -1;

@@ -37,7 +37,7 @@ mutate docs.names README.md '`hnm-linkplot` (link-load maps)' '`hnm-linkplots` (
 mutate install.relocated core/CMakeLists.txt 'hnm_install_headers(hnm_error.h hnm_units.h)' 'hnm_install_headers(hnm_error.h hnm_units.h)
 install(FILES hnm_msg.h DESTINATION ${HNM_INSTALL_INCLUDE})'
 # compare.bad_input: hnm-compare plot refuses an output it cannot create before printing its table.
-mutate compare.bad_input tools/hnm_compare_plot.c 'hnm_out_check(a.dat, "-o", err, sizeof err) != 0 ||' '0 ||'
+mutate compare.bad_input tools/hnm_compare_plot.c 'hnm_out_check(a->dat, "-o", err, errlen) != 0 ||' '0 ||'
 # calibration.fit_model: the fit's robust reweighting (IRLS) against outliers.
 mutate calibration.fit_model calibration/hnm_fit.c 'it < iters; it++' 'it < 0; it++'
 # calibration.readers: the probe's send and receive columns, each in its field.
@@ -77,6 +77,19 @@ mutate sim.run_cfg tools/hnm_run.c '    if (hnm_out_check(file, "--cfg=hnm/link-
 mutate sim.run_status plugin/hnm_status.cpp '(status_deadlock && status != 0)' 'false'
 # sim.run_status: the simulator outlives a SIGKILL to hnm-run.
 mutate sim.run_status tools/hnm_run.c 'if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)' 'if (0)'
+# Issue 38, outputs onto inputs and FIFOs (hnm-route, hnm-compare, hnm-linkplot):
+# multipath.bad_input: --paths onto the --pattern-file.
+mutate multipath.bad_input platforms/hnm_multipath.c 'hnm_out_input(o->pattern_file, "--pattern-file", err, errlen) != 0 || ' ''
+# compare.bad_input: the sweep's inputs registered; -o a FIFO; --dry-run's checks; plot's PNG checked after gnuplot.
+mutate compare.bad_input tools/hnm_compare_grid.c '  if (grid__inputs(c, err, errlen) != 0)' '  if (0)'
+mutate compare.bad_input tools/hnm_compare_pool.c 'return hnm_out_regular(out, "-o", err, errlen);' 'return 0;'
+mutate compare.bad_input tools/hnm_compare_pool.c 'if ((rc = pool__check(&w, &top, err, sizeof err)) != 0)' 'if (0)'
+mutate compare.bad_input tools/hnm_compare_plot.c '  if (hnm_gnuplot_png_written(a.png, "-o", gerr, sizeof gerr) != 0 ||' '  if (0 ||'
+# compare.model_set: a refusal after --log-dir was made left it behind.
+mutate compare.model_set tools/hnm_compare_pool.c '  if (c->has_sets && !w->wide) {' '  if (hnm_out_mkdirs(c->log_dir, err, errlen), c->has_sets && !w->wide) {'
+# routing.linkplot: a FIFO or device for the PNG; a PNG gnuplot left incomplete.
+mutate routing.linkplot tools/hnm_linkplot.c '    if (hnm_out_regular(pngs[i], "-o", err, errlen) != 0)' '    if (0)'
+mutate routing.linkplot tools/hnm_linkplot.c '    if (hnm_gnuplot_png_written(pngs[i], "-o", err, errlen) != 0)' '    if (0)'
 
 # --- the run ---------------------------------------------------------------------
 command -v cmake >/dev/null && command -v git >/dev/null || { echo "mutations: needs cmake and git" >&2; exit 2; }

@@ -23,6 +23,7 @@
 #include "hnm_error.h"
 #include "hnm_msg.h"
 #include "hnm_opt.h"
+#include "hnm_out.h"
 #include "hnm_compare_util.h"
 
 const char *cmp_run_model(const cmp_config *c, const cmp_run *r)
@@ -178,18 +179,23 @@ static int add_platform(cmp_config *c, const char *spec, char *err, size_t errle
     else
       snprintf(hosts, n + 8, "%s.hosts", spec);
   }
-  if (access(xml, R_OK) != 0)
-    return hnm_fail(err, errlen, "cannot read platform file '%s': %s", xml, strerror(errno));
-  if (access(hosts, R_OK) != 0)
-    return hnm_fail(err, errlen, "cannot read hostfile '%s': %s (give it as XML:HOSTS)", hosts, strerror(errno));
   const char *base = strrchr(xml, '/') ? strrchr(xml, '/') + 1 : xml;
   char *label = cmp_xstrdup(base);
   size_t n = strlen(label);
   if (n > 4 && strcmp(label + n - 4, ".xml") == 0)
     label[n - 4] = '\0';
-  for (int i = 0; i < c->nplats; i++)
+  int rc = 0;
+  if (access(xml, R_OK) != 0)
+    rc = hnm_fail(err, errlen, "cannot read platform file '%s': %s", xml, strerror(errno));
+  else if (access(hosts, R_OK) != 0)
+    rc = hnm_fail(err, errlen, "cannot read hostfile '%s': %s (give it as XML:HOSTS)", hosts, strerror(errno));
+  for (int i = 0; rc == 0 && i < c->nplats; i++)
     if (strcmp(c->plats[i].label, label) == 0)
-      return hnm_fail(err, errlen, "two platforms named '%s' (labels are file names without .xml)", label);
+      rc = hnm_fail(err, errlen, "two platforms named '%s' (labels are file names without .xml)", label);
+  if (rc != 0) {
+    free(xml), free(hosts), free(label);
+    return -1;
+  }
   c->plats = cmp_xrealloc(c->plats, (size_t)(c->nplats + 1) * sizeof *c->plats);
   c->plats[c->nplats++] = (cmp_platform){xml, hosts, label};
   return 0;
@@ -197,21 +203,26 @@ static int add_platform(cmp_config *c, const char *spec, char *err, size_t errle
 
 static int add_nps(cmp_config *c, const char *list, char *err, size_t errlen)
 {
-  char *copy = cmp_xstrdup(list), *save = NULL;
   if (*list == '\0' || *list == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,") != NULL)
     return hnm_fail(err, errlen, "'%s' is not a comma-separated list of process counts", list);
-  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+  char *copy = cmp_xstrdup(list), *save = NULL;
+  int rc = 0;
+  for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
     long v;
-    if (cmp_parse_long(t, 1, 100000000, &v) != 0)
-      return hnm_fail(err, errlen, "'%s' is not a process count (a whole number >= 1)", t);
-    for (int i = 0; i < c->nnps; i++)
+    if (cmp_parse_long(t, 1, 100000000, &v) != 0) {
+      rc = hnm_fail(err, errlen, "'%s' is not a process count (a whole number >= 1)", t);
+      break;
+    }
+    for (int i = 0; rc == 0 && i < c->nnps; i++)
       if (c->nps[i] == v)
-        return hnm_fail(err, errlen, "'%ld' given twice", v);
-    c->nps = cmp_xrealloc(c->nps, (size_t)(c->nnps + 1) * sizeof *c->nps);
-    c->nps[c->nnps++] = v;
+        rc = hnm_fail(err, errlen, "'%ld' given twice", v);
+    if (rc == 0) {
+      c->nps = cmp_xrealloc(c->nps, (size_t)(c->nnps + 1) * sizeof *c->nps);
+      c->nps[c->nnps++] = v;
+    }
   }
   free(copy);
-  return 0;
+  return rc;
 }
 
 static int check_metric(const char *m, char *err, size_t errlen)
@@ -373,7 +384,9 @@ static const char grid__epilog[] =
   "  wall time. --mpirun-opt\n"
   "  default: --allow-run-as-root --oversubscribe --mca btl self,vader.\n"
   "-o FILE: appended to; runs with an ok row are skipped (with --no-retry, any recorded run);\n"
-  "  the existing file is checked first (header, complete last row, status values).\n"
+  "  the existing file is checked first (header, complete last row, status values); a FIFO,\n"
+  "  or an input of the sweep (platform, hostfile, model file, program), is refused.\n"
+  "--dry-run: refuses what a run would refuse (hnm-run --dry-run of each platform), creates nothing.\n"
   "Exit status: 0 all runs ok; 1 some run not ok, or the work failed (a write, a fork,\n"
   "memory); 2 bad input (nothing run).\n"
   "See docs/experiments.md.\n";
@@ -505,7 +518,8 @@ static int grid__complete(cmp_config *c, const cmp_slurm_opts *sl, int task_give
         cmp_sv_push(&c->mpirun_opts, def[k]);
     }
   }
-  if (sl == NULL && !c->dry_run && access(c->hnm_run, X_OK) != 0)
+  /* --dry-run checks what a run checks, hnm-run's own checks included. */
+  if (sl == NULL && access(c->hnm_run, X_OK) != 0)
     return hnm_fail(err, errlen, "cannot execute hnm-run '%s': %s (build it, or give --hnm-run)", c->hnm_run,
                     strerror(errno));
   for (int k = 0; k < c->sim_opts.n; k++)
@@ -541,9 +555,44 @@ static void grid__finish(cmp_config *c)
   }
 }
 
+/* A model spec's file (the spec itself, or its part before the first ':',
+ * "m.xml:detached=1"), registered as an input when it names one. */
+static int grid__model_input(const char *spec, char *err, size_t errlen)
+{
+  const char *colon = strchr(spec, ':');
+  if (colon == NULL)
+    return hnm_out_input(spec, "--model", err, errlen);
+  char *file = cmp_xmalloc((size_t)(colon - spec) + 1);
+  memcpy(file, spec, (size_t)(colon - spec));
+  file[colon - spec] = '\0';
+  int rc = hnm_out_input(file, "--model", err, errlen);
+  free(file);
+  return rc;
+}
+
+/* The one output rule (hnm_out.h): every file the sweep reads or hands to
+ * its runs -- platforms, hostfiles, model files, the programs -- registered
+ * before any output is checked or opened, so that -o, --log-dir and
+ * --script are never one of them. 0, or -1 with err (memory). */
+static int grid__inputs(const cmp_config *c, char *err, size_t errlen)
+{
+  for (int p = 0; p < c->nplats; p++)
+    if (hnm_out_input(c->plats[p].xml, "--platform", err, errlen) != 0 ||
+        hnm_out_input(c->plats[p].hosts, "--platform's hostfile", err, errlen) != 0)
+      return -1;
+  for (int m = 0; m < c->models.n; m++)
+    if (grid__model_input(c->models.v[m], err, errlen) != 0)
+      return -1;
+  if (hnm_out_input(c->program, "PROGRAM", err, errlen) != 0 ||
+      (c->reference && hnm_out_input(c->mpi_program, "--mpi-program", err, errlen) != 0))
+    return -1;
+  return 0;
+}
+
 /* Parse the run options argv[first..]; SLURM-only options are accepted when
  * SL is not NULL. Returns 0; HNM_OPT_DONE after --help (exit 0); or
- * HNM_EXIT_USAGE with the error in err (nothing printed). */
+ * HNM_EXIT_USAGE (HNM_EXIT_FAILURE: memory) with the error in err (nothing
+ * printed). */
 int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opts *sl, char *err, size_t errlen)
 {
   grid__defaults(c);
@@ -566,5 +615,7 @@ int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opt
   if (grid__complete(c, sl, task_given, tasks_given, err, errlen) != 0)
     return HNM_EXIT_USAGE;
   grid__finish(c);
+  if (grid__inputs(c, err, errlen) != 0)
+    return HNM_EXIT_FAILURE;
   return 0;
 }

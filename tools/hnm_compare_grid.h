@@ -52,7 +52,9 @@ const char *cmp_run_options(const cmp_config *c, const cmp_run *r);
 char *cmp_join(const cmp_strvec *v);
 long cmp_enumerate(const cmp_config *c, cmp_run **out);
 void cmp_run_argv(const cmp_config *c, const cmp_run *r, cmp_strvec *v);
-/* 0; HNM_OPT_DONE after --help (exit 0); or HNM_EXIT_USAGE with err. */
+/* 0; HNM_OPT_DONE after --help (exit 0); or HNM_EXIT_USAGE (bad input) or
+ * HNM_EXIT_FAILURE (memory) with err. The sweep's input files are then
+ * registered with hnm_out_input(): no output may be one of them. */
 int cmp_parse_run(int argc, char **argv, int first, cmp_config *c, cmp_slurm_opts *sl, char *err, size_t errlen);
 
 #endif

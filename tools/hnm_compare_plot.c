@@ -147,6 +147,10 @@ static int plot__parse(int argc, char **argv, plot__args *a, char *err, size_t e
     hnm_errf(err, errlen, "plot needs IN.csv and -o PREFIX");
     return HNM_EXIT_USAGE;
   }
+  if (a->prefix[0] == '\0') {
+    hnm_errf(err, errlen, "-o: empty PREFIX (the figures are PREFIX-time.png ...)");
+    return HNM_EXIT_USAGE;
+  }
   size_t pl = strlen(a->prefix) + 32;
   a->dat = cmp_xmalloc(pl), a->edat = cmp_xmalloc(pl), a->gp = cmp_xmalloc(pl), a->png = cmp_xmalloc(pl);
   a->epng = cmp_xmalloc(pl);
@@ -459,6 +463,23 @@ static int plot__write_script(const plot__args *a, const series *s, long ns, int
   return hnm_out_commit(og, err, errlen) != 0 ? HNM_EXIT_FAILURE : 0;
 }
 
+/* The one output rule (hnm_out.h), before anything is read further or
+ * printed: every file plot writes -- the data files and the script, and
+ * the PNGs gnuplot opens by name, which must be regular files (a FIFO
+ * blocks gnuplot for ever, a device loses the figure) -- can be created
+ * and is not the input CSV (hard or symbolic link). 0, or -1 with err. */
+static int plot__check_outputs(const plot__args *a, char *err, size_t errlen)
+{
+  if (hnm_out_input(a->in, "IN.csv", err, errlen) != 0)
+    return -1;
+  if (hnm_out_check(a->dat, "-o", err, errlen) != 0 || hnm_out_check(a->gp, "-o", err, errlen) != 0 ||
+      hnm_out_regular(a->png, "-o", err, errlen) != 0)
+    return -1;
+  if (a->ref && (hnm_out_check(a->edat, "-o", err, errlen) != 0 || hnm_out_regular(a->epng, "-o", err, errlen) != 0))
+    return -1;
+  return 0;
+}
+
 int cmp_cmd_plot(int argc, char **argv)
 {
   /* Static: what plot reads lives until exit, whatever the path (no leak
@@ -474,9 +495,7 @@ int cmp_cmd_plot(int argc, char **argv)
   if (cmp_read_rows(a.in, 0, &rows, 0, err, sizeof err) != 0 ||
       cmp_select_rows(&rows, &sel, &n, &dups, err, sizeof err) != 0 || plot__keep(&a, sel, &n, err, sizeof err) != 0)
     return hnm_msg_error("%s", err);
-  /* The outputs can be created: checked before anything is printed. */
-  if (hnm_out_check(a.dat, "-o", err, sizeof err) != 0 || (a.ref && hnm_out_check(a.edat, "-o", err, sizeof err) != 0) ||
-      hnm_out_check(a.gp, "-o", err, sizeof err) != 0)
+  if (plot__check_outputs(&a, err, sizeof err) != 0)
     return hnm_msg_error("%s", err);
 
   static series *s;
@@ -502,6 +521,10 @@ int cmp_cmd_plot(int argc, char **argv)
   char gerr[1200];
   if (hnm_gnuplot_run(a.gp, 0, gerr, sizeof gerr) != 0)
     return hnm_msg_failure("%s", gerr); /* not bad input: the data and script are written */
+  /* gnuplot exits 0 when it cannot write a figure: each one checked. */
+  if (hnm_gnuplot_png_written(a.png, "-o", gerr, sizeof gerr) != 0 ||
+      (a.ref && nerr && hnm_gnuplot_png_written(a.epng, "-o", gerr, sizeof gerr) != 0))
+    return hnm_msg_failure("%s", gerr);
   hnm_msg_info("plot: wrote %s%s%s (script %s)", a.png, a.ref && nerr ? ", " : "", a.ref && nerr ? a.epng : "", a.gp);
   return 0;
 }

@@ -354,21 +354,86 @@ static void pool__dry_run(const pool__sweep *w)
   }
 }
 
-/* Before anything runs: hnm-run's checks, the log directory, the CSV's
- * layout, the CSV opened (its header written) and locked. 0, or
- * HNM_EXIT_USAGE / HNM_EXIT_FAILURE with err. */
-static int pool__prepare(pool__sweep *w, char *err, size_t errlen)
+/* -o: none of the inputs, and a file the sweep can append to, lock and
+ * read back: a FIFO (or socket) would block it for ever. A device is
+ * written through (/dev/stdout). 0, or -1 with err. */
+static int pool__check_csv(const char *out, char *err, size_t errlen)
+{
+  struct stat st;
+  if (stat(out, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+    return hnm_out_regular(out, "-o", err, errlen);
+  if (hnm_out_check(out, "-o", err, errlen) != 0)
+    return -1;
+  if (stat(out, &st) == 0 && access(out, W_OK) != 0)
+    return hnm_fail(err, errlen, "-o: '%s': cannot append: %s", out, strerror(errno));
+  return 0;
+}
+
+/* --log-dir, before it is made: none of the inputs, and a directory that
+ * exists or whose nearest existing parent is a directory we may write in.
+ * *TOP: the outermost directory that mkdir -p will create (allocated; NULL
+ * when LOG_DIR exists). 0, or -1 with err. */
+static int pool__check_log_dir(const char *log_dir, char **top, char *err, size_t errlen)
+{
+  struct stat st;
+  *top = NULL;
+  if (hnm_out_not_input(log_dir, "--log-dir", err, errlen) != 0)
+    return -1;
+  if (*log_dir == '\0')
+    return hnm_fail(err, errlen, "--log-dir: '': cannot create: empty name");
+  char *p = cmp_xstrdup(log_dir);
+  size_t l = strlen(p);
+  while (l > 1 && p[l - 1] == '/')
+    p[--l] = '\0';
+  const char *reason = NULL;
+  while (reason == NULL && stat(p, &st) != 0) {
+    if (errno != ENOENT)
+      reason = strerror(errno);
+    free(*top);
+    *top = cmp_xstrdup(p);
+    char *slash = strrchr(p, '/');
+    if (slash == NULL)
+      strcpy(p, ".");
+    else
+      slash[slash == p] = '\0';
+  }
+  if (reason == NULL && !S_ISDIR(st.st_mode))
+    reason = strerror(ENOTDIR);
+  else if (reason == NULL && access(p, W_OK | X_OK) != 0)
+    reason = strerror(errno);
+  free(p);
+  if (reason == NULL)
+    return 0;
+  free(*top);
+  *top = NULL;
+  return hnm_fail(err, errlen, "--log-dir: '%s': cannot create: %s", log_dir, reason);
+}
+
+/* A refusal after mkdir -p LOG_DIR: the directories it made, from LOG_DIR
+ * up to TOP, removed when still empty (nothing else is removed). */
+static void pool__unmake_log_dir(const char *log_dir, const char *top)
+{
+  if (top == NULL)
+    return;
+  char *p = cmp_xstrdup(log_dir);
+  while (rmdir(p) == 0 && strcmp(p, top) != 0) {
+    char *slash = strrchr(p, '/');
+    if (slash == NULL || slash == p)
+      break;
+    *slash = '\0';
+  }
+  free(p);
+}
+
+/* Every check of a run that creates nothing, --dry-run's too: hnm-run's
+ * checks, the CSV's layout, -o and --log-dir. *TOP as pool__check_log_dir().
+ * 0, or HNM_EXIT_USAGE / HNM_EXIT_FAILURE with err. */
+static int pool__check(pool__sweep *w, char **top, char *err, size_t errlen)
 {
   const cmp_config *c = &w->c;
   int rc;
-  /* Validated before anything is created. */
   if (w->ntodo > 0 && (rc = validate_with_hnm_run(c, w->runs, w->nruns, err, errlen)) != 0)
     return rc;
-  char merr[256];
-  if (hnm_out_mkdirs(c->log_dir, merr, sizeof merr) != 0) {
-    hnm_errf(err, errlen, "--log-dir: '%s': cannot create: %s", c->log_dir, merr);
-    return HNM_EXIT_USAGE;
-  }
   /* The CSV's layout: the one it has, or the wide one for a grid with a
    * model set; a narrow CSV is not widened in place. */
   struct stat ost;
@@ -381,13 +446,37 @@ static int pool__prepare(pool__sweep *w, char *err, size_t errlen)
              c->out, c->out);
     return HNM_EXIT_USAGE;
   }
-  if ((rc = cmp_store_open_append(c->out, w->no_eol, w->wide, &w->csv, err, errlen)) != 0)
+  if (pool__check_csv(c->out, err, errlen) != 0 || pool__check_log_dir(c->log_dir, top, err, errlen) != 0)
+    return HNM_EXIT_USAGE;
+  return 0;
+}
+
+/* Before anything runs: every check (pool__check()), then the log
+ * directory made, the CSV opened (its header written) and locked; on a
+ * refusal nothing is left behind. 0, or HNM_EXIT_USAGE / HNM_EXIT_FAILURE
+ * with err. */
+static int pool__prepare(pool__sweep *w, char *err, size_t errlen)
+{
+  const cmp_config *c = &w->c;
+  char *top = NULL, merr[256];
+  int rc = pool__check(w, &top, err, errlen);
+  if (rc != 0)
     return rc;
-  if (cmp_store_lock(c->out, fileno(w->csv), err, errlen) != 0) {
-    fclose(w->csv);
+  if (hnm_out_mkdirs(c->log_dir, merr, sizeof merr) != 0) {
+    hnm_errf(err, errlen, "--log-dir: '%s': cannot create: %s", c->log_dir, merr);
+    pool__unmake_log_dir(c->log_dir, top);
+    free(top);
     return HNM_EXIT_USAGE;
   }
-  return 0;
+  if ((rc = cmp_store_open_append(c->out, w->no_eol, w->wide, &w->csv, err, errlen)) == 0 &&
+      cmp_store_lock(c->out, fileno(w->csv), err, errlen) != 0) {
+    fclose(w->csv);
+    rc = HNM_EXIT_USAGE;
+  }
+  if (rc != 0)
+    pool__unmake_log_dir(c->log_dir, top);
+  free(top);
+  return rc;
 }
 
 /* Start the next run to do in a free slot: 0, or HNM_EXIT_FAILURE with err
@@ -554,7 +643,10 @@ int cmp_cmd_run(int argc, char **argv)
   char err[HNM_ERRLEN];
   int rc = cmp_parse_run(argc, argv, 2, &w.c, NULL, err, sizeof err);
   if (rc != 0)
-    return rc == HNM_OPT_DONE ? HNM_EXIT_OK : hnm_msg_error("%s", err);
+    return rc == HNM_OPT_DONE ? HNM_EXIT_OK : rc == HNM_EXIT_FAILURE ? hnm_msg_failure("%s", err) : hnm_msg_error("%s", err);
+  /* -o is none of the inputs and no FIFO: checked before it is read. */
+  if (pool__check_csv(c->out, err, sizeof err) != 0)
+    return hnm_msg_error("%s", err);
   w.nruns = cmp_enumerate(c, &w.runs);
   /* One run of hnm-compare per CSV at a time: a second would run every
    * missing point again beside the first (cmp_store_lock()). */
@@ -564,6 +656,11 @@ int cmp_cmd_run(int argc, char **argv)
     return hnm_msg_error("%s", err);
   pool__plan(&w);
   if (c->dry_run) {
+    /* What a run would refuse, refused; nothing created. */
+    char *top = NULL;
+    if ((rc = pool__check(&w, &top, err, sizeof err)) != 0)
+      return rc == HNM_EXIT_USAGE ? hnm_msg_error("%s", err) : hnm_msg_failure("%s", err);
+    free(top);
     pool__dry_run(&w);
     return 0;
   }

@@ -304,18 +304,23 @@ static int outs_commit(struct outs *O, char *err, size_t errlen)
   return rc;
 }
 
-/* After writing with status RC: drop the outputs (RC != 0), or commit them
- * and run gnuplot on the script GP. The status of the whole (err filled
- * unless 0). */
-static int outs_draw(struct outs *O, int rc, const char *gp, char *err, size_t errlen)
+/* After writing with status RC: drop the outputs (RC != 0), or commit them,
+ * run gnuplot on the script GP and check that it wrote each of the NPNGS
+ * PNGS whole (gnuplot exits 0 on a full disk). The status of the whole (err
+ * filled unless 0). */
+static int outs_draw(struct outs *O, int rc, const char *gp, const char *const *pngs, int npngs, char *err,
+                     size_t errlen)
 {
   if (rc != 0) {
     outs_abort(O);
     return rc;
   }
-  if (outs_commit(O, err, errlen) != 0)
+  if (outs_commit(O, err, errlen) != 0 || run_gnuplot(gp, err, errlen) != 0)
     return HNM_EXIT_FAILURE;
-  return run_gnuplot(gp, err, errlen);
+  for (int i = 0; i < npngs; i++)
+    if (hnm_gnuplot_png_written(pngs[i], "-o", err, errlen) != 0)
+      return HNM_EXIT_FAILURE;
+  return 0;
 }
 
 /* The number of cells of a ROWS x COLS map, or -1 beyond MAX_CELLS. */
@@ -486,15 +491,20 @@ static int map_fattree(const struct load *L, int peak, const char *title, const 
   return 0;
 }
 
-/* Whether one of PREFIX's outputs is the input file: refused (-1, the line
- * in err), it would be destroyed. */
-static int names_input(const char *const *outs, int nouts, const struct load *runs, int nruns, char *err,
-                       size_t errlen)
+/* The one output rule (hnm_out.h): the NRUNS input files registered, so
+ * that no output -- the data and script hnm_out_open() opens, the PNGS
+ * gnuplot writes -- is one of them (hard or symbolic link); the PNGs must
+ * be regular files (a FIFO blocks gnuplot for ever, a device loses the
+ * figure). 0, or -1 with the line in err. */
+static int outputs_ok(const char *const *pngs, int npngs, const struct load *runs, int nruns, char *err,
+                      size_t errlen)
 {
-  for (int i = 0; i < nouts; i++)
-    for (int k = 0; k < nruns; k++)
-      if (hnm_out_same_file(outs[i], runs[k].path))
-        return hnm_fail(err, errlen, "-o: '%s' is the input file %s", outs[i], runs[k].path);
+  for (int k = 0; k < nruns; k++)
+    if (hnm_out_input(runs[k].path, "LOAD.csv", err, errlen) != 0)
+      return -1;
+  for (int i = 0; i < npngs; i++)
+    if (hnm_out_regular(pngs[i], "-o", err, errlen) != 0)
+      return -1;
   return 0;
 }
 
@@ -503,7 +513,7 @@ static int map(const struct load *L, const char *prefix, int peak, const char *t
 {
   char *dat = path_with(prefix, ".dat"), *gpp = path_with(prefix, ".gp"), *png = path_with(prefix, ".png");
   const char *what = peak ? "peak utilisation" : "mean utilisation";
-  const char *outs[3] = {dat, gpp, png};
+  const char *pngs[1] = {png};
   struct outs O = {{NULL}, 0};
   FILE *d = NULL, *g = NULL;
   int rc = 0;
@@ -516,14 +526,14 @@ static int map(const struct load *L, const char *prefix, int peak, const char *t
   else if (kind == 0)
     rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
                          "%s: no dragonfly, torus or fat-tree links (roles global, torus, fattree-*)", L->path);
-  else if (names_input(outs, 3, L, 1, err, errlen) != 0 || (d = outs_open(&O, dat, err, errlen)) == NULL ||
+  else if (outputs_ok(pngs, 1, L, 1, err, errlen) != 0 || (d = outs_open(&O, dat, err, errlen)) == NULL ||
            (g = outs_open(&O, gpp, err, errlen)) == NULL)
     rc = HNM_EXIT_USAGE;
   if (rc == 0)
     rc = (kind == 1   ? map_dragonfly
           : kind == 2 ? map_torus
                       : map_fattree)(L, peak, title, what, dat, png, d, g, err, errlen);
-  if ((rc = outs_draw(&O, rc, gpp, err, errlen)) == 0)
+  if ((rc = outs_draw(&O, rc, gpp, pngs, 1, err, errlen)) == 0)
     hnm_msg_info("map: wrote %s (data %s, script %s)", png, dat, gpp);
   free(dat), free(gpp), free(png);
   return rc;
@@ -556,7 +566,7 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
 {
   char *cdat = path_with(prefix, "-cdf.dat"), *hdat = path_with(prefix, "-hist.dat"), *gpp = path_with(prefix, ".gp");
   char *cpng = path_with(prefix, "-cdf.png"), *hpng = path_with(prefix, "-hist.png");
-  const char *outs[5] = {cdat, hdat, gpp, cpng, hpng};
+  const char *pngs[2] = {cpng, hpng};
   const char *what = peak ? "peak utilisation" : "mean utilisation";
   double(*hist)[HIST_BINS + 1] = calloc((size_t)nruns, sizeof *hist);
   struct outs O = {{NULL}, 0};
@@ -573,7 +583,7 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
       rc = hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "%s: no link with a role in %s", runs[k].path,
                            roles ? roles : "the network");
   }
-  if (rc == 0 && (names_input(outs, 5, runs, nruns, err, errlen) != 0 || (c = outs_open(&O, cdat, err, errlen)) == NULL ||
+  if (rc == 0 && (outputs_ok(pngs, 2, runs, nruns, err, errlen) != 0 || (c = outs_open(&O, cdat, err, errlen)) == NULL ||
                   (h = outs_open(&O, hdat, err, errlen)) == NULL || (g = outs_open(&O, gpp, err, errlen)) == NULL))
     rc = HNM_EXIT_USAGE;
   for (int k = 0; rc == 0 && k < nruns; k++) {
@@ -637,7 +647,7 @@ static int dist(struct load *runs, int nruns, const char *prefix, int peak, cons
       fprintf(g, " noenhanced%s", k + 1 < nruns ? ", " : "\n");
     }
   }
-  if ((rc = outs_draw(&O, rc, gpp, err, errlen)) == 0)
+  if ((rc = outs_draw(&O, rc, gpp, pngs, 2, err, errlen)) == 0)
     hnm_msg_info("dist: wrote %s, %s (data %s, %s; script %s)", cpng, hpng, cdat, hdat, gpp);
   free(cdat), free(hdat), free(gpp), free(cpng), free(hpng), free(hist);
   return rc;

@@ -59,4 +59,73 @@ compare_refuses "plot: unknown reference" "--reference: no ok run of model 'grap
 check "plot refused: no figure" [ ! -e fig-time.png ]
 # An output that cannot be created is refused before the table is printed.
 compare_refuses "plot: missing output directory" "-o: 'nodir/fig-time\.dat': cannot create" plot one.csv -o nodir/fig
+
+# The one output rule (issue 38): no output is one of the inputs (the
+# platform, its hostfile, the program), directly or through a symbolic or
+# hard link; -o is no FIFO; a refusal creates nothing (not the --log-dir,
+# not the directory of slurm's per-task CSVs).
+cp "$TWO" p.xml
+cp "${TWO%.xml}.hosts" p.hosts
+ln -s p.hosts hosts-link
+ln p.xml plat-hard
+compare_refuses "slurm: --script is the platform" \
+  "^hnm-compare: --script: 'p\.xml' is --platform 'p\.xml': writing it would destroy it$" \
+  slurm --tasks 2 --script p.xml --platform p.xml --np 2 -o sub/s.csv -- "$PROG"
+compare_refuses "slurm: --script a link to the hostfile" \
+  "^hnm-compare: --script: 'hosts-link' is --platform's hostfile 'p\.hosts': writing it would destroy it$" \
+  slurm --tasks 2 --script hosts-link --platform p.xml --np 2 -o sub/s.csv -- "$PROG"
+compare_refuses "slurm: -o is the platform" "^hnm-compare: -o: 'plat-hard' is --platform 'p\.xml'" \
+  slurm --tasks 2 --script job.sh --platform p.xml --np 2 -o plat-hard -- "$PROG"
+compare_refuses "run: -o is the platform" "^hnm-compare: -o: 'p\.xml' is --platform 'p\.xml': writing it would destroy it$" \
+  run --platform p.xml --np 2 -o p.xml -- "$PROG"
+compare_refuses "run: -o a hard link to the platform" "^hnm-compare: -o: 'plat-hard' is --platform 'p\.xml'" \
+  run --platform p.xml --np 2 -o plat-hard -- "$PROG"
+compare_refuses "run: --log-dir is the hostfile" "^hnm-compare: --log-dir: 'hosts-link' is --platform's hostfile 'p\.hosts'" \
+  run --platform p.xml --np 2 -o new.csv --log-dir hosts-link -- "$PROG"
+mkfifo o.csv
+compare_refuses "run: -o a FIFO" "^hnm-compare: -o: 'o\.csv': not a regular file \(a FIFO would block\)$" \
+  run --platform p.xml --np 2 -o o.csv -- "$PROG"
+compare_refuses "run --dry-run: -o a FIFO" "^hnm-compare: -o: 'o\.csv': not a regular file \(a FIFO would block\)$" \
+  run --dry-run --platform p.xml --np 2 -o o.csv -- "$PROG"
+# --dry-run checks what a run checks: hnm-run's checks of each platform.
+compare_refuses "run --dry-run: an option hnm-run refuses" "platform p: hnm-run: '--cfg=smpi/os:1' conflicts with --model" \
+  run --dry-run --platform p.xml --np 2 -o new.csv --sim-opt=--cfg=smpi/os:1 -- "$PROG"
+printf '<?xml version="1.0"?>\n<platform version="4.1">\n<zone id="z" routing="Full">\n</platform>\n' >bad.xml
+cp p.hosts bad.hosts
+compare_refuses "run --dry-run: a platform SimGrid cannot load" "^hnm-compare: platform bad: hnm-run: platform file 'bad\.xml'" \
+  run --dry-run --platform bad.xml --np 2 -o new.csv -- "$PROG"
+compare_refuses "run --dry-run: --log-dir that cannot be made" "--log-dir: 'p\.xml/logs': cannot create: Not a directory$" \
+  run --dry-run --platform p.xml --np 2 -o new.csv --log-dir p.xml/logs -- "$PROG"
+compare_refuses "run --dry-run: --log-dir ''" "^hnm-compare: --log-dir: '': cannot create: empty name$" \
+  run --dry-run --platform p.xml --np 2 -o new.csv --log-dir '' -- "$PROG"
+# plot: every name derived from PREFIX checked against the input, the PNGs
+# regular files, -o '' refused; before the table is printed.
+compare_refuses "plot: -o ''" "^hnm-compare: -o: empty PREFIX" plot one.csv -o ''
+ln -s one.csv f2-time.png
+compare_refuses "plot: PREFIX-time.png a link to the input" \
+  "^hnm-compare: -o: 'f2-time\.png' is IN\.csv 'one\.csv': writing it would destroy it$" plot one.csv -o f2
+ln one.csv f3.gp
+compare_refuses "plot: PREFIX.gp a hard link to the input" "^hnm-compare: -o: 'f3\.gp' is IN\.csv 'one\.csv'" plot one.csv -o f3
+ln -s one.csv f4-time.dat
+compare_refuses "plot: PREFIX-time.dat a link to the input" "^hnm-compare: -o: 'f4-time\.dat' is IN\.csv 'one\.csv'" \
+  plot one.csv -o f4
+mkfifo f5-time.png
+compare_refuses "plot: a FIFO for the PNG" "^hnm-compare: -o: 'f5-time\.png': not a regular file \(a FIFO would block\)$" \
+  plot one.csv -o f5
+ln -s /dev/full f6-time.png
+compare_refuses "plot: the PNG a link to /dev/full" \
+  "^hnm-compare: -o: 'f6-time\.png': not a regular file \(a device or socket cannot take it\)$" plot one.csv -o f6
+# gnuplot exits 0 when it cannot write its figure (a full disk): a PNG cut
+# short is a write error, exit 1 (a stand-in gnuplot that writes 6 bytes).
+mkdir cutbin
+cat >cutbin/gnuplot <<'SH'
+#!/bin/sh
+sed -n 's/^set output "\(.*\)"$/\1/p' "$1" | while IFS= read -r f; do printf '\211PNG\r\n' >"$f"; done
+SH
+chmod +x cutbin/gnuplot
+PATH="$PWD/cutbin:$PATH" "$HNM_COMPARE" plot one.csv -o cut >/dev/null 2>err.txt
+rc=$?
+check "plot: a PNG cut short: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check_eq "plot: a PNG cut short: one line" "$(cat err.txt)" \
+  "hnm-compare: -o: 'cut-time.png': write error: gnuplot left an incomplete PNG (a full disk?)"
 finish

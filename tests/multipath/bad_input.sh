@@ -69,6 +69,17 @@ check_eq "GLPK time limit: exit status" "$st" 1
 check "GLPK time limit: message (got: $(cat "$work/err"))" grep -qxE "hnm-route: LP: GLPK: time limit of 0.001 s reached \(--lp-time-limit\)" "$work/err"
 check "GLPK time limit: nothing on stdout" [ -z "$out" ]
 check "GLPK time limit: no path file" [ -z "$(ls -A "$work" | grep tl.txt)" ]
+# --paths onto the pattern it reads, directly or through a symbolic or a
+# hard link (issue 38): refused, the pattern byte-identical.
+printf '0 1 8MiB\n' >"$work/pat.txt"
+ln -s pat.txt "$work/pat-sym.txt"
+ln "$work/pat.txt" "$work/pat-hard.txt"
+for out in pat.txt pat-sym.txt pat-hard.txt; do
+  refuse "--paths is the --pattern-file ($out)" \
+    "^hnm-route: --paths: '$out' is --pattern-file 'pat\.txt': writing it would destroy it$" \
+    "$HNM_ROUTE" --shape 512 --pattern-file pat.txt --k 2 --paths "$out"
+done
+check_eq "--paths is the --pattern-file: the pattern intact" "$(cat "$work/pat.txt")" "0 1 8MiB"
 # --help and --version answer on stdout.
 check "--help" bash -c '"$HNM_ROUTE" --help | grep -q "^Usage: hnm-route"'
 check "--version" bash -c '"$HNM_ROUTE" --version | grep -q "^hnm-route "'

@@ -942,7 +942,7 @@ static int regression_cases(struct kase *all)
   big = xfmt("%sl,torus,0,1,2,1e9,1,1,1e300,1e300\n", LH);
   k_text(k, "a.csv", big), free(big);
   k_args(k, T_LINKPLOT, "dist", "-o", "d", "A=a.csv", NULL);
-  k = reg(all, "linkplot-out-is-input", "-o: 'map.dat' is the input file map.dat");
+  k = reg(all, "linkplot-out-is-input", "^hnm-linkplot: -o: 'map\\.dat' is LOAD\\.csv 'map\\.dat': writing it would destroy it$");
   k_text(k, "map.dat", seed_load_torus);
   k_args(k, T_LINKPLOT, "map", "map.dat", "-o", "map", NULL);
   k = reg(all, "linkplot-no-args", "a command is needed");
@@ -1601,6 +1601,69 @@ static int regression_cases(struct kase *all)
   k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "--bootstrap", "2", "-o", "m.xml", "--no-plots", NULL);
   k->exits = 1u << 0;
   k_out(k, "m.xml"), k_out(k, "m-report*"), k_out(k, "m.set*");
+
+  /* Issue 38, outputs onto inputs and FIFOs (hnm-route, hnm-compare,
+   * hnm-linkplot): every output, derived names included, checked against
+   * the registered inputs (hnm_out_input); a PNG gnuplot opens, and
+   * compare's CSV, never a FIFO; a refusal creates nothing; --dry-run
+   * checks what a run checks. */
+  k = reg(all, "i38-route-paths-is-pattern-file",
+          "^hnm-route: --paths: 'p\\.txt' is --pattern-file 'p\\.txt': writing it would destroy it$");
+  k_text(k, "p.txt", "0 1 8MiB\n");
+  k_args(k, T_ROUTE, "--shape", "512", "--pattern-file", "p.txt", "--k", "2", "--paths", "p.txt", NULL);
+  k = reg(all, "i38-compare-slurm-script-is-platform",
+          "^hnm-compare: --script: 'two\\.xml' is --platform 'two\\.xml': writing it would destroy it$");
+  k_text(k, "two.xml", seed_plat), k_text(k, "two.hosts", seed_hosts);
+  k_args(k, T_COMPARE, "slurm", "--tasks", "2", "--script", "two.xml", "--platform", "two.xml", "--np", "2", "-o",
+         "sub/s.csv", "--", "/bin/true", NULL);
+  k = reg(all, "i38-compare-run-out-is-hostfile",
+          "^hnm-compare: -o: 'h\\.csv' is --platform's hostfile 'two\\.hosts': writing it would destroy it$");
+  k_text(k, "two.xml", seed_plat), k_text(k, "two.hosts", seed_hosts);
+  k_in(k, "h.csv", "two.hosts", strlen("two.hosts"), K_LINK);
+  k_args(k, T_COMPARE, "run", "--hnm-run", "/bin/true", "--platform", "two.xml", "--np", "2", "--log-dir", "logs",
+         "-o", "h.csv", "--", "/bin/true", NULL);
+  k = reg(all, "i38-compare-run-out-fifo", "^hnm-compare: -o: 'o\\.csv': not a regular file \\(a FIFO would block\\)$");
+  k_text(k, "two.xml", seed_plat), k_text(k, "two.hosts", seed_hosts);
+  k_in(k, "o.csv", NULL, 0, K_FIFO);
+  k_args(k, T_COMPARE, "run", "--hnm-run", "/bin/true", "--platform", "two.xml", "--np", "2", "--log-dir", "logs",
+         "-o", "o.csv", "--", "/bin/true", NULL);
+  k = reg(all, "i38-compare-run-refusal-no-log-dir",
+          "^hnm-compare: -o: 'd\\.csv': cannot create: No such file or directory$");
+  k_text(k, "two.xml", seed_plat), k_text(k, "two.hosts", seed_hosts);
+  k_in(k, "d.csv", NULL, 0, K_DANGLING);
+  k_args(k, T_COMPARE, "run", "--hnm-run", "/bin/true", "--platform", "two.xml", "--np", "2", "--log-dir", "logs/sub",
+         "-o", "d.csv", "--", "/bin/true", NULL);
+  k = reg(all, "i38-compare-dry-run-runs-hnm-run-checks", "^hnm-compare: platform bad: hnm-run: platform file 'bad\\.xml'");
+  k_text(k, "bad.xml", "<?xml version=\"1.0\"?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n</platform>\n");
+  k_text(k, "bad.hosts", seed_hosts);
+  k_args(k, T_COMPARE, "run", "--dry-run", "--hnm-run", T_RUN, "--platform", "bad.xml", "--np", "2", "-o", "r.csv",
+         "--", T_PROG, NULL);
+  k = reg(all, "i38-compare-plot-png-link-to-input",
+          "^hnm-compare: -o: 'X-time\\.png' is IN\\.csv 'r\\.csv': writing it would destroy it$");
+  k_text(k, "r.csv", seed_result);
+  k_in(k, "X-time.png", "r.csv", strlen("r.csv"), K_LINK);
+  k_args(k, T_COMPARE, "plot", "r.csv", "-o", "X", NULL);
+  k = reg(all, "i38-compare-plot-png-fifo", "^hnm-compare: -o: 'X-time\\.png': not a regular file \\(a FIFO would block\\)$");
+  k_text(k, "r.csv", seed_result);
+  k_in(k, "X-time.png", NULL, 0, K_FIFO);
+  k_args(k, T_COMPARE, "plot", "r.csv", "-o", "X", NULL);
+  k = reg(all, "i38-compare-plot-empty-prefix", "^hnm-compare: -o: empty PREFIX");
+  k_text(k, "r.csv", seed_result);
+  k_args(k, T_COMPARE, "plot", "r.csv", "-o", "", NULL);
+  k = reg(all, "i38-linkplot-png-fifo", "^hnm-linkplot: -o: 'map\\.png': not a regular file \\(a FIFO would block\\)$");
+  k_text(k, "load.csv", seed_load_torus);
+  k_in(k, "map.png", NULL, 0, K_FIFO);
+  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  k = reg(all, "i38-linkplot-png-dev-full",
+          "^hnm-linkplot: -o: 'map\\.png': not a regular file \\(a device or socket cannot take it\\)$");
+  k_text(k, "load.csv", seed_load_torus);
+  k_in(k, "map.png", "/dev/full", strlen("/dev/full"), K_LINK);
+  k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  k = reg(all, "i38-linkplot-hist-png-link-to-input",
+          "^hnm-linkplot: -o: 'd-hist\\.png' is LOAD\\.csv 'b\\.csv': writing it would destroy it$");
+  k_text(k, "a.csv", seed_load_torus), k_text(k, "b.csv", seed_load_df);
+  k_in(k, "d-hist.png", "b.csv", strlen("b.csv"), K_LINK);
+  k_args(k, T_LINKPLOT, "dist", "-o", "d", "A=a.csv", "B=b.csv", NULL);
   return nregress;
 }
 

@@ -140,6 +140,44 @@ check "dist of 70 runs: exit 0 (got $rc: $(cat "$tmp/err"))" [ "$rc" -eq 0 ]
 check "dist of 70 runs: 70 CDFs" [ "$(grep -c '^# r[0-9]*: 3 links$' "$tmp/many-cdf.dat")" -eq 70 ]
 check "dist of 70 runs: 70 histogram columns" [ "$(awk '$1 == "0.10" { print NF }' "$tmp/many-hist.dat")" -eq 71 ]
 
+# The one output rule (issue 38): an output onto the input, directly or
+# through a symbolic or hard link, is refused naming both; a FIFO or a
+# device in place of a PNG is refused (a FIFO blocked gnuplot for ever, a
+# link to /dev/full lost the figure with exit 0).
+cp "$tmp/t.csv" "$tmp/x.dat"
+bad "map: PREFIX.dat is the input" "^hnm-linkplot: -o: '.*/x\.dat' is LOAD\.csv '.*/x\.dat': writing it would destroy it$" \
+  map "$tmp/x.dat" -o "$tmp/x"
+ln -s x.dat "$tmp/y.gp"
+bad "map: PREFIX.gp a symbolic link to the input" "^hnm-linkplot: -o: '.*/y\.gp' is LOAD\.csv '.*/x\.dat'" \
+  map "$tmp/x.dat" -o "$tmp/y"
+ln "$tmp/x.dat" "$tmp/z.png"
+bad "map: PREFIX.png a hard link to the input" "^hnm-linkplot: -o: '.*/z\.png' is LOAD\.csv '.*/x\.dat'" \
+  map "$tmp/x.dat" -o "$tmp/z"
+ln -s x.dat "$tmp/w-hist.png"
+bad "dist: PREFIX-hist.png a link to an input" "^hnm-linkplot: -o: '.*/w-hist\.png' is LOAD\.csv '.*/x\.dat'" \
+  dist -o "$tmp/w" A="$tmp/t.csv" B="$tmp/x.dat"
+mkfifo "$tmp/f.png"
+bad "map: a FIFO for the PNG" "^hnm-linkplot: -o: '.*/f\.png': not a regular file \(a FIFO would block\)$" \
+  map "$tmp/t.csv" -o "$tmp/f"
+ln -s /dev/full "$tmp/full.png"
+bad "map: the PNG a link to /dev/full" \
+  "^hnm-linkplot: -o: '.*/full\.png': not a regular file \(a device or socket cannot take it\)$" \
+  map "$tmp/t.csv" -o "$tmp/full"
+# gnuplot exits 0 when it cannot write its figure (a full disk): a PNG cut
+# short is a write error, exit 1 (a stand-in gnuplot that writes 6 bytes).
+mkdir "$tmp/cutbin"
+cat >"$tmp/cutbin/gnuplot" <<'SH'
+#!/bin/sh
+sed -n 's/^set output "\(.*\)"$/\1/p' "$1" | while IFS= read -r f; do printf '\211PNG\r\n' >"$f"; done
+SH
+chmod +x "$tmp/cutbin/gnuplot"
+PATH="$tmp/cutbin:$PATH" "$HNM_LINKPLOT" map "$tmp/t.csv" -o "$tmp/cut" 2>"$tmp/err"
+rc=$?
+check "a PNG cut short: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check_eq "a PNG cut short: one line" "$(cat "$tmp/err")" \
+  "hnm-linkplot: -o: '$tmp/cut.png': write error: gnuplot left an incomplete PNG (a full disk?)"
+check "a PNG cut short: the stand-in wrote it" [ "$(wc -c <"$tmp/cut.png")" -eq 6 ]
+
 # Without gnuplot: exit 1, one line from core's runner, data and script written.
 PATH=/nonexistent "$HNM_LINKPLOT" map "$tmp/t.csv" -o "$tmp/nognu" 2>"$tmp/err"
 rc=$?
