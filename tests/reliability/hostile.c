@@ -896,8 +896,14 @@ static void generated_case(struct kase *k, long i)
 
 static int nregress;
 
+#define MAX_REGRESS 400 /* room for every regression case (reg() stops beyond) */
+
 static struct kase *reg(struct kase *all, const char *name, const char *re)
 {
+  if (nregress == MAX_REGRESS) {
+    fprintf(stderr, "hnm_hostile: more than %d regression cases: raise MAX_REGRESS\n", MAX_REGRESS);
+    exit(1);
+  }
   struct kase *k = &all[nregress++];
   k_init(k, name);
   if (re != NULL)
@@ -2170,7 +2176,7 @@ int main(int argc, char **argv)
   sigaddset(&chld, SIGCHLD);
   sigprocmask(SIG_BLOCK, &chld, NULL);
 
-  struct kase *reg_cases = calloc(400, sizeof *reg_cases); /* room for every regression case */
+  struct kase *reg_cases = calloc(MAX_REGRESS, sizeof *reg_cases);
   int nreg = regression_cases(reg_cases);
   rng_state = seed ? seed : 1;
   long total = nreg + ncases, ran = 0, skipped = 0;
