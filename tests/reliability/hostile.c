@@ -9,7 +9,10 @@
  * 20-digit integer, ...; a line dropped, doubled, cut, a NUL or a blank
  * line first, a 70 KB line), files replaced by a named pipe, a directory,
  * /dev/zero, a dangling symbolic link or a loop, outputs pointed at the
- * inputs, at /dev/full, at a missing directory, and option values mutated.
+ * inputs (directly, or a derived name linked to one), at /dev/full, at a
+ * missing directory or at a named pipe nobody reads, option values mutated,
+ * and hnm-run given --cfg=hnm/ settings SimGrid would abort on or whose
+ * output is an input.
  * Each case runs in a directory of its own, in a process group of its own,
  * under a CPU limit (20 s, RLIMIT_CPU), a wall-time limit (120 s: a hang),
  * RLIMIT_AS (not under ASan, which reserves terabytes) and RLIMIT_FSIZE
@@ -809,7 +812,25 @@ static void generated_case(struct kase *k, long i)
   const char *what = "intact";
   int r = (int)rnd(100);
   struct infile *f = mainf ? k_find(k, mainf) : NULL;
-  if (f == NULL || r < 12) {
+  if ((t == T_RUN_PLAT || t == T_RUN_HOSTFILE) && r < 6) {
+    /* A setting of the plugin's that SimGrid would abort on, or whose
+     * output is an input: hnm-run refuses it first (issue 38). */
+    static const char *const cfgs[][2] = {
+      {"--cfg=hnm/seed:1,5", "hnm/seed takes one value"},
+      {"--cfg=hnm/seed:1 5", "hnm/seed takes one value"},
+      {"--cfg=hnm/sede:1", "hnm has no setting hnm/sede"},
+      {"--cfg=hnm/verbose", "hnm/verbose has no value"},
+      {"--cfg=hnm/seed:", "hnm/seed takes a whole number"},
+      {"--cfg=hnm/seed:18446744073709551616", "hnm/seed takes a whole number"},
+      {"--cfg=hnm/link-load:p.xml", "'p\\.xml' is the platform"},
+      {"--cfg=hnm/link-load:p.hosts", "'p\\.hosts' is the hostfile"},
+    };
+    size_t c = rnd(sizeof cfgs / sizeof *cfgs);
+    k_arg(k, cfgs[c][0]);
+    k_why(k, "%s", cfgs[c][1]);
+    k->exits = 1u << 2;
+    what = "cfg";
+  } else if (f == NULL || r < 12) {
     /* Option values: a number of the command line replaced. */
     int cand[40], nc = 0;
     for (int a = 1; a < k->argc; a++)
@@ -847,7 +868,7 @@ static void generated_case(struct kase *k, long i)
     /* An output pointed at an input (directly or through a link), at
      * /dev/full, or into a missing directory: one the command line names
      * (hnm-linkplot's come from its -o PREFIX, and stay as they are). */
-    int c = (int)rnd(4);
+    int c = (int)rnd(5);
     const char *out = k->outs[0];
     /* The refusal names the output as given (and, for an input, says so). */
     if (c == 0) {
@@ -866,20 +887,38 @@ static void generated_case(struct kase *k, long i)
       what = "out=/dev/full";
       k_why(k, "'/dev/full': write error: No space left on device$");
       k->exits = 1u << 1; /* failed work, not bad input */
-    } else {
+    } else if (c == 3) {
       k_replace_arg(k, out, "missing/dir/out");
       what = "out-missing-dir";
       k_why(k, "'missing/dir/out': cannot create: No such file or directory$");
+    } else {
+      /* A named pipe in the output's place, nobody reading it: written
+       * through, so refused (2) or failed (1), never waited on for ever. */
+      k_in(k, out, NULL, 0, K_FIFO);
+      what = "out=fifo";
+      char *e = re_escape(out);
+      k_why(k, "'%s'", e);
+      free(e);
+      k->exits = 1u << 1 | 1u << 2;
     }
   } else if (k->nout > 0 && strchr(k->outs[0], '*') == NULL) {
     /* An output the command line does not name (hnm-linkplot's, from -o
-     * PREFIX): a link to /dev/full in its place, a write that fails. */
-    k_in(k, k->outs[0], "/dev/full", strlen("/dev/full"), K_LINK);
-    what = "out-link=/dev/full";
+     * PREFIX): a link to /dev/full in its place, a write that fails; or a
+     * link to the input, refused by core's writer (issue 38). */
     char *e = re_escape(k->outs[0]);
-    k_why(k, "'%s': write error: No space left on device$", e);
+    if (mainf != NULL && rnd(2) == 0) {
+      k_in(k, k->outs[0], mainf, strlen(mainf), K_LINK);
+      what = "out-link=input";
+      char *ei = re_escape(mainf);
+      k_why(k, "'%s' is .*'%s': writing it would destroy it$", e, ei);
+      free(ei);
+    } else {
+      k_in(k, k->outs[0], "/dev/full", strlen("/dev/full"), K_LINK);
+      what = "out-link=/dev/full";
+      k_why(k, "'%s': write error: No space left on device$", e);
+      k->exits = 1u << 1; /* failed work, not bad input */
+    }
     free(e);
-    k->exits = 1u << 1; /* failed work, not bad input */
   } else if (k->argc > 0 && strcmp(k->argv[0], T_LINKPLOT) == 0) {
     /* hnm-linkplot writes nothing on standard output: no write to fail. */
   } else {
