@@ -106,10 +106,12 @@ expect_refusal() {
   refuse "$1" "$2" "$HNM_RUN" --model "$3" "${PLAT[@]}" -np 2 "${SIMOPTS[@]}" "$SIM_BIN/rma_epochs" lock 8
 }
 bad() { sed "$2" "$RMA" >"$TMP/$1.xml"; echo "$TMP/$1.xml"; }
-expect_refusal "negative put-o" "neg-put\.xml:15: rma attribute 'put-o'" "$(bad neg-put 's/put-o="1.5us"/put-o="-1.5us"/')"
+# The message names the attribute's own line of the two-line <rma>: put-o
+# and get-per-byte on line 14, fence and lock on line 15.
+expect_refusal "negative put-o" "neg-put\.xml:14: rma attribute 'put-o'" "$(bad neg-put 's/put-o="1.5us"/put-o="-1.5us"/')"
 expect_refusal "fence above 1 s" "big-fence\.xml:15: rma attribute 'fence'" "$(bad big-fence 's/fence="7us"/fence="2s"/')"
 expect_refusal "lock not a time" "nan-lock\.xml:15: rma attribute 'lock'" "$(bad nan-lock 's/lock="3us"/lock="soon"/')"
-expect_refusal "negative per-byte" "neg-get\.xml:15: rma attribute 'get-per-byte'" \
+expect_refusal "negative per-byte" "neg-get\.xml:14: rma attribute 'get-per-byte'" \
   "$(bad neg-get 's/get-per-byte="0.25ns"/get-per-byte="-0.25ns"/')"
 expect_refusal "unknown rma attribute" "unknown-attr\.xml:[0-9]+: invalid model: .*put-latency" \
   "$(bad unknown-attr 's/put-o=/put-latency=/')"
