@@ -49,12 +49,12 @@ mutate sim.main_job model/models/graphene.xml 'lat-factor="2.5" bw-factor="0.90"
 mutate routing.ugal platforms/hnm_routing.c 'h_min * lat <= q_val' 'h_min * lat < q_val'
 # unit.out: core's writer refuses an output that is one of the tool's inputs.
 mutate unit.out core/hnm_out.c '  if (hnm_out_not_input(real, o->what, err, errlen) != 0) {' '  if (0) {'
-# calibration.signals: hnm-calibrate with no handler (its children and temporaries outlive it; issue 38).
+# calibration.signals: hnm-calibrate with no handler (its children and temporaries outlive it).
 mutate calibration.signals calibration/hnm_calibrate.c '  cal_signals_init();' ''
 # reliability.hostile: fit's size options no longer bounded to 2^53 (fit-protocol-1e300, fit-breakpoints-2p53-plus-1).
 mutate reliability.hostile calibration/hnm_calibrate_fit.c 'if (b > CAL_FIT_MAX_SIZE || !cal_fit__exact(v, b))' 'if (0)'
 
-# Issue 38, readers, model files, generators (h4): each fix and its test.
+# Readers, model files, generators: each fix and its test.
 # unit.model: an error names the attribute's own line, not the tag's last.
 mutate unit.model model/hnm_model_load.c '  if (ld->buf == NULL || line < 1)' '  if (ld->buf != NULL || line < 1)'
 # unit.model: a DTD error about an attribute names the element's line.
@@ -69,7 +69,7 @@ mutate platforms.bad_input platforms/hnm_platform_config.c '  if (*out > HNM_QUA
 mutate routing.linkplot platforms/hnm_linkload_csv.h '#define HNM_LINKLOAD_MAX_BUSY 1e12' '#define HNM_LINKLOAD_MAX_BUSY 1e308'
 # multipath.paths_input: multipath-mpi reads its path file unbounded (fopen, no FIFO check).
 mutate multipath.paths_input apps/multipath.c '  else if (hnm_input_lines_open(&r, o->paths, why, sizeof why) != 0)' '  else if ((r.f = fopen(o->paths, "r")) == NULL)'
-# sim.run_cfg: hnm-run passes a bad --cfg=hnm/... to SimGrid (issue 38).
+# sim.run_cfg: hnm-run passes a bad --cfg=hnm/... to SimGrid.
 mutate sim.run_cfg tools/hnm_run.c '  return run_cfg_check(arg, err, errlen);' '  return 0;'
 # sim.run_cfg: hnm-run lets --cfg=hnm/link-load name an input.
 mutate sim.run_cfg tools/hnm_run.c '    if (hnm_out_check(file, "--cfg=hnm/link-load", err, errlen) != 0)' '    if (0)'
@@ -77,7 +77,7 @@ mutate sim.run_cfg tools/hnm_run.c '    if (hnm_out_check(file, "--cfg=hnm/link-
 mutate sim.run_status plugin/hnm_status.cpp '(status_deadlock && status != 0)' 'false'
 # sim.run_status: the simulator outlives a SIGKILL to hnm-run.
 mutate sim.run_status tools/hnm_run.c 'if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)' 'if (0)'
-# Issue 38, outputs onto inputs and FIFOs (hnm-route, hnm-compare, hnm-linkplot):
+# Outputs onto inputs and FIFOs (hnm-route, hnm-compare, hnm-linkplot):
 # multipath.bad_input: --paths onto the --pattern-file.
 mutate multipath.bad_input platforms/hnm_multipath.c 'hnm_out_input(o->pattern_file, "--pattern-file", err, errlen) != 0 || ' ''
 # compare.bad_input: the sweep's inputs registered; -o a FIFO; --dry-run's checks; plot's PNG checked after gnuplot.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Signals end everything hnm-calibrate started (issue 38): SIGINT or
+# Signals end everything hnm-calibrate started: SIGINT or
 # SIGTERM to the tool, then
 #  - fit (platform-calibration's data and a bootstrap, a few seconds of
 #    work, signalled once its temporaries exist): it dies of the signal

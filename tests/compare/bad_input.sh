@@ -60,7 +60,7 @@ check "plot refused: no figure" [ ! -e fig-time.png ]
 # An output that cannot be created is refused before the table is printed.
 compare_refuses "plot: missing output directory" "-o: 'nodir/fig-time\.dat': cannot create" plot one.csv -o nodir/fig
 
-# The one output rule (issue 38): no output is one of the inputs (the
+# The one output rule: no output is one of the inputs (the
 # platform, its hostfile, the program), directly or through a symbolic or
 # hard link; -o is no FIFO; a refusal creates nothing (not the --log-dir,
 # not the directory of slurm's per-task CSVs).

@@ -136,7 +136,7 @@ cp n.csv n0.csv
 refuse "narrow CSV + set: says how" "n\.csv' has the columns of a CSV without model sets" \
   "$HNM_COMPARE" run --model s.set --np 2 --platform "$TWO" "${SIMS[@]}" -o n.csv -- "$PROG"
 check "narrow CSV + set: unchanged" cmp -s n.csv n0.csv
-# A refusal makes no --log-dir (issue 38: it was made before the refusal).
+# A refusal makes no --log-dir (it was made before the refusal).
 refuse "narrow CSV + set: no --log-dir made" "n\.csv' has the columns of a CSV without model sets" \
   "$HNM_COMPARE" run --model s.set --np 2 --platform "$TWO" "${SIMS[@]}" --log-dir new-logs/sub -o n.csv -- "$PROG"
 "$HNM_COMPARE" merge -o m.csv t.csv n.csv 2>/dev/null

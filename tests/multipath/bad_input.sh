@@ -70,7 +70,7 @@ check "GLPK time limit: message (got: $(cat "$work/err"))" grep -qxE "hnm-route:
 check "GLPK time limit: nothing on stdout" [ -z "$out" ]
 check "GLPK time limit: no path file" [ -z "$(ls -A "$work" | grep tl.txt)" ]
 # --paths onto the pattern it reads, directly or through a symbolic or a
-# hard link (issue 38): refused, the pattern byte-identical.
+# hard link: refused, the pattern byte-identical.
 printf '0 1 8MiB\n' >"$work/pat.txt"
 ln -s pat.txt "$work/pat-sym.txt"
 ln "$work/pat.txt" "$work/pat-hard.txt"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # multipath-mpi --paths FILE reads its path file as hnm-route reads its
-# pattern file (core/hnm_input.h; issue 38): a named pipe or a device is
+# pattern file (core/hnm_input.h): a named pipe or a device is
 # refused without blocking, a line is at most 64 KiB and holds no NUL byte,
 # so /dev/zero and a sparse file of a gigabyte end at their first line. It
 # used to hang on a named pipe, grow to 4.2 GB on /dev/zero and take 1 GB

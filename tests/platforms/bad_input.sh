@@ -69,7 +69,7 @@ refused "--limiter: '1.5x' is not a plain number" cluster --limiter 1.5x
 refused "--limiter: 8 switches for 4 hosts" fattree --down 2,2 --up 2,2 --links 1,1 --limiter 1.5
 refused "--placement: 'random' is not a placement" torus --placement random
 
-# Ranges (issue 38; platforms/hnm_quantity.h, docs/platforms.md): 1e20 to
+# Ranges (platforms/hnm_quantity.h, docs/platforms.md): 1e20 to
 # 1e300 were taken, and --limiter 1e300 made an infinite limiter_link.
 for fam in torus bgq fattree dragonfly cluster; do
   refused "--bw: '1e300Bps' is above 1e\+15Bps \(not a link's bandwidth" $fam --bw 1e300Bps

@@ -814,7 +814,7 @@ static void generated_case(struct kase *k, long i)
   struct infile *f = mainf ? k_find(k, mainf) : NULL;
   if ((t == T_RUN_PLAT || t == T_RUN_HOSTFILE) && r < 6) {
     /* A setting of the plugin's that SimGrid would abort on, or whose
-     * output is an input: hnm-run refuses it first (issue 38). */
+     * output is an input: hnm-run refuses it first. */
     static const char *const cfgs[][2] = {
       {"--cfg=hnm/seed:1,5", "hnm/seed takes one value"},
       {"--cfg=hnm/seed:1 5", "hnm/seed takes one value"},
@@ -904,7 +904,7 @@ static void generated_case(struct kase *k, long i)
   } else if (k->nout > 0 && strchr(k->outs[0], '*') == NULL) {
     /* An output the command line does not name (hnm-linkplot's, from -o
      * PREFIX): a link to /dev/full in its place, a write that fails; or a
-     * link to the input, refused by core's writer (issue 38). */
+     * link to the input, refused by core's writer. */
     char *e = re_escape(k->outs[0]);
     if (mainf != NULL && rnd(2) == 0) {
       k_in(k, k->outs[0], mainf, strlen(mainf), K_LINK);
@@ -981,8 +981,8 @@ static int regression_cases(struct kase *all)
     k_text(k, "load.csv", big), free(big);
     k_args(k, T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
   }
-  /* dist: inf-to-int; a utilisation of 1e300 is refused (issue 38,
-   * platforms/hnm_linkload_csv.h's ranges). */
+  /* dist: inf-to-int; a utilisation of 1e300 is refused
+   * (platforms/hnm_linkload_csv.h's ranges). */
   k = reg(all, "linkplot-dist-1e300", "^hnm-linkplot: a\\.csv:2: mean_util: '1e300' is not in \\[0, 1000\\]");
   big = xfmt("%sl,torus,0,1,2,1e9,1,1,1e300,1e300\n", LH);
   k_text(k, "a.csv", big), free(big);
@@ -1376,7 +1376,7 @@ static int regression_cases(struct kase *all)
   k = reg(all, "fit-report-into-existing-dir", NULL);
   k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
   /* Empty: a directory with other files and no report.txt is not hnm's
-   * (issue 38, fit-report-not-hnm-dir below); one with report.txt would
+   * (fit-report-not-hnm-dir below); one with report.txt would
    * see it replaced, which this harness counts as a changed input. */
   k_in(k, "r", NULL, 0, K_DIR);
   k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--report", "r", NULL);
@@ -1468,7 +1468,7 @@ static int regression_cases(struct kase *all)
     }
   }
 
-  /* Issue 38, readers, model files, platform generators, hnm-hosts: the
+  /* Readers, model files, platform generators, hnm-hosts: the
    * attribute's own line in a tag of several lines, a kilobyte-long
    * enumerated value, whole numbers a double or a long cannot hold, the
    * generators' ranges, the link-load columns' ranges. */
@@ -1534,7 +1534,7 @@ static int regression_cases(struct kase *all)
     }
   }
 
-  /* Issue 38, hnm-run: --cfg=hnm/... checked before SimGrid sees it (it
+  /* hnm-run: --cfg=hnm/... checked before SimGrid sees it (it
    * aborted: SIGABRT, exit 134), even with --dry-run; no output onto an
    * input, whichever way the link-load file is named; a rank's exit(3)
    * gives 3; a SIGKILL to hnm-run leaves no simulator running. */
@@ -1570,7 +1570,7 @@ static int regression_cases(struct kase *all)
     k->simulates = 1;
   }
 
-  /* Issue 38, hnm-calibrate: options that meant nothing (a size no double
+  /* hnm-calibrate: options that meant nothing (a size no double
    * holds, a control character in the name, a malformed breakpoint list),
    * -o and --report on one name, a report into a directory not hnm's, -d a
    * FIFO, platform-calibration's start times and a dangling Isend CSV. */
@@ -1647,7 +1647,7 @@ static int regression_cases(struct kase *all)
   k->exits = 1u << 0;
   k_out(k, "m.xml"), k_out(k, "m-report*"), k_out(k, "m.set*");
 
-  /* Issue 38, outputs onto inputs and FIFOs (hnm-route, hnm-compare,
+  /* Outputs onto inputs and FIFOs (hnm-route, hnm-compare,
    * hnm-linkplot): every output, derived names included, checked against
    * the registered inputs (hnm_out_input); a PNG gnuplot opens, and
    * compare's CSV, never a FIFO; a refusal creates nothing; --dry-run

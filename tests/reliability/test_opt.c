@@ -121,7 +121,7 @@ int main(void)
   /* Not numbers, not units. */
   REFUSED("--np: '2.5' is not a whole number", "--np", "2.5");
   REFUSED("--np: '' is not a whole number", "--np", "");
-  /* 2^63 and beyond: whole numbers, out of range (issue 38). */
+  /* 2^63 and beyond: whole numbers, out of range. */
   REFUSED("--np: '9223372036854775808' is not in 1 .. 1024", "--np", "9223372036854775808");
   REFUSED("--np: '-9223372036854775809' is not in 1 .. 1024", "--np", "-9223372036854775809");
   REFUSED("--bw: '10' has no unit: append Bps (bytes/s) or bps (bits/s)", "--bw", "10");

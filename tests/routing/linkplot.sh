@@ -75,7 +75,7 @@ printf 'x,y\n' >"$tmp/notload.csv"
 bad "not a link-load file" "notload\.csv:1: not a link-load file" map "$tmp/notload.csv" -o "$tmp/bad"
 printf '%s\nl,global,0,1,0,1e9,1,1,-0.5,1\n' "$H" >"$tmp/neg.csv"
 bad "negative utilisation" "neg\.csv:2: mean_util: '-0\.5'" map "$tmp/neg.csv" -o "$tmp/bad"
-# The ranges of every numeric column (issue 38, platforms/hnm_linkload_csv.h):
+# The ranges of every numeric column (platforms/hnm_linkload_csv.h):
 # inf, 1e300 and negatives refused with the line and the column.
 while IFS='|' read -r name row re; do
   printf '%s\n%s\n' "$H" "$row" >"$tmp/range.csv"
@@ -140,7 +140,7 @@ check "dist of 70 runs: exit 0 (got $rc: $(cat "$tmp/err"))" [ "$rc" -eq 0 ]
 check "dist of 70 runs: 70 CDFs" [ "$(grep -c '^# r[0-9]*: 3 links$' "$tmp/many-cdf.dat")" -eq 70 ]
 check "dist of 70 runs: 70 histogram columns" [ "$(awk '$1 == "0.10" { print NF }' "$tmp/many-hist.dat")" -eq 71 ]
 
-# The one output rule (issue 38): an output onto the input, directly or
+# The one output rule: an output onto the input, directly or
 # through a symbolic or hard link, is refused naming both; a FIFO or a
 # device in place of a PNG is refused (a FIFO blocked gnuplot for ever, a
 # link to /dev/full lost the figure with exit 0).

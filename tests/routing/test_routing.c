@@ -664,7 +664,7 @@ static void test_description(void)
   }
   unlink(path);
   CHECK_EQ(hnm_rnet_is_description(path), 0);
-  /* A named pipe (issue 38): refused at once, never waited on. */
+  /* A named pipe: refused at once, never waited on. */
   CHECK_EQ(mkfifo(path, 0600), 0);
   CHECK_EQ(hnm_rnet_is_description(path), 0);
   CHECK_EQ(hnm_rnet_desc_read(path, &back, err, sizeof err), -1);

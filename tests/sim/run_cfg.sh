@@ -7,7 +7,7 @@
 # --cfg= anywhere). And no output of the run is one of its inputs
 # (core/hnm_out.h): the link-load file of --link-load, --cfg=hnm/link-load
 # or $HNM_LINK_LOAD is never the platform, the hostfile, the model or the
-# program (issue 38).
+# program.
 source "$(dirname "$0")/lib.sh"
 
 TWO=("-platform" "$DATA/platforms/two.xml" "-hostfile" "$DATA/platforms/two.hosts" "-np" "2")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hnm-run's run ends as the program does (issue 38):
+# hnm-run's run ends as the program does:
 # - a rank's exit(3) gives exit status 3 under every model, as plain smpirun
 #   does, and no deadlock line of hnm's (the other ranks, left waiting,
 #   made SimGrid report a deadlock, and the plugin turned it into status 1);

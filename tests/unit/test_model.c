@@ -848,7 +848,7 @@ static void test_bad_files(void)
   }
 }
 
-/* Issue 38: an error in a tag written over several lines names the
+/* An error in a tag written over several lines names the
  * attribute's own line (libxml2 gives the element the line where its start
  * tag ends), and a kilobyte-long enumerated value does not push the
  * attribute's name out of the message. */
@@ -990,7 +990,7 @@ static void test_bad_specs(void)
     {"graphene:stochastic=yes", "--model: key 'stochastic'", "on or off"},
     {"graphene:seed=1.5", "--model: key 'seed'", "whole number"},
     {"graphene:seed=", "--model: key 'seed'", "empty value"},
-    /* Issue 38: whole numbers a double cannot hold are refused, not
+    /* Whole numbers a double cannot hold are refused, not
      * rounded (2^53 + 1 reads as 2^53), and 2^64 is out of range. */
     {"graphene:detached=9007199254740993", "--model: key 'detached'",
      "'9007199254740993' is too large (at most 9007199254740992 bytes)"},

@@ -199,7 +199,7 @@ int main(void)
                      "Epilog.\n";
   CHECK(strcmp(text, want) == 0);
 
-  /* A whole number of 2^63 or more (issue 38): out of range, not "not a
+  /* A whole number of 2^63 or more: out of range, not "not a
    * whole number"; the option without a range names a long's. */
   char oerr[256] = "";
   CHECK(hnm_opt_value(&hopts[1], "9223372036854775808", &n, oerr, sizeof oerr) == -1);
