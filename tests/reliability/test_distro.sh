@@ -18,12 +18,15 @@ check "unknown suite: names it" grep -q "^test-distro: unknown suite 'jessie'" "
 check "unknown suite: nothing made" test ! -e "$WORK/cache"
 "$TD" sid "$WORK/cache" extra >"$WORK/o" 2>"$WORK/e"
 check_eq "two suites: exit 2" "$?" 2
+# (CACHE_DIR a plain file: were the value taken, the run would stop at
+# once, exit 1, rather than bootstrap a chroot.)
+echo keep >"$WORK/cache-file"
 for bad in "host-only;rm" "a b" '$(id)'; do
-  HNM_TEST_DISTRO_EXCLUDE=$bad "$TD" sid "$WORK/cache" >"$WORK/o" 2>"$WORK/e"
+  HNM_TEST_DISTRO_EXCLUDE=$bad "$TD" sid "$WORK/cache-file" >"$WORK/o" 2>"$WORK/e"
   check_eq "HNM_TEST_DISTRO_EXCLUDE='$bad': exit 2" "$?" 2
   check "HNM_TEST_DISTRO_EXCLUDE='$bad': says so in one line" \
     bash -c "[ \$(wc -l <'$WORK/e') = 1 ] && grep -q '^test-distro: HNM_TEST_DISTRO_EXCLUDE: ' '$WORK/e'"
-  check "HNM_TEST_DISTRO_EXCLUDE='$bad': nothing made" test ! -e "$WORK/cache"
+  check_eq "HNM_TEST_DISTRO_EXCLUDE='$bad': CACHE_DIR untouched" "$(cat "$WORK/cache-file")" keep
 done
 
 mkdir -p "$WORK/cache/sid/etc"
