@@ -2160,6 +2160,7 @@ done:
 int main(int argc, char **argv)
 {
   long ncases = 2000, only = -1;
+  int part = 0; /* 0: every case; 1: those that reach SimGrid (sim); 2: the others (rest) */
   uint64_t seed = 20261126;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i++) {
@@ -2171,6 +2172,19 @@ int main(int argc, char **argv)
       only = atol(argv[++i]), keep = 1;
     else if (strcmp(argv[i], "--sanitize") == 0)
       sanitize = 1;
+    else if (strcmp(argv[i], "--part") == 0 && i + 1 < argc) {
+      i++;
+      if (strcmp(argv[i], "all") == 0)
+        part = 0;
+      else if (strcmp(argv[i], "sim") == 0)
+        part = 1;
+      else if (strcmp(argv[i], "rest") == 0)
+        part = 2;
+      else {
+        fprintf(stderr, "hnm_hostile: --part takes all, sim or rest, not '%s'\n", argv[i]);
+        return 2;
+      }
+    }
     else if (strcmp(argv[i], "--keep") == 0)
       keep = 1;
     else if (strcmp(argv[i], "--verbose") == 0)
@@ -2181,7 +2195,8 @@ int main(int argc, char **argv)
     }
   }
   if (i != argc - 1) {
-    fprintf(stderr, "usage: hnm_hostile [--cases N] [--seed S] [--case K] [--sanitize] [--keep] [--verbose] WORKDIR\n");
+    fprintf(stderr, "usage: hnm_hostile [--cases N] [--seed S] [--case K] [--part all|sim|rest] [--sanitize] [--keep] "
+                    "[--verbose] WORKDIR\n");
     return 2;
   }
   workdir = argv[i];
@@ -2229,10 +2244,15 @@ int main(int argc, char **argv)
       generated_case(&gen, id - nreg);
       k = &gen;
     }
-    if ((only < 0 || id == only) && !(k->simulates && sanitize)) {
+    /* The cases that reach SimGrid: those that simulate, and every case of
+       hnm-run and hnm-hosts (they hand their inputs to SimGrid). The others
+       depend on no SimGrid version. Cases keep their numbers in each part. */
+    int reaches = k->simulates || (k->argc > 0 && (strcmp(k->argv[0], T_RUN) == 0 || strcmp(k->argv[0], T_HOSTS) == 0));
+    int in_part = part == 0 || (part == 1) == (reaches != 0);
+    if ((only < 0 || id == only) && in_part && !(k->simulates && sanitize)) {
       run_case(k, id);
       ran++;
-    } else if (only < 0) {
+    } else if (only < 0 && in_part) {
       skipped++;
     }
     if (id >= nreg)
@@ -2242,7 +2262,9 @@ int main(int argc, char **argv)
   for (int r = 0; r < nreg; r++)
     k_free(&reg_cases[r]);
   free(reg_cases);
-  printf("hostile: %ld cases (%d regression, %ld generated from seed %llu), %ld skipped, %ld failed, %.1f s\n", ran,
+  static const char *const part_name[] = {"", " of part sim", " of part rest"};
+  printf("hostile: %ld cases%s (%d regression, %ld generated from seed %llu), %ld skipped, %ld failed, %.1f s\n", ran,
+         part_name[part],
          nreg, ncases, (unsigned long long)seed, skipped, failures,
          (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
   if (ran == 0) {
