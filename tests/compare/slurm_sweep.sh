@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# hnm-compare slurm --submit / --attach against a real Slurm (the private
+# single-node one of slurm_fixture.sh; skipped when it cannot start):
+# - a 12-point sweep in 3 array tasks, watched and merged, gives the
+#   single-process sweep's rows (all columns but wall time and memory);
+# - two sweeps submitted at once into two CSVs do not mix;
+# - an array element scancel'led is reported CANCELLED with its missing grid
+#   indices, and the rerun submits that task alone;
+# - a task over its time limit is reported TIMEOUT with its index (Slurm's
+#   smallest limit is a minute and slurmctld looks every 30 s: that job is
+#   submitted first and watched last).
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/slurm_fixture.sh"
+slurm_start
+
+# The timeout job: a fake hnm-run that sleeps for the run of --bytes 7
+# (grid index 1, task 1 of 2), the real one for the other.
+cat >slow-run <<EOF
+#!/bin/bash
+case "\$*" in *"--bytes 7"*) exec sleep 600 ;; esac
+exec "$HNM_RUN" "\$@"
+EOF
+chmod +x slow-run
+T=(--model fluid --np 2 --platform "$FLAT" "${SIMS[@]}" --args "--bytes 10" --args "--bytes 7" --hnm-run "$WORK/slow-run")
+tjob=$("$HNM_COMPARE" slurm --submit --no-wait --tasks 2 --time 1 --script t.sh "${T[@]}" -o t/t.csv -- "$PROG" 2>t.err)
+st=$?
+check_eq "timeout job: --no-wait exit status" "$st" 0
+check "timeout job: --no-wait prints the job id alone ($tjob)" grep -qx '[0-9][0-9]*' <<<"$tjob"
+check "the script has the time limit" grep -qx '#SBATCH --time=1' t.sh
+
+# The 12-point sweep, single-process, then in 3 array tasks.
+G=(--model fluid --model loggps --np 2,4,8 --platform "$FLAT" "${SIMS[@]}" --args "--bytes 10" --args "--bytes 5000" --workers 1)
+"$HNM_COMPARE" run "${G[@]}" -o single.csv -- "$PROG" 2>/dev/null
+check_eq "single sweep: rows" "$(rows single.csv)" 12
+cols() { (head -n 1 "$1"; tail -n +2 "$1" | sort -t, -k1,1n) | cut -d, -f1-9,12,13; }
+"$HNM_COMPARE" slurm --submit --poll 0.3 --tasks 3 --script a.sh "${G[@]}" -o a/a.csv -- "$PROG" >a.out 2>a.err
+st=$?
+check_eq "12-point sweep: exit status" "$st" 0
+check "12-point sweep: job id on stdout" grep -qx '[0-9][0-9]*' a.out
+check "12-point sweep: 3 tasks submitted" grep -q "3 of 3 tasks submitted (0-2), 12 runs to do" a.err
+check "12-point sweep: merged" grep -q 'merge: 12 runs (0 not ok) from 3 files into a/a.csv' a.err
+check "12-point sweep: summary" grep -q "job $(cat a.out): 0 failed tasks; 12 of 12 runs ok in a/a.csv" a.err
+check "12-point sweep: rows equal the single sweep's" [ "$(cols a/a.csv)" = "$(cols single.csv)" ]
+check "12-point sweep: per-task logs" [ -f a/a.task-0.log -a -f a/a.task-2.log ]
+check "12-point sweep: wall time and memory recorded" \
+  awk -F, 'NR > 1 && !($10 > 0 && $11 > 0) { exit 1 }' a/a.csv
+# Re-running it submits nothing.
+"$HNM_COMPARE" slurm --submit --poll 0.3 --tasks 3 --script a.sh "${G[@]}" -o a/a.csv -- "$PROG" >a2.out 2>a2.err
+st=$?
+check_eq "rerun of a complete sweep: exit status" "$st" 0
+check "rerun of a complete sweep: nothing submitted" grep -q 'all 12 runs have an ok row: nothing to submit' a2.err
+check_eq "rerun of a complete sweep: no job id" "$(cat a2.out)" ""
+
+# Two sweeps at once into two CSVs (B: another argument set, 4 tasks).
+B=(--model fluid --np 2,4 --platform "$FLAT" "${SIMS[@]}" --args "--bytes 64" --args "--bytes 128" --workers 1)
+"$HNM_COMPARE" run "${B[@]}" -o singleb.csv -- "$PROG" 2>/dev/null
+ja=$("$HNM_COMPARE" slurm --submit --no-wait --tasks 3 --script c.sh "${G[@]}" -o c.csv -- "$PROG" 2>/dev/null)
+jb=$("$HNM_COMPARE" slurm --submit --no-wait --tasks 4 --script b.sh "${B[@]}" -o b.csv -- "$PROG" 2>/dev/null)
+"$HNM_COMPARE" slurm --attach "$ja" --poll 0.3 --tasks 3 "${G[@]}" -o c.csv -- "$PROG" 2>c.err &
+pa=$!
+"$HNM_COMPARE" slurm --attach "$jb" --poll 0.3 --tasks 4 "${B[@]}" -o b.csv -- "$PROG" 2>b.err
+stb=$?
+wait $pa
+sta=$?
+check_eq "two at once: exit statuses" "$sta $stb" "0 0"
+check "two at once: two jobs ($ja, $jb)" [ -n "$ja" -a -n "$jb" -a "$ja" != "$jb" ]
+check "two at once: A's rows are the 12-point sweep's" [ "$(cols c.csv)" = "$(cols single.csv)" ]
+check "two at once: B's rows are its own single sweep's" [ "$(cols b.csv)" = "$(cols singleb.csv)" ]
+
+# scancel of one element while hnm-compare watches: reported, its runs
+# missing, the rerun submits that task alone. --throttle 1: one task at a
+# time, so element 2 is still pending when cancelled (Slurm then keeps no
+# record of it: it is named as gone from the queue).
+"$HNM_COMPARE" slurm --submit --poll 0.3 --throttle 1 --tasks 3 --script d.sh "${G[@]}" -o d.csv -- "$PROG" >d.out 2>d.err &
+pd=$!
+for i in $(seq 100); do grep -q pending d.err && break; sleep 0.1; done
+jc=$(cat d.out)
+scancel "${jc}_2"
+wait $pd
+st=$?
+check "throttle: --array=0-2%1 in the script" grep -qx '#SBATCH --array=0-2%1' d.sh
+check_eq "cancelled element: exit status" "$st" 1
+check "cancelled element: named, with its log" \
+  grep -q "task 2 (job ${jc}_2): CANCELLED while pending (no longer in Slurm's queue), log d.task-2.log" d.err
+check "cancelled element: 4 runs missing" grep -q '4 of 12 runs have no ok row' d.err
+check "cancelled element: missing grid indices 2 5 8 11" grep -q 'missing grid indices: 2 5 8 11$' d.err
+check "cancelled element: summary" grep -q "job $jc: 1 failed tasks; 8 of 12 runs ok in d.csv" d.err
+check_eq "cancelled element: the others merged" "$(rows d.csv)" 8
+"$HNM_COMPARE" slurm --attach "$jc" --poll 0.3 --tasks 3 "${G[@]}" -o d.csv -- "$PROG" 2>d1.err
+st=$?
+check_eq "--attach to the finished job: exit status" "$st" 1
+check "--attach to the finished job: the same missing indices" grep -q 'missing grid indices: 2 5 8 11$' d1.err
+"$HNM_COMPARE" slurm --submit --poll 0.3 --tasks 3 --script d.sh "${G[@]}" -o d.csv -- "$PROG" >d2.out 2>d2.err
+st=$?
+check_eq "resubmission: exit status" "$st" 0
+check "resubmission: task 2 alone" grep -q '1 of 3 tasks submitted (2), 4 runs to do' d2.err
+check "resubmission: job array of element 2 only" \
+  [ "$(squeue --states=all -r -h -j "$(cat d2.out)" -o %K)" = 2 ]
+check "resubmission: rows equal the single sweep's" [ "$(cols d.csv)" = "$(cols single.csv)" ]
+
+# The timeout job, last: slurmctld ends it 60 to 90 s after it started.
+"$HNM_COMPARE" slurm --attach "$tjob" --poll 1 --tasks 2 "${T[@]}" -o t/t.csv -- "$PROG" 2>t.err
+st=$?
+check_eq "timeout: exit status" "$st" 1
+check "timeout: task 1 named TIMEOUT with its log" grep -Eq "task 1 \(job ${tjob}_1\): TIMEOUT, exit code [0-9]+:[0-9]+, log t/t.task-1.log" t.err
+check "timeout: grid index 1 missing" grep -q 'missing grid indices: 1$' t.err
+check "timeout: task 0's row merged" [ "$(rows t/t.csv)" = 1 -a "$(field t/t.csv 0 status)" = ok ]
+# On a failure, what hnm-compare said, and the daemons' logs' ends.
+if [ "$FAILED" != 0 ]; then
+  for f in *.err "$SLURM_DIR"/log/*.log; do printf '== %s\n' "$f"; tail -n 20 "$f"; done
+fi
+finish
