@@ -98,6 +98,52 @@ check "resubmission: job array of element 2 only" \
   [ "$(squeue --states=all -r -h -j "$(cat d2.out)" -o %K)" = 2 ]
 check "resubmission: rows equal the single sweep's" [ "$(cols d.csv)" = "$(cols single.csv)" ]
 
+# Ctrl-C (SIGINT) while watching. With --cancel-on-interrupt the job is
+# cancelled; task 0 (index 0) finished and is merged, task 1 (sleeping) is
+# named CANCELLED. Without it (and no terminal to ask on) the job is left
+# running and named for --attach.
+"$HNM_COMPARE" slurm --submit --poll 0.3 --cancel-on-interrupt --tasks 2 --script e.sh "${T[@]}" -o e.csv -- "$PROG" >e.out 2>e.err &
+pe=$!
+for i in $(seq 300); do grep -q '1 running, 1 done' e.err && break; sleep 0.1; done
+kill -INT $pe
+wait $pe
+st=$?
+je=$(cat e.out)
+check_eq "interrupt, --cancel-on-interrupt: exit status" "$st" 1
+check "interrupt, --cancel-on-interrupt: task 1 CANCELLED" grep -Eq "task 1 \(job ${je}_1\): CANCELLED, exit code [0-9]+:[0-9]+, log e.task-1.log" e.err
+check "interrupt, --cancel-on-interrupt: summary" grep -q "job $je: 1 failed tasks (interrupted); 1 of 2 runs ok in e.csv" e.err
+check "interrupt, --cancel-on-interrupt: the finished run merged" [ "$(rows e.csv)" = 1 -a "$(field e.csv 0 status)" = ok ]
+check_eq "interrupt, --cancel-on-interrupt: Slurm's states" \
+  "$(squeue --states=all -r -h -j "$je" -o '%K %T' | sort | tr '\n' ' ')" "0 COMPLETED 1 CANCELLED "
+"$HNM_COMPARE" slurm --submit --poll 0.3 --tasks 2 --script f.sh "${T[@]}" -o f.csv -- "$PROG" >f.out 2>f.err </dev/null &
+pf=$!
+for i in $(seq 300); do grep -q '1 running, 1 done' f.err && break; sleep 0.1; done
+kill -INT $pf
+wait $pf
+st=$?
+jf=$(cat f.out)
+check_eq "interrupt, no terminal: exit status" "$st" 1
+check "interrupt, no terminal: job left running, named for --attach" grep -q "job $jf left running; watch it again with the same command and --attach $jf" f.err
+check_eq "interrupt, no terminal: task 1 still running" "$(squeue -r -h -j "$jf" -t RUNNING -o %K)" 1
+check "interrupt, no terminal: the finished run merged" [ "$(rows f.csv)" = 1 ]
+scancel "$jf"
+
+# A time limit shorter than a recorded run of a point to do: one warning.
+awk -F, -v OFS=, 'NR > 1 { $10 = 500; $12 = "failed"; $13 = 1 } { print }' e.task-0.csv >w.task-0.csv
+jw=$("$HNM_COMPARE" slurm --submit --no-wait --time 1 --tasks 2 --script w.sh "${T[@]}" -o w.csv -- "$PROG" 2>w.err)
+st=$?
+scancel "$jw"
+check_eq "time limit warning: exit status" "$st" 0
+check_eq "time limit warning: one line" "$(grep -c warning w.err)" 1
+check "time limit warning: names the point" \
+  grep -qx 'hnm-compare: warning: --time 1 (60 s) is shorter than a recorded run of grid index 0 (500.0 s wall)' w.err
+
+# --attach to a job Slurm does not know: bad input.
+"$HNM_COMPARE" slurm --attach 999999 --tasks 2 "${T[@]}" -o x.csv -- "$PROG" >x.out 2>x.err
+st=$?
+check_eq "--attach unknown job: exit status" "$st" 2
+check_eq "--attach unknown job: the error" "$(cat x.err)" "hnm-compare: --attach: Slurm knows no job 999999 (squeue and sacct)"
+
 # The timeout job, last: slurmctld ends it 60 to 90 s after it started.
 "$HNM_COMPARE" slurm --attach "$tjob" --poll 1 --tasks 2 "${T[@]}" -o t/t.csv -- "$PROG" 2>t.err
 st=$?
