@@ -14,7 +14,8 @@
 # select/cons_tres with CR_CPU (one array task
 # per CPU), proctrack/linuxproc (no cgroups), no accounting database (sacct
 # does not work: the watcher reads squeue/scontrol), MinJobAge=3600 so a
-# finished job stays visible.
+# finished job stays visible. MpiDefault=pmix: srun starts Open MPI's ranks
+# (as on clusters where `srun -n N PROGRAM` launches MPI programs).
 
 SLURM_DIR=
 SLURM_CONF=
@@ -109,7 +110,7 @@ JobCompType=jobcomp/none
 SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
-MpiDefault=none
+MpiDefault=pmix
 ReturnToService=2
 SlurmdParameters=config_overrides
 MinJobAge=3600

@@ -6,6 +6,8 @@
 # - two sweeps submitted at once into two CSVs do not mix;
 # - an array element scancel'led is reported CANCELLED with its missing grid
 #   indices, and the rerun submits that task alone;
+# - hnm-calibrate run and machine with --mpirun "srun -n 2" (Open MPI
+#   through Slurm's PMIx) give a model that hnm-run accepts;
 # - a task over its time limit is reported TIMEOUT with its index (Slurm's
 #   smallest limit is a minute and slurmctld looks every 30 s: that job is
 #   submitted first and watched last).
@@ -143,6 +145,33 @@ check "time limit warning: names the point" \
 st=$?
 check_eq "--attach unknown job: exit status" "$st" 2
 check_eq "--attach unknown job: the error" "$(cat x.err)" "hnm-compare: --attach: Slurm knows no job 999999 (squeue and sacct)"
+
+# Calibration through srun (Open MPI's ranks started by Slurm, PMIx): the
+# benchmark alone (hnm-calibrate run), then the whole loop (hnm-calibrate
+# machine: run, run --refine, fit, apps/hostspeed on every rank), whose
+# model, platform and hostfile hnm-run accepts.
+if [ -x "$APPS_BIN/calibrate-mpi" ] && [ -x "$APPS_BIN/hostspeed-mpi" ]; then
+  "$HNM_CALIBRATE" run --mpirun "srun -n 2" -d calrun -- --max 1KiB --sizes 8 --reps 1 --no-contention --no-rma \
+    >calrun.out 2>calrun.err
+  st=$?
+  check_eq "srun calibration (run): exit status" "$st" 0
+  check "srun calibration (run): p2p.csv measured" [ "$(wc -l <calrun/p2p.csv)" -gt 8 ]
+  "$HNM_CALIBRATE" machine --mpirun "srun -n 2" -d cal --refine-reps 1 --speed-reps 1 --hosts 2 -- \
+    --max 64KiB --sizes 24 --reps 2 --delay 1e-4 >cal.out 2>cal.err
+  st=$?
+  check_eq "srun calibration (machine): exit status" "$st" 0
+  check "srun calibration: the ranks ran on Slurm's node ($(hostname -s))" \
+    [ "$(cut -d, -f2 cal/speed.csv | tail -n +2 | sort -u)" = "$(hostname -s)" ]
+  check "srun calibration: benchmark and host speed were Slurm jobs" \
+    [ "$(squeue --states=all -h -o '%j %T' | grep -Ec '^(calibrate|hostspeed)-mpi COMPLETED$')" -ge 3 ]
+  "$HNM_RUN" --model cal/model.xml -platform cal/platform.xml -hostfile cal/hostfile -np 2 "$PROG" --bytes 10 \
+    >pred.out 2>pred.err
+  st=$?
+  check_eq "srun calibration: hnm-run accepts the model, platform and hostfile" "$st" 0
+  check "srun calibration: the prediction's time" grep -Eq '^2,10,[0-9.e-]+$' pred.out
+else
+  check "no calibrate-mpi/hostspeed-mpi (Open MPI missing): nothing launched by srun to check" true
+fi
 
 # The timeout job, last: slurmctld ends it 60 to 90 s after it started.
 "$HNM_COMPARE" slurm --attach "$tjob" --poll 1 --tasks 2 "${T[@]}" -o t/t.csv -- "$PROG" 2>t.err
