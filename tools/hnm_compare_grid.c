@@ -460,7 +460,9 @@ static int grid__options(int argc, char **argv, int first, cmp_config *c, cmp_sl
                                   sl ? "--tasks N --script JOB.sh [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]"
                                      : "[OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]",
                                   sl ? "Writes a Slurm job array script: task I runs the grid indices equal to I modulo N\n"
-                                       "into OUT.task-I.csv (OUT without .csv; its directory created)."
+                                       "into OUT.task-I.csv (OUT without .csv; its directory created). --submit submits\n"
+                                       "the tasks with runs lacking an ok row, watches them (squeue), merges into OUT,\n"
+                                       "names failed tasks and missing grid indices; --attach JOBID watches a job later."
                                      : "Runs PROGRAM over models x process counts x platforms x argument sets through\n"
                                        "hnm-run, several runs at once, into a resumable CSV.",
                                   grid__epilog, NULL, HNM_OPT_IN_ORDER, &ctx};

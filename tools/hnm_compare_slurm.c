@@ -158,10 +158,8 @@ int cmp_cmd_slurm(int argc, char **argv)
     return hnm_msg_failure("%s", oerr);
   if (!through && chmod(sl.script, 0755) != 0)
     return hnm_msg_failure("--script: '%s': %s", sl.script, strerror(errno));
-  if (sl.submit) {
-    hnm_msg_info("%s: %ld runs in %ld array tasks; per-task CSVs %s.task-I.csv", sl.script, nruns, c.tasks, stem);
+  if (sl.submit)
     return cmp_cmd_slurm_jobs(&c, &sl, runs, nruns, stem);
-  }
   printf("%s: %ld runs in %ld array tasks; per-task CSVs %s.task-I.csv\n", sl.script, nruns, c.tasks, stem);
   return 0;
 }

@@ -40,6 +40,7 @@ st=$?
 check_eq "12-point sweep: exit status" "$st" 0
 check "12-point sweep: job id on stdout" grep -qx '[0-9][0-9]*' a.out
 check "12-point sweep: 3 tasks submitted" grep -q "3 of 3 tasks submitted (0-2), 12 runs to do" a.err
+check_eq "12-point sweep: the script named once" "$(grep -c '^hnm-compare: a.sh: 12 runs in 3 array tasks; per-task CSVs a/a.task-I.csv$' a.err)" 1
 check "12-point sweep: merged" grep -q 'merge: 12 runs (0 not ok) from 3 files into a/a.csv' a.err
 check "12-point sweep: summary" grep -q "job $(cat a.out): 0 failed tasks; 12 of 12 runs ok in a/a.csv" a.err
 check "12-point sweep: rows equal the single sweep's" [ "$(cols a/a.csv)" = "$(cols single.csv)" ]
