@@ -11,9 +11,10 @@
 # - a task over its time limit is reported TIMEOUT with its index (Slurm's
 #   smallest limit is a minute and slurmctld looks every 30 s: that job is
 #   submitted first and watched last).
-source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/slurm_fixture.sh"
-slurm_start
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/lib.sh"  # cd $WORK
+source "$HERE/slurm_fixture.sh" || exit 1
+slurm_start  # or skip (exit 77): nothing below may reach another Slurm
 
 # The timeout job: a fake hnm-run that sleeps for the run of --bytes 7
 # (grid index 1, task 1 of 2), the real one for the other.
