@@ -364,11 +364,13 @@ static int sjob_done(const cmp_run *runs, long nruns, const char *stem, long nta
   for (long t = 0; t < ntasks; t++) {
     char file[4200];
     sjob_task_csv(stem, t, file, sizeof file);
-    cmp_rowvec rows = {0};
+    /* The rows stay reachable until exit (read once or twice). */
+    static cmp_rowvec rows;
+    long from = rows.n;
     int no_eol = 0;
     if (cmp_read_rows_tail(file, 0, &rows, 1, &no_eol, err, errlen) != 0)
       return -1;
-    for (long k = 0; k < rows.n; k++) {
+    for (long k = from; k < rows.n; k++) {
       cmp_row *r = &rows.v[k];
       long i;
       if (cmp_parse_long(r->f[CMP_COL_INDEX], 0, nruns - 1, &i) != 0)
@@ -384,7 +386,6 @@ static int sjob_done(const cmp_run *runs, long nruns, const char *stem, long nta
       if (cmp_parse_double(r->f[CMP_COL_WALL], &w) == 0 && w > wall[i])
         wall[i] = w;
     }
-    /* The rows stay allocated until exit (small; read once or twice). */
   }
   return 0;
 }
@@ -563,9 +564,7 @@ static int sjob_watch(const cmp_config *c, const cmp_slurm_opts *sl, const cmp_r
                      job, job);
         break;
       }
-      sjob_scancel(job);
-      /* Until Slurm has ended every element (a few seconds). */
-      continue;
+      sjob_scancel(job); /* then watched until Slurm has ended every element */
     }
     sjob_sleep(sl->poll);
   }
