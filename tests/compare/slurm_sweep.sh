@@ -8,6 +8,8 @@
 #   indices, and the rerun submits that task alone;
 # - hnm-calibrate run and machine with --mpirun "srun -n 2" (Open MPI
 #   through Slurm's PMIx) give a model that hnm-run accepts;
+# - Ctrl-C while watching: cancelled (--cancel-on-interrupt, or answered y
+#   on a terminal) or left running, what finished merged either way;
 # - a task over its time limit is reported TIMEOUT with its index (Slurm's
 #   smallest limit is a minute and slurmctld looks every 30 s: that job is
 #   submitted first and watched last).
@@ -131,6 +133,28 @@ check "interrupt, no terminal: job left running, named for --attach" grep -q "jo
 check_eq "interrupt, no terminal: task 1 still running" "$(squeue -r -h -j "$jf" -t RUNNING -o %K)" 1
 check "interrupt, no terminal: the finished run merged" [ "$(rows f.csv)" = 1 ]
 scancel "$jf"
+
+# On a terminal (script(1) gives the command one): Ctrl-C asks whether to
+# scancel; answered y, the job is cancelled and what finished is merged.
+if command -v script >/dev/null; then
+  printf '%q ' "$HNM_COMPARE" slurm --submit --poll 0.3 --tasks 2 --script g.sh "${T[@]}" -o g.csv -- "$PROG" >g.cmd
+  { for i in $(seq 300); do grep -q '1 running, 1 done' g.log 2>/dev/null && break; sleep 0.1; done
+    printf '\003'  # the terminal's interrupt character: SIGINT
+    for i in $(seq 50); do grep -q 'cancel job' g.log && break; sleep 0.1; done
+    printf 'y\n'
+    for i in $(seq 150); do grep -q 'runs ok in g.csv' g.log && break; sleep 0.1; done; } |
+    script -qefc "$(cat g.cmd)" /dev/null >g.log 2>&1
+  st=$?
+  jg=$(tr -d '\r' <g.log | grep -x '[0-9][0-9]*')
+  check_eq "interrupt on a terminal: exit status" "$st" 1
+  check "interrupt on a terminal: the question" grep -q "interrupted: cancel job $jg (scancel)? \[y/N\] y" g.log
+  check "interrupt on a terminal: task 1 CANCELLED" grep -q "task 1 (job ${jg}_1): CANCELLED" g.log
+  check_eq "interrupt on a terminal: Slurm's states" \
+    "$(squeue --states=all -r -h -j "$jg" -o '%K %T' | sort | tr '\n' ' ')" "0 COMPLETED 1 CANCELLED "
+  check "interrupt on a terminal: the finished run merged" [ "$(rows g.csv)" = 1 ]
+else
+  echo "SKIP part: no script(1) to give hnm-compare a terminal: the question on Ctrl-C is not checked"
+fi
 
 # A time limit shorter than a recorded run of a point to do: one warning.
 awk -F, -v OFS=, 'NR > 1 { $10 = 500; $12 = "failed"; $13 = 1 } { print }' e.task-0.csv >w.task-0.csv
