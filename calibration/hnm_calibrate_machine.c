@@ -562,7 +562,7 @@ static int machine__speed(struct machine__run *r, char *err, size_t errlen)
   int n = 0;
   for (int k = 0; k < r->nw; k++)
     r->av[n++] = r->words[k];
-  r->av[n++] = "-np";
+  r->av[n++] = (char *)cal_np_option(r->words[0]);
   r->av[n++] = r->nps;
   r->av[n++] = r->speedbench;
   r->av[n++] = reps;

@@ -207,7 +207,7 @@ static int run__launcher(const struct run__args *a, char **av, char *nps, char *
       av[n++] = t;
     if (n == 0)
       return hnm_fail(err, errlen, "--mpirun: empty command");
-    av[n++] = "-np";
+    av[n++] = (char *)cal_np_option(av[0]);
     av[n++] = nps;
   }
   av[n++] = (char *)a->bench;

@@ -284,3 +284,10 @@ void cal_csv_args_free(char **av, size_t n0)
     free(av[i]);
   free(av);
 }
+
+const char *cal_np_option(const char *launcher)
+{
+  const char *base = strrchr(launcher, '/');
+  base = base != NULL ? base + 1 : launcher;
+  return strcmp(base, "srun") == 0 ? "-n" : "-np";
+}

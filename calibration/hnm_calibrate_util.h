@@ -49,4 +49,9 @@ void cal_signals_init(void);
  * process reaches its whole group (cal_signals_init()). */
 int cal_spawn(char **av, int search, int null_stdout, char **out, int *status, char *err, size_t errlen);
 
+/* The rank-count option of the launcher whose first word is LAUNCHER:
+ * "-n" for Slurm's srun (which reads "-np 2" as -n "p"), "-np" for mpirun,
+ * mpiexec and the others. */
+const char *cal_np_option(const char *launcher);
+
 #endif

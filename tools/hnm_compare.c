@@ -2,7 +2,8 @@
  * platforms x program arguments, through hnm-run, with a resumable CSV.
  *
  *   hnm-compare run   [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]
- *   hnm-compare slurm --tasks N --script JOB.sh [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]
+ *   hnm-compare slurm --tasks N --script JOB.sh [--submit] [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]
+ *   hnm-compare slurm --tasks N --attach JOBID [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]
  *   hnm-compare merge -o OUT.csv IN.csv...
  *   hnm-compare plot  IN.csv -o PREFIX [--reference MODEL] [--only COL=VAL]... [--title TEXT]
  *
@@ -53,8 +54,8 @@
 
 static const struct hnm_opt_command commands[] = {
   {"run", "[OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]", "the sweep"},
-  {"slurm", "--tasks N --script JOB.sh [--sbatch LINE]... [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]",
-   "a Slurm job array script running the sweep in N tasks"},
+  {"slurm", "--tasks N --script JOB.sh [--submit [--no-wait]] [--sbatch LINE]... [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]",
+   "a Slurm job array script running the sweep in N tasks; --submit: submit, watch, merge"},
   {"merge", "-o OUT.csv IN.csv...", "the per-task CSVs into one: sorted by index, duplicates dropped"},
   {"plot", "IN.csv -o PREFIX [--reference MODEL] [--only COLUMN=VALUE]... [--title TEXT]",
    "PREFIX-time.png, PREFIX-error.png, their .dat, PREFIX.gp"},

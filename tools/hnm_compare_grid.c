@@ -437,14 +437,32 @@ static int grid__options(int argc, char **argv, int first, cmp_config *c, cmp_sl
     {.name = "hnm-run", .kind = HNM_OPT_STRING, .arg = "PATH", .help = "the hnm-run to use", .value = &c->hnm_run},
     {.name = "script", .kind = HNM_OPT_STRING, .arg = "FILE", .help = "slurm: the job script to write", .value = sl ? (void *)&sl->script : NULL},
     {.name = "sbatch", .kind = HNM_OPT_CALL, .arg = "LINE", .help = "slurm: an #SBATCH line (repeatable)", .fn = grid__sbatch},
+    {.name = "submit", .kind = HNM_OPT_FLAG, .help = "slurm: submit the tasks that have runs without an ok row (sbatch), watch them, merge into -o", .value = sl ? (void *)&sl->submit : NULL},
+    {.name = "no-wait", .kind = HNM_OPT_FLAG, .help = "slurm --submit: print the job id and return", .value = sl ? (void *)&sl->no_wait : NULL},
+    {.name = "attach", .kind = HNM_OPT_STRING, .arg = "JOBID", .help = "slurm: watch job JOBID (submitted by --submit with these options) and merge into -o", .value = sl ? (void *)&sl->attach : NULL},
+    {.name = "cancel-on-interrupt", .kind = HNM_OPT_FLAG, .help = "slurm: on SIGINT while watching, scancel the job without asking", .value = sl ? (void *)&sl->cancel_on_interrupt : NULL},
+    {.name = "partition", .kind = HNM_OPT_STRING, .arg = "NAME", .help = "slurm: sbatch --partition", .value = sl ? (void *)&sl->partition : NULL},
+    {.name = "account", .kind = HNM_OPT_STRING, .arg = "NAME", .help = "slurm: sbatch --account", .value = sl ? (void *)&sl->account : NULL},
+    {.name = "time", .kind = HNM_OPT_STRING, .arg = "LIMIT", .help = "slurm: each task's time limit (sbatch --time: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S)", .value = sl ? (void *)&sl->time : NULL},
+    {.name = "mem", .kind = HNM_OPT_STRING, .arg = "SIZE", .help = "slurm: each task's memory (sbatch --mem: N[K|M|G|T], default M)", .value = sl ? (void *)&sl->mem : NULL},
+    {.name = "throttle", .kind = HNM_OPT_LONG, .arg = "N", .help = "slurm: at most N tasks at once (--array=...%N)", .value = sl ? (void *)&sl->throttle : NULL, .min = 1, .max = 1000000},
+    {.name = "poll", .kind = HNM_OPT_NUMBER, .arg = "SEC", .def = "2", .unit = "s", .help = "slurm: seconds between two looks at the queue while watching", .value = sl ? (void *)&sl->poll : NULL, .min = 0.05, .max = 3600},
     {.name = NULL}};
-  if (sl == NULL) /* script, sbatch: slurm only */
-    opts[sizeof opts / sizeof opts[0] - 3].name = NULL;
+  if (sl == NULL) /* script, sbatch and what follows: slurm only */
+    for (size_t k = 0; opts[k].name != NULL; k++)
+      if (strcmp(opts[k].name, "script") == 0) {
+        opts[k].name = NULL;
+        break;
+      }
+  if (sl != NULL)
+    sl->poll = 2;
   const struct hnm_opt_cmd cmd = {sl ? "hnm-compare slurm" : "hnm-compare run",
                                   sl ? "--tasks N --script JOB.sh [OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]"
                                      : "[OPTIONS] -o OUT.csv -- PROGRAM [ARGS...]",
                                   sl ? "Writes a Slurm job array script: task I runs the grid indices equal to I modulo N\n"
-                                       "into OUT.task-I.csv (OUT without .csv; its directory created)."
+                                       "into OUT.task-I.csv (OUT without .csv; its directory created). --submit submits\n"
+                                       "the tasks with runs lacking an ok row, watches them (squeue), merges into OUT,\n"
+                                       "names failed tasks and missing grid indices; --attach JOBID watches a job later."
                                      : "Runs PROGRAM over models x process counts x platforms x argument sets through\n"
                                        "hnm-run, several runs at once, into a resumable CSV.",
                                   grid__epilog, NULL, HNM_OPT_IN_ORDER, &ctx};
@@ -458,14 +476,29 @@ static void grid__keep_raw(cmp_config *c, char **argv, int first, int end)
 {
   for (int k = first; k < end && strcmp(argv[k], "--") != 0; k++) {
     const char *a = argv[k];
-    int slice = strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--task") == 0 ||
-                strcmp(a, "--tasks") == 0 || strcmp(a, "--script") == 0 || strcmp(a, "--sbatch") == 0;
-    if (slice) {
+    /* Options of the slice, and slurm's own: not the run's. */
+    static const char *const valued[] = {"--out", "--task", "--tasks", "--script", "--sbatch", "--attach", "--partition",
+                                         "--account", "--time", "--mem", "--throttle", "--poll", NULL};
+    static const char *const flags[] = {"--submit", "--no-wait", "--cancel-on-interrupt", NULL};
+    int drop = 0;
+    if (strcmp(a, "-o") == 0) {
       k++; /* and its value */
       continue;
     }
-    if (strncmp(a, "-o", 2) == 0 || strncmp(a, "--out=", 6) == 0 || strncmp(a, "--task=", 7) == 0 ||
-        strncmp(a, "--tasks=", 8) == 0 || strncmp(a, "--script=", 9) == 0 || strncmp(a, "--sbatch=", 9) == 0)
+    if (strncmp(a, "-o", 2) == 0 && a[1] == 'o')
+      continue;
+    for (int v = 0; valued[v] != NULL && !drop; v++) {
+      size_t l = strlen(valued[v]);
+      if (strcmp(a, valued[v]) == 0) {
+        k++;
+        drop = 1;
+      } else if (strncmp(a, valued[v], l) == 0 && a[l] == '=') {
+        drop = 1;
+      }
+    }
+    for (int v = 0; flags[v] != NULL && !drop; v++)
+      drop = strcmp(a, flags[v]) == 0;
+    if (drop)
       continue;
     cmp_sv_push(&c->raw, a);
   }

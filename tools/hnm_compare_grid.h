@@ -40,6 +40,12 @@ typedef struct {
   long tasks;
   const char *script;
   cmp_strvec sbatch;
+  /* Submitting and watching (hnm_compare_sjob.c): */
+  int submit, no_wait, cancel_on_interrupt;
+  const char *attach;                        /* --attach JOBID, as given */
+  const char *partition, *account, *time, *mem; /* checked by cmp_sjob_check() */
+  long throttle;                             /* --array's %N; 0: none */
+  double poll;                               /* seconds between two squeue */
 } cmp_slurm_opts;
 
 const char *cmp_run_model(const cmp_config *c, const cmp_run *r);

@@ -25,9 +25,24 @@
 #include "hnm_msg.h"
 #include "hnm_compare_grid.h"
 #include "hnm_compare_store.h"
+#include "hnm_compare_sjob.h"
 
 /* ------------------------------------------------------------------------ */
 /* slurm                                                                     */
+
+/* The command's --submit and --attach (hnm_compare_sjob.c), once the
+ * script is written (--submit): the exit status; prints the error. */
+static int cmp_cmd_slurm_jobs(const cmp_config *c, const cmp_slurm_opts *sl, const cmp_run *runs, long nruns,
+                              const char *stem)
+{
+  char err[HNM_ERRLEN];
+  if (sl->attach == NULL)
+    hnm_msg_info("%s: %ld runs in %ld array tasks; per-task CSVs %s.task-I.csv", sl->script, nruns, c->tasks, stem);
+  int st = cmp_sjob_run(c, sl, runs, nruns, stem, err, sizeof err);
+  if (st == HNM_EXIT_OK || err[0] == '\0')
+    return st;
+  return st == HNM_EXIT_USAGE ? hnm_msg_error("%s", err) : hnm_msg_failure("%s", err);
+}
 
 int cmp_cmd_slurm(int argc, char **argv)
 {
@@ -39,9 +54,11 @@ int cmp_cmd_slurm(int argc, char **argv)
   int rc = cmp_parse_run(argc, argv, 2, &c, &sl, err, sizeof err);
   if (rc != 0)
     return rc == HNM_OPT_DONE ? HNM_EXIT_OK : rc == HNM_EXIT_FAILURE ? hnm_msg_failure("%s", err) : hnm_msg_error("%s", err);
-  if (c.tasks < 1 || sl.script == NULL)
+  if (c.tasks < 1 || (sl.script == NULL && sl.attach == NULL))
     return hnm_msg_error("slurm needs --tasks N and --script JOB.sh");
-  for (int i = 0; i < c.raw.n; i++)
+  if (cmp_sjob_check(&sl, err, sizeof err) != 0) /* before anything is written */
+    return hnm_msg_error("%s", err);
+  for (int i = 0; i < c.raw.n; i++) /* --dry-run: no job script */
     if (strcmp(c.raw.v[i], "--dry-run") == 0)
       return hnm_msg_error("slurm: --dry-run makes no sense in a job script");
   char self[4096];
@@ -54,7 +71,6 @@ int cmp_cmd_slurm(int argc, char **argv)
     return hnm_msg_failure("cannot get the current directory: %s", strerror(errno));
   static cmp_run *runs;
   long nruns = cmp_enumerate(&c, &runs);
-
   /* The per-task CSV: OUT without .csv, then .task-I.csv. */
   size_t ol = strlen(c.out);
   static char *stem;
@@ -68,6 +84,8 @@ int cmp_cmd_slurm(int argc, char **argv)
   char oerr[1024];
   if (hnm_out_not_input(c.out, "-o", oerr, sizeof oerr) != 0)
     return hnm_msg_error("%s", oerr);
+  if (sl.attach != NULL) /* the job's script is written and submitted */
+    return cmp_cmd_slurm_jobs(&c, &sl, runs, nruns, stem);
   hnm_out *script = hnm_out_open(sl.script, "--script", oerr, sizeof oerr);
   if (script == NULL)
     return hnm_msg_error("%s", oerr);
@@ -101,7 +119,18 @@ int cmp_cmd_slurm(int argc, char **argv)
   }
   fprintf(f, "%s\n", c.tasks > 8 ? " ..." : "");
   fprintf(f, "# Re-submitting resumes: each task skips its runs already ok in its CSV.\n");
-  fprintf(f, "#SBATCH --job-name=hnm-compare\n#SBATCH --array=0-%ld\n#SBATCH --ntasks=1\n", c.tasks - 1);
+  fprintf(f, "#SBATCH --job-name=hnm-compare\n#SBATCH --array=0-%ld", c.tasks - 1);
+  if (sl.throttle > 0)
+    fprintf(f, "%%%ld", sl.throttle);
+  fprintf(f, "\n#SBATCH --ntasks=1\n");
+  if (sl.partition != NULL)
+    fprintf(f, "#SBATCH --partition=%s\n", sl.partition);
+  if (sl.account != NULL)
+    fprintf(f, "#SBATCH --account=%s\n", sl.account);
+  if (sl.time != NULL)
+    fprintf(f, "#SBATCH --time=%s\n", sl.time);
+  if (sl.mem != NULL)
+    fprintf(f, "#SBATCH --mem=%s\n", sl.mem);
   fprintf(f, "#SBATCH --output=%s.task-%%a.log\n", stem);
   for (int i = 0; i < sl.sbatch.n; i++)
     fprintf(f, "#SBATCH %s\n", sl.sbatch.v[i]);
@@ -129,6 +158,8 @@ int cmp_cmd_slurm(int argc, char **argv)
     return hnm_msg_failure("%s", oerr);
   if (!through && chmod(sl.script, 0755) != 0)
     return hnm_msg_failure("--script: '%s': %s", sl.script, strerror(errno));
+  if (sl.submit)
+    return cmp_cmd_slurm_jobs(&c, &sl, runs, nruns, stem);
   printf("%s: %ld runs in %ld array tasks; per-task CSVs %s.task-I.csv\n", sl.script, nruns, c.tasks, stem);
   return 0;
 }

@@ -128,4 +128,37 @@ rc=$?
 check "plot: a PNG cut short: exit 1 (got $rc)" [ "$rc" -eq 1 ]
 check_eq "plot: a PNG cut short: one line" "$(cat err.txt)" \
   "hnm-compare: -o: 'cut-time.png': write error: gnuplot left an incomplete PNG (a full disk?)"
+# slurm --submit / --attach: the sbatch options are checked before the
+# script is written or anything submitted (no Slurm needed for that).
+S=(slurm --tasks 2 --script job.sh --platform "$TWO" --np 2 -o sub/s.csv)
+compare_refuses "slurm: --time text" "--time: 'soon' is not a Slurm time limit" "${S[@]}" --submit --time soon -- "$PROG"
+compare_refuses "slurm: --time H:M:S:X" "--time: '1:2:3:4' is not a Slurm time limit" "${S[@]}" --submit --time 1:2:3:4 -- "$PROG"
+compare_refuses "slurm: --time negative" "--time: '-5' is not a Slurm time limit" "${S[@]}" --submit --time=-5 -- "$PROG"
+compare_refuses "slurm: --time zero" "--time: '0:00' is zero" "${S[@]}" --time 0:00 -- "$PROG"
+compare_refuses "slurm: --throttle 0" "--throttle" "${S[@]}" --submit --throttle 0 -- "$PROG"
+compare_refuses "slurm: --mem 0" "--mem: '0' is not a memory size" "${S[@]}" --submit --mem 0 -- "$PROG"
+compare_refuses "slurm: --mem 4X" "--mem: '4X' is not a memory size" "${S[@]}" --mem 4X -- "$PROG"
+compare_refuses "slurm: --partition with a blank" "--partition: 'a b' is not a partition name" "${S[@]}" --partition "a b" -- "$PROG"
+compare_refuses "slurm: --account with a newline" "--account: .* is not an account name" "${S[@]}" --account "$(printf 'a\nb')" -- "$PROG"
+compare_refuses "slurm: --attach garbage" "--attach: '12x' is not a Slurm job id" "${S[@]}" --attach 12x -- "$PROG"
+compare_refuses "slurm: --attach 0" "--attach: '0' is not a Slurm job id" "${S[@]}" --attach 0 -- "$PROG"
+compare_refuses "slurm: --attach with --submit" "--attach: .*not with --submit" "${S[@]}" --submit --attach 12 -- "$PROG"
+compare_refuses "slurm: --no-wait alone" "--no-wait: goes with --submit" "${S[@]}" --no-wait -- "$PROG"
+compare_refuses "slurm: --cancel-on-interrupt alone" "--cancel-on-interrupt: goes with --submit or --attach" \
+  "${S[@]}" --cancel-on-interrupt -- "$PROG"
+compare_refuses "slurm: --poll 0" "--poll" "${S[@]}" --submit --poll 0 -- "$PROG"
+compare_refuses "run: --submit is slurm's" "submit" run --platform "$TWO" --np 2 -o new.csv --submit -- "$PROG"
+# No sbatch on PATH: failed work (exit 1), one line naming it; the script is written.
+mkdir nosb && ln -s "$(command -v bash)" nosb/bash
+(cd nosb && PATH=$WORK/nosb "$HNM_COMPARE" slurm --submit --tasks 2 --script job.sh --platform "$TWO" --np 2 -o s.csv -- "$PROG" >out.txt 2>err.txt)
+st=$?
+check_eq "slurm --submit without sbatch: exit status" "$st" 1
+check_eq "slurm --submit without sbatch: the error" "$(grep -v ': job.sh: ' nosb/err.txt)" \
+  "hnm-compare: --submit: sbatch is not installed (not on PATH); the script job.sh is written"
+check "slurm --submit without sbatch: the script" [ -x nosb/job.sh ]
+check "slurm --submit without sbatch: nothing on stdout" [ ! -s nosb/out.txt ]
+(cd nosb && PATH=$WORK/nosb "$HNM_COMPARE" slurm --attach 5 --tasks 2 --platform "$TWO" --np 2 -o s.csv -- "$PROG" >out.txt 2>err.txt)
+st=$?
+check_eq "slurm --attach without squeue: exit status" "$st" 1
+check_eq "slurm --attach without squeue: the error" "$(cat nosb/err.txt)" "hnm-compare: cannot run squeue: No such file or directory"
 finish
