@@ -13,7 +13,7 @@
 #include <string.h>
 
 #define BANDS_WIDTH 10     /* neighbours of the noise floor's local median */
-#define BANDS_GAIN 0.005   /* per size: the smallest improvement taken */
+#define BANDS_GAIN 0.02    /* per size: the smallest improvement taken */
 #define BANDS_ROUNDS 4     /* coordinate-descent rounds */
 #define BANDS_MIN_SHARE 0.2
 #define BANDS_MIN_GAP 0.10
@@ -99,23 +99,15 @@ static int bands__allowed(double lat, double b, double lmin, double lmax, double
 }
 
 /* Step 1: the lines. */
-static void bands__lines(hnm_fit_result *m, struct bands *B)
+static void bands__lines(hnm_fit_result *m, const unsigned char *fixed, struct bands *B)
 {
-  /* No bandwidth below the smallest the fit gave any segment: over a
-   * stretch of a few bytes a line through two sizes can take any slope,
-   * and hnm-run's simulation of such a slope departs from the closed form
-   * (plafrim's 0-16 B at 2.3 MB/s: 22% simulated, 2.4% closed form). */
-  double bwfloor = INFINITY;
-  for (size_t q = 0; q < m->nseg; q++)
-    if (m->seg[q].bw < bwfloor)
-      bwfloor = m->seg[q].bw;
   size_t i0 = 0;
   for (size_t s = 0; s < m->nseg; s++) {
     size_t i1 = i0;
     while (i1 < B->n && (B->k[i1] <= m->seg[s].upto || s + 1 == m->nseg))
       i1++;
     size_t c = i1 - i0;
-    if (c < HNM_FIT_BANDS_MIN_SIZES || !(B->k[i1 - 1] > B->k[i0])) {
+    if (c < HNM_FIT_BANDS_MIN_SIZES || !(B->k[i1 - 1] > B->k[i0]) || fixed[s]) {
       i0 = i1;
       continue;
     }
@@ -129,7 +121,7 @@ static void bands__lines(hnm_fit_result *m, struct bands *B)
     /* The largest messages' segment sets the route's bandwidth: no other
      * segment may then be above it. */
     int last = s + 1 == m->nseg;
-    double bwmin = bwfloor, bwmax = last ? 1e13 : m->route_bw > 0 ? m->route_bw : 1e13;
+    double bwmin = 0, bwmax = last ? 1e13 : m->route_bw > 0 ? m->route_bw : 1e13;
     for (size_t q = 0; last && q + 1 < m->nseg; q++)
       if (m->seg[q].bw > bwmin)
         bwmin = m->seg[q].bw;
@@ -327,7 +319,8 @@ static void bands__parts(hnm_fit_result *m, struct bands *B)
   }
 }
 
-int hnm_fit__bands(hnm_fit_result *m, const double *k, const double *rt, size_t n, char *err, size_t errlen)
+int hnm_fit__bands(hnm_fit_result *m, const unsigned char *fixed, const double *k, const double *rt, size_t n,
+                   char *err, size_t errlen)
 {
   if (m->nseg == 0 || n == 0)
     return 0;
@@ -382,7 +375,7 @@ int hnm_fit__bands(hnm_fit_result *m, const double *k, const double *rt, size_t 
   }
   for (size_t i = 0; i < B.n; i++)
     B.ov[i] = bands__overheads(m, B.k[i]);
-  bands__lines(m, &B);
+  bands__lines(m, fixed, &B);
   bands__alternating(m, &B);
   bands__parts(m, &B);
   rc = 0;
