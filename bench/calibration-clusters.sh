@@ -60,7 +60,7 @@ for c in "$@"; do
       ok = $4 <= b + 5e-5 ? "yes" : "**no**"
       printf "| %s | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s |\n", lab, 100 * $2, 100 * b, 100 * $3, 100 * $4, ok }' |
     sort -t'|' -k2,2 | tee "$d/table"
-  grep -E '^(note|warning): (decade|segment) .*(bands|add up)' "$d/fit.err" | sort -u || true
+  grep -E 'note: (decade|segment) .*(two bands|add up)' "$d/fit.err" | sed 's/^hnm-calibrate: //' | sort -u || true
   summary+=("$name: $(grep -c '\*\*no\*\*' "$d/table" || true) decades over their bound")
 done
 printf '%s\n' "${summary[@]}"
