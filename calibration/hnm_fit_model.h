@@ -25,7 +25,12 @@
  *   4. segments: every op's breakpoints and the thresholds cut the sizes
  *      into the model's segments, each taking each op's piece there; then
  *      kept within physics (latencies not below the smallest messages',
- *      bandwidths not above the route's; a refitted segment is a note);
+ *      bandwidths not above the route's; a refitted segment is a note),
+ *      then each segment's transfer line set to the one minimising the
+ *      per-decade median round-trip error where that is clearly lower,
+ *      and notes on decades whose sizes alternate between two bands and
+ *      on segments whose parts do not add up to the round trip
+ *      (hnm_fit_bands.h);
  *   5. LogGPS and fluid: one segment each, through the same data;
  *   6. contention: the node limiter factor B_s + B_r / B from one
  *      bidirectional pair (a warning when it cannot be fitted).
