@@ -17,6 +17,14 @@ done
 mapfile -t NAMES < <("$SCRIPT" --list)
 check "install-deps --list names packages (got ${#NAMES[@]})" [ "${#NAMES[@]}" -ge 10 ]
 check "the list holds the virtual package simgrid" grep -qxF simgrid < <(printf '%s\n' "${NAMES[@]}")
+# The host-only tests' packages (Slurm) are on the list, and left out where
+# scripts/test-distro leaves those tests out (HNM_DEPS_SKIP_HOST_ONLY=1).
+check "the list holds slurmd and munge (compare.slurm_sweep)" \
+  bash -c 'grep -qxF slurmd <<<"$1" && grep -qxF munge <<<"$1"' _ "$(printf '%s\n' "${NAMES[@]}")"
+SKIPPED=$(HNM_DEPS_SKIP_HOST_ONLY=1 "$SCRIPT" --list)
+check_eq "HNM_DEPS_SKIP_HOST_ONLY=1: four names fewer" "$(grep -c . <<<"$SKIPPED")" "$((${#NAMES[@]} - 4))"
+check "HNM_DEPS_SKIP_HOST_ONLY=1: no slurmd, no munge" bash -c '! grep -qxE "slurmd|munge" <<<"$1"' _ "$SKIPPED"
+check "HNM_DEPS_SKIP_HOST_ONLY=1: simgrid still there" grep -qxF simgrid <<<"$SKIPPED"
 
 # deps [DPKG-DB]: run install-deps with the fakes first on PATH (and a fake
 # dpkg-query printing DPKG-DB, if given); status in $st, apt's calls in apt.log.
