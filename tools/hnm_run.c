@@ -32,6 +32,7 @@
 #include "hnm_run_set.h"
 #include "hnm_speed.h"
 #include "hnm_version.h"
+#include "hnm_proc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -512,6 +513,7 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
   FILE *errf = tmpfile();
   int out[2] = {-1, -1};
   fflush(NULL);
+  pid_t parent = getpid();
   pid_t pid = errf != NULL && pipe(out) == 0 ? fork() : -1;
   if (pid < 0) {
     free(args);
@@ -525,6 +527,7 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
     return 0;
   }
   if (pid == 0) {
+    hnm_proc_child_setup(parent, SIGKILL); /* the listing dies with hnm-run */
     dup2(out[1], 1);
     close(out[0]);
     close(out[1]);
