@@ -625,6 +625,15 @@ static int run__options(struct run__ctx *r, int argc, char **argv, char *err, si
     return HNM_EXIT_FAILURE;
   }
   run__split(argc, argv, opts, own, &nown, rest, &nrest);
+  /* smpirun takes --cfg and --log only with their '=': the space form
+   * would reach the program as its arguments (after it) or be refused as
+   * an unknown option of hnm-run's (before it). */
+  for (int j = 1; j < argc; j++)
+    for (int o = 1; o < nown; o++)
+      if (own[o] == argv[j] && (strcmp(argv[j], "--cfg") == 0 || strcmp(argv[j], "--log") == 0))
+        return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                               "%s: the setting goes after '=', as smpirun takes it (%s=%s)", argv[j], argv[j],
+                               j + 1 < argc ? argv[j + 1] : "KEY:VALUE");
   int first = hnm_opt_parse(&cmd, opts, nown, own, err, errlen);
   if (first < 0)
     return first == HNM_OPT_DONE ? HNM_EXIT_OK : HNM_EXIT_USAGE;

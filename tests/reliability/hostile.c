@@ -1709,6 +1709,38 @@ static int regression_cases(struct kase *all)
   k_text(k, "a.csv", seed_load_torus), k_text(k, "b.csv", seed_load_df);
   k_in(k, "d-hist.png", "b.csv", strlen("b.csv"), K_LINK);
   k_args(k, T_LINKPLOT, "dist", "-o", "d", "A=a.csv", "B=b.csv", NULL);
+
+  /* The space form of smpirun's --cfg and --log, which smpirun does not
+   * take (before the program, hnm-run's unknown option; after it, the
+   * program's arguments): one line that says where the setting goes. */
+  k = reg(all, "i38-run-cfg-space-form",
+          "^hnm-run: --cfg: the setting goes after '=', as smpirun takes it \\(--cfg=hnm/link-load:p\\.xml\\)$");
+  k_text(k, "p.xml", seed_plat);
+  k_args(k, T_RUN, "--cfg", "hnm/link-load:p.xml", "-platform", "p.xml", "-np", "2", T_PROG, NULL);
+  k = reg(all, "i38-run-log-space-form", "^hnm-run: --log: the setting goes after '='");
+  k_args(k, T_RUN, "--dry-run", "-np", "2", "--log", "xbt_cfg.thres:warning", T_PROG, NULL);
+  /* gnuplot dies with the tool that runs it, even one killed by SIGKILL
+   * (hnm_proc_child_setup() before exec): a gnuplot of the case's own,
+   * found first on PATH, that would sleep for 30 s. */
+  static const char sleepy[] = "#!/bin/sh\nexec sleep 30\n";
+  k = reg(all, "i38-linkplot-sigkill-no-gnuplot-left", NULL);
+  k_text(k, "load.csv", seed_load_torus);
+  k_in(k, "gnuplot", sleepy, sizeof sleepy - 1, K_EXEC);
+  k_args(k, "/usr/bin/env", "PATH=.:/usr/bin:/bin", T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  k->kill_ms = 1500;
+  k_out(k, "map*");
+  k = reg(all, "i38-compare-plot-sigkill-no-gnuplot-left", NULL);
+  k_text(k, "r.csv", seed_result);
+  k_in(k, "gnuplot", sleepy, sizeof sleepy - 1, K_EXEC);
+  k_args(k, "/usr/bin/env", "PATH=.:/usr/bin:/bin", T_COMPARE, "plot", "r.csv", "-o", "X", NULL);
+  k->kill_ms = 1500;
+  k_out(k, "X*");
+  k = reg(all, "i38-fit-report-sigkill-no-gnuplot-left", NULL);
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_in(k, "gnuplot", sleepy, sizeof sleepy - 1, K_EXEC);
+  k_args(k, "/usr/bin/env", "PATH=.:/usr/bin:/bin", T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", NULL);
+  k->kill_ms = 1500;
+  k_out(k, "m.xml"), k_out(k, "m-report*"), k_out(k, ".m*");
   return nregress;
 }
 
