@@ -1719,6 +1719,27 @@ static int regression_cases(struct kase *all)
   k_args(k, T_RUN, "--cfg", "hnm/link-load:p.xml", "-platform", "p.xml", "-np", "2", T_PROG, NULL);
   k = reg(all, "i38-run-log-space-form", "^hnm-run: --log: the setting goes after '='");
   k_args(k, T_RUN, "--dry-run", "-np", "2", "--log", "xbt_cfg.thres:warning", T_PROG, NULL);
+  /* A model name that is not UTF-8: written through, it broke the model
+   * file (a lone last byte: "internal error: the fitted model does not
+   * load", exit 1) or changed the name (stray bytes as references, exit
+   * 0). Refused, for fit and import. */
+  static const struct {
+    const char *name, *value, *re;
+  } names[] = {
+    {"i38-fit-name-cut-utf8", "caf\303", "^hnm-calibrate: --name: byte 0xc3 at offset 3 is not UTF-8"},
+    {"i38-fit-name-latin1", "a\377\376b", "^hnm-calibrate: --name: byte 0xff at offset 1 is not UTF-8"},
+    {"i38-fit-name-surrogate", "a\355\240\200", "^hnm-calibrate: --name: byte 0xed at offset 1 is not UTF-8"},
+    {"i38-fit-name-overlong", "\300\257", "^hnm-calibrate: --name: byte 0xc0 at offset 0 is not UTF-8"},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    k = reg(all, names[i].name, names[i].re);
+    k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+    k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--no-plots", "--name", names[i].value, NULL);
+  }
+  k = reg(all, "i38-import-name-latin1", "^hnm-calibrate: --name: byte 0xe9 at offset 3 is not UTF-8");
+  k_text(k, "cfg.xml", seed_config);
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "--name", "caf\351", "-o",
+         "m.xml", NULL);
   /* gnuplot dies with the tool that runs it, even one killed by SIGKILL
    * (hnm_proc_child_setup() before exec): a gnuplot of the case's own,
    * found first on PATH, that would sleep for 30 s. */
