@@ -1762,6 +1762,28 @@ static int regression_cases(struct kase *all)
   k_args(k, "/usr/bin/env", "PATH=.:/usr/bin:/bin", T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", NULL);
   k->kill_ms = 1500;
   k_out(k, "m.xml"), k_out(k, "m-report*"), k_out(k, ".m*");
+
+  /* hnm-compare slurm: the files the job writes when it runs (task I's
+   * CSV and Slurm log, OUT.task-I.csv and .log) are outputs too: none an
+   * input (a platform named like one, a hostfile linked from one), nor
+   * the script itself. */
+  k = reg(all, "i38-compare-slurm-task-csv-is-platform",
+          "^hnm-compare: -o \\(task 0's CSV\\): 's\\.task-0\\.csv' is --platform 's\\.task-0\\.csv': writing it would "
+          "destroy it$");
+  k_text(k, "s.task-0.csv", seed_plat), k_text(k, "two.hosts", seed_hosts);
+  k_args(k, T_COMPARE, "slurm", "--tasks", "2", "--script", "run.sh", "--platform", "s.task-0.csv:two.hosts", "--np",
+         "2", "-o", "s.csv", "--", "/bin/true", NULL);
+  k = reg(all, "i38-compare-slurm-task-log-links-to-hostfile",
+          "^hnm-compare: -o \\(task 1's Slurm log\\): 's\\.task-1\\.log' is --platform's hostfile 'two\\.hosts'");
+  k_text(k, "two.xml", seed_plat), k_text(k, "two.hosts", seed_hosts);
+  k_in(k, "s.task-1.log", "two.hosts", strlen("two.hosts"), K_LINK);
+  k_args(k, T_COMPARE, "slurm", "--tasks", "2", "--script", "run.sh", "--platform", "two.xml", "--np", "2", "-o",
+         "s.csv", "--", "/bin/true", NULL);
+  k = reg(all, "i38-compare-slurm-script-is-task-csv",
+          "^hnm-compare: --script: '\\./s\\.task-1\\.csv' is task 1's CSV: the job would overwrite its own script$");
+  k_text(k, "two.xml", seed_plat), k_text(k, "two.hosts", seed_hosts);
+  k_args(k, T_COMPARE, "slurm", "--tasks", "2", "--script", "./s.task-1.csv", "--platform", "two.xml", "--np", "2",
+         "-o", "s.csv", "--", "/bin/true", NULL);
   return nregress;
 }
 
