@@ -22,6 +22,7 @@
 #include "hnm_check.h"
 #include "hnm_home.h"
 #include "hnm_input.h"
+#include "hnm_linkrole.h"
 #include "hnm_model.h"
 #include "hnm_model_set.h"
 #include "hnm_msg.h"
@@ -818,6 +819,23 @@ static int run__link_load_check(const struct run__ctx *r, char *err, size_t errl
   if (r->link_load == NULL && !by_cfg && env != NULL && *env != '\0' &&
       hnm_out_check(env, "$HNM_LINK_LOAD", err, errlen) != 0)
     return -1;
+  /* $HNM_LINK_TOPOLOGY, the plugin's fallback of --cfg=hnm/link-topology
+   * for the link-load file: a value it cannot parse would be ignored in
+   * silence (roles from the link names only). */
+  const char *topo = getenv("HNM_LINK_TOPOLOGY");
+  int by_cfg_topo = 0;
+  for (int j = 0; j < r->argc; j++)
+    by_cfg_topo |= strncmp(r->argv[j], "--cfg=hnm/link-topology:", 24) == 0;
+  if ((r->link_load != NULL || by_cfg || (env != NULL && *env != '\0')) && !by_cfg_topo && topo != NULL && *topo) {
+    const char *sp = strchr(topo, ' ');
+    char kind[64];
+    struct hnm_linkrole_topo t;
+    if (sp == NULL || sp - topo >= (ptrdiff_t)sizeof kind ||
+        (snprintf(kind, sizeof kind, "%.*s", (int)(sp - topo), topo) < 0 || hnm_linkrole_topo_parse(kind, sp + 1, &t) != 0))
+      return hnm_fail(err, errlen,
+                      "$HNM_LINK_TOPOLOGY: '%s' is not TOPOLOGY PARAMETERS ('TORUS 8,8,8', 'DRAGONFLY 3,4;4,3;5,1;2')",
+                      topo);
+  }
   return 0;
 }
 

@@ -1784,6 +1784,14 @@ static int regression_cases(struct kase *all)
   k_text(k, "two.xml", seed_plat), k_text(k, "two.hosts", seed_hosts);
   k_args(k, T_COMPARE, "slurm", "--tasks", "2", "--script", "./s.task-1.csv", "--platform", "two.xml", "--np", "2",
          "-o", "s.csv", "--", "/bin/true", NULL);
+
+  /* $HNM_LINK_TOPOLOGY that the plugin cannot parse (it fell back to the
+   * link names in silence, exit 0) is refused with the link-load file. */
+  k = reg(all, "i38-run-env-link-topology-garbage",
+          "^hnm-run: \\$HNM_LINK_TOPOLOGY: 'TORUS x' is not TOPOLOGY PARAMETERS");
+  k_text(k, "p.xml", seed_plat), k_text(k, "p.hosts", seed_hosts);
+  k_args(k, "/usr/bin/env", "HNM_LINK_TOPOLOGY=TORUS x", T_RUN, "--dry-run", "--link-load", "l.csv", "-platform", "p.xml",
+         "-hostfile", "p.hosts", "-np", "2", T_PROG, NULL);
   return nregress;
 }
 
