@@ -26,6 +26,7 @@
 #include "hnm_out.h"
 #include "hnm_opt.h"
 #include "hnm_calibrate_util.h"
+#include "hnm_xml_writer.h"
 #include "hnm_calibrate_csv.h"
 #include "hnm_calibrate_fitted.h"
 #include "hnm_calibrate_rma.h"
@@ -347,6 +348,9 @@ static int cal_fit__validate_options(struct cal_fit__run *r, char *err, size_t e
     if (*c < 0x20 || *c == 0x7f)
       return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
                              "--name: a control character (byte 0x%02x) cannot be in a model name", *c);
+  char bad[128];
+  if (hnm_xml_text_check(a->name, bad, sizeof bad) != 0)
+    return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--name: %s (a model name is UTF-8 text)", bad);
   if (!isnan(a->penalty) && !(a->penalty > 0))
     return hnm_fail_status(HNM_EXIT_USAGE, err, errlen, "--penalty: '%g' is not a number > 0", a->penalty);
   if (!isnan(a->noise_floor) && !(a->noise_floor > 0))

@@ -9,6 +9,7 @@
 #include "hnm_out.h"
 #include "hnm_smpi_config.h"
 #include "hnm_units.h"
+#include "hnm_xml_writer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -133,6 +134,8 @@ int cal_cmd_import(int argc, char **argv)
   if (*name == '\0' || strpbrk(name, "<>&\"'") != NULL)
     return hnm_msg_option_error("--name", "'%s' is empty or has XML special characters", name);
   char e[1200], notes[4096] = "";
+  if (hnm_xml_text_check(name, e, sizeof e) != 0)
+    return hnm_msg_option_error("--name", "%s (a model name is UTF-8 text)", e);
   hnm_model *m = NULL;
   if (hnm_smpi_config_import(file, bw, lat, name, &m, notes, sizeof notes, e, sizeof e) != 0) {
     return hnm_msg_error("%s", e); /* one line: libxml2's reasons may hold newlines */

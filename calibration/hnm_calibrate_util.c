@@ -1,5 +1,4 @@
 /* hnm-calibrate: the operations of the benchmark, messages, mkdir -p. */
-#define _GNU_SOURCE /* prctl's PR_SET_PDEATHSIG */
 #include "hnm_fit.h"
 #include "hnm_model.h"
 #include "hnm_units.h"
@@ -13,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "hnm_calibrate_util.h"
 #include "hnm_out.h"
+#include "hnm_proc.h"
 
 const char *const cal_op_names[CAL_OP_COUNT] = HNM_BENCH_OP_NAMES;
 
@@ -89,12 +88,10 @@ void cal_signals_init(void)
 static void cal__child_setup(pid_t parent)
 {
   setpgid(0, 0);
-  for (size_t i = 0; i < sizeof cal__signals / sizeof *cal__signals; i++)
-    signal(cal__signals[i], SIG_DFL);
   signal(SIGALRM, SIG_DFL);
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
-  if (getppid() != parent) /* already gone before prctl */
-    raise(SIGTERM);
+  /* SIGINT, SIGTERM, SIGHUP back to their defaults; SIGTERM, raised now
+   * if we are already gone, delivered once the mask below is lifted. */
+  hnm_proc_child_setup(parent, SIGTERM);
   /* Out of the terminal's foreground group, a read of the terminal would
    * stop the child (SIGTTIN; mpirun forwards its stdin to rank 0): nothing
    * it runs reads standard input, as in hnm-compare's runs. */

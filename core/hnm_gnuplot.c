@@ -2,10 +2,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hnm_gnuplot.h"
 #include "hnm_error.h"
+#include "hnm_proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,32 +14,54 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
 int hnm_gnuplot_run(const char *script, int flags, char *err, size_t errlen)
 {
-  posix_spawn_file_actions_t fa;
   char *argv[] = {"gnuplot", (char *)script, NULL};
-  pid_t pid;
-  int st = 0, rc;
-  if ((rc = posix_spawn_file_actions_init(&fa)) != 0) {
-    hnm_errf(err, errlen, "cannot run gnuplot: %s (the script is %s)", strerror(rc), script);
+  int st = 0, ex[2], e = 0;
+  /* Why exec failed, from the child through a close-on-exec pipe. */
+  if (pipe(ex) != 0 || fcntl(ex[1], F_SETFD, FD_CLOEXEC) != 0) {
+    hnm_errf(err, errlen, "cannot run gnuplot: %s (the script is %s)", strerror(errno), script);
     return -1;
   }
-  if ((flags & HNM_GNUPLOT_QUIET) != 0)
-    rc = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  if (rc == 0)
-    rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) {
-    hnm_errf(err, errlen, "cannot run gnuplot: %s (install gnuplot-nox; the script is %s)", strerror(rc), script);
+  fflush(NULL);
+  pid_t parent = getpid(), pid = fork();
+  if (pid == 0) {
+    /* gnuplot dies with the tool, even a tool killed by SIGKILL. */
+    close(ex[0]);
+    if (hnm_proc_child_setup(parent, SIGKILL) != 0)
+      e = errno;
+    if (e == 0 && (flags & HNM_GNUPLOT_QUIET) != 0) {
+      int nul = open("/dev/null", O_WRONLY);
+      if (nul < 0 || dup2(nul, 2) < 0)
+        e = errno;
+    }
+    if (e == 0) {
+      execvp("gnuplot", argv);
+      e = errno;
+    }
+    ssize_t w = write(ex[1], &e, sizeof e);
+    (void)w;
+    _exit(127);
+  }
+  close(ex[1]);
+  if (pid < 0) {
+    close(ex[0]);
+    hnm_errf(err, errlen, "cannot run gnuplot: %s (the script is %s)", strerror(errno), script);
     return -1;
   }
+  ssize_t r;
+  while ((r = read(ex[0], &e, sizeof e)) < 0 && errno == EINTR)
+    ;
+  close(ex[0]);
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) {
       hnm_errf(err, errlen, "gnuplot failed on %s", script);
       return -1;
     }
+  if (r == (ssize_t)sizeof e && e != 0) {
+    hnm_errf(err, errlen, "cannot run gnuplot: %s (install gnuplot-nox; the script is %s)", strerror(e), script);
+    return -1;
+  }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     hnm_errf(err, errlen, "gnuplot failed on %s", script);
     return -1;

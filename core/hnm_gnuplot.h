@@ -2,8 +2,9 @@
  * one: the one way the tools draw (hnm-compare plot, hnm-linkplot,
  * hnm-calibrate fit's report).
  *
- * gnuplot is run directly (posix_spawnp, no shell: a script path holding a
- * quote or a space is passed as it is) and waited for. Library code: nothing
+ * gnuplot is run directly (fork and execvp, no shell: a script path holding
+ * a quote or a space is passed as it is) and waited for; it dies with the
+ * tool, even a tool killed by SIGKILL (hnm_proc.h). Library code: nothing
  * is printed; the caller turns a failure into a message and decides whether
  * it is an error (the figure was asked for) or a warning (figures beside
  * other work).

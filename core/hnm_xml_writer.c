@@ -2,6 +2,7 @@
  * indentation flag follow libxml2's xmlTextWriter (with indentation on), so
  * that the output is the same byte for byte. */
 #include "hnm_xml_writer.h"
+#include "hnm_error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -232,4 +233,32 @@ int hnm_xml_writer_finish(hnm_xml_writer *w)
   free(w->open);
   free(w);
   return rc;
+}
+
+int hnm_xml_text_check(const char *text, char *err, size_t errlen)
+{
+  const unsigned char *s = (const unsigned char *)text;
+  for (size_t i = 0; s[i] != '\0';) {
+    unsigned long c = s[i];
+    size_t len = c < 0x80 ? 1 : c >= 0xC2 && c < 0xE0 ? 2 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xF0 && c < 0xF5 ? 4 : 0;
+    if (len == 1) {
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+        return hnm_fail(err, errlen, "byte 0x%02lx at offset %zu is a control character", c, i);
+      i++;
+      continue;
+    }
+    size_t k = 1;
+    c = len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+    for (; len > 0 && k < len; k++) {
+      if ((s[i + k] & 0xC0) != 0x80)
+        break;
+      c = c << 6 | (s[i + k] & 0x3F);
+    }
+    /* Too short, an overlong form, beyond U+10FFFF, or not a character. */
+    if (len == 0 || k < len || (len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
+        (c >= 0xD800 && c <= 0xDFFF) || c == 0xFFFE || c == 0xFFFF)
+      return hnm_fail(err, errlen, "byte 0x%02x at offset %zu is not UTF-8", s[i], i);
+    i += len;
+  }
+  return 0;
 }

@@ -54,6 +54,15 @@ int hnm_xml_writer_end(hnm_xml_writer *w);
 /* Close every open element, flush FILE; free W. 0, or -1 if anything failed. */
 int hnm_xml_writer_finish(hnm_xml_writer *w);
 
+/* Whether S, a value the user gave (a model name), is text an XML file can
+ * hold as it means it: UTF-8, shortest form, of characters XML allows
+ * (no control character but TAB, LF, CR; no surrogate, U+FFFE, U+FFFF).
+ * The writer passes other bytes through as libxml2 does (a lone last byte,
+ * a reference per stray byte), which either breaks the file or changes the
+ * value: a caller refuses such a value first. 0, or -1 with "byte 0xXX at
+ * offset N is not UTF-8" (or "... is a control character") in err. */
+int hnm_xml_text_check(const char *s, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 
 #include "hnm_input.h"
 #include "hnm_msg.h" /* HNM_EXIT_* */
+#include "hnm_proc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -168,8 +169,10 @@ long run_check_platform_cpu_bound(long long bytes)
 
 /* The checker's side of the fork: HELPER loads PLATFORM with its standard
  * output to the pipe OUT and its standard error to ERRF. Never returns. */
-static void check__platform_child(const char *helper, const char *platform, int out[2], FILE *errf, rlim_t cpu_s)
+static void check__platform_child(const char *helper, const char *platform, int out[2], FILE *errf, rlim_t cpu_s,
+                                  pid_t parent)
 {
+  hnm_proc_child_setup(parent, SIGKILL); /* the check dies with the tool */
   dup2(out[1], 1);
   dup2(fileno(errf), 2);
   close(out[0]);
@@ -224,6 +227,7 @@ static int check__platform_load(const char *helper, const char *platform, char *
     return HNM_EXIT_FAILURE;
   }
   fflush(NULL);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     close(out[0]);
@@ -233,7 +237,7 @@ static int check__platform_load(const char *helper, const char *platform, char *
     return HNM_EXIT_FAILURE;
   }
   if (pid == 0)
-    check__platform_child(helper, platform, out, errf, cpu_s);
+    check__platform_child(helper, platform, out, errf, cpu_s, parent);
   close(out[1]);
   *len = 0;
   *text = check__slurp(out[0], len);

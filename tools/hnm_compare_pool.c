@@ -28,6 +28,7 @@
 #include "hnm_opt.h"
 #include "hnm_out.h"
 #include "hnm_csv.h"
+#include "hnm_proc.h"
 #include "hnm_compare_util.h"
 #include "hnm_compare_grid.h"
 #include "hnm_compare_store.h"
@@ -248,8 +249,11 @@ static int validate_with_hnm_run(const cmp_config *c, const cmp_run *runs, long 
       return HNM_EXIT_FAILURE;
     }
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+      /* The check dies with hnm-compare (hnm_proc.h). */
+      hnm_proc_child_setup(parent, SIGKILL);
       dup2(fd, 2);
       int nul = open("/dev/null", O_WRONLY);
       if (nul >= 0)
@@ -492,6 +496,7 @@ static int pool__start(pool__sweep *w, char *err, size_t errlen)
   snprintf(outf, n, "%s/%ld.out", c->log_dir, r->index);
   snprintf(errf, n, "%s/%ld.err", c->log_dir, r->index);
   fflush(NULL);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     hnm_errf(err, errlen, "cannot fork: %s", strerror(errno));
@@ -499,10 +504,7 @@ static int pool__start(pool__sweep *w, char *err, size_t errlen)
   }
   if (pid == 0) {
     setpgid(0, 0);
-    cmp_watch_child();
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
+    cmp_watch_child(parent);
     FILE *o = freopen(outf, "w", stdout), *e = freopen(errf, "w", stderr);
     if (o == NULL || e == NULL)
       _exit(126);

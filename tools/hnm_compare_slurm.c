@@ -3,7 +3,9 @@
 #define _DEFAULT_SOURCE
 #include "hnm_model.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -44,6 +46,78 @@ static int cmp_cmd_slurm_jobs(const cmp_config *c, const cmp_slurm_opts *sl, con
   return st == HNM_EXIT_USAGE ? hnm_msg_error("%s", err) : hnm_msg_failure("%s", err);
 }
 
+/* PATH with its directory resolved (the file itself need not exist), into
+ * BUF: "DIR/BASE"; PATH itself when its directory does not resolve. */
+static void slurm__place(const char *path, char *buf, size_t len)
+{
+  const char *slash = strrchr(path, '/');
+  char dir[4096], real[PATH_MAX];
+  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+  if (realpath(dir, real) == NULL)
+    snprintf(buf, len, "%s", path);
+  else
+    snprintf(buf, len, "%s/%s", real, slash ? slash + 1 : path);
+}
+
+/* Whether NAME is "BASE.task-I.csv" or "BASE.task-I.log" with I < TASKS:
+ * I, else -1; *WHAT: "CSV" or "Slurm log". */
+static long slurm__task_of(const char *name, const char *base, long tasks, const char **what)
+{
+  size_t bl = strlen(base);
+  if (strncmp(name, base, bl) != 0 || strncmp(name + bl, ".task-", 6) != 0 || name[bl + 6] < '0' || name[bl + 6] > '9')
+    return -1;
+  char *end;
+  errno = 0;
+  long t = strtol(name + bl + 6, &end, 10);
+  if (errno != 0 || t >= tasks || (strcmp(end, ".csv") != 0 && strcmp(end, ".log") != 0))
+    return -1;
+  *what = strcmp(end, ".csv") == 0 ? "CSV" : "Slurm log";
+  return t;
+}
+
+/* The files the job writes when it runs, beside -o and the script: task
+ * I's CSV (STEM.task-I.csv) and Slurm's log of it (STEM.task-I.log), for I
+ * in 0 .. TASKS-1. None may be an input (hnm_out_not_input()), nor the
+ * script (which the tasks run). Only those that exist can be an input:
+ * STEM's directory is read once, not a name per task (there may be a
+ * million tasks). 0, or -1 with the line in err. */
+static int slurm__task_outputs(const char *stem, long tasks, const char *script, char *err, size_t errlen)
+{
+  const char *slash = strrchr(stem, '/'), *base = slash ? slash + 1 : stem, *what;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - stem) + 1 : 1, slash ? stem : ".");
+  DIR *d = opendir(dir);
+  for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;) {
+    long t = slurm__task_of(e->d_name, base, tasks, &what);
+    if (t < 0)
+      continue;
+    char name[4200], label[96];
+    snprintf(name, sizeof name, "%s%s", stem, e->d_name + strlen(base));
+    snprintf(label, sizeof label, "-o (task %ld's %s)", t, what);
+    if (hnm_out_not_input(name, label, err, errlen) != 0) {
+      closedir(d);
+      return -1;
+    }
+  }
+  if (d != NULL)
+    closedir(d);
+  if (script == NULL) /* --attach: no script written */
+    return 0;
+  /* The script named like a task's file (compared by name: it may not
+   * exist yet). */
+  char sp[PATH_MAX + 4200], tp[PATH_MAX + 4200];
+  slurm__place(script, sp, sizeof sp);
+  slurm__place(stem, tp, sizeof tp);
+  const char *ss = strrchr(sp, '/'), *ts = strrchr(tp, '/');
+  long t = -1;
+  if (ss != NULL && ts != NULL && ss - sp == ts - tp && strncmp(sp, tp, (size_t)(ss - sp)) == 0)
+    t = slurm__task_of(ss + 1, ts + 1, tasks, &what);
+  if (t >= 0)
+    return hnm_fail(err, errlen, "--script: '%s' is task %ld's %s: the job would overwrite its own script", script, t,
+                    what);
+  return 0;
+}
+
 int cmp_cmd_slurm(int argc, char **argv)
 {
   /* What the command parses lives until the process exits (static:
@@ -82,7 +156,8 @@ int cmp_cmd_slurm(int argc, char **argv)
    * -o, the merge's target, and the script, opened before anything is
    * created. */
   char oerr[1024];
-  if (hnm_out_not_input(c.out, "-o", oerr, sizeof oerr) != 0)
+  if (hnm_out_not_input(c.out, "-o", oerr, sizeof oerr) != 0 ||
+      slurm__task_outputs(stem, c.tasks, sl.script, oerr, sizeof oerr) != 0)
     return hnm_msg_error("%s", oerr);
   if (sl.attach != NULL) /* the job's script is written and submitted */
     return cmp_cmd_slurm_jobs(&c, &sl, runs, nruns, stem);

@@ -1,6 +1,7 @@
 /* hnm_compare_watch.c -- see hnm_compare_watch.h. */
 #define _GNU_SOURCE /* pipe2 */
 #include "hnm_compare_watch.h"
+#include "hnm_proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -129,7 +129,7 @@ void cmp_watch_del(pid_t pgid)
   watch__send('-', pgid);
 }
 
-void cmp_watch_child(void)
+void cmp_watch_child(pid_t parent)
 {
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  hnm_proc_child_setup(parent, SIGKILL);
 }

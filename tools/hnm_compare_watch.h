@@ -18,7 +18,9 @@ int cmp_watch_start(void);
 /* A run's process group started / ended (no-op without a watchdog). */
 void cmp_watch_add(pid_t pgid);
 void cmp_watch_del(pid_t pgid);
-/* In a run's child, before exec: die with hnm-compare. */
-void cmp_watch_child(void);
+/* In a run's child, before exec: the default actions of SIGINT, SIGTERM
+ * and SIGHUP, and death with hnm-compare (PARENT: its pid, taken before
+ * fork; hnm_proc_child_setup(), SIGKILL). */
+void cmp_watch_child(pid_t parent);
 
 #endif

@@ -22,6 +22,7 @@
 #include "hnm_check.h"
 #include "hnm_home.h"
 #include "hnm_input.h"
+#include "hnm_linkrole.h"
 #include "hnm_model.h"
 #include "hnm_model_set.h"
 #include "hnm_msg.h"
@@ -32,6 +33,7 @@
 #include "hnm_run_set.h"
 #include "hnm_speed.h"
 #include "hnm_version.h"
+#include "hnm_proc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -512,6 +514,7 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
   FILE *errf = tmpfile();
   int out[2] = {-1, -1};
   fflush(NULL);
+  pid_t parent = getpid();
   pid_t pid = errf != NULL && pipe(out) == 0 ? fork() : -1;
   if (pid < 0) {
     free(args);
@@ -525,6 +528,7 @@ static int explain_remedies(const char *spec, const char *platform, int argc, ch
     return 0;
   }
   if (pid == 0) {
+    hnm_proc_child_setup(parent, SIGKILL); /* the listing dies with hnm-run */
     dup2(out[1], 1);
     close(out[0]);
     close(out[1]);
@@ -622,6 +626,15 @@ static int run__options(struct run__ctx *r, int argc, char **argv, char *err, si
     return HNM_EXIT_FAILURE;
   }
   run__split(argc, argv, opts, own, &nown, rest, &nrest);
+  /* smpirun takes --cfg and --log only with their '=': the space form
+   * would reach the program as its arguments (after it) or be refused as
+   * an unknown option of hnm-run's (before it). */
+  for (int j = 1; j < argc; j++)
+    for (int o = 1; o < nown; o++)
+      if (own[o] == argv[j] && (strcmp(argv[j], "--cfg") == 0 || strcmp(argv[j], "--log") == 0))
+        return hnm_fail_status(HNM_EXIT_USAGE, err, errlen,
+                               "%s: the setting goes after '=', as smpirun takes it (%s=%s)", argv[j], argv[j],
+                               j + 1 < argc ? argv[j + 1] : "KEY:VALUE");
   int first = hnm_opt_parse(&cmd, opts, nown, own, err, errlen);
   if (first < 0)
     return first == HNM_OPT_DONE ? HNM_EXIT_OK : HNM_EXIT_USAGE;
@@ -806,6 +819,23 @@ static int run__link_load_check(const struct run__ctx *r, char *err, size_t errl
   if (r->link_load == NULL && !by_cfg && env != NULL && *env != '\0' &&
       hnm_out_check(env, "$HNM_LINK_LOAD", err, errlen) != 0)
     return -1;
+  /* $HNM_LINK_TOPOLOGY, the plugin's fallback of --cfg=hnm/link-topology
+   * for the link-load file: a value it cannot parse would be ignored in
+   * silence (roles from the link names only). */
+  const char *topo = getenv("HNM_LINK_TOPOLOGY");
+  int by_cfg_topo = 0;
+  for (int j = 0; j < r->argc; j++)
+    by_cfg_topo |= strncmp(r->argv[j], "--cfg=hnm/link-topology:", 24) == 0;
+  if ((r->link_load != NULL || by_cfg || (env != NULL && *env != '\0')) && !by_cfg_topo && topo != NULL && *topo) {
+    const char *sp = strchr(topo, ' ');
+    char kind[64];
+    struct hnm_linkrole_topo t;
+    if (sp == NULL || sp - topo >= (ptrdiff_t)sizeof kind ||
+        (snprintf(kind, sizeof kind, "%.*s", (int)(sp - topo), topo) < 0 || hnm_linkrole_topo_parse(kind, sp + 1, &t) != 0))
+      return hnm_fail(err, errlen,
+                      "$HNM_LINK_TOPOLOGY: '%s' is not TOPOLOGY PARAMETERS ('TORUS 8,8,8', 'DRAGONFLY 3,4;4,3;5,1;2')",
+                      topo);
+  }
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 #include "hnm_run_set.h"
 #include "hnm_msg.h"
+#include "hnm_proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +11,6 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -75,7 +75,7 @@ static int set__run_one(char **args, const char *spec, const char *out, const ch
      * hnm-run leaves nothing running. */
     char self[32];
     snprintf(self, sizeof self, "%ld", (long)getpid());
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent || setenv("HNM_RUN_SMPIRUN", self, 1) != 0)
+    if (hnm_proc_child_setup(parent, SIGKILL) != 0 || setenv("HNM_RUN_SMPIRUN", self, 1) != 0)
       _exit(126);
     int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     int fo = out != NULL ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600) : 1;

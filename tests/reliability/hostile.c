@@ -1709,6 +1709,89 @@ static int regression_cases(struct kase *all)
   k_text(k, "a.csv", seed_load_torus), k_text(k, "b.csv", seed_load_df);
   k_in(k, "d-hist.png", "b.csv", strlen("b.csv"), K_LINK);
   k_args(k, T_LINKPLOT, "dist", "-o", "d", "A=a.csv", "B=b.csv", NULL);
+
+  /* The space form of smpirun's --cfg and --log, which smpirun does not
+   * take (before the program, hnm-run's unknown option; after it, the
+   * program's arguments): one line that says where the setting goes. */
+  k = reg(all, "i38-run-cfg-space-form",
+          "^hnm-run: --cfg: the setting goes after '=', as smpirun takes it \\(--cfg=hnm/link-load:p\\.xml\\)$");
+  k_text(k, "p.xml", seed_plat);
+  k_args(k, T_RUN, "--cfg", "hnm/link-load:p.xml", "-platform", "p.xml", "-np", "2", T_PROG, NULL);
+  k = reg(all, "i38-run-log-space-form", "^hnm-run: --log: the setting goes after '='");
+  k_args(k, T_RUN, "--dry-run", "-np", "2", "--log", "xbt_cfg.thres:warning", T_PROG, NULL);
+  /* A model name that is not UTF-8: written through, it broke the model
+   * file (a lone last byte: "internal error: the fitted model does not
+   * load", exit 1) or changed the name (stray bytes as references, exit
+   * 0). Refused, for fit and import. */
+  static const struct {
+    const char *name, *value, *re;
+  } names[] = {
+    {"i38-fit-name-cut-utf8", "caf\303", "^hnm-calibrate: --name: byte 0xc3 at offset 3 is not UTF-8"},
+    {"i38-fit-name-latin1", "a\377\376b", "^hnm-calibrate: --name: byte 0xff at offset 1 is not UTF-8"},
+    {"i38-fit-name-surrogate", "a\355\240\200", "^hnm-calibrate: --name: byte 0xed at offset 1 is not UTF-8"},
+    {"i38-fit-name-overlong", "\300\257", "^hnm-calibrate: --name: byte 0xc0 at offset 0 is not UTF-8"},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    k = reg(all, names[i].name, names[i].re);
+    k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+    k_args(k, T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", "--no-plots", "--name", names[i].value, NULL);
+  }
+  k = reg(all, "i38-import-name-latin1", "^hnm-calibrate: --name: byte 0xe9 at offset 3 is not UTF-8");
+  k_text(k, "cfg.xml", seed_config);
+  k_args(k, T_CALIBRATE, "import", "cfg.xml", "--bandwidth", "1GBps", "--latency", "1us", "--name", "caf\351", "-o",
+         "m.xml", NULL);
+  /* gnuplot dies with the tool that runs it, even one killed by SIGKILL
+   * (hnm_proc_child_setup() before exec): a gnuplot of the case's own,
+   * found first on PATH, that would sleep for 30 s. */
+  static const char sleepy[] = "#!/bin/sh\nexec sleep 30\n";
+  k = reg(all, "i38-linkplot-sigkill-no-gnuplot-left", NULL);
+  k_text(k, "load.csv", seed_load_torus);
+  k_in(k, "gnuplot", sleepy, sizeof sleepy - 1, K_EXEC);
+  k_args(k, "/usr/bin/env", "PATH=.:/usr/bin:/bin", T_LINKPLOT, "map", "load.csv", "-o", "map", NULL);
+  k->kill_ms = 1500;
+  k_out(k, "map*");
+  k = reg(all, "i38-compare-plot-sigkill-no-gnuplot-left", NULL);
+  k_text(k, "r.csv", seed_result);
+  k_in(k, "gnuplot", sleepy, sizeof sleepy - 1, K_EXEC);
+  k_args(k, "/usr/bin/env", "PATH=.:/usr/bin:/bin", T_COMPARE, "plot", "r.csv", "-o", "X", NULL);
+  k->kill_ms = 1500;
+  k_out(k, "X*");
+  k = reg(all, "i38-fit-report-sigkill-no-gnuplot-left", NULL);
+  k_text(k, "p2p.csv", seed_p2p), k_text(k, "probe.csv", seed_probe);
+  k_in(k, "gnuplot", sleepy, sizeof sleepy - 1, K_EXEC);
+  k_args(k, "/usr/bin/env", "PATH=.:/usr/bin:/bin", T_CALIBRATE, "fit", "p2p.csv", "probe.csv", "-o", "m.xml", NULL);
+  k->kill_ms = 1500;
+  k_out(k, "m.xml"), k_out(k, "m-report*"), k_out(k, ".m*");
+
+  /* hnm-compare slurm: the files the job writes when it runs (task I's
+   * CSV and Slurm log, OUT.task-I.csv and .log) are outputs too: none an
+   * input (a platform named like one, a hostfile linked from one), nor
+   * the script itself. */
+  k = reg(all, "i38-compare-slurm-task-csv-is-platform",
+          "^hnm-compare: -o \\(task 0's CSV\\): 's\\.task-0\\.csv' is --platform 's\\.task-0\\.csv': writing it would "
+          "destroy it$");
+  k_text(k, "s.task-0.csv", seed_plat), k_text(k, "two.hosts", seed_hosts);
+  k_args(k, T_COMPARE, "slurm", "--tasks", "2", "--script", "run.sh", "--platform", "s.task-0.csv:two.hosts", "--np",
+         "2", "-o", "s.csv", "--", "/bin/true", NULL);
+  k = reg(all, "i38-compare-slurm-task-log-links-to-hostfile",
+          "^hnm-compare: -o \\(task 1's Slurm log\\): 's\\.task-1\\.log' is --platform's hostfile 'two\\.hosts'");
+  k_text(k, "two.xml", seed_plat), k_text(k, "two.hosts", seed_hosts);
+  k_in(k, "s.task-1.log", "two.hosts", strlen("two.hosts"), K_LINK);
+  k_args(k, T_COMPARE, "slurm", "--tasks", "2", "--script", "run.sh", "--platform", "two.xml", "--np", "2", "-o",
+         "s.csv", "--", "/bin/true", NULL);
+  k = reg(all, "i38-compare-slurm-script-is-task-csv",
+          "^hnm-compare: --script: '\\./s\\.task-1\\.csv' is task 1's CSV: the job would overwrite its own script$");
+  k_text(k, "two.xml", seed_plat), k_text(k, "two.hosts", seed_hosts);
+  k_args(k, T_COMPARE, "slurm", "--tasks", "2", "--script", "./s.task-1.csv", "--platform", "two.xml", "--np", "2",
+         "-o", "s.csv", "--", "/bin/true", NULL);
+
+  /* $HNM_LINK_TOPOLOGY that the plugin cannot parse (it fell back to the
+   * link names in silence, exit 0) is refused with the link-load file. */
+  k = reg(all, "i38-run-env-link-topology-garbage",
+          "^hnm-run: \\$HNM_LINK_TOPOLOGY: 'TORUS x' is not TOPOLOGY PARAMETERS");
+  k_text(k, "p.xml", seed_plat), k_text(k, "p.hosts", seed_hosts);
+  k_args(k, "/usr/bin/env", "HNM_LINK_TOPOLOGY=TORUS x", T_RUN, "--dry-run", "--link-load", "l.csv", "-platform", "p.xml",
+         "-hostfile", "p.hosts", "-np", "2", T_PROG, NULL);
   return nregress;
 }
 

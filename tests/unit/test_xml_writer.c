@@ -170,6 +170,31 @@ int main(void)
     fprintf(stderr, "got:\n%swant:\n%s", out ? out : "", want);
   free(out);
 
+  /* hnm_xml_text_check(): UTF-8 text XML allows, or the first bad byte
+   * and its offset (by hand: U+00E9 is C3 A9, U+65E5 E6 97 A5, U+1F600
+   * F0 9F 98 80; C0 AF is "/" overlong, ED A0 80 the surrogate U+D800,
+   * EF BF BE U+FFFE, F4 90 80 80 U+110000). */
+  static const struct {
+    const char *text, *want;
+  } texts[] = {
+    {"caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80 a\tb\n", ""},
+    {"caf\xc3", "byte 0xc3 at offset 3 is not UTF-8"},
+    {"a\xff\xfe", "byte 0xff at offset 1 is not UTF-8"},
+    {"\xc0\xaf", "byte 0xc0 at offset 0 is not UTF-8"},
+    {"xy\xed\xa0\x80", "byte 0xed at offset 2 is not UTF-8"},
+    {"\xef\xbf\xbe", "byte 0xef at offset 0 is not UTF-8"},
+    {"\xf4\x90\x80\x80", "byte 0xf4 at offset 0 is not UTF-8"},
+    {"\xe0\x80\xaf", "byte 0xe0 at offset 0 is not UTF-8"},
+    {"\xc3\xa9\xa9", "byte 0xa9 at offset 2 is not UTF-8"},
+    {"a\x01", "byte 0x01 at offset 1 is a control character"},
+  };
+  for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+    char terr[128] = "";
+    int rc = hnm_xml_text_check(texts[i].text, terr, sizeof terr);
+    CHECK_EQ(rc, *texts[i].want ? -1 : 0);
+    CHECK_STREQ(terr, texts[i].want);
+  }
+
   /* A comment XML does not allow: refused, nothing written, finish fails. */
   const char *bad[] = {"a -- b", "x-", "--", "-"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
