@@ -13,7 +13,8 @@
 #  - machine with the same launcher (its run is a child hnm-calibrate that
 #    starts the launcher): the same;
 #  - run --simulate (hnm-run, smpirun, smpimain) signalled mid-benchmark:
-#    the same, the simulator included.
+#    the same, the simulator included; also with SIGKILL, which the tool
+#    cannot forward (its children die with it: a parent-death signal).
 # The signals are sent to the tool's pid alone, not to a terminal's
 # process group: the tool forwards them.
 source "$(dirname "$0")/lib.sh"
@@ -147,23 +148,27 @@ for sig in "${SIGS[@]}"; do
 done
 
 # ---- run --simulate: hnm-run, smpirun and smpimain end too -----------------
+# SIGKILL cannot be forwarded: hnm-run, started with a parent-death signal
+# (SIGTERM), ends its simulator itself.
 if [ -n "${HNM_RUN:-}" ] && [ -x "${APPS_BIN:-}/calibrate" ]; then
-  S=$WORK/sim
-  mkdir -p "$S/data"
-  "${DEFSIG[@]}" "$HNM_CALIBRATE" run --simulate --model graphene -platform "${TWO[0]}" \
-    -hostfile "${TWO[1]}" -d "$S/data" -- --min 1 --max 4MiB --sizes 400 --reps 50 2>"$S/err" &
-  pid=$!
-  # Signalled once the simulator runs (hnm-run execs smpirun, which starts
-  # smpimain: 2 below).
-  if wait_for 60 has_grandchildren "$pid" 2; then
-    sleep 1
-    signalled "run --simulate SIGTERM" TERM "$pid" "$S/data"
-    check_eq "run --simulate SIGTERM: no CSV written" "$(ls -A "$S/data")" ""
-  else
-    check_eq "run --simulate: the simulation starts ($(cat "$S/err"))" "no" "yes"
-    kill -s KILL "$pid" 2>/dev/null
-    wait "$pid"
-  fi
+  for sig in TERM KILL; do
+    S=$WORK/sim-$sig
+    mkdir -p "$S/data"
+    "${DEFSIG[@]}" "$HNM_CALIBRATE" run --simulate --model graphene -platform "${TWO[0]}" \
+      -hostfile "${TWO[1]}" -d "$S/data" -- --min 1 --max 4MiB --sizes 400 --reps 50 2>"$S/err" &
+    pid=$!
+    # Signalled once the simulator runs (hnm-run execs smpirun, which starts
+    # smpimain: 2 below).
+    if wait_for 60 has_grandchildren "$pid" 2; then
+      sleep 1
+      signalled "run --simulate SIG$sig" "$sig" "$pid" "$S/data"
+      check_eq "run --simulate SIG$sig: no CSV written" "$(ls -A "$S/data")" ""
+    else
+      check_eq "run --simulate: the simulation starts ($(cat "$S/err"))" "no" "yes"
+      kill -s KILL "$pid" 2>/dev/null
+      wait "$pid"
+    fi
+  done
 else
   missing+=("run --simulate (no hnm-run or apps/calibrate)")
 fi
