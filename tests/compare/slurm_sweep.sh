@@ -136,6 +136,9 @@ scancel "$jf"
 
 # On a terminal (script(1) gives the command one): Ctrl-C asks whether to
 # scancel; answered y, the job is cancelled and what finished is merged.
+# script runs the command with $SHELL -c; "exec" makes hnm-compare that
+# process, whatever the shell: dash, unlike bash, does not exec a lone
+# command, and dies of the terminal's SIGINT itself (status 130).
 if command -v script >/dev/null; then
   printf '%q ' "$HNM_COMPARE" slurm --submit --poll 0.3 --tasks 2 --script g.sh "${T[@]}" -o g.csv -- "$PROG" >g.cmd
   { for i in $(seq 300); do grep -q '1 running, 1 done' g.log 2>/dev/null && break; sleep 0.1; done
@@ -143,7 +146,7 @@ if command -v script >/dev/null; then
     for i in $(seq 50); do grep -q 'cancel job' g.log && break; sleep 0.1; done
     printf 'y\n'
     for i in $(seq 150); do grep -q 'runs ok in g.csv' g.log && break; sleep 0.1; done; } |
-    script -qefc "$(cat g.cmd)" /dev/null >g.log 2>&1
+    SHELL=/bin/sh script -qefc "exec $(cat g.cmd)" /dev/null >g.log 2>&1
   st=$?
   jg=$(tr -d '\r' <g.log | grep -x '[0-9][0-9]*')
   check_eq "interrupt on a terminal: exit status" "$st" 1
