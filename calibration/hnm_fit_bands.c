@@ -8,6 +8,7 @@
 #include "hnm_fit_model.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,14 @@
 #define BANDS_WIDTH 10     /* neighbours of the noise floor's local median */
 #define BANDS_GAIN 0.02    /* per size: the smallest improvement taken */
 #define BANDS_ROUNDS 4     /* coordinate-descent rounds */
+#define BANDS_MIN_DECADE 30  /* sizes of a decade for its notes */
 #define BANDS_MIN_SHARE 0.2
-#define BANDS_MIN_GAP 0.10
-#define BANDS_MIN_SEP 4.0
+#define BANDS_WINDOW 0.08    /* density window: x the 10-90 percentile spread */
+#define BANDS_VALLEY 0.3     /* the valley's density over the smaller peak's */
+#define BANDS_VALLEY_STEPS 50
 #define BANDS_MIN_SWITCHES 3
+#define BANDS_SCATTER_FLOOR 0.05
+#define BANDS_SCATTER_MIN 10 /* sizes of a decade for the scatter note */
 
 struct bands__kv {
   double k, v;
@@ -57,7 +62,9 @@ static void bands__append(hnm_fit_result *m, const char *line)
 /* The work of one fit: per-size medians and scratch, all of n sizes. */
 struct bands {
   size_t n;
-  double *k, *med, *ov, *err, *buf, *loc;
+  double *k, *med, *ov, *err, *buf, *aux, *pool;
+  const struct bands__kv *kv; /* the rows, by size then value */
+  size_t *first, *cnt;        /* each size's rows in kv */
 };
 
 /* The overheads the model adds to twice the transfer time at k (its
@@ -193,8 +200,158 @@ static void bands__lines(hnm_fit_result *m, const unsigned char *fixed, struct b
   }
 }
 
-/* Step 2: decades whose sizes alternate between two bands. loc: each
- * size's median relative to the median of its neighbours, minus 1. */
+/* Step 2: per decade of at least BANDS_MIN_DECADE sizes, the round trips
+ * of all its rows, each relative to the decade's lower-envelope line (in
+ * log-log, through the 20th percentile of the per-size medians of each
+ * half of the decade's sizes), pooled: two bands when the pooled values'
+ * density between the two-means groups' densest windows (half-width
+ * BANDS_WINDOW x their 10-90 percentile spread) falls to BANDS_VALLEY of
+ * the smaller peak, each band holds at least BANDS_MIN_SHARE of the
+ * sizes' medians, and the sizes change band at least max(3, 10% of them)
+ * times in increasing size. Otherwise, size-to-size scatter when the
+ * decade's noise floor is at least BANDS_SCATTER_FLOOR and at least the
+ * median 95% interval of the sizes' own medians (order statistics of
+ * their repetitions, sizes of 5 or more). */
+static size_t bands__lower(const double *v, size_t n, double x)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static size_t bands__upper(const double *v, size_t n, double x)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid] <= x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static size_t bands__count(const double *v, size_t n, double c, double h)
+{
+  return bands__upper(v, n, c + h) - bands__lower(v, n, c - h);
+}
+
+static int bands__cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The lower-envelope point of sizes [i0, i1): median log size, 20th
+ * percentile of log median round trip. */
+static void bands__envelope(struct bands *B, size_t i0, size_t i1, double *x, double *y)
+{
+  size_t c = i1 - i0;
+  for (size_t j = 0; j < c; j++)
+    B->buf[j] = log(B->k[i0 + j]);
+  *x = hnm_fit_median(B->buf, c);
+  for (size_t j = 0; j < c; j++)
+    B->buf[j] = log(B->med[i0 + j]);
+  qsort(B->buf, c, sizeof *B->buf, bands__cmp_double);
+  *y = B->buf[(size_t)(0.2 * (double)(c - 1))];
+}
+
+/* 1 and the valley's middle (the cut) of the decade [i0, i1) when its sizes fall into
+ * two bands (switches: how often they change band), 0 otherwise. */
+static int bands__two(struct bands *B, size_t i0, size_t i1, double *cut, double *ax, double *ay, double *slope,
+                      size_t *switches)
+{
+  size_t c = i1 - i0, h = c / 2;
+  double x1, y1, x2, y2;
+  bands__envelope(B, i0, i0 + h, &x1, &y1);
+  bands__envelope(B, i0 + h, i1, &x2, &y2);
+  if (!(x2 > x1))
+    return 0;
+  *ax = x1;
+  *ay = y1;
+  *slope = (y2 - y1) / (x2 - x1);
+  size_t N = 0;
+  for (size_t i = i0; i < i1; i++) {
+    double base = y1 + *slope * (log(B->k[i]) - x1);
+    for (size_t r = 0; r < B->cnt[i]; r++)
+      if (B->kv[B->first[i] + r].v > 0)
+        B->pool[N++] = log(B->kv[B->first[i] + r].v) - base;
+  }
+  if (N < 2)
+    return 0;
+  double *x = B->pool;
+  qsort(x, N, sizeof *x, bands__cmp_double);
+  /* Two groups: the split of the sorted values with the smallest
+   * within-group sum of squares (1-D two-means, exact). */
+  double tot = 0, tot2 = 0;
+  for (size_t j = 0; j < N; j++) {
+    tot += x[j];
+    tot2 += x[j] * x[j];
+  }
+  double s1 = 0, s2 = 0, best = INFINITY;
+  size_t split = 1;
+  for (size_t j = 1; j < N; j++) {
+    s1 += x[j - 1];
+    s2 += x[j - 1] * x[j - 1];
+    double n1 = (double)j, n2 = (double)(N - j);
+    double ss = (s2 - s1 * s1 / n1) + ((tot2 - s2) - (tot - s1) * (tot - s1) / n2);
+    if (ss < best) {
+      best = ss;
+      split = j;
+    }
+  }
+  double w = BANDS_WINDOW * (x[(size_t)(0.9 * (double)(N - 1))] - x[(size_t)(0.1 * (double)(N - 1))]);
+  if (!(w > 0))
+    return 0;
+  size_t plo = 0, phi = 0;
+  double xlo = x[0], xhi = x[N - 1];
+  for (size_t j = 0; j < N; j++) {
+    size_t n = bands__count(x, N, x[j], w);
+    if (j < split && n > plo) {
+      plo = n;
+      xlo = x[j];
+    } else if (j >= split && n > phi) {
+      phi = n;
+      xhi = x[j];
+    }
+  }
+  /* The valley: the least dense window between the peaks; the sizes are
+   * told apart at its middle (where several windows share the least
+   * count, the middle of the first and the last). */
+  size_t valley = SIZE_MAX;
+  int t0 = 0, t1 = 0;
+  for (int t = 0; t <= BANDS_VALLEY_STEPS; t++) {
+    size_t n = bands__count(x, N, xlo + (xhi - xlo) * t / BANDS_VALLEY_STEPS, w);
+    if (n < valley) {
+      valley = n;
+      t0 = t1 = t;
+    } else if (n == valley) {
+      t1 = t;
+    }
+  }
+  *cut = xlo + (xhi - xlo) * (t0 + t1) / (2.0 * BANDS_VALLEY_STEPS);
+  size_t peak = plo < phi ? plo : phi;
+  size_t up = 0, sw = 0;
+  int prev = -1;
+  for (size_t i = i0; i < i1; i++) {
+    int u = log(B->med[i]) - (y1 + *slope * (log(B->k[i]) - x1)) > *cut;
+    up += (size_t)u;
+    sw += prev >= 0 && u != prev;
+    prev = u;
+  }
+  *switches = sw;
+  double share = (double)(up < c - up ? up : c - up) / (double)c;
+  size_t minsw = c / 10 > BANDS_MIN_SWITCHES ? c / 10 : BANDS_MIN_SWITCHES;
+  return peak > 0 && (double)valley <= BANDS_VALLEY * (double)peak && share >= BANDS_MIN_SHARE && sw >= minsw;
+}
+
 static void bands__alternating(hnm_fit_result *m, struct bands *B)
 {
   size_t i0 = 0;
@@ -204,66 +361,55 @@ static void bands__alternating(hnm_fit_result *m, struct bands *B)
     while (i1 < B->n && bands__decade(B->k[i1]) == d)
       i1++;
     size_t c = i1 - i0;
-    if (c >= 10) {
-      /* Two groups: the split of the sorted values with the smallest
-       * within-group sum of squares (1-D 2-means, exact). */
-      memcpy(B->buf, B->loc + i0, c * sizeof *B->buf);
-      hnm_fit_median(B->buf, c); /* sorts */
-      double tot = 0, tot2 = 0;
-      for (size_t j = 0; j < c; j++) {
-        tot += B->buf[j];
-        tot2 += B->buf[j] * B->buf[j];
-      }
-      double s1 = 0, s2 = 0, bestss = INFINITY;
-      size_t split = 0;
-      for (size_t j = 1; j < c; j++) {
-        s1 += B->buf[j - 1];
-        s2 += B->buf[j - 1] * B->buf[j - 1];
-        double n1 = (double)j, n2 = (double)(c - j);
-        double ss = (s2 - s1 * s1 / n1) + ((tot2 - s2) - (tot - s1) * (tot - s1) / n2);
-        if (ss < bestss) {
-          bestss = ss;
-          split = j;
-        }
-      }
-      double cut = (B->buf[split - 1] + B->buf[split]) / 2;
-      size_t nlo = split, nhi = c - split;
-      double mlo = 0, mhi = 0, dev = 0;
-      for (size_t j = 0; j < c; j++) {
-        if (j < split)
-          mlo += B->buf[j];
+    double cut, ax, ay, slope;
+    size_t switches;
+    char line[800];
+    if (c >= BANDS_MIN_DECADE && bands__two(B, i0, i1, &cut, &ax, &ay, &slope, &switches)) {
+      /* The bands' round trips: the medians of each group's sizes. */
+      size_t a = 0, b = 0;
+      double *lo = B->buf, *hi = B->buf + c;
+      for (size_t j = i0; j < i1; j++) {
+        if (log(B->med[j]) - (ay + slope * (log(B->k[j]) - ax)) > cut)
+          hi[b++] = B->med[j];
         else
-          mhi += B->buf[j];
+          lo[a++] = B->med[j];
       }
-      mlo /= (double)nlo;
-      mhi /= (double)nhi;
-      for (size_t j = 0; j < c; j++)
-        dev += fabs(B->buf[j] - (j < split ? mlo : mhi));
-      dev /= (double)c;
-      size_t switches = 0;
-      for (size_t j = i0 + 1; j < i1; j++)
-        switches += (B->loc[j] > cut) != (B->loc[j - 1] > cut);
-      double share = (double)(nlo < nhi ? nlo : nhi) / (double)c;
-      if (share >= BANDS_MIN_SHARE && mhi - mlo >= BANDS_MIN_GAP && mhi - mlo >= BANDS_MIN_SEP * dev &&
-          switches >= BANDS_MIN_SWITCHES) {
-        /* The bands' round trips: the medians of each group's sizes. */
-        size_t a = 0, b = 0;
-        double *lo = B->buf, *hi = B->buf + c;
-        for (size_t j = i0; j < i1; j++) {
-          if (B->loc[j] > cut)
-            hi[b++] = B->med[j];
-          else
-            lo[a++] = B->med[j];
+      double rlo = hnm_fit_median(lo, a), rhi = hnm_fit_median(hi, b);
+      snprintf(line, sizeof line,
+               "note: decade 1e%d-1e%d: round trips alternate between two bands from size to size (%zu sizes "
+               "about %.3g s, %zu about %.3g s, %zu switches): no function of size follows both; the fit "
+               "minimises the decade's median error, and the bootstrap band (fit --bootstrap) and the "
+               "stochastic mode (residual tables) carry the spread\n",
+               d, d + 1, a, rlo, b, rhi, switches);
+      bands__append(m, line);
+    } else if (c >= BANDS_SCATTER_MIN) {
+      /* The decade's floor, and its medians' own 95% intervals: ranks
+       * r/2 -+ sqrt(r) of each size's sorted repetitions. */
+      size_t nf = 0, nc = 0;
+      double *fl = B->buf, *ci = B->buf + c;
+      for (size_t i = i0; i < i1; i++) {
+        fl[nf++] = B->err[i];
+        size_t r = B->cnt[i];
+        if (r < 5)
+          continue;
+        size_t h = (size_t)lround(sqrt((double)r));
+        size_t a = r / 2 > h ? r / 2 - h : 0, b = (r - 1) / 2 + h < r ? (r - 1) / 2 + h : r - 1;
+        const struct bands__kv *v = B->kv + B->first[i];
+        ci[nc++] = (v[b].v - v[a].v) / 2 / B->med[i];
+      }
+      double f = hnm_fit_median(fl, nf);
+      if (2 * nc >= c && f >= BANDS_SCATTER_FLOOR) {
+        double e = hnm_fit_median(ci, nc);
+        if (f >= e) {
+          snprintf(line, sizeof line,
+                   "note: decade 1e%d-1e%d: round trips scatter from size to size (noise floor %.1f%%) more than "
+                   "each size's own median is uncertain (95%% interval %.1f%% over its repetitions): the scatter "
+                   "belongs to the sizes, more repetitions will not remove it and no function of size follows it; "
+                   "the fit minimises the decade's median error, and the bootstrap band (fit --bootstrap) and the "
+                   "stochastic mode (residual tables) carry the spread\n",
+                   d, d + 1, 100 * f, 100 * e);
+          bands__append(m, line);
         }
-        double rlo = hnm_fit_median(lo, a), rhi = hnm_fit_median(hi, b);
-        char line[600];
-        snprintf(line, sizeof line,
-                 "note: decade 1e%d-1e%d: round trips alternate between two bands from size to size (%zu sizes "
-                 "about %.3g s, %zu about %.3g s, %zu switches): no function of size follows both; the fit "
-                 "minimises the decade's median error, and the bootstrap band (fit --bootstrap) and the "
-                 "stochastic mode (residual tables) carry the spread\n",
-                 d, d + 1, a, rlo, b, rhi, switches);
-        bands__append(m, line);
       }
     }
     i0 = i1;
@@ -276,13 +422,14 @@ static void bands__parts(hnm_fit_result *m, struct bands *B)
   if (!m->have[HNM_FIT_SEND] && !m->have[HNM_FIT_RECV])
     return;
   double sc = m->overlap_scale;
-  size_t i0 = 0;
+  size_t i0 = 0, nbad = 0, first = 0, last = 0;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {0, 0, 0}; /* parts, model, floor */
   for (size_t s = 0; s < m->nseg; s++) {
     size_t i1 = i0;
     while (i1 < B->n && (B->k[i1] <= m->seg[s].upto || s + 1 == m->nseg))
       i1++;
     size_t c = 0;
-    double *pe = B->buf, *me = B->buf + B->n, *fl = B->loc + B->n;
+    double *pe = B->buf, *me = B->buf + B->n, *fl = B->aux + B->n;
     for (size_t j = i0; j < i1; j++) {
       double k = B->k[j];
       if (!(k <= m->detached))
@@ -306,17 +453,40 @@ static void bands__parts(hnm_fit_result *m, struct bands *B)
     if (c > 0) {
       double p = hnm_fit_median(pe, c), e = hnm_fit_median(me, c), f = hnm_fit_median(fl, c);
       if (p > e + f) {
-        char line[600], range[64];
-        snprintf(line, sizeof line,
-                 "note: segment %s: the fitted send, receive and wire parts do not add up to the measured "
-                 "round trip (median error %.1f%% against the round trip's %.1f%%, noise floor %.1f%%): the round "
-                 "trip wins (overheads scaled by %.3g, the wire time fitted to what the round trips leave)\n",
-                 bands__range(m, s, range, sizeof range), 100 * p, 100 * e, 100 * f, sc);
-        bands__append(m, line);
+        if (nbad == 0)
+          first = s;
+        last = s;
+        nbad++;
+        lo[0] = fmin(lo[0], p), hi[0] = fmax(hi[0], p);
+        lo[1] = fmin(lo[1], e), hi[1] = fmax(hi[1], e);
+        lo[2] = fmin(lo[2], f), hi[2] = fmax(hi[2], f);
       }
     }
     i0 = i1;
   }
+  if (nbad == 0)
+    return;
+  /* One line: the segment, or how many and from where to where. */
+  char line[800], r1[64], r2[64], what[200];
+  const char *tail = "the round trip wins (overheads scaled by %.3g, the wire time fitted to what the round trips "
+                     "leave)\n";
+  char t[200];
+  snprintf(t, sizeof t, tail, sc);
+  if (nbad == 1) {
+    snprintf(line, sizeof line,
+             "note: segment %s: the fitted send, receive and wire parts do not add up to the measured round trip "
+             "(median error %.1f%% against the round trip's %.1f%%, noise floor %.1f%%): %s",
+             bands__range(m, first, r1, sizeof r1), 100 * lo[0], 100 * lo[1], 100 * lo[2], t);
+  } else {
+    bands__range(m, first, r1, sizeof r1);
+    bands__range(m, last, r2, sizeof r2);
+    snprintf(what, sizeof what, "%zu of %zu segments, from %s to %s", nbad, m->nseg, r1, r2);
+    snprintf(line, sizeof line,
+             "note: %s: the fitted send, receive and wire parts do not add up to the measured round trip (median "
+             "errors %.1f-%.1f%% against the round trip's %.1f-%.1f%%, noise floors %.1f-%.1f%%): %s",
+             what, 100 * lo[0], 100 * hi[0], 100 * lo[1], 100 * hi[1], 100 * lo[2], 100 * hi[2], t);
+  }
+  bands__append(m, line);
 }
 
 int hnm_fit__bands(hnm_fit_result *m, const unsigned char *fixed, const double *k, const double *rt, size_t n,
@@ -331,10 +501,13 @@ int hnm_fit__bands(hnm_fit_result *m, const unsigned char *fixed, const double *
   B.ov = malloc(n * sizeof *B.ov);
   B.err = malloc(n * sizeof *B.err);
   B.buf = malloc(2 * n * sizeof *B.buf);
-  B.loc = malloc(2 * n * sizeof *B.loc);
+  B.aux = malloc(2 * n * sizeof *B.aux);
+  B.pool = malloc(n * sizeof *B.pool);
+  B.first = malloc(n * sizeof *B.first);
+  B.cnt = malloc(n * sizeof *B.cnt);
   int rc = -1;
   if (kv == NULL || B.k == NULL || B.med == NULL || B.ov == NULL || B.err == NULL || B.buf == NULL ||
-      B.loc == NULL) {
+      B.aux == NULL || B.pool == NULL || B.first == NULL || B.cnt == NULL) {
     hnm_errf(err, errlen, "out of memory");
     goto out;
   }
@@ -343,6 +516,7 @@ int hnm_fit__bands(hnm_fit_result *m, const unsigned char *fixed, const double *
     kv[i].v = rt[i];
   }
   qsort(kv, n, sizeof *kv, bands__cmp_kv);
+  B.kv = kv;
   for (size_t i = 0; i < n;) {
     size_t j = i;
     while (j < n && kv[j].k == kv[i].k) {
@@ -352,6 +526,8 @@ int hnm_fit__bands(hnm_fit_result *m, const unsigned char *fixed, const double *
     double med = hnm_fit_median(B.buf, j - i);
     if (med > 0) {
       B.k[B.n] = kv[i].k;
+      B.first[B.n] = i;
+      B.cnt[B.n] = j - i;
       B.med[B.n++] = med;
     }
     i = j;
@@ -359,19 +535,6 @@ int hnm_fit__bands(hnm_fit_result *m, const unsigned char *fixed, const double *
   if (hnm_fit_floor(B.k, B.med, B.n, BANDS_WIDTH, B.err) != 0) {
     hnm_errf(err, errlen, "out of memory");
     goto out;
-  }
-  /* Signed: each size against the median of its neighbours (the floor's
-   * predictor, as hnm_fit_floor's window). */
-  for (size_t i = 0; i < B.n; i++) {
-    size_t w = BANDS_WIDTH < B.n - 1 ? BANDS_WIDTH : B.n - 1;
-    size_t lo = i > w / 2 ? i - w / 2 : 0, c = 0;
-    if (lo + w > B.n - 1)
-      lo = B.n - 1 - w;
-    for (size_t j = lo; j <= lo + w; j++)
-      if (j != i)
-        B.buf[c++] = B.med[j];
-    double l = c > 0 ? hnm_fit_median(B.buf, c) : B.med[i];
-    B.loc[i] = B.med[i] / l - 1;
   }
   for (size_t i = 0; i < B.n; i++)
     B.ov[i] = bands__overheads(m, B.k[i]);
@@ -386,6 +549,9 @@ out:
   free(B.ov);
   free(B.err);
   free(B.buf);
-  free(B.loc);
+  free(B.aux);
+  free(B.pool);
+  free(B.first);
+  free(B.cnt);
   return rc;
 }

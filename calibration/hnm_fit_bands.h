@@ -22,8 +22,9 @@
  * that lowers the sum by more than 2 points per size (smaller gains are
  * within what the size-to-size scatter moves; and on plafrim, a 1.8-point
  * gain over 1-16 B took that segment to 2.3 MB/s, whose round trips
- * hnm-run simulates 22% off where the closed form says 2.4%: not
- * explained yet). The search is a
+ * hnm-run simulates 22% off where the closed form says 2.4%: one 16-byte
+ * envelope per round trip at that bandwidth, on SMPI's eager path;
+ * docs/calibration.md). The search is a
  * coordinate descent on the line's values at the segment's smallest and
  * largest size, each step trying the lines through one measured size,
  * after the lines through two sizes c/2, c/3, c/4 or c/6 ranks apart (c
@@ -36,21 +37,39 @@
  * physics step refitted it, keeps that line (it sets the route's latency
  * or bandwidth).
  *
- * Then two report lines per finding, appended to m->notes:
+ * Then report lines, appended to m->notes; per decade, at most one of:
  *   - "note: decade 1eD-1eD+1: round trips alternate between two bands ..."
- *     where the decade's per-size medians, relative to the median of their
- *     10 neighbours (the noise floor's predictor), split into two groups of
- *     at least 20% of the sizes each, whose centres lie at least 10% and 4
- *     within-group deviations apart, switching group at least 3 times in
- *     increasing size: no function of size follows both; the bootstrap band
- *     (fit --bootstrap) and the stochastic mode (residual tables) carry that
- *     spread.
+ *     where the decade has at least 30 sizes and its rows, each relative to
+ *     the decade's lower envelope (the line, in log size and log round
+ *     trip, through the 20th percentile of the per-size medians of each
+ *     half of its sizes), pooled, have two peaks: between the densest
+ *     windows of the two-means groups (window half-width 8% of the pooled
+ *     10-90 percentile spread) some window holds at most 30% of the smaller
+ *     peak's rows; the sizes' medians, told apart at that valley's middle,
+ *     put at least 20% of the sizes in each band and change band at least
+ *     max(3, c / 10) times in increasing size (c sizes): no function of
+ *     size follows both; the bootstrap band (fit --bootstrap) and the
+ *     stochastic mode (residual tables) carry that spread. On generated
+ *     decades (bench/bands-detect.sh; 30-60 sizes, 5-20 repetitions) it
+ *     names 82-97% of those with bands of 36-46 and 60-100 us (30/70 then
+ *     70/30), and on unimodal scatter 0% (of the repetitions) to 23%
+ *     (uniform +-30% by size, 30 sizes of 5): docs/calibration.md.
+ *   - "note: decade ...: round trips scatter from size to size ..." where
+ *     the decade has at least 10 sizes and no bands, and its noise floor
+ *     (median over its sizes) is at least 5% and at least the median 95%
+ *     interval of the sizes' own medians (ranks r/2 -+ sqrt(r) of a size's
+ *     r >= 5 sorted repetitions; at least half the sizes): the scatter
+ *     belongs to the sizes, not to the repetitions (for scatter of the
+ *     repetitions alone the floor is about a third of that interval).
+ * and at most one line about the parts:
  *   - "note: segment LO-HI B: the fitted send, receive and wire parts ..."
- *     where the send and receive overheads as fitted on their own files,
- *     plus the transfer time, miss the measured round trips by more (median
- *     over the segment's sizes) than the model's round trip does plus the
- *     segment's noise floor: the round trip wins (the overheads were scaled
- *     down, the transfer fitted to what the round trips leave).
+ *     (or "note: N of M segments, from LO-HI B to LO-HI B: ...", with the
+ *     ranges of the three errors) where the send and receive overheads as
+ *     fitted on their own files, plus the transfer time, miss the measured
+ *     round trips by more (median over the segment's sizes) than the
+ *     model's round trip does plus the segment's noise floor: the round
+ *     trip wins (the overheads were scaled down, the transfer fitted to
+ *     what the round trips leave).
  */
 #ifndef HNM_FIT_BANDS_H
 #define HNM_FIT_BANDS_H

@@ -29,6 +29,17 @@
  *     the measured one to 1e-9 at every size, the overheads are scaled by
  *     0.8 x the 10th percentile of (round trip / 2) / 30 us, and the report
  *     line names the segment ("0 B and up").
+ *   the issue's shape: one decade of 40 or 60 sizes k_j = 100 x 10^(j /
+ *     nk), round trips of 36-46 us or 60-100 us (placed by the fractional
+ *     parts of multiples of the golden ratio), the upper band at ranks 0,
+ *     3, 6 of every 10 below 200 B and at the others from 200 B on: the
+ *     bands note with the construction's counts, bands' medians and
+ *     switches, and the fitted curve within the floor + 3 points of the
+ *     medians; with 29 sizes, no bands note (30 needed).
+ *   unimodal: by size (50 us x 0.7..1.3 by the golden ratio, 40 sizes,
+ *     identical repetitions): no bands note, the scatter note with the
+ *     floor of hnm_fit_floor and a 0.0% interval; by repetition (21
+ *     repetitions, 15% normal, a fixed sample): no decade note.
  */
 #include "check.h"
 #include "hnm_error.h"
@@ -36,6 +47,7 @@
 #include "hnm_fit_model.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,10 +197,184 @@ static void test_parts(void)
   hnm_fit_result_free(&r);
 }
 
+
+/* A decade of round trips given directly (no overhead rows): nk sizes
+ * k_j = 100 x 10^(j / nk), reps rows each, the row rt(j, r). */
+#define MAXK 64
+#define MAXR 21
+struct decade_set {
+  double k[3][MAXK * MAXR], y[3][MAXK * MAXR];
+  hnm_fit_data data;
+  int nk, reps;
+};
+
+static double kd(int j, int nk) { return 100 * pow(10, (double)j / nk); }
+
+static void decade_make(struct decade_set *s, int nk, int reps, double (*rt)(int j, int nk, int r))
+{
+  memset(s, 0, sizeof *s);
+  size_t n = 0;
+  for (int j = 0; j < nk; j++)
+    for (int r = 0; r < reps; r++) {
+      s->k[0][n] = s->k[1][n] = s->k[2][n] = kd(j, nk);
+      s->y[HNM_FIT_PINGPONG][n] = rt(j, nk, r);
+      n++;
+    }
+  for (int op = 0; op < 3; op++)
+    s->data.op[op] = (hnm_fit_series){s->k[op], s->y[op], n, "p2p.csv", 2};
+  s->data.p2p_file = "p2p.csv";
+  s->data.p2p_line = 2;
+  s->nk = nk;
+  s->reps = reps;
+}
+
+static int decade_fit(struct decade_set *s, hnm_fit_result *r)
+{
+  hnm_fit_model_options o = {.loss = HNM_FIT_LOSS_ABS, .raw = 0, .smooth = 0, .forced_only = 1,
+                             .have_protocol = 1, .async = -1, .detached = -1};
+  char err[512] = "";
+  int rc = hnm_fit_model(&s->data, &o, r, err, sizeof err);
+  CHECK_EQ(rc, 0);
+  CHECK_STREQ(err, "");
+  return rc;
+}
+
+/* The issue's shape: round trips of 36-46 us (lower band) or 60-100 us
+ * (upper), placed by the fractional parts of multiples of the golden
+ * ratio (deterministic, evenly spread); below 200 B the sizes of rank 0, 3
+ * and 6 of every 10 are in the upper band (30%), from 200 B on all others
+ * (70%). Identical repetitions. */
+static double frac(double x) { return x - floor(x); }
+static int issue_up(int j, int nk)
+{
+  int minor = j % 10 == 0 || j % 10 == 3 || j % 10 == 6;
+  return kd(j, nk) < 200 ? minor : !minor;
+}
+static double issue_rt(int j, int nk, int r)
+{
+  (void)r;
+  double u = frac(0.6180339887498949 * (j + 1));
+  return issue_up(j, nk) ? 60e-6 + 40e-6 * u : 36e-6 + 10e-6 * u;
+}
+
+static void test_issue_shape(int nk)
+{
+  struct decade_set *s = malloc(sizeof *s);
+  decade_make(s, nk, 5, issue_rt);
+  hnm_fit_result r;
+  if (decade_fit(s, &r) != 0) {
+    free(s);
+    return;
+  }
+  double lo[MAXK], hi[MAXK];
+  size_t nlo = 0, nhi = 0, sw = 0;
+  for (int j = 0; j < nk; j++) {
+    if (issue_up(j, nk))
+      hi[nhi++] = issue_rt(j, nk, 0);
+    else
+      lo[nlo++] = issue_rt(j, nk, 0);
+    sw += j > 0 && issue_up(j, nk) != issue_up(j - 1, nk);
+  }
+  char want[600];
+  snprintf(want, sizeof want,
+           "note: decade 1e2-1e3: round trips alternate between two bands from size to size (%zu sizes about %.3g s, "
+           "%zu about %.3g s, %zu switches)",
+           nlo, hnm_fit_median(lo, nlo), nhi, hnm_fit_median(hi, nhi), sw);
+  if (nk >= 30) {
+    if (!CHECK(strstr(r.notes, want) != NULL))
+      fprintf(stderr, "issue's shape, %d sizes: notes:\n%swant:\n%s\n", nk, r.notes, want);
+  } else if (!CHECK(strstr(r.notes, "alternate between two bands") == NULL)) {
+    fprintf(stderr, "issue's shape, %d sizes (fewer than 30): notes:\n%s", nk, r.notes);
+  }
+  /* The fitted curve against the per-size medians: within the noise
+   * floor + 3 points (medians over the decade's sizes). */
+  double k[MAXK], m[MAXK], e[MAXK], f[MAXK];
+  for (int j = 0; j < nk; j++) {
+    k[j] = kd(j, nk);
+    m[j] = issue_rt(j, nk, 0);
+    e[j] = fabs(hnm_fit_predict_hybrid(&r, HNM_FIT_PINGPONG, k[j]) - m[j]) / m[j];
+  }
+  CHECK_EQ(hnm_fit_floor(k, m, (size_t)nk, 10, f), 0);
+  double de = hnm_fit_median(e, (size_t)nk), df = hnm_fit_median(f, (size_t)nk);
+  if (!CHECK(de <= df + 0.03))
+    fprintf(stderr, "issue's shape, %d sizes: decade error %.4f, noise floor %.4f\n", nk, de, df);
+  hnm_fit_result_free(&r);
+  free(s);
+}
+
+/* Unimodal, by size: each size's round trip 50 us x (0.7 .. 1.3), evenly
+ * spread by the golden ratio, plus 2 k / 100 MB/s (a per-byte cost, which
+ * the fit needs), identical repetitions. No bands; the
+ * scatter note, with the decade's floor and a 0% interval. */
+static double sys_rt(int j, int nk, int r)
+{
+  (void)nk, (void)r;
+  return 50e-6 * (0.7 + 0.6 * frac(0.6180339887498949 * (j + 1))) + 2 * kd(j, nk) / BW;
+}
+
+/* Unimodal, by repetition: 21 repetitions of (50 us + 2 k / 100 MB/s) x
+ * (1 + 0.15 g), g of
+ * a fixed normal sample (Box-Muller on a 64-bit LCG): neither note (the
+ * floor, the scatter of medians of 21, is well under the 5% threshold). */
+static uint64_t lcg_state;
+static double lcg(void)
+{
+  lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return ((double)(lcg_state >> 11) + 0.5) / 9007199254740992.0;
+}
+static double rep_table[MAXK * MAXR];
+static double rep_rt(int j, int nk, int r)
+{
+  (void)nk;
+  return rep_table[j * MAXR + r];
+}
+
+static void test_unimodal(void)
+{
+  struct decade_set *s = malloc(sizeof *s);
+  hnm_fit_result r;
+  decade_make(s, 40, 5, sys_rt);
+  if (decade_fit(s, &r) == 0) {
+    double k[MAXK], m[MAXK], f[MAXK];
+    for (int j = 0; j < 40; j++) {
+      k[j] = kd(j, 40);
+      m[j] = sys_rt(j, 40, 0);
+    }
+    CHECK_EQ(hnm_fit_floor(k, m, 40, 10, f), 0);
+    char want[300];
+    snprintf(want, sizeof want,
+             "note: decade 1e2-1e3: round trips scatter from size to size (noise floor %.1f%%) more than each "
+             "size's own median is uncertain (95%% interval 0.0%% over its repetitions)",
+             100 * hnm_fit_median(f, 40));
+    if (!CHECK(strstr(r.notes, want) != NULL))
+      fprintf(stderr, "unimodal by size: notes:\n%swant:\n%s\n", r.notes, want);
+    if (!CHECK(strstr(r.notes, "alternate between two bands") == NULL))
+      fprintf(stderr, "unimodal by size: notes:\n%s", r.notes);
+    hnm_fit_result_free(&r);
+  }
+  lcg_state = 42;
+  for (int j = 0; j < 40; j++)
+    for (int q = 0; q < MAXR; q++) {
+      double u1 = lcg(), u2 = lcg();
+      rep_table[j * MAXR + q] = (50e-6 + 2 * kd(j, 40) / BW) * (1 + 0.15 * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2));
+    }
+  decade_make(s, 40, MAXR, rep_rt);
+  if (decade_fit(s, &r) == 0) {
+    if (!CHECK(strstr(r.notes, "note: decade") == NULL))
+      fprintf(stderr, "unimodal by repetition: notes:\n%s", r.notes);
+    hnm_fit_result_free(&r);
+  }
+  free(s);
+}
+
 int main(void)
 {
   test_bands(30);
   test_bands(70);
   test_parts();
+  test_issue_shape(40);
+  test_issue_shape(60);
+  test_issue_shape(29);
+  test_unimodal();
   return check_finish();
 }
