@@ -529,6 +529,22 @@ static int cal_fit__read_inputs(struct cal_fit__run *r, char *err, size_t errlen
  * sizes is the model (ties: the earlier candidate). The clusters disagree
  * on the best smoothing (plafrim and miriel: none or 5 sizes, taurus: 11;
  * docs/calibration.md), and the held-out error is what tells. */
+/* Decades whose held-out round-trip error exceeds max(10%, floor + 3
+ * points) (docs/calibration.md, "Leave-one-cluster-out"). */
+static size_t cal_fit__over(const struct cal_noise_eval *e)
+{
+  size_t n = 0;
+  for (int d = 0; d < CAL_NOISE_DECADES; d++)
+    if (e->dec_n[d] > 0 && e->dec_out[d] >= 0 && e->dec_floor[d] >= 0)
+      n += e->dec_out[d] > fmax(0.10, e->dec_floor[d] + 0.03);
+  return n;
+}
+
+static const char *cal_fit__bp_label(const struct cal_fit_args *c)
+{
+  return c->auto_bp ? "automatic" : c->forced_only ? "the file's" : "the file's and automatic";
+}
+
 static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
 {
   struct cal_fit_args *a = &r->a;
@@ -536,7 +552,20 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
   static const int smooths[3] = {2, 0, 5};
   struct cal_fit_args cand[6];
   size_t nc = 0;
-  for (int bp = 0; bp < 2; bp++) {
+  if (a->pcal == NULL) {
+    /* run --refine's breakpoints file: its breakpoints alone (the fit made
+     * first), with automatic ones besides, or automatic ones alone. */
+    cand[0] = *a;
+    cand[1] = *a;
+    cand[1].forced_only = 0;
+    cand[2] = *a;
+    cand[2].forced = NULL;
+    cand[2].nforced = 0;
+    cand[2].forced_only = 0;
+    cand[2].auto_bp = 1;
+    nc = 3;
+  }
+  for (int bp = 0; bp < 2 && a->pcal != NULL; bp++) {
     if ((bp == 0 && (!have_file || a->auto_bp)) || (bp == 1 && a->file_bp))
       continue;
     for (int j = 0; j < 3; j++) {
@@ -559,7 +588,8 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
   for (size_t c = 0; c < nc; c++) {
     struct cal_fitted mc;
     struct cal_noise_eval ec;
-    int is_m = c == 0 && cand[0].smooth == a->smooth && cand[0].auto_bp == a->auto_bp && cand[0].forced == a->forced;
+    int is_m = c == 0 && cand[0].smooth == a->smooth && cand[0].auto_bp == a->auto_bp && cand[0].forced == a->forced &&
+               cand[0].forced_only == a->forced_only;
     if (is_m) {
       mc = r->m; /* the fit made first */
       ec = r->ev;
@@ -578,13 +608,21 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
     char ho[32] = "-";
     if (ec.all_out >= 0)
       snprintf(ho, sizeof ho, "%.2f%%", 100 * ec.all_out);
-    char sm[48] = "no running median:";
+    char sm[48] = "no running median:", bl[64];
     if (cand[c].smooth > 0)
       snprintf(sm, sizeof sm, "running median of %d sizes:", 2 * cand[c].smooth + 1);
-    fprintf(r->xf, "  %-23s %-28s held-out %7s, in-sample %6.2f%%, %zu segments\n",
-            cand[c].auto_bp ? "automatic breakpoints," : "the file's breakpoints,", sm, ho, 100 * ec.all_in,
-            mc.f.nseg);
+    snprintf(bl, sizeof bl, "%s breakpoints,", cal_fit__bp_label(&cand[c]));
+    if (a->pcal == NULL && ec.all_out >= 0)
+      snprintf(sm, sizeof sm, "%zu decade(s) over bound:", cal_fit__over(&ec));
+    else if (a->pcal == NULL)
+      snprintf(sm, sizeof sm, "not held out:");
+    fprintf(r->xf, "  %-*s %-28s held-out %7s, in-sample %6.2f%%, %zu segments\n", a->pcal != NULL ? 23 : 36, bl, sm,
+            ho, 100 * ec.all_in, mc.f.nseg);
+    /* With refine's breakpoints, first the fewest decades over their
+     * bound (held out), then the error over all sizes. */
     int better = c > 0 && ec.all_out >= 0 && (be.all_out < 0 || ec.all_out < be.all_out);
+    if (a->pcal == NULL && c > 0 && ec.all_out >= 0 && be.all_out >= 0 && cal_fit__over(&ec) != cal_fit__over(&be))
+      better = cal_fit__over(&ec) < cal_fit__over(&be);
     if (c == 0 || better) {
       if (c > 0) {
         hnm_fit_result_free(&bm.f);
@@ -609,14 +647,20 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
     return rc;
   fprintf(r->xf, "Round trip, the chosen fit (%zu segments): median |model - median| / median\n", r->m.f.nseg);
   cal_noise_print(r->xf, "  ", &r->ev);
+  const char *chosen = a->auto_bp ? "automatic ones" : a->forced_only ? "the file's" : "the file's and automatic ones";
   if (r->ev.all_out < 0)
     fprintf(r->xf, "Breakpoints: %s (no held-out comparison: a fold of sizes left a breakpoint too few sizes)\n",
-            a->auto_bp ? "automatic ones" : "the file's");
+            chosen);
+  else if (a->pcal == NULL)
+    fprintf(r->xf, "Breakpoints: %s chosen: %zu decade(s) over max(10%%, floor + 3 points) held out, then held-out "
+                   "round-trip error %.2f%% over all sizes, the best of %zu candidate fits (--breakpoints LIST "
+                   "--only-breakpoints to force the file's)\n",
+            chosen, cal_fit__over(&r->ev), 100 * r->ev.all_out, nc);
   else
     fprintf(r->xf, "Breakpoints: %s chosen: held-out round-trip error %.2f%% over all sizes, the smallest of %zu "
                    "candidate fits (running median of %d size(s); --file-breakpoints or --auto-breakpoints to "
                    "choose the breakpoints)\n",
-            a->auto_bp ? "automatic ones" : "the file's", 100 * r->ev.all_out, nc, 2 * a->smooth + 1);
+            chosen, 100 * r->ev.all_out, nc, 2 * a->smooth + 1);
   return 0;
 }
 
@@ -643,7 +687,11 @@ static int cal_fit__fit(struct cal_fit__run *r, char *err, size_t errlen)
   if ((rc = cal_noise_evaluate(&r->in, a, &r->m, r->held_out ? cal_fit__model : NULL, &r->ev, err, errlen)) != 0)
     return rc;
   r->have_ev = 1;
-  r->choose = a->pcal != NULL && !a->raw && r->held_out;
+  /* With platform-calibration's medians, or with run --refine's breakpoints
+   * file (not overridden by --breakpoints): the breakpoints the held-out
+   * round trips prefer. */
+  r->choose = r->held_out && ((a->pcal != NULL && !a->raw) ||
+                              (a->pcal == NULL && r->refined && a->forced == r->located && a->nforced > 0));
   r->forced_choice = a->file_bp || a->auto_bp;
   if (r->choose)
     rc = cal_fit__choose(r, err, errlen);

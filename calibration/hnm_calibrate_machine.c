@@ -396,7 +396,7 @@ static int machine__parse(int argc, char **argv, struct machine__run *r, char *e
     "DIR/hostfile, with which `hnm-run --model DIR/model.xml -platform DIR/platform.xml\n"
     "-hostfile DIR/hostfile -np N PROGRAM` predicts PROGRAM on that machine.",
     "Benchmark options (after --) go to apps/calibrate after the defaults --max 64MiB\n"
-    "--sizes 120 --reps 5 --no-contention (the platform has no node limiter to fit).\n"
+    "--sizes 250 --reps 7 --no-contention (the platform has no node limiter to fit).\n"
     "Every file written is listed in DIR/.hnm-calibrate-machine; a file of the same name\n"
     "that an earlier run did not write is never replaced (exit 2, nothing run).\n"
     "Example (this machine): hnm-calibrate machine --mpirun \"mpirun --allow-run-as-root\n"
@@ -488,7 +488,7 @@ static int machine__measure(struct machine__run *r, char *err, size_t errlen)
     av[n++] = "--progress";
   int common = n;
   av[n++] = "--";
-  char *defaults[] = {"--max", "64MiB", "--sizes", "120", "--reps", "5", "--no-contention"};
+  char *defaults[] = {"--max", "64MiB", "--sizes", "250", "--reps", "7", "--no-contention"};
   for (size_t k = 0; k < sizeof defaults / sizeof *defaults; k++)
     av[n++] = defaults[k];
   for (int k = 0; k < r->nuser; k++)
@@ -521,13 +521,15 @@ static int machine__measure(struct machine__run *r, char *err, size_t errlen)
 static int machine__fit(struct machine__run *r, char *err, size_t errlen)
 {
   step(3, r->t0, "fitting %s", r->model);
-  char *head[] = {"/proc/self/exe", "fit", "-o", r->model, "--report", r->report};
-  char **fav = cal_csv_args(r->data, head, 6, "", err, errlen);
+  /* --held-out: the breakpoints of run --refine, automatic ones besides,
+   * or automatic ones alone, whichever the held-out round trips prefer. */
+  char *head[] = {"/proc/self/exe", "fit", "-o", r->model, "--report", r->report, "--held-out"};
+  char **fav = cal_csv_args(r->data, head, 7, "", err, errlen);
   if (fav == NULL)
     return strcmp(err, "out of memory") == 0 ? HNM_EXIT_FAILURE : HNM_EXIT_USAGE;
   int st;
   int rc = machine__spawn(fav, NULL, &st, err, errlen);
-  cal_csv_args_free(fav, 6);
+  cal_csv_args_free(fav, 7);
   if (rc != 0)
     return HNM_EXIT_FAILURE;
   if (st != 0)

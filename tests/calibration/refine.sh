@@ -38,6 +38,32 @@ check "refined fit: protocol exact" grep -q 'async="65536" detached="327680"' "$
   --refine auto --refine-reps 1 2>/dev/null
 check "--refine auto locates the same breakpoints" cmp "$WORK/g/breakpoints.csv" "$WORK/g-auto/breakpoints.csv"
 
+# fit --held-out with a breakpoints file: three candidates (the file's
+# alone, with automatic ones, automatic alone), the fewest decades over
+# max(10%, floor + 3 points) held out chooses. With the located file,
+# graphene's own boundaries: no decade over, and the file's breakpoints
+# stay in the model. With a file that has only the protocol's two
+# (65536 and 327680 B; graphene's 1420 and 32768 left out), one line from
+# 1 B to 64 KiB: the file's alone leaves decades over, the choice does not
+# take it, and the model it takes has none over.
+"$HNM_CALIBRATE" fit "$WORK"/g/*.csv -o "$WORK/ho.xml" --held-out --no-plots 2>"$WORK/ho.err"
+check_eq "held-out choice: 3 candidates" "$(grep -c ' decade(s) over bound: ' "$WORK/ho.err")" 3
+check "held-out choice, located file: 0 decades over" \
+  grep -q "^Breakpoints: .* chosen: 0 decade(s) over max(10%, floor + 3 points) held out" "$WORK/ho.err"
+check "held-out choice, located file: 1420 and 32768 kept" \
+  bash -c "grep -q 'upto=\"1420\"' '$WORK/ho.xml' && grep -q 'upto=\"32768\"' '$WORK/ho.xml'"
+mkdir -p "$WORK/p"
+cp "$WORK"/g/*.csv "$WORK/p/"
+printf 'breakpoint,status\n65536,located\n327680,located\n' >"$WORK/p/breakpoints.csv"
+"$HNM_CALIBRATE" fit "$WORK"/p/*.csv -o "$WORK/p.xml" --held-out --no-plots 2>"$WORK/p.err"
+file_over=$(sed -n "s/^  the file's breakpoints, *\([0-9]*\) decade(s) over bound:.*/\1/p" "$WORK/p.err")
+check "protocol-only file: the file's alone leaves decades over ($file_over)" [ "${file_over:-0}" -gt 0 ]
+check "protocol-only file: not the file's alone" bash -c "! grep -q \"^Breakpoints: the file's chosen\" '$WORK/p.err'"
+check "protocol-only file: the chosen fit has no decade over" \
+  grep -q "^Breakpoints: .* chosen: 0 decade(s) over max(10%, floor + 3 points) held out" "$WORK/p.err"
+check "without --held-out: the file's alone, no candidates" \
+  bash -c "'$HNM_CALIBRATE' fit '$WORK'/p/*.csv -o '$WORK/p1.xml' --no-plots 2>&1 | grep -c ' decade(s) over bound: ' | grep -qx 0"
+
 PP=1,1000,1419,1420,1421,32768,65535,65536,65537,327680,327681,1048576
 SIMOPTS=(--cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no --log=root.thres:warning)
 pp() { "$HNM_RUN" --model "$1" -platform "${TWO[0]}" -hostfile "${TWO[1]}" -np 2 "${SIMOPTS[@]}" \

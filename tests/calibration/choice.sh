@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# fit --held-out with run --refine's breakpoints file, on this machine's
+# measured shared memory (tests/data/calibration-machine): three candidate
+# fits (the file's breakpoints alone, with automatic ones besides, automatic
+# ones alone); the fewest decades whose held-out round-trip error exceeds
+# max(10%, floor + 3 points) chooses, then the held-out error over all sizes
+# (docs/calibration.md, "Noise floor, held-out error and bands"). On these
+# data the file's breakpoint alone (4353 B, the other merged) leaves one
+# line above 4 KB, automatic ones alone have the smaller error over all
+# sizes but a decade over its bound, and the file's with automatic ones have
+# none: that one is chosen, and its table (read back here, the bound
+# recomputed from its floor) has every decade within. Without --held-out:
+# the file's breakpoints alone, no candidates.
+source "$(dirname "$0")/lib.sh"
+D=$DATA/calibration-machine
+"$HNM_CALIBRATE" fit "$D"/*.csv -o "$WORK/m.xml" --report "$WORK/r" --held-out --no-plots 2>"$WORK/m.err"
+st=$?
+check_eq "fit --held-out: exit status" "$st" 0
+cand() { sed -n "s/^  $1 breakpoints, *\\([0-9]*\\) decade(s) over bound: *held-out *\\([0-9.]*\\)%.*/\\1 \\2/p" "$WORK/m.err"; }
+read -r file_over file_ho <<<"$(cand "the file's")"
+read -r both_over both_ho <<<"$(cand "the file's and automatic")"
+read -r auto_over auto_ho <<<"$(cand automatic)"
+check_eq "3 candidates" "$(grep -c ' decade(s) over bound: ' "$WORK/m.err")" 3
+check "the file's alone: decades over ($file_over)" [ "${file_over:-0}" -gt 0 ]
+check "automatic alone: decades over ($auto_over)" [ "${auto_over:-0}" -gt 0 ]
+check_eq "the file's and automatic: decades over" "$both_over" 0
+check "automatic alone has the smaller error over all sizes ($auto_ho% < $both_ho%): the decades decided" \
+  awk -v a="$auto_ho" -v b="$both_ho" 'BEGIN { exit !(a < b) }'
+check "the choice line" grep -q "^Breakpoints: the file's and automatic ones chosen: 0 decade(s) over max(10%, floor + 3 points) held out, then held-out round-trip error ${both_ho}% over all sizes, the best of 3 candidate fits" "$WORK/m.err"
+check "the located breakpoint kept (4353 B; the file's other one is merged)" grep -q 'upto="4353"' "$WORK/m.xml"
+# The chosen fit's table: every decade's held-out error within max(10%,
+# floor + 3 points), recomputed here.
+table=$(sed -n '/^Round trip, the chosen fit/,/^  all sizes/p' "$WORK/m.err" | grep '^  1e')
+check_eq "the chosen fit's table: 8 decades" "$(grep -c . <<<"$table")" 8
+while read -r dec n fl ins ho; do
+  check "$dec: held-out $ho within max(10%, $fl + 3 points)" \
+    awk -v f="${fl%\%}" -v h="${ho%\%}" 'BEGIN { b = f + 3; if (b < 10) b = 10; exit !(h <= b + 5e-3) }'
+done <<<"$table"
+"$HNM_CALIBRATE" fit "$D"/*.csv -o "$WORK/f.xml" --report "$WORK/rf" --no-plots 2>"$WORK/f.err"
+check_eq "without --held-out: no candidates" "$(grep -c ' decade(s) over bound: ' "$WORK/f.err")" 0
+check_eq "without --held-out: the file's breakpoints alone (4 segments)" "$(grep -c '<segment ' "$WORK/f.xml")" 4
+finish
