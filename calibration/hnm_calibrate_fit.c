@@ -276,7 +276,7 @@ static int cal_fit__parse(int argc, char **argv, struct cal_fit__run *r, char *e
     {.name = "bootstrap", .kind = HNM_OPT_LONG, .arg = "N", .help = "also write N bootstrap members beside the model, as the model set MODEL.set/ (docs/model-format.md)", .value = &a->bootstrap, .min = 1, .max = CAL_SET_MAX_MEMBERS},
     {.name = "seed", .kind = HNM_OPT_LONG, .arg = "N", .def = "1", .help = "the bootstrap's random seed", .value = &a->seed, .max = 1L << 40},
     {.name = "residual-sizes", .kind = HNM_OPT_LONG, .arg = "N", .def = "1", .help = "measured sizes pooled into each size's residual table for the stochastic mode: the size and (N-1)/2 on each side (odd; 0: no per-size table, the segments' only)", .value = &a->residual_sizes, .min = 0, .max = 99},
-    {.name = "held-out", .kind = HNM_OPT_FLAG, .help = "report the held-out error (5 more fits; the default with --platform-calibration or --bootstrap)", .value = &a->held_out},
+    {.name = "held-out", .kind = HNM_OPT_FLAG, .help = "report the held-out error (5 more fits; the default with --platform-calibration or --bootstrap); with run --refine's breakpoints.csv, also choose its breakpoints alone, with automatic ones, or automatic ones (the fewest decades over their bound)", .value = &a->held_out},
     {.name = NULL}};
   const struct hnm_opt_cmd cmd = {
     "hnm-calibrate fit", "[OPTIONS] FILE.csv... -o MODEL.xml",
