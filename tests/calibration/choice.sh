@@ -39,4 +39,25 @@ done <<<"$table"
 "$HNM_CALIBRATE" fit "$D"/*.csv -o "$WORK/f.xml" --report "$WORK/rf" --no-plots 2>"$WORK/f.err"
 check_eq "without --held-out: no candidates" "$(grep -c ' decade(s) over bound: ' "$WORK/f.err")" 0
 check_eq "without --held-out: the file's breakpoints alone (4 segments)" "$(grep -c '<segment ' "$WORK/f.xml")" 4
+# Hostile breakpoints files under --held-out: nothing located (a header
+# alone, or merged breakpoints only): no candidates, the automatic fit; a
+# breakpoint that leaves a segment one size (1 B): exit 2, one line naming
+# where, no model written.
+mkdir -p "$WORK/h"
+cp "$D/p2p.csv" "$D/probe.csv" "$D/refine.csv" "$WORK/h/"
+for content in 'breakpoint,status\n' 'breakpoint,status\n4353,merged\n'; do
+  printf "$content" >"$WORK/h/breakpoints.csv"
+  "$HNM_CALIBRATE" fit "$WORK"/h/*.csv -o "$WORK/h.xml" --report "$WORK/rh" --held-out --no-plots 2>"$WORK/h.err"
+  st=$?
+  check_eq "nothing located ($(head -c 40 "$WORK/h/breakpoints.csv" | tr '\n' ' ')): exit status" "$st" 0
+  check_eq "nothing located: no candidates" "$(grep -c ' decade(s) over bound: ' "$WORK/h.err")" 0
+  rm -rf "$WORK/h.xml" "$WORK/rh"
+done
+printf 'breakpoint,status\n1,located\n' >"$WORK/h/breakpoints.csv"
+"$HNM_CALIBRATE" fit "$WORK"/h/*.csv -o "$WORK/h.xml" --report "$WORK/rh" --held-out --no-plots 2>"$WORK/h.err"
+st=$?
+check_eq "a breakpoint at 1 B: exit status" "$st" 2
+check_eq "a breakpoint at 1 B: one line" "$(wc -l <"$WORK/h.err")" 1
+check "a breakpoint at 1 B: names the file and line" grep -q "refine.csv:[0-9]*: op '[a-z]*': only 1 distinct size(s) in (0, 1]" "$WORK/h.err"
+check "a breakpoint at 1 B: no model written" [ ! -e "$WORK/h.xml" ]
 finish
