@@ -523,12 +523,6 @@ static int cal_fit__read_inputs(struct cal_fit__run *r, char *err, size_t errlen
   return 0;
 }
 
-/* With platform-calibration's data, candidate fits: the file's breakpoints
- * and automatic ones (unless forced), each with a running median over
- * none, 5 or 11 sizes; the smallest held-out round-trip error over all
- * sizes is the model (ties: the earlier candidate). The clusters disagree
- * on the best smoothing (plafrim and miriel: none or 5 sizes, taurus: 11;
- * docs/calibration.md), and the held-out error is what tells. */
 /* Decades whose held-out round-trip error exceeds max(10%, floor + 3
  * points) (docs/calibration.md, "Leave-one-cluster-out"). */
 static size_t cal_fit__over(const struct cal_noise_eval *e)
@@ -545,6 +539,16 @@ static const char *cal_fit__bp_label(const struct cal_fit_args *c)
   return c->auto_bp ? "automatic" : c->forced_only ? "the file's" : "the file's and automatic";
 }
 
+/* With platform-calibration's data, candidate fits: the file's breakpoints
+ * and automatic ones (unless forced), each with a running median over
+ * none, 5 or 11 sizes; the smallest held-out round-trip error over all
+ * sizes is the model (ties: the earlier candidate). The clusters disagree
+ * on the best smoothing (plafrim and miriel: none or 5 sizes, taurus: 11;
+ * docs/calibration.md), and the held-out error is what tells. With run
+ * --refine's breakpoints file instead: its breakpoints alone, with
+ * automatic ones besides, or automatic ones alone, the fewest decades over
+ * their bound held out first (a curve that bends where nothing was
+ * located; docs/calibration.md). */
 static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
 {
   struct cal_fit_args *a = &r->a;
