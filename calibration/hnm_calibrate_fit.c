@@ -584,7 +584,7 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
       nc++;
     }
   }
-  size_t best = 0;
+  struct cal_fit_args best = *a; /* the fit made first, until another is better */
   int best_is_m = 1; /* the chosen fit is the one made first (its residuals and RMA fitted) */
   struct cal_fitted bm = r->m;
   struct cal_noise_eval be = r->ev;
@@ -594,14 +594,28 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
     struct cal_noise_eval ec;
     int is_m = c == 0 && cand[0].smooth == a->smooth && cand[0].auto_bp == a->auto_bp && cand[0].forced == a->forced &&
                cand[0].forced_only == a->forced_only;
+    char sm[48] = "no running median:", bl[64];
+    if (cand[c].smooth > 0)
+      snprintf(sm, sizeof sm, "running median of %d sizes:", 2 * cand[c].smooth + 1);
+    snprintf(bl, sizeof bl, "%s breakpoints,", cal_fit__bp_label(&cand[c]));
+    int width = a->pcal != NULL ? 23 : 36;
     if (is_m) {
       mc = r->m; /* the fit made first */
       ec = r->ev;
     } else {
       int rc = cal_fit__model(&r->in, &cand[c], &mc, err, errlen);
+      if (rc != 0 && rc != HNM_EXIT_FAILURE) {
+        /* Segments that the data cannot fill (a breakpoint, added to the
+         * file's, leaving an operation one size): not a candidate; the fit
+         * made first stands. */
+        fprintf(r->xf, "  %-*s %-28s not fitted: %s\n", width, bl, sm, err);
+        err[0] = '\0';
+        continue;
+      }
       if (rc == 0) {
         mc.nfiles = r->nfiles;
-        rc = cal_noise_evaluate(&r->in, &cand[c], &mc, cal_fit__model, &ec, err, errlen);
+        if ((rc = cal_noise_evaluate(&r->in, &cand[c], &mc, cal_fit__model, &ec, err, errlen)) != 0)
+          hnm_fit_result_free(&mc.f);
       }
       if (rc != 0) {
         r->m = bm; /* what is left to free */
@@ -612,29 +626,25 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
     char ho[32] = "-";
     if (ec.all_out >= 0)
       snprintf(ho, sizeof ho, "%.2f%%", 100 * ec.all_out);
-    char sm[48] = "no running median:", bl[64];
-    if (cand[c].smooth > 0)
-      snprintf(sm, sizeof sm, "running median of %d sizes:", 2 * cand[c].smooth + 1);
-    snprintf(bl, sizeof bl, "%s breakpoints,", cal_fit__bp_label(&cand[c]));
     if (a->pcal == NULL && ec.all_out >= 0)
       snprintf(sm, sizeof sm, "%zu decade(s) over bound:", cal_fit__over(&ec));
     else if (a->pcal == NULL)
       snprintf(sm, sizeof sm, "not held out:");
-    fprintf(r->xf, "  %-*s %-28s held-out %7s, in-sample %6.2f%%, %zu segments\n", a->pcal != NULL ? 23 : 36, bl, sm,
-            ho, 100 * ec.all_in, mc.f.nseg);
+    fprintf(r->xf, "  %-*s %-28s held-out %7s, in-sample %6.2f%%, %zu segments\n", width, bl, sm, ho, 100 * ec.all_in,
+            mc.f.nseg);
     /* With refine's breakpoints, first the fewest decades over their
      * bound (held out), then the error over all sizes. */
     int better = c > 0 && ec.all_out >= 0 && (be.all_out < 0 || ec.all_out < be.all_out);
     if (a->pcal == NULL && c > 0 && ec.all_out >= 0 && be.all_out >= 0 && cal_fit__over(&ec) != cal_fit__over(&be))
       better = cal_fit__over(&ec) < cal_fit__over(&be);
     if (c == 0 || better) {
-      if (c > 0) {
+      if (c > 0 || !is_m) { /* the fit it replaces */
         hnm_fit_result_free(&bm.f);
         cal_noise_eval_free(&be);
       }
       bm = mc;
       be = ec;
-      best = c;
+      best = cand[c];
       best_is_m = is_m;
     } else {
       hnm_fit_result_free(&mc.f);
@@ -643,7 +653,7 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
   }
   r->m = bm;
   r->ev = be;
-  *a = cand[best];
+  *a = best;
   /* A candidate fit is the model alone: the chosen one gets its RMA fit
    * and its residuals (for the stochastic mode) as the first fit did. */
   int rc = best_is_m ? 0 : cal_fit__complete(&r->in, a, &r->m, err, errlen);

@@ -209,10 +209,19 @@ int cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, cons
     if (ok) {
       struct cal_fitted mf;
       int rc = fit(&t, a, &mf, err, errlen);
-      if (rc != 0) {
+      if (rc == HNM_EXIT_FAILURE) {
         cal_noise_inputs_free(&t);
         noise__oom = NULL;
         return rc;
+      }
+      if (rc != 0) {
+        /* The fold's data cannot make this fit (an automatic breakpoint
+         * leaving an operation one size once a fifth of them are out): no
+         * held-out part, as for a forced breakpoint (noise__fold_ok). */
+        err[0] = '\0';
+        ok = 0;
+        cal_noise_inputs_free(&t);
+        break;
       }
       for (size_t i = (size_t)f; i < e->n; i += CAL_NOISE_FOLDS) {
         double p = hnm_fit_predict_hybrid(&mf.f, CAL_OP_PINGPONG, e->k[i]);

@@ -40,9 +40,10 @@ struct cal_noise_eval {
 /* Medians, floor and in-sample errors of m over in's ping-pong; then, when
  * fit is not NULL, CAL_NOISE_FOLDS fits of a on in without one fold of sizes
  * each, and the held-out errors. A fold whose fit could not be made (a
- * breakpoint of a left with too few sizes once a fold is out) leaves the
+ * breakpoint of a left with too few sizes once a fold is out, or fit
+ * refusing the fold's data: any status but HNM_EXIT_FAILURE) leaves the
  * held-out part out (heldout = 0, all_out = -1). 0, or the status to
- * return with err filled: HNM_EXIT_FAILURE out of memory, or fit's. */
+ * return with err filled: HNM_EXIT_FAILURE (out of memory, or fit's). */
 int cal_noise_evaluate(struct cal_inputs *in, const struct cal_fit_args *a, const struct cal_fitted *m,
                        cal_noise_fit_fn fit, struct cal_noise_eval *e, char *err, size_t errlen);
 void cal_noise_eval_free(struct cal_noise_eval *e);
