@@ -549,13 +549,10 @@ static const char *cal_fit__bp_label(const struct cal_fit_args *c)
  * automatic ones besides, or automatic ones alone, the fewest decades over
  * their bound held out first (a curve that bends where nothing was
  * located; docs/calibration.md). */
-static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
+/* The candidates of cal_fit__choose into cand[6]; their count. */
+static size_t cal_fit__candidates(const struct cal_fit__run *r, struct cal_fit_args *cand)
 {
-  struct cal_fit_args *a = &r->a;
-  int have_file = a->pcal != NULL && a->forced == r->pcal_forced && a->nforced > 0;
-  static const int smooths[3] = {2, 0, 5};
-  struct cal_fit_args cand[6];
-  size_t nc = 0;
+  const struct cal_fit_args *a = &r->a;
   if (a->pcal == NULL) {
     /* run --refine's breakpoints file: its breakpoints alone (the fit made
      * first), with automatic ones besides, or automatic ones alone. */
@@ -567,9 +564,12 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
     cand[2].nforced = 0;
     cand[2].forced_only = 0;
     cand[2].auto_bp = 1;
-    nc = 3;
+    return 3;
   }
-  for (int bp = 0; bp < 2 && a->pcal != NULL; bp++) {
+  int have_file = a->forced == r->pcal_forced && a->nforced > 0;
+  static const int smooths[3] = {2, 0, 5};
+  size_t nc = 0;
+  for (int bp = 0; bp < 2; bp++) {
     if ((bp == 0 && (!have_file || a->auto_bp)) || (bp == 1 && a->file_bp))
       continue;
     for (int j = 0; j < 3; j++) {
@@ -584,6 +584,14 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
       nc++;
     }
   }
+  return nc;
+}
+
+static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
+{
+  struct cal_fit_args *a = &r->a;
+  struct cal_fit_args cand[6];
+  size_t nc = cal_fit__candidates(r, cand);
   struct cal_fit_args best = *a; /* the fit made first, until another is better */
   int best_is_m = 1; /* the chosen fit is the one made first (its residuals and RMA fitted) */
   struct cal_fitted bm = r->m;
