@@ -60,6 +60,37 @@ check_eq "a breakpoint at 1 B: exit status" "$st" 2
 check_eq "a breakpoint at 1 B: one line" "$(wc -l <"$WORK/h.err")" 1
 check "a breakpoint at 1 B: names the file and line" grep -q "refine.csv:[0-9]*: op '[a-z]*': only 1 distinct size(s) in (0, 1]" "$WORK/h.err"
 check "a breakpoint at 1 B: no model written" [ ! -e "$WORK/h.xml" ]
+# The file as a FIFO (refused in one line, no hang), a symbolic link
+# (followed: the three candidates), a breakpoint past 2^53 (beyond every
+# size: the fit goes on); the model to /dev/full (exit 1, one line).
+rm -f "$WORK/h/breakpoints.csv"
+mkfifo "$WORK/h/breakpoints.csv"
+timeout 60 "$HNM_CALIBRATE" fit "$WORK"/h/*.csv -o "$WORK/h.xml" --report "$WORK/rh" --held-out --no-plots 2>"$WORK/h.err"
+st=$?
+check_eq "breakpoints.csv a FIFO: exit status" "$st" 2
+check_eq "breakpoints.csv a FIFO: the error" "$(cat "$WORK/h.err")" \
+  "hnm-calibrate: $WORK/h/breakpoints.csv: not a regular file (a named pipe)"
+rm -f "$WORK/h/breakpoints.csv"
+printf 'breakpoint,status\n4353,located\n' >"$WORK/located.csv"
+ln -s "$WORK/located.csv" "$WORK/h/breakpoints.csv"
+"$HNM_CALIBRATE" fit "$WORK"/h/*.csv -o "$WORK/h.xml" --report "$WORK/rh" --held-out --no-plots 2>"$WORK/h.err"
+st=$?
+check_eq "breakpoints.csv a symbolic link: exit status" "$st" 0
+check_eq "breakpoints.csv a symbolic link: 3 candidates" "$(grep -c ' decade(s) over bound: ' "$WORK/h.err")" 3
+check "breakpoints.csv a symbolic link: still a link" [ -L "$WORK/h/breakpoints.csv" ]
+"$HNM_CALIBRATE" fit "$WORK"/h/*.csv -o /dev/full --report "$WORK/rf2" --held-out --no-plots 2>"$WORK/h.err"
+st=$?
+check_eq "-o /dev/full: exit status" "$st" 1
+check_eq "-o /dev/full: the error" "$(cat "$WORK/h.err")" \
+  "hnm-calibrate: -o: '/dev/full': write error: No space left on device"
+rm -rf "$WORK/h/breakpoints.csv" "$WORK/h.xml" "$WORK/rh"
+printf 'breakpoint,status\n9007199254740993,located\n' >"$WORK/h/breakpoints.csv"
+"$HNM_CALIBRATE" fit "$WORK"/h/*.csv -o "$WORK/h.xml" --report "$WORK/rh" --held-out --no-plots 2>"$WORK/h.err"
+st=$?
+check_eq "a breakpoint past 2^53: exit status" "$st" 0
+check "a breakpoint past 2^53: a model" grep -q '<segment ' "$WORK/h.xml"
+rm -rf "$WORK/h.xml" "$WORK/rh"
+
 # A short calibration (hnm-calibrate machine with calibration.machine's
 # options: 24 sizes up to 64 KiB, 2 repetitions, one breakpoint located at
 # 58 B; tests/data/calibration-machine/short): with a fifth of the sizes
