@@ -634,8 +634,9 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
     char ho[32] = "-";
     if (ec.all_out >= 0)
       snprintf(ho, sizeof ho, "%.2f%%", 100 * ec.all_out);
+    size_t over = ec.all_out >= 0 ? cal_fit__over(&ec) : 0;
     if (a->pcal == NULL && ec.all_out >= 0)
-      snprintf(sm, sizeof sm, "%zu decade(s) over bound:", cal_fit__over(&ec));
+      snprintf(sm, sizeof sm, "%zu decade(s) over bound:", over);
     else if (a->pcal == NULL)
       snprintf(sm, sizeof sm, "not held out:");
     fprintf(r->xf, "  %-*s %-28s held-out %7s, in-sample %6.2f%%, %zu segments\n", width, bl, sm, ho, 100 * ec.all_in,
@@ -643,8 +644,8 @@ static int cal_fit__choose(struct cal_fit__run *r, char *err, size_t errlen)
     /* With refine's breakpoints, first the fewest decades over their
      * bound (held out), then the error over all sizes. */
     int better = c > 0 && ec.all_out >= 0 && (be.all_out < 0 || ec.all_out < be.all_out);
-    if (a->pcal == NULL && c > 0 && ec.all_out >= 0 && be.all_out >= 0 && cal_fit__over(&ec) != cal_fit__over(&be))
-      better = cal_fit__over(&ec) < cal_fit__over(&be);
+    if (a->pcal == NULL && c > 0 && ec.all_out >= 0 && be.all_out >= 0 && over != cal_fit__over(&be))
+      better = over < cal_fit__over(&be);
     if (c == 0 || better) {
       if (c > 0 || !is_m) { /* the fit it replaces */
         hnm_fit_result_free(&bm.f);

@@ -20,11 +20,16 @@ static int cmp_double(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+void hnm_fit_sort(double *v, size_t n)
+{
+  qsort(v, n, sizeof *v, cmp_double);
+}
+
 double hnm_fit_median(double *v, size_t n)
 {
   if (n == 0)
     return 0;
-  qsort(v, n, sizeof *v, cmp_double);
+  hnm_fit_sort(v, n);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
@@ -32,7 +37,7 @@ double hnm_fit_quantile(double *v, size_t n, double p)
 {
   if (n == 0)
     return 0;
-  qsort(v, n, sizeof *v, cmp_double);
+  hnm_fit_sort(v, n);
   double x = (p < 0 ? 0 : p > 1 ? 1 : p) * (double)(n - 1);
   size_t i = (size_t)floor(x);
   if (i + 1 >= n)

@@ -89,6 +89,9 @@ int hnm_fit_segments(const double *k, const double *y, size_t n, const hnm_fit_o
  * piece below, the last above the data). */
 double hnm_fit_eval(const hnm_fit_piece *pieces, size_t npieces, double k);
 
+/* v[0..n) in increasing order. */
+void hnm_fit_sort(double *v, size_t n);
+
 /* Median of v[0..n) (reorders v). 0 when n == 0. */
 double hnm_fit_median(double *v, size_t n);
 

@@ -212,25 +212,14 @@ static void bands__lines(hnm_fit_result *m, const unsigned char *fixed, struct b
  * decade's noise floor is at least BANDS_SCATTER_FLOOR and at least the
  * median 95% interval of the sizes' own medians (order statistics of
  * their repetitions, sizes of 5 or more). */
-static size_t bands__lower(const double *v, size_t n, double x)
+/* In sorted v[0..n): how many values are below x (or, with equal, at
+ * most x). */
+static size_t bands__rank(const double *v, size_t n, double x, int equal)
 {
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (v[mid] < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-static size_t bands__upper(const double *v, size_t n, double x)
-{
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (v[mid] <= x)
+    if (v[mid] < x || (equal && v[mid] == x))
       lo = mid + 1;
     else
       hi = mid;
@@ -240,13 +229,7 @@ static size_t bands__upper(const double *v, size_t n, double x)
 
 static size_t bands__count(const double *v, size_t n, double c, double h)
 {
-  return bands__upper(v, n, c + h) - bands__lower(v, n, c - h);
-}
-
-static int bands__cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
+  return bands__rank(v, n, c + h, 1) - bands__rank(v, n, c - h, 0);
 }
 
 /* The lower-envelope point of sizes [i0, i1): median log size, 20th
@@ -259,14 +242,15 @@ static void bands__envelope(struct bands *B, size_t i0, size_t i1, double *x, do
   *x = hnm_fit_median(B->buf, c);
   for (size_t j = 0; j < c; j++)
     B->buf[j] = log(B->med[i0 + j]);
-  qsort(B->buf, c, sizeof *B->buf, bands__cmp_double);
+  hnm_fit_sort(B->buf, c);
   *y = B->buf[(size_t)(0.2 * (double)(c - 1))];
 }
 
-/* 1 and the valley's middle (the cut) of the decade [i0, i1) when its sizes fall into
- * two bands (switches: how often they change band), 0 otherwise. */
-static int bands__two(struct bands *B, size_t i0, size_t i1, double *cut, double *ax, double *ay, double *slope,
-                      size_t *switches)
+/* 1 and the valley's middle (the cut) of the decade [i0, i1) when its
+ * sizes fall into two bands (switches: how often they change band), 0
+ * otherwise; B->aux[i0..i1): each size's log median above the envelope,
+ * which the cut tells apart. */
+static int bands__two(struct bands *B, size_t i0, size_t i1, double *cut, size_t *switches)
 {
   size_t c = i1 - i0, h = c / 2;
   double x1, y1, x2, y2;
@@ -274,12 +258,11 @@ static int bands__two(struct bands *B, size_t i0, size_t i1, double *cut, double
   bands__envelope(B, i0 + h, i1, &x2, &y2);
   if (!(x2 > x1))
     return 0;
-  *ax = x1;
-  *ay = y1;
-  *slope = (y2 - y1) / (x2 - x1);
+  double slope = (y2 - y1) / (x2 - x1);
   size_t N = 0;
   for (size_t i = i0; i < i1; i++) {
-    double base = y1 + *slope * (log(B->k[i]) - x1);
+    double base = y1 + slope * (log(B->k[i]) - x1);
+    B->aux[i] = log(B->med[i]) - base; /* the size's median, as the rows */
     for (size_t r = 0; r < B->cnt[i]; r++)
       if (B->kv[B->first[i] + r].v > 0)
         B->pool[N++] = log(B->kv[B->first[i] + r].v) - base;
@@ -287,7 +270,7 @@ static int bands__two(struct bands *B, size_t i0, size_t i1, double *cut, double
   if (N < 2)
     return 0;
   double *x = B->pool;
-  qsort(x, N, sizeof *x, bands__cmp_double);
+  hnm_fit_sort(x, N);
   /* Two groups: the split of the sorted values with the smallest
    * within-group sum of squares (1-D two-means, exact). */
   double tot = 0, tot2 = 0;
@@ -341,7 +324,7 @@ static int bands__two(struct bands *B, size_t i0, size_t i1, double *cut, double
   size_t up = 0, sw = 0;
   int prev = -1;
   for (size_t i = i0; i < i1; i++) {
-    int u = log(B->med[i]) - (y1 + *slope * (log(B->k[i]) - x1)) > *cut;
+    int u = B->aux[i] > *cut;
     up += (size_t)u;
     sw += prev >= 0 && u != prev;
     prev = u;
@@ -361,15 +344,15 @@ static void bands__alternating(hnm_fit_result *m, struct bands *B)
     while (i1 < B->n && bands__decade(B->k[i1]) == d)
       i1++;
     size_t c = i1 - i0;
-    double cut, ax, ay, slope;
+    double cut;
     size_t switches;
     char line[800];
-    if (c >= BANDS_MIN_DECADE && bands__two(B, i0, i1, &cut, &ax, &ay, &slope, &switches)) {
+    if (c >= BANDS_MIN_DECADE && bands__two(B, i0, i1, &cut, &switches)) {
       /* The bands' round trips: the medians of each group's sizes. */
       size_t a = 0, b = 0;
       double *lo = B->buf, *hi = B->buf + c;
       for (size_t j = i0; j < i1; j++) {
-        if (log(B->med[j]) - (ay + slope * (log(B->k[j]) - ax)) > cut)
+        if (B->aux[j] > cut)
           hi[b++] = B->med[j];
         else
           lo[a++] = B->med[j];
