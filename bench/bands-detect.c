@@ -8,11 +8,12 @@
  * data sets whose report names 1e2-1e3 as alternating between two bands
  * ("bands") and as scattering from size to size ("scatter").
  * Not a test: bench/bands-detect.sh builds and runs it.
- *   bands-detect TRIALS SEED
+ *   bands-detect [TRIALS [SEED]]
  */
 #include "hnm_fit.h"
 #include "hnm_fit_model.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -146,14 +147,21 @@ static int one(enum family f, int nk, int reps, int *bands, int *scatter)
 
 int main(int argc, char **argv)
 {
-  int trials = argc > 1 ? atoi(argv[1]) : 100;
-  state = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-  if (trials < 1 || trials > 100000) {
-    fprintf(stderr, "usage: bands-detect TRIALS [SEED]\n");
+  char *end = NULL;
+  long trials = argc > 1 ? strtol(argv[1], &end, 10) : 100;
+  int bad = argc > 3 || (argc > 1 && (*argv[1] == '\0' || *end != '\0' || trials < 1 || trials > 100000));
+  state = 1;
+  if (!bad && argc > 2) {
+    errno = 0;
+    state = strtoull(argv[2], &end, 10);
+    bad = *argv[2] == '\0' || *argv[2] == '-' || *end != '\0' || errno == ERANGE;
+  }
+  if (bad) {
+    fprintf(stderr, "usage: bands-detect [TRIALS (1-100000) [SEED (0-2^64-1)]]\n");
     return 2;
   }
   static const int nks[] = {30, 40, 60}, reps[] = {5, 20};
-  printf("%% of %d data sets whose report names 1e2-1e3: bands / scatter\n", trials);
+  printf("%% of %ld data sets whose report names 1e2-1e3: bands / scatter\n", trials);
   printf("| family | 30 sizes x 5 | 30 x 20 | 40 x 5 | 40 x 20 | 60 x 5 | 60 x 20 |\n");
   printf("|---|---|---|---|---|---|---|\n");
   for (int f = 0; f < NFAMILY; f++) {
@@ -161,7 +169,7 @@ int main(int argc, char **argv)
     for (int a = 0; a < 3; a++)
       for (int b = 0; b < 2; b++) {
         int nb = 0, ns = 0, ok = 0;
-        for (int t = 0; t < trials; t++) {
+        for (long t = 0; t < trials; t++) {
           int x = 0, y = 0;
           if (one((enum family)f, nks[a], reps[b], &x, &y) == 0)
             ok++, nb += x, ns += y;
